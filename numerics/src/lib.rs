@@ -1,0 +1,15 @@
+//! Saltus numerics: nonsmooth problems and their solvers, knowing nothing of models.
+//!
+//! Every solver takes a problem, a warm-start iterate and typed options, and returns
+//! a [`SolveReport`] (status, iterations, residual, elapsed) or a [`NumericsError`] when the input
+//! makes the answer meaningless. Nothing here prints, panics on bad input, or exits.
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod io;
+pub mod matrix;
+pub mod report;
+
+pub use error::{NumericsError, Result};
+pub use matrix::{BlockCsr, Operator};
+pub use report::{FailReason, IterOptions, SolveReport, SolveStatus};

@@ -1,0 +1,299 @@
+//! Sparse block-row storage: block CSR of small dense blocks (the Siconos "SBM").
+
+use crate::error::{NumericsError, Result};
+use nalgebra::DMatrix;
+
+/// A sparse matrix made of dense blocks arranged in block rows (block CSR).
+///
+/// Block row `r` covers rows `row_starts[r]..row_starts[r+1]`, block column `c` covers columns
+/// `col_starts[c]..col_starts[c+1]`. Stored block `k` of block row `r` (for
+/// `k in row_ptr[r]..row_ptr[r+1]`) sits in block column `col_idx[k]`; its values are
+/// `values[val_ptr[k]..val_ptr[k+1]]`, column-major inside the block. Block columns are sorted
+/// within a block row and appear once (duplicates are summed at assembly).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockCsr {
+    row_starts: Vec<usize>,
+    col_starts: Vec<usize>,
+    row_ptr: Vec<usize>,
+    col_idx: Vec<usize>,
+    val_ptr: Vec<usize>,
+    values: Vec<f64>,
+}
+
+/// One block given to [`BlockCsr::from_triplets`]: block row, block column, values column-major.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockTriplet {
+    /// Block row index.
+    pub row: usize,
+    /// Block column index.
+    pub col: usize,
+    /// Block values, column-major, of length `height * width` of that block position.
+    pub values: Vec<f64>,
+}
+
+fn starts_from_sizes(sizes: &[usize]) -> Vec<usize> {
+    let mut s = Vec::with_capacity(sizes.len() + 1);
+    s.push(0);
+    for &k in sizes {
+        s.push(s.last().copied().unwrap_or(0) + k);
+    }
+    s
+}
+
+impl BlockCsr {
+    /// Assembles from block triplets; blocks at the same (row, col) are summed.
+    ///
+    /// `row_sizes[r]` is the height of block row `r`, `col_sizes[c]` the width of block column `c`.
+    pub fn from_triplets(row_sizes: &[usize], col_sizes: &[usize], mut blocks: Vec<BlockTriplet>) -> Result<Self> {
+        let row_starts = starts_from_sizes(row_sizes);
+        let col_starts = starts_from_sizes(col_sizes);
+        for b in &blocks {
+            if b.row >= row_sizes.len() {
+                return Err(NumericsError::DimensionMismatch { what: "block row index", expected: row_sizes.len(), found: b.row });
+            }
+            if b.col >= col_sizes.len() {
+                return Err(NumericsError::DimensionMismatch { what: "block column index", expected: col_sizes.len(), found: b.col });
+            }
+            let len = row_sizes[b.row] * col_sizes[b.col];
+            if b.values.len() != len {
+                return Err(NumericsError::DimensionMismatch { what: "block values", expected: len, found: b.values.len() });
+            }
+        }
+        // Stable sort keeps the given order among duplicates, so the sum is deterministic.
+        blocks.sort_by_key(|b| (b.row, b.col));
+        let nbr = row_sizes.len();
+        let mut row_ptr = vec![0usize; nbr + 1];
+        let mut col_idx = Vec::with_capacity(blocks.len());
+        let mut val_ptr = vec![0usize];
+        let mut values = Vec::new();
+        let mut last: Option<(usize, usize)> = None;
+        for b in blocks {
+            if last == Some((b.row, b.col)) {
+                let start = val_ptr[val_ptr.len() - 2];
+                for (dst, src) in values[start..].iter_mut().zip(&b.values) {
+                    *dst += *src;
+                }
+                continue;
+            }
+            last = Some((b.row, b.col));
+            row_ptr[b.row + 1] += 1;
+            col_idx.push(b.col);
+            values.extend_from_slice(&b.values);
+            val_ptr.push(values.len());
+        }
+        for r in 0..nbr {
+            row_ptr[r + 1] += row_ptr[r];
+        }
+        Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values })
+    }
+
+    /// Builds block storage from a dense matrix with the given block partition, keeping every
+    /// block that has a non-zero entry.
+    pub fn from_dense(a: &DMatrix<f64>, row_sizes: &[usize], col_sizes: &[usize]) -> Result<Self> {
+        let rs = starts_from_sizes(row_sizes);
+        let cs = starts_from_sizes(col_sizes);
+        crate::error::check_len("rows of dense matrix", *rs.last().unwrap_or(&0), a.nrows())?;
+        crate::error::check_len("columns of dense matrix", *cs.last().unwrap_or(&0), a.ncols())?;
+        let mut blocks = Vec::new();
+        for r in 0..row_sizes.len() {
+            for c in 0..col_sizes.len() {
+                let v: Vec<f64> = a.view((rs[r], cs[c]), (row_sizes[r], col_sizes[c])).iter().copied().collect();
+                if v.iter().any(|&x| x != 0.0) {
+                    blocks.push(BlockTriplet { row: r, col: c, values: v });
+                }
+            }
+        }
+        Self::from_triplets(row_sizes, col_sizes, blocks)
+    }
+
+    /// Number of scalar rows.
+    pub fn nrows(&self) -> usize {
+        *self.row_starts.last().unwrap_or(&0)
+    }
+    /// Number of scalar columns.
+    pub fn ncols(&self) -> usize {
+        *self.col_starts.last().unwrap_or(&0)
+    }
+    /// Number of block rows.
+    pub fn n_block_rows(&self) -> usize {
+        self.row_starts.len() - 1
+    }
+    /// Number of block columns.
+    pub fn n_block_cols(&self) -> usize {
+        self.col_starts.len() - 1
+    }
+    /// Number of stored blocks.
+    pub fn n_blocks(&self) -> usize {
+        self.col_idx.len()
+    }
+    /// First scalar row of each block row, plus the total (length `n_block_rows + 1`).
+    pub fn row_starts(&self) -> &[usize] {
+        &self.row_starts
+    }
+    /// First scalar column of each block column, plus the total.
+    pub fn col_starts(&self) -> &[usize] {
+        &self.col_starts
+    }
+    /// Range of stored-block numbers of block row `r`.
+    pub fn row_blocks(&self, r: usize) -> std::ops::Range<usize> {
+        self.row_ptr[r]..self.row_ptr[r + 1]
+    }
+    /// Block column of stored block `k`.
+    pub fn block_col(&self, k: usize) -> usize {
+        self.col_idx[k]
+    }
+    /// Values of stored block `k`, column-major.
+    pub fn block_values(&self, k: usize) -> &[f64] {
+        &self.values[self.val_ptr[k]..self.val_ptr[k + 1]]
+    }
+    /// Mutable values of stored block `k`, column-major.
+    pub fn block_values_mut(&mut self, k: usize) -> &mut [f64] {
+        &mut self.values[self.val_ptr[k]..self.val_ptr[k + 1]]
+    }
+    /// All stored values.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+    /// The stored block number at (block row `r`, block column `c`), if any.
+    pub fn find_block(&self, r: usize, c: usize) -> Option<usize> {
+        let range = self.row_blocks(r);
+        self.col_idx[range.clone()].binary_search(&c).ok().map(|i| range.start + i)
+    }
+    /// `true` when every block row and block column has size `bs` (and the matrix is square).
+    pub fn is_uniform(&self, bs: usize) -> bool {
+        self.row_starts.windows(2).all(|w| w[1] - w[0] == bs) && self.col_starts == self.row_starts
+    }
+
+    /// `y = A x`.
+    pub fn matvec(&self, x: &[f64], y: &mut [f64]) {
+        y.iter_mut().for_each(|v| *v = 0.0);
+        self.matvec_add(1.0, x, y);
+    }
+
+    /// `y += alpha A x`.
+    pub fn matvec_add(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
+        for r in 0..self.n_block_rows() {
+            let (r0, h) = (self.row_starts[r], self.row_starts[r + 1] - self.row_starts[r]);
+            for k in self.row_blocks(r) {
+                let c = self.col_idx[k];
+                let (c0, w) = (self.col_starts[c], self.col_starts[c + 1] - self.col_starts[c]);
+                let b = self.block_values(k);
+                for j in 0..w {
+                    let xj = alpha * x[c0 + j];
+                    if xj == 0.0 {
+                        continue;
+                    }
+                    for i in 0..h {
+                        y[r0 + i] += b[i + j * h] * xj;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `y += alpha Aᵀ x`.
+    pub fn tr_matvec_add(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
+        for r in 0..self.n_block_rows() {
+            let (r0, h) = (self.row_starts[r], self.row_starts[r + 1] - self.row_starts[r]);
+            for k in self.row_blocks(r) {
+                let c = self.col_idx[k];
+                let (c0, w) = (self.col_starts[c], self.col_starts[c + 1] - self.col_starts[c]);
+                let b = self.block_values(k);
+                for j in 0..w {
+                    let mut s = 0.0;
+                    for i in 0..h {
+                        s += b[i + j * h] * x[r0 + i];
+                    }
+                    y[c0 + j] += alpha * s;
+                }
+            }
+        }
+    }
+
+    /// `out = Σ_{blocks of block row r} B x_block`, leaving out block column `r` when `skip_diag`.
+    pub fn row_times(&self, r: usize, x: &[f64], skip_diag: bool, out: &mut [f64]) {
+        let h = self.row_starts[r + 1] - self.row_starts[r];
+        out[..h].iter_mut().for_each(|v| *v = 0.0);
+        for k in self.row_blocks(r) {
+            let c = self.col_idx[k];
+            if skip_diag && c == r {
+                continue;
+            }
+            let (c0, w) = (self.col_starts[c], self.col_starts[c + 1] - self.col_starts[c]);
+            let b = self.block_values(k);
+            for j in 0..w {
+                let xj = x[c0 + j];
+                for i in 0..h {
+                    out[i] += b[i + j * h] * xj;
+                }
+            }
+        }
+    }
+
+    /// The dense equivalent.
+    pub fn to_dense(&self) -> DMatrix<f64> {
+        let mut a = DMatrix::zeros(self.nrows(), self.ncols());
+        for r in 0..self.n_block_rows() {
+            let (r0, h) = (self.row_starts[r], self.row_starts[r + 1] - self.row_starts[r]);
+            for k in self.row_blocks(r) {
+                let c = self.col_idx[k];
+                let (c0, w) = (self.col_starts[c], self.col_starts[c + 1] - self.col_starts[c]);
+                let b = self.block_values(k);
+                for j in 0..w {
+                    for i in 0..h {
+                        a[(r0 + i, c0 + j)] += b[i + j * h];
+                    }
+                }
+            }
+        }
+        a
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_are_summed_and_columns_sorted() {
+        let blocks = vec![
+            BlockTriplet { row: 0, col: 1, values: vec![1.0, 2.0] },
+            BlockTriplet { row: 0, col: 0, values: vec![1.0, 0.0, 0.0, 1.0] },
+            BlockTriplet { row: 0, col: 1, values: vec![10.0, 20.0] },
+            BlockTriplet { row: 1, col: 0, values: vec![3.0, 4.0] },
+        ];
+        let a = BlockCsr::from_triplets(&[2, 1], &[2, 1], blocks).unwrap();
+        assert_eq!(a.n_blocks(), 3);
+        let d = a.to_dense();
+        assert_eq!(d, DMatrix::from_row_slice(3, 3, &[1.0, 0.0, 11.0, 0.0, 1.0, 22.0, 3.0, 4.0, 0.0]));
+        let x = [1.0, 2.0, 3.0];
+        let mut y = [0.0; 3];
+        a.matvec(&x, &mut y);
+        let yd = &d * nalgebra::DVector::from_column_slice(&x);
+        assert_eq!(y.as_slice(), yd.as_slice());
+        let mut yt = [0.0; 3];
+        a.tr_matvec_add(1.0, &x, &mut yt);
+        let ytd = d.transpose() * nalgebra::DVector::from_column_slice(&x);
+        assert_eq!(yt.as_slice(), ytd.as_slice());
+        let mut out = [0.0; 2];
+        a.row_times(0, &x, true, &mut out);
+        assert_eq!(out, [33.0, 66.0]);
+    }
+
+    #[test]
+    fn bad_block_is_an_error() {
+        let blocks = vec![BlockTriplet { row: 0, col: 0, values: vec![1.0] }];
+        assert!(BlockCsr::from_triplets(&[2], &[2], blocks).is_err());
+        let blocks = vec![BlockTriplet { row: 3, col: 0, values: vec![1.0] }];
+        assert!(BlockCsr::from_triplets(&[1], &[1], blocks).is_err());
+    }
+
+    #[test]
+    fn dense_round_trip() {
+        let d = DMatrix::from_fn(6, 6, |i, j| if (i / 3 + j / 3) % 2 == 0 { (i * 6 + j) as f64 } else { 0.0 });
+        let a = BlockCsr::from_dense(&d, &[3, 3], &[3, 3]).unwrap();
+        assert_eq!(a.n_blocks(), 2);
+        assert!(a.is_uniform(3));
+        assert_eq!(a.to_dense(), d);
+    }
+}
