@@ -8,6 +8,8 @@
 pub mod error;
 pub mod io;
 pub mod matrix;
+pub mod mlcp;
+pub mod qp;
 pub mod report;
 
 pub use error::{NumericsError, Result};
