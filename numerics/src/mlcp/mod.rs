@@ -13,6 +13,7 @@
 mod enumerative;
 mod error;
 mod io;
+mod lemke;
 mod linalg;
 mod newton_fb;
 mod options;
@@ -22,8 +23,9 @@ mod problem;
 pub use enumerative::solve_enum;
 pub use error::{comp_violation, error_from_zw, mlcp_compute_error, mlcp_error};
 pub use io::{read_mlcp, read_mlcp_file};
+pub use lemke::{lemke_lcp, solve_lemke};
 pub use newton_fb::solve_newton_fb;
-pub use options::{EnumOptions, NewtonFbOptions, PgsOptions};
+pub use options::{EnumOptions, LemkeOptions, NewtonFbOptions, PgsOptions};
 pub use pgs::solve_pgs;
 pub use problem::Mlcp;
 
@@ -41,6 +43,9 @@ pub enum MlcpSolver {
     Pgs(PgsOptions),
     /// Semismooth Newton on the Fischer–Burmeister reformulation, Armijo line search.
     NewtonFb(NewtonFbOptions),
+    /// Lemke's method on the LCP left after eliminating `u` (needs the equality block `A`
+    /// invertible).
+    Lemke(LemkeOptions),
 }
 
 impl MlcpSolver {
@@ -50,6 +55,7 @@ impl MlcpSolver {
             MlcpSolver::Enumerative(_) => "enum",
             MlcpSolver::Pgs(_) => "pgs",
             MlcpSolver::NewtonFb(_) => "newton-fb",
+            MlcpSolver::Lemke(_) => "lemke",
         }
     }
     fn warm_start(&self) -> bool {
@@ -57,6 +63,7 @@ impl MlcpSolver {
             MlcpSolver::Enumerative(o) => o.warm_start,
             MlcpSolver::Pgs(o) => o.warm_start,
             MlcpSolver::NewtonFb(o) => o.warm_start,
+            MlcpSolver::Lemke(_) => false,
         }
     }
     /// Checks the options.
@@ -65,6 +72,7 @@ impl MlcpSolver {
             MlcpSolver::Enumerative(o) => o.validate(),
             MlcpSolver::Pgs(o) => o.validate(),
             MlcpSolver::NewtonFb(o) => o.validate(),
+            MlcpSolver::Lemke(o) => o.validate(),
         }
     }
     fn tol(&self) -> f64 {
@@ -72,6 +80,7 @@ impl MlcpSolver {
             MlcpSolver::Enumerative(o) => o.tol,
             MlcpSolver::Pgs(o) => o.iter.tol,
             MlcpSolver::NewtonFb(o) => o.iter.tol,
+            MlcpSolver::Lemke(o) => o.tol,
         }
     }
 }
@@ -81,6 +90,7 @@ pub const SOLVERS: &[(&str, &str)] = &[
     ("enum", "enumeration of complementarity active sets with an LU solve per set (exact, m <= 20 by default)"),
     ("pgs", "projected Gauss-Seidel (free equality rows, projected complementarity rows; needs M_ii != 0)"),
     ("newton-fb", "semismooth Newton on the Fischer-Burmeister reformulation with Armijo line search"),
+    ("lemke", "Lemke's complementary pivoting on the LCP left after eliminating u (equality block A invertible)"),
 ];
 
 /// The solver called `name` in [`SOLVERS`] with tolerance and iteration cap from `it`.
@@ -89,6 +99,7 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<MlcpSolver> {
         "enum" => Some(MlcpSolver::Enumerative(EnumOptions::with_tol(it.tol))),
         "pgs" => Some(MlcpSolver::Pgs(PgsOptions::new(it))),
         "newton-fb" => Some(MlcpSolver::NewtonFb(NewtonFbOptions::new(it))),
+        "lemke" => Some(MlcpSolver::Lemke(LemkeOptions::with_tol(it.tol))),
         _ => None,
     }
 }
@@ -115,6 +126,7 @@ pub fn solve(p: &Mlcp, z: &mut [f64], w: &mut [f64], solver: &MlcpSolver) -> Res
             MlcpSolver::Enumerative(o) => solve_enum(p, z, w, o)?,
             MlcpSolver::Pgs(o) => solve_pgs(p, z, w, o)?,
             MlcpSolver::NewtonFb(o) => solve_newton_fb(p, z, w, o)?,
+            MlcpSolver::Lemke(o) => solve_lemke(p, z, w, o)?,
         }
     };
     if !z.iter().chain(w.iter()).all(|x| x.is_finite()) {

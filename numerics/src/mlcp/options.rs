@@ -95,3 +95,30 @@ impl NewtonFbOptions {
         Ok(())
     }
 }
+
+/// Options of Lemke's method on the Schur-complement LCP.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct LemkeOptions {
+    /// The answer is `Converged` when its Siconos MLCP error is `<= tol` (> 0).
+    pub tol: f64,
+    /// Cap on complementary pivots (>= 1).
+    pub max_pivots: usize,
+}
+
+impl Default for LemkeOptions {
+    fn default() -> Self {
+        LemkeOptions { tol: 1e-8, max_pivots: 10_000 }
+    }
+}
+
+impl LemkeOptions {
+    /// Options with tolerance `tol`, other fields default.
+    pub fn with_tol(tol: f64) -> Self {
+        LemkeOptions { tol, ..Default::default() }
+    }
+    /// Checks `tol > 0` and `max_pivots >= 1`.
+    pub fn validate(&self) -> Result<()> {
+        IterOptions::new(self.tol, self.max_pivots).validate()
+    }
+}
