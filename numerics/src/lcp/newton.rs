@@ -116,6 +116,7 @@ pub(crate) fn solve(ws: &mut NewtonWorkspace, lcp: &Lcp, z: &mut [f64], o: &Newt
     op.matvec_add(1.0, z, &mut ws.w);
     let mut th = theta(merit, z, &ws.w, &mut ws.phi);
     let mut iters = 0;
+    let mut stalled = 0;
     while iters < o.iter.max_iter {
         if lcp_error_zw(z, &ws.w, q_norm) <= o.iter.tol {
             return Ok(Outcome { iterations: iters, failure: None });
@@ -167,6 +168,17 @@ pub(crate) fn solve(ws: &mut NewtonWorkspace, lcp: &Lcp, z: &mut [f64], o: &Newt
         }
         if !accepted {
             return Ok(Outcome { iterations: iters, failure: Some(FailReason::LineSearch) });
+        }
+        // stalled when the accepted step no longer moves z (relative to its size)
+        let step = ws.d.iter().fold(0.0f64, |a, v| a.max(v.abs())) * t;
+        let zmax = z.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+        if step <= 1e-15 * (1.0 + zmax) {
+            stalled += 1;
+            if stalled >= 5 {
+                return Ok(Outcome { iterations: iters, failure: Some(FailReason::Stalled) });
+            }
+        } else {
+            stalled = 0;
         }
         z.copy_from_slice(&ws.zt);
         std::mem::swap(&mut ws.w, &mut ws.wt);
