@@ -7,7 +7,10 @@
 
 pub mod error;
 pub mod io;
+pub mod lcp;
 pub mod matrix;
+pub mod qp;
+pub mod relay;
 pub mod report;
 
 pub use error::{NumericsError, Result};

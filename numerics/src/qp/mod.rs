@@ -1,0 +1,3 @@
+//! Quadratic programs.
+
+pub mod bounded;
