@@ -9,6 +9,7 @@ pub mod error;
 pub mod io;
 pub mod lcp;
 pub mod matrix;
+pub mod mlcp;
 pub mod qp;
 pub mod relay;
 pub mod report;
