@@ -5,6 +5,7 @@
 //! makes the answer meaningless. Nothing here prints, panics on bad input, or exits.
 #![warn(missing_docs)]
 
+pub mod driver;
 pub mod error;
 pub mod io;
 pub mod lcp;
