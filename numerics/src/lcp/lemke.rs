@@ -104,7 +104,7 @@ impl LemkeWorkspace {
         for i in 0..n {
             let d = t[i * wd + c];
             if d > pivot_tol {
-                let ratio = t[i * wd + 2 * n + 1] / d;
+                let ratio = t[i * wd + 2 * n + 1].max(0.0) / d;
                 if ratio < best {
                     best = ratio;
                 }
@@ -114,8 +114,8 @@ impl LemkeWorkspace {
         if self.cand.is_empty() {
             return None;
         }
-        let tie_tol = 1e-12 * (1.0 + best.abs());
-        self.cand.retain(|&i| t[i * wd + 2 * n + 1] / t[i * wd + c] <= best + tie_tol);
+        let tie_tol = 1e-14 * (1.0 + best.abs());
+        self.cand.retain(|&i| t[i * wd + 2 * n + 1].max(0.0) / t[i * wd + c] <= best + tie_tol);
         if tie == TieBreak::SmallestIndex || self.cand.len() == 1 {
             return self.cand.first().copied();
         }
@@ -124,7 +124,9 @@ impl LemkeWorkspace {
             for &i in &self.cand {
                 lo = lo.min(t[i * wd + j] / t[i * wd + c]);
             }
-            let tol = 1e-12 * (1.0 + lo.abs());
+            // exact comparisons: a tolerance here breaks the strict lexicographic order (observed
+            // cycling on lcp_tobenna.dat with 1e-12)
+            let tol = 0.0;
             self.cand.retain(|&i| t[i * wd + j] / t[i * wd + c] <= lo + tol);
             if self.cand.len() == 1 {
                 break;
