@@ -8,6 +8,7 @@
 pub mod error;
 pub mod io;
 pub mod matrix;
+pub mod ode;
 pub mod report;
 
 pub use error::{NumericsError, Result};
