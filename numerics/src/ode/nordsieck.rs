@@ -22,6 +22,11 @@ pub enum Family {
     Bdf,
 }
 
+/// Adams steps between forced second corrector iterations (Lipschitz estimates).
+const PDEST_EVERY: usize = 0;
+const PDEST_PER_STEP: bool = true;
+const STAB_RULE: bool = false;
+
 /// Outcome of the corrector.
 enum CorrFail {
     /// Did not converge (or a recoverable RHS failure / non-finite value): reduce h.
@@ -66,6 +71,7 @@ pub struct Nordsieck {
     /// Last nonzero Lipschitz estimate from functional iteration.
     pub(crate) pdlast: f64,
     pdest: f64,
+    since_pdest: usize,
     /// The last rescale was limited by the Adams stability cap.
     pub(crate) irflag: bool,
     /// Steps until the next switch test.
@@ -111,6 +117,7 @@ impl Nordsieck {
             crate_: 0.7,
             pdlast: 0.0,
             pdest: 0.0,
+            since_pdest: 0,
             irflag: false,
             icount: 20,
             newton: Newton::new(n, opts.jacobian),
@@ -178,16 +185,12 @@ impl Nordsieck {
         let mut h = match h0 {
             Some(h) => h.abs(),
             None => {
-                let w0 = t0.abs().max(tout.abs());
+                // independent of the report time: w0 from t0 and the unit time scale
+                let w0 = t0.abs().max(1.0);
                 let tol = rel_tol(&self.tol).clamp(100.0 * UROUND, 1e-3);
                 let fnorm = self.wnorm(&self.savf);
                 let sum = 1.0 / (tol * w0 * w0).max(f64::MIN_POSITIVE) + tol * fnorm * fnorm;
-                let h = 1.0 / sum.sqrt();
-                if tdist > 0.0 {
-                    h.min(tdist)
-                } else {
-                    h
-                }
+                1.0 / sum.sqrt()
             }
         };
         h = h.min(self.hmax).max(self.hmin);
@@ -205,6 +208,7 @@ impl Nordsieck {
         self.rmax = 1e4;
         self.crate_ = 0.7;
         self.pdlast = 0.0;
+        self.pdest = 0.0;
         self.irflag = false;
         self.icount = 20;
         self.acor_saved = None;
@@ -297,7 +301,14 @@ impl Nordsieck {
             }
         }
         self.acor.fill(0.0);
-        self.pdest = 0.0;
+        let pnorm = self.wnorm(&self.zn[0]);
+        // Adams: a second iteration gives the Lipschitz estimate for stiffness detection; it is
+        // forced only every few steps (and while no estimate exists) to save RHS evaluations.
+        let force_second = self.family == Family::Adams && (self.pdlast == 0.0 || self.since_pdest >= PDEST_EVERY);
+        let mut rate_max = 0.0f64;
+        if PDEST_PER_STEP {
+            self.pdest = 0.0;
+        }
         let conit = 0.5 / (self.q + 2) as f64;
         let mut delp = 0.0;
         let mut m = 0;
@@ -330,17 +341,26 @@ impl Nordsieck {
             if !del.is_finite() {
                 return Err(CorrFail::Retry);
             }
+            if del <= 100.0 * pnorm * UROUND {
+                return Ok(if m == 0 { del } else { wnorm(self.norm, &self.acor, &self.ewt) });
+            }
             if m > 0 {
-                let rate = if delp > 0.0 { del / delp } else { 0.0 };
+                let rate = if del <= 1024.0 * delp { del / delp } else { 1024.0 };
+                rate_max = rate_max.max(rate);
                 self.crate_ = (0.2 * self.crate_).max(rate);
-                if self.family == Family::Adams && hl0 != 0.0 {
-                    self.pdest = self.pdest.max(rate / hl0.abs());
-                }
             }
             let dcon = del * (1.5 * self.crate_).min(1.0) / (self.tq[1] * conit);
-            if dcon <= 1.0 && (self.family == Family::Bdf || m >= 1) {
-                if self.pdest != 0.0 {
-                    self.pdlast = self.pdest;
+            if dcon <= 1.0 && !(m == 0 && force_second) {
+                if self.family == Family::Adams {
+                    if m > 0 {
+                        self.pdest = self.pdest.max(rate_max / hl0.abs());
+                        self.since_pdest = 0;
+                    } else {
+                        self.since_pdest += 1;
+                    }
+                    if self.pdest != 0.0 {
+                        self.pdlast = self.pdest;
+                    }
                 }
                 return Ok(if m == 0 { del } else { wnorm(self.norm, &self.acor, &self.ewt) });
             }
@@ -593,7 +613,13 @@ impl Nordsieck {
             (q - 1, rhdn)
         };
         self.acor_saved = None;
-        if rh < 1.1 {
+        let stab_limited = self.family == Family::Adams
+            && self.pdlast > 0.0
+            && rh * (self.h.abs() * self.pdlast).max(1e-6) * 1.00001 >= ADAMS_STAB[newq];
+        if self.family == Family::Adams {
+            self.pdest = 0.0;
+        }
+        if rh < 1.1 && !(STAB_RULE && stab_limited) {
             self.ialth = 3;
             return;
         }
@@ -619,6 +645,14 @@ impl Nordsieck {
 
     pub(crate) fn bdf_maxord(&self) -> usize {
         self.maxord_bdf
+    }
+
+    pub(crate) fn fresh_pdest(&self) -> bool {
+        self.since_pdest == 0
+    }
+
+    pub(crate) fn pdest_reset(&mut self) {
+        self.pdest = 0.0;
     }
 
     pub(crate) fn pdest_last(&self) -> f64 {

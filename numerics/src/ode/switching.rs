@@ -11,6 +11,8 @@ use super::weights::UROUND;
 
 /// Required advantage of BDF before switching to it.
 const RATIO: f64 = 5.0;
+/// Required advantage of Adams before switching back (LSODA: 1).
+const RATIO_BACK: f64 = 1.3;
 
 impl Nordsieck {
     /// Tests for a switch after an accepted step with normalized error `dsm`; performs it
@@ -31,6 +33,11 @@ impl Nordsieck {
                 }
                 let cm_b = self.bdf_cm(q);
                 let rh2;
+                if !self.fresh_pdest() {
+                    // wait for a step with a Lipschitz estimate
+                    self.icount = 0;
+                    return false;
+                }
                 if dsm > 100.0 * pnorm * UROUND && self.pdest_last() != 0.0 {
                     let mut rh1 = 1.0 / (1.2 * dsm.powf(exsm) + 1.2e-6);
                     let mut rh1it = 2.0 * rh1;
@@ -53,6 +60,7 @@ impl Nordsieck {
                     rh2 = 2.0;
                 }
                 self.family = Family::Bdf;
+                self.pdlast = 0.0;
                 self.newton.need_jac = true;
                 self.finish_switch(rh2, stats);
                 true
@@ -68,7 +76,7 @@ impl Nordsieck {
                 }
                 rh1 = rh1.min(rh1it);
                 let rh2 = 1.0 / (1.2 * dsm.powf(exsm) + 1.2e-6);
-                if rh1 < rh2 {
+                if rh1 < RATIO_BACK * rh2 {
                     return false;
                 }
                 // the Adams step would be at roundoff level: stay
@@ -77,7 +85,8 @@ impl Nordsieck {
                     return false;
                 }
                 self.family = Family::Adams;
-                self.pdlast = self.newton.pdnorm;
+                self.pdlast = 0.0;
+                self.pdest_reset();
                 self.finish_switch(rh1, stats);
                 true
             }
