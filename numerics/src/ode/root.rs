@@ -57,6 +57,9 @@ pub struct RootFinder {
     kinds: Vec<RootKind>,
     /// Base sign per component (continuous: ±1, or 0 = masked; discrete: −1, 0, 1).
     base: Vec<i8>,
+    /// Continuous component that landed exactly on zero and was reported: zero values do not
+    /// trigger again until it has left zero.
+    hold: Vec<bool>,
     /// Left end of the unsearched interval and g there.
     pub t_lo: f64,
     g_lo: Vec<f64>,
@@ -73,6 +76,7 @@ impl RootFinder {
         RootFinder {
             kinds: (0..m).map(|i| sys.root_kind(i)).collect(),
             base: vec![0; m],
+            hold: vec![false; m],
             t_lo: 0.0,
             g_lo: vec![0.0; m],
             g_hi: vec![0.0; m],
@@ -118,6 +122,7 @@ impl RootFinder {
         for (b, g) in self.base.iter_mut().zip(&self.g_lo) {
             *b = sign(*g);
         }
+        self.hold.fill(false);
         self.t_lo = t;
         Ok(())
     }
@@ -129,7 +134,7 @@ impl RootFinder {
         if k.discrete_zero {
             s != b && k.direction.accepts(b, s)
         } else {
-            if b == 0 {
+            if b == 0 || (s == 0 && self.hold[i]) {
                 return false;
             }
             // a landing on zero counts as the crossing
@@ -149,6 +154,7 @@ impl RootFinder {
             let s = sign(self.g_hi[i]);
             if self.kinds[i].discrete_zero || s != 0 {
                 self.base[i] = s;
+                self.hold[i] = false;
             }
         }
         self.t_lo = t_hi;
@@ -184,7 +190,8 @@ impl RootFinder {
                 }
             }
         }
-        let hmin = 100.0 * UROUND * (t_hi.abs() + dense.h.abs());
+        // roundoff window: 10 uround (|t| + |h|), ten times tighter than LSODAR's
+        let hmin = 10.0 * UROUND * (t_hi.abs() + dense.h.abs());
         let window = (0..self.len())
             .filter(|&i| self.triggered(i, self.g_hi[i]))
             .filter_map(|i| self.kinds[i].window)
@@ -265,7 +272,10 @@ impl RootFinder {
                 let k = self.kinds[i];
                 let to = if k.discrete_zero || s != 0 { s } else { -self.base[i] };
                 transitions.push(RootTransition { index: i, from: self.base[i], to });
-                self.base[i] = if k.discrete_zero { s } else { s }; // continuous at zero: masked (0)
+                // a continuous landing on zero counts as the crossing: the base moves to the far
+                // side, and zero values are ignored until the function leaves zero
+                self.base[i] = to;
+                self.hold[i] = !k.discrete_zero && s == 0;
             }
         }
         self.t_lo = b;

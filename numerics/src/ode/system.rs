@@ -52,7 +52,7 @@ pub struct RootKind {
     /// and leaving zero afterwards reports nothing.
     pub discrete_zero: bool,
     /// Localization window: the reported window `(t_low, t_high]` is at most this long. `None`
-    /// uses the roundoff-level window `100 · uround · (|t| + |h|)`.
+    /// uses the roundoff-level window `10 · uround · (|t| + |h|)`.
     pub window: Option<f64>,
 }
 
