@@ -65,6 +65,8 @@ pub struct Nordsieck {
     y: Vec<f64>,
     savf: Vec<f64>,
     tmp: Vec<f64>,
+    proj_delta: Vec<f64>,
+    projected: bool,
     pub(crate) ialth: usize,
     rmax: f64,
     crate_: f64,
@@ -112,6 +114,8 @@ impl Nordsieck {
             y: vec![0.0; n],
             savf: vec![0.0; n],
             tmp: vec![0.0; n],
+            proj_delta: vec![0.0; n],
+            projected: false,
             ialth: 2,
             rmax: 1e4,
             crate_: 0.7,
@@ -406,7 +410,8 @@ impl Nordsieck {
             }
             self.predict();
             let corr = self.correct(sys, stats);
-            let mut acnrm = match corr {
+            self.projected = false;
+        let mut acnrm = match corr {
                 Ok(a) => Some(a),
                 Err(CorrFail::Fatal(what, t, e)) => {
                     self.retract();
@@ -531,11 +536,14 @@ impl Nordsieck {
         if !ok {
             return Ok(None);
         }
+        // the projection moves only the new state z0 (the derivative columns stay smooth);
+        // the error estimate is projected for the error test
         for i in 0..self.n {
-            self.acor[i] += (self.y[i] - self.tmp[i]) / el0;
+            self.proj_delta[i] = self.y[i] - self.tmp[i];
         }
+        self.projected = true;
         if !p.project_error() {
-            return Ok(Some(acnrm.max(self.wnorm(&self.acor))));
+            return Ok(Some(acnrm));
         }
         self.tmp.copy_from_slice(&self.acor);
         p.project_vector(&mut self.tmp, &self.ewt);
@@ -552,6 +560,11 @@ impl Nordsieck {
             let e = self.el[j];
             for (z, a) in self.zn[j].iter_mut().zip(&self.acor) {
                 *z += e * a;
+            }
+        }
+        if self.projected {
+            for (z, d) in self.zn[0].iter_mut().zip(&self.proj_delta) {
+                *z += d;
             }
         }
         self.dense = DenseOutput { t: self.t, h: self.h, kind: DenseKind::Nordsieck(self.zn[..=q].to_vec()) };
