@@ -13,6 +13,7 @@ pub mod matrix;
 pub mod mlcp;
 pub mod qp;
 pub mod relay;
+pub mod ode;
 pub mod report;
 
 pub use error::{NumericsError, Result};
