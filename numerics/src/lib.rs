@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod fc;
 pub mod io;
 pub mod matrix;
 pub mod report;
