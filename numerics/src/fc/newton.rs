@@ -3,7 +3,7 @@
 //! `Φ(r) = [Φ_AC(r_α, u_α)]_α` with `u = W r + q` (+ `ν (r − c)` for the proximal subproblems);
 //! generalized Jacobian `J = A + B (W + ν I)` with `A = blockdiag(∂Φ_α/∂r_α)`,
 //! `B = blockdiag(∂Φ_α/∂u_α)`. Step `J d = −Φ` (nalgebra dense LU for small problems, faer
-//! sparse LU above `sparse_threshold` unknowns), Armijo backtracking on `ψ = ½‖Φ‖²`.
+//! sparse LU above `sparse_threshold` unknowns), non-monotone Armijo backtracking on `ψ = ½‖Φ‖²`.
 //! A failed line search or a singular Jacobian is reported, never silently stepped over.
 
 use super::local::alart_curnier::{function, rho_from_block};
@@ -44,8 +44,10 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
     let lin = Linear { dense: if n <= sparse_threshold { Some(p.w().to_dense()) } else { None } };
     let mut rho = Vec::with_capacity(nc);
     let mut blk = [0.0; 9];
+    let mut diag_scale = 0.0;
     for a in 0..nc {
         p.w().diag_block(a, 3, &mut blk);
+        diag_scale += (blk[0].abs() + blk[4].abs() + blk[8].abs()) / (3 * nc) as f64;
         let mut w = Matrix3::from_column_slice(&blk);
         w += Matrix3::identity() * nu;
         rho.push(rho_from_block(&w));
@@ -97,13 +99,28 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
     let mut trial = vec![0.0; n];
     let mut u2 = vec![0.0; n];
     let mut phi2 = vec![0.0; n];
+    // Non-monotone Armijo rule (Grippo–Lampariello–Lucidi): compare with the largest merit of
+    // the last 10 accepted iterates.
+    let mut hist: std::collections::VecDeque<f64> = std::collections::VecDeque::with_capacity(10);
     for it in 0..max_iter {
+        if hist.len() == 10 {
+            hist.pop_front();
+        }
+        hist.push_back(psi);
+        let psi_ref = hist.iter().cloned().fold(psi, f64::max);
         if stop_now(r, &u, &phi) {
             return Outcome { status: SolveStatus::Converged, iterations: it };
         }
-        let d = match newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi) {
-            Some(d) => d,
-            None => return Outcome { status: SolveStatus::Failed(FailReason::SingularSystem), iterations: it },
+        // A singular generalized Jacobian (rank-deficient W) is regularized: J + δ I with
+        // δ growing from 1e-10 to 1e-4 times the mean |diag W|.
+        let mut d = newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi, 0.0);
+        let mut delta = 1e-10 * diag_scale;
+        while d.is_none() && delta <= 1e-4 * diag_scale {
+            d = newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi, delta);
+            delta *= 100.0;
+        }
+        let Some(d) = d else {
+            return Outcome { status: SolveStatus::Failed(FailReason::SingularSystem), iterations: it };
         };
         let mut t = 1.0;
         let mut accepted = false;
@@ -112,7 +129,7 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
                 trial[i] = r[i] + t * d[i];
             }
             let psi2 = eval(&trial, &mut u2, &mut phi2, None);
-            if psi2 <= (1.0 - 2.0e-4 * t) * psi {
+            if psi2 <= psi_ref - 2.0e-4 * t * 2.0 * psi {
                 accepted = true;
                 break;
             }
@@ -130,7 +147,7 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
     Outcome { status: SolveStatus::MaxIterations, iterations: max_iter }
 }
 
-fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[Matrix3<f64>], nu: f64, phi: &[f64]) -> Option<Vec<f64>> {
+fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[Matrix3<f64>], nu: f64, phi: &[f64], delta: f64) -> Option<Vec<f64>> {
     let n = p.size();
     let nc = p.n_contacts();
     if let Some(w) = &lin.dense {
@@ -141,11 +158,13 @@ fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[
             let prod = b[al] * rows;
             j.rows_mut(3 * al, 3).copy_from(&prod);
             let mut d = j.view_mut((3 * al, 3 * al), (3, 3));
-            d += a[al] + b[al] * nu;
+            d += a[al] + b[al] * nu + Matrix3::identity() * delta;
         }
         let rhs = DVector::from_iterator(n, phi.iter().map(|x| -x));
-        let d = j.lu().solve(&rhs)?;
-        return d.iter().all(|x| x.is_finite()).then(|| d.as_slice().to_vec());
+        let d = j.clone().lu().solve(&rhs)?;
+        let res = (&j * &d - &rhs).norm();
+        let ok = d.iter().all(|x| x.is_finite()) && res <= 1e-6 * rhs.norm().max(1e-300);
+        return ok.then(|| d.as_slice().to_vec());
     }
     let mut trip: Vec<Triplet<usize, usize, f64>> = Vec::new();
     let mut push = |al: usize, be: usize, m: &Matrix3<f64>| {
@@ -179,7 +198,7 @@ fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[
     }
     for al in 0..nc {
         // Always present so that the pattern holds the diagonal (duplicates are summed).
-        let m = a[al] + b[al] * nu;
+        let m = a[al] + b[al] * nu + Matrix3::identity() * delta;
         for jj in 0..3 {
             for ii in 0..3 {
                 trip.push(Triplet::new(3 * al + ii, 3 * al + jj, m[(ii, jj)]));
@@ -190,6 +209,16 @@ fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[
     let lu = j.sp_lu().ok()?;
     let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| -phi[i]);
     lu.solve_in_place(rhs.as_mut());
+    // faer's LU does not report a zero pivot: reject a step that does not solve the system.
+    let mut res: Vec<f64> = phi.to_vec();
+    for t in &trip {
+        res[t.row] += t.val * rhs[(t.col, 0)];
+    }
+    let rn = res.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let pn = phi.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if !(rn <= 1e-6 * pn.max(1e-300)) {
+        return None;
+    }
     let d: Vec<f64> = (0..n).map(|i| rhs[(i, 0)]).collect();
     d.iter().all(|x| x.is_finite()).then_some(d)
 }
