@@ -164,11 +164,14 @@ pub struct LemkeOptions {
     pub iter: IterOptions,
     /// Largest number of contacts accepted (the tableau is dense, 4·nc × 8·nc).
     pub max_contacts: usize,
+    /// NSGS sweeps (exact 2D local solve, warm-started) used to refine a pivoting answer whose
+    /// normalized error exceeds tol because of roundoff.
+    pub refine_sweeps: usize,
 }
 
 impl Default for LemkeOptions {
     fn default() -> Self {
-        LemkeOptions { iter: IterOptions::new(1e-8, 100_000), max_contacts: 2500 }
+        LemkeOptions { iter: IterOptions::new(1e-8, 100_000), max_contacts: 800, refine_sweeps: 100 }
     }
 }
 

@@ -42,8 +42,8 @@ mod tests {
         let w = Matrix2::new(2.0, 0.5, 0.5, 1.0);
         // separation
         assert_eq!(solve_2d(&w, &Vector2::new(1.0, -3.0), 0.3), Some(Vector2::zeros()));
-        // sticking: small tangential load
-        let q = Vector2::new(-1.0, 0.1);
+        // sticking: q = −W (1, 0), so r = (1, 0) with u = 0 is inside the cone
+        let q = Vector2::new(-2.0, -0.5);
         let r = solve_2d(&w, &q, 0.5).unwrap();
         let u = w * r + q;
         assert!(u.norm() < 1e-14 && r[1].abs() <= 0.5 * r[0]);
