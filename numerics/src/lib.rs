@@ -7,6 +7,7 @@
 
 pub mod driver;
 pub mod error;
+pub mod fc;
 pub mod io;
 pub mod lcp;
 pub mod matrix;
