@@ -60,6 +60,9 @@ impl Lcp {
     /// The size `n`.
     pub fn size(&self) -> usize {
         self.q.len()
+    }    /// Gives back `(M, q)` (lets a time-stepping loop reuse the buffers without allocating).
+    pub fn into_parts(self) -> (Operator, Vec<f64>) {
+        (self.m, self.q)
     }
 }
 
