@@ -6,6 +6,7 @@
 //! (covering vector `e = 1`) on a compact (Tucker exchange) tableau of size `m × (m + 2)`.
 
 use super::error::mlcp_compute_error;
+use super::linalg::{lu_factor, lu_solve, max_abs};
 use super::options::LemkeOptions;
 use super::problem::Mlcp;
 use crate::error::{NumericsError, Result};
@@ -18,41 +19,60 @@ pub fn solve_lemke(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &LemkeOptions) 
     let (ne, m) = (p.n_eq(), p.n_comp());
     let mm = p.m();
     let q = p.q();
-    // Schur complement.
-    let (s_mat, s_vec, elim) = if ne > 0 {
-        let a = mm.view((0, 0), (ne, ne)).clone_owned();
-        let lu = a.lu();
-        let mut rhs = DMatrix::zeros(ne, m + 1);
-        rhs.view_mut((0, 0), (ne, m)).copy_from(&mm.view((0, ne), (ne, m)));
-        for i in 0..ne {
-            rhs[(i, m)] = q[i];
+    // Schur complement with the allocation-free LU of `linalg` (X = A⁻¹[C a], S = B − D X).
+    let size = p.size();
+    let ms = mm.as_slice();
+    let mut s_mat = DMatrix::zeros(m, m);
+    let mut s_vec = q[ne..].to_vec();
+    let mut x = vec![0.0; ne * (m + 1)];
+    if ne > 0 {
+        let mut a = vec![0.0; ne * ne];
+        for j in 0..ne {
+            a[j * ne..(j + 1) * ne].copy_from_slice(&ms[j * size..j * size + ne]);
         }
-        let x = lu.solve(&rhs).ok_or(NumericsError::Singular { what: "A (equality block eliminated by lemke)", index: 0 })?;
+        let mut piv = vec![0; ne];
+        let tiny = 1e-14 * (1.0 + max_abs(&a));
+        lu_factor(&mut a, ne, &mut piv, tiny).map_err(|k| NumericsError::Singular { what: "A (equality block eliminated by lemke)", index: k })?;
+        for j in 0..=m {
+            let col = &mut x[j * ne..(j + 1) * ne];
+            if j < m {
+                col.copy_from_slice(&ms[(ne + j) * size..(ne + j) * size + ne]);
+            } else {
+                col.copy_from_slice(&q[..ne]);
+            }
+            lu_solve(&a, ne, &piv, col);
+        }
         if !x.iter().all(|v| v.is_finite()) {
             return Err(NumericsError::Singular { what: "A (equality block eliminated by lemke)", index: 0 });
         }
-        let d = mm.view((ne, 0), (m, ne));
-        let mut s_aug = DMatrix::zeros(m, m + 1);
-        s_aug.view_mut((0, 0), (m, m)).copy_from(&mm.view((ne, ne), (m, m)));
-        for i in 0..m {
-            s_aug[(i, m)] = q[ne + i];
+    }
+    {
+        let ss = s_mat.as_mut_slice();
+        for j in 0..m {
+            ss[j * m..(j + 1) * m].copy_from_slice(&ms[(ne + j) * size + ne..(ne + j + 1) * size]);
         }
-        s_aug.gemm(-1.0, &d, &x, 1.0);
-        let s_vec: Vec<f64> = s_aug.column(m).iter().copied().collect();
-        (s_aug.columns(0, m).clone_owned(), s_vec, Some(x))
-    } else {
-        (mm.clone(), q.to_vec(), None)
-    };
+        for j in 0..=m {
+            for k in 0..ne {
+                let xkj = x[j * ne + k];
+                if xkj == 0.0 {
+                    continue;
+                }
+                let dcol = &ms[k * size + ne..(k + 1) * size];
+                let target = if j < m { &mut ss[j * m..(j + 1) * m] } else { &mut s_vec[..] };
+                for (t, d) in target.iter_mut().zip(dcol) {
+                    *t -= xkj * d;
+                }
+            }
+        }
+    }
     let (v, pivots, status) = lemke_lcp(&s_mat, &s_vec, opts.max_pivots);
     z[ne..].copy_from_slice(&v);
-    if let Some(x) = elim {
-        for i in 0..ne {
-            let mut ui = -x[(i, m)];
-            for (j, vj) in v.iter().enumerate() {
-                ui -= x[(i, j)] * vj;
-            }
-            z[i] = ui;
+    for i in 0..ne {
+        let mut ui = -x[m * ne + i];
+        for (j, vj) in v.iter().enumerate() {
+            ui -= x[j * ne + i] * vj;
         }
+        z[i] = ui;
     }
     let e = mlcp_compute_error(p, z, w);
     let status = match status {
