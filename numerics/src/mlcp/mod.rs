@@ -9,6 +9,20 @@
 //! residual is the Siconos [`mlcp_compute_error`] of the returned `z`, and the status is
 //! `Converged` iff it is `<= tol`. Without complementarity rows the driver solves `M z = −q` by
 //! LU directly, whichever solver is asked.
+//!
+//! ```
+//! use nalgebra::DMatrix;
+//! use saltus_numerics::mlcp::{self, Mlcp};
+//! use saltus_numerics::IterOptions;
+//! // 2u + v − 1 = 0,  0 <= v ⊥ u + 2v − 2 >= 0  →  u = 0, v = 1.
+//! let p = Mlcp::new(DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]), vec![-1.0, -2.0], 1)?;
+//! let (mut z, mut w) = (vec![0.0; 2], vec![0.0; 2]);
+//! let solver = mlcp::solver_by_name("enum", IterOptions::new(1e-10, 100)).unwrap();
+//! let report = mlcp::solve(&p, &mut z, &mut w, &solver)?;
+//! assert!(report.status.converged());
+//! assert!(z[0].abs() < 1e-12 && (z[1] - 1.0).abs() < 1e-12);
+//! # Ok::<(), saltus_numerics::NumericsError>(())
+//! ```
 
 // Dense kernels index several arrays in lockstep; `!(a < b)` is deliberate so that NaN fails
 // the test; `map_or(true, ..)` keeps the crate's MSRV (1.80, before `is_none_or`).

@@ -7,6 +7,20 @@
 //! * [`ConvexQp`]: Siconos's ConvexQP over Coulomb cones (`min ½ xᵀMx + qᵀx`, `x_α ∈ K_{μ_α}`),
 //!   solved by accelerated projected gradient (`pg`); residual [`convex_qp_error`].
 //! * [`bounded`]: the bound-constrained QP `min ½ zᵀMz + qᵀz s.t. z >= 0` (used by the LCP `qp` solver).
+//!
+//! ```
+//! use nalgebra::DMatrix;
+//! use saltus_numerics::qp::{self, Qp};
+//! use saltus_numerics::IterOptions;
+//! // min ½‖x‖² − 3x₁ − x₂  s.t.  x₁ + x₂ <= 1 (−x₁ − x₂ >= −1)  →  x = (1.5, −0.5).
+//! let p = Qp::with_inequalities(DMatrix::identity(2, 2), vec![-3.0, -1.0],
+//!                               DMatrix::from_row_slice(1, 2, &[-1.0, -1.0]), vec![-1.0])?;
+//! let mut x = vec![0.0; 2];
+//! let r = qp::solve(&p, &mut x, &qp::solver_by_name("qp", IterOptions::new(1e-10, 100)).unwrap())?;
+//! assert!(r.report.status.converged());
+//! assert!((x[0] - 1.5).abs() < 1e-12 && (x[1] + 0.5).abs() < 1e-12 && (r.lambda[0] - 1.5).abs() < 1e-12);
+//! # Ok::<(), saltus_numerics::NumericsError>(())
+//! ```
 
 // Dense kernels index several arrays in lockstep; `!(a < b)` is deliberate so that NaN fails
 // the test; `map_or(true, ..)` keeps the crate's MSRV (1.80, before `is_none_or`).
