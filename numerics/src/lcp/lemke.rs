@@ -223,17 +223,24 @@ fn solve_tie(ws: &mut LemkeWorkspace, lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64]
     }
     ws.extract_z(z);
     if failure.is_none() {
-        polish(ws, lu, lcp, z, q_norm);
+        polish(ws, lu, lcp, z, q_norm, o.iter.tol);
     }
     Ok(Outcome { iterations: pivots, failure })
 }
 
-/// Re-solves `M_FF z_F = −q_F` on the final basis from the original data, keeping the result
-/// when it has a smaller residual (removes the round-off accumulated over many pivots).
-fn polish(ws: &mut LemkeWorkspace, lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64], q_norm: f64) {
+/// When the tableau answer misses `tol`, re-solves `M_FF z_F = −q_F` on the final basis from
+/// the original data, keeping the result when it has a smaller residual (removes the round-off
+/// accumulated over many pivots).
+fn polish(ws: &mut LemkeWorkspace, lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64], q_norm: f64, tol: f64) {
     let n = z.len();
     let Ok(m) = lcp.m().dense("lemke") else { return };
     let q = lcp.q();
+    ws.wp.copy_from_slice(q);
+    lcp.m().matvec_add(1.0, z, &mut ws.wp);
+    let e_old = lcp_error_zw(z, &ws.wp, q_norm);
+    if e_old <= tol {
+        return; // the tableau answer already meets the tolerance
+    }
     for i in 0..n {
         ws.flags[i] = false;
     }
@@ -249,9 +256,6 @@ fn polish(ws: &mut LemkeWorkspace, lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64], q
     ws.wp.copy_from_slice(q);
     lcp.m().matvec_add(1.0, &ws.zp, &mut ws.wp);
     let e_new = lcp_error_zw(&ws.zp, &ws.wp, q_norm);
-    ws.wp.copy_from_slice(q);
-    lcp.m().matvec_add(1.0, z, &mut ws.wp);
-    let e_old = lcp_error_zw(z, &ws.wp, q_norm);
     if e_new < e_old {
         z.copy_from_slice(&ws.zp);
     }
