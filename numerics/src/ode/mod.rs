@@ -16,6 +16,9 @@
 //! Failures are [`OdeError`]s carrying `t` and the counters; the last accepted state remains
 //! readable. Nothing here panics on bad input or prints.
 
+// Index loops over several parallel vectors read like the formulas they implement.
+#![allow(clippy::needless_range_loop)]
+
 mod coeffs;
 mod dense;
 mod dopri5;

@@ -168,9 +168,9 @@ impl Nordsieck {
         self.t = t0;
         self.zn[0].copy_from_slice(y0);
         stats.rhs_evals += 1;
-        sys.rhs(t0, y0, &mut self.savf).map_err(|e| OdeError::UserFn { what: "rhs", t: t0, source: e, stats: *stats })?;
+        sys.rhs(t0, y0, &mut self.savf).map_err(|e| OdeError::UserFn { what: "rhs", t: t0, source: e, stats: Box::new(*stats) })?;
         if self.savf.iter().any(|x| !x.is_finite()) {
-            return Err(OdeError::NonFinite { what: "rhs at the initial point", t: t0, stats: *stats });
+            return Err(OdeError::NonFinite { what: "rhs at the initial point", t: t0, stats: Box::new(*stats) });
         }
         if !fill_ewt(&self.tol, y0, &mut self.ewt) {
             return Err(OdeError::Invalid(crate::NumericsError::InvalidOption {
@@ -415,7 +415,7 @@ impl Nordsieck {
             let told = self.t;
             self.t = told + self.h;
             if self.t == told {
-                return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: *stats });
+                return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: Box::new(*stats) });
             }
             self.predict();
             let corr = self.correct(sys, stats);
@@ -425,7 +425,7 @@ impl Nordsieck {
                 Err(CorrFail::Fatal(what, t, e)) => {
                     self.retract();
                     self.t = told;
-                    return Err(OdeError::UserFn { what, t, source: e, stats: *stats });
+                    return Err(OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) });
                 }
                 Err(CorrFail::Retry) => None,
             };
@@ -447,10 +447,10 @@ impl Nordsieck {
                     }
                 }
                 if ncf >= 10 {
-                    return Err(OdeError::ConvergenceFailures { t: told, h: self.h, count: ncf, stats: *stats });
+                    return Err(OdeError::ConvergenceFailures { t: told, h: self.h, count: ncf, stats: Box::new(*stats) });
                 }
                 if self.h.abs() <= self.hmin * 1.00001 {
-                    return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: *stats });
+                    return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: Box::new(*stats) });
                 }
                 self.rmax = 2.0;
                 let rh = 0.25f64.max(self.hmin / self.h.abs());
@@ -472,10 +472,10 @@ impl Nordsieck {
             stats.rejected += 1;
             self.rmax = 2.0;
             if self.h.abs() <= self.hmin * 1.00001 {
-                return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: *stats });
+                return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: Box::new(*stats) });
             }
             if nef >= 10 {
-                return Err(OdeError::ErrorTestFailures { t: told, h: self.h, count: nef, stats: *stats });
+                return Err(OdeError::ErrorTestFailures { t: told, h: self.h, count: nef, stats: Box::new(*stats) });
             }
             if nef < 3 {
                 let q = self.q;
@@ -509,9 +509,9 @@ impl Nordsieck {
                 self.y.copy_from_slice(&self.zn[0]);
                 match self.call_rhs(sys, self.t, stats) {
                     Ok(()) => {}
-                    Err(CorrFail::Fatal(what, t, e)) => return Err(OdeError::UserFn { what, t, source: e, stats: *stats }),
+                    Err(CorrFail::Fatal(what, t, e)) => return Err(OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) }),
                     Err(CorrFail::Retry) => {
-                        return Err(OdeError::NonFinite { what: "rhs at the last accepted state", t: self.t, stats: *stats })
+                        return Err(OdeError::NonFinite { what: "rhs at the last accepted state", t: self.t, stats: Box::new(*stats) })
                     }
                 }
                 for (z, f) in self.zn[1].iter_mut().zip(&self.savf) {
@@ -541,7 +541,7 @@ impl Nordsieck {
         self.tmp.copy_from_slice(&self.y);
         let ok = p
             .project(sys, self.t, &mut self.y, &self.ewt, stats)
-            .map_err(|(what, t, e)| OdeError::UserFn { what, t, source: e, stats: *stats })?;
+            .map_err(|(what, t, e)| OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) })?;
         if !ok {
             return Ok(None);
         }

@@ -217,7 +217,7 @@ impl OdeOptions {
         if !(self.hmin >= 0.0 && self.hmin.is_finite()) {
             return Err(bad("hmin", "must be finite and >= 0"));
         }
-        if !(self.hmax > self.hmin) {
+        if self.hmax.partial_cmp(&self.hmin) != Some(std::cmp::Ordering::Greater) {
             return Err(bad("hmax", "must be > hmin"));
         }
         if let Some(h0) = self.h0 {
