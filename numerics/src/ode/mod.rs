@@ -19,6 +19,7 @@
 // Index loops over several parallel vectors read like the formulas they implement.
 #![allow(clippy::needless_range_loop)]
 
+mod band;
 mod coeffs;
 mod dense;
 mod dopri5;

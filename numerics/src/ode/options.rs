@@ -77,9 +77,9 @@ pub enum JacobianKind {
     Auto,
     /// Dense finite differences even if an analytic Jacobian exists.
     FiniteDifference,
-    /// Banded finite differences with column grouping: `ml + mu + 1` RHS evaluations per
-    /// Jacobian instead of `n`. Use for large systems with local coupling. (The matrix is still
-    /// stored and factored densely.)
+    /// Sparse (banded) Jacobian for large systems with local coupling: finite differences with
+    /// column grouping (`ml + mu + 1` RHS evaluations per Jacobian instead of `n`), band storage
+    /// and a banded LU with partial pivoting (`O(n (ml + mu)²)` work, `O(n (ml + mu))` memory).
     Banded {
         /// Lower bandwidth.
         ml: usize,
