@@ -12,7 +12,7 @@ fn check_against_reference(solver: LcpSolver) {
         TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(solver)).unwrap();
     let x = nsds.systems()[0].state().clone();
     assert!((x[0] - rows[0][1]).abs() <= 1e-9 && (x[1] - rows[0][2]).abs() <= 1e-9);
-    let mut max_diff = vec![0.0f64; 16];
+    let mut max_diff = [0.0f64; 16];
     let mut k = 0;
     sim.run(&mut nsds, 5e-3, &mut |nsds, _| {
         k += 1;

@@ -181,11 +181,7 @@ pub(crate) fn solve(
         }
         Osnsp::Relay(solver) => {
             let q = std::mem::take(&mut asm.q);
-            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone());
-            let problem = match problem {
-                Ok(p) => p,
-                Err(e) => return Err(e),
-            };
+            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone())?;
             let res = relay::solve(&problem, &mut asm.z, &mut asm.w, solver);
             asm.op = Some(problem.m().clone());
             asm.q = problem.q().to_vec();

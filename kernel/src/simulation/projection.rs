@@ -57,7 +57,7 @@ impl TimeSteppingDirectProjection {
                 reason: "direct projection needs MoreauJeanOSI".into(),
             });
         }
-        if !(options.tol > 0.0) || options.max_iter == 0 {
+        if options.tol.is_nan() || options.tol <= 0.0 || options.max_iter == 0 {
             return Err(KernelError::InvalidOption {
                 option: "projection",
                 reason: "tol must be > 0 and max_iter > 0".into(),
