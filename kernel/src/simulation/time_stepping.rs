@@ -534,6 +534,7 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
 /// Per-row data of the problem for the current active set: relay bounds, MLCP row order.
 fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds) {
     st.lb.clear();
+    st.mu.clear();
     st.ub.clear();
     let mut eq = Vec::new();
     let mut comp = Vec::new();
@@ -546,6 +547,9 @@ fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds
                 eq.push(off + j);
             } else {
                 comp.push(off + j);
+            }
+            if let (0, NonSmoothLaw::NewtonImpactFriction { mu, .. }) = (j, law) {
+                st.mu.push(*mu);
             }
             if let NonSmoothLaw::Relay { lb, ub } = law {
                 st.lb.push(lb[j]);
