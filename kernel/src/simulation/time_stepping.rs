@@ -40,6 +40,7 @@ pub struct TimeStepping {
     /// The active set of the next step (level of the problem).
     level_set: usize,
     osnsp_size: usize,
+    activation_threshold: f64,
 }
 
 impl TimeStepping {
@@ -93,6 +94,7 @@ impl TimeStepping {
             constant_matrix,
             level_set: if osi.level() == 1 { 1 } else { 0 },
             osnsp_size: 0,
+            activation_threshold: 0.0,
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -122,6 +124,22 @@ impl TimeStepping {
     pub fn with_newton(mut self, newton: NewtonOptions) -> Result<Self, KernelError> {
         newton.validate()?;
         self.newton = newton;
+        Ok(self)
+    }
+
+    /// Moreau–Jean activation threshold `s`: a unilateral interaction enters the problem when
+    /// `y + γ h ẏ ≤ s` (Siconos `MoreauJeanOSI::setConstraintActivationThreshold`, default 0).
+    /// A small `s > 0` keeps resting contacts active despite round-off separations left by
+    /// iterative solvers.
+    pub fn with_activation_threshold(mut self, s: f64, nsds: &Nsds) -> Result<Self, KernelError> {
+        if !s.is_finite() {
+            return Err(KernelError::InvalidOption {
+                option: "activation_threshold",
+                reason: format!("must be finite, got {s}"),
+            });
+        }
+        self.activation_threshold = s;
+        self.update_index_sets(nsds);
         Ok(self)
     }
 
@@ -431,10 +449,11 @@ impl TimeStepping {
         let changed = match self.osi {
             Osi::MoreauJean { gamma, .. } => {
                 let h = self.h;
+                let s = self.activation_threshold;
                 let iws = &self.iws;
                 let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
                     if inter.law.is_unilateral() {
-                        iw.y[0][0] + gamma * h * iw.y[1][0] <= 0.0
+                        iw.y[0][0] + gamma * h * iw.y[1][0] <= s
                     } else {
                         true
                     }
