@@ -3,6 +3,7 @@
 # Usage: kernel/benches/compare_siconos.sh [RUNS]   (from the workspace root)
 # Siconos: the reference scripts of /work/shared/reference (median of RUNS runs, model
 # construction + loop + recording) and benches/siconos_beads.py; Rust: `cargo bench --bench step`.
+# Siconos takes ~12 min for the 1000-bead stack: add it with SICONOS_STACK_N="10 100 1000".
 set -euo pipefail
 RUNS=${1:-5}
 REF=${SALTUS_REFERENCE:-/work/shared/reference}
@@ -17,8 +18,8 @@ t = json.load(open(sys.argv[1]))
 print(f"{sys.argv[2]},-,{t['median_total_s'] / t['steps'] * 1e6:.4f}")
 PY
 done
-/usr/bin/python3 "$HERE/siconos_beads.py" 10 100 1000 --runs 1 --gap 0.0 2>/dev/null | grep -v '^\[kernel\]' | tail -n +2 | awk -F, '{print $1","$2","$6}'
-/usr/bin/python3 "$HERE/siconos_beads.py" 10 100 1000 --runs 1 --gap 0.01 2>/dev/null | grep -v '^\[kernel\]' | tail -n +2 | awk -F, '{print $1","$2","$6}'
+/usr/bin/python3 "$HERE/siconos_beads.py" ${SICONOS_STACK_N:-10 100} --runs 1 --gap 0.0 2>/dev/null | grep -v '^\[kernel\]' | tail -n +2 | awk -F, '{print $1","$2","$6}'
+/usr/bin/python3 "$HERE/siconos_beads.py" ${SICONOS_STACK_N:-10 100} --runs 1 --gap 0.01 2>/dev/null | grep -v '^\[kernel\]' | tail -n +2 | awk -F, '{print $1","$2","$6}'
 echo
 cargo bench -q -p saltus-kernel --bench step 2>/dev/null
 rm -rf "$OUT"
