@@ -81,6 +81,25 @@ impl TimeSteppingDirectProjection {
         &self.inner
     }
 
+    /// As [`TimeStepping::run`]: steps until `t_k` reaches `until`, calling `f` after each step.
+    pub fn run(
+        &mut self,
+        nsds: &mut Nsds,
+        until: f64,
+        f: &mut impl FnMut(&Nsds, &StepReport),
+    ) -> Result<u64, KernelError> {
+        let (h, k) = (self.inner.h(), self.inner.k());
+        let t0 = self.inner.t() - k as f64 * h;
+        let total = ((until - t0) / h).round().max(0.0) as u64;
+        let mut done = 0;
+        while self.inner.k() < total {
+            let rep = self.step(nsds)?;
+            f(nsds, &rep);
+            done += 1;
+        }
+        Ok(done)
+    }
+
     /// One Moreau–Jean step, then the projection.
     pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
         let mut rep = self.inner.step(nsds)?;
