@@ -268,6 +268,18 @@ impl TimeStepping {
                     Osi::MoreauJean { .. } => moreau_jean::update_state(ds, w, h, theta, t1)?,
                     Osi::EulerMoreau { .. } => euler_moreau::update_state(ds, w, h, t1)?,
                 };
+                if !d.is_finite()
+                    || ds.state().iter().any(|v| !v.is_finite())
+                    || ds
+                        .velocity()
+                        .is_some_and(|v| v.iter().any(|x| !x.is_finite()))
+                {
+                    return Err(KernelError::NonFinite {
+                        t: t1,
+                        what: "state after update_state",
+                        interaction: None,
+                    });
+                }
                 delta = delta.max(d);
                 scale_x = scale_x
                     .max(ds.state().amax())
