@@ -203,3 +203,70 @@ fn recorder_rows_match_the_header_and_the_model() {
     assert_eq!(String::from_utf8(csv).unwrap().lines().count(), 202);
     let _ = DVector::<f64>::zeros(0);
 }
+
+/// An interaction between two first-order systems gives the same trajectory as one system
+/// holding both states (the relation acts on the concatenated state, `W` is block diagonal).
+#[test]
+fn two_system_interaction_equals_the_concatenated_system() {
+    let a1 = dmatrix![-1.0, 2.0; -2.0, -1.0];
+    let a2 = dmatrix![-0.5];
+    let c = dmatrix![1.0, 0.0, -1.0; 0.0, 1.0, 1.0];
+    let b = dmatrix![1.0, 0.0; 0.0, 1.0; -1.0, 1.0];
+    let d = dmatrix![0.1, 0.0; 0.0, 0.2];
+    let e = dvector![0.3, -0.2];
+    let rel = || {
+        Relation::FirstOrderLinearTi(
+            FirstOrderLinearTiR::new(c.clone(), b.clone())
+                .with_d(d.clone())
+                .with_e(e.clone()),
+        )
+    };
+    let law = NonSmoothLaw::ComplementarityCondition { size: 2 };
+    let solver = || Osnsp::Lcp(LcpSolver::Lemke(Default::default()));
+    // two systems
+    let mut two = Nsds::new(0.0);
+    let d1 = two
+        .add_ds(
+            "x1",
+            FirstOrderLinearTiDs::new(dvector![1.0, -1.0], a1.clone()),
+        )
+        .unwrap();
+    let d2 = two
+        .add_ds("x2", FirstOrderLinearTiDs::new(dvector![2.0], a2.clone()))
+        .unwrap();
+    two.link("coupling", d1, Some(d2), rel(), law.clone())
+        .unwrap();
+    // one system
+    let mut a = nalgebra::DMatrix::zeros(3, 3);
+    a.view_mut((0, 0), (2, 2)).copy_from(&a1);
+    a[(2, 2)] = a2[(0, 0)];
+    let mut one = Nsds::new(0.0);
+    let d0 = one
+        .add_ds("x", FirstOrderLinearTiDs::new(dvector![1.0, -1.0, 2.0], a))
+        .unwrap();
+    one.link("coupling", d0, None, rel(), law).unwrap();
+    let mut s2 = TimeStepping::new(&two, 1e-2, Osi::euler_moreau(0.5), solver()).unwrap();
+    let mut s1 = TimeStepping::new(&one, 1e-2, Osi::euler_moreau(0.5), solver()).unwrap();
+    let mut active = 0;
+    for _ in 0..300 {
+        s2.step(&mut two).unwrap();
+        s1.step(&mut one).unwrap();
+        let x = one.systems()[0].state();
+        let (x1, x2) = (two.systems()[0].state(), two.systems()[1].state());
+        assert!(
+            (x[0] - x1[0]).abs() <= 1e-12
+                && (x[1] - x1[1]).abs() <= 1e-12
+                && (x[2] - x2[0]).abs() <= 1e-12
+        );
+        let (l1, l2) = (
+            one.interactions()[0].lambda(0).unwrap(),
+            two.interactions()[0].lambda(0).unwrap(),
+        );
+        assert!((l1 - l2).amax() <= 1e-12);
+        active += (l1.amax() > 0.0) as usize;
+    }
+    assert!(
+        active > 10,
+        "the complementarity must be active on some steps ({active})"
+    );
+}
