@@ -1,0 +1,1 @@
+//! Conversion of the DTOs into kernel objects.
