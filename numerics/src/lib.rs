@@ -5,9 +5,14 @@
 //! makes the answer meaningless. Nothing here prints, panics on bad input, or exits.
 #![warn(missing_docs)]
 
+pub mod driver;
 pub mod error;
 pub mod io;
+pub mod lcp;
 pub mod matrix;
+pub mod mlcp;
+pub mod qp;
+pub mod relay;
 pub mod report;
 
 pub use error::{NumericsError, Result};
