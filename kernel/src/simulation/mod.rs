@@ -1,0 +1,16 @@
+//! Simulations: time stepping with Moreau–Jean / Euler–Moreau, the one-step problems, and
+//! helpers to run and record.
+
+pub mod assembly;
+pub mod index_sets;
+pub(crate) mod interaction_work;
+pub mod lcp_shim;
+pub mod osi;
+pub mod osnsp;
+pub mod projection;
+pub mod recorder;
+pub mod report;
+pub mod time_stepping;
+pub(crate) mod topology;
+
+pub use lcp_shim as lcp_impl;

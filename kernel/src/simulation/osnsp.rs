@@ -1,0 +1,153 @@
+//! One-step nonsmooth problems (Siconos `OneStepNSProblem`): which problem the active
+//! interactions form at each step, and which numerics solver answers it.
+
+use super::assembly::{Assembly, Storage};
+use crate::error::KernelError;
+use crate::model::nslaw::NonSmoothLaw;
+use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
+use saltus_numerics::{NumericsError, Operator, SolveReport, SolveStatus};
+use std::time::Instant;
+
+/// The one-step problem and its solver.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Osnsp {
+    /// `w = M λ + q`, `0 ≤ w ⊥ λ ≥ 0` (Siconos `LCP`), for `ComplementarityConditionNSL` and
+    /// `NewtonImpactNSL`.
+    Lcp(LcpSolver),
+    /// `M λ + q = 0` (Siconos `Equality`), for `EqualityConditionNSL`; solved by dense LU.
+    Equality,
+}
+
+impl Osnsp {
+    /// Siconos class name.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Osnsp::Lcp(_) => "LCP",
+            Osnsp::Equality => "Equality",
+        }
+    }
+
+    /// `true` when the solver needs a dense matrix (pivoting, enumeration, Newton, LU).
+    pub fn needs_dense(&self) -> bool {
+        match self {
+            Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_)) && !is_psor(s),
+            Osnsp::Equality => true,
+        }
+    }
+
+    /// `Ok` if an interaction with `law` can enter this problem (with `lagrangian` systems or not).
+    pub fn accepts(&self, law: &NonSmoothLaw, lagrangian: bool) -> Result<(), String> {
+        let ok = match self {
+            Osnsp::Lcp(_) => match law {
+                NonSmoothLaw::ComplementarityCondition { .. } => true,
+                NonSmoothLaw::NewtonImpact { .. } => lagrangian,
+                _ => false,
+            },
+            Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{} cannot be solved by the one-step problem {}{}", law.kind_name(), self.kind_name(), if lagrangian { "" } else { " with first-order systems" }))
+        }
+    }
+
+    /// Validates the solver options.
+    pub fn validate(&self) -> Result<(), KernelError> {
+        match self {
+            Osnsp::Lcp(s) => validate_lcp(s),
+            Osnsp::Equality => Ok(()),
+        }
+    }
+}
+
+#[allow(unused_variables)]
+fn is_psor(s: &LcpSolver) -> bool {
+    false
+}
+
+#[allow(unused_variables)]
+fn validate_lcp(s: &LcpSolver) -> Result<(), KernelError> {
+    Ok(())
+}
+
+/// What to do when the one-step solver (or the Newton loop) does not converge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnNonConvergence {
+    /// Keep the (finite) answer and report the status in the [`crate::StepReport`] (Siconos's
+    /// behaviour, minus the warning).
+    #[default]
+    Accept,
+    /// Return [`KernelError::NotConverged`] / [`KernelError::NewtonNotConverged`]; the state is
+    /// left at the previous step.
+    Fail,
+}
+
+/// Options of the one-step problem (the solver's own options live in [`Osnsp`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OsnspOptions {
+    /// Matrix storage.
+    pub storage: Storage,
+    /// With [`Storage::Auto`], problems with more rows than this use sparse block storage
+    /// (unless the solver needs a dense matrix).
+    pub sparse_threshold: usize,
+    /// Start from the previous step's `λ` (interactions newly active start from 0). The
+    /// solver's own `warm_start` option decides whether it uses that start.
+    pub warm_start: bool,
+    /// Policy on non-convergence.
+    pub on_non_convergence: OnNonConvergence,
+}
+
+impl Default for OsnspOptions {
+    fn default() -> Self {
+        OsnspOptions { storage: Storage::Auto, sparse_threshold: 64, warm_start: true, on_non_convergence: OnNonConvergence::Accept }
+    }
+}
+
+impl OsnspOptions {
+    /// `true` if a problem of size `n` solved by `osnsp` is stored sparse.
+    pub fn sparse_for(&self, osnsp: &Osnsp, n: usize) -> bool {
+        match self.storage {
+            Storage::Dense => false,
+            Storage::SparseBlock => !osnsp.needs_dense(),
+            Storage::Auto => !osnsp.needs_dense() && n > self.sparse_threshold,
+        }
+    }
+}
+
+/// Solver workspaces kept across steps.
+#[derive(Default)]
+pub(crate) struct OsnspState {
+    lcp: LcpSolverState,
+}
+
+/// Solves the assembled problem in `asm` (`op`, `q`, warm start in `z`); `(z, w)` hold the answer.
+pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> Result<SolveReport, NumericsError> {
+    let Some(op) = asm.op.take() else {
+        return Err(NumericsError::DimensionMismatch { what: "one-step problem matrix", expected: asm.n, found: 0 });
+    };
+    match osnsp {
+        Osnsp::Lcp(solver) => {
+            let q = std::mem::take(&mut asm.q);
+            let problem = Lcp::new(op, q)?;
+            let res = lcp::solve_with(&mut st.lcp, &problem, &mut asm.z, &mut asm.w, solver);
+            let (op, q) = lcp::into_parts(problem);
+            asm.op = Some(op);
+            asm.q = q;
+            res
+        }
+        Osnsp::Equality => {
+            let start = Instant::now();
+            let m = op.to_dense();
+            asm.op = Some(op);
+            let rhs = nalgebra::DVector::from_iterator(asm.n, asm.q.iter().map(|v| -v));
+            let sol = m.clone().lu().solve(&rhs).ok_or(NumericsError::Singular { what: "Equality problem matrix", index: 0 })?;
+            asm.z.copy_from_slice(sol.as_slice());
+            let mut w = asm.q.clone();
+            Operator::Dense(m).matvec_add(1.0, &asm.z, &mut w);
+            let residual = w.iter().map(|x| x * x).sum::<f64>().sqrt() / (1.0 + asm.q.iter().map(|x| x * x).sum::<f64>().sqrt());
+            asm.w.copy_from_slice(&w);
+            Ok(SolveReport { status: SolveStatus::Converged, iterations: 1, residual, elapsed: start.elapsed() })
+        }
+    }
+}
