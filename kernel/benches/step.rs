@@ -19,8 +19,23 @@ const RUNS: usize = 7;
 fn bouncing_ball() -> (Nsds, TimeStepping, f64) {
     let (r, m, g) = (0.1, 1.0, 9.81);
     let mass = DMatrix::from_diagonal(&dvector![m, m, 2.0 / 5.0 * r * r]);
-    let (nsds, _, _) = presets::lagrangian_contact(mass, dvector![1.0, 0.0, 0.0], DVector::zeros(3), dmatrix![1.0, 0.0, 0.0], None, 0.9, Some(dvector![-m * g, 0.0, 0.0])).unwrap();
-    let sim = TimeStepping::new(&nsds, 0.005, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let (nsds, _, _) = presets::lagrangian_contact(
+        mass,
+        dvector![1.0, 0.0, 0.0],
+        DVector::zeros(3),
+        dmatrix![1.0, 0.0, 0.0],
+        None,
+        0.9,
+        Some(dvector![-m * g, 0.0, 0.0]),
+    )
+    .unwrap();
+    let sim = TimeStepping::new(
+        &nsds,
+        0.005,
+        Osi::moreau_jean(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     (nsds, sim, 10.0)
 }
 
@@ -30,8 +45,15 @@ fn diode_bridge() -> (Nsds, TimeStepping, f64) {
     let cm = dmatrix![0.0, 0.0; 0.0, 0.0; -1.0, 0.0; 1.0, 0.0];
     let d = dmatrix![1.0 / r, 1.0 / r, -1.0, 0.0; 1.0 / r, 1.0 / r, 0.0, -1.0; 1.0, 0.0, 0.0, 0.0; 0.0, 1.0, 0.0, 0.0];
     let b = dmatrix![0.0, 0.0, -1.0 / c, 1.0 / c; 0.0, 0.0, 0.0, 0.0];
-    let (nsds, _, _) = presets::linear_complementarity_system(dvector![10.0, 0.0], a, b, cm, Some(d)).unwrap();
-    let sim = TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let (nsds, _, _) =
+        presets::linear_complementarity_system(dvector![10.0, 0.0], a, b, cm, Some(d)).unwrap();
+    let sim = TimeStepping::new(
+        &nsds,
+        1e-6,
+        Osi::euler_moreau(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     (nsds, sim, 5e-3)
 }
 
@@ -42,8 +64,19 @@ pub fn beads(n: usize) -> (Nsds, TimeStepping, f64) {
     let mut pgs = PgsOptions::default();
     pgs.iter = saltus_numerics::IterOptions::new(1e-6, 500);
     pgs.warm_start = true;
-    let opts = OsnspOptions { storage: Storage::SparseBlock, ..Default::default() };
-    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs))).unwrap().with_options(opts).unwrap();
+    let opts = OsnspOptions {
+        storage: Storage::SparseBlock,
+        ..Default::default()
+    };
+    let sim = TimeStepping::new(
+        &nsds,
+        1e-3,
+        Osi::moreau_jean(0.5),
+        Osnsp::Lcp(LcpSolver::Pgs(pgs)),
+    )
+    .unwrap()
+    .with_options(opts)
+    .unwrap();
     (nsds, sim, 1.0)
 }
 
@@ -58,7 +91,8 @@ fn time_case(name: &str, n: usize, build: impl Fn() -> (Nsds, TimeStepping, f64)
         iters = 0;
         steps = sim
             .run(&mut nsds, t_end, &mut |nsds, rep| {
-                acc += nsds.systems()[0].state()[0] + nsds.interactions()[0].lambda(0).map_or(0.0, |l| l[0]);
+                acc += nsds.systems()[0].state()[0]
+                    + nsds.interactions()[0].lambda(0).map_or(0.0, |l| l[0]);
                 iters += rep.osnsp.as_ref().map_or(0, |r| r.iterations);
             })
             .unwrap();
@@ -67,12 +101,20 @@ fn time_case(name: &str, n: usize, build: impl Fn() -> (Nsds, TimeStepping, f64)
     }
     totals.sort_by(|a, b| a.total_cmp(b));
     let med = totals[RUNS / 2];
-    println!("{name},{n},{steps},{med:.6e},{:.6e},{:.4},{:.2}", totals[0], med / steps as f64 * 1e6, iters as f64 / steps as f64);
+    println!(
+        "{name},{n},{steps},{med:.6e},{:.6e},{:.4},{:.2}",
+        totals[0],
+        med / steps as f64 * 1e6,
+        iters as f64 / steps as f64
+    );
 }
 
 fn main() {
     // `cargo bench` passes `--bench`; any other argument filters the cases by name
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let want = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
     println!("case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations");
     if want("bouncing_ball") {

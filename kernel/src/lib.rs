@@ -29,19 +29,23 @@ pub mod simulation;
 
 /// The numerics solvers the kernel calls (re-exported so users name them from one place).
 pub mod solvers {
-    /// Linear complementarity problems.
-    pub use crate::simulation::lcp_impl as lcp;
+    pub use saltus_numerics::{lcp, mlcp, relay};
 }
 
 pub use error::KernelError;
-pub use model::ds::{DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs, LagrangianLinearTiDs, Mass};
+pub use model::ds::{
+    DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn,
+    LagrangianDs, LagrangianLinearTiDs, Mass,
+};
 pub use model::interaction::Interaction;
 pub use model::nsds::{DsId, InterId, Nsds};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{
-    FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderType1R, FirstOrderType2R, LagrangianLinearTiR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderType1R, FirstOrderType2R,
+    LagrangianLinearTiR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
 };
 pub use model::userfn::{MatOp, UserFnError, VecOp};
+pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
 pub use simulation::osi::{NewtonOptions, Osi};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
@@ -49,4 +53,3 @@ pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
-pub use saltus_numerics::{SolveReport, SolveStatus};

@@ -9,16 +9,32 @@ fn matches_siconos_every_step() {
     let (header, rows) = common::read_csv("bouncing_ball_ts.csv");
     assert_eq!(header, ["t", "q0", "v0", "p0", "lambda", "active"]);
     let mut nsds = common::bouncing_ball();
-    let mut sim = TimeStepping::new(&nsds, 0.005, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let mut sim = TimeStepping::new(
+        &nsds,
+        0.005,
+        Osi::moreau_jean(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     let ds = &nsds.systems()[0];
-    assert!((ds.state()[0] - rows[0][1]).abs() <= 1e-9 && (ds.velocity().unwrap()[0] - rows[0][2]).abs() <= 1e-9);
+    assert!(
+        (ds.state()[0] - rows[0][1]).abs() <= 1e-9
+            && (ds.velocity().unwrap()[0] - rows[0][2]).abs() <= 1e-9
+    );
     let mut max_diff = [0.0f64; 6];
     let mut k = 0;
     sim.run(&mut nsds, 10.0, &mut |nsds, rep| {
         k += 1;
         let ds = &nsds.systems()[0];
         let inter = &nsds.interactions()[0];
-        let ours = [nsds.t(), ds.state()[0], ds.velocity().unwrap()[0], ds.input()[0], inter.lambda(1).unwrap()[0], rep.active as f64];
+        let ours = [
+            nsds.t(),
+            ds.state()[0],
+            ds.velocity().unwrap()[0],
+            ds.input()[0],
+            inter.lambda(1).unwrap()[0],
+            rep.active as f64,
+        ];
         for (c, (a, b)) in ours.iter().zip(&rows[k]).enumerate() {
             max_diff[c] = max_diff[c].max((a - b).abs());
         }
@@ -34,7 +50,13 @@ fn matches_siconos_every_step() {
 fn impact_law_energy_and_complementarity() {
     let mut nsds = common::bouncing_ball();
     let h = 0.005;
-    let mut sim = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let mut sim = TimeStepping::new(
+        &nsds,
+        h,
+        Osi::moreau_jean(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     let energy = |n: &saltus_kernel::Nsds| {
         let ds = &n.systems()[0];
         let (q, v) = (ds.state()[0], ds.velocity().unwrap()[0]);
@@ -47,12 +69,18 @@ fn impact_law_energy_and_complementarity() {
         let v_k = nsds.systems()[0].velocity().unwrap()[0];
         let rep = sim.step(&mut nsds).unwrap();
         let inter = &nsds.interactions()[0];
-        let (lambda, v) = (inter.lambda(1).unwrap()[0], nsds.systems()[0].velocity().unwrap()[0]);
+        let (lambda, v) = (
+            inter.lambda(1).unwrap()[0],
+            nsds.systems()[0].velocity().unwrap()[0],
+        );
         // complementarity at velocity level: 0 <= v_{k+1} + e v_k ⊥ λ >= 0 when active
         assert!(lambda >= 0.0);
         if rep.active == 1 {
             let w = v + 0.9 * v_k;
-            assert!(w >= -1e-12 && (w * lambda).abs() <= 1e-12, "w = {w}, λ = {lambda}");
+            assert!(
+                w >= -1e-12 && (w * lambda).abs() <= 1e-12,
+                "w = {w}, λ = {lambda}"
+            );
             if lambda > 0.0 && v_k < -0.5 {
                 impacts += 1;
                 // Newton impact law with the velocity at the start of the step
@@ -68,12 +96,23 @@ fn impact_law_energy_and_complementarity() {
         // as in Siconos.
         let e = energy(&nsds);
         let de = e - e_prev;
-        assert!((de - lambda * (v_k + v) / 2.0).abs() <= 1e-12, "energy balance at t = {}", rep.t);
+        assert!(
+            (de - lambda * (v_k + v) / 2.0).abs() <= 1e-12,
+            "energy balance at t = {}",
+            rep.t
+        );
         if v_k <= 0.0 {
-            assert!(de <= 1e-12, "energy grew from {e_prev} to {e} at t = {}", rep.t);
+            assert!(
+                de <= 1e-12,
+                "energy grew from {e_prev} to {e} at t = {}",
+                rep.t
+            );
         }
         e_prev = e;
     }
     assert!(impacts >= 10, "only {impacts} impacts");
-    assert!(energy(&nsds) < 0.01 * e0, "the ball must have dissipated its energy");
+    assert!(
+        energy(&nsds) < 0.01 * e0,
+        "the ball must have dissipated its energy"
+    );
 }

@@ -8,7 +8,8 @@ fn check_against_reference(solver: LcpSolver) {
     let (header, rows) = common::read_csv("diode_bridge.csv");
     assert_eq!(header.len(), 16);
     let mut nsds = common::diode_bridge();
-    let mut sim = TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(solver)).unwrap();
+    let mut sim =
+        TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(solver)).unwrap();
     let x = nsds.systems()[0].state().clone();
     assert!((x[0] - rows[0][1]).abs() <= 1e-9 && (x[1] - rows[0][2]).abs() <= 1e-9);
     let mut max_diff = vec![0.0f64; 16];
@@ -18,7 +19,24 @@ fn check_against_reference(solver: LcpSolver) {
         let x = nsds.systems()[0].state();
         let inter = &nsds.interactions()[0];
         let (y, l) = (inter.y(0).unwrap(), inter.lambda(0).unwrap());
-        let ours = [nsds.t(), x[0], x[1], y[0], -l[0], -l[1], l[2], y[0] + l[2], y[0], y[1], y[2], y[3], l[0], l[1], l[2], l[3]];
+        let ours = [
+            nsds.t(),
+            x[0],
+            x[1],
+            y[0],
+            -l[0],
+            -l[1],
+            l[2],
+            y[0] + l[2],
+            y[0],
+            y[1],
+            y[2],
+            y[3],
+            l[0],
+            l[1],
+            l[2],
+            l[3],
+        ];
         for (c, (a, b)) in ours.iter().zip(&rows[k]).enumerate() {
             max_diff[c] = max_diff[c].max((a - b).abs());
         }
@@ -45,7 +63,13 @@ fn complementarity_and_energy_decay() {
     let mut nsds = common::diode_bridge();
     let (l, c, h) = (1e-2, 1e-6, 1e-6);
     let energy = |x: &nalgebra::DVector<f64>| 0.5 * c * x[0] * x[0] + 0.5 * l * x[1] * x[1];
-    let mut sim = TimeStepping::new(&nsds, h, Osi::euler_moreau(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let mut sim = TimeStepping::new(
+        &nsds,
+        h,
+        Osi::euler_moreau(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     let e0 = energy(nsds.systems()[0].state());
     let mut e_prev = e0;
     let mut e_window = e0;
@@ -56,7 +80,11 @@ fn complementarity_and_energy_decay() {
         let inter = &nsds.interactions()[0];
         let (y, lam) = (inter.y(0).unwrap(), inter.lambda(0).unwrap());
         for i in 0..4 {
-            assert!(y[i] >= -1e-12 && lam[i] >= 0.0 && (y[i] * lam[i]).abs() <= 1e-12, "complementarity at t = {}: y = {y}, λ = {lam}", rep.t);
+            assert!(
+                y[i] >= -1e-12 && lam[i] >= 0.0 && (y[i] * lam[i]).abs() <= 1e-12,
+                "complementarity at t = {}: y = {y}, λ = {lam}",
+                rep.t
+            );
         }
         // Energy balance of the trapezoidal rule (P A is skew with P = diag(C, L)):
         // E_{k+1} − E_k = h vC_mid (λ3 − λ2), and the diodes dissipate at t_{k+1}:
@@ -64,12 +92,25 @@ fn complementarity_and_energy_decay() {
         let vc = nsds.systems()[0].state()[0];
         let e = energy(nsds.systems()[0].state());
         let power = lam[3] - lam[2];
-        assert!((e - e_prev - h * 0.5 * (vc + vc_k) * power).abs() <= 1e-12 * e0, "energy balance at t = {}", rep.t);
-        assert!(vc * power <= 1e-12, "diodes must dissipate at t = {}", rep.t);
+        assert!(
+            (e - e_prev - h * 0.5 * (vc + vc_k) * power).abs() <= 1e-12 * e0,
+            "energy balance at t = {}",
+            rep.t
+        );
+        assert!(
+            vc * power <= 1e-12,
+            "diodes must dissipate at t = {}",
+            rep.t
+        );
         e_prev = e;
         // over every 100 steps (a sixth of the LC period) the energy decreases
         if k % 100 == 0 {
-            assert!(e < e_window, "energy grew over [{}, {}]", rep.t - 100.0 * h, rep.t);
+            assert!(
+                e < e_window,
+                "energy grew over [{}, {}]",
+                rep.t - 100.0 * h,
+                rep.t
+            );
             e_window = e;
         }
     }

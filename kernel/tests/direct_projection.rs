@@ -2,7 +2,10 @@
 //! tolerance, while plain Moreau–Jean lets penetration reach ~7e-3.
 mod common;
 
-use saltus_kernel::{solvers::lcp::LcpSolver, Osi, Osnsp, ProjectionOptions, TimeStepping, TimeSteppingDirectProjection};
+use saltus_kernel::{
+    solvers::lcp::LcpSolver, Osi, Osnsp, ProjectionOptions, TimeStepping,
+    TimeSteppingDirectProjection,
+};
 
 #[test]
 fn no_penetration_growth_with_direct_projection() {
@@ -19,7 +22,9 @@ fn no_penetration_growth_with_direct_projection() {
     // with the projection
     let mut nsds = common::bouncing_ball();
     let opts = ProjectionOptions::default();
-    let mut sim = TimeSteppingDirectProjection::new(&nsds, 0.005, Osi::moreau_jean(0.5), osnsp(), opts).unwrap();
+    let mut sim =
+        TimeSteppingDirectProjection::new(&nsds, 0.005, Osi::moreau_jean(0.5), osnsp(), opts)
+            .unwrap();
     let mut projected = 0;
     for _ in 0..2000 {
         let rep = sim.step(&mut nsds).unwrap();

@@ -91,7 +91,11 @@ impl ForceFn {
         jac_q: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
         jac_v: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        ForceFn { f: Arc::new(f), jac_q: Arc::new(jac_q), jac_v: Arc::new(jac_v) }
+        ForceFn {
+            f: Arc::new(f),
+            jac_q: Arc::new(jac_q),
+            jac_v: Arc::new(jac_v),
+        }
     }
 }
 
@@ -152,7 +156,15 @@ impl FirstOrderNonLinearDs {
         jac_f: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
         let n = x0.len();
-        FirstOrderNonLinearDs { x: x0.clone(), x0, mass: None, f: Arc::new(f), jac_f: Arc::new(jac_f), z: DVector::zeros(0), r: DVector::zeros(n) }
+        FirstOrderNonLinearDs {
+            x: x0.clone(),
+            x0,
+            mass: None,
+            f: Arc::new(f),
+            jac_f: Arc::new(jac_f),
+            z: DVector::zeros(0),
+            r: DVector::zeros(n),
+        }
     }
 }
 
@@ -160,7 +172,15 @@ impl FirstOrderLinearDs {
     /// `ẋ = A(t) x` from `x0`; add `b` and a mass with the builder methods.
     pub fn new(x0: DVector<f64>, a: impl Into<MatOp>) -> Self {
         let n = x0.len();
-        FirstOrderLinearDs { x: x0.clone(), x0, mass: None, a: a.into(), b: None, z: DVector::zeros(0), r: DVector::zeros(n) }
+        FirstOrderLinearDs {
+            x: x0.clone(),
+            x0,
+            mass: None,
+            a: a.into(),
+            b: None,
+            z: DVector::zeros(0),
+            r: DVector::zeros(n),
+        }
     }
     /// Sets `b(t)`.
     pub fn with_b(mut self, b: impl Into<VecOp>) -> Self {
@@ -178,7 +198,15 @@ impl FirstOrderLinearTiDs {
     /// `ẋ = A x` from `x0`.
     pub fn new(x0: DVector<f64>, a: DMatrix<f64>) -> Self {
         let n = x0.len();
-        FirstOrderLinearTiDs { x: x0.clone(), x0, mass: None, a, b: None, z: DVector::zeros(0), r: DVector::zeros(n) }
+        FirstOrderLinearTiDs {
+            x: x0.clone(),
+            x0,
+            mass: None,
+            a,
+            b: None,
+            z: DVector::zeros(0),
+            r: DVector::zeros(n),
+        }
     }
     /// Sets `b`.
     pub fn with_b(mut self, b: DVector<f64>) -> Self {
@@ -196,7 +224,17 @@ impl LagrangianDs {
     /// A free Lagrangian system `M(q) v̇ = 0`; add forces with the builder methods.
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: Mass) -> Self {
         let n = q0.len();
-        LagrangianDs { q: q0.clone(), v: v0.clone(), q0, v0, mass, f_int: None, f_gyr: None, f_ext: None, p: DVector::zeros(n) }
+        LagrangianDs {
+            q: q0.clone(),
+            v: v0.clone(),
+            q0,
+            v0,
+            mass,
+            f_int: None,
+            f_gyr: None,
+            f_ext: None,
+            p: DVector::zeros(n),
+        }
     }
     /// Sets `F_int`.
     pub fn with_f_int(mut self, f: ForceFn) -> Self {
@@ -219,7 +257,17 @@ impl LagrangianLinearTiDs {
     /// `M v̇ = 0` from `q0`, `v0`; add `K`, `C`, `F_ext` with the builder methods.
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Self {
         let n = q0.len();
-        LagrangianLinearTiDs { q: q0.clone(), v: v0.clone(), q0, v0, mass, k: None, c: None, f_ext: None, p: DVector::zeros(n) }
+        LagrangianLinearTiDs {
+            q: q0.clone(),
+            v: v0.clone(),
+            q0,
+            v0,
+            mass,
+            k: None,
+            c: None,
+            f_ext: None,
+            p: DVector::zeros(n),
+        }
     }
     /// Sets the stiffness `K`.
     pub fn with_k(mut self, k: DMatrix<f64>) -> Self {
@@ -240,7 +288,11 @@ impl LagrangianLinearTiDs {
 
 fn check_square(what: &str, m: &DMatrix<f64>, n: usize) -> Result<(), String> {
     if m.shape() != (n, n) {
-        return Err(format!("{what} is {}x{}, expected {n}x{n}", m.nrows(), m.ncols()));
+        return Err(format!(
+            "{what} is {}x{}, expected {n}x{n}",
+            m.nrows(),
+            m.ncols()
+        ));
     }
     if m.iter().any(|x| !x.is_finite()) {
         return Err(format!("{what} has a non-finite entry"));
@@ -279,7 +331,10 @@ impl DynamicalSystem {
 
     /// `true` for the two Lagrangian kinds.
     pub fn is_lagrangian(&self) -> bool {
-        matches!(self, DynamicalSystem::Lagrangian(_) | DynamicalSystem::LagrangianLinearTi(_))
+        matches!(
+            self,
+            DynamicalSystem::Lagrangian(_) | DynamicalSystem::LagrangianLinearTi(_)
+        )
     }
 
     /// Dimension of the state (`x`) or of the generalized coordinates (`q`).
@@ -336,7 +391,13 @@ impl DynamicalSystem {
     }
 
     /// Mutable state and velocity/input, for the simulation: `(x or q, v (empty for first order), r or p)`.
-    pub(crate) fn state_mut(&mut self) -> (&mut DVector<f64>, Option<&mut DVector<f64>>, &mut DVector<f64>) {
+    pub(crate) fn state_mut(
+        &mut self,
+    ) -> (
+        &mut DVector<f64>,
+        Option<&mut DVector<f64>>,
+        &mut DVector<f64>,
+    ) {
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => (&mut d.x, None, &mut d.r),
             DynamicalSystem::FirstOrderLinear(d) => (&mut d.x, None, &mut d.r),
@@ -352,8 +413,14 @@ impl DynamicalSystem {
             DynamicalSystem::FirstOrderNonLinear(d) => (d.x.copy_from(&d.x0), d.r.fill(0.0)),
             DynamicalSystem::FirstOrderLinear(d) => (d.x.copy_from(&d.x0), d.r.fill(0.0)),
             DynamicalSystem::FirstOrderLinearTi(d) => (d.x.copy_from(&d.x0), d.r.fill(0.0)),
-            DynamicalSystem::Lagrangian(d) => (d.q.copy_from(&d.q0), { d.v.copy_from(&d.v0); d.p.fill(0.0) }),
-            DynamicalSystem::LagrangianLinearTi(d) => (d.q.copy_from(&d.q0), { d.v.copy_from(&d.v0); d.p.fill(0.0) }),
+            DynamicalSystem::Lagrangian(d) => (d.q.copy_from(&d.q0), {
+                d.v.copy_from(&d.v0);
+                d.p.fill(0.0)
+            }),
+            DynamicalSystem::LagrangianLinearTi(d) => (d.q.copy_from(&d.q0), {
+                d.v.copy_from(&d.v0);
+                d.p.fill(0.0)
+            }),
         };
     }
 
@@ -370,7 +437,9 @@ impl DynamicalSystem {
             }
             DynamicalSystem::FirstOrderLinear(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))?;
+                d.mass
+                    .as_ref()
+                    .map_or(Ok(()), |m| check_square("M", m, n))?;
                 match &d.a {
                     MatOp::Constant(a) => check_square("A", a, n)?,
                     MatOp::Function { rows, cols, .. } if (*rows, *cols) != (n, n) => {
@@ -382,7 +451,9 @@ impl DynamicalSystem {
             }
             DynamicalSystem::FirstOrderLinearTi(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))?;
+                d.mass
+                    .as_ref()
+                    .map_or(Ok(()), |m| check_square("M", m, n))?;
                 check_square("A", &d.a, n)?;
                 d.b.as_ref().map_or(Ok(()), |b| check_vec("b", b, n))
             }
@@ -423,12 +494,17 @@ from_variant!(LagrangianLinearTiDs, LagrangianLinearTi);
 
 impl std::fmt::Debug for FirstOrderNonLinearDs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FirstOrderNonLinearDs").field("x", &self.x.as_slice()).finish_non_exhaustive()
+        f.debug_struct("FirstOrderNonLinearDs")
+            .field("x", &self.x.as_slice())
+            .finish_non_exhaustive()
     }
 }
 
 impl std::fmt::Debug for LagrangianDs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LagrangianDs").field("q", &self.q.as_slice()).field("v", &self.v.as_slice()).finish_non_exhaustive()
+        f.debug_struct("LagrangianDs")
+            .field("q", &self.q.as_slice())
+            .field("v", &self.v.as_slice())
+            .finish_non_exhaustive()
     }
 }

@@ -137,7 +137,13 @@ impl LagrangianLinearTiR {
 impl FirstOrderLinearTiR {
     /// `y = C x`, `r = B λ`.
     pub fn new(c: DMatrix<f64>, b: DMatrix<f64>) -> Self {
-        FirstOrderLinearTiR { c, b, d: None, f: None, e: None }
+        FirstOrderLinearTiR {
+            c,
+            b,
+            d: None,
+            f: None,
+            e: None,
+        }
     }
     /// Sets `D`.
     pub fn with_d(mut self, d: DMatrix<f64>) -> Self {
@@ -163,7 +169,11 @@ impl LagrangianScleronomousR {
         h: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
         jac_q: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        LagrangianScleronomousR { size, h: Arc::new(h), jac_q: Arc::new(jac_q) }
+        LagrangianScleronomousR {
+            size,
+            h: Arc::new(h),
+            jac_q: Arc::new(jac_q),
+        }
     }
 }
 
@@ -183,13 +193,23 @@ impl Relation {
 
     /// `true` for the Lagrangian relations.
     pub fn is_lagrangian(&self) -> bool {
-        matches!(self, Relation::LagrangianLinearTi(_) | Relation::LagrangianScleronomous(_) | Relation::LagrangianRheonomous(_))
+        matches!(
+            self,
+            Relation::LagrangianLinearTi(_)
+                | Relation::LagrangianScleronomous(_)
+                | Relation::LagrangianRheonomous(_)
+        )
     }
 
     /// `true` if `y` depends linearly on the state and `λ` with constant matrices (one Newton
     /// iteration is exact).
     pub fn is_linear(&self) -> bool {
-        matches!(self, Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_) | Relation::LagrangianLinearTi(_))
+        matches!(
+            self,
+            Relation::FirstOrderLinearTi(_)
+                | Relation::FirstOrderLinear(_)
+                | Relation::LagrangianLinearTi(_)
+        )
     }
 
     /// Output size `m` (rows of `C` or `H`, or the declared size).
@@ -210,7 +230,10 @@ impl Relation {
     pub fn validate(&self, m: usize, n: usize, nz: usize) -> Result<(), String> {
         let shape = |what: &str, s: (usize, usize), e: (usize, usize)| {
             if s != e {
-                Err(format!("{what} is {}x{}, expected {}x{}", s.0, s.1, e.0, e.1))
+                Err(format!(
+                    "{what} is {}x{}, expected {}x{}",
+                    s.0, s.1, e.0, e.1
+                ))
             } else {
                 Ok(())
             }
@@ -253,7 +276,10 @@ impl Relation {
             }
             _ => {
                 if self.output_size() != m {
-                    Err(format!("declared size {} differs from the law size {m}", self.output_size()))
+                    Err(format!(
+                        "declared size {} differs from the law size {m}",
+                        self.output_size()
+                    ))
                 } else {
                     Ok(())
                 }
@@ -266,7 +292,9 @@ macro_rules! debug_opaque {
     ($t:ty) => {
         impl std::fmt::Debug for $t {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct(stringify!($t)).field("size", &self.size).finish_non_exhaustive()
+                f.debug_struct(stringify!($t))
+                    .field("size", &self.size)
+                    .finish_non_exhaustive()
             }
         }
     };

@@ -18,7 +18,9 @@ pub struct UserFnError {
 impl UserFnError {
     /// An error with the given message.
     pub fn new(message: impl Into<String>) -> Self {
-        UserFnError { message: message.into() }
+        UserFnError {
+            message: message.into(),
+        }
     }
 }
 
@@ -36,7 +38,8 @@ pub type StateMatFn = Arc<dyn Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult +
 /// `out = f(t, a, b)` (two vector arguments, e.g. `F_int(t, q, v)`, `h(x, λ)`).
 pub type PairVecFn = Arc<dyn Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync>;
 /// `out = J(t, a, b)` (a Jacobian of a [`PairVecFn`]).
-pub type PairMatFn = Arc<dyn Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync>;
+pub type PairMatFn =
+    Arc<dyn Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync>;
 
 /// A vector operator: constant or a function of time.
 #[derive(Clone)]
@@ -129,8 +132,16 @@ impl VecOp {
 
 impl MatOp {
     /// A time function `out = A(t)` of the given shape.
-    pub fn function(rows: usize, cols: usize, f: impl Fn(f64, &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static) -> Self {
-        MatOp::Function { rows, cols, f: Arc::new(f) }
+    pub fn function(
+        rows: usize,
+        cols: usize,
+        f: impl Fn(f64, &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        MatOp::Function {
+            rows,
+            cols,
+            f: Arc::new(f),
+        }
     }
 
     /// `(rows, cols)`.

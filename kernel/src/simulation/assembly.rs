@@ -41,7 +41,15 @@ pub(crate) struct Assembly {
 
 impl Assembly {
     pub fn new(n_inters: usize) -> Self {
-        Assembly { n: 0, op: None, q: Vec::new(), z: Vec::new(), w: Vec::new(), ready_generation: None, block: vec![None; n_inters] }
+        Assembly {
+            n: 0,
+            op: None,
+            q: Vec::new(),
+            z: Vec::new(),
+            w: Vec::new(),
+            ready_generation: None,
+            block: vec![None; n_inters],
+        }
     }
 
     /// Resizes `q`, `z`, `w` to `n` (no allocation when the size does not grow).
@@ -75,10 +83,15 @@ impl Assembly {
             if !reuse {
                 self.op = Some(Operator::Dense(DMatrix::zeros(n, n)));
             }
-            let Some(Operator::Dense(m)) = &mut self.op else { unreachable!() };
+            let Some(Operator::Dense(m)) = &mut self.op else {
+                unreachable!()
+            };
             m.fill(0.0);
             for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, _, _| {
-                let (ra, rb) = (pos[a.id.index()].unwrap_or(0), pos[b.id.index()].unwrap_or(0));
+                let (ra, rb) = (
+                    pos[a.id.index()].unwrap_or(0),
+                    pos[b.id.index()].unwrap_or(0),
+                );
                 add_block(a, b, m.view_mut((ra, rb), (a.m, b.m)));
             });
             return Ok(());
@@ -88,17 +101,29 @@ impl Assembly {
             let sizes: Vec<usize> = active.iter().map(|id| iws[id.index()].m).collect();
             let mut trip = Vec::new();
             for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
-                trip.push(BlockTriplet { row: ka, col: kb, values: vec![0.0; a.m * b.m] });
+                trip.push(BlockTriplet {
+                    row: ka,
+                    col: kb,
+                    values: vec![0.0; a.m * b.m],
+                });
             });
-            self.op = Some(Operator::BlockCsr(BlockCsr::from_triplets(&sizes, &sizes, trip)?));
+            self.op = Some(Operator::BlockCsr(BlockCsr::from_triplets(
+                &sizes, &sizes, trip,
+            )?));
         }
-        let Some(Operator::BlockCsr(m)) = &mut self.op else { unreachable!() };
+        let Some(Operator::BlockCsr(m)) = &mut self.op else {
+            unreachable!()
+        };
         for k in 0..m.n_blocks() {
             m.block_values_mut(k).iter_mut().for_each(|v| *v = 0.0);
         }
         for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
             if let Some(k) = m.find_block(ka, kb) {
-                add_block(a, b, DMatrixViewMut::from_slice(m.block_values_mut(k), a.m, b.m));
+                add_block(
+                    a,
+                    b,
+                    DMatrixViewMut::from_slice(m.block_values_mut(k), a.m, b.m),
+                );
             }
         });
         Ok(())
@@ -122,7 +147,9 @@ fn for_each_coupling<'a>(
         let a = &iws[ida.index()];
         for (j, d) in std::iter::once(a.ds.0).chain(a.ds.1).enumerate() {
             for idb in &ds_to_inters[d.index()] {
-                let Some(kb) = block[idb.index()] else { continue };
+                let Some(kb) = block[idb.index()] else {
+                    continue;
+                };
                 let b = &iws[idb.index()];
                 // a pair sharing both systems of `a` is visited on the first system only
                 if j == 1 && b.block_of(a.ds.0).is_some() {
@@ -137,7 +164,9 @@ fn for_each_coupling<'a>(
 /// `out += Σ_{ds shared by a and b} jac_a,ds winv_b_b,ds`, plus `D_a` on the diagonal block.
 fn add_block(a: &InterWork, b: &InterWork, mut out: DMatrixViewMut<'_, f64>) {
     for d in std::iter::once(a.ds.0).chain(a.ds.1) {
-        let (Some((ca, na)), Some((cb, _))) = (a.block_of(d), b.block_of(d)) else { continue };
+        let (Some((ca, na)), Some((cb, _))) = (a.block_of(d), b.block_of(d)) else {
+            continue;
+        };
         out.gemm(1.0, &a.jac.columns(ca, na), &b.winv_b.rows(cb, na), 1.0);
     }
     if a.id == b.id && a.has_d {

@@ -107,7 +107,9 @@ impl InterWork {
             }
             Relation::FirstOrderLinear(r) => {
                 iw.has_d = r.d.is_some();
-                iw.constant = r.c.is_constant() && r.b.is_constant() && r.d.as_ref().map_or(true, |d| d.is_constant());
+                iw.constant = r.c.is_constant()
+                    && r.b.is_constant()
+                    && r.d.as_ref().map_or(true, |d| d.is_constant());
             }
             Relation::FirstOrderType2(_) => iw.has_d = true,
             _ => {}
@@ -128,22 +130,39 @@ impl InterWork {
 
     /// Evaluates the relation's Jacobians (and first-order linearization terms) at `t` and the
     /// current state; constant relations are left untouched.
-    pub fn compute_jacobians(&mut self, inter: &Interaction, systems: &[DynamicalSystem], t: f64) -> Result<(), KernelError> {
+    pub fn compute_jacobians(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t: f64,
+    ) -> Result<(), KernelError> {
         let id = self.id.0;
         let s1 = &systems[self.ds.0.index()];
         let s2 = self.ds.1.map(|d| &systems[d.index()]);
-        let x = cat(&mut self.xbuf, s1.state().as_slice(), s2.map(|s| s.state().as_slice()));
+        let x = cat(
+            &mut self.xbuf,
+            s1.state().as_slice(),
+            s2.map(|s| s.state().as_slice()),
+        );
         match &inter.relation {
             Relation::LagrangianLinearTi(_) | Relation::FirstOrderLinearTi(_) => {}
             Relation::LagrangianScleronomous(r) => {
                 (r.jac_q)(t, x, &mut self.jac).map_err(user_err(t, "Jacobian of h(q)", id))?;
-                check_finite_out(self.jac.as_slice()).map_err(user_err(t, "Jacobian of h(q)", id))?;
+                check_finite_out(self.jac.as_slice()).map_err(user_err(
+                    t,
+                    "Jacobian of h(q)",
+                    id,
+                ))?;
                 self.jac.transpose_to(&mut self.bmat);
                 self.winv_ready = false;
             }
             Relation::LagrangianRheonomous(r) => {
                 (r.jac_q)(t, x, &mut self.jac).map_err(user_err(t, "Jacobian of h(t, q)", id))?;
-                check_finite_out(self.jac.as_slice()).map_err(user_err(t, "Jacobian of h(t, q)", id))?;
+                check_finite_out(self.jac.as_slice()).map_err(user_err(
+                    t,
+                    "Jacobian of h(t, q)",
+                    id,
+                ))?;
                 self.jac.transpose_to(&mut self.bmat);
                 (r.dot_h)(t, x, self.extra.as_mut_slice()).map_err(user_err(t, "dh/dt", id))?;
                 check_finite_out(self.extra.as_slice()).map_err(user_err(t, "dh/dt", id))?;
@@ -151,8 +170,10 @@ impl InterWork {
             }
             Relation::FirstOrderLinear(r) => {
                 if !self.constant || !self.winv_ready {
-                    r.c.eval(t, &mut self.jac).map_err(user_err(t, "C(t)", id))?;
-                    r.b.eval(t, &mut self.bmat).map_err(user_err(t, "B(t)", id))?;
+                    r.c.eval(t, &mut self.jac)
+                        .map_err(user_err(t, "C(t)", id))?;
+                    r.b.eval(t, &mut self.bmat)
+                        .map_err(user_err(t, "B(t)", id))?;
                     if let Some(d) = &r.d {
                         d.eval(t, &mut self.d).map_err(user_err(t, "D(t)", id))?;
                     }
@@ -161,18 +182,41 @@ impl InterWork {
             }
             Relation::FirstOrderType1(r) => {
                 let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
-                (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(t, "Jacobian of h(x, z)", id))?;
+                (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(
+                    t,
+                    "Jacobian of h(x, z)",
+                    id,
+                ))?;
                 (r.h)(t, x, z, self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?;
-                (r.jac_g)(t, self.lambda_i.as_slice(), z, &mut self.bmat).map_err(user_err(t, "Jacobian of g(λ, z)", id))?;
-                (r.g)(t, self.lambda_i.as_slice(), z, self.r_lin.as_mut_slice()).map_err(user_err(t, "g(λ, z)", id))?;
+                (r.jac_g)(t, self.lambda_i.as_slice(), z, &mut self.bmat).map_err(user_err(
+                    t,
+                    "Jacobian of g(λ, z)",
+                    id,
+                ))?;
+                (r.g)(t, self.lambda_i.as_slice(), z, self.r_lin.as_mut_slice())
+                    .map_err(user_err(t, "g(λ, z)", id))?;
                 self.finish_linearization(t)?;
             }
             Relation::FirstOrderType2(r) => {
-                (r.jac_h_x)(t, x, self.lambda_i.as_slice(), &mut self.jac).map_err(user_err(t, "Jacobian of h wrt x", id))?;
-                (r.jac_h_lambda)(t, x, self.lambda_i.as_slice(), &mut self.d).map_err(user_err(t, "Jacobian of h wrt λ", id))?;
-                (r.h)(t, x, self.lambda_i.as_slice(), self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?;
-                (r.jac_g)(t, self.lambda_i.as_slice(), &mut self.bmat).map_err(user_err(t, "Jacobian of g(λ)", id))?;
-                (r.g)(t, self.lambda_i.as_slice(), self.r_lin.as_mut_slice()).map_err(user_err(t, "g(λ)", id))?;
+                (r.jac_h_x)(t, x, self.lambda_i.as_slice(), &mut self.jac).map_err(user_err(
+                    t,
+                    "Jacobian of h wrt x",
+                    id,
+                ))?;
+                (r.jac_h_lambda)(t, x, self.lambda_i.as_slice(), &mut self.d).map_err(user_err(
+                    t,
+                    "Jacobian of h wrt λ",
+                    id,
+                ))?;
+                (r.h)(t, x, self.lambda_i.as_slice(), self.y_lin.as_mut_slice())
+                    .map_err(user_err(t, "h(x, λ)", id))?;
+                (r.jac_g)(t, self.lambda_i.as_slice(), &mut self.bmat).map_err(user_err(
+                    t,
+                    "Jacobian of g(λ)",
+                    id,
+                ))?;
+                (r.g)(t, self.lambda_i.as_slice(), self.r_lin.as_mut_slice())
+                    .map_err(user_err(t, "g(λ)", id))?;
                 self.finish_linearization(t)?;
             }
         }
@@ -182,7 +226,13 @@ impl InterWork {
     /// Checks the nonlinear first-order terms and turns `r_lin` into `g(λ_i) − B λ_i`.
     fn finish_linearization(&mut self, t: f64) -> Result<(), KernelError> {
         let id = self.id.0;
-        for s in [self.jac.as_slice(), self.bmat.as_slice(), self.d.as_slice(), self.y_lin.as_slice(), self.r_lin.as_slice()] {
+        for s in [
+            self.jac.as_slice(),
+            self.bmat.as_slice(),
+            self.d.as_slice(),
+            self.y_lin.as_slice(),
+            self.r_lin.as_slice(),
+        ] {
             check_finite_out(s).map_err(user_err(t, "relation function", id))?;
         }
         self.r_lin.gemv(-1.0, &self.bmat, &self.lambda_i, 1.0);
@@ -191,7 +241,12 @@ impl InterWork {
     }
 
     /// `winv_b = scale · blockdiag(W₁⁻¹, W₂⁻¹) bmat` (skipped when already up to date).
-    pub fn compute_winv_b(&mut self, dsw: &[DsWork], scale: f64, t: f64) -> Result<(), KernelError> {
+    pub fn compute_winv_b(
+        &mut self,
+        dsw: &[DsWork],
+        scale: f64,
+        t: f64,
+    ) -> Result<(), KernelError> {
         if self.winv_ready {
             return Ok(());
         }
@@ -207,14 +262,23 @@ impl InterWork {
             self.winv_b *= scale;
         }
         // Constant relation and constant W: never recompute.
-        self.winv_ready = self.constant && dsw[self.ds.0.index()].w_constant && self.ds.1.map_or(true, |d| dsw[d.index()].w_constant);
+        self.winv_ready = self.constant
+            && dsw[self.ds.0.index()].w_constant
+            && self.ds.1.map_or(true, |d| dsw[d.index()].w_constant);
         Ok(())
     }
 
     /// Evaluates `F z + e(t)` into `extra` for first-order linear relations.
-    pub fn compute_extra(&mut self, inter: &Interaction, systems: &[DynamicalSystem], t: f64) -> Result<(), KernelError> {
+    pub fn compute_extra(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t: f64,
+    ) -> Result<(), KernelError> {
         let (f, e) = match &inter.relation {
-            Relation::FirstOrderLinearTi(r) => (r.f.as_ref(), r.e.as_ref().map(|e| VecOpRef::Const(e))),
+            Relation::FirstOrderLinearTi(r) => {
+                (r.f.as_ref(), r.e.as_ref().map(|e| VecOpRef::Const(e)))
+            }
             Relation::FirstOrderLinear(r) => (r.f.as_ref(), r.e.as_ref().map(VecOpRef::Op)),
             _ => return Ok(()),
         };
@@ -222,7 +286,9 @@ impl InterWork {
         if let Some(e) = e {
             match e {
                 VecOpRef::Const(e) => self.extra.copy_from(e),
-                VecOpRef::Op(op) => op.eval(t, self.extra.as_mut_slice()).map_err(user_err(t, "e(t)", self.id.0))?,
+                VecOpRef::Op(op) => op
+                    .eval(t, self.extra.as_mut_slice())
+                    .map_err(user_err(t, "e(t)", self.id.0))?,
             }
         }
         if let Some(f) = f {
@@ -240,7 +306,13 @@ impl InterWork {
     /// Lagrangian (level 1): `H v_free + ∂h/∂t + e ẏ_k` (restitution on the normal component,
     /// `e_t` on the tangential ones); first-order linear: `C x_free + F z + e`; first-order
     /// nonlinear: `h(x_i, ·) + C (x_free − x_i) − D λ_i`.
-    pub fn free_output(&mut self, inter: &Interaction, systems: &[DynamicalSystem], dsw: &[DsWork], out: &mut [f64]) {
+    pub fn free_output(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        dsw: &[DsWork],
+        out: &mut [f64],
+    ) {
         let f1 = dsw[self.ds.0.index()].free_osnsp.as_slice();
         let f2 = self.ds.1.map(|d| dsw[d.index()].free_osnsp.as_slice());
         let free = cat(&mut self.vbuf, f1, f2);
@@ -250,17 +322,31 @@ impl InterWork {
             Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) => {
                 let s1 = &systems[self.ds.0.index()];
                 let s2 = self.ds.1.map(|d| &systems[d.index()]);
-                let x = cat(&mut self.xbuf, s1.state().as_slice(), s2.map(|s| s.state().as_slice()));
+                let x = cat(
+                    &mut self.xbuf,
+                    s1.state().as_slice(),
+                    s2.map(|s| s.state().as_slice()),
+                );
                 o.copy_from(&self.y_lin);
                 o.gemv(1.0, &self.jac, &free_v, 1.0);
-                o.gemv(-1.0, &self.jac, &nalgebra::DVectorView::from_slice(x, x.len()), 1.0);
+                o.gemv(
+                    -1.0,
+                    &self.jac,
+                    &nalgebra::DVectorView::from_slice(x, x.len()),
+                    1.0,
+                );
                 if self.has_d {
                     o.gemv(-1.0, &self.d, &self.lambda_i, 1.0);
                 }
             }
             _ => {
                 o.gemv(1.0, &self.jac, &free_v, 0.0);
-                if matches!(inter.relation, Relation::LagrangianRheonomous(_) | Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)) {
+                if matches!(
+                    inter.relation,
+                    Relation::LagrangianRheonomous(_)
+                        | Relation::FirstOrderLinearTi(_)
+                        | Relation::FirstOrderLinear(_)
+                ) {
                     o += &self.extra;
                 }
             }
@@ -286,7 +372,8 @@ impl InterWork {
         for (d, off, n) in [(Some(self.ds.0), 0, self.n1), (self.ds.1, self.n1, self.n2)] {
             let Some(d) = d else { continue };
             let w = &mut dsw[d.index()];
-            w.input.gemv(1.0, &self.bmat.rows(off, n), &self.lambda, 1.0);
+            w.input
+                .gemv(1.0, &self.bmat.rows(off, n), &self.lambda, 1.0);
             if nonlinear_fo {
                 w.input += &self.r_lin.rows(off, n);
             }
@@ -295,11 +382,20 @@ impl InterWork {
 
     /// Computes the outputs at `t` from the current state: Lagrangian `y[0] = h(q)`,
     /// `y[1] = H v (+ ∂h/∂t)`; first order `y[0] = C x + D λ + F z + e` or `h(x, ·)`.
-    pub fn update_output(&mut self, inter: &Interaction, systems: &[DynamicalSystem], t: f64) -> Result<(), KernelError> {
+    pub fn update_output(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t: f64,
+    ) -> Result<(), KernelError> {
         let id = self.id.0;
         let s1 = &systems[self.ds.0.index()];
         let s2 = self.ds.1.map(|d| &systems[d.index()]);
-        let x = cat(&mut self.xbuf, s1.state().as_slice(), s2.map(|s| s.state().as_slice()));
+        let x = cat(
+            &mut self.xbuf,
+            s1.state().as_slice(),
+            s2.map(|s| s.state().as_slice()),
+        );
         let xv = nalgebra::DVectorView::from_slice(x, x.len());
         match &inter.relation {
             Relation::LagrangianLinearTi(r) => {
@@ -308,8 +404,12 @@ impl InterWork {
                     self.y[0] += b;
                 }
             }
-            Relation::LagrangianScleronomous(r) => (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(q)", id))?,
-            Relation::LagrangianRheonomous(r) => (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(t, q)", id))?,
+            Relation::LagrangianScleronomous(r) => {
+                (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(q)", id))?
+            }
+            Relation::LagrangianRheonomous(r) => {
+                (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(t, q)", id))?
+            }
             Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_) => {
                 self.y[0].gemv(1.0, &self.jac, &xv, 0.0);
                 if self.has_d {
@@ -319,15 +419,31 @@ impl InterWork {
             }
             Relation::FirstOrderType1(r) => {
                 let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
-                let x = cat(&mut self.xbuf, s1.state().as_slice(), s2.map(|s| s.state().as_slice()));
+                let x = cat(
+                    &mut self.xbuf,
+                    s1.state().as_slice(),
+                    s2.map(|s| s.state().as_slice()),
+                );
                 (r.h)(t, x, z, self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?
             }
-            Relation::FirstOrderType2(r) => (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?,
+            Relation::FirstOrderType2(r) => {
+                (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice())
+                    .map_err(user_err(t, "h(x, λ)", id))?
+            }
         }
         check_finite_out(self.y[0].as_slice()).map_err(user_err(t, "output y", id))?;
         if inter.relation.is_lagrangian() {
-            let v = cat(&mut self.vbuf, s1.velocity().map_or(&[][..], |v| v.as_slice()), s2.map(|s| s.velocity().map_or(&[][..], |v| v.as_slice())));
-            self.y[1].gemv(1.0, &self.jac, &nalgebra::DVectorView::from_slice(v, v.len()), 0.0);
+            let v = cat(
+                &mut self.vbuf,
+                s1.velocity().map_or(&[][..], |v| v.as_slice()),
+                s2.map(|s| s.velocity().map_or(&[][..], |v| v.as_slice())),
+            );
+            self.y[1].gemv(
+                1.0,
+                &self.jac,
+                &nalgebra::DVectorView::from_slice(v, v.len()),
+                0.0,
+            );
             if matches!(inter.relation, Relation::LagrangianRheonomous(_)) {
                 self.y[1] += &self.extra;
             }

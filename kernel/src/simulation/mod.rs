@@ -4,7 +4,6 @@
 pub mod assembly;
 pub mod index_sets;
 pub(crate) mod interaction_work;
-pub mod lcp_shim;
 pub mod osi;
 pub mod osnsp;
 pub mod projection;
@@ -12,5 +11,3 @@ pub mod recorder;
 pub mod report;
 pub mod time_stepping;
 pub(crate) mod topology;
-
-pub use lcp_shim as lcp_impl;

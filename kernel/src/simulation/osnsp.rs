@@ -5,6 +5,8 @@ use super::assembly::{Assembly, Storage};
 use crate::error::KernelError;
 use crate::model::nslaw::NonSmoothLaw;
 use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
+use crate::solvers::mlcp::{self, Mlcp, MlcpSolver};
+use crate::solvers::relay::{self, Relay, RelaySolver};
 use saltus_numerics::{NumericsError, Operator, SolveReport, SolveStatus};
 use std::time::Instant;
 
@@ -16,6 +18,12 @@ pub enum Osnsp {
     Lcp(LcpSolver),
     /// `M λ + q = 0` (Siconos `Equality`), for `EqualityConditionNSL`; solved by dense LU.
     Equality,
+    /// `w = M λ + q`, `−w ∈ N_[lb, ub](λ)` (Siconos `Relay`), for `RelayNSL`.
+    Relay(RelaySolver),
+    /// Mixed problem (Siconos `MLCP`): equality rows (`EqualityConditionNSL`, the first rows of
+    /// `MixedComplementarityConditionNSL`) with free `λ`, complementarity rows
+    /// (`ComplementarityConditionNSL`, `NewtonImpactNSL`) with `0 ≤ w ⊥ λ ≥ 0`.
+    Mlcp(MlcpSolver),
 }
 
 impl Osnsp {
@@ -24,14 +32,17 @@ impl Osnsp {
         match self {
             Osnsp::Lcp(_) => "LCP",
             Osnsp::Equality => "Equality",
+            Osnsp::Relay(_) => "Relay",
+            Osnsp::Mlcp(_) => "MLCP",
         }
     }
 
     /// `true` when the solver needs a dense matrix (pivoting, enumeration, Newton, LU).
     pub fn needs_dense(&self) -> bool {
         match self {
-            Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_)) && !is_psor(s),
-            Osnsp::Equality => true,
+            Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_) | LcpSolver::Psor(_)),
+            Osnsp::Relay(s) => !matches!(s, RelaySolver::Pgs(_)),
+            Osnsp::Equality | Osnsp::Mlcp(_) => true,
         }
     }
 
@@ -44,31 +55,44 @@ impl Osnsp {
                 _ => false,
             },
             Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
+            Osnsp::Relay(_) => matches!(law, NonSmoothLaw::Relay { .. }),
+            Osnsp::Mlcp(_) => match law {
+                NonSmoothLaw::EqualityCondition { .. }
+                | NonSmoothLaw::ComplementarityCondition { .. }
+                | NonSmoothLaw::MixedComplementarityCondition { .. } => true,
+                NonSmoothLaw::NewtonImpact { .. } => lagrangian,
+                _ => false,
+            },
         };
         if ok {
             Ok(())
         } else {
-            Err(format!("{} cannot be solved by the one-step problem {}{}", law.kind_name(), self.kind_name(), if lagrangian { "" } else { " with first-order systems" }))
+            Err(format!(
+                "{} cannot be solved by the one-step problem {}{}",
+                law.kind_name(),
+                self.kind_name(),
+                if lagrangian {
+                    ""
+                } else {
+                    " with first-order systems"
+                }
+            ))
         }
     }
 
     /// Validates the solver options.
     pub fn validate(&self) -> Result<(), KernelError> {
         match self {
-            Osnsp::Lcp(s) => validate_lcp(s),
+            Osnsp::Lcp(s) => s.validate(),
+            Osnsp::Relay(s) => s.validate(),
+            Osnsp::Mlcp(s) => s.validate(),
             Osnsp::Equality => Ok(()),
         }
+        .map_err(|e| KernelError::InvalidOption {
+            option: "osnsp solver",
+            reason: e.to_string(),
+        })
     }
-}
-
-#[allow(unused_variables)]
-fn is_psor(s: &LcpSolver) -> bool {
-    false
-}
-
-#[allow(unused_variables)]
-fn validate_lcp(s: &LcpSolver) -> Result<(), KernelError> {
-    Ok(())
 }
 
 /// What to do when the one-step solver (or the Newton loop) does not converge.
@@ -100,7 +124,12 @@ pub struct OsnspOptions {
 
 impl Default for OsnspOptions {
     fn default() -> Self {
-        OsnspOptions { storage: Storage::Auto, sparse_threshold: 64, warm_start: true, on_non_convergence: OnNonConvergence::Accept }
+        OsnspOptions {
+            storage: Storage::Auto,
+            sparse_threshold: 64,
+            warm_start: true,
+            on_non_convergence: OnNonConvergence::Accept,
+        }
     }
 }
 
@@ -115,25 +144,68 @@ impl OsnspOptions {
     }
 }
 
-/// Solver workspaces kept across steps.
+/// Solver workspaces kept across steps, and the per-row data of the active problem.
 #[derive(Default)]
 pub(crate) struct OsnspState {
     lcp: LcpSolverState,
+    /// Relay bounds of the active rows.
+    pub lb: Vec<f64>,
+    pub ub: Vec<f64>,
+    /// MLCP: `perm[i]` = problem row placed at MLCP row `i` (equality rows first), and `n_eq`.
+    pub perm: Vec<usize>,
+    pub n_eq: usize,
 }
 
 /// Solves the assembled problem in `asm` (`op`, `q`, warm start in `z`); `(z, w)` hold the answer.
-pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> Result<SolveReport, NumericsError> {
+pub(crate) fn solve(
+    osnsp: &Osnsp,
+    asm: &mut Assembly,
+    st: &mut OsnspState,
+) -> Result<SolveReport, NumericsError> {
     let Some(op) = asm.op.take() else {
-        return Err(NumericsError::DimensionMismatch { what: "one-step problem matrix", expected: asm.n, found: 0 });
+        return Err(NumericsError::DimensionMismatch {
+            what: "one-step problem matrix",
+            expected: asm.n,
+            found: 0,
+        });
     };
     match osnsp {
         Osnsp::Lcp(solver) => {
             let q = std::mem::take(&mut asm.q);
             let problem = Lcp::new(op, q)?;
             let res = lcp::solve_with(&mut st.lcp, &problem, &mut asm.z, &mut asm.w, solver);
-            let (op, q) = lcp::into_parts(problem);
+            let (op, q) = problem.into_parts();
             asm.op = Some(op);
             asm.q = q;
+            res
+        }
+        Osnsp::Relay(solver) => {
+            let q = std::mem::take(&mut asm.q);
+            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone());
+            let problem = match problem {
+                Ok(p) => p,
+                Err(e) => return Err(e),
+            };
+            let res = relay::solve(&problem, &mut asm.z, &mut asm.w, solver);
+            asm.op = Some(problem.m().clone());
+            asm.q = problem.q().to_vec();
+            res
+        }
+        Osnsp::Mlcp(solver) => {
+            let m = op.to_dense();
+            let n = asm.n;
+            let perm = &st.perm;
+            let mp = nalgebra::DMatrix::from_fn(n, n, |i, j| m[(perm[i], perm[j])]);
+            let qp: Vec<f64> = perm.iter().map(|&i| asm.q[i]).collect();
+            let mut zp: Vec<f64> = perm.iter().map(|&i| asm.z[i]).collect();
+            let mut wp = vec![0.0; n];
+            asm.op = Some(op);
+            let problem = Mlcp::new(mp, qp, st.n_eq)?;
+            let res = mlcp::solve(&problem, &mut zp, &mut wp, solver);
+            for (k, &i) in perm.iter().enumerate() {
+                asm.z[i] = zp[k];
+                asm.w[i] = wp[k];
+            }
             res
         }
         Osnsp::Equality => {
@@ -141,13 +213,22 @@ pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> R
             let m = op.to_dense();
             asm.op = Some(op);
             let rhs = nalgebra::DVector::from_iterator(asm.n, asm.q.iter().map(|v| -v));
-            let sol = m.clone().lu().solve(&rhs).ok_or(NumericsError::Singular { what: "Equality problem matrix", index: 0 })?;
+            let sol = m.clone().lu().solve(&rhs).ok_or(NumericsError::Singular {
+                what: "Equality problem matrix",
+                index: 0,
+            })?;
             asm.z.copy_from_slice(sol.as_slice());
             let mut w = asm.q.clone();
             Operator::Dense(m).matvec_add(1.0, &asm.z, &mut w);
-            let residual = w.iter().map(|x| x * x).sum::<f64>().sqrt() / (1.0 + asm.q.iter().map(|x| x * x).sum::<f64>().sqrt());
+            let residual = w.iter().map(|x| x * x).sum::<f64>().sqrt()
+                / (1.0 + asm.q.iter().map(|x| x * x).sum::<f64>().sqrt());
             asm.w.copy_from_slice(&w);
-            Ok(SolveReport { status: SolveStatus::Converged, iterations: 1, residual, elapsed: start.elapsed() })
+            Ok(SolveReport {
+                status: SolveStatus::Converged,
+                iterations: 1,
+                residual,
+                elapsed: start.elapsed(),
+            })
         }
     }
 }

@@ -26,7 +26,10 @@ pub struct ProjectionOptions {
 
 impl Default for ProjectionOptions {
     fn default() -> Self {
-        ProjectionOptions { tol: 1e-10, max_iter: 10 }
+        ProjectionOptions {
+            tol: 1e-10,
+            max_iter: 10,
+        }
     }
 }
 
@@ -41,19 +44,36 @@ pub struct TimeSteppingDirectProjection {
 impl TimeSteppingDirectProjection {
     /// As [`TimeStepping::new`], Moreau–Jean only; the projection uses the LCP solver of `osnsp`
     /// (Lemke for other problems).
-    pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp, options: ProjectionOptions) -> Result<Self, KernelError> {
+    pub fn new(
+        nsds: &Nsds,
+        h: f64,
+        osi: Osi,
+        osnsp: Osnsp,
+        options: ProjectionOptions,
+    ) -> Result<Self, KernelError> {
         if !matches!(osi, Osi::MoreauJean { .. }) {
-            return Err(KernelError::InvalidOption { option: "osi", reason: "direct projection needs MoreauJeanOSI".into() });
+            return Err(KernelError::InvalidOption {
+                option: "osi",
+                reason: "direct projection needs MoreauJeanOSI".into(),
+            });
         }
         if !(options.tol > 0.0) || options.max_iter == 0 {
-            return Err(KernelError::InvalidOption { option: "projection", reason: "tol must be > 0 and max_iter > 0".into() });
+            return Err(KernelError::InvalidOption {
+                option: "projection",
+                reason: "tol must be > 0 and max_iter > 0".into(),
+            });
         }
         let solver = match &osnsp {
             Osnsp::Lcp(s) => *s,
             _ => LcpSolver::Lemke(Default::default()),
         };
         let inner = TimeStepping::new(nsds, h, osi, osnsp)?;
-        Ok(TimeSteppingDirectProjection { inner, options, solver, state: LcpSolverState::default() })
+        Ok(TimeSteppingDirectProjection {
+            inner,
+            options,
+            solver,
+            state: LcpSolverState::default(),
+        })
     }
 
     /// The underlying time stepping.
@@ -71,7 +91,11 @@ impl TimeSteppingDirectProjection {
     fn project(&mut self, nsds: &mut Nsds, t: f64) -> Result<ProjectionReport, KernelError> {
         let tol = self.options.tol;
         let ts = &mut self.inner;
-        let mut report = ProjectionReport { iterations: 0, violation: 0.0, active: 0 };
+        let mut report = ProjectionReport {
+            iterations: 0,
+            violation: 0.0,
+            active: 0,
+        };
         for it in 0..self.options.max_iter {
             let viol: Vec<usize> = nsds
                 .interactions()
@@ -98,17 +122,24 @@ impl TimeSteppingDirectProjection {
                     let (ia, ib) = (&ts.iws[ka], &ts.iws[kb]);
                     for d in std::iter::once(ia.ds.0).chain(ia.ds.1) {
                         if let (Some((ca, na)), Some((cb, _))) = (ia.block_of(d), ib.block_of(d)) {
-                            g[(a, b)] += (ia.jac.view((0, ca), (1, na)) * ib.winv_b.view((cb, 0), (na, 1)))[(0, 0)];
+                            g[(a, b)] += (ia.jac.view((0, ca), (1, na))
+                                * ib.winv_b.view((cb, 0), (na, 1)))[(0, 0)];
                         }
                     }
                 }
             }
             let q: Vec<f64> = viol.iter().map(|&k| ts.iws[k].y[0][0]).collect();
-            let problem = Lcp::new(Operator::Dense(g), q).map_err(|source| KernelError::Numerics { t, source })?;
+            let problem = Lcp::new(Operator::Dense(g), q)
+                .map_err(|source| KernelError::Numerics { t, source })?;
             let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-            lcp::solve_with(&mut self.state, &problem, &mut z, &mut w, &self.solver).map_err(|source| KernelError::Numerics { t, source })?;
+            lcp::solve_with(&mut self.state, &problem, &mut z, &mut w, &self.solver)
+                .map_err(|source| KernelError::Numerics { t, source })?;
             if z.iter().any(|v: &f64| !v.is_finite()) {
-                return Err(KernelError::NonFinite { t, what: "projection multiplier", interaction: None });
+                return Err(KernelError::NonFinite {
+                    t,
+                    what: "projection multiplier",
+                    interaction: None,
+                });
             }
             // q += W⁻¹ Hᵀ μ
             let (systems, _) = nsds.parts_mut();

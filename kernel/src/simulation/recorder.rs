@@ -9,7 +9,12 @@ use std::io::Write;
 impl TimeStepping {
     /// Steps until `t_k` reaches `until`: `round((until − t0)/h) − k` more steps (Siconos's
     /// `while hasNextEvent()`), calling `f` after each step. Returns the number of steps done.
-    pub fn run(&mut self, nsds: &mut Nsds, until: f64, f: &mut impl FnMut(&Nsds, &StepReport)) -> Result<u64, KernelError> {
+    pub fn run(
+        &mut self,
+        nsds: &mut Nsds,
+        until: f64,
+        f: &mut impl FnMut(&Nsds, &StepReport),
+    ) -> Result<u64, KernelError> {
         let t0 = self.t() - self.k() as f64 * self.h();
         let total = ((until - t0) / self.h()).round().max(0.0) as u64;
         let mut done = 0;
@@ -23,7 +28,12 @@ impl TimeStepping {
 }
 
 /// Free-function form of [`TimeStepping::run`].
-pub fn run(sim: &mut TimeStepping, nsds: &mut Nsds, until: f64, f: &mut impl FnMut(&Nsds, &StepReport)) -> Result<u64, KernelError> {
+pub fn run(
+    sim: &mut TimeStepping,
+    nsds: &mut Nsds,
+    until: f64,
+    f: &mut impl FnMut(&Nsds, &StepReport),
+) -> Result<u64, KernelError> {
     sim.run(nsds, until, f)
 }
 
@@ -42,7 +52,11 @@ impl Recorder {
         let mut header = vec!["t".to_string()];
         for (i, ds) in nsds.systems().iter().enumerate() {
             let name = nsds.ds_name(crate::DsId(i as u32)).unwrap_or("ds");
-            let (s, inp) = if ds.is_lagrangian() { ("q", "p") } else { ("x", "r") };
+            let (s, inp) = if ds.is_lagrangian() {
+                ("q", "p")
+            } else {
+                ("x", "r")
+            };
             for j in 0..ds.dim() {
                 header.push(format!("{name}.{s}{j}"));
             }
@@ -67,7 +81,10 @@ impl Recorder {
                 }
             }
         }
-        Recorder { header, rows: Vec::new() }
+        Recorder {
+            header,
+            rows: Vec::new(),
+        }
     }
 
     /// Appends the current state of `nsds`.
@@ -86,7 +103,12 @@ impl Recorder {
                 row.extend(inter.y(level).into_iter().flat_map(|v| v.iter().copied()));
             }
             for level in 0..2 {
-                row.extend(inter.lambda(level).into_iter().flat_map(|v| v.iter().copied()));
+                row.extend(
+                    inter
+                        .lambda(level)
+                        .into_iter()
+                        .flat_map(|v| v.iter().copied()),
+                );
             }
         }
         self.rows.push(row);

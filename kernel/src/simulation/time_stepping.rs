@@ -8,8 +8,8 @@ use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
 use super::report::StepReport;
 use super::topology::Topology;
 use crate::error::KernelError;
-use crate::model::nslaw::NonSmoothLaw;
 use crate::model::nsds::{InterId, Nsds};
+use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
 
 /// A time-stepping simulation of one [`Nsds`].
@@ -47,7 +47,10 @@ impl TimeStepping {
     /// and one-step problem `osnsp`. Checks every combination; errors name the interaction.
     pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp) -> Result<Self, KernelError> {
         if !(h > 0.0 && h.is_finite()) {
-            return Err(KernelError::InvalidOption { option: "h", reason: format!("time step must be finite and > 0, got {h}") });
+            return Err(KernelError::InvalidOption {
+                option: "h",
+                reason: format!("time step must be finite and > 0, got {h}"),
+            });
         }
         osi.validate()?;
         osnsp.validate()?;
@@ -63,8 +66,14 @@ impl TimeStepping {
             }
             dsw.push(w);
         }
-        let iws: Vec<InterWork> = nsds.interactions().iter().enumerate().map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems())).collect();
-        let linear = dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
+        let iws: Vec<InterWork> = nsds
+            .interactions()
+            .iter()
+            .enumerate()
+            .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems()))
+            .collect();
+        let linear = dsw.iter().all(|w| w.linear)
+            && nsds.interactions().iter().all(|i| i.relation.is_linear());
         let constant_matrix = dsw.iter().all(|w| w.w_constant) && iws.iter().all(|w| w.constant);
         let mut ts = TimeStepping {
             h,
@@ -100,7 +109,10 @@ impl TimeStepping {
     /// Replaces the one-step problem options (storage, warm start, non-convergence policy).
     pub fn with_options(mut self, options: OsnspOptions) -> Result<Self, KernelError> {
         if options.sparse_threshold == 0 && options.storage == super::assembly::Storage::Auto {
-            return Err(KernelError::InvalidOption { option: "sparse_threshold", reason: "must be > 0".into() });
+            return Err(KernelError::InvalidOption {
+                option: "sparse_threshold",
+                reason: "must be > 0".into(),
+            });
         }
         self.options = options;
         Ok(self)
@@ -159,7 +171,12 @@ impl TimeStepping {
         self.osi.theta()
     }
 
-    fn step_inner(&mut self, nsds: &mut Nsds, t_k: f64, t1: f64) -> Result<StepReport, KernelError> {
+    fn step_inner(
+        &mut self,
+        nsds: &mut Nsds,
+        t_k: f64,
+        t1: f64,
+    ) -> Result<StepReport, KernelError> {
         let (h, theta) = (self.h, self.theta());
         let level = self.osi.level();
         // begin_step: memories of the state at t_k, forces at t_k
@@ -175,7 +192,17 @@ impl TimeStepping {
         let n = self.osnsp_size;
         self.asm.resize(n);
         let sparse = self.options.sparse_for(&self.osnsp, n);
-        let mut report = StepReport { k: self.k + 1, t: t1, newton_iterations: 0, newton_residual: 0.0, newton_converged: true, osnsp: None, osnsp_size: n, active: n_active, projection: None };
+        let mut report = StepReport {
+            k: self.k + 1,
+            t: t1,
+            newton_iterations: 0,
+            newton_residual: 0.0,
+            newton_converged: true,
+            osnsp: None,
+            osnsp_size: n,
+            active: n_active,
+            projection: None,
+        };
         let mut iter = 0;
         loop {
             iter += 1;
@@ -183,7 +210,9 @@ impl TimeStepping {
             for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
                 match self.osi {
                     Osi::MoreauJean { .. } => moreau_jean::compute_free_state(ds, w, t1, h, theta)?,
-                    Osi::EulerMoreau { .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta)?,
+                    Osi::EulerMoreau { .. } => {
+                        euler_moreau::compute_free_state(ds, w, t1, h, theta)?
+                    }
                 }
                 w.free_osnsp.copy_from(&w.free);
             }
@@ -222,7 +251,9 @@ impl TimeStepping {
                     Osi::EulerMoreau { .. } => euler_moreau::update_state(ds, w, h, t1)?,
                 };
                 delta = delta.max(d);
-                scale_x = scale_x.max(ds.state().amax()).max(ds.velocity().map_or(0.0, |v| v.amax()));
+                scale_x = scale_x
+                    .max(ds.state().amax())
+                    .max(ds.velocity().map_or(0.0, |v| v.amax()));
             }
             // update_output
             for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
@@ -241,7 +272,11 @@ impl TimeStepping {
             }
             if iter >= self.newton.max_iter {
                 if self.options.on_non_convergence == OnNonConvergence::Fail {
-                    return Err(KernelError::NewtonNotConverged { t: t1, iterations: iter, residual: delta });
+                    return Err(KernelError::NewtonNotConverged {
+                        t: t1,
+                        iterations: iter,
+                        residual: delta,
+                    });
                 }
                 report.newton_converged = false;
                 break;
@@ -250,9 +285,14 @@ impl TimeStepping {
                 iw.lambda_i.copy_from(&iw.lambda);
             }
         }
-        if let (Some(rep), OnNonConvergence::Fail) = (&report.osnsp, self.options.on_non_convergence) {
+        if let (Some(rep), OnNonConvergence::Fail) =
+            (&report.osnsp, self.options.on_non_convergence)
+        {
             if !rep.status.converged() {
-                return Err(KernelError::NotConverged { t: t1, report: rep.clone() });
+                return Err(KernelError::NotConverged {
+                    t: t1,
+                    report: rep.clone(),
+                });
             }
         }
         // commit: time, y and λ into the model; memories for the next step
@@ -284,7 +324,10 @@ impl TimeStepping {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
             }
             iw.compute_extra(inter, nsds.systems(), t1)?;
-            nonlinear_fo |= matches!(inter.relation, Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_));
+            nonlinear_fo |= matches!(
+                inter.relation,
+                Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_)
+            );
             if self.sets.position(iw.id).is_some() {
                 iw.compute_winv_b(&self.dsw, scale, t1)?;
             }
@@ -315,14 +358,24 @@ impl TimeStepping {
         Ok(())
     }
 
-    fn solve_osnsp(&mut self, nsds: &Nsds, t1: f64, sparse: bool) -> Result<saltus_numerics::SolveReport, KernelError> {
+    fn solve_osnsp(
+        &mut self,
+        nsds: &Nsds,
+        t1: f64,
+        sparse: bool,
+    ) -> Result<saltus_numerics::SolveReport, KernelError> {
         let set = self.sets.set(self.level_set);
         // q: free outputs; z: warm start
         for id in set {
             let off = self.sets.position(*id).unwrap_or(0);
             let iw = &mut self.iws[id.index()];
             let inter = &nsds.interactions()[id.index()];
-            iw.free_output(inter, nsds.systems(), &self.dsw, &mut self.asm.q[off..off + iw.m]);
+            iw.free_output(
+                inter,
+                nsds.systems(),
+                &self.dsw,
+                &mut self.asm.q[off..off + iw.m],
+            );
             let z = &mut self.asm.z[off..off + iw.m];
             if self.options.warm_start {
                 z.copy_from_slice(iw.lambda.as_slice());
@@ -331,25 +384,42 @@ impl TimeStepping {
             }
         }
         let gen = self.sets.generation;
+        if self.asm.ready_generation != Some(gen) {
+            row_data(&mut self.state, &self.sets, self.level_set, nsds);
+        }
         if !(self.constant_matrix && self.asm.ready_generation == Some(gen)) {
             self.asm
-                .assemble_matrix(set, self.sets.positions(), &self.iws, &self.topo.ds_to_inters, sparse, gen)
+                .assemble_matrix(
+                    set,
+                    self.sets.positions(),
+                    &self.iws,
+                    &self.topo.ds_to_inters,
+                    sparse,
+                    gen,
+                )
                 .map_err(|source| KernelError::Numerics { t: t1, source })?;
             self.asm.mark_ready(gen);
         }
-        let rep = osnsp::solve(&self.osnsp, &mut self.asm, &mut self.state).map_err(|source| KernelError::Numerics { t: t1, source })?;
+        let rep = osnsp::solve(&self.osnsp, &mut self.asm, &mut self.state)
+            .map_err(|source| KernelError::Numerics { t: t1, source })?;
         // non-finite output never enters the state
         if let Some(i) = self.asm.z.iter().position(|v| !v.is_finite()) {
             let inter = set.iter().find(|id| {
                 let off = self.sets.position(**id).unwrap_or(0);
                 i >= off && i < off + self.iws[id.index()].m
             });
-            return Err(KernelError::NonFinite { t: t1, what: "multiplier λ", interaction: inter.copied() });
+            return Err(KernelError::NonFinite {
+                t: t1,
+                what: "multiplier λ",
+                interaction: inter.copied(),
+            });
         }
         for id in set {
             let off = self.sets.position(*id).unwrap_or(0);
             let iw = &mut self.iws[id.index()];
-            iw.lambda.as_mut_slice().copy_from_slice(&self.asm.z[off..off + iw.m]);
+            iw.lambda
+                .as_mut_slice()
+                .copy_from_slice(&self.asm.z[off..off + iw.m]);
         }
         Ok(rep)
     }
@@ -419,22 +489,72 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
         if ds.is_lagrangian() != lagrangian_osi {
             return Err(KernelError::UnsupportedSystem {
                 ds: crate::DsId(i as u32),
-                reason: format!("{} cannot be integrated by {}", ds.kind_name(), osi.kind_name()),
+                reason: format!(
+                    "{} cannot be integrated by {}",
+                    ds.kind_name(),
+                    osi.kind_name()
+                ),
             });
         }
     }
     for (i, inter) in nsds.interactions().iter().enumerate() {
-        let err = |reason: String| KernelError::InvalidCombination { name: inter.name.clone(), id: InterId(i as u32), reason };
+        let err = |reason: String| KernelError::InvalidCombination {
+            name: inter.name.clone(),
+            id: InterId(i as u32),
+            reason,
+        };
         for d in inter.ds_ids() {
             let ds = &nsds.systems()[d.index()];
             if ds.is_lagrangian() != inter.relation.is_lagrangian() {
-                return Err(err(format!("relation {} cannot act on the {} `{}`", inter.relation.kind_name(), ds.kind_name(), nsds.ds_name(d).unwrap_or("?"))));
+                return Err(err(format!(
+                    "relation {} cannot act on the {} `{}`",
+                    inter.relation.kind_name(),
+                    ds.kind_name(),
+                    nsds.ds_name(d).unwrap_or("?")
+                )));
             }
         }
-        if matches!(inter.law, NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. }) && !lagrangian_osi {
-            return Err(err(format!("{} needs Lagrangian systems and MoreauJeanOSI", inter.law.kind_name())));
+        if matches!(
+            inter.law,
+            NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. }
+        ) && !lagrangian_osi
+        {
+            return Err(err(format!(
+                "{} needs Lagrangian systems and MoreauJeanOSI",
+                inter.law.kind_name()
+            )));
         }
-        osnsp.accepts(&inter.law, inter.relation.is_lagrangian()).map_err(err)?;
+        osnsp
+            .accepts(&inter.law, inter.relation.is_lagrangian())
+            .map_err(err)?;
     }
     Ok(())
+}
+
+/// Per-row data of the problem for the current active set: relay bounds, MLCP row order.
+fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds) {
+    st.lb.clear();
+    st.ub.clear();
+    let mut eq = Vec::new();
+    let mut comp = Vec::new();
+    for id in sets.set(level_set) {
+        let off = sets.position(*id).unwrap_or(0);
+        let law = &nsds.interactions()[id.index()].law;
+        let n_eq = law.n_equalities();
+        for j in 0..law.size() {
+            if j < n_eq {
+                eq.push(off + j);
+            } else {
+                comp.push(off + j);
+            }
+            if let NonSmoothLaw::Relay { lb, ub } = law {
+                st.lb.push(lb[j]);
+                st.ub.push(ub[j]);
+            }
+        }
+    }
+    st.n_eq = eq.len();
+    st.perm.clear();
+    st.perm.extend(eq);
+    st.perm.extend(comp);
 }

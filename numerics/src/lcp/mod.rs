@@ -60,6 +60,9 @@ impl Lcp {
     /// The size `n`.
     pub fn size(&self) -> usize {
         self.q.len()
+    }    /// Gives back `(M, q)` (lets a time-stepping loop reuse the buffers without allocating).
+    pub fn into_parts(self) -> (Operator, Vec<f64>) {
+        (self.m, self.q)
     }
 }
 
@@ -227,7 +230,8 @@ pub fn solve_with(state: &mut LcpSolverState, lcp: &Lcp, z: &mut [f64], w: &mut 
         if m > 0.0 {
             z[0] = -q / m;
             w[0] = 0.0;
-            let residual = lcp_error(&lcp.m, &lcp.q, z);
+            // lcp_error without allocating (n = 1)
+            let residual = lcp_error_zw(z, &[m * z[0] + q], q.abs());
             let status = if residual <= tol { SolveStatus::Converged } else { SolveStatus::Failed(FailReason::Stalled) };
             return Ok(SolveReport { status, iterations: 0, residual, elapsed: start.elapsed() });
         }

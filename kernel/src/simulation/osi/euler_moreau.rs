@@ -21,7 +21,13 @@ fn set_mass(w: &mut DMatrix<f64>, m: &Option<DMatrix<f64>>) {
 }
 
 /// Builds `W` once when constant and flags linear systems.
-pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: f64) -> Result<(), KernelError> {
+pub(crate) fn init(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    h: f64,
+    theta: f64,
+    t: f64,
+) -> Result<(), KernelError> {
     match ds {
         DynamicalSystem::FirstOrderLinearTi(d) => {
             set_mass(&mut w.w, &d.mass);
@@ -41,26 +47,36 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: 
             Ok(())
         }
         DynamicalSystem::FirstOrderNonLinear(_) => Ok(()),
-        _ => Err(KernelError::UnsupportedSystem { ds: w.id, reason: format!("{} cannot be integrated by EulerMoreauOSI", ds.kind_name()) }),
+        _ => Err(KernelError::UnsupportedSystem {
+            ds: w.id,
+            reason: format!("{} cannot be integrated by EulerMoreauOSI", ds.kind_name()),
+        }),
     }
 }
 
 /// Saves `x_k` and evaluates `f(t_k, x_k)` into `w.f_k` (not needed for linear TI systems).
-pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<(), KernelError> {
+pub(crate) fn begin_step(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    t_k: f64,
+) -> Result<(), KernelError> {
     let id = w.id.0;
     w.x_k.copy_from(ds.state());
     match ds {
         DynamicalSystem::FirstOrderLinear(d) => {
-            d.a.eval(t_k, &mut w.mat).map_err(user_err(t_k, "A(t)", id))?;
+            d.a.eval(t_k, &mut w.mat)
+                .map_err(user_err(t_k, "A(t)", id))?;
             w.f_k.gemv(1.0, &w.mat, &w.x_k, 0.0);
             if let Some(b) = &d.b {
-                b.eval(t_k, w.tmp.as_mut_slice()).map_err(user_err(t_k, "b(t)", id))?;
+                b.eval(t_k, w.tmp.as_mut_slice())
+                    .map_err(user_err(t_k, "b(t)", id))?;
                 w.f_k += &w.tmp;
             }
             Ok(())
         }
         DynamicalSystem::FirstOrderNonLinear(d) => {
-            (d.f)(t_k, w.x_k.as_slice(), w.f_k.as_mut_slice()).map_err(user_err(t_k, "f(t, x)", id))?;
+            (d.f)(t_k, w.x_k.as_slice(), w.f_k.as_mut_slice())
+                .map_err(user_err(t_k, "f(t, x)", id))?;
             check_finite_out(w.f_k.as_slice()).map_err(user_err(t_k, "f(t, x)", id))
         }
         _ => Ok(()),
@@ -68,7 +84,13 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
 }
 
 /// Computes `W` (when not constant) and the free state `w.free`.
-pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, h: f64, theta: f64) -> Result<(), KernelError> {
+pub(crate) fn compute_free_state(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    t1: f64,
+    h: f64,
+    theta: f64,
+) -> Result<(), KernelError> {
     let id = w.id.0;
     let mut rhs = std::mem::take(&mut w.free);
     match ds {
@@ -96,7 +118,8 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, 
             }
             rhs.axpy(h * (1.0 - theta), &w.f_k, 1.0);
             if let Some(b) = &d.b {
-                b.eval(t1, w.tmp.as_mut_slice()).map_err(user_err(t1, "b(t)", id))?;
+                b.eval(t1, w.tmp.as_mut_slice())
+                    .map_err(user_err(t1, "b(t)", id))?;
                 rhs.axpy(h * theta, &w.tmp, 1.0);
             }
         }
@@ -132,7 +155,12 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, 
 }
 
 /// `x = x_free + h W⁻¹ r` (with `r = w.input`); returns the max-norm change of `x`.
-pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t1: f64) -> Result<f64, KernelError> {
+pub(crate) fn update_state(
+    ds: &mut DynamicalSystem,
+    w: &mut DsWork,
+    h: f64,
+    t1: f64,
+) -> Result<f64, KernelError> {
     w.tmp.copy_from(&w.input);
     let mut r = std::mem::take(&mut w.tmp);
     let res = w.solve_in_place(&mut r, t1);

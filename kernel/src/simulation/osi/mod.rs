@@ -70,7 +70,10 @@ impl Osi {
             if (0.0..=1.0).contains(&v) {
                 Ok(())
             } else {
-                Err(KernelError::InvalidOption { option, reason: format!("{v} is outside [0, 1]") })
+                Err(KernelError::InvalidOption {
+                    option,
+                    reason: format!("{v} is outside [0, 1]"),
+                })
             }
         };
         match self {
@@ -92,7 +95,10 @@ pub struct NewtonOptions {
 
 impl Default for NewtonOptions {
     fn default() -> Self {
-        NewtonOptions { tol: 1e-10, max_iter: 50 }
+        NewtonOptions {
+            tol: 1e-10,
+            max_iter: 50,
+        }
     }
 }
 
@@ -100,10 +106,16 @@ impl NewtonOptions {
     /// Checks `tol > 0` and `max_iter > 0`.
     pub fn validate(&self) -> Result<(), KernelError> {
         if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return Err(KernelError::InvalidOption { option: "newton.tol", reason: format!("must be finite and > 0, got {}", self.tol) });
+            return Err(KernelError::InvalidOption {
+                option: "newton.tol",
+                reason: format!("must be finite and > 0, got {}", self.tol),
+            });
         }
         if self.max_iter == 0 {
-            return Err(KernelError::InvalidOption { option: "newton.max_iter", reason: "must be > 0".into() });
+            return Err(KernelError::InvalidOption {
+                option: "newton.max_iter",
+                reason: "must be > 0".into(),
+            });
         }
         Ok(())
     }
@@ -166,7 +178,11 @@ impl DsWork {
             return Ok(());
         }
         if self.w.iter().any(|x| !x.is_finite()) {
-            return Err(KernelError::NonFinite { t, what: "iteration matrix W", interaction: None });
+            return Err(KernelError::NonFinite {
+                t,
+                what: "iteration matrix W",
+                interaction: None,
+            });
         }
         let lu = self.w.clone().lu();
         if !lu.is_invertible() {
@@ -195,8 +211,16 @@ impl DsWork {
 
 /// `KernelError::UserFn` for a failed evaluation of `what` (of system or interaction `id`) at
 /// `t`; builds the message only on failure.
-pub(crate) fn user_err(t: f64, what: &'static str, id: u32) -> impl FnOnce(crate::model::userfn::UserFnError) -> KernelError {
-    move |source| KernelError::UserFn { t, what: format!("{what} (object #{id})"), source }
+pub(crate) fn user_err(
+    t: f64,
+    what: &'static str,
+    id: u32,
+) -> impl FnOnce(crate::model::userfn::UserFnError) -> KernelError {
+    move |source| KernelError::UserFn {
+        t,
+        what: format!("{what} (object #{id})"),
+        source,
+    }
 }
 
 /// `w += alpha a` for matrices.

@@ -13,7 +13,13 @@ use crate::error::KernelError;
 use crate::model::ds::{DynamicalSystem, LagrangianDs, Mass};
 
 /// Builds `W` once when it is constant and flags linear systems.
-pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: f64) -> Result<(), KernelError> {
+pub(crate) fn init(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    h: f64,
+    theta: f64,
+    t: f64,
+) -> Result<(), KernelError> {
     match ds {
         DynamicalSystem::LagrangianLinearTi(d) => {
             w.w.copy_from(&d.mass);
@@ -28,7 +34,8 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: 
             w.factor(t)
         }
         DynamicalSystem::Lagrangian(d) => {
-            let constant = matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
+            let constant =
+                matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
             w.w_constant = constant;
             w.linear = constant;
             if let (true, Mass::Constant(m)) = (constant, &d.mass) {
@@ -37,20 +44,29 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: 
             }
             Ok(())
         }
-        _ => Err(KernelError::UnsupportedSystem { ds: w.id, reason: format!("{} cannot be integrated by MoreauJeanOSI", ds.kind_name()) }),
+        _ => Err(KernelError::UnsupportedSystem {
+            ds: w.id,
+            reason: format!("{} cannot be integrated by MoreauJeanOSI", ds.kind_name()),
+        }),
     }
 }
 
 /// Saves `(q_k, v_k)` and evaluates the forces at `t_k` (`F_ext(t_k)` for linear TI systems,
 /// the full `F(t_k, q_k, v_k)` otherwise) into `w.f_k`.
-pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<(), KernelError> {
+pub(crate) fn begin_step(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    t_k: f64,
+) -> Result<(), KernelError> {
     let id = w.id.0;
     match ds {
         DynamicalSystem::LagrangianLinearTi(d) => {
             w.x_k.copy_from(&d.q);
             w.v_k.copy_from(&d.v);
             match &d.f_ext {
-                Some(f) => f.eval(t_k, w.f_k.as_mut_slice()).map_err(user_err(t_k, "F_ext", id)),
+                Some(f) => f
+                    .eval(t_k, w.f_k.as_mut_slice())
+                    .map_err(user_err(t_k, "F_ext", id)),
                 None => Ok(()),
             }
         }
@@ -67,11 +83,19 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
 }
 
 /// `w.tmp = F(t, q, v)`; with `jac`, also `w.mat = ∂F/∂q`, `w.mat2 = ∂F/∂v`.
-fn forces(d: &LagrangianDs, w: &mut DsWork, t: f64, q: &[f64], v: &[f64], jac: bool) -> Result<(), KernelError> {
+fn forces(
+    d: &LagrangianDs,
+    w: &mut DsWork,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    jac: bool,
+) -> Result<(), KernelError> {
     let id = w.id.0;
     w.tmp.fill(0.0);
     if let Some(f) = &d.f_ext {
-        f.eval(t, w.tmp.as_mut_slice()).map_err(user_err(t, "F_ext", id))?;
+        f.eval(t, w.tmp.as_mut_slice())
+            .map_err(user_err(t, "F_ext", id))?;
     }
     if jac {
         w.mat.fill(0.0);
@@ -97,7 +121,13 @@ fn forces(d: &LagrangianDs, w: &mut DsWork, t: f64, q: &[f64], v: &[f64], jac: b
 }
 
 /// Computes `W` (when not constant) and the free velocity `w.free` at the current iterate.
-pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, h: f64, theta: f64) -> Result<(), KernelError> {
+pub(crate) fn compute_free_state(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    t1: f64,
+    h: f64,
+    theta: f64,
+) -> Result<(), KernelError> {
     let id = w.id.0;
     match ds {
         DynamicalSystem::LagrangianLinearTi(d) => {
@@ -108,7 +138,8 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, 
                     w.tmp.copy_from(&w.f_k);
                     w.tmp *= -h;
                 } else {
-                    f.eval(t1, w.tmp2.as_mut_slice()).map_err(user_err(t1, "F_ext", id))?;
+                    f.eval(t1, w.tmp2.as_mut_slice())
+                        .map_err(user_err(t1, "F_ext", id))?;
                     w.tmp.copy_from(&w.f_k);
                     w.tmp *= -h * (1.0 - theta);
                     w.tmp.axpy(-h * theta, &w.tmp2, 1.0);
@@ -144,7 +175,8 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, 
                     let n = dv.len();
                     let mut m = nalgebra::DMatrix::zeros(n, n);
                     mf(t1, q_i.as_slice(), &mut m).map_err(user_err(t1, "M(q)", id))?;
-                    crate::model::userfn::check_finite_out(m.as_slice()).map_err(user_err(t1, "M(q)", id))?;
+                    crate::model::userfn::check_finite_out(m.as_slice())
+                        .map_err(user_err(t1, "M(q)", id))?;
                     let r = &m * &dv;
                     if !w.w_constant {
                         w.w.copy_from(&m);
@@ -174,7 +206,13 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, 
 
 /// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h((1−θ) v_k + θ v)`; returns the
 /// max-norm change of `v` (the Newton increment).
-pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t1: f64) -> Result<f64, KernelError> {
+pub(crate) fn update_state(
+    ds: &mut DynamicalSystem,
+    w: &mut DsWork,
+    h: f64,
+    theta: f64,
+    t1: f64,
+) -> Result<f64, KernelError> {
     w.tmp.copy_from(&w.input);
     let mut p = std::mem::take(&mut w.tmp);
     let res = w.solve_in_place(&mut p, t1);
