@@ -1,7 +1,9 @@
 //! XML model files: DTOs ([`schema`]), loading with `file:line:column` in every error, and the
 //! index of element paths used to locate semantic errors found later by [`convert`].
 
+mod bind;
 pub mod convert;
+mod convert_sim;
 pub mod schema;
 pub mod values;
 

@@ -453,6 +453,50 @@ pub struct OsnspWrapper {
 pub enum OsnspSpec {
     LCP(LcpSpec),
     Equality(EqualitySpec),
+    Relay(RelayProblemSpec),
+    MLCP(MlcpProblemSpec),
+}
+
+/// `<Relay>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelayProblemSpec {
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: RelaySolverSpec,
+}
+
+/// Relay solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RelaySolverSpec {
+    Pgs(IterSpec),
+    Lemke(IterSpec),
+}
+
+/// `<MLCP>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MlcpProblemSpec {
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: MlcpSolverSpec,
+}
+
+/// MLCP solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum MlcpSolverSpec {
+    Enum(IterSpec),
+    Pgs(IterSpec),
+    NewtonFB(IterSpec),
+    Lemke(IterSpec),
 }
 
 /// `<LCP>`: problem options and one solver element.
