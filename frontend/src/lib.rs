@@ -8,4 +8,6 @@
 #![warn(missing_docs)]
 
 pub mod plugin;
+pub mod plot;
+pub mod runner;
 pub mod xml;
