@@ -6,7 +6,9 @@ use plotters::prelude::*;
 use std::path::Path;
 
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSansMono.ttf");
-const FONT_NAME: &str = "saltus-mono";
+/// Registered under the generic family name, so that the SVG output names a family every viewer
+/// has while text is measured with the embedded font.
+const FONT_NAME: &str = "sans-serif";
 
 /// A CSV read for plotting.
 #[derive(Debug, Clone)]
@@ -58,11 +60,14 @@ pub fn plot(table: &Table, columns: &[String], out: &Path, title: &str) -> Resul
     let ext = out.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
     let size = (1200, 800);
     match ext.as_str() {
-        "svg" => draw(SVGBackend::new(out, size).into_drawing_area(), table, &picked, title, "sans-serif"),
-        "png" => {
+        "svg" | "png" => {
             // Registering twice is harmless; failure means the embedded font is broken.
             plotters::style::register_font(FONT_NAME, FontStyle::Normal, FONT).map_err(|_| "embedded font cannot be read".to_string())?;
-            draw(BitMapBackend::new(out, size).into_drawing_area(), table, &picked, title, FONT_NAME)
+            if ext == "svg" {
+                draw(SVGBackend::new(out, size).into_drawing_area(), table, &picked, title, FONT_NAME)
+            } else {
+                draw(BitMapBackend::new(out, size).into_drawing_area(), table, &picked, title, FONT_NAME)
+            }
         }
         _ => Err(format!("{}: the output must end in .png or .svg", out.display())),
     }
@@ -95,7 +100,7 @@ where
     for (k, &i) in picked.iter().enumerate() {
         let color = Palette99::pick(k).to_rgba();
         chart
-            .draw_series(LineSeries::new(x.iter().copied().zip(t.columns[i].iter().copied()), color.stroke_width(2)))
+            .draw_series(LineSeries::new(x.iter().copied().zip(t.columns[i].iter().copied()), color.stroke_width(1)))
             .map_err(e)?
             .label(t.header[i].as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(3)));

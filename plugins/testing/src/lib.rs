@@ -76,3 +76,17 @@ relation_fn!(
         Ok(())
     }
 );
+
+time_fn!(
+    /// Weight `(-p1, 0, …)` until `t >= p0`, then status 3 (a plugin that fails mid-run).
+    weight_then_fail,
+    |t, out, params| {
+        let [t_fail, w] = params else { return Err(1) };
+        if t >= *t_fail {
+            return Err(3);
+        }
+        out.fill(0.0);
+        out[0] = -w;
+        Ok(())
+    }
+);
