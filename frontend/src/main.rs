@@ -181,12 +181,12 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             Ok(())
         }
         Cmd::Plot { csv, output, columns, title } => {
-            let table = plot::read_csv(&csv).map_err(Failure::Input)?;
-            let title = title.unwrap_or_else(|| csv.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
             let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
             if ext != "png" && ext != "svg" {
                 return Err(Failure::Usage(format!("the output `{}` must end in .png or .svg", output.display())));
             }
+            let table = plot::read_csv(&csv).map_err(Failure::Input)?;
+            let title = title.unwrap_or_else(|| csv.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
             plot::plot(&table, &columns, &output, &title).map_err(Failure::Input)?;
             Ok(())
         }
