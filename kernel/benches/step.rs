@@ -6,7 +6,9 @@
 //! 5000 steps), and a column of N beads falling on the ground and stacking (Moreau–Jean, sparse
 //! block storage + projected Gauss–Seidel with warm start, N = 10, 100, 1000).
 //!
-//! Columns: `case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations`.
+//! Columns: `case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations,
+//! solver_us_per_step` (time inside the one-step solver, last run), `mean_active` (interactions
+//! in the one-step problem per step).
 
 use nalgebra::{dmatrix, dvector, DMatrix, DVector};
 use saltus_kernel::solvers::lcp::{LcpSolver, PgsOptions};
@@ -57,12 +59,14 @@ fn diode_bridge() -> (Nsds, TimeStepping, f64) {
     (nsds, sim, 5e-3)
 }
 
-/// Column of `n` beads (radius 0.05, mass 1, e = 0.5, 0.01 apart), h = 1e-3, 1000 steps (1 s):
+/// Column of `n` beads (radius 0.05, mass 1, e = 0.5, `gap` apart: 0 = a resting stack, every
+/// contact active at every step; 0.01 = falling and stacking), h = 1e-3, 1000 steps (1 s),
+/// PGS with tol 1e-8 and at most 50 sweeps per step (as `benches/siconos_beads.py`):
 /// the beads fall, collide and stack.
-pub fn beads(n: usize) -> (Nsds, TimeStepping, f64) {
-    let nsds = presets::column_of_beads(n, 0.05, 1.0, 9.81, 0.5, 0.01).unwrap();
+pub fn beads(n: usize, gap: f64) -> (Nsds, TimeStepping, f64) {
+    let nsds = presets::column_of_beads(n, 0.05, 1.0, 9.81, 0.5, gap).unwrap();
     let mut pgs = PgsOptions::default();
-    pgs.iter = saltus_numerics::IterOptions::new(1e-6, 500);
+    pgs.iter = saltus_numerics::IterOptions::new(1e-8, 50);
     pgs.warm_start = true;
     let opts = OsnspOptions {
         storage: Storage::SparseBlock,
@@ -84,16 +88,22 @@ fn time_case(name: &str, n: usize, build: impl Fn() -> (Nsds, TimeStepping, f64)
     let mut totals = Vec::with_capacity(RUNS);
     let mut steps = 0;
     let mut iters = 0usize;
+    let mut solver_s = 0.0;
+    let mut active = 0usize;
     for _ in 0..RUNS {
         let start = Instant::now();
         let (mut nsds, mut sim, t_end) = build();
         let mut acc = 0.0;
+        active = 0;
         iters = 0;
+        solver_s = 0.0;
         steps = sim
             .run(&mut nsds, t_end, &mut |nsds, rep| {
                 acc += nsds.systems()[0].state()[0]
                     + nsds.interactions()[0].lambda(0).map_or(0.0, |l| l[0]);
                 iters += rep.osnsp.as_ref().map_or(0, |r| r.iterations);
+                solver_s += rep.osnsp.as_ref().map_or(0.0, |r| r.elapsed.as_secs_f64());
+                active += rep.active;
             })
             .unwrap();
         black_box(acc);
@@ -101,11 +111,14 @@ fn time_case(name: &str, n: usize, build: impl Fn() -> (Nsds, TimeStepping, f64)
     }
     totals.sort_by(|a, b| a.total_cmp(b));
     let med = totals[RUNS / 2];
+    let st = steps as f64;
     println!(
-        "{name},{n},{steps},{med:.6e},{:.6e},{:.4},{:.2}",
+        "{name},{n},{steps},{med:.6e},{:.6e},{:.4},{:.2},{:.4},{:.1}",
         totals[0],
-        med / steps as f64 * 1e6,
-        iters as f64 / steps as f64
+        med / st * 1e6,
+        iters as f64 / st,
+        solver_s / st * 1e6,
+        active as f64 / st
     );
 }
 
@@ -116,16 +129,18 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     let want = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
-    println!("case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations");
+    println!("case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations,solver_us_per_step,mean_active");
     if want("bouncing_ball") {
         time_case("bouncing_ball", 1, bouncing_ball);
     }
     if want("diode_bridge") {
         time_case("diode_bridge", 4, diode_bridge);
     }
-    for n in [10, 100, 1000] {
-        if want("beads") {
-            time_case("beads", n, || beads(n));
+    for (name, gap) in [("beads_stack", 0.0), ("beads_fall", 0.01)] {
+        for n in [10, 100, 1000] {
+            if want(name) {
+                time_case(name, n, || beads(n, gap));
+            }
         }
     }
 }

@@ -7,12 +7,14 @@
 
 pub mod driver;
 pub mod error;
+pub mod fc;
 pub mod io;
 pub mod lcp;
 pub mod matrix;
 pub mod mlcp;
 pub mod qp;
 pub mod relay;
+pub mod ode;
 pub mod report;
 
 pub use error::{NumericsError, Result};

@@ -12,6 +12,12 @@ Prints CSV `problem,type,n,solver,tolerance,status,iterations,error,seconds`:
 
 Each (file, solver) pair runs in a child process, because some Siconos solvers abort or loop on
 problems they do not support.
+
+Comparison mode: `mlcp_siconos.py --compare OURS.csv SICONOS.csv` reads the CSV of
+`cargo run --release -p saltus-numerics --example mlcp_collection -- DIR` and of this script and
+prints, per file, the fastest converged solver on each side and the time ratio, then checks the
+two targets: every file some Siconos solver solves is solved by one of ours, and our fastest
+time is at most half of Siconos's fastest on every such file.
 """
 import math
 import os
@@ -49,8 +55,43 @@ def child(path, solver, tol):
     print(f"{size},{status},{it},{err:.6e},{times[1]:.9f}")
 
 
+def compare(ours_path, sic_path):
+    import csv
+
+    def best(path):
+        out = {}
+        with open(path) as fh:
+            for row in csv.DictReader(fh):
+                if row["status"] != "converged":
+                    continue
+                t = float(row["seconds"])
+                cur = out.get(row["problem"])
+                if cur is None or t < cur[1]:
+                    out[row["problem"]] = (row["solver"], t)
+        return out
+
+    ours, sic = best(ours_path), best(sic_path)
+    ok_solve, ok_time = True, True
+    print("problem,siconos_solver,siconos_seconds,our_solver,our_seconds,ratio")
+    for prob in sorted(set(ours) | set(sic)):
+        s = sic.get(prob)
+        o = ours.get(prob)
+        ratio = (o[1] / s[1]) if (o and s and s[1] > 0) else float("nan")
+        print(f"{prob},{s[0] if s else '-'},{s[1] if s else float('nan'):.9f},"
+              f"{o[0] if o else '-'},{o[1] if o else float('nan'):.9f},{ratio:.3f}")
+        if s and not o:
+            ok_solve = False
+        if s and o and not ratio <= 0.5:
+            ok_time = False
+    print(f"# every file Siconos solves is solved by ours: {ok_solve}")
+    print(f"# our fastest <= half of Siconos's fastest on every such file: {ok_time}")
+
+
 def main():
     args = sys.argv[1:]
+    if args and args[0] == "--compare":
+        compare(args[1], args[2])
+        return
     if args and args[0] == "--child":
         child(args[1], args[2], float(args[3]))
         return

@@ -104,7 +104,7 @@ impl LemkeWorkspace {
         for i in 0..n {
             let d = t[i * wd + c];
             if d > pivot_tol {
-                let ratio = t[i * wd + 2 * n + 1] / d;
+                let ratio = t[i * wd + 2 * n + 1].max(0.0) / d;
                 if ratio < best {
                     best = ratio;
                 }
@@ -114,23 +114,31 @@ impl LemkeWorkspace {
         if self.cand.is_empty() {
             return None;
         }
-        let tie_tol = 1e-12 * (1.0 + best.abs());
-        self.cand.retain(|&i| t[i * wd + 2 * n + 1] / t[i * wd + c] <= best + tie_tol);
+        let tie_tol = 1e-14 * (1.0 + best.abs());
+        self.cand.retain(|&i| t[i * wd + 2 * n + 1].max(0.0) / t[i * wd + c] <= best + tie_tol);
         if tie == TieBreak::SmallestIndex || self.cand.len() == 1 {
             return self.cand.first().copied();
         }
-        for j in 0..n {
-            let mut lo = f64::INFINITY;
-            for &i in &self.cand {
-                lo = lo.min(t[i * wd + j] / t[i * wd + c]);
-            }
-            let tol = 1e-12 * (1.0 + lo.abs());
-            self.cand.retain(|&i| t[i * wd + j] / t[i * wd + c] <= lo + tol);
-            if self.cand.len() == 1 {
-                break;
+        // lexicographic minimum of the rows (B⁻¹)_i / d_i among the tied candidates, by
+        // pairwise comparison without division: a_ij/d_i < a_kj/d_k ⇔ a_ij d_k < a_kj d_i.
+        // Exact comparisons: a tolerance here breaks the strict order (observed cycling on
+        // lcp_tobenna.dat with 1e-12).
+        let mut best_row = self.cand[0];
+        for &i in &self.cand[1..] {
+            let (di, dk) = (t[i * wd + c], t[best_row * wd + c]);
+            let (ri, rk) = (&t[i * wd..i * wd + n], &t[best_row * wd..best_row * wd + n]);
+            for (a, b) in ri.iter().zip(rk) {
+                let (x, y) = (a * dk, b * di);
+                if x < y {
+                    best_row = i;
+                    break;
+                }
+                if x > y {
+                    break;
+                }
             }
         }
-        self.cand.first().copied()
+        Some(best_row)
     }
 
     fn extract_z(&self, z: &mut [f64]) {

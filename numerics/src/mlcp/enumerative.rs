@@ -4,7 +4,7 @@
 //! otherwise) the MLCP reduces to the square linear system `M[R,R] z_R = −q_R` with
 //! `R = eq ∪ S`. The set is a solution when `z_S >= 0` and `w_{c∖S} = M[c∖S,R] z_R + q >= 0`.
 //! The search first follows block principal pivots from the warm-start set (often one or two
-//! solves), then walks all `2^m` sets in Gray-code order around the last guess.
+//! solves), then walks all `2^m` sets by increasing Hamming distance from the last guess.
 
 use super::error::error_from_zw;
 use super::linalg::{lu_factor, lu_solve, max_abs};
@@ -68,17 +68,31 @@ pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) ->
         }
         guess = next;
     }
-    // Phase 2: every set, in Gray-code order around the last guess.
-    let total: u64 = 1u64 << nc;
-    for k in 0..total {
-        let mask = guess ^ (k ^ (k >> 1));
-        tries += 1;
-        if try_set(p, mask, &mut wk, sign_tol) == Some(true) {
-            let e = error_from_zw(p, &wk.z, &wk.w);
-            if e <= opts.tol {
-                return Ok(finish(z, w, &wk, e, tries));
+    // Phase 2: every set, by increasing Hamming distance from the last guess (sets that differ
+    // from it in d rows, d = 0..=m, each layer enumerated with Gosper's hack).
+    for d in 0..=nc {
+        let mut flips: u64 = if d == 0 { 0 } else { (1u64 << d) - 1 };
+        let limit: u64 = 1u64 << nc;
+        loop {
+            let mask = guess ^ flips;
+            tries += 1;
+            if try_set(p, mask, &mut wk, sign_tol) == Some(true) {
+                let e = error_from_zw(p, &wk.z, &wk.w);
+                if e <= opts.tol {
+                    return Ok(finish(z, w, &wk, e, tries));
+                }
+                keep_best(&mut best, e, &wk.z);
             }
-            keep_best(&mut best, e, &wk.z);
+            if flips == 0 {
+                break;
+            }
+            // Next larger integer with the same number of set bits.
+            let c = flips & flips.wrapping_neg();
+            let r = flips + c;
+            flips = (((r ^ flips) >> 2) / c) | r;
+            if flips >= limit {
+                break;
+            }
         }
     }
     match best {

@@ -55,10 +55,10 @@ pub fn solve_newton_fb(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &NewtonFbOp
         return Ok(report(SolveStatus::Converged, 0, err));
     }
     let mscale = 1.0 + super::linalg::max_abs(m);
+    let mut da = vec![0.0; n];
+    let mut db = vec![1.0; n];
     for it in 1..=opts.iter.max_iter {
         // Generalized Jacobian, column-major: J[i, j].
-        let mut da = vec![0.0; n];
-        let mut db = vec![1.0; n];
         for i in ne..n {
             let (a, b) = (z[i], w[i]);
             let r = a.hypot(b);

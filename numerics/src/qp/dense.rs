@@ -73,12 +73,34 @@ pub fn solve_dense(qp: &Qp, x: &mut [f64], opts: &DualActiveSetOptions) -> Resul
             return Ok(done(SolveStatus::Converged, QpOutcome::Optimal, total, res, lambda, mu));
         }
         let xn = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        if !(xn < opts.unbounded_norm) {
+        let step: Vec<f64> = x.iter().zip(&xk).map(|(a, b)| a - b).collect();
+        if !(xn < opts.unbounded_norm) || is_descent_ray(qp, &step) {
             return Ok(done(SolveStatus::Failed(FailReason::NoSolution), QpOutcome::Unbounded, total, res, lambda, mu));
         }
         xk.copy_from_slice(x);
     }
     Ok(done(SolveStatus::MaxIterations, QpOutcome::NotConverged, total, res, lambda, mu))
+}
+
+/// `true` when `d` certifies unboundedness: `Q d = 0`, `A d >= 0`, `Aeq d = 0`, `pᵀ d < 0`
+/// (relative tolerance 1e-9 on the normalized direction).
+fn is_descent_ray(qp: &Qp, d: &[f64]) -> bool {
+    let n = qp.n();
+    let dn = d.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(dn > 0.0 && dn.is_finite()) {
+        return false;
+    }
+    let d: Vec<f64> = d.iter().map(|v| v / dn).collect();
+    let tol = 1e-9;
+    let row_dot = |m: &DMatrix<f64>, k: usize| (0..n).map(|j| m[(k, j)] * d[j]).sum::<f64>();
+    let scale = |m: &DMatrix<f64>| 1.0 + m.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let (sq, sa, se) = (scale(qp.q()), scale(qp.a()), scale(qp.aeq()));
+    let pd: f64 = qp.p().iter().zip(&d).map(|(p, d)| p * d).sum();
+    let pn = 1.0 + qp.p().iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    pd < -tol * pn
+        && (0..n).all(|k| row_dot(qp.q(), k).abs() <= tol * sq)
+        && (0..qp.a().nrows()).all(|k| row_dot(qp.a(), k) >= -tol * sa)
+        && (0..qp.aeq().nrows()).all(|k| row_dot(qp.aeq(), k).abs() <= tol * se)
 }
 
 fn classify(end: GiEnd, res: f64, tol: f64) -> (SolveStatus, QpOutcome) {

@@ -53,26 +53,44 @@ impl Gi {
     /// `d = Jᵀ np`, `z = Σ_{k >= iq} J[:,k] d_k`, `rr = R⁻¹ d[0..iq]`.
     fn directions(&mut self, np: &[f64]) {
         let n = self.n;
+        let js = self.j.as_slice();
         for k in 0..n {
-            self.d[k] = (0..n).map(|i| self.j[(i, k)] * np[i]).sum();
+            self.d[k] = dot(&js[k * n..(k + 1) * n], np);
         }
-        for i in 0..n {
-            self.z[i] = (self.iq..n).map(|k| self.j[(i, k)] * self.d[k]).sum();
-        }
-        for i in (0..self.iq).rev() {
-            let mut s = self.d[i];
-            for k in i + 1..self.iq {
-                s -= self.r[(i, k)] * self.rr[k];
+        self.z.iter_mut().for_each(|v| *v = 0.0);
+        for k in self.iq..n {
+            let dk = self.d[k];
+            if dk != 0.0 {
+                for (zi, jik) in self.z.iter_mut().zip(&js[k * n..(k + 1) * n]) {
+                    *zi += dk * jik;
+                }
             }
-            self.rr[i] = s / self.r[(i, i)];
+        }
+        // Column-oriented back substitution R rr = d[0..iq] (R upper triangular).
+        let rs = self.r.as_slice();
+        self.rr[..self.iq].copy_from_slice(&self.d[..self.iq]);
+        for i in (0..self.iq).rev() {
+            let col = &rs[i * n..i * n + i + 1];
+            let v = self.rr[i] / col[i];
+            self.rr[i] = v;
+            if v != 0.0 {
+                for (x, rk) in self.rr[..i].iter_mut().zip(&col[..i]) {
+                    *x -= v * rk;
+                }
+            }
         }
     }
 
     fn rotate_j(&mut self, a: usize, b: usize, cc: f64, ss: f64) {
-        for i in 0..self.n {
-            let (t1, t2) = (self.j[(i, a)], self.j[(i, b)]);
-            self.j[(i, a)] = cc * t1 + ss * t2;
-            self.j[(i, b)] = -ss * t1 + cc * t2;
+        let n = self.n;
+        let js = self.j.as_mut_slice();
+        let (lo, hi) = js.split_at_mut(b * n);
+        let ca = &mut lo[a * n..(a + 1) * n];
+        let cb = &mut hi[..n];
+        for (x, y) in ca.iter_mut().zip(cb.iter_mut()) {
+            let (t1, t2) = (*x, *y);
+            *x = cc * t1 + ss * t2;
+            *y = -ss * t1 + cc * t2;
         }
     }
 
@@ -85,7 +103,7 @@ impl Gi {
             if b == 0.0 {
                 continue;
             }
-            let h = a.hypot(b);
+            let h = (a * a + b * b).sqrt();
             let (cc, ss) = (a / h, b / h);
             self.d[k - 1] = h;
             self.d[k] = 0.0;
@@ -123,7 +141,7 @@ impl Gi {
             if b == 0.0 {
                 continue;
             }
-            let h = a.hypot(b);
+            let h = (a * a + b * b).sqrt();
             let (cc, ss) = (a / h, b / h);
             for col in k..iq - 1 {
                 let (t1, t2) = (self.r[(k, col)], self.r[(k + 1, col)]);
@@ -158,6 +176,11 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
     }
     let jscale = jinv.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
     let row = |m: &DMatrix<f64>, k: usize| -> Vec<f64> { (0..n).map(|j| m[(k, j)]).collect() };
+    // Inequality rows contiguous (Aᵀ column-major) and their norms, computed once.
+    let at = qp.a().transpose();
+    let ats = at.as_slice();
+    let a_norm: Vec<f64> = (0..mi).map(|k| dot(&ats[k * n..(k + 1) * n], &ats[k * n..(k + 1) * n]).sqrt().max(f64::MIN_POSITIVE)).collect();
+    let mut is_active = vec![false; mi];
     let anorm = |v: &[f64]| 1.0 + v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
     let eps = 1e-13;
     // Equalities.
@@ -194,14 +217,14 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
         }
         // Most violated inequality (scaled by its normal's norm).
         let mut worst: Option<(usize, f64)> = None;
+        let xmax = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         for k in 0..mi {
-            if s.active.contains(&Con::Ineq(k)) {
+            if is_active[k] {
                 continue;
             }
-            let a = row(qp.a(), k);
-            let an = dot(&a, &a).sqrt().max(f64::MIN_POSITIVE);
-            let sk = (dot(&a, x) - qp.b()[k]) / an;
-            let tol = 1e-12 * (1.0 + qp.b()[k].abs() / an + x.iter().fold(0.0f64, |m, v| m.max(v.abs())));
+            let an = a_norm[k];
+            let sk = (dot(&ats[k * n..(k + 1) * n], x) - qp.b()[k]) / an;
+            let tol = 1e-12 * (1.0 + qp.b()[k].abs() / an + xmax);
             if sk < -tol && worst.map_or(true, |(_, w)| sk < w) {
                 worst = Some((k, sk));
             }
@@ -210,7 +233,7 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
             write_multipliers(&s, lambda, mu);
             return GiOut { end: GiEnd::Optimal, iterations };
         };
-        let np = row(qp.a(), p);
+        let np = ats[p * n..(p + 1) * n].to_vec();
         s.u[s.iq] = 0.0;
         let mut sp = dot(&np, x) - qp.b()[p];
         loop {
@@ -242,6 +265,9 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
                 }
                 s.u[s.iq] += t;
                 if let Some(qq) = l {
+                    if let Con::Ineq(i) = s.active[qq] {
+                        is_active[i] = false;
+                    }
                     s.drop(qq);
                 }
                 continue;
@@ -254,6 +280,7 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
             }
             s.u[s.iq] += t;
             if t2 <= t1 {
+                is_active[p] = true;
                 if !s.add(Con::Ineq(p), eps) {
                     // Numerically dependent: treat as satisfied and continue the outer loop.
                     write_multipliers(&s, lambda, mu);
@@ -262,6 +289,9 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
                 break;
             }
             if let Some(qq) = l {
+                if let Con::Ineq(i) = s.active[qq] {
+                    is_active[i] = false;
+                }
                 s.drop(qq);
             }
             sp = dot(&np, x) - qp.b()[p];

@@ -1,0 +1,78 @@
+//! One-contact solvers used inside the Gauss–Seidel sweep: for a single contact with
+//! `u = W r + q` (`W` the 3×3 or 2×2 diagonal block, `q` including the other contacts'
+//! contributions), find `K ∋ r ⟂ û ∈ K*`.
+//!
+//! 3D: projection fixed point, Alart–Curnier semismooth Newton, Fischer–Burmeister Newton;
+//! 2D: the exact three-regime solution ([`solve_2d`]). nalgebra fixed-size types throughout.
+
+pub mod alart_curnier;
+pub mod fischer_burmeister;
+pub mod projection;
+pub mod two_d;
+
+pub use two_d::solve_2d;
+
+use nalgebra::{Matrix3, Vector3};
+
+/// Which one-contact solver a Gauss–Seidel sweep uses in 3D.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalSolver {
+    /// Fixed point `r ← P_K(r − ρ û(r))`.
+    Projection,
+    /// Semismooth Newton on the Alart–Curnier function with an Armijo line search.
+    AlartCurnier,
+    /// Newton on the Fischer–Burmeister function of the second-order cone.
+    FischerBurmeister,
+}
+
+/// De Saxcé velocity `û = u + μ ‖u_T‖ e_N`.
+pub fn de_saxce(u: &Vector3<f64>, mu: f64) -> Vector3<f64> {
+    Vector3::new(u[0] + mu * (u[1] * u[1] + u[2] * u[2]).sqrt(), u[1], u[2])
+}
+
+/// Natural-map residual of one contact, `‖r − P_K(r − û)‖`.
+pub fn local_residual(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &Vector3<f64>) -> f64 {
+    let u = w * r + q;
+    let p = super::cone::project_on_cone3(r - de_saxce(&u, mu), mu);
+    (r - p).norm()
+}
+
+/// Solves one 3D contact in place (warm start `r`); returns `true` when the local residual
+/// reached `tol · max(‖r‖, ‖q‖/‖W‖)`-scale (or an exact regime was found). Falls back to the
+/// Alart–Curnier Newton and then to the projection iteration when the chosen method fails.
+pub fn solve_3d(kind: LocalSolver, w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, tol: f64, max_iter: usize) -> bool {
+    // Separation: q_N ≥ 0 gives r = 0, û = q + μ‖q_T‖e_N ∈ K* (exact).
+    if q[0] >= 0.0 {
+        *r = Vector3::zeros();
+        return true;
+    }
+    let ok = match kind {
+        LocalSolver::Projection => projection::solve(w, q, mu, r, tol, max_iter),
+        LocalSolver::AlartCurnier => alart_curnier::solve(w, q, mu, r, tol, max_iter),
+        LocalSolver::FischerBurmeister => fischer_burmeister::solve(w, q, mu, r, tol, max_iter),
+    };
+    if ok || kind == LocalSolver::Projection {
+        return ok;
+    }
+    let r0 = *r;
+    if kind != LocalSolver::AlartCurnier && alart_curnier::solve(w, q, mu, r, tol, max_iter) {
+        return true;
+    }
+    *r = r0;
+    projection::solve(w, q, mu, r, tol, 20 * max_iter)
+}
+
+/// Local stopping threshold: `tol · max(‖r‖, ρ‖q‖, tiny)` in reaction units.
+pub(crate) fn local_scale(r: &Vector3<f64>, q: &Vector3<f64>, rho: f64) -> f64 {
+    r.norm().max(rho * q.norm()).max(1e-300)
+}
+
+/// A step length `ρ ≈ 1/λ_max(W)` from the Frobenius norm of the block (≥ λ_max for SPD).
+pub(crate) fn step_from_block(w: &Matrix3<f64>) -> f64 {
+    let n = w.norm();
+    if n > 0.0 && n.is_finite() {
+        1.0 / n
+    } else {
+        1.0
+    }
+}

@@ -1,0 +1,151 @@
+//! Coulomb friction contact, 2D and 3D: the reduced (local) problem [`FrictionContact`]
+//! `u = W r + q`, `K_α ∋ r_α ⟂ û_α ∈ K_α*` (De Saxcé), the global problem
+//! [`GlobalFrictionContact`] `M v = H r + q`, `u = Hᵀ v + b`, their `.dat` readers, the
+//! Siconos error measure and the solvers.
+//!
+//! Every solver runs behind the driver shortcut of Siconos (all `q_N ≥ −DBL_EPSILON` gives
+//! `r = 0`, 0 iterations), never panics, never returns non-finite values, and says in its
+//! [`SolveReport`] whether it converged (`residual` is always the normalized error of
+//! [`fc_error`] on the returned `r`).
+
+pub mod cone;
+pub mod global;
+pub mod io;
+pub mod lemke2d;
+pub mod local;
+pub mod newton;
+pub mod nsgs;
+pub mod options;
+mod problem;
+pub mod prox;
+pub mod residual;
+pub mod vi;
+
+pub use global::{gfc_error, solve_global, GfcSolver, GlobalFrictionContact};
+pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
+pub use local::LocalSolver;
+pub use options::{LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions};
+pub use problem::FrictionContact;
+pub use residual::{fc_error, fc_error_with_u};
+
+use crate::error::{check_len, NumericsError, Result};
+use crate::report::{IterOptions, SolveReport};
+
+/// The friction-contact solvers (each variant carries its typed options).
+#[derive(Debug, Clone, PartialEq)]
+pub enum FcSolver {
+    /// NSGS with the Alart–Curnier Newton one-contact solver (3D; exact local solve in 2D).
+    NsgsAc(NsgsOptions),
+    /// NSGS with the Fischer–Burmeister Newton one-contact solver.
+    NsgsFb(NsgsOptions),
+    /// NSGS with the projection one-contact solver.
+    NsgsProj(NsgsOptions),
+    /// Proximal point around the global Alart–Curnier Newton (3D).
+    Prox(ProxOptions),
+    /// Global semismooth Newton on the Alart–Curnier function with line search (3D).
+    NewtonAc(NewtonOptions),
+    /// Fixed-point projection `r ← P_K(r − ρ F(r))` with self-adaptive `ρ`.
+    ViFp(ViOptions),
+    /// Extragradient with self-adaptive `ρ`.
+    ViEg(ViOptions),
+    /// 2D NSGS with the exact one-contact solution.
+    Nsgs2d(NsgsOptions),
+    /// 2D exact pivoting: lexicographic Lemke on the LCP reformulation of the 2D cone.
+    Lemke2d(LemkeOptions),
+}
+
+/// Solver catalogue: (CLI name, description).
+pub const SOLVERS: &[(&str, &str)] = &[
+    ("nsgs-ac", "3D nonsmooth Gauss-Seidel, Alart-Curnier Newton per contact"),
+    ("nsgs-fb", "3D nonsmooth Gauss-Seidel, Fischer-Burmeister Newton per contact"),
+    ("nsgs-proj", "3D nonsmooth Gauss-Seidel, projection on the cone per contact"),
+    ("prox", "3D proximal point around the Alart-Curnier semismooth Newton"),
+    ("newton-ac", "3D global semismooth Newton on the Alart-Curnier function, line search"),
+    ("vi-fp", "fixed-point projection (VI) with self-adaptive step"),
+    ("vi-eg", "extragradient (VI) with self-adaptive step"),
+    ("nsgs", "2D nonsmooth Gauss-Seidel with the exact one-contact solution"),
+    ("lemke", "2D lexicographic Lemke on the LCP reformulation (exact pivoting)"),
+];
+
+/// The solver called `name` in [`SOLVERS`] with default options and the given tolerance/cap.
+pub fn solver_by_name(name: &str, it: IterOptions) -> Option<FcSolver> {
+    Some(match name {
+        "nsgs-ac" => FcSolver::NsgsAc(NsgsOptions::with_iter(it)),
+        "nsgs-fb" => FcSolver::NsgsFb(NsgsOptions::with_iter(it)),
+        "nsgs-proj" => FcSolver::NsgsProj(NsgsOptions::with_iter(it)),
+        "prox" => FcSolver::Prox(ProxOptions::with_iter(it)),
+        "newton-ac" => FcSolver::NewtonAc(NewtonOptions::with_iter(it)),
+        "vi-fp" => FcSolver::ViFp(ViOptions::with_iter(it)),
+        "vi-eg" => FcSolver::ViEg(ViOptions::with_iter(it)),
+        "nsgs" => FcSolver::Nsgs2d(NsgsOptions::with_iter(it)),
+        "lemke" => FcSolver::Lemke2d(LemkeOptions::with_iter(it)),
+        _ => return None,
+    })
+}
+
+impl FcSolver {
+    /// Short name as in [`SOLVERS`].
+    pub fn name(&self) -> &'static str {
+        match self {
+            FcSolver::NsgsAc(_) => "nsgs-ac",
+            FcSolver::NsgsFb(_) => "nsgs-fb",
+            FcSolver::NsgsProj(_) => "nsgs-proj",
+            FcSolver::Prox(_) => "prox",
+            FcSolver::NewtonAc(_) => "newton-ac",
+            FcSolver::ViFp(_) => "vi-fp",
+            FcSolver::ViEg(_) => "vi-eg",
+            FcSolver::Nsgs2d(_) => "nsgs",
+            FcSolver::Lemke2d(_) => "lemke",
+        }
+    }
+    /// The global tolerance of the options.
+    pub fn tol(&self) -> f64 {
+        match self {
+            FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) | FcSolver::Nsgs2d(o) => o.iter.tol,
+            FcSolver::Prox(o) => o.iter.tol,
+            FcSolver::NewtonAc(o) => o.iter.tol,
+            FcSolver::ViFp(o) | FcSolver::ViEg(o) => o.iter.tol,
+            FcSolver::Lemke2d(o) => o.iter.tol,
+        }
+    }
+}
+
+/// Solves `p` with `solver`. `r` holds the warm start on entry (when the options ask for it);
+/// on exit `(r, u)` hold the answer with `u = W r + q`. Shortcut first: if every
+/// `q_{α,N} ≥ −DBL_EPSILON`, `r = 0`, `u = q`, 0 iterations.
+pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolver) -> Result<SolveReport> {
+    check_len("r", p.size(), r.len())?;
+    check_len("u", p.size(), u.len())?;
+    let need = |name: &'static str, dim: usize| -> Result<()> {
+        if p.dim() != dim {
+            return Err(NumericsError::Unsupported { solver: name, what: format!("dimension {} ({dim}D solver)", p.dim()) });
+        }
+        Ok(())
+    };
+    match solver {
+        FcSolver::Nsgs2d(_) => need("nsgs", 2)?,
+        FcSolver::Lemke2d(_) => need("lemke", 2)?,
+        FcSolver::Prox(_) => need("prox", 3)?,
+        FcSolver::NewtonAc(_) => need("newton-ac", 3)?,
+        _ => {}
+    }
+    if p.is_trivial() {
+        r.iter_mut().for_each(|x| *x = 0.0);
+        u.copy_from_slice(p.q());
+        return Ok(SolveReport::trivial(0.0));
+    }
+    if r.iter().any(|x| !x.is_finite()) {
+        r.iter_mut().for_each(|x| *x = 0.0);
+    }
+    match solver {
+        FcSolver::NsgsAc(o) => nsgs::solve(p, r, u, o, LocalSolver::AlartCurnier),
+        FcSolver::NsgsFb(o) => nsgs::solve(p, r, u, o, LocalSolver::FischerBurmeister),
+        FcSolver::NsgsProj(o) => nsgs::solve(p, r, u, o, LocalSolver::Projection),
+        FcSolver::Nsgs2d(o) => nsgs::solve(p, r, u, o, LocalSolver::AlartCurnier),
+        FcSolver::Prox(o) => prox::solve(p, r, u, o),
+        FcSolver::NewtonAc(o) => newton::solve(p, r, u, o),
+        FcSolver::ViFp(o) => vi::solve(p, r, u, o, false),
+        FcSolver::ViEg(o) => vi::solve(p, r, u, o, true),
+        FcSolver::Lemke2d(o) => lemke2d::solve(p, r, u, o),
+    }
+}

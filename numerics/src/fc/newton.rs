@@ -1,0 +1,241 @@
+//! Global semismooth Newton on the stacked Alart–Curnier function (3D).
+//!
+//! `Φ(r) = [Φ_AC(r_α, u_α)]_α` with `u = W r + q` (+ `ν (r − c)` for the proximal subproblems);
+//! generalized Jacobian `J = A + B (W + ν I)` with `A = blockdiag(∂Φ_α/∂r_α)`,
+//! `B = blockdiag(∂Φ_α/∂u_α)`. Step `J d = −Φ` (nalgebra dense LU for small problems, faer
+//! sparse LU above `sparse_threshold` unknowns), non-monotone Armijo backtracking on `ψ = ½‖Φ‖²`.
+//! A failed line search or a singular Jacobian is reported, never silently stepped over.
+
+use super::local::alart_curnier::{function, rho_from_block};
+use super::nsgs::compute_u;
+use super::options::NewtonOptions;
+use super::residual::fc_error_with_u;
+use super::FrictionContact;
+use crate::error::Result;
+use crate::matrix::Operator;
+use crate::report::{FailReason, SolveReport, SolveStatus};
+use faer::linalg::solvers::Solve;
+use faer::sparse::{SparseColMat, Triplet};
+use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use std::time::Instant;
+
+/// What the Newton iteration stops on.
+pub(crate) enum Stop {
+    /// The canonical normalized error of the original problem `≤ tol`.
+    Canonical(f64),
+    /// `‖Φ‖ ≤ tol · max(‖r‖, 1e-300)` (inner proximal solves).
+    Phi(f64),
+}
+
+/// Outcome of [`newton_core`].
+pub(crate) struct Outcome {
+    pub status: SolveStatus,
+    pub iterations: usize,
+}
+
+struct Linear {
+    dense: Option<DMatrix<f64>>,
+}
+
+/// Newton iteration on `Φ(r; ν, c)` from the current `r`.
+pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &[f64], max_iter: usize, max_ls: usize, sparse_threshold: usize, stop: Stop) -> Outcome {
+    let n = p.size();
+    let nc = p.n_contacts();
+    let lin = Linear { dense: if n <= sparse_threshold { Some(p.w().to_dense()) } else { None } };
+    let mut rho = Vec::with_capacity(nc);
+    let mut blk = [0.0; 9];
+    let mut diag_scale = 0.0;
+    for a in 0..nc {
+        p.w().diag_block(a, 3, &mut blk);
+        diag_scale += (blk[0].abs() + blk[4].abs() + blk[8].abs()) / (3 * nc) as f64;
+        let mut w = Matrix3::from_column_slice(&blk);
+        w += Matrix3::identity() * nu;
+        rho.push(rho_from_block(&w));
+    }
+    let mut u = vec![0.0; n];
+    let mut phi = vec![0.0; n];
+    let mut a_blocks = vec![Matrix3::zeros(); nc];
+    let mut b_blocks = vec![Matrix3::zeros(); nc];
+    let eval = |r: &[f64], u: &mut [f64], phi: &mut [f64], ab: Option<(&mut Vec<Matrix3<f64>>, &mut Vec<Matrix3<f64>>)>| -> f64 {
+        compute_u(p, r, u);
+        if nu != 0.0 {
+            for i in 0..n {
+                u[i] += nu * (r[i] - center[i]);
+            }
+        }
+        let mut ab = ab;
+        let mut s = 0.0;
+        for a in 0..nc {
+            let ra = Vector3::new(r[3 * a], r[3 * a + 1], r[3 * a + 2]);
+            let ua = Vector3::new(u[3 * a], u[3 * a + 1], u[3 * a + 2]);
+            let (f, am, bm) = function(&ra, &ua, p.mu()[a], rho[a].0, rho[a].1);
+            phi[3 * a..3 * a + 3].copy_from_slice(f.as_slice());
+            s += f.norm_squared();
+            if let Some((ref mut av, ref mut bv)) = ab {
+                av[a] = am;
+                bv[a] = bm;
+            }
+        }
+        0.5 * s
+    };
+    let stop_now = |r: &[f64], u: &[f64], phi: &[f64]| -> bool {
+        match stop {
+            Stop::Canonical(tol) => {
+                if nu != 0.0 {
+                    let mut uo = vec![0.0; n];
+                    compute_u(p, r, &mut uo);
+                    fc_error_with_u(p, r, &uo) <= tol
+                } else {
+                    fc_error_with_u(p, r, u) <= tol
+                }
+            }
+            Stop::Phi(tol) => {
+                let rn = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+                phi.iter().map(|x| x * x).sum::<f64>().sqrt() <= tol * rn.max(1e-300)
+            }
+        }
+    };
+    let mut psi = eval(r, &mut u, &mut phi, Some((&mut a_blocks, &mut b_blocks)));
+    let mut trial = vec![0.0; n];
+    let mut u2 = vec![0.0; n];
+    let mut phi2 = vec![0.0; n];
+    // Non-monotone Armijo rule (Grippo–Lampariello–Lucidi): compare with the largest merit of
+    // the last 10 accepted iterates.
+    let mut hist: std::collections::VecDeque<f64> = std::collections::VecDeque::with_capacity(10);
+    for it in 0..max_iter {
+        if hist.len() == 10 {
+            hist.pop_front();
+        }
+        hist.push_back(psi);
+        let psi_ref = hist.iter().cloned().fold(psi, f64::max);
+        if stop_now(r, &u, &phi) {
+            return Outcome { status: SolveStatus::Converged, iterations: it };
+        }
+        // A singular generalized Jacobian (rank-deficient W) is regularized: J + δ I with
+        // δ growing from 1e-10 to 1e-4 times the mean |diag W|.
+        let mut d = newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi, 0.0);
+        let mut delta = 1e-10 * diag_scale;
+        while d.is_none() && delta <= 1e-4 * diag_scale {
+            d = newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi, delta);
+            delta *= 100.0;
+        }
+        let Some(d) = d else {
+            return Outcome { status: SolveStatus::Failed(FailReason::SingularSystem), iterations: it };
+        };
+        let mut t = 1.0;
+        let mut accepted = false;
+        for _ in 0..max_ls {
+            for i in 0..n {
+                trial[i] = r[i] + t * d[i];
+            }
+            let psi2 = eval(&trial, &mut u2, &mut phi2, None);
+            if psi2 <= psi_ref - 2.0e-4 * t * 2.0 * psi {
+                accepted = true;
+                break;
+            }
+            t *= 0.5;
+        }
+        if !accepted {
+            return Outcome { status: SolveStatus::Failed(FailReason::LineSearch), iterations: it + 1 };
+        }
+        r.copy_from_slice(&trial);
+        psi = eval(r, &mut u, &mut phi, Some((&mut a_blocks, &mut b_blocks)));
+    }
+    if stop_now(r, &u, &phi) {
+        return Outcome { status: SolveStatus::Converged, iterations: max_iter };
+    }
+    Outcome { status: SolveStatus::MaxIterations, iterations: max_iter }
+}
+
+fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[Matrix3<f64>], nu: f64, phi: &[f64], delta: f64) -> Option<Vec<f64>> {
+    let n = p.size();
+    let nc = p.n_contacts();
+    if let Some(w) = &lin.dense {
+        // J = A + B (W + ν I), row block α: B_α W[α, :] plus A_α + ν B_α on the diagonal.
+        let mut j = DMatrix::zeros(n, n);
+        for al in 0..nc {
+            let rows = w.rows(3 * al, 3);
+            let prod = b[al] * rows;
+            j.rows_mut(3 * al, 3).copy_from(&prod);
+            let mut d = j.view_mut((3 * al, 3 * al), (3, 3));
+            d += a[al] + b[al] * nu + Matrix3::identity() * delta;
+        }
+        let rhs = DVector::from_iterator(n, phi.iter().map(|x| -x));
+        let d = j.clone().lu().solve(&rhs)?;
+        let res = (&j * &d - &rhs).norm();
+        let ok = d.iter().all(|x| x.is_finite()) && res <= 1e-6 * rhs.norm().max(1e-300);
+        return ok.then(|| d.as_slice().to_vec());
+    }
+    let mut trip: Vec<Triplet<usize, usize, f64>> = Vec::new();
+    let mut push = |al: usize, be: usize, m: &Matrix3<f64>| {
+        for jj in 0..3 {
+            for ii in 0..3 {
+                let v = m[(ii, jj)];
+                if v != 0.0 {
+                    trip.push(Triplet::new(3 * al + ii, 3 * be + jj, v));
+                }
+            }
+        }
+    };
+    match p.w() {
+        Operator::BlockCsr(w) => {
+            for al in 0..nc {
+                for k in w.row_blocks(al) {
+                    let be = w.block_col(k);
+                    let m = b[al] * Matrix3::from_column_slice(w.block_values(k));
+                    push(al, be, &m);
+                }
+            }
+        }
+        Operator::Dense(w) => {
+            for al in 0..nc {
+                for be in 0..nc {
+                    let m = b[al] * w.fixed_view::<3, 3>(3 * al, 3 * be).into_owned();
+                    push(al, be, &m);
+                }
+            }
+        }
+    }
+    for al in 0..nc {
+        // Always present so that the pattern holds the diagonal (duplicates are summed).
+        let m = a[al] + b[al] * nu + Matrix3::identity() * delta;
+        for jj in 0..3 {
+            for ii in 0..3 {
+                trip.push(Triplet::new(3 * al + ii, 3 * al + jj, m[(ii, jj)]));
+            }
+        }
+    }
+    let j = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &trip).ok()?;
+    let lu = j.sp_lu().ok()?;
+    let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| -phi[i]);
+    lu.solve_in_place(rhs.as_mut());
+    // faer's LU does not report a zero pivot: reject a step that does not solve the system.
+    let mut res: Vec<f64> = phi.to_vec();
+    for t in &trip {
+        res[t.row] += t.val * rhs[(t.col, 0)];
+    }
+    let rn = res.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let pn = phi.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if !(rn <= 1e-6 * pn.max(1e-300)) {
+        return None;
+    }
+    let d: Vec<f64> = (0..n).map(|i| rhs[(i, 0)]).collect();
+    d.iter().all(|x| x.is_finite()).then_some(d)
+}
+
+/// Global Newton–Alart–Curnier solver on the original problem.
+pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NewtonOptions) -> Result<SolveReport> {
+    opts.validate()?;
+    let start = Instant::now();
+    if !opts.warm_start {
+        r.iter_mut().for_each(|x| *x = 0.0);
+    }
+    let center = vec![0.0; p.size()];
+    let out = newton_core(p, r, 0.0, &center, opts.iter.max_iter, opts.max_line_search, opts.sparse_threshold, Stop::Canonical(opts.iter.tol));
+    if r.iter().any(|x| !x.is_finite()) {
+        r.iter_mut().for_each(|x| *x = 0.0);
+    }
+    compute_u(p, r, u);
+    let residual = fc_error_with_u(p, r, u);
+    Ok(SolveReport { status: out.status, iterations: out.iterations, residual, elapsed: start.elapsed() })
+}

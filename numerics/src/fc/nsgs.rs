@@ -1,0 +1,150 @@
+//! Nonsmooth Gauss–Seidel over contacts (NSGS), 2D and 3D.
+//!
+//! Sweep: for each contact α (in order, or in a seeded random order), with
+//! `q̃_α = q_α + Σ_{β≠α} W_αβ r_β`, solve the one-contact problem `u_α = W_αα r_α + q̃_α`
+//! exactly (2D) or with the chosen local solver (3D), then `r_α ← ω r_α^{new} + (1−ω) r_α`.
+//! Stopping follows Siconos's `LIGHT_WITH_FULL_FINAL` rule: the light error
+//! `sqrt(Σ‖Δr_α‖²)/‖r‖` is checked each sweep; when it is below the working tolerance the full
+//! normalized error decides, and the working tolerance shrinks to `tol·light/full` otherwise;
+//! in addition the full error is evaluated every 10 sweeps.
+
+use super::local::{self, LocalSolver};
+use super::options::NsgsOptions;
+use super::residual::fc_error_with_u;
+use super::FrictionContact;
+use crate::error::Result;
+use crate::report::{FailReason, SolveReport, SolveStatus};
+use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
+use std::time::Instant;
+
+/// The full error is also checked every this many sweeps (Siconos only checks it when the light
+/// error is small, which on several collection files never happens before the sweep cap).
+const FULL_CHECK_EVERY: usize = 10;
+
+/// Deterministic SplitMix64 generator for the shuffled sweep order.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// Seeded generator.
+    pub fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Fisher–Yates shuffle.
+    pub fn shuffle(&mut self, v: &mut [usize]) {
+        for i in (1..v.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+/// Runs NSGS; `local` chooses the 3D one-contact solver (2D contacts are solved exactly).
+pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptions, local: LocalSolver) -> Result<SolveReport> {
+    opts.validate()?;
+    let start = Instant::now();
+    let dim = p.dim();
+    let nc = p.n_contacts();
+    if !opts.warm_start {
+        r.iter_mut().for_each(|x| *x = 0.0);
+    }
+    let mut diag = vec![0.0; nc * dim * dim];
+    for a in 0..nc {
+        p.w().diag_block(a, dim, &mut diag[a * dim * dim..(a + 1) * dim * dim]);
+    }
+    let mut order: Vec<usize> = (0..nc).collect();
+    let mut rng = opts.shuffle_seed.map(SplitMix64::new);
+    let tol = opts.iter.tol;
+    let mut work_tol = tol;
+    let mut qa = [0.0; 3];
+    let mut status = SolveStatus::MaxIterations;
+    let mut iterations = 0;
+    let mut error = f64::INFINITY;
+    let mut local_failures = 0usize;
+    for sweep in 1..=opts.iter.max_iter {
+        iterations = sweep;
+        if let Some(g) = rng.as_mut() {
+            g.shuffle(&mut order);
+        }
+        let mut light = 0.0;
+        for &a in &order {
+            let ra = &r[a * dim..(a + 1) * dim];
+            p.w().block_row_times(a, dim, r, true, &mut qa);
+            for k in 0..dim {
+                qa[k] += p.q()[a * dim + k];
+            }
+            let blk = &diag[a * dim * dim..(a + 1) * dim * dim];
+            let mut new = [0.0; 3];
+            let ok;
+            if dim == 3 {
+                let w = Matrix3::from_column_slice(blk);
+                let q = Vector3::new(qa[0], qa[1], qa[2]);
+                let mut x = Vector3::new(ra[0], ra[1], ra[2]);
+                ok = local::solve_3d(local, &w, &q, p.mu()[a], &mut x, opts.local_tol, opts.local_max_iter);
+                new[..3].copy_from_slice(x.as_slice());
+            } else {
+                let w = Matrix2::from_column_slice(blk);
+                let q = Vector2::new(qa[0], qa[1]);
+                match local::solve_2d(&w, &q, p.mu()[a]) {
+                    Some(x) => {
+                        new[..2].copy_from_slice(x.as_slice());
+                        ok = true;
+                    }
+                    None => {
+                        new[..2].copy_from_slice(ra);
+                        ok = false;
+                    }
+                }
+            }
+            if !ok {
+                local_failures += 1;
+            }
+            if new[..dim].iter().any(|x| !x.is_finite()) {
+                continue; // keep the previous (finite) reaction of this contact
+            }
+            let ra = &mut r[a * dim..(a + 1) * dim];
+            for k in 0..dim {
+                let v = opts.relaxation * new[k] + (1.0 - opts.relaxation) * ra[k];
+                light += (v - ra[k]) * (v - ra[k]);
+                ra[k] = v;
+            }
+        }
+        let rn = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let light = if rn > f64::EPSILON { light.sqrt() / rn } else { light.sqrt() };
+        if light < work_tol || sweep % FULL_CHECK_EVERY == 0 || sweep == opts.iter.max_iter {
+            compute_u(p, r, u);
+            error = fc_error_with_u(p, r, u);
+            if error <= tol {
+                status = SolveStatus::Converged;
+                break;
+            }
+            if light < work_tol && light > 0.0 && error > 0.0 {
+                work_tol = (work_tol * light / error).min(work_tol * 0.5);
+            } else if light == 0.0 {
+                // A sweep that changes nothing will not change anything later: a fixed point of
+                // the sweep that is not a solution (a local solver cannot progress).
+                status = SolveStatus::Failed(FailReason::Stalled);
+                break;
+            }
+        }
+    }
+    let _ = local_failures;
+    if !error.is_finite() || status == SolveStatus::MaxIterations {
+        compute_u(p, r, u);
+        error = fc_error_with_u(p, r, u);
+    }
+    Ok(SolveReport { status, iterations, residual: error, elapsed: start.elapsed() })
+}
+
+pub(crate) fn compute_u(p: &FrictionContact, r: &[f64], u: &mut [f64]) {
+    u.copy_from_slice(p.q());
+    p.w().matvec_add(1.0, r, u);
+}

@@ -1,0 +1,187 @@
+//! Typed options of the friction-contact solvers.
+
+use crate::error::{NumericsError, Result};
+use crate::report::IterOptions;
+
+fn bad(option: &'static str, reason: String) -> NumericsError {
+    NumericsError::InvalidOption { option, reason }
+}
+
+/// Options of the nonsmooth Gauss–Seidel sweep over contacts.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct NsgsOptions {
+    /// Global tolerance on the normalized error and maximum number of sweeps.
+    pub iter: IterOptions,
+    /// Use `r` as given on entry (else start from 0).
+    pub warm_start: bool,
+    /// Over-relaxation `ω ∈ (0, 2)`: `r_α ← ω r_α^{local} + (1 − ω) r_α` (1 = none).
+    pub relaxation: f64,
+    /// Visit contacts in a random order drawn from this seed each sweep (deterministic PRNG).
+    pub shuffle_seed: Option<u64>,
+    /// Tolerance of the one-contact solver (on its own residual, relative).
+    pub local_tol: f64,
+    /// Iteration cap of the one-contact solver.
+    pub local_max_iter: usize,
+}
+
+impl Default for NsgsOptions {
+    fn default() -> Self {
+        NsgsOptions { iter: IterOptions::new(1e-8, 10_000), warm_start: false, relaxation: 1.0, shuffle_seed: None, local_tol: 1e-14, local_max_iter: 50 }
+    }
+}
+
+impl NsgsOptions {
+    /// Default options with the given tolerance and sweep cap.
+    pub fn with_iter(iter: IterOptions) -> Self {
+        NsgsOptions { iter, ..Default::default() }
+    }
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        self.iter.validate()?;
+        if !(self.relaxation > 0.0 && self.relaxation < 2.0) {
+            return Err(bad("relaxation", format!("must be in (0, 2), got {}", self.relaxation)));
+        }
+        if !(self.local_tol > 0.0 && self.local_tol.is_finite()) || self.local_max_iter == 0 {
+            return Err(bad("local_tol/local_max_iter", "local tolerance must be > 0 and the local cap > 0".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Options of the global semismooth Newton method on the Alart–Curnier function.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct NewtonOptions {
+    /// Tolerance on the normalized error and maximum number of Newton steps.
+    pub iter: IterOptions,
+    /// Use `r` as given on entry.
+    pub warm_start: bool,
+    /// Maximum number of backtracking halvings of the Armijo line search.
+    pub max_line_search: usize,
+    /// Above this many unknowns the Jacobian is factorized with faer's sparse LU (below: dense LU).
+    pub sparse_threshold: usize,
+}
+
+impl Default for NewtonOptions {
+    fn default() -> Self {
+        NewtonOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, max_line_search: 30, sparse_threshold: 300 }
+    }
+}
+
+impl NewtonOptions {
+    /// Default options with the given tolerance and cap.
+    pub fn with_iter(iter: IterOptions) -> Self {
+        NewtonOptions { iter, ..Default::default() }
+    }
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        self.iter.validate()
+    }
+}
+
+/// Options of the proximal-point method around the semismooth Newton solver.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ProxOptions {
+    /// Tolerance on the normalized error and maximum number of proximal (outer) steps.
+    pub iter: IterOptions,
+    /// Use `r` as given on entry.
+    pub warm_start: bool,
+    /// Proximal weight `ν_k = sigma · mean(diag W) · e_k^alpha` (e_k the current error).
+    pub sigma: f64,
+    /// Exponent of the error in the proximal weight.
+    pub alpha: f64,
+    /// Newton steps per proximal subproblem.
+    pub inner_max_iter: usize,
+}
+
+impl Default for ProxOptions {
+    fn default() -> Self {
+        ProxOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, sigma: 5.0, alpha: 1.0, inner_max_iter: 30 }
+    }
+}
+
+impl ProxOptions {
+    /// Default options with the given tolerance and cap.
+    pub fn with_iter(iter: IterOptions) -> Self {
+        ProxOptions { iter, ..Default::default() }
+    }
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        self.iter.validate()?;
+        if !(self.sigma > 0.0 && self.sigma.is_finite()) || !(self.alpha >= 0.0) || self.inner_max_iter == 0 {
+            return Err(bad("sigma/alpha/inner_max_iter", "need sigma > 0, alpha >= 0, inner_max_iter > 0".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Options of the projection (variational-inequality) solvers.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ViOptions {
+    /// Tolerance on the normalized error and maximum number of iterations.
+    pub iter: IterOptions,
+    /// Use `r` as given on entry.
+    pub warm_start: bool,
+    /// Initial step `ρ` (≤ 0: `1 / max diag W`).
+    pub rho0: f64,
+    /// Step acceptance: `ρ ‖F(r̄) − F(r)‖ ≤ l_max ‖r̄ − r‖`.
+    pub l_max: f64,
+    /// The step grows (×1/`tau`) when the ratio above falls below `l_min`.
+    pub l_min: f64,
+    /// Step reduction factor in `(0, 1)`.
+    pub tau: f64,
+}
+
+impl Default for ViOptions {
+    fn default() -> Self {
+        ViOptions { iter: IterOptions::new(1e-8, 20_000), warm_start: false, rho0: -1.0, l_max: 0.9, l_min: 0.3, tau: 2.0 / 3.0 }
+    }
+}
+
+impl ViOptions {
+    /// Default options with the given tolerance and cap.
+    pub fn with_iter(iter: IterOptions) -> Self {
+        ViOptions { iter, ..Default::default() }
+    }
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        self.iter.validate()?;
+        if !(self.l_max > 0.0 && self.l_max < 1.0 && self.l_min >= 0.0 && self.l_min < self.l_max && self.tau > 0.0 && self.tau < 1.0) {
+            return Err(bad("l_max/l_min/tau", "need 0 <= l_min < l_max < 1 and 0 < tau < 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Options of the 2D pivoting solver (lexicographic Lemke on the LCP reformulation).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LemkeOptions {
+    /// Tolerance on the normalized error of the result; `max_iter` caps the pivots.
+    pub iter: IterOptions,
+    /// Largest number of contacts accepted (the tableau is dense, 4·nc × 8·nc).
+    pub max_contacts: usize,
+    /// NSGS sweeps (exact 2D local solve, warm-started) used to refine a pivoting answer whose
+    /// normalized error exceeds tol because of roundoff.
+    pub refine_sweeps: usize,
+}
+
+impl Default for LemkeOptions {
+    fn default() -> Self {
+        LemkeOptions { iter: IterOptions::new(1e-8, 100_000), max_contacts: 800, refine_sweeps: 100 }
+    }
+}
+
+impl LemkeOptions {
+    /// Default options with the given tolerance and cap.
+    pub fn with_iter(iter: IterOptions) -> Self {
+        LemkeOptions { iter, ..Default::default() }
+    }
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        self.iter.validate()
+    }
+}

@@ -1,0 +1,72 @@
+//! Proximal point around the semismooth Newton method (3D).
+//!
+//! Outer step k: solve the friction-contact problem with `W + ν_k I` and `q − ν_k r_k`
+//! (a better conditioned, strongly monotone-like problem whose solution is the proximal point
+//! of `r_k`) by Newton–Alart–Curnier, then `r_{k+1}` = that solution.
+//! `ν_k = σ · mean(diag W) · e_k^α`, so the regularization vanishes as the error `e_k` does.
+//! When the inner Newton fails, `ν` is multiplied by 10 (more regularization) and the step retried.
+
+use super::newton::{newton_core, Stop};
+use super::nsgs::compute_u;
+use super::options::ProxOptions;
+use super::residual::fc_error_with_u;
+use super::FrictionContact;
+use crate::error::Result;
+use crate::report::{SolveReport, SolveStatus};
+use std::time::Instant;
+
+/// Runs PROX.
+pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ProxOptions) -> Result<SolveReport> {
+    opts.validate()?;
+    let start = Instant::now();
+    let n = p.size();
+    if !opts.warm_start {
+        r.iter_mut().for_each(|x| *x = 0.0);
+    }
+    let mut blk = [0.0; 9];
+    let mut mean_diag = 0.0;
+    for a in 0..p.n_contacts() {
+        p.w().diag_block(a, 3, &mut blk);
+        mean_diag += blk[0] + blk[4] + blk[8];
+    }
+    mean_diag = (mean_diag / n.max(1) as f64).abs().max(1e-300);
+    compute_u(p, r, u);
+    let mut err = fc_error_with_u(p, r, u);
+    let mut boost = 1.0;
+    let mut status = SolveStatus::MaxIterations;
+    let mut iterations = 0;
+    let mut center = r.to_vec();
+    for k in 0..opts.iter.max_iter {
+        if err <= opts.iter.tol {
+            status = SolveStatus::Converged;
+            iterations = k;
+            break;
+        }
+        iterations = k + 1;
+        let nu = opts.sigma * mean_diag * err.powf(opts.alpha).min(1.0) * boost;
+        center.copy_from_slice(r);
+        let mut trial = r.to_vec();
+        // Inner tolerance: tight enough that the outer error can reach tol.
+        let inner_tol = (0.1 * opts.iter.tol).max(1e-15);
+        let out = newton_core(p, &mut trial, nu, &center, opts.inner_max_iter, 30, 300, Stop::Phi(inner_tol));
+        if trial.iter().any(|x| !x.is_finite()) {
+            boost *= 10.0;
+            continue;
+        }
+        compute_u(p, &trial, u);
+        let e2 = fc_error_with_u(p, &trial, u);
+        if out.status.converged() || e2 < err {
+            r.copy_from_slice(&trial);
+            err = e2;
+            boost = if out.status.converged() { (boost * 0.5).max(1.0) } else { boost };
+        } else {
+            boost *= 10.0;
+        }
+    }
+    if status != SolveStatus::Converged && err <= opts.iter.tol {
+        status = SolveStatus::Converged;
+    }
+    compute_u(p, r, u);
+    let residual = fc_error_with_u(p, r, u);
+    Ok(SolveReport { status, iterations, residual, elapsed: start.elapsed() })
+}

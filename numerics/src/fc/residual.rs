@@ -1,0 +1,54 @@
+//! The error Siconos reports for friction contact (`fc3d_compute_error`, `fc2d_compute_error`),
+//! `siconos-error-measures.md` §2.1 and §2.4.
+
+use super::cone::project_on_cone;
+use super::FrictionContact;
+
+/// `DBL_EPSILON`.
+pub(crate) const DBL_EPSILON: f64 = f64::EPSILON;
+
+/// Absolute natural-map residual `sqrt(Σ_α ‖r_α − P_{K_α}(r_α − û_α)‖²)` with the De Saxcé
+/// velocity `û_α = u_α + μ_α ‖u_{α,T}‖ e_N`.
+pub fn natural_map_residual(dim: usize, mu: &[f64], r: &[f64], u: &[f64]) -> f64 {
+    let mut s = 0.0;
+    let mut x = [0.0; 3];
+    for (a, &m) in mu.iter().enumerate() {
+        let ra = &r[a * dim..(a + 1) * dim];
+        let ua = &u[a * dim..(a + 1) * dim];
+        let ut = ua[1..].iter().map(|v| v * v).sum::<f64>().sqrt();
+        for k in 0..dim {
+            x[k] = ra[k] - ua[k];
+        }
+        x[0] -= m * ut;
+        project_on_cone(&mut x[..dim], m);
+        for k in 0..dim {
+            let e = ra[k] - x[k];
+            s += e * e;
+        }
+    }
+    s.sqrt()
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// The normalized error given `u = W r + q` already computed:
+/// `e = natural_map_residual / max(‖q‖, ‖r‖, ‖u‖)` (unscaled when that max is ≤ DBL_EPSILON).
+pub fn fc_error_with_u(p: &FrictionContact, r: &[f64], u: &[f64]) -> f64 {
+    let e = natural_map_residual(p.dim(), p.mu(), r, u);
+    let scale = p.q_norm().max(norm(r)).max(norm(u));
+    if scale > DBL_EPSILON {
+        e / scale
+    } else {
+        e
+    }
+}
+
+/// Siconos's `fc3d_compute_error` / `fc2d_compute_error` with `norm = ‖q‖`: recomputes
+/// `u = W r + q` and returns `‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖)`.
+pub fn fc_error(p: &FrictionContact, r: &[f64]) -> f64 {
+    let mut u = p.q().to_vec();
+    p.w().matvec_add(1.0, r, &mut u);
+    fc_error_with_u(p, r, &u)
+}
