@@ -51,6 +51,9 @@ impl Binder<'_> {
             VectorValue::Constant(v) => Ok(v),
             VectorValue::Plugin(p) => {
                 let len = n.or(spec.size).ok_or_else(|| self.model.error_at(path, "a vector from a plugin needs a `size` attribute here"))?;
+                if len > values::MAX_VALUES {
+                    return Err(self.model.error_at(path, format!("size {len} is too large (limit {})", values::MAX_VALUES)));
+                }
                 let f = self.plugins.time_fn(&p.library, &p.function, path, p.params.clone()).map_err(|e| self.perr(path, e))?;
                 let mut v = DVector::zeros(len);
                 f.call(self.t0, v.as_mut_slice()).map_err(|e| self.model.error_at(path, format!("at t0: {e}")))?;
@@ -62,6 +65,9 @@ impl Binder<'_> {
     fn plugin_shape(&self, path: &str, rows: Option<usize>, cols: Option<usize>, expected: (Option<usize>, Option<usize>)) -> Result<(usize, usize), ModelError> {
         let r = rows.or(expected.0).ok_or_else(|| self.model.error_at(path, "a matrix from a plugin needs a `rows` attribute here"))?;
         let c = cols.or(expected.1).ok_or_else(|| self.model.error_at(path, "a matrix from a plugin needs a `cols` attribute here"))?;
+        if r.checked_mul(c).is_none_or(|n| n > values::MAX_VALUES) {
+            return Err(self.model.error_at(path, format!("a {r}×{c} matrix is too large (limit {} values)", values::MAX_VALUES)));
+        }
         Ok((r, c))
     }
 

@@ -15,6 +15,9 @@ use saltus_kernel::{
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+/// Largest state size of one dynamical system (the integrators factor dense `n×n` matrices).
+pub const MAX_DOF: usize = 10_000;
+
 /// The simulation built from `<Simulation>`.
 pub enum Simulation {
     /// Plain time stepping.
@@ -95,6 +98,9 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         }
         let ds = build_ds(&mut b, item, &path)?;
         let dim = ds.dim();
+        if dim > MAX_DOF {
+            return Err(m.error_at(&path, format!("{dim} degrees of freedom: the dense integrators accept at most {MAX_DOF} per system")));
+        }
         let id = nsds.add_ds(name.clone(), ds).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
         ids.insert(name.clone(), (id, dim));
     }
@@ -110,6 +116,9 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         let names: Vec<&str> = spec.ds.split_whitespace().collect();
         if names.is_empty() || names.len() > 2 {
             return Err(m.error_at(&path, format!("`ds` must name one or two dynamical systems, got {}", names.len())));
+        }
+        if names.len() == 2 && names[0] == names[1] {
+            return Err(m.error_at(&path, format!("`ds` names `{}` twice: the two systems of an interaction must be the same one listed once, or two different ones", names[0])));
         }
         let mut concerned = Vec::new();
         for n in &names {

@@ -237,3 +237,39 @@ pub fn to_xml(model: &ModelFile) -> Result<String, quick_xml::SeError> {
     out.push('\n');
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_to_line_and_column() {
+        let t = "ab\ncdé\nf";
+        assert_eq!(Pos::of_offset(t, 0), Pos { line: 1, column: 1 });
+        assert_eq!(Pos::of_offset(t, 3), Pos { line: 2, column: 1 });
+        // column counts characters: after "cdé" (4 bytes) comes column 4
+        assert_eq!(Pos::of_offset(t, 7), Pos { line: 2, column: 4 });
+        assert_eq!(Pos::of_offset(t, 6), Pos { line: 2, column: 3 }, "inside a multi-byte char: start of it");
+        assert_eq!(Pos::of_offset(t, 1000), Pos { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn path_index_names_elements_by_name_attribute() {
+        let t = "<Model>\n  <NSDS>\n    <X name=\"a\"><q0/></X>\n    <Interaction name=\"f\">\n      <Relation/>\n    </Interaction>\n  </NSDS>\n</Model>";
+        let ix = PathIndex::build(t);
+        assert_eq!(ix.find("NSDS"), Some(Pos { line: 2, column: 3 }));
+        assert_eq!(ix.find("NSDS/X[a]/q0"), Some(Pos { line: 3, column: 17 }));
+        assert_eq!(ix.find("NSDS/Interaction[f]/Relation"), Some(Pos { line: 5, column: 7 }));
+        // unknown leaf: nearest recorded ancestor
+        assert_eq!(ix.find("NSDS/Interaction[f]/Relation/H"), Some(Pos { line: 5, column: 7 }));
+        assert_eq!(ix.find("Nothing"), None);
+    }
+
+    #[test]
+    fn numbers_parse_strictly() {
+        assert_eq!(values::parse_numbers(" 1 -2.5e3\n\t0 ").unwrap(), vec![1.0, -2500.0, 0.0]);
+        assert!(values::parse_numbers("1 x").unwrap_err().contains("value 2 `x`"));
+        assert!(values::parse_numbers("inf").unwrap_err().contains("not finite"));
+        assert!(values::parse_numbers("").unwrap().is_empty());
+    }
+}
