@@ -96,45 +96,53 @@ impl Qp {
         f
     }
 
-    /// KKT residual of `(x, λ, μ)` for the Lagrangian `½xᵀQx + pᵀx − λᵀ(Ax − b) − μᵀ(Aeq x − beq)`:
-    /// the largest of
-    /// stationarity `‖Qx + p − Aᵀλ − Aeqᵀμ‖∞ / (1 + ‖p‖∞)`,
-    /// primal infeasibility `max(‖(b − Ax)₊‖∞, ‖Aeq x − beq‖∞) / (1 + max(‖b‖∞, ‖beq‖∞))`,
-    /// dual infeasibility `‖λ₋‖∞ / (1 + ‖p‖∞)` and
-    /// complementarity `maxᵢ |λᵢ (Ax − b)ᵢ| / (1 + ‖p‖∞)`.
+    /// KKT residual of `(x, λ, μ)` for the Lagrangian `½xᵀQx + pᵀx − λᵀ(Ax − b) − μᵀ(Aeq x − beq)`,
+    /// each part relative to the size of its terms (so it is invariant to the scale of the
+    /// multipliers of ill-conditioned active sets):
+    /// stationarity `‖Qx + p − Aᵀλ − Aeqᵀμ‖∞ / (1 + max(‖Qx‖∞, ‖p‖∞, ‖Aᵀλ‖∞, ‖Aeqᵀμ‖∞))`,
+    /// primal infeasibility `max(‖(b − Ax)₊‖∞, ‖Aeq x − beq‖∞) / (1 + max(‖Ax‖∞, ‖b‖∞, ‖Aeq x‖∞, ‖beq‖∞))`,
+    /// dual infeasibility `‖λ₋‖∞ / (1 + ‖λ‖∞)` and
+    /// complementarity `maxᵢ |λᵢ (Ax − b)ᵢ| / ((1 + ‖λ‖∞)(1 + max(‖Ax‖∞, ‖b‖∞)))`.
     pub fn kkt_residual(&self, x: &[f64], lambda: &[f64], mu: &[f64]) -> f64 {
         let n = self.n();
         let inf = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let pn = 1.0 + inf(&self.p);
-        let bn = 1.0 + inf(&self.b).max(inf(&self.beq));
-        let mut g: Vec<f64> = self.p.clone();
+        let mut qx = vec![0.0; n];
         for j in 0..n {
             for i in 0..n {
-                g[i] += self.q[(i, j)] * x[j];
+                qx[i] += self.q[(i, j)] * x[j];
             }
         }
-        let mut prim = 0.0f64;
-        let mut comp = 0.0f64;
-        let mut dual = 0.0f64;
+        let mut atl = vec![0.0; n];
+        let mut aeqtm = vec![0.0; n];
+        let (mut ax_max, mut prim, mut comp_abs) = (0.0f64, 0.0f64, 0.0f64);
         for k in 0..self.a.nrows() {
-            let mut s = -self.b[k];
+            let mut ax = 0.0;
             for j in 0..n {
-                s += self.a[(k, j)] * x[j];
-                g[j] -= self.a[(k, j)] * lambda[k];
+                ax += self.a[(k, j)] * x[j];
+                atl[j] += self.a[(k, j)] * lambda[k];
             }
+            let s = ax - self.b[k];
+            ax_max = ax_max.max(ax.abs());
             prim = prim.max(-s);
-            comp = comp.max((lambda[k] * s).abs());
-            dual = dual.max(-lambda[k]);
+            comp_abs = comp_abs.max((lambda[k] * s).abs());
         }
+        let mut aeqx_max = 0.0f64;
         for k in 0..self.aeq.nrows() {
-            let mut s = -self.beq[k];
+            let mut ax = 0.0;
             for j in 0..n {
-                s += self.aeq[(k, j)] * x[j];
-                g[j] -= self.aeq[(k, j)] * mu[k];
+                ax += self.aeq[(k, j)] * x[j];
+                aeqtm[j] += self.aeq[(k, j)] * mu[k];
             }
-            prim = prim.max(s.abs());
+            aeqx_max = aeqx_max.max(ax.abs());
+            prim = prim.max((ax - self.beq[k]).abs());
         }
-        let r = (inf(&g) / pn).max(prim / bn).max(dual / pn).max(comp / pn);
+        let g: Vec<f64> = (0..n).map(|i| qx[i] + self.p[i] - atl[i] - aeqtm[i]).collect();
+        let stat = inf(&g) / (1.0 + inf(&qx).max(inf(&self.p)).max(inf(&atl)).max(inf(&aeqtm)));
+        let prim = prim / (1.0 + ax_max.max(inf(&self.b)).max(aeqx_max).max(inf(&self.beq)));
+        let lmax = inf(lambda);
+        let dual = lambda.iter().fold(0.0f64, |m, l| m.max(-l)) / (1.0 + lmax);
+        let comp = comp_abs / ((1.0 + lmax) * (1.0 + ax_max.max(inf(&self.b))));
+        let r = stat.max(prim).max(dual).max(comp);
         if r.is_finite() {
             r
         } else {
