@@ -29,7 +29,7 @@ pub mod simulation;
 
 /// The numerics solvers the kernel calls (re-exported so users name them from one place).
 pub mod solvers {
-    pub use saltus_numerics::{lcp, mlcp, relay};
+    pub use saltus_numerics::{fc, lcp, mlcp, relay};
 }
 
 pub use error::KernelError;
@@ -53,3 +53,4 @@ pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
+pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};

@@ -2,10 +2,12 @@
 //! helpers to run and record.
 
 pub mod assembly;
+pub mod event_driven;
 pub mod index_sets;
 pub(crate) mod interaction_work;
 pub mod osi;
 pub mod osnsp;
+mod phases;
 pub mod projection;
 pub mod recorder;
 pub mod report;
