@@ -55,6 +55,7 @@ mod options;
 mod projection;
 mod root;
 mod stats;
+mod step_control;
 mod switching;
 mod symplectic;
 mod system;
