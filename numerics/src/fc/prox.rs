@@ -4,6 +4,7 @@
 //! (a better conditioned, strongly monotone-like problem whose solution is the proximal point
 //! of `r_k`) by Newton–Alart–Curnier, then `r_{k+1}` = that solution.
 //! `ν_k = σ · mean(diag W) · e_k^α`, so the regularization vanishes as the error `e_k` does.
+//! Each subproblem is solved inexactly, to `‖Φ‖ ≤ clamp(0.1·e_k, 0.1·tol, 1e-4)·‖r‖`.
 //! When the inner Newton fails, `ν` is multiplied by 10 (more regularization) and the step retried.
 
 use super::newton::{newton_core, Stop};
@@ -47,7 +48,8 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ProxOptio
         center.copy_from_slice(r);
         let mut trial = r.to_vec();
         // Inner tolerance: tight enough that the outer error can reach tol.
-        let inner_tol = (0.1 * opts.iter.tol).max(1e-15);
+        // Inexact proximal steps: the subproblem is solved to a fraction of the current error.
+        let inner_tol = (0.1 * err).min(1e-4).max(0.1 * opts.iter.tol).max(1e-15);
         let out = newton_core(p, &mut trial, nu, &center, opts.inner_max_iter, 30, 300, Stop::Phi(inner_tol));
         if trial.iter().any(|x| !x.is_finite()) {
             boost *= 10.0;
