@@ -5,10 +5,16 @@
 //! makes the answer meaningless. Nothing here prints, panics on bad input, or exits.
 #![warn(missing_docs)]
 
+pub mod driver;
 pub mod error;
 pub mod fc;
 pub mod io;
+pub mod lcp;
 pub mod matrix;
+pub mod mlcp;
+pub mod qp;
+pub mod relay;
+pub mod ode;
 pub mod report;
 
 pub use error::{NumericsError, Result};

@@ -1,0 +1,510 @@
+//! Dynamical systems (Siconos `DynamicalSystem` hierarchy as one closed enum).
+//!
+//! First-order systems carry the state `x` and the input `r`; Lagrangian systems carry the
+//! positions `q`, velocities `v` and the input impulse `p` (level 1, Moreau–Jean).
+
+use super::userfn::{MatOp, PairMatFn, PairVecFn, StateMatFn, StateVecFn, UserResult, VecOp};
+use nalgebra::{DMatrix, DVector};
+use std::sync::Arc;
+
+/// A dynamical system. The kind decides which relations and integrators apply.
+#[derive(Clone, Debug)]
+pub enum DynamicalSystem {
+    /// `M ẋ = f(t, x) + r` (Siconos `FirstOrderNonLinearDS`).
+    FirstOrderNonLinear(FirstOrderNonLinearDs),
+    /// `M ẋ = A(t) x + b(t) + r` (Siconos `FirstOrderLinearDS`).
+    FirstOrderLinear(FirstOrderLinearDs),
+    /// `M ẋ = A x + b + r`, constant `A`, `b` (Siconos `FirstOrderLinearTIDS`).
+    FirstOrderLinearTi(FirstOrderLinearTiDs),
+    /// `M(q) v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p` (Siconos `LagrangianDS`).
+    Lagrangian(LagrangianDs),
+    /// `M v̇ + C v + K q = F_ext(t) + p` (Siconos `LagrangianLinearTIDS`).
+    LagrangianLinearTi(LagrangianLinearTiDs),
+}
+
+/// `M ẋ = f(t, x) + r`, with the Jacobian `∇ₓf(t, x)` for the Newton loop.
+#[derive(Clone)]
+pub struct FirstOrderNonLinearDs {
+    /// Initial state.
+    pub x0: DVector<f64>,
+    /// Constant mass matrix (identity when `None`).
+    pub mass: Option<DMatrix<f64>>,
+    /// The vector field `f(t, x)`.
+    pub f: StateVecFn,
+    /// Its Jacobian `∇ₓf(t, x)`.
+    pub jac_f: StateMatFn,
+    /// Parameters `z` read by relations (`F z` of `FirstOrderLinearTIR`, `h(x, z)` of Type1R).
+    pub z: DVector<f64>,
+    pub(crate) x: DVector<f64>,
+    pub(crate) r: DVector<f64>,
+}
+
+/// `M ẋ = A(t) x + b(t) + r`.
+#[derive(Clone, Debug)]
+pub struct FirstOrderLinearDs {
+    /// Initial state.
+    pub x0: DVector<f64>,
+    /// Constant mass matrix (identity when `None`).
+    pub mass: Option<DMatrix<f64>>,
+    /// `A(t)`.
+    pub a: MatOp,
+    /// `b(t)` (zero when `None`).
+    pub b: Option<VecOp>,
+    /// Parameters `z` read by relations.
+    pub z: DVector<f64>,
+    pub(crate) x: DVector<f64>,
+    pub(crate) r: DVector<f64>,
+}
+
+/// `M ẋ = A x + b + r`, time-invariant.
+#[derive(Clone, Debug)]
+pub struct FirstOrderLinearTiDs {
+    /// Initial state.
+    pub x0: DVector<f64>,
+    /// Constant mass matrix (identity when `None`).
+    pub mass: Option<DMatrix<f64>>,
+    /// `A`.
+    pub a: DMatrix<f64>,
+    /// `b` (zero when `None`).
+    pub b: Option<DVector<f64>>,
+    /// Parameters `z` read by relations.
+    pub z: DVector<f64>,
+    pub(crate) x: DVector<f64>,
+    pub(crate) r: DVector<f64>,
+}
+
+/// A force `F(t, q, v)` with its Jacobians `∇_q F` and `∇_v F` (used for `F_int` and `F_gyr`).
+#[derive(Clone)]
+pub struct ForceFn {
+    /// `out = F(t, q, v)`.
+    pub f: PairVecFn,
+    /// `out = ∇_q F(t, q, v)` (n×n).
+    pub jac_q: PairMatFn,
+    /// `out = ∇_v F(t, q, v)` (n×n).
+    pub jac_v: PairMatFn,
+}
+
+impl ForceFn {
+    /// A force from three closures.
+    pub fn new(
+        f: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_q: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        jac_v: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        ForceFn {
+            f: Arc::new(f),
+            jac_q: Arc::new(jac_q),
+            jac_v: Arc::new(jac_v),
+        }
+    }
+}
+
+/// The mass matrix of a Lagrangian system: constant or `M(q)`.
+#[derive(Clone)]
+pub enum Mass {
+    /// Constant `M`.
+    Constant(DMatrix<f64>),
+    /// `M(q)` (called with `(t, q)`).
+    Function(StateMatFn),
+}
+
+/// `M(q) v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p`.
+#[derive(Clone)]
+pub struct LagrangianDs {
+    /// Initial positions.
+    pub q0: DVector<f64>,
+    /// Initial velocities.
+    pub v0: DVector<f64>,
+    /// The mass matrix.
+    pub mass: Mass,
+    /// Internal forces `F_int(t, q, v)` (none when `None`).
+    pub f_int: Option<ForceFn>,
+    /// Gyroscopic forces `F_gyr(q, v)` (called with `t` too; none when `None`).
+    pub f_gyr: Option<ForceFn>,
+    /// External forces `F_ext(t)` (none when `None`).
+    pub f_ext: Option<VecOp>,
+    pub(crate) q: DVector<f64>,
+    pub(crate) v: DVector<f64>,
+    pub(crate) p: DVector<f64>,
+}
+
+/// `M v̇ + C v + K q = F_ext(t) + p`.
+#[derive(Clone, Debug)]
+pub struct LagrangianLinearTiDs {
+    /// Initial positions.
+    pub q0: DVector<f64>,
+    /// Initial velocities.
+    pub v0: DVector<f64>,
+    /// Constant mass matrix.
+    pub mass: DMatrix<f64>,
+    /// Stiffness `K` (zero when `None`).
+    pub k: Option<DMatrix<f64>>,
+    /// Damping `C` (zero when `None`).
+    pub c: Option<DMatrix<f64>>,
+    /// External forces `F_ext(t)` (none when `None`).
+    pub f_ext: Option<VecOp>,
+    pub(crate) q: DVector<f64>,
+    pub(crate) v: DVector<f64>,
+    pub(crate) p: DVector<f64>,
+}
+
+impl FirstOrderNonLinearDs {
+    /// `ẋ = f(t, x)` from `x0`, `f` and its Jacobian; identity mass, no `z`.
+    pub fn new(
+        x0: DVector<f64>,
+        f: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_f: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        let n = x0.len();
+        FirstOrderNonLinearDs {
+            x: x0.clone(),
+            x0,
+            mass: None,
+            f: Arc::new(f),
+            jac_f: Arc::new(jac_f),
+            z: DVector::zeros(0),
+            r: DVector::zeros(n),
+        }
+    }
+}
+
+impl FirstOrderLinearDs {
+    /// `ẋ = A(t) x` from `x0`; add `b` and a mass with the builder methods.
+    pub fn new(x0: DVector<f64>, a: impl Into<MatOp>) -> Self {
+        let n = x0.len();
+        FirstOrderLinearDs {
+            x: x0.clone(),
+            x0,
+            mass: None,
+            a: a.into(),
+            b: None,
+            z: DVector::zeros(0),
+            r: DVector::zeros(n),
+        }
+    }
+    /// Sets `b(t)`.
+    pub fn with_b(mut self, b: impl Into<VecOp>) -> Self {
+        self.b = Some(b.into());
+        self
+    }
+    /// Sets a constant mass matrix.
+    pub fn with_mass(mut self, m: DMatrix<f64>) -> Self {
+        self.mass = Some(m);
+        self
+    }
+}
+
+impl FirstOrderLinearTiDs {
+    /// `ẋ = A x` from `x0`.
+    pub fn new(x0: DVector<f64>, a: DMatrix<f64>) -> Self {
+        let n = x0.len();
+        FirstOrderLinearTiDs {
+            x: x0.clone(),
+            x0,
+            mass: None,
+            a,
+            b: None,
+            z: DVector::zeros(0),
+            r: DVector::zeros(n),
+        }
+    }
+    /// Sets `b`.
+    pub fn with_b(mut self, b: DVector<f64>) -> Self {
+        self.b = Some(b);
+        self
+    }
+    /// Sets a constant mass matrix.
+    pub fn with_mass(mut self, m: DMatrix<f64>) -> Self {
+        self.mass = Some(m);
+        self
+    }
+}
+
+impl LagrangianDs {
+    /// A free Lagrangian system `M(q) v̇ = 0`; add forces with the builder methods.
+    pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: Mass) -> Self {
+        let n = q0.len();
+        LagrangianDs {
+            q: q0.clone(),
+            v: v0.clone(),
+            q0,
+            v0,
+            mass,
+            f_int: None,
+            f_gyr: None,
+            f_ext: None,
+            p: DVector::zeros(n),
+        }
+    }
+    /// Sets `F_int`.
+    pub fn with_f_int(mut self, f: ForceFn) -> Self {
+        self.f_int = Some(f);
+        self
+    }
+    /// Sets `F_gyr`.
+    pub fn with_f_gyr(mut self, f: ForceFn) -> Self {
+        self.f_gyr = Some(f);
+        self
+    }
+    /// Sets `F_ext(t)`.
+    pub fn with_f_ext(mut self, f: impl Into<VecOp>) -> Self {
+        self.f_ext = Some(f.into());
+        self
+    }
+}
+
+impl LagrangianLinearTiDs {
+    /// `M v̇ = 0` from `q0`, `v0`; add `K`, `C`, `F_ext` with the builder methods.
+    pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: DMatrix<f64>) -> Self {
+        let n = q0.len();
+        LagrangianLinearTiDs {
+            q: q0.clone(),
+            v: v0.clone(),
+            q0,
+            v0,
+            mass,
+            k: None,
+            c: None,
+            f_ext: None,
+            p: DVector::zeros(n),
+        }
+    }
+    /// Sets the stiffness `K`.
+    pub fn with_k(mut self, k: DMatrix<f64>) -> Self {
+        self.k = Some(k);
+        self
+    }
+    /// Sets the damping `C`.
+    pub fn with_c(mut self, c: DMatrix<f64>) -> Self {
+        self.c = Some(c);
+        self
+    }
+    /// Sets `F_ext(t)`.
+    pub fn with_f_ext(mut self, f: impl Into<VecOp>) -> Self {
+        self.f_ext = Some(f.into());
+        self
+    }
+}
+
+fn check_square(what: &str, m: &DMatrix<f64>, n: usize) -> Result<(), String> {
+    if m.shape() != (n, n) {
+        return Err(format!(
+            "{what} is {}x{}, expected {n}x{n}",
+            m.nrows(),
+            m.ncols()
+        ));
+    }
+    if m.iter().any(|x| !x.is_finite()) {
+        return Err(format!("{what} has a non-finite entry"));
+    }
+    Ok(())
+}
+
+fn check_vec(what: &str, v: &DVector<f64>, n: usize) -> Result<(), String> {
+    if v.len() != n {
+        return Err(format!("{what} has length {}, expected {n}", v.len()));
+    }
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(format!("{what} has a non-finite entry"));
+    }
+    Ok(())
+}
+
+fn check_vecop(what: &str, v: &Option<VecOp>, n: usize) -> Result<(), String> {
+    match v {
+        Some(VecOp::Constant(c)) => check_vec(what, c, n),
+        _ => Ok(()),
+    }
+}
+
+impl DynamicalSystem {
+    /// Siconos class name of this kind (for messages).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(_) => "FirstOrderNonLinearDS",
+            DynamicalSystem::FirstOrderLinear(_) => "FirstOrderLinearDS",
+            DynamicalSystem::FirstOrderLinearTi(_) => "FirstOrderLinearTIDS",
+            DynamicalSystem::Lagrangian(_) => "LagrangianDS",
+            DynamicalSystem::LagrangianLinearTi(_) => "LagrangianLinearTIDS",
+        }
+    }
+
+    /// `true` for the two Lagrangian kinds.
+    pub fn is_lagrangian(&self) -> bool {
+        matches!(
+            self,
+            DynamicalSystem::Lagrangian(_) | DynamicalSystem::LagrangianLinearTi(_)
+        )
+    }
+
+    /// Dimension of the state (`x`) or of the generalized coordinates (`q`).
+    pub fn dim(&self) -> usize {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => d.x0.len(),
+            DynamicalSystem::FirstOrderLinear(d) => d.x0.len(),
+            DynamicalSystem::FirstOrderLinearTi(d) => d.x0.len(),
+            DynamicalSystem::Lagrangian(d) => d.q0.len(),
+            DynamicalSystem::LagrangianLinearTi(d) => d.q0.len(),
+        }
+    }
+
+    /// The current state: `x` (first order) or `q` (Lagrangian).
+    pub fn state(&self) -> &DVector<f64> {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => &d.x,
+            DynamicalSystem::FirstOrderLinear(d) => &d.x,
+            DynamicalSystem::FirstOrderLinearTi(d) => &d.x,
+            DynamicalSystem::Lagrangian(d) => &d.q,
+            DynamicalSystem::LagrangianLinearTi(d) => &d.q,
+        }
+    }
+
+    /// The current velocity `v` (Lagrangian only).
+    pub fn velocity(&self) -> Option<&DVector<f64>> {
+        match self {
+            DynamicalSystem::Lagrangian(d) => Some(&d.v),
+            DynamicalSystem::LagrangianLinearTi(d) => Some(&d.v),
+            _ => None,
+        }
+    }
+
+    /// The current input: `r` (first order) or the impulse `p` at level 1 (Lagrangian, Moreau–Jean),
+    /// accumulated over the last step.
+    pub fn input(&self) -> &DVector<f64> {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => &d.r,
+            DynamicalSystem::FirstOrderLinear(d) => &d.r,
+            DynamicalSystem::FirstOrderLinearTi(d) => &d.r,
+            DynamicalSystem::Lagrangian(d) => &d.p,
+            DynamicalSystem::LagrangianLinearTi(d) => &d.p,
+        }
+    }
+
+    /// Parameters `z` (first order; empty for Lagrangian systems).
+    pub fn z(&self) -> &[f64] {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => d.z.as_slice(),
+            DynamicalSystem::FirstOrderLinear(d) => d.z.as_slice(),
+            DynamicalSystem::FirstOrderLinearTi(d) => d.z.as_slice(),
+            _ => &[],
+        }
+    }
+
+    /// Mutable state and velocity/input, for the simulation: `(x or q, v (empty for first order), r or p)`.
+    pub(crate) fn state_mut(
+        &mut self,
+    ) -> (
+        &mut DVector<f64>,
+        Option<&mut DVector<f64>>,
+        &mut DVector<f64>,
+    ) {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => (&mut d.x, None, &mut d.r),
+            DynamicalSystem::FirstOrderLinear(d) => (&mut d.x, None, &mut d.r),
+            DynamicalSystem::FirstOrderLinearTi(d) => (&mut d.x, None, &mut d.r),
+            DynamicalSystem::Lagrangian(d) => (&mut d.q, Some(&mut d.v), &mut d.p),
+            DynamicalSystem::LagrangianLinearTi(d) => (&mut d.q, Some(&mut d.v), &mut d.p),
+        }
+    }
+
+    /// Resets the state to the initial conditions and the input to zero.
+    pub fn reset(&mut self) {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => (d.x.copy_from(&d.x0), d.r.fill(0.0)),
+            DynamicalSystem::FirstOrderLinear(d) => (d.x.copy_from(&d.x0), d.r.fill(0.0)),
+            DynamicalSystem::FirstOrderLinearTi(d) => (d.x.copy_from(&d.x0), d.r.fill(0.0)),
+            DynamicalSystem::Lagrangian(d) => (d.q.copy_from(&d.q0), {
+                d.v.copy_from(&d.v0);
+                d.p.fill(0.0)
+            }),
+            DynamicalSystem::LagrangianLinearTi(d) => (d.q.copy_from(&d.q0), {
+                d.v.copy_from(&d.v0);
+                d.p.fill(0.0)
+            }),
+        };
+    }
+
+    /// Checks sizes and finiteness of the constant data.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.dim();
+        if n == 0 {
+            return Err("the system has dimension 0".into());
+        }
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => {
+                check_vec("x0", &d.x0, n)?;
+                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))
+            }
+            DynamicalSystem::FirstOrderLinear(d) => {
+                check_vec("x0", &d.x0, n)?;
+                d.mass
+                    .as_ref()
+                    .map_or(Ok(()), |m| check_square("M", m, n))?;
+                match &d.a {
+                    MatOp::Constant(a) => check_square("A", a, n)?,
+                    MatOp::Function { rows, cols, .. } if (*rows, *cols) != (n, n) => {
+                        return Err(format!("A(t) is declared {rows}x{cols}, expected {n}x{n}"))
+                    }
+                    _ => {}
+                }
+                check_vecop("b", &d.b, n)
+            }
+            DynamicalSystem::FirstOrderLinearTi(d) => {
+                check_vec("x0", &d.x0, n)?;
+                d.mass
+                    .as_ref()
+                    .map_or(Ok(()), |m| check_square("M", m, n))?;
+                check_square("A", &d.a, n)?;
+                d.b.as_ref().map_or(Ok(()), |b| check_vec("b", b, n))
+            }
+            DynamicalSystem::Lagrangian(d) => {
+                check_vec("q0", &d.q0, n)?;
+                check_vec("v0", &d.v0, n)?;
+                if let Mass::Constant(m) = &d.mass {
+                    check_square("M", m, n)?;
+                }
+                check_vecop("F_ext", &d.f_ext, n)
+            }
+            DynamicalSystem::LagrangianLinearTi(d) => {
+                check_vec("q0", &d.q0, n)?;
+                check_vec("v0", &d.v0, n)?;
+                check_square("M", &d.mass, n)?;
+                d.k.as_ref().map_or(Ok(()), |m| check_square("K", m, n))?;
+                d.c.as_ref().map_or(Ok(()), |m| check_square("C", m, n))?;
+                check_vecop("F_ext", &d.f_ext, n)
+            }
+        }
+    }
+}
+
+macro_rules! from_variant {
+    ($t:ty, $v:ident) => {
+        impl From<$t> for DynamicalSystem {
+            fn from(d: $t) -> Self {
+                DynamicalSystem::$v(d)
+            }
+        }
+    };
+}
+from_variant!(FirstOrderNonLinearDs, FirstOrderNonLinear);
+from_variant!(FirstOrderLinearDs, FirstOrderLinear);
+from_variant!(FirstOrderLinearTiDs, FirstOrderLinearTi);
+from_variant!(LagrangianDs, Lagrangian);
+from_variant!(LagrangianLinearTiDs, LagrangianLinearTi);
+
+impl std::fmt::Debug for FirstOrderNonLinearDs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FirstOrderNonLinearDs")
+            .field("x", &self.x.as_slice())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for LagrangianDs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LagrangianDs")
+            .field("q", &self.q.as_slice())
+            .field("v", &self.v.as_slice())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,9 @@
+//! The model: dynamical systems, relations, nonsmooth laws, interactions, and the
+//! nonsmooth dynamical system that owns them.
+
+pub mod ds;
+pub mod interaction;
+pub mod nsds;
+pub mod nslaw;
+pub mod relation;
+pub mod userfn;

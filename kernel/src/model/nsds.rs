@@ -1,0 +1,179 @@
+//! The nonsmooth dynamical system: systems, interactions and their topology.
+
+use super::ds::DynamicalSystem;
+use super::interaction::Interaction;
+use super::nslaw::NonSmoothLaw;
+use super::relation::Relation;
+use crate::error::KernelError;
+
+/// Index of a dynamical system in its [`Nsds`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DsId(pub u32);
+
+/// Index of an interaction in its [`Nsds`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct InterId(pub u32);
+
+impl DsId {
+    /// As a `usize` index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl InterId {
+    /// As a `usize` index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The nonsmooth dynamical system (Siconos `NonSmoothDynamicalSystem`): owns the systems (with
+/// their current state), the interactions (with their current `y` and `λ`) and the current time.
+#[derive(Clone, Debug)]
+pub struct Nsds {
+    t0: f64,
+    t: f64,
+    ds: Vec<DynamicalSystem>,
+    inters: Vec<Interaction>,
+    ds_names: Vec<String>,
+    /// `ds_to_inters[d]`: the interactions concerning system `d`, in id order.
+    ds_to_inters: Vec<Vec<InterId>>,
+}
+
+impl Nsds {
+    /// An empty system starting at `t0`.
+    pub fn new(t0: f64) -> Self {
+        Nsds {
+            t0,
+            t: t0,
+            ds: Vec::new(),
+            inters: Vec::new(),
+            ds_names: Vec::new(),
+            ds_to_inters: Vec::new(),
+        }
+    }
+
+    /// Adds a dynamical system (checked with [`DynamicalSystem::validate`]).
+    pub fn add_ds(
+        &mut self,
+        name: impl Into<String>,
+        ds: impl Into<DynamicalSystem>,
+    ) -> Result<DsId, KernelError> {
+        let ds = ds.into();
+        let name = name.into();
+        ds.validate().map_err(|reason| KernelError::InvalidModel {
+            what: format!("dynamical system `{name}` ({})", ds.kind_name()),
+            reason,
+        })?;
+        let id = DsId(self.ds.len() as u32);
+        self.ds.push(ds);
+        self.ds_names.push(name);
+        self.ds_to_inters.push(Vec::new());
+        Ok(id)
+    }
+
+    /// Adds an interaction named `name` between `ds1` (and `ds2`). Checks that the systems exist,
+    /// the law parameters, and the relation sizes against the law and the systems.
+    pub fn link(
+        &mut self,
+        name: impl Into<String>,
+        ds1: DsId,
+        ds2: Option<DsId>,
+        relation: Relation,
+        law: NonSmoothLaw,
+    ) -> Result<InterId, KernelError> {
+        let inter = Interaction::new(name, ds1, ds2, relation, law);
+        self.add_interaction(inter)
+    }
+
+    /// Adds an already built interaction (see [`Nsds::link`]).
+    pub fn add_interaction(&mut self, inter: Interaction) -> Result<InterId, KernelError> {
+        let err = |reason: String| KernelError::InvalidModel {
+            what: format!("interaction `{}`", inter.name),
+            reason,
+        };
+        let mut n = 0;
+        let mut nz = 0;
+        for d in inter.ds_ids() {
+            let ds = self
+                .ds
+                .get(d.index())
+                .ok_or_else(|| err(format!("unknown dynamical system {:?}", d)))?;
+            n += ds.dim();
+            nz += ds.z().len();
+        }
+        if inter.ds.1 == Some(inter.ds.0) {
+            return Err(err("the two concerned systems are the same".into()));
+        }
+        inter
+            .law
+            .validate()
+            .map_err(|r| err(format!("{}: {r}", inter.law.kind_name())))?;
+        inter
+            .relation
+            .validate(inter.law.size(), n, nz)
+            .map_err(|r| err(format!("{}: {r}", inter.relation.kind_name())))?;
+        let id = InterId(self.inters.len() as u32);
+        for d in inter.ds_ids() {
+            self.ds_to_inters[d.index()].push(id);
+        }
+        self.inters.push(inter);
+        Ok(id)
+    }
+
+    /// Initial time.
+    pub fn t0(&self) -> f64 {
+        self.t0
+    }
+    /// Current time (the time of the current state).
+    pub fn t(&self) -> f64 {
+        self.t
+    }
+    pub(crate) fn set_t(&mut self, t: f64) {
+        self.t = t;
+    }
+    /// All systems, indexed by [`DsId`].
+    pub fn systems(&self) -> &[DynamicalSystem] {
+        &self.ds
+    }
+    /// All interactions, indexed by [`InterId`].
+    pub fn interactions(&self) -> &[Interaction] {
+        &self.inters
+    }
+    /// One system.
+    pub fn ds(&self, id: DsId) -> Option<&DynamicalSystem> {
+        self.ds.get(id.index())
+    }
+    /// One interaction.
+    pub fn interaction(&self, id: InterId) -> Option<&Interaction> {
+        self.inters.get(id.index())
+    }
+    /// Name of a system.
+    pub fn ds_name(&self, id: DsId) -> Option<&str> {
+        self.ds_names.get(id.index()).map(|s| s.as_str())
+    }
+    /// The interactions concerning a system (the adjacency of the topology).
+    pub fn interactions_of(&self, id: DsId) -> &[InterId] {
+        self.ds_to_inters
+            .get(id.index())
+            .map_or(&[], |v| v.as_slice())
+    }
+    /// Number of systems.
+    pub fn n_ds(&self) -> usize {
+        self.ds.len()
+    }
+    /// Number of interactions.
+    pub fn n_interactions(&self) -> usize {
+        self.inters.len()
+    }
+    /// Rewinds to `t0`: initial states, zero inputs, zero `y` and `λ`.
+    pub fn reset(&mut self) {
+        self.t = self.t0;
+        self.ds.iter_mut().for_each(|d| d.reset());
+        self.inters.iter_mut().for_each(|i| i.reset());
+    }
+    pub(crate) fn parts_mut(&mut self) -> (&mut [DynamicalSystem], &mut [Interaction]) {
+        (&mut self.ds, &mut self.inters)
+    }
+}

@@ -1,0 +1,99 @@
+//! Index sets (Siconos `indexSet(i)`): which interactions take part at each level.
+//!
+//! `I0` holds every interaction; `I1` the interactions active at velocity level (Moreau–Jean
+//! activation `y + γ h ẏ ≤ 0`, or always for equality-type laws); `I2` (acceleration level) is used
+//! only by event-driven schemes and stays empty in time stepping. Each set is sorted by id, and
+//! `position` gives the row offset of an interaction's block in the one-step problem.
+
+use crate::model::nsds::InterId;
+
+/// The index sets of a simulation.
+#[derive(Debug, Clone, Default)]
+pub struct IndexSets {
+    sets: [Vec<InterId>; 3],
+    position: Vec<Option<usize>>,
+    /// Incremented every time the set used by the one-step problem changes.
+    pub(crate) generation: u64,
+}
+
+impl IndexSets {
+    pub(crate) fn new(n_inters: usize) -> Self {
+        let all = (0..n_inters as u32).map(InterId).collect();
+        IndexSets {
+            sets: [all, Vec::new(), Vec::new()],
+            position: vec![None; n_inters],
+            generation: 0,
+        }
+    }
+
+    /// The interactions of index set `level` (0, 1 or 2), sorted by id; empty above 2.
+    pub fn set(&self, level: usize) -> &[InterId] {
+        self.sets.get(level).map_or(&[], |s| s.as_slice())
+    }
+
+    /// Row offset of `id` in the one-step problem, if it takes part in it.
+    pub fn position(&self, id: InterId) -> Option<usize> {
+        self.position.get(id.index()).copied().flatten()
+    }
+
+    pub(crate) fn positions(&self) -> &[Option<usize>] {
+        &self.position
+    }
+
+    /// Replaces set `level` by the ids flagged in `active` (in id order). Returns `true` if it changed.
+    pub(crate) fn update(&mut self, level: usize, active: impl Iterator<Item = bool>) -> bool {
+        let mut changed = false;
+        let mut k = 0;
+        for (i, a) in active.enumerate() {
+            if !a {
+                continue;
+            }
+            let id = InterId(i as u32);
+            if self.sets[level].get(k) != Some(&id) {
+                changed = true;
+                self.sets[level].truncate(k);
+                self.sets[level].push(id);
+            }
+            k += 1;
+        }
+        if self.sets[level].len() != k {
+            changed = true;
+            self.sets[level].truncate(k);
+        }
+        changed
+    }
+
+    /// Recomputes the block positions for the problem built on set `level` with block sizes
+    /// `size(id)`; returns the total size.
+    pub(crate) fn place(&mut self, level: usize, size: impl Fn(InterId) -> usize) -> usize {
+        self.position.iter_mut().for_each(|p| *p = None);
+        let mut off = 0;
+        for &id in &self.sets[level] {
+            self.position[id.index()] = Some(off);
+            off += size(id);
+        }
+        self.generation += 1;
+        off
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn update_detects_changes_and_places_blocks() {
+        let mut s = IndexSets::new(4);
+        assert_eq!(s.set(0).len(), 4);
+        assert!(s.update(1, [false, true, false, true].into_iter()));
+        assert_eq!(s.set(1), &[InterId(1), InterId(3)]);
+        assert!(!s.update(1, [false, true, false, true].into_iter()));
+        assert!(s.update(1, [false, true, false, false].into_iter()));
+        assert_eq!(s.set(1), &[InterId(1)]);
+        s.update(1, [true, true, false, false].into_iter());
+        let n = s.place(1, |id| if id.0 == 0 { 3 } else { 2 });
+        assert_eq!(n, 5);
+        assert_eq!(s.position(InterId(1)), Some(3));
+        assert_eq!(s.position(InterId(2)), None);
+    }
+}

@@ -1,0 +1,466 @@
+//! Per-interaction workspace of a simulation: the relation's Jacobians at the current iterate,
+//! `W⁻¹ B`, the free output, the outputs `y` and the multiplier `λ`.
+//!
+//! Notation: for a Lagrangian relation `jac = H = ∇_q h` and `bmat = Hᵀ`; for a first-order
+//! relation `jac = C = ∇ₓh`, `bmat = B = ∇_λ g` and `d = D = ∇_λ h`. `winv_b = W⁻¹ bmat` scaled by
+//! `h` for first-order systems (the input enters `x = x_free + h W⁻¹ r`), so every one-step
+//! problem has the matrix `M_ab = D_a δ_ab + Σ_ds jac_a,ds winv_b_b,ds`.
+
+use super::osi::{user_err, DsWork};
+use crate::error::KernelError;
+use crate::model::ds::DynamicalSystem;
+use crate::model::interaction::Interaction;
+use crate::model::nsds::{DsId, InterId};
+use crate::model::relation::Relation;
+use crate::model::userfn::{check_finite_out, VecOp};
+use nalgebra::{DMatrix, DVector};
+
+pub(crate) struct InterWork {
+    pub id: InterId,
+    pub m: usize,
+    pub ds: (DsId, Option<DsId>),
+    pub n1: usize,
+    pub n2: usize,
+    pub jac: DMatrix<f64>,
+    pub bmat: DMatrix<f64>,
+    pub d: DMatrix<f64>,
+    pub has_d: bool,
+    pub winv_b: DMatrix<f64>,
+    /// `jac`, `bmat`, `d` do not change with time or state.
+    pub constant: bool,
+    /// `winv_b` is up to date (always true after the first step for constant relations and W).
+    pub winv_ready: bool,
+    /// Constant term of the output: `∂h/∂t` (rheonomous), `F z + e(t)` (first-order linear).
+    pub extra: DVector<f64>,
+    /// First-order nonlinear linearization: `y_i = h(x_i, ·)`, `r_i − B λ_i`, `λ_i`.
+    pub y_lin: DVector<f64>,
+    pub r_lin: DVector<f64>,
+    pub lambda_i: DVector<f64>,
+    /// Outputs at the end of the step (levels 0, 1) and at its start.
+    pub y: [DVector<f64>; 2],
+    pub y_old: [DVector<f64>; 2],
+    /// Multiplier of the current step at the problem's level.
+    pub lambda: DVector<f64>,
+    xbuf: DVector<f64>,
+    vbuf: DVector<f64>,
+    wb1: DMatrix<f64>,
+    wb2: DMatrix<f64>,
+}
+
+/// The concatenation of a vector of one or two systems, without copying for one system.
+fn cat<'a>(buf: &'a mut DVector<f64>, a: &'a [f64], b: Option<&[f64]>) -> &'a [f64] {
+    match b {
+        None => a,
+        Some(b) => {
+            buf.as_mut_slice()[..a.len()].copy_from_slice(a);
+            buf.as_mut_slice()[a.len()..].copy_from_slice(b);
+            buf.as_slice()
+        }
+    }
+}
+
+impl InterWork {
+    pub fn new(id: InterId, inter: &Interaction, systems: &[DynamicalSystem]) -> Self {
+        let m = inter.size();
+        let n1 = systems[inter.ds.0.index()].dim();
+        let n2 = inter.ds.1.map_or(0, |d| systems[d.index()].dim());
+        let n = n1 + n2;
+        let mut iw = InterWork {
+            id,
+            m,
+            ds: inter.ds,
+            n1,
+            n2,
+            jac: DMatrix::zeros(m, n),
+            bmat: DMatrix::zeros(n, m),
+            d: DMatrix::zeros(m, m),
+            has_d: false,
+            winv_b: DMatrix::zeros(n, m),
+            constant: false,
+            winv_ready: false,
+            extra: DVector::zeros(m),
+            y_lin: DVector::zeros(m),
+            r_lin: DVector::zeros(n),
+            lambda_i: DVector::zeros(m),
+            y: [DVector::zeros(m), DVector::zeros(m)],
+            y_old: [DVector::zeros(m), DVector::zeros(m)],
+            lambda: DVector::zeros(m),
+            xbuf: DVector::zeros(n),
+            vbuf: DVector::zeros(n),
+            wb1: DMatrix::zeros(n1, m),
+            wb2: DMatrix::zeros(n2, m),
+        };
+        match &inter.relation {
+            Relation::LagrangianLinearTi(r) => {
+                iw.jac.copy_from(&r.h);
+                iw.bmat = r.h.transpose();
+                iw.constant = true;
+            }
+            Relation::FirstOrderLinearTi(r) => {
+                iw.jac.copy_from(&r.c);
+                iw.bmat.copy_from(&r.b);
+                if let Some(d) = &r.d {
+                    iw.d.copy_from(d);
+                    iw.has_d = true;
+                }
+                iw.constant = true;
+            }
+            Relation::FirstOrderLinear(r) => {
+                iw.has_d = r.d.is_some();
+                iw.constant = r.c.is_constant()
+                    && r.b.is_constant()
+                    && r.d.as_ref().map(|d| d.is_constant()).unwrap_or(true);
+            }
+            Relation::FirstOrderType2(_) => iw.has_d = true,
+            _ => {}
+        }
+        iw
+    }
+
+    /// Column (row) offset of system `d` in `jac` (`bmat`) and its size.
+    pub fn block_of(&self, d: DsId) -> Option<(usize, usize)> {
+        if d == self.ds.0 {
+            Some((0, self.n1))
+        } else if Some(d) == self.ds.1 {
+            Some((self.n1, self.n2))
+        } else {
+            None
+        }
+    }
+
+    /// Evaluates the relation's Jacobians (and first-order linearization terms) at `t` and the
+    /// current state; constant relations are left untouched.
+    pub fn compute_jacobians(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t: f64,
+    ) -> Result<(), KernelError> {
+        let id = self.id.0;
+        let s1 = &systems[self.ds.0.index()];
+        let s2 = self.ds.1.map(|d| &systems[d.index()]);
+        let x = cat(
+            &mut self.xbuf,
+            s1.state().as_slice(),
+            s2.map(|s| s.state().as_slice()),
+        );
+        match &inter.relation {
+            Relation::LagrangianLinearTi(_) | Relation::FirstOrderLinearTi(_) => {}
+            Relation::LagrangianScleronomous(r) => {
+                (r.jac_q)(t, x, &mut self.jac).map_err(user_err(t, "Jacobian of h(q)", id))?;
+                check_finite_out(self.jac.as_slice()).map_err(user_err(
+                    t,
+                    "Jacobian of h(q)",
+                    id,
+                ))?;
+                self.jac.transpose_to(&mut self.bmat);
+                self.winv_ready = false;
+            }
+            Relation::LagrangianRheonomous(r) => {
+                (r.jac_q)(t, x, &mut self.jac).map_err(user_err(t, "Jacobian of h(t, q)", id))?;
+                check_finite_out(self.jac.as_slice()).map_err(user_err(
+                    t,
+                    "Jacobian of h(t, q)",
+                    id,
+                ))?;
+                self.jac.transpose_to(&mut self.bmat);
+                (r.dot_h)(t, x, self.extra.as_mut_slice()).map_err(user_err(t, "dh/dt", id))?;
+                check_finite_out(self.extra.as_slice()).map_err(user_err(t, "dh/dt", id))?;
+                self.winv_ready = false;
+            }
+            Relation::FirstOrderLinear(r) => {
+                if !self.constant || !self.winv_ready {
+                    r.c.eval(t, &mut self.jac)
+                        .map_err(user_err(t, "C(t)", id))?;
+                    r.b.eval(t, &mut self.bmat)
+                        .map_err(user_err(t, "B(t)", id))?;
+                    if let Some(d) = &r.d {
+                        d.eval(t, &mut self.d).map_err(user_err(t, "D(t)", id))?;
+                    }
+                    self.winv_ready = self.winv_ready && self.constant;
+                }
+            }
+            Relation::FirstOrderType1(r) => {
+                let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
+                (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(
+                    t,
+                    "Jacobian of h(x, z)",
+                    id,
+                ))?;
+                (r.h)(t, x, z, self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?;
+                (r.jac_g)(t, self.lambda_i.as_slice(), z, &mut self.bmat).map_err(user_err(
+                    t,
+                    "Jacobian of g(λ, z)",
+                    id,
+                ))?;
+                (r.g)(t, self.lambda_i.as_slice(), z, self.r_lin.as_mut_slice())
+                    .map_err(user_err(t, "g(λ, z)", id))?;
+                self.finish_linearization(t)?;
+            }
+            Relation::FirstOrderType2(r) => {
+                (r.jac_h_x)(t, x, self.lambda_i.as_slice(), &mut self.jac).map_err(user_err(
+                    t,
+                    "Jacobian of h wrt x",
+                    id,
+                ))?;
+                (r.jac_h_lambda)(t, x, self.lambda_i.as_slice(), &mut self.d).map_err(user_err(
+                    t,
+                    "Jacobian of h wrt λ",
+                    id,
+                ))?;
+                (r.h)(t, x, self.lambda_i.as_slice(), self.y_lin.as_mut_slice())
+                    .map_err(user_err(t, "h(x, λ)", id))?;
+                (r.jac_g)(t, self.lambda_i.as_slice(), &mut self.bmat).map_err(user_err(
+                    t,
+                    "Jacobian of g(λ)",
+                    id,
+                ))?;
+                (r.g)(t, self.lambda_i.as_slice(), self.r_lin.as_mut_slice())
+                    .map_err(user_err(t, "g(λ)", id))?;
+                self.finish_linearization(t)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the nonlinear first-order terms and turns `r_lin` into `g(λ_i) − B λ_i`.
+    fn finish_linearization(&mut self, t: f64) -> Result<(), KernelError> {
+        let id = self.id.0;
+        for s in [
+            self.jac.as_slice(),
+            self.bmat.as_slice(),
+            self.d.as_slice(),
+            self.y_lin.as_slice(),
+            self.r_lin.as_slice(),
+        ] {
+            check_finite_out(s).map_err(user_err(t, "relation function", id))?;
+        }
+        self.r_lin.gemv(-1.0, &self.bmat, &self.lambda_i, 1.0);
+        self.winv_ready = false;
+        Ok(())
+    }
+
+    /// `winv_b = scale · blockdiag(W₁⁻¹, W₂⁻¹) bmat` (skipped when already up to date).
+    pub fn compute_winv_b(
+        &mut self,
+        dsw: &[DsWork],
+        scale: f64,
+        t: f64,
+    ) -> Result<(), KernelError> {
+        if self.winv_ready {
+            return Ok(());
+        }
+        self.wb1.copy_from(&self.bmat.rows(0, self.n1));
+        dsw[self.ds.0.index()].solve_mat_in_place(&mut self.wb1, t)?;
+        self.winv_b.rows_mut(0, self.n1).copy_from(&self.wb1);
+        if let Some(d2) = self.ds.1 {
+            self.wb2.copy_from(&self.bmat.rows(self.n1, self.n2));
+            dsw[d2.index()].solve_mat_in_place(&mut self.wb2, t)?;
+            self.winv_b.rows_mut(self.n1, self.n2).copy_from(&self.wb2);
+        }
+        if scale != 1.0 {
+            self.winv_b *= scale;
+        }
+        // Constant relation and constant W: never recompute.
+        self.winv_ready = self.constant
+            && dsw[self.ds.0.index()].w_constant
+            && self.ds.1.map(|d| dsw[d.index()].w_constant).unwrap_or(true);
+        Ok(())
+    }
+
+    /// Evaluates `F z + e(t)` into `extra` for first-order linear relations.
+    pub fn compute_extra(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t: f64,
+    ) -> Result<(), KernelError> {
+        let (f, e) = match &inter.relation {
+            Relation::FirstOrderLinearTi(r) => (r.f.as_ref(), r.e.as_ref().map(VecOpRef::Const)),
+            Relation::FirstOrderLinear(r) => (r.f.as_ref(), r.e.as_ref().map(VecOpRef::Op)),
+            _ => return Ok(()),
+        };
+        self.extra.fill(0.0);
+        if let Some(e) = e {
+            match e {
+                VecOpRef::Const(e) => self.extra.copy_from(e),
+                VecOpRef::Op(op) => op
+                    .eval(t, self.extra.as_mut_slice())
+                    .map_err(user_err(t, "e(t)", self.id.0))?,
+            }
+        }
+        if let Some(f) = f {
+            let s1 = &systems[self.ds.0.index()];
+            let s2 = self.ds.1.map(|d| &systems[d.index()]);
+            let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
+            for (j, zj) in z.iter().enumerate() {
+                self.extra.axpy(*zj, &f.column(j), 1.0);
+            }
+        }
+        Ok(())
+    }
+
+    /// The free output (the one-step problem's `q` for this block) into `out`:
+    /// Lagrangian (level 1): `H v_free + ∂h/∂t + e ẏ_k` (restitution on the normal component,
+    /// `e_t` on the tangential ones); first-order linear: `C x_free + F z + e`; first-order
+    /// nonlinear: `h(x_i, ·) + C (x_free − x_i) − D λ_i`.
+    pub fn free_output(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        dsw: &[DsWork],
+        out: &mut [f64],
+    ) {
+        let f1 = dsw[self.ds.0.index()].free_osnsp.as_slice();
+        let f2 = self.ds.1.map(|d| dsw[d.index()].free_osnsp.as_slice());
+        let free = cat(&mut self.vbuf, f1, f2);
+        let mut o = nalgebra::DVectorViewMut::from_slice(out, self.m);
+        let free_v = nalgebra::DVectorView::from_slice(free, free.len());
+        match &inter.relation {
+            Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) => {
+                let s1 = &systems[self.ds.0.index()];
+                let s2 = self.ds.1.map(|d| &systems[d.index()]);
+                let x = cat(
+                    &mut self.xbuf,
+                    s1.state().as_slice(),
+                    s2.map(|s| s.state().as_slice()),
+                );
+                o.copy_from(&self.y_lin);
+                o.gemv(1.0, &self.jac, &free_v, 1.0);
+                o.gemv(
+                    -1.0,
+                    &self.jac,
+                    &nalgebra::DVectorView::from_slice(x, x.len()),
+                    1.0,
+                );
+                if self.has_d {
+                    o.gemv(-1.0, &self.d, &self.lambda_i, 1.0);
+                }
+            }
+            _ => {
+                o.gemv(1.0, &self.jac, &free_v, 0.0);
+                if matches!(
+                    inter.relation,
+                    Relation::LagrangianRheonomous(_)
+                        | Relation::FirstOrderLinearTi(_)
+                        | Relation::FirstOrderLinear(_)
+                ) {
+                    o += &self.extra;
+                }
+            }
+        }
+        use crate::model::nslaw::NonSmoothLaw as L;
+        match &inter.law {
+            L::NewtonImpact { e } => o[0] += e * self.y_old[1][0],
+            L::NewtonImpactFriction { en, et, .. } => {
+                o[0] += en * self.y_old[1][0];
+                if *et > 0.0 {
+                    for i in 1..self.m {
+                        o[i] += et * self.y_old[1][i];
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds this interaction's input `bmat λ` (plus `g(λ_i) − B λ_i` for nonlinear first-order
+    /// relations) to the systems' `input` accumulators.
+    pub fn add_input(&self, dsw: &mut [DsWork], nonlinear_fo: bool) {
+        for (d, off, n) in [(Some(self.ds.0), 0, self.n1), (self.ds.1, self.n1, self.n2)] {
+            let Some(d) = d else { continue };
+            let w = &mut dsw[d.index()];
+            w.input
+                .gemv(1.0, &self.bmat.rows(off, n), &self.lambda, 1.0);
+            if nonlinear_fo {
+                w.input += &self.r_lin.rows(off, n);
+            }
+        }
+    }
+
+    /// Computes the outputs at `t` from the current state: Lagrangian `y[0] = h(q)`,
+    /// `y[1] = H v (+ ∂h/∂t)`; first order `y[0] = C x + D λ + F z + e` or `h(x, ·)`.
+    pub fn update_output(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t: f64,
+    ) -> Result<(), KernelError> {
+        let id = self.id.0;
+        let s1 = &systems[self.ds.0.index()];
+        let s2 = self.ds.1.map(|d| &systems[d.index()]);
+        let x = cat(
+            &mut self.xbuf,
+            s1.state().as_slice(),
+            s2.map(|s| s.state().as_slice()),
+        );
+        let xv = nalgebra::DVectorView::from_slice(x, x.len());
+        match &inter.relation {
+            Relation::LagrangianLinearTi(r) => {
+                self.y[0].gemv(1.0, &r.h, &xv, 0.0);
+                if let Some(b) = &r.b {
+                    self.y[0] += b;
+                }
+            }
+            Relation::LagrangianScleronomous(r) => {
+                (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(q)", id))?
+            }
+            Relation::LagrangianRheonomous(r) => {
+                (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(t, q)", id))?
+            }
+            Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_) => {
+                self.y[0].gemv(1.0, &self.jac, &xv, 0.0);
+                if self.has_d {
+                    self.y[0].gemv(1.0, &self.d, &self.lambda, 1.0);
+                }
+                self.y[0] += &self.extra;
+            }
+            Relation::FirstOrderType1(r) => {
+                let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
+                let x = cat(
+                    &mut self.xbuf,
+                    s1.state().as_slice(),
+                    s2.map(|s| s.state().as_slice()),
+                );
+                (r.h)(t, x, z, self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?
+            }
+            Relation::FirstOrderType2(r) => {
+                (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice())
+                    .map_err(user_err(t, "h(x, λ)", id))?
+            }
+        }
+        check_finite_out(self.y[0].as_slice()).map_err(user_err(t, "output y", id))?;
+        if inter.relation.is_lagrangian() {
+            let v = cat(
+                &mut self.vbuf,
+                s1.velocity().map_or(&[][..], |v| v.as_slice()),
+                s2.map(|s| s.velocity().map_or(&[][..], |v| v.as_slice())),
+            );
+            self.y[1].gemv(
+                1.0,
+                &self.jac,
+                &nalgebra::DVectorView::from_slice(v, v.len()),
+                0.0,
+            );
+            if matches!(inter.relation, Relation::LagrangianRheonomous(_)) {
+                self.y[1] += &self.extra;
+            }
+        }
+        Ok(())
+    }
+}
+
+enum VecOpRef<'a> {
+    Const(&'a DVector<f64>),
+    Op(&'a VecOp),
+}
+
+impl InterWork {
+    /// Recomputes `W⁻¹ Hᵀ` (unscaled) even if cached as not ready (used by the projection).
+    pub fn force_winv_b(&mut self, dsw: &[DsWork], t: f64) -> Result<(), KernelError> {
+        if !self.winv_ready {
+            self.compute_winv_b(dsw, 1.0, t)?;
+        }
+        Ok(())
+    }
+}

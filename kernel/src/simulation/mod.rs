@@ -1,0 +1,15 @@
+//! Simulations: time stepping with Moreau–Jean / Euler–Moreau, the one-step problems, and
+//! helpers to run and record.
+
+pub mod assembly;
+pub mod event_driven;
+pub mod index_sets;
+pub(crate) mod interaction_work;
+pub mod osi;
+pub mod osnsp;
+mod phases;
+pub mod projection;
+pub mod recorder;
+pub mod report;
+pub mod time_stepping;
+pub(crate) mod topology;

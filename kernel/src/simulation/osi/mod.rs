@@ -1,0 +1,229 @@
+//! One-step integrators (Siconos `OneStepIntegrator`): Moreau–Jean for Lagrangian systems,
+//! Euler–Moreau for first-order systems.
+//!
+//! Both are θ-methods solved by a Newton loop whose iterate is the state held in the
+//! [`crate::Nsds`]; each iteration computes a *free* state (the state the system would reach with
+//! no nonsmooth input), the one-step problem gives the input, and the state is updated from the
+//! free state and the input through the iteration matrix `W`.
+
+pub(crate) mod euler_moreau;
+pub(crate) mod moreau_jean;
+
+use crate::error::KernelError;
+use crate::model::nsds::DsId;
+use nalgebra::{DMatrix, DVector, Dyn, LU};
+
+/// The integrator used for every system of the simulation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Osi {
+    /// Moreau–Jean (Siconos `MoreauJeanOSI`) for Lagrangian systems, velocity-level impact law:
+    /// `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q`, `v_free = v_i − W⁻¹ R_free(v_i)`,
+    /// `v_{k+1} = v_free + W⁻¹ p_{k+1}`, `q_{k+1} = q_k + h((1−θ) v_k + θ v_{k+1})`.
+    /// An interaction enters the one-step problem when `y_k + γ h ẏ_k ≤ 0` (first component).
+    MoreauJean {
+        /// θ ∈ [0, 1] (0.5: trapezoidal).
+        theta: f64,
+        /// Activation look-ahead γ ∈ [0, 1] (Siconos default 0.5).
+        gamma: f64,
+    },
+    /// Euler–Moreau (Siconos `EulerMoreauOSI`) for first-order systems:
+    /// `M (x_{k+1} − x_k) = h θ f(t_{k+1}, x_{k+1}) + h (1−θ) f(t_k, x_k) + h r_{k+1}`,
+    /// the input `r` fully implicit; every interaction is active.
+    EulerMoreau {
+        /// θ ∈ [0, 1].
+        theta: f64,
+    },
+}
+
+impl Osi {
+    /// Moreau–Jean with the Siconos default `γ = 1/2`.
+    pub fn moreau_jean(theta: f64) -> Self {
+        Osi::MoreauJean { theta, gamma: 0.5 }
+    }
+    /// Euler–Moreau.
+    pub fn euler_moreau(theta: f64) -> Self {
+        Osi::EulerMoreau { theta }
+    }
+    /// Siconos class name.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Osi::MoreauJean { .. } => "MoreauJeanOSI",
+            Osi::EulerMoreau { .. } => "EulerMoreauOSI",
+        }
+    }
+    /// θ.
+    pub fn theta(&self) -> f64 {
+        match self {
+            Osi::MoreauJean { theta, .. } | Osi::EulerMoreau { theta } => *theta,
+        }
+    }
+    /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean, 0 for Euler–Moreau.
+    pub fn level(&self) -> usize {
+        match self {
+            Osi::MoreauJean { .. } => 1,
+            Osi::EulerMoreau { .. } => 0,
+        }
+    }
+    /// Checks θ and γ are in [0, 1].
+    pub fn validate(&self) -> Result<(), KernelError> {
+        let chk = |option: &'static str, v: f64| {
+            if (0.0..=1.0).contains(&v) {
+                Ok(())
+            } else {
+                Err(KernelError::InvalidOption {
+                    option,
+                    reason: format!("{v} is outside [0, 1]"),
+                })
+            }
+        };
+        match self {
+            Osi::MoreauJean { theta, gamma } => chk("theta", *theta).and(chk("gamma", *gamma)),
+            Osi::EulerMoreau { theta } => chk("theta", *theta),
+        }
+    }
+}
+
+/// Options of the Newton loop run for nonlinear systems or relations (linear models take
+/// exactly one iteration, which is exact).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewtonOptions {
+    /// Convergence when `‖x_{i+1} − x_i‖∞ ≤ tol (1 + ‖x_{i+1}‖∞)` over all states.
+    pub tol: f64,
+    /// Iteration cap.
+    pub max_iter: usize,
+}
+
+impl Default for NewtonOptions {
+    fn default() -> Self {
+        NewtonOptions {
+            tol: 1e-10,
+            max_iter: 50,
+        }
+    }
+}
+
+impl NewtonOptions {
+    /// Checks `tol > 0` and `max_iter > 0`.
+    pub fn validate(&self) -> Result<(), KernelError> {
+        if !(self.tol > 0.0 && self.tol.is_finite()) {
+            return Err(KernelError::InvalidOption {
+                option: "newton.tol",
+                reason: format!("must be finite and > 0, got {}", self.tol),
+            });
+        }
+        if self.max_iter == 0 {
+            return Err(KernelError::InvalidOption {
+                option: "newton.max_iter",
+                reason: "must be > 0".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Per-system workspace of an integrator.
+pub(crate) struct DsWork {
+    pub id: DsId,
+    /// `W` and its LU factors (kept across steps when `w_constant`).
+    pub w: DMatrix<f64>,
+    pub lu: Option<LU<f64, Dyn, Dyn>>,
+    pub w_constant: bool,
+    /// `true` when one Newton iteration is exact for this system.
+    pub linear: bool,
+    /// State at the start of the step (`x_k` or `q_k`) and `v_k` (Lagrangian).
+    pub x_k: DVector<f64>,
+    pub v_k: DVector<f64>,
+    /// Free state (`x_free` or `v_free`).
+    pub free: DVector<f64>,
+    /// The free state seen by the one-step problem (differs from `free` for nonlinear
+    /// first-order relations, see `euler_moreau`).
+    pub free_osnsp: DVector<f64>,
+    /// Forces / vector field at `t_k`, evaluated once per step.
+    pub f_k: DVector<f64>,
+    /// Input accumulated from the interactions (`p` or `r`), and its value at `t_k`.
+    pub input: DVector<f64>,
+    pub input_k: DVector<f64>,
+    pub tmp: DVector<f64>,
+    pub tmp2: DVector<f64>,
+    pub mat: DMatrix<f64>,
+    pub mat2: DMatrix<f64>,
+}
+
+impl DsWork {
+    pub fn new(id: DsId, n: usize) -> Self {
+        let z = DVector::zeros(n);
+        DsWork {
+            id,
+            w: DMatrix::zeros(n, n),
+            lu: None,
+            w_constant: false,
+            linear: false,
+            x_k: z.clone(),
+            v_k: z.clone(),
+            free: z.clone(),
+            free_osnsp: z.clone(),
+            f_k: z.clone(),
+            input: z.clone(),
+            input_k: z.clone(),
+            tmp: z.clone(),
+            tmp2: z,
+            mat: DMatrix::zeros(n, n),
+            mat2: DMatrix::zeros(n, n),
+        }
+    }
+
+    /// Factors `self.w` (unless constant and already factored). Errors name the system.
+    pub fn factor(&mut self, t: f64) -> Result<(), KernelError> {
+        if self.w_constant && self.lu.is_some() {
+            return Ok(());
+        }
+        if self.w.iter().any(|x| !x.is_finite()) {
+            return Err(KernelError::NonFinite {
+                t,
+                what: "iteration matrix W",
+                interaction: None,
+            });
+        }
+        let lu = self.w.clone().lu();
+        if !lu.is_invertible() {
+            return Err(KernelError::SingularW { t, ds: self.id });
+        }
+        self.lu = Some(lu);
+        Ok(())
+    }
+
+    /// `b ← W⁻¹ b` (after [`DsWork::factor`]).
+    pub fn solve_in_place(&self, b: &mut DVector<f64>, t: f64) -> Result<(), KernelError> {
+        match &self.lu {
+            Some(lu) if lu.solve_mut(b) => Ok(()),
+            _ => Err(KernelError::SingularW { t, ds: self.id }),
+        }
+    }
+
+    /// `b ← W⁻¹ b` for a matrix right-hand side.
+    pub fn solve_mat_in_place(&self, b: &mut DMatrix<f64>, t: f64) -> Result<(), KernelError> {
+        match &self.lu {
+            Some(lu) if lu.solve_mut(b) => Ok(()),
+            _ => Err(KernelError::SingularW { t, ds: self.id }),
+        }
+    }
+}
+
+/// `KernelError::UserFn` for a failed evaluation of `what` (of system or interaction `id`) at
+/// `t`; builds the message only on failure.
+pub(crate) fn user_err(
+    t: f64,
+    what: &'static str,
+    id: u32,
+) -> impl FnOnce(crate::model::userfn::UserFnError) -> KernelError {
+    move |source| KernelError::UserFn {
+        t,
+        what: format!("{what} (object #{id})"),
+        source,
+    }
+}
+
+/// `w += alpha a` for matrices.
+pub(crate) fn mat_axpy(w: &mut DMatrix<f64>, alpha: f64, a: &DMatrix<f64>) {
+    w.zip_apply(a, |x, y| *x += alpha * y);
+}

@@ -1,0 +1,232 @@
+//! Moreau–Jean θ-scheme for Lagrangian systems (Siconos `MoreauJeanOSI`).
+//!
+//! With `F(t, q, v) = F_ext(t) − F_int(t, q, v) − F_gyr(q, v)` (and `− C v − K q` for
+//! `LagrangianLinearTIDS`), the Newton iterate `v_i` and `q_i = q_k + h((1−θ) v_k + θ v_i)`:
+//! `R_free(v_i) = M(q_i)(v_i − v_k) − h(1−θ) F(t_k, q_k, v_k) − hθ F(t_{k+1}, q_i, v_i)`,
+//! `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q`, `v_free = v_i − W⁻¹ R_free`,
+//! `v_{i+1} = v_free + W⁻¹ p`, `q_{i+1} = q_k + h((1−θ) v_k + θ v_{i+1})`.
+//! For `LagrangianLinearTIDS` this is the explicit formula of Siconos 4.4:
+//! `v_free = v_k − W⁻¹[h C v_k + h K q_k + h²θ K v_k − h((1−θ) F_ext(t_k) + θ F_ext(t_{k+1}))]`.
+
+use super::{user_err, DsWork};
+use crate::error::KernelError;
+use crate::model::ds::{DynamicalSystem, LagrangianDs, Mass};
+
+/// Builds `W` once when it is constant and flags linear systems.
+pub(crate) fn init(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    h: f64,
+    theta: f64,
+    t: f64,
+) -> Result<(), KernelError> {
+    match ds {
+        DynamicalSystem::LagrangianLinearTi(d) => {
+            w.w.copy_from(&d.mass);
+            if let Some(c) = &d.c {
+                w.w += c * (h * theta);
+            }
+            if let Some(k) = &d.k {
+                w.w += k * (h * h * theta * theta);
+            }
+            w.w_constant = true;
+            w.linear = true;
+            w.factor(t)
+        }
+        DynamicalSystem::Lagrangian(d) => {
+            let constant =
+                matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
+            w.w_constant = constant;
+            w.linear = constant;
+            if let (true, Mass::Constant(m)) = (constant, &d.mass) {
+                w.w.copy_from(m);
+                w.factor(t)?;
+            }
+            Ok(())
+        }
+        _ => Err(KernelError::UnsupportedSystem {
+            ds: w.id,
+            reason: format!("{} cannot be integrated by MoreauJeanOSI", ds.kind_name()),
+        }),
+    }
+}
+
+/// Saves `(q_k, v_k)` and evaluates the forces at `t_k` (`F_ext(t_k)` for linear TI systems,
+/// the full `F(t_k, q_k, v_k)` otherwise) into `w.f_k`.
+pub(crate) fn begin_step(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    t_k: f64,
+) -> Result<(), KernelError> {
+    let id = w.id.0;
+    match ds {
+        DynamicalSystem::LagrangianLinearTi(d) => {
+            w.x_k.copy_from(&d.q);
+            w.v_k.copy_from(&d.v);
+            match &d.f_ext {
+                Some(f) => f
+                    .eval(t_k, w.f_k.as_mut_slice())
+                    .map_err(user_err(t_k, "F_ext", id)),
+                None => Ok(()),
+            }
+        }
+        DynamicalSystem::Lagrangian(d) => {
+            w.x_k.copy_from(&d.q);
+            w.v_k.copy_from(&d.v);
+            let (q, v) = (d.q.clone_owned(), d.v.clone_owned());
+            forces(d, w, t_k, q.as_slice(), v.as_slice(), false)?;
+            w.f_k.copy_from(&w.tmp);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `w.tmp = F(t, q, v)`; with `jac`, also `w.mat = ∂F/∂q`, `w.mat2 = ∂F/∂v`.
+fn forces(
+    d: &LagrangianDs,
+    w: &mut DsWork,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    jac: bool,
+) -> Result<(), KernelError> {
+    let id = w.id.0;
+    w.tmp.fill(0.0);
+    if let Some(f) = &d.f_ext {
+        f.eval(t, w.tmp.as_mut_slice())
+            .map_err(user_err(t, "F_ext", id))?;
+    }
+    if jac {
+        w.mat.fill(0.0);
+        w.mat2.fill(0.0);
+    }
+    for (name, force) in [("F_int", &d.f_int), ("F_gyr", &d.f_gyr)] {
+        let Some(force) = force else { continue };
+        w.tmp2.fill(0.0);
+        (force.f)(t, q, v, w.tmp2.as_mut_slice()).map_err(user_err(t, name, id))?;
+        crate::model::userfn::check_finite_out(w.tmp2.as_slice()).map_err(user_err(t, name, id))?;
+        w.tmp -= &w.tmp2;
+        if jac {
+            let n = w.tmp.len();
+            let mut j = nalgebra::DMatrix::zeros(n, n);
+            (force.jac_q)(t, q, v, &mut j).map_err(user_err(t, "Jacobian of a force wrt q", id))?;
+            w.mat -= &j;
+            j.fill(0.0);
+            (force.jac_v)(t, q, v, &mut j).map_err(user_err(t, "Jacobian of a force wrt v", id))?;
+            w.mat2 -= &j;
+        }
+    }
+    Ok(())
+}
+
+/// Computes `W` (when not constant) and the free velocity `w.free` at the current iterate.
+pub(crate) fn compute_free_state(
+    ds: &DynamicalSystem,
+    w: &mut DsWork,
+    t1: f64,
+    h: f64,
+    theta: f64,
+) -> Result<(), KernelError> {
+    let id = w.id.0;
+    match ds {
+        DynamicalSystem::LagrangianLinearTi(d) => {
+            // R = h C v_k + h K q_k + h²θ K v_k − h((1−θ) F_ext(t_k) + θ F_ext(t_{k+1}))
+            w.tmp.fill(0.0);
+            if let Some(f) = &d.f_ext {
+                if f.is_constant() {
+                    w.tmp.copy_from(&w.f_k);
+                    w.tmp *= -h;
+                } else {
+                    f.eval(t1, w.tmp2.as_mut_slice())
+                        .map_err(user_err(t1, "F_ext", id))?;
+                    w.tmp.copy_from(&w.f_k);
+                    w.tmp *= -h * (1.0 - theta);
+                    w.tmp.axpy(-h * theta, &w.tmp2, 1.0);
+                }
+            }
+            if let Some(c) = &d.c {
+                w.tmp.gemv(h, c, &w.v_k, 1.0);
+            }
+            if let Some(k) = &d.k {
+                w.tmp.gemv(h, k, &w.x_k, 1.0);
+                w.tmp.gemv(h * h * theta, k, &w.v_k, 1.0);
+            }
+            let mut r = std::mem::take(&mut w.tmp);
+            w.solve_in_place(&mut r, t1)?;
+            w.free.copy_from(&w.v_k);
+            w.free -= &r;
+            w.tmp = r;
+            Ok(())
+        }
+        DynamicalSystem::Lagrangian(d) => {
+            // q_i from the current iterate v_i
+            let v_i = d.v.clone_owned();
+            let mut q_i = w.x_k.clone_owned();
+            q_i.axpy(h * (1.0 - theta), &w.v_k, 1.0);
+            q_i.axpy(h * theta, &v_i, 1.0);
+            forces(d, w, t1, q_i.as_slice(), v_i.as_slice(), !w.w_constant)?;
+            // R = M(v_i − v_k) − h(1−θ) F_k − hθ F
+            let mut dv = v_i.clone_owned();
+            dv -= &w.v_k;
+            let mut r = match &d.mass {
+                Mass::Constant(m) => m * &dv,
+                Mass::Function(mf) => {
+                    let n = dv.len();
+                    let mut m = nalgebra::DMatrix::zeros(n, n);
+                    mf(t1, q_i.as_slice(), &mut m).map_err(user_err(t1, "M(q)", id))?;
+                    crate::model::userfn::check_finite_out(m.as_slice())
+                        .map_err(user_err(t1, "M(q)", id))?;
+                    let r = &m * &dv;
+                    if !w.w_constant {
+                        w.w.copy_from(&m);
+                    }
+                    r
+                }
+            };
+            r.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
+            r.axpy(-h * theta, &w.tmp, 1.0);
+            if !w.w_constant {
+                if let Mass::Constant(m) = &d.mass {
+                    w.w.copy_from(m);
+                }
+                // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q
+                super::mat_axpy(&mut w.w, -h * theta, &w.mat2);
+                super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
+                w.factor(t1)?;
+            }
+            w.solve_in_place(&mut r, t1)?;
+            w.free.copy_from(&v_i);
+            w.free -= &r;
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h((1−θ) v_k + θ v)`; returns the
+/// max-norm change of `v` (the Newton increment).
+pub(crate) fn update_state(
+    ds: &mut DynamicalSystem,
+    w: &mut DsWork,
+    h: f64,
+    theta: f64,
+    t1: f64,
+) -> Result<f64, KernelError> {
+    w.tmp.copy_from(&w.input);
+    let mut p = std::mem::take(&mut w.tmp);
+    let res = w.solve_in_place(&mut p, t1);
+    w.tmp = p;
+    res?;
+    let (q, v, input) = ds.state_mut();
+    let Some(v) = v else { return Ok(0.0) };
+    let mut delta: f64 = 0.0;
+    for i in 0..v.len() {
+        let nv = w.free[i] + w.tmp[i];
+        delta = delta.max((nv - v[i]).abs());
+        v[i] = nv;
+        q[i] = w.x_k[i] + h * ((1.0 - theta) * w.v_k[i] + theta * nv);
+    }
+    input.copy_from(&w.input);
+    Ok(delta)
+}

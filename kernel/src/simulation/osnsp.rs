@@ -1,0 +1,269 @@
+//! One-step nonsmooth problems (Siconos `OneStepNSProblem`): which problem the active
+//! interactions form at each step, and which numerics solver answers it.
+
+use super::assembly::{Assembly, Storage};
+use crate::error::KernelError;
+use crate::model::nslaw::NonSmoothLaw;
+use crate::solvers::fc::{self, FcSolver, FrictionContact};
+use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
+use crate::solvers::mlcp::{self, Mlcp, MlcpSolver};
+use crate::solvers::relay::{self, Relay, RelaySolver};
+use saltus_numerics::{NumericsError, Operator, SolveReport, SolveStatus};
+use std::time::Instant;
+
+/// The one-step problem and its solver.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Osnsp {
+    /// `w = M λ + q`, `0 ≤ w ⊥ λ ≥ 0` (Siconos `LCP`), for `ComplementarityConditionNSL` and
+    /// `NewtonImpactNSL`.
+    Lcp(LcpSolver),
+    /// `M λ + q = 0` (Siconos `Equality`), for `EqualityConditionNSL`; solved by dense LU.
+    Equality,
+    /// `w = M λ + q`, `−w ∈ N_[lb, ub](λ)` (Siconos `Relay`), for `RelayNSL`.
+    Relay(RelaySolver),
+    /// Mixed problem (Siconos `MLCP`): equality rows (`EqualityConditionNSL`, the first rows of
+    /// `MixedComplementarityConditionNSL`) with free `λ`, complementarity rows
+    /// (`ComplementarityConditionNSL`, `NewtonImpactNSL`) with `0 ≤ w ⊥ λ ≥ 0`.
+    Mlcp(MlcpSolver),
+    /// Local friction-contact problem in dimension `dim` (Siconos `FrictionContact(dim)`):
+    /// `u = W r + q`, Coulomb cone per contact with the De Saxcé velocity, for
+    /// `NewtonImpactFrictionNSL` of the same dimension.
+    FrictionContact {
+        /// 2 or 3.
+        dim: usize,
+        /// The solver.
+        solver: FcSolver,
+    },
+}
+
+impl Osnsp {
+    /// Siconos class name.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Osnsp::Lcp(_) => "LCP",
+            Osnsp::Equality => "Equality",
+            Osnsp::Relay(_) => "Relay",
+            Osnsp::Mlcp(_) => "MLCP",
+            Osnsp::FrictionContact { .. } => "FrictionContact",
+        }
+    }
+
+    /// `true` when the solver needs a dense matrix (pivoting, enumeration, Newton, LU).
+    pub fn needs_dense(&self) -> bool {
+        match self {
+            Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_) | LcpSolver::Psor(_)),
+            Osnsp::Relay(s) => !matches!(s, RelaySolver::Pgs(_)),
+            Osnsp::Equality | Osnsp::Mlcp(_) => true,
+            Osnsp::FrictionContact { solver, .. } => matches!(
+                solver,
+                FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_)
+            ),
+        }
+    }
+
+    /// `Ok` if an interaction with `law` can enter this problem (with `lagrangian` systems or not).
+    pub fn accepts(&self, law: &NonSmoothLaw, lagrangian: bool) -> Result<(), String> {
+        let ok = match self {
+            Osnsp::Lcp(_) => match law {
+                NonSmoothLaw::ComplementarityCondition { .. } => true,
+                NonSmoothLaw::NewtonImpact { .. } => lagrangian,
+                _ => false,
+            },
+            Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
+            Osnsp::Relay(_) => matches!(law, NonSmoothLaw::Relay { .. }),
+            Osnsp::FrictionContact { dim, .. } => {
+                matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim)
+                    && lagrangian
+            }
+            Osnsp::Mlcp(_) => match law {
+                NonSmoothLaw::EqualityCondition { .. }
+                | NonSmoothLaw::ComplementarityCondition { .. }
+                | NonSmoothLaw::MixedComplementarityCondition { .. } => true,
+                NonSmoothLaw::NewtonImpact { .. } => lagrangian,
+                _ => false,
+            },
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "{} cannot be solved by the one-step problem {}{}",
+                law.kind_name(),
+                self.kind_name(),
+                if lagrangian {
+                    ""
+                } else {
+                    " with first-order systems"
+                }
+            ))
+        }
+    }
+
+    /// Validates the solver options.
+    pub fn validate(&self) -> Result<(), KernelError> {
+        match self {
+            Osnsp::Lcp(s) => s.validate(),
+            Osnsp::Relay(s) => s.validate(),
+            Osnsp::Mlcp(s) => s.validate(),
+            Osnsp::Equality => Ok(()),
+            Osnsp::FrictionContact { dim, .. } if *dim != 2 && *dim != 3 => {
+                Err(NumericsError::InvalidOption {
+                    option: "dim",
+                    reason: format!("friction contact dimension {dim} must be 2 or 3"),
+                })
+            }
+            Osnsp::FrictionContact { .. } => Ok(()),
+        }
+        .map_err(|e| KernelError::InvalidOption {
+            option: "osnsp solver",
+            reason: e.to_string(),
+        })
+    }
+}
+
+/// What to do when the one-step solver (or the Newton loop) does not converge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnNonConvergence {
+    /// Keep the (finite) answer and report the status in the [`crate::StepReport`] (Siconos's
+    /// behaviour, minus the warning).
+    #[default]
+    Accept,
+    /// Return [`KernelError::NotConverged`] / [`KernelError::NewtonNotConverged`]; the state is
+    /// left at the previous step.
+    Fail,
+}
+
+/// Options of the one-step problem (the solver's own options live in [`Osnsp`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OsnspOptions {
+    /// Matrix storage.
+    pub storage: Storage,
+    /// With [`Storage::Auto`], problems with more rows than this use sparse block storage
+    /// (unless the solver needs a dense matrix).
+    pub sparse_threshold: usize,
+    /// Start from the previous step's `λ` (interactions newly active start from 0). The
+    /// solver's own `warm_start` option decides whether it uses that start.
+    pub warm_start: bool,
+    /// Policy on non-convergence.
+    pub on_non_convergence: OnNonConvergence,
+}
+
+impl Default for OsnspOptions {
+    fn default() -> Self {
+        OsnspOptions {
+            storage: Storage::Auto,
+            sparse_threshold: 64,
+            warm_start: true,
+            on_non_convergence: OnNonConvergence::Accept,
+        }
+    }
+}
+
+impl OsnspOptions {
+    /// `true` if a problem of size `n` solved by `osnsp` is stored sparse.
+    pub fn sparse_for(&self, osnsp: &Osnsp, n: usize) -> bool {
+        match self.storage {
+            Storage::Dense => false,
+            Storage::SparseBlock => !osnsp.needs_dense(),
+            Storage::Auto => !osnsp.needs_dense() && n > self.sparse_threshold,
+        }
+    }
+}
+
+/// Solver workspaces kept across steps, and the per-row data of the active problem.
+#[derive(Default)]
+pub(crate) struct OsnspState {
+    lcp: LcpSolverState,
+    /// Relay bounds of the active rows.
+    pub lb: Vec<f64>,
+    pub ub: Vec<f64>,
+    /// MLCP: `perm[i]` = problem row placed at MLCP row `i` (equality rows first), and `n_eq`.
+    pub perm: Vec<usize>,
+    pub n_eq: usize,
+    /// Friction coefficients of the active contacts.
+    pub mu: Vec<f64>,
+}
+
+/// Solves the assembled problem in `asm` (`op`, `q`, warm start in `z`); `(z, w)` hold the answer.
+pub(crate) fn solve(
+    osnsp: &Osnsp,
+    asm: &mut Assembly,
+    st: &mut OsnspState,
+) -> Result<SolveReport, NumericsError> {
+    let Some(op) = asm.op.take() else {
+        return Err(NumericsError::DimensionMismatch {
+            what: "one-step problem matrix",
+            expected: asm.n,
+            found: 0,
+        });
+    };
+    match osnsp {
+        Osnsp::Lcp(solver) => {
+            let q = std::mem::take(&mut asm.q);
+            let problem = Lcp::new(op, q)?;
+            let res = lcp::solve_with(&mut st.lcp, &problem, &mut asm.z, &mut asm.w, solver);
+            let (op, q) = problem.into_parts();
+            asm.op = Some(op);
+            asm.q = q;
+            res
+        }
+        Osnsp::Relay(solver) => {
+            let q = std::mem::take(&mut asm.q);
+            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone())?;
+            let res = relay::solve(&problem, &mut asm.z, &mut asm.w, solver);
+            asm.op = Some(problem.m().clone());
+            asm.q = problem.q().to_vec();
+            res
+        }
+        Osnsp::FrictionContact { dim, solver } => {
+            let q = std::mem::take(&mut asm.q);
+            let mu = std::mem::take(&mut st.mu);
+            let problem = FrictionContact::new(*dim, op, q, mu)?;
+            let res = fc::solve(&problem, &mut asm.z, &mut asm.w, solver);
+            let (op, q, mu) = problem.into_parts();
+            asm.op = Some(op);
+            asm.q = q;
+            st.mu = mu;
+            res
+        }
+        Osnsp::Mlcp(solver) => {
+            let m = op.to_dense();
+            let n = asm.n;
+            let perm = &st.perm;
+            let mp = nalgebra::DMatrix::from_fn(n, n, |i, j| m[(perm[i], perm[j])]);
+            let qp: Vec<f64> = perm.iter().map(|&i| asm.q[i]).collect();
+            let mut zp: Vec<f64> = perm.iter().map(|&i| asm.z[i]).collect();
+            let mut wp = vec![0.0; n];
+            asm.op = Some(op);
+            let problem = Mlcp::new(mp, qp, st.n_eq)?;
+            let res = mlcp::solve(&problem, &mut zp, &mut wp, solver);
+            for (k, &i) in perm.iter().enumerate() {
+                asm.z[i] = zp[k];
+                asm.w[i] = wp[k];
+            }
+            res
+        }
+        Osnsp::Equality => {
+            let start = Instant::now();
+            let m = op.to_dense();
+            asm.op = Some(op);
+            let rhs = nalgebra::DVector::from_iterator(asm.n, asm.q.iter().map(|v| -v));
+            let sol = m.clone().lu().solve(&rhs).ok_or(NumericsError::Singular {
+                what: "Equality problem matrix",
+                index: 0,
+            })?;
+            asm.z.copy_from_slice(sol.as_slice());
+            let mut w = asm.q.clone();
+            Operator::Dense(m).matvec_add(1.0, &asm.z, &mut w);
+            let residual = w.iter().map(|x| x * x).sum::<f64>().sqrt()
+                / (1.0 + asm.q.iter().map(|x| x * x).sum::<f64>().sqrt());
+            asm.w.copy_from_slice(&w);
+            Ok(SolveReport {
+                status: SolveStatus::Converged,
+                iterations: 1,
+                residual,
+                elapsed: start.elapsed(),
+            })
+        }
+    }
+}

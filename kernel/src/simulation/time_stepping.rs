@@ -1,0 +1,519 @@
+//! Time stepping (Siconos `TimeStepping`): `t_k = t0 + k h`, one Newton loop per step.
+
+use super::assembly::Assembly;
+use super::index_sets::IndexSets;
+use super::interaction_work::InterWork;
+use super::osi::{euler_moreau, moreau_jean, DsWork, NewtonOptions, Osi};
+use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
+use super::report::StepReport;
+use super::topology::Topology;
+use crate::error::KernelError;
+use crate::model::nsds::{InterId, Nsds};
+use crate::model::nslaw::NonSmoothLaw;
+use crate::model::relation::Relation;
+
+/// A time-stepping simulation of one [`Nsds`].
+///
+/// Build it from the model in the state it will start from; every (system, relation, law,
+/// integrator, problem) combination is checked here, so [`TimeStepping::step`] never meets an
+/// unsupported one. Each step runs the Siconos phases: `compute_free_state`,
+/// `compute_jacobians`/`assemble`, `solve_osnsp`, `update_input`, `update_state`,
+/// `update_output` (repeated by the Newton loop for nonlinear models), then `update_index_sets`.
+pub struct TimeStepping {
+    pub(crate) h: f64,
+    t_start: f64,
+    k: u64,
+    pub(crate) osi: Osi,
+    osnsp: Osnsp,
+    options: OsnspOptions,
+    newton: NewtonOptions,
+    pub(crate) topo: Topology,
+    pub(crate) dsw: Vec<DsWork>,
+    pub(crate) iws: Vec<InterWork>,
+    pub(crate) sets: IndexSets,
+    asm: Assembly,
+    state: OsnspState,
+    /// Every system and relation is linear: one Newton iteration is exact.
+    linear: bool,
+    /// Every block of `M` is constant while the active set is stable.
+    constant_matrix: bool,
+    /// The active set of the next step (level of the problem).
+    pub(crate) level_set: usize,
+    osnsp_size: usize,
+    activation_threshold: f64,
+}
+
+impl TimeStepping {
+    /// A simulation of `nsds` from its current time and state with step `h`, integrator `osi`
+    /// and one-step problem `osnsp`. Checks every combination; errors name the interaction.
+    pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp) -> Result<Self, KernelError> {
+        if !(h > 0.0 && h.is_finite()) {
+            return Err(KernelError::InvalidOption {
+                option: "h",
+                reason: format!("time step must be finite and > 0, got {h}"),
+            });
+        }
+        osi.validate()?;
+        osnsp.validate()?;
+        check_combinations(nsds, &osi, &osnsp)?;
+        let t = nsds.t();
+        let topo = Topology::new(nsds);
+        let mut dsw: Vec<DsWork> = Vec::with_capacity(nsds.n_ds());
+        for (i, ds) in nsds.systems().iter().enumerate() {
+            let mut w = DsWork::new(crate::DsId(i as u32), ds.dim());
+            match osi {
+                Osi::MoreauJean { theta, .. } => moreau_jean::init(ds, &mut w, h, theta, t)?,
+                Osi::EulerMoreau { theta } => euler_moreau::init(ds, &mut w, h, theta, t)?,
+            }
+            dsw.push(w);
+        }
+        let iws: Vec<InterWork> = nsds
+            .interactions()
+            .iter()
+            .enumerate()
+            .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems()))
+            .collect();
+        let linear = dsw.iter().all(|w| w.linear)
+            && nsds.interactions().iter().all(|i| i.relation.is_linear());
+        let constant_matrix = dsw.iter().all(|w| w.w_constant) && iws.iter().all(|w| w.constant);
+        let mut ts = TimeStepping {
+            h,
+            t_start: t,
+            k: 0,
+            osi,
+            osnsp,
+            options: OsnspOptions::default(),
+            newton: NewtonOptions::default(),
+            topo,
+            dsw,
+            iws,
+            sets: IndexSets::new(nsds.n_interactions()),
+            asm: Assembly::new(nsds.n_interactions()),
+            state: OsnspState::default(),
+            linear,
+            constant_matrix,
+            level_set: if osi.level() == 1 { 1 } else { 0 },
+            osnsp_size: 0,
+            activation_threshold: 0.0,
+        };
+        // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
+        // in Siconos) and the first index set.
+        for (iw, inter) in ts.iws.iter_mut().zip(nsds.interactions()) {
+            iw.compute_jacobians(inter, nsds.systems(), t)?;
+            iw.compute_extra(inter, nsds.systems(), t)?;
+            iw.update_output(inter, nsds.systems(), t)?;
+            iw.y_old = iw.y.clone();
+        }
+        ts.update_index_sets(nsds);
+        Ok(ts)
+    }
+
+    /// Replaces the one-step problem options (storage, warm start, non-convergence policy).
+    pub fn with_options(mut self, options: OsnspOptions) -> Result<Self, KernelError> {
+        if options.sparse_threshold == 0 && options.storage == super::assembly::Storage::Auto {
+            return Err(KernelError::InvalidOption {
+                option: "sparse_threshold",
+                reason: "must be > 0".into(),
+            });
+        }
+        self.options = options;
+        Ok(self)
+    }
+
+    /// Replaces the Newton loop options.
+    pub fn with_newton(mut self, newton: NewtonOptions) -> Result<Self, KernelError> {
+        newton.validate()?;
+        self.newton = newton;
+        Ok(self)
+    }
+
+    /// Moreau–Jean activation threshold `s`: a unilateral interaction enters the problem when
+    /// `y + γ h ẏ ≤ s` (Siconos `MoreauJeanOSI::setConstraintActivationThreshold`, default 0).
+    /// A small `s > 0` keeps resting contacts active despite round-off separations left by
+    /// iterative solvers.
+    pub fn with_activation_threshold(mut self, s: f64, nsds: &Nsds) -> Result<Self, KernelError> {
+        if !s.is_finite() {
+            return Err(KernelError::InvalidOption {
+                option: "activation_threshold",
+                reason: format!("must be finite, got {s}"),
+            });
+        }
+        self.activation_threshold = s;
+        self.update_index_sets(nsds);
+        Ok(self)
+    }
+
+    /// The time step `h`.
+    pub fn h(&self) -> f64 {
+        self.h
+    }
+    /// Steps done.
+    pub fn k(&self) -> u64 {
+        self.k
+    }
+    /// Time of the current state, `t0 + k h`.
+    pub fn t(&self) -> f64 {
+        self.t_start + self.k as f64 * self.h
+    }
+    /// Time at the end of the next step.
+    pub fn next_time(&self) -> f64 {
+        self.t_start + (self.k + 1) as f64 * self.h
+    }
+    /// The integrator.
+    pub fn osi(&self) -> &Osi {
+        &self.osi
+    }
+    /// The one-step problem.
+    pub fn osnsp(&self) -> &Osnsp {
+        &self.osnsp
+    }
+    /// Index sets (the active set of the next step is `index_sets().set(1)` for Moreau–Jean).
+    pub fn index_sets(&self) -> &IndexSets {
+        &self.sets
+    }
+
+    /// Advances `nsds` by one step. On error the model is left at the previous step.
+    pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
+        let t_k = self.t();
+        let t1 = self.next_time();
+        match self.step_inner(nsds, t_k, t1) {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                self.rollback(nsds);
+                Err(e)
+            }
+        }
+    }
+
+    fn step_inner(
+        &mut self,
+        nsds: &mut Nsds,
+        t_k: f64,
+        t1: f64,
+    ) -> Result<StepReport, KernelError> {
+        let h = self.h;
+        self.begin_step(nsds, t_k)?;
+        let active_set = self.level_set;
+        let n_active = self.sets.set(active_set).len();
+        let n = self.osnsp_size;
+        self.asm.resize(n);
+        let sparse = self.options.sparse_for(&self.osnsp, n);
+        let mut report = StepReport {
+            k: self.k + 1,
+            t: t1,
+            newton_iterations: 0,
+            newton_residual: 0.0,
+            newton_converged: true,
+            osnsp: None,
+            osnsp_size: n,
+            active: n_active,
+            projection: None,
+        };
+        let mut iter = 0;
+        loop {
+            iter += 1;
+            self.compute_free_state(nsds, t1)?;
+            // relations at the iterate (Jacobians, linearization, F z + e(t))
+            let nonlinear_fo = self.compute_relations(nsds, t1)?;
+            if nonlinear_fo {
+                self.linearization_shift(h, t1)?;
+            }
+            // assemble + solve_osnsp
+            for w in self.dsw.iter_mut() {
+                w.input.fill(0.0);
+            }
+            if n > 0 {
+                let rep = self.solve_osnsp(nsds, t1, sparse)?;
+                report.osnsp = Some(rep);
+            }
+            self.update_input(nsds, nonlinear_fo);
+            let (delta, scale_x) = self.update_state(nsds, t1)?;
+            self.update_output(nsds, t1)?;
+            report.newton_iterations = iter;
+            if self.linear {
+                break;
+            }
+            report.newton_residual = delta;
+            if delta <= self.newton.tol * (1.0 + scale_x) {
+                break;
+            }
+            if iter >= self.newton.max_iter {
+                if self.options.on_non_convergence == OnNonConvergence::Fail {
+                    return Err(KernelError::NewtonNotConverged {
+                        t: t1,
+                        iterations: iter,
+                        residual: delta,
+                    });
+                }
+                report.newton_converged = false;
+                break;
+            }
+            for iw in self.iws.iter_mut() {
+                iw.lambda_i.copy_from(&iw.lambda);
+            }
+        }
+        if let (Some(rep), OnNonConvergence::Fail) =
+            (&report.osnsp, self.options.on_non_convergence)
+        {
+            if !rep.status.converged() {
+                return Err(KernelError::NotConverged {
+                    t: t1,
+                    report: rep.clone(),
+                });
+            }
+        }
+        self.commit(nsds, t1);
+        self.k += 1;
+        self.update_index_sets(nsds);
+        Ok(report)
+    }
+
+    /// Relation Jacobians and constant terms at the current iterate; `W⁻¹ B` for the active
+    /// interactions. Returns `true` if a nonlinear first-order relation is present.
+    fn compute_relations(&mut self, nsds: &Nsds, t1: f64) -> Result<bool, KernelError> {
+        let scale = if self.osi.level() == 0 { self.h } else { 1.0 };
+        let mut nonlinear_fo = false;
+        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if !iw.constant || self.k == 0 {
+                iw.compute_jacobians(inter, nsds.systems(), t1)?;
+            }
+            iw.compute_extra(inter, nsds.systems(), t1)?;
+            nonlinear_fo |= matches!(
+                inter.relation,
+                Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_)
+            );
+            if self.sets.position(iw.id).is_some() {
+                iw.compute_winv_b(&self.dsw, scale, t1)?;
+            }
+        }
+        Ok(nonlinear_fo)
+    }
+
+    /// For nonlinear first-order relations: the one-step problem sees
+    /// `x_free + h W⁻¹ Σ (g(λ_i) − B λ_i)`.
+    fn linearization_shift(&mut self, h: f64, t1: f64) -> Result<(), KernelError> {
+        for w in self.dsw.iter_mut() {
+            w.input.fill(0.0);
+        }
+        for iw in &self.iws {
+            for (d, off, n) in [(Some(iw.ds.0), 0, iw.n1), (iw.ds.1, iw.n1, iw.n2)] {
+                if let Some(d) = d {
+                    self.dsw[d.index()].input += &iw.r_lin.rows(off, n);
+                }
+            }
+        }
+        for w in self.dsw.iter_mut() {
+            let mut r = std::mem::take(&mut w.input);
+            let res = w.solve_in_place(&mut r, t1);
+            w.free_osnsp.axpy(h, &r, 1.0);
+            w.input = r;
+            res?;
+        }
+        Ok(())
+    }
+
+    fn solve_osnsp(
+        &mut self,
+        nsds: &Nsds,
+        t1: f64,
+        sparse: bool,
+    ) -> Result<saltus_numerics::SolveReport, KernelError> {
+        let set = self.sets.set(self.level_set);
+        // q: free outputs; z: warm start
+        for id in set {
+            let off = self.sets.position(*id).unwrap_or(0);
+            let iw = &mut self.iws[id.index()];
+            let inter = &nsds.interactions()[id.index()];
+            iw.free_output(
+                inter,
+                nsds.systems(),
+                &self.dsw,
+                &mut self.asm.q[off..off + iw.m],
+            );
+            let z = &mut self.asm.z[off..off + iw.m];
+            if self.options.warm_start {
+                z.copy_from_slice(iw.lambda.as_slice());
+            } else {
+                z.fill(0.0);
+            }
+        }
+        let gen = self.sets.generation;
+        if self.asm.ready_generation != Some(gen) {
+            row_data(&mut self.state, &self.sets, self.level_set, nsds);
+        }
+        if !(self.constant_matrix && self.asm.ready_generation == Some(gen)) {
+            self.asm
+                .assemble_matrix(
+                    set,
+                    self.sets.positions(),
+                    &self.iws,
+                    &self.topo.ds_to_inters,
+                    sparse,
+                    gen,
+                )
+                .map_err(|source| KernelError::Numerics { t: t1, source })?;
+            self.asm.mark_ready(gen);
+        }
+        let rep = osnsp::solve(&self.osnsp, &mut self.asm, &mut self.state)
+            .map_err(|source| KernelError::Numerics { t: t1, source })?;
+        // non-finite output never enters the state
+        if let Some(i) = self.asm.z.iter().position(|v| !v.is_finite()) {
+            let inter = set.iter().find(|id| {
+                let off = self.sets.position(**id).unwrap_or(0);
+                i >= off && i < off + self.iws[id.index()].m
+            });
+            return Err(KernelError::NonFinite {
+                t: t1,
+                what: "multiplier λ",
+                interaction: inter.copied(),
+            });
+        }
+        for id in set {
+            let off = self.sets.position(*id).unwrap_or(0);
+            let iw = &mut self.iws[id.index()];
+            iw.lambda
+                .as_mut_slice()
+                .copy_from_slice(&self.asm.z[off..off + iw.m]);
+        }
+        Ok(rep)
+    }
+
+    /// update_index_sets: Moreau–Jean activates a unilateral interaction when
+    /// `y₀ + γ h ẏ₀ ≤ 0` (first component) and always activates equality-type laws;
+    /// Euler–Moreau uses every interaction.
+    fn update_index_sets(&mut self, nsds: &Nsds) {
+        let changed = match self.osi {
+            Osi::MoreauJean { gamma, .. } => {
+                let h = self.h;
+                let s = self.activation_threshold;
+                let iws = &self.iws;
+                let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
+                    if inter.law.is_unilateral() {
+                        iw.y[0][0] + gamma * h * iw.y[1][0] <= s
+                    } else {
+                        true
+                    }
+                });
+                self.sets.update(1, active)
+            }
+            Osi::EulerMoreau { .. } => false,
+        };
+        if changed || self.sets.generation == 0 {
+            let iws = &self.iws;
+            self.osnsp_size = self.sets.place(self.level_set, |id| iws[id.index()].m);
+        }
+    }
+
+    /// Recomputes every output from the current state (after a projection) and the next
+    /// index set; writes `y` into the model.
+    pub(crate) fn refresh_outputs(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
+        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if !iw.constant && inter.relation.is_lagrangian() {
+                iw.compute_jacobians(inter, nsds.systems(), t)?;
+            }
+            iw.update_output(inter, nsds.systems(), t)?;
+            iw.y_old[0].copy_from(&iw.y[0]);
+        }
+        let (_, inters) = nsds.parts_mut();
+        for (iw, inter) in self.iws.iter().zip(inters.iter_mut()) {
+            inter.y[0].copy_from(&iw.y[0]);
+        }
+        self.update_index_sets(nsds);
+        Ok(())
+    }
+
+    /// Restores the state of every system at the start of the failed step.
+    fn rollback(&mut self, nsds: &mut Nsds) {
+        let (systems, _) = nsds.parts_mut();
+        for (ds, w) in systems.iter_mut().zip(&self.dsw) {
+            let lag = ds.is_lagrangian();
+            let (x, v, input) = ds.state_mut();
+            x.copy_from(&w.x_k);
+            if let (Some(v), true) = (v, lag) {
+                v.copy_from(&w.v_k);
+            }
+            input.copy_from(&w.input_k);
+        }
+    }
+}
+
+/// Checks every (system, relation, law, integrator, problem) combination.
+fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), KernelError> {
+    let lagrangian_osi = matches!(osi, Osi::MoreauJean { .. });
+    for (i, ds) in nsds.systems().iter().enumerate() {
+        if ds.is_lagrangian() != lagrangian_osi {
+            return Err(KernelError::UnsupportedSystem {
+                ds: crate::DsId(i as u32),
+                reason: format!(
+                    "{} cannot be integrated by {}",
+                    ds.kind_name(),
+                    osi.kind_name()
+                ),
+            });
+        }
+    }
+    for (i, inter) in nsds.interactions().iter().enumerate() {
+        let err = |reason: String| KernelError::InvalidCombination {
+            name: inter.name.clone(),
+            id: InterId(i as u32),
+            reason,
+        };
+        for d in inter.ds_ids() {
+            let ds = &nsds.systems()[d.index()];
+            if ds.is_lagrangian() != inter.relation.is_lagrangian() {
+                return Err(err(format!(
+                    "relation {} cannot act on the {} `{}`",
+                    inter.relation.kind_name(),
+                    ds.kind_name(),
+                    nsds.ds_name(d).unwrap_or("?")
+                )));
+            }
+        }
+        if matches!(
+            inter.law,
+            NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. }
+        ) && !lagrangian_osi
+        {
+            return Err(err(format!(
+                "{} needs Lagrangian systems and MoreauJeanOSI",
+                inter.law.kind_name()
+            )));
+        }
+        osnsp
+            .accepts(&inter.law, inter.relation.is_lagrangian())
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Per-row data of the problem for the current active set: relay bounds, MLCP row order.
+fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds) {
+    st.lb.clear();
+    st.mu.clear();
+    st.ub.clear();
+    let mut eq = Vec::new();
+    let mut comp = Vec::new();
+    for id in sets.set(level_set) {
+        let off = sets.position(*id).unwrap_or(0);
+        let law = &nsds.interactions()[id.index()].law;
+        let n_eq = law.n_equalities();
+        for j in 0..law.size() {
+            if j < n_eq {
+                eq.push(off + j);
+            } else {
+                comp.push(off + j);
+            }
+            if let (0, NonSmoothLaw::NewtonImpactFriction { mu, .. }) = (j, law) {
+                st.mu.push(*mu);
+            }
+            if let NonSmoothLaw::Relay { lb, ub } = law {
+                st.lb.push(lb[j]);
+                st.ub.push(ub[j]);
+            }
+        }
+    }
+    st.n_eq = eq.len();
+    st.perm.clear();
+    st.perm.extend(eq);
+    st.perm.extend(comp);
+}

@@ -1,0 +1,194 @@
+//! One entry point over every problem family, for the `saltus solve` command and the collection
+//! benchmarks: read a Siconos `.dat` file of any family, list the solvers, solve by name.
+
+use crate::error::{NumericsError, Result};
+use crate::report::{IterOptions, SolveReport};
+use crate::{lcp, mlcp, qp, relay};
+use std::path::Path;
+use std::time::Duration;
+
+/// The problem families that have a file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProblemKind {
+    /// Linear complementarity problem.
+    Lcp,
+    /// Mixed linear complementarity problem.
+    Mlcp,
+    /// Relay (box-constrained) LCP.
+    Relay,
+    /// Convex QP (over Coulomb cones in the Siconos files; dense polyhedral QPs have no file).
+    Qp,
+}
+
+impl ProblemKind {
+    /// Every kind, in catalogue order.
+    pub const ALL: &'static [ProblemKind] = &[ProblemKind::Lcp, ProblemKind::Mlcp, ProblemKind::Relay, ProblemKind::Qp];
+
+    /// The lower-case name used on the command line and in CSV output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProblemKind::Lcp => "lcp",
+            ProblemKind::Mlcp => "mlcp",
+            ProblemKind::Relay => "relay",
+            ProblemKind::Qp => "qp",
+        }
+    }
+
+    /// The kind called `name` (as printed by [`ProblemKind::as_str`]).
+    pub fn from_name(name: &str) -> Option<ProblemKind> {
+        Self::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+
+    /// The (CLI name, description) catalogue of this family's solvers.
+    pub fn solvers(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            ProblemKind::Lcp => lcp::SOLVERS,
+            ProblemKind::Mlcp => mlcp::SOLVERS,
+            ProblemKind::Relay => relay::SOLVERS,
+            ProblemKind::Qp => qp::SOLVERS,
+        }
+    }
+
+    /// Guesses the family of a problem file from its folder (`lcp/`, `mlcp/`, `relay/`, `qp/`, as
+    /// in the Siconos test data) or, failing that, from its file name.
+    pub fn guess(path: &Path) -> Option<ProblemKind> {
+        let folder = path.parent().and_then(|p| p.file_name()).and_then(|s| s.to_str()).unwrap_or("");
+        if let Some(k) = Self::from_name(folder) {
+            return Some(k);
+        }
+        let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("").to_ascii_lowercase();
+        [("mlcp", ProblemKind::Mlcp), ("relay", ProblemKind::Relay), ("lcp", ProblemKind::Lcp), ("qp", ProblemKind::Qp)]
+            .iter()
+            .find(|(prefix, _)| name.starts_with(prefix) || name.contains(&format!("_{prefix}")))
+            .map(|&(_, k)| k)
+    }
+}
+
+/// A problem of any family.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Problem {
+    /// See [`lcp::Lcp`].
+    Lcp(lcp::Lcp),
+    /// See [`mlcp::Mlcp`].
+    Mlcp(mlcp::Mlcp),
+    /// See [`relay::Relay`].
+    Relay(relay::Relay),
+    /// See [`qp::ConvexQp`].
+    Qp(qp::ConvexQp),
+}
+
+impl Problem {
+    /// Its family.
+    pub fn kind(&self) -> ProblemKind {
+        match self {
+            Problem::Lcp(_) => ProblemKind::Lcp,
+            Problem::Mlcp(_) => ProblemKind::Mlcp,
+            Problem::Relay(_) => ProblemKind::Relay,
+            Problem::Qp(_) => ProblemKind::Qp,
+        }
+    }
+
+    /// Number of unknowns.
+    pub fn size(&self) -> usize {
+        match self {
+            Problem::Lcp(p) => p.size(),
+            Problem::Mlcp(p) => p.size(),
+            Problem::Relay(p) => p.size(),
+            Problem::Qp(p) => p.size(),
+        }
+    }
+}
+
+/// Reads a problem file; `kind` overrides [`ProblemKind::guess`].
+pub fn read_problem(path: &Path, kind: Option<ProblemKind>) -> Result<Problem> {
+    let kind = kind.or_else(|| ProblemKind::guess(path)).ok_or_else(|| NumericsError::Parse {
+        line: 1,
+        column: 1,
+        message: "cannot tell the problem type from the folder or file name; give it with --type".into(),
+    })?;
+    let text = crate::io::read_text(path)?;
+    Ok(match kind {
+        ProblemKind::Lcp => Problem::Lcp(lcp::read_lcp(&text)?),
+        ProblemKind::Mlcp => Problem::Mlcp(mlcp::read_mlcp(&text)?),
+        ProblemKind::Relay => Problem::Relay(relay::read_relay(&text)?),
+        ProblemKind::Qp => Problem::Qp(qp::read_convex_qp(&text)?),
+    })
+}
+
+/// The answer of a [`solve`]: the report, the named solution vectors (`z`, `w` for LCP, MLCP and
+/// Relay; `x` for QP), and the median wall time of the repeated solves.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The report of the last solve.
+    pub report: SolveReport,
+    /// Solution vectors by name.
+    pub vectors: Vec<(&'static str, Vec<f64>)>,
+    /// Median of the solve times.
+    pub median: Duration,
+}
+
+fn unknown_solver(kind: ProblemKind, name: &str) -> NumericsError {
+    let names: Vec<&str> = kind.solvers().iter().map(|s| s.0).collect();
+    NumericsError::InvalidOption { option: "solver", reason: format!("no {} solver `{name}` (known: {})", kind.as_str(), names.join(", ")) }
+}
+
+/// Solves `problem` from a cold start with the solver called `solver`, `repeats` times (at least
+/// once), and returns the last answer with the median time. Each repeat starts from zero, so the
+/// times measure the same work.
+pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -> Result<Outcome> {
+    it.validate()?;
+    let kind = problem.kind();
+    let n = problem.size();
+    let mut times = Vec::with_capacity(repeats.max(1));
+    let mut last = None;
+    for _ in 0..repeats.max(1) {
+        let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        let report = match problem {
+            Problem::Lcp(p) => lcp::solve(p, &mut a, &mut b, &lcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
+            Problem::Mlcp(p) => mlcp::solve(p, &mut a, &mut b, &mlcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
+            Problem::Relay(p) => relay::solve(p, &mut a, &mut b, &relay::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
+            Problem::Qp(p) => qp::solve_convex_qp(p, &mut a, &qp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
+        };
+        times.push(report.elapsed);
+        last = Some((report, a, b));
+    }
+    times.sort();
+    let median = times[times.len() / 2];
+    let (report, a, b) = last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
+    let vectors = match kind {
+        ProblemKind::Qp => vec![("x", a)],
+        _ => vec![("z", a), ("w", b)],
+    };
+    Ok(Outcome { report, vectors, median })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_catalogue() {
+        for &k in ProblemKind::ALL {
+            assert_eq!(ProblemKind::from_name(k.as_str()), Some(k));
+            assert!(!k.solvers().is_empty());
+        }
+        assert_eq!(ProblemKind::guess(Path::new("data/lcp/x.dat")), Some(ProblemKind::Lcp));
+        assert_eq!(ProblemKind::guess(Path::new("somewhere/mlcp_deudeu.dat")), Some(ProblemKind::Mlcp));
+        assert_eq!(ProblemKind::guess(Path::new("x/y.dat")), None);
+    }
+
+    #[test]
+    fn solves_a_small_lcp_by_name() {
+        let m = nalgebra::DMatrix::from_row_slice(2, 2, &[2.0, 1.0, 1.0, 2.0]);
+        let p = Problem::Lcp(lcp::Lcp::new(m.into(), vec![-5.0, -6.0]).unwrap());
+        for (name, _) in lcp::SOLVERS {
+            let o = solve(&p, name, IterOptions::new(1e-10, 1000), 3).unwrap();
+            assert!(o.report.status.converged(), "{name}: {:?}", o.report);
+            let z = &o.vectors[0].1;
+            // z = M⁻¹(-q) = (4/3, 7/3), both positive so w = 0.
+            assert!((z[0] - 4.0 / 3.0).abs() < 1e-8 && (z[1] - 7.0 / 3.0).abs() < 1e-8, "{name}: {z:?}");
+        }
+        assert!(matches!(solve(&p, "nope", IterOptions::default(), 1), Err(NumericsError::InvalidOption { .. })));
+    }
+}
