@@ -19,6 +19,34 @@ fn kind(path: &Path) -> Option<&'static str> {
     }
 }
 
+#[cfg(feature = "hdf5")]
+fn read_local(f: &Path, h5: bool) -> saltus_numerics::Result<fc::FrictionContact> {
+    if h5 {
+        fc::read_fclib_local(f)
+    } else {
+        fc::read_fc_file(f)
+    }
+}
+
+#[cfg(not(feature = "hdf5"))]
+fn read_local(f: &Path, _h5: bool) -> saltus_numerics::Result<fc::FrictionContact> {
+    fc::read_fc_file(f)
+}
+
+#[cfg(feature = "hdf5")]
+fn read_global(f: &Path, h5: bool) -> saltus_numerics::Result<fc::GlobalFrictionContact> {
+    if h5 {
+        fc::read_fclib_global(f)
+    } else {
+        fc::read_gfc_file(f)
+    }
+}
+
+#[cfg(not(feature = "hdf5"))]
+fn read_global(f: &Path, _h5: bool) -> saltus_numerics::Result<fc::GlobalFrictionContact> {
+    fc::read_gfc_file(f)
+}
+
 fn median(mut v: Vec<Duration>) -> f64 {
     v.sort();
     v[v.len() / 2].as_secs_f64()
@@ -37,7 +65,7 @@ fn main() {
                 let p = PathBuf::from(&a);
                 if p.is_dir() {
                     let mut v: Vec<PathBuf> = std::fs::read_dir(&p).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-                    v.retain(|f| f.extension().is_some_and(|e| e == "dat") && !f.ends_with("ACinputs.dat"));
+                    v.retain(|f| f.extension().is_some_and(|e| e == "dat" || e == "hdf5") && !f.ends_with("ACinputs.dat"));
                     v.sort();
                     files.extend(v);
                 } else {
@@ -52,8 +80,13 @@ fn main() {
         let Some(k) = kind(&f) else { continue };
         let name = f.file_name().and_then(|s| s.to_str()).unwrap_or("?").to_string();
         let wanted = |s: &str| only.as_ref().map_or(true, |o| o.iter().any(|x| x == s));
+        let is_h5 = f.extension().is_some_and(|e| e == "hdf5");
+        if is_h5 && !cfg!(feature = "hdf5") {
+            eprintln!("{name}: skipped (build with --features hdf5)");
+            continue;
+        }
         if k == "gfc3d" {
-            let p = match fc::read_gfc_file(&f) {
+            let p = match read_global(&f, is_h5) {
                 Ok(p) => p,
                 Err(e) => {
                     eprintln!("{name}: {e}");
@@ -90,7 +123,7 @@ fn main() {
             }
             continue;
         }
-        let p = match fc::read_fc_file(&f) {
+        let p = match read_local(&f, is_h5) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{name}: {e}");

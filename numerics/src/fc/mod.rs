@@ -9,6 +9,8 @@
 //! [`fc_error`] on the returned `r`).
 
 pub mod cone;
+#[cfg(feature = "hdf5")]
+pub mod fclib;
 pub mod global;
 pub mod io;
 pub mod lemke2d;
@@ -21,6 +23,8 @@ pub mod prox;
 pub mod residual;
 pub mod vi;
 
+#[cfg(feature = "hdf5")]
+pub use fclib::{read_fclib_global, read_fclib_local};
 pub use global::{gfc_error, solve_global, GfcSolver, GlobalFrictionContact};
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;

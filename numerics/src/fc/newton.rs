@@ -15,6 +15,7 @@ use crate::error::Result;
 use crate::matrix::Operator;
 use crate::report::{FailReason, SolveReport, SolveStatus};
 use faer::linalg::solvers::Solve;
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use std::time::Instant;
@@ -35,13 +36,16 @@ pub(crate) struct Outcome {
 
 struct Linear {
     dense: Option<DMatrix<f64>>,
+    /// Symbolic sparse LU of the Jacobian pattern (fixed: structural zeros are kept), computed
+    /// once per solve and reused by every Newton step.
+    symbolic: Option<SymbolicLu<usize>>,
 }
 
 /// Newton iteration on `Φ(r; ν, c)` from the current `r`.
 pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &[f64], max_iter: usize, max_ls: usize, sparse_threshold: usize, stop: Stop) -> Outcome {
     let n = p.size();
     let nc = p.n_contacts();
-    let lin = Linear { dense: if n <= sparse_threshold { Some(p.w().to_dense()) } else { None } };
+    let mut lin = Linear { dense: if n <= sparse_threshold { Some(p.w().to_dense()) } else { None }, symbolic: None };
     let mut rho = Vec::with_capacity(nc);
     let mut blk = [0.0; 9];
     let mut diag_scale = 0.0;
@@ -113,10 +117,10 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
         }
         // A singular generalized Jacobian (rank-deficient W) is regularized: J + δ I with
         // δ growing from 1e-10 to 1e-4 times the mean |diag W|.
-        let mut d = newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi, 0.0);
+        let mut d = newton_direction(p, &mut lin, &a_blocks, &b_blocks, nu, &phi, 0.0);
         let mut delta = 1e-10 * diag_scale;
         while d.is_none() && delta <= 1e-4 * diag_scale {
-            d = newton_direction(p, &lin, &a_blocks, &b_blocks, nu, &phi, delta);
+            d = newton_direction(p, &mut lin, &a_blocks, &b_blocks, nu, &phi, delta);
             delta *= 100.0;
         }
         let Some(d) = d else {
@@ -147,7 +151,7 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
     Outcome { status: SolveStatus::MaxIterations, iterations: max_iter }
 }
 
-fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[Matrix3<f64>], nu: f64, phi: &[f64], delta: f64) -> Option<Vec<f64>> {
+fn newton_direction(p: &FrictionContact, lin: &mut Linear, a: &[Matrix3<f64>], b: &[Matrix3<f64>], nu: f64, phi: &[f64], delta: f64) -> Option<Vec<f64>> {
     let n = p.size();
     let nc = p.n_contacts();
     if let Some(w) = &lin.dense {
@@ -170,10 +174,7 @@ fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[
     let mut push = |al: usize, be: usize, m: &Matrix3<f64>| {
         for jj in 0..3 {
             for ii in 0..3 {
-                let v = m[(ii, jj)];
-                if v != 0.0 {
-                    trip.push(Triplet::new(3 * al + ii, 3 * be + jj, v));
-                }
+                trip.push(Triplet::new(3 * al + ii, 3 * be + jj, m[(ii, jj)]));
             }
         }
     };
@@ -206,7 +207,11 @@ fn newton_direction(p: &FrictionContact, lin: &Linear, a: &[Matrix3<f64>], b: &[
         }
     }
     let j = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &trip).ok()?;
-    let lu = j.sp_lu().ok()?;
+    if lin.symbolic.is_none() {
+        lin.symbolic = SymbolicLu::try_new(j.symbolic()).ok();
+    }
+    let sym = lin.symbolic.clone()?;
+    let lu = Lu::try_new_with_symbolic(sym, j.as_ref()).ok()?;
     let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| -phi[i]);
     lu.solve_in_place(rhs.as_mut());
     // faer's LU does not report a zero pivot: reject a step that does not solve the system.

@@ -94,11 +94,14 @@ pub struct ProxOptions {
     pub alpha: f64,
     /// Newton steps per proximal subproblem.
     pub inner_max_iter: usize,
+    /// NSGS-AC sweeps run first (cheap on easy problems; a warm start for the proximal steps).
+    /// 0 disables the warm-up.
+    pub warmup_sweeps: usize,
 }
 
 impl Default for ProxOptions {
     fn default() -> Self {
-        ProxOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, sigma: 5.0, alpha: 1.0, inner_max_iter: 30 }
+        ProxOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, sigma: 5.0, alpha: 1.0, inner_max_iter: 30, warmup_sweeps: 30 }
     }
 }
 

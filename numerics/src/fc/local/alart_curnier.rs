@@ -5,6 +5,9 @@
 //! is the Coulomb law (equivalently `K ∋ r ⟂ û ∈ K*`).
 
 use super::local_scale;
+
+/// Relative level of `‖Φ‖` accepted when Newton cannot decrease it further (roundoff floor).
+const ROUNDOFF: f64 = 1e-11;
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Value of the Alart–Curnier function and its generalized partial Jacobians
@@ -93,8 +96,9 @@ pub fn solve(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, 
             t *= 0.5;
         }
         if !accepted {
-            return phi.norm() <= tol * local_scale(r, q, rho_n);
+            // No decrease possible: converged to roundoff if Φ is tiny.
+            return phi.norm() <= ROUNDOFF.max(tol) * local_scale(r, q, rho_n);
         }
     }
-    phi.norm() <= tol * local_scale(r, q, rho_n)
+    phi.norm() <= ROUNDOFF.max(tol) * local_scale(r, q, rho_n)
 }

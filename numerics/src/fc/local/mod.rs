@@ -59,7 +59,7 @@ pub fn solve_3d(kind: LocalSolver, w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, 
         return true;
     }
     *r = r0;
-    projection::solve(w, q, mu, r, tol, 20 * max_iter)
+    projection::solve(w, q, mu, r, tol, 4 * max_iter)
 }
 
 /// Local stopping threshold: `tol · max(‖r‖, ρ‖q‖, tiny)` in reaction units.
