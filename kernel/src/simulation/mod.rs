@@ -2,6 +2,7 @@
 //! helpers to run and record.
 
 pub mod assembly;
+pub mod event_driven;
 pub mod index_sets;
 pub(crate) mod interaction_work;
 pub mod osi;

@@ -1,0 +1,350 @@
+//! The smooth dynamics between events, as an [`OdeSystem`] for the integrator (Siconos
+//! `LsodarOSI::computeRhs` / `EventDriven::computef` and `computeg`).
+//!
+//! State `x = (q, v)` with all systems' coordinates stacked. Between events
+//! `q̇ = v`, `M(q) v̇ = F(t, q, v) + Σ_{i∈I2} ∇h_iᵀ λ_i`, where the contacts of index set 2 are
+//! held closed (`ÿ_i = 0`) by the acceleration-level problem (see [`super::acceleration`]).
+
+use super::acceleration::Accel;
+use crate::model::ds::{DynamicalSystem, ForceFn, Mass};
+use crate::model::nsds::{InterId, Nsds};
+use crate::model::nslaw::NonSmoothLaw;
+use crate::model::relation::Relation;
+use crate::model::userfn::{StateMatFn, StateVecFn, VecOp};
+use crate::KernelError;
+use nalgebra::{DMatrix, DVector};
+use saltus_numerics::ode::{OdeSystem, RootDirection, RootKind, UserFnError};
+use std::cell::RefCell;
+
+/// Mass of one system: a precomputed constant inverse or `M(q)` factored on demand.
+pub(crate) enum MassModel {
+    Inverse(DMatrix<f64>),
+    Function(StateMatFn),
+}
+
+/// One Lagrangian system: `M v̇ = F_ext(t) − K q − C v − F_int(t, q, v) − F_gyr(q, v) + p`.
+pub(crate) struct DsModel {
+    pub off: usize,
+    pub n: usize,
+    pub mass: MassModel,
+    pub k: Option<DMatrix<f64>>,
+    pub c: Option<DMatrix<f64>>,
+    pub f_ext: Option<VecOp>,
+    pub f_int: Option<ForceFn>,
+    pub f_gyr: Option<ForceFn>,
+}
+
+/// The gap function of one scalar contact `y = h(q)`.
+pub(crate) enum Gap {
+    /// `y = H q + b` on the stacked coordinates of the concerned systems.
+    Linear { h: Vec<f64>, b: f64 },
+    /// `y = h(q)` with Jacobian `∇h(q)`.
+    Scleronomous { h: StateVecFn, jac: StateMatFn },
+}
+
+/// One unilateral contact (`NewtonImpactNSL`, size 1).
+pub(crate) struct Contact {
+    /// Global indices (into `q`) of the concerned coordinates, in relation order.
+    pub idx: Vec<usize>,
+    pub gap: Gap,
+    pub e: f64,
+}
+
+/// Per-evaluation buffers (the integrator calls the system through `&self`).
+pub(crate) struct Work {
+    pub qloc: Vec<f64>,
+    pub yloc: Vec<f64>,
+    pub jloc: DMatrix<f64>,
+    pub f: Vec<f64>,
+    pub accel: Accel,
+}
+
+/// The stacked Lagrangian model seen by the integrator.
+pub(crate) struct Dynamics {
+    pub n: usize,
+    pub ds: Vec<DsModel>,
+    pub contacts: Vec<Contact>,
+    /// `in_i2[i]`: contact `i` is held closed between events.
+    pub in_i2: Vec<bool>,
+    pub work: RefCell<Work>,
+}
+
+fn uerr(what: &str, e: impl std::fmt::Display) -> UserFnError {
+    UserFnError::Fatal(format!("{what}: {e}"))
+}
+
+impl Dynamics {
+    /// Builds the model, checking the supported combination: Lagrangian systems, Lagrangian
+    /// linear or scleronomous relations, `NewtonImpactNSL`.
+    pub fn new(nsds: &Nsds) -> Result<Self, KernelError> {
+        let mut ds = Vec::with_capacity(nsds.n_ds());
+        let mut off = 0;
+        for (i, d) in nsds.systems().iter().enumerate() {
+            let id = crate::DsId(i as u32);
+            let n = d.dim();
+            let model = match d {
+                DynamicalSystem::LagrangianLinearTi(l) => DsModel {
+                    off,
+                    n,
+                    mass: MassModel::Inverse(invert(&l.mass).ok_or(KernelError::SingularW { t: nsds.t(), ds: id })?),
+                    k: l.k.clone(),
+                    c: l.c.clone(),
+                    f_ext: l.f_ext.clone(),
+                    f_int: None,
+                    f_gyr: None,
+                },
+                DynamicalSystem::Lagrangian(l) => DsModel {
+                    off,
+                    n,
+                    mass: match &l.mass {
+                        Mass::Constant(m) => {
+                            MassModel::Inverse(invert(m).ok_or(KernelError::SingularW { t: nsds.t(), ds: id })?)
+                        }
+                        Mass::Function(f) => MassModel::Function(f.clone()),
+                    },
+                    k: None,
+                    c: None,
+                    f_ext: l.f_ext.clone(),
+                    f_int: l.f_int.clone(),
+                    f_gyr: l.f_gyr.clone(),
+                },
+                other => {
+                    return Err(KernelError::UnsupportedSystem {
+                        ds: id,
+                        reason: format!("EventDriven supports Lagrangian systems only, not {}", other.kind_name()),
+                    })
+                }
+            };
+            off += n;
+            ds.push(model);
+        }
+        let mut contacts = Vec::with_capacity(nsds.n_interactions());
+        let mut max_loc = 0;
+        for (i, inter) in nsds.interactions().iter().enumerate() {
+            let bad = |reason: String| KernelError::InvalidCombination {
+                name: inter.name.clone(),
+                id: InterId(i as u32),
+                reason,
+            };
+            let e = match inter.law {
+                NonSmoothLaw::NewtonImpact { e } => e,
+                _ => return Err(bad(format!("EventDriven supports NewtonImpactNSL only, not {}", inter.law.kind_name()))),
+            };
+            let mut idx = Vec::new();
+            for d in inter.ds_ids() {
+                let m = &ds[d.index()];
+                idx.extend(m.off..m.off + m.n);
+            }
+            max_loc = max_loc.max(idx.len());
+            let gap = match &inter.relation {
+                Relation::LagrangianLinearTi(r) => Gap::Linear {
+                    h: r.h.row(0).iter().copied().collect(),
+                    b: r.b.as_ref().map_or(0.0, |b| b[0]),
+                },
+                Relation::LagrangianScleronomous(r) => Gap::Scleronomous { h: r.h.clone(), jac: r.jac_q.clone() },
+                other => {
+                    return Err(bad(format!(
+                        "EventDriven supports LagrangianLinearTIR and LagrangianScleronomousR, not {}",
+                        other.kind_name()
+                    )))
+                }
+            };
+            contacts.push(Contact { idx, gap, e });
+        }
+        let work = Work {
+            qloc: vec![0.0; max_loc],
+            yloc: vec![0.0; 1],
+            jloc: DMatrix::zeros(1, max_loc),
+            f: vec![0.0; off],
+            accel: Accel::new(off),
+        };
+        let nc = contacts.len();
+        Ok(Dynamics { n: off, ds, contacts, in_i2: vec![false; nc], work: RefCell::new(work) })
+    }
+
+    /// Gap `y_i = h_i(q)`.
+    pub fn gap(&self, i: usize, t: f64, q: &[f64], w: &mut Work) -> Result<f64, UserFnError> {
+        let c = &self.contacts[i];
+        match &c.gap {
+            Gap::Linear { h, b } => Ok(c.idx.iter().zip(h).map(|(&j, hj)| hj * q[j]).sum::<f64>() + b),
+            Gap::Scleronomous { h, .. } => {
+                let ql = &mut w.qloc[..c.idx.len()];
+                for (o, &j) in ql.iter_mut().zip(&c.idx) {
+                    *o = q[j];
+                }
+                h(t, ql, &mut w.yloc).map_err(|e| uerr("h", e))?;
+                Ok(w.yloc[0])
+            }
+        }
+    }
+
+    /// Writes the Jacobian row `∇h_i(q)` into `out` (length `idx.len()`).
+    pub fn jac(&self, i: usize, t: f64, q: &[f64], w: &mut Work, out: &mut [f64]) -> Result<(), UserFnError> {
+        let c = &self.contacts[i];
+        match &c.gap {
+            Gap::Linear { h, .. } => out.copy_from_slice(h),
+            Gap::Scleronomous { jac, .. } => {
+                let nl = c.idx.len();
+                for (o, &j) in w.qloc[..nl].iter_mut().zip(&c.idx) {
+                    *o = q[j];
+                }
+                let mut jm = std::mem::replace(&mut w.jloc, DMatrix::zeros(0, 0));
+                if jm.ncols() != nl {
+                    jm = DMatrix::zeros(1, nl);
+                }
+                jm.fill(0.0);
+                let r = jac(t, &w.qloc[..nl], &mut jm).map_err(|e| uerr("jacobian of h", e));
+                out.copy_from_slice(jm.as_slice());
+                w.jloc = jm;
+                r?;
+            }
+        }
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(UserFnError::Fatal("non-finite Jacobian of h".into()));
+        }
+        Ok(())
+    }
+
+    /// `J̇_i v` (zero for linear relations; a directional difference of `∇h` otherwise).
+    pub fn dotjac_v(&self, i: usize, t: f64, q: &[f64], v: &[f64], w: &mut Work) -> Result<f64, UserFnError> {
+        let c = &self.contacts[i];
+        if let Gap::Linear { .. } = c.gap {
+            return Ok(0.0);
+        }
+        let nl = c.idx.len();
+        let vn = c.idx.iter().map(|&j| v[j] * v[j]).sum::<f64>().sqrt();
+        if vn == 0.0 {
+            return Ok(0.0);
+        }
+        let qn = c.idx.iter().map(|&j| q[j].abs()).fold(1.0, f64::max);
+        let eps = f64::EPSILON.sqrt() * qn / vn;
+        let mut j0 = vec![0.0; nl];
+        let mut j1 = vec![0.0; nl];
+        self.jac(i, t, q, w, &mut j0)?;
+        let mut qp = q.to_vec();
+        for &j in &c.idx {
+            qp[j] += eps * v[j];
+        }
+        self.jac(i, t, &qp, w, &mut j1)?;
+        Ok(c.idx.iter().enumerate().map(|(k, &j)| (j1[k] - j0[k]) / eps * v[j]).sum())
+    }
+
+    /// Forces `F(t, q, v)` of all systems into `f`.
+    pub fn forces(&self, t: f64, q: &[f64], v: &[f64], f: &mut [f64]) -> Result<(), UserFnError> {
+        f.fill(0.0);
+        for d in &self.ds {
+            let r = d.off..d.off + d.n;
+            let (qd, vd, fd) = (&q[r.clone()], &v[r.clone()], &mut f[r]);
+            if let Some(fe) = &d.f_ext {
+                fe.eval(t, fd).map_err(|e| uerr("F_ext", e))?;
+            }
+            if let Some(k) = &d.k {
+                sub_matvec(k, qd, fd);
+            }
+            if let Some(c) = &d.c {
+                sub_matvec(c, vd, fd);
+            }
+            for (name, force) in [("F_int", &d.f_int), ("F_gyr", &d.f_gyr)] {
+                if let Some(fi) = force {
+                    let mut tmp = vec![0.0; d.n];
+                    (fi.f)(t, qd, vd, &mut tmp).map_err(|e| uerr(name, e))?;
+                    fd.iter_mut().zip(&tmp).for_each(|(o, x)| *o -= x);
+                }
+            }
+        }
+        if f.iter().any(|x| !x.is_finite()) {
+            return Err(UserFnError::Recoverable("non-finite forces".into()));
+        }
+        Ok(())
+    }
+
+    /// `x ← M(q)⁻¹ x`, system by system.
+    pub fn minv(&self, t: f64, q: &[f64], x: &mut [f64]) -> Result<(), UserFnError> {
+        for d in &self.ds {
+            let r = d.off..d.off + d.n;
+            match &d.mass {
+                MassModel::Inverse(mi) => {
+                    let xs = &mut x[r];
+                    let mut tmp = [0.0f64; 8];
+                    if d.n <= 8 {
+                        for (a, o) in tmp[..d.n].iter_mut().enumerate() {
+                            *o = (0..d.n).map(|b| mi[(a, b)] * xs[b]).sum();
+                        }
+                        xs.copy_from_slice(&tmp[..d.n]);
+                    } else {
+                        let y = mi * DVector::from_column_slice(xs);
+                        xs.copy_from_slice(y.as_slice());
+                    }
+                }
+                MassModel::Function(mf) => {
+                    let mut m = DMatrix::zeros(d.n, d.n);
+                    mf(t, &q[r.clone()], &mut m).map_err(|e| uerr("M(q)", e))?;
+                    let sol = m
+                        .lu()
+                        .solve(&DVector::from_column_slice(&x[r.clone()]))
+                        .ok_or_else(|| UserFnError::Recoverable("singular M(q)".into()))?;
+                    x[r].copy_from_slice(sol.as_slice());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Accelerations with the contacts of I2 held closed; the multipliers go to `w.accel.lambda`.
+    pub fn accelerations(&self, t: f64, q: &[f64], v: &[f64], w: &mut Work) -> Result<(), UserFnError> {
+        let mut f = std::mem::take(&mut w.f);
+        let r = self.forces(t, q, v, &mut f);
+        let out = r.and_then(|_| Accel::bilateral(self, t, q, v, &f, w));
+        w.f = f;
+        out
+    }
+}
+
+fn sub_matvec(m: &DMatrix<f64>, x: &[f64], out: &mut [f64]) {
+    for (a, o) in out.iter_mut().enumerate() {
+        *o -= (0..x.len()).map(|b| m[(a, b)] * x[b]).sum::<f64>();
+    }
+}
+
+fn invert(m: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+    let inv = m.clone().try_inverse()?;
+    inv.iter().all(|x| x.is_finite()).then_some(inv)
+}
+
+impl OdeSystem for Dynamics {
+    fn dim(&self) -> usize {
+        2 * self.n
+    }
+
+    /// `q̇ = v`, `v̇ = M⁻¹ (F + ∇h_{I2}ᵀ λ)` with `ÿ_{I2} = 0`.
+    fn rhs(&self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), UserFnError> {
+        let (q, v) = x.split_at(self.n);
+        let mut w = self.work.borrow_mut();
+        self.accelerations(t, q, v, &mut w)?;
+        dx[..self.n].copy_from_slice(v);
+        dx[self.n..].copy_from_slice(&w.accel.a);
+        Ok(())
+    }
+
+    fn n_roots(&self) -> usize {
+        self.contacts.len()
+    }
+
+    /// Siconos `computeg`: `g_i = y_i` for open contacts (an impact when it falls through 0),
+    /// `g_i = λ_i` for contacts of I2 (a detachment when the force falls through 0).
+    fn roots(&self, t: f64, x: &[f64], g: &mut [f64]) -> Result<(), UserFnError> {
+        let (q, v) = x.split_at(self.n);
+        let mut w = self.work.borrow_mut();
+        if self.in_i2.iter().any(|&b| b) {
+            self.accelerations(t, q, v, &mut w)?;
+        }
+        for i in 0..self.contacts.len() {
+            g[i] = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w)? };
+        }
+        Ok(())
+    }
+
+    fn root_kind(&self, _i: usize) -> RootKind {
+        RootKind { direction: RootDirection::Falling, ..Default::default() }
+    }
+}

@@ -1,0 +1,281 @@
+//! Event-driven simulation of Lagrangian systems with unilateral contacts (Siconos
+//! `EventDriven` with `LsodarOSI`).
+//!
+//! Between events the smooth dynamics `q̇ = v`, `M v̇ = F + Jᵀ_{I2} λ` is integrated by the
+//! LSODAR-class integrator of `saltus_numerics::ode`, the contacts of index set 2 held closed by
+//! the acceleration-level problem. The integrator stops at
+//! * time-discretisation events `t0 + k h` (answered by dense output, the step sequence is not
+//!   shortened), and
+//! * nonsmooth events found by root finding on `computeg` (gap `y_i` of open contacts falling
+//!   through 0: impact; force `λ_i` of closed contacts falling through 0: detachment).
+//!
+//! At a nonsmooth event (`process_nonsmooth`): `updateIndexSet` builds I1 (contacts in I2, the
+//! roots, and every contact with `y_i ≤ gap_tol`); if one of them approaches
+//! (`ẏ_i < −velocity_tol`) the impact problem ([`impact`]) gives the post-impact velocities;
+//! the contacts of I1 with `|ẏ⁺_i| ≤ velocity_tol` are candidates for I2 and the acceleration
+//! LCP ([`acceleration`]) keeps those with `λ_i > 0`; the integrator restarts.
+
+pub(crate) mod acceleration;
+pub(crate) mod dynamics;
+pub mod events;
+pub(crate) mod impact;
+mod writeback;
+
+use crate::model::nsds::{InterId, Nsds};
+use crate::KernelError;
+use dynamics::Dynamics;
+pub use events::{EventKind, EventsManager};
+use nalgebra::DVector;
+use saltus_numerics::lcp::LcpSolver;
+use saltus_numerics::ode::{Integrator, OdeOptions, OdeStats, OdeStop};
+use saltus_numerics::SolveReport;
+
+/// Options of [`EventDriven`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventDrivenOptions {
+    /// Spacing `h` of the time-discretisation (output) events `t0 + k h`.
+    pub h: f64,
+    /// Integrator options (default: LSODA, `rtol = 1e-12`, `atol = 1e-14`).
+    pub ode: OdeOptions,
+    /// Solver of the impact LCP (default Lemke).
+    pub impact: LcpSolver,
+    /// Solver of the acceleration LCP (default Lemke).
+    pub acceleration: LcpSolver,
+    /// Approach speed below which an impact uses `e = 0` and the contact becomes persistent
+    /// (accumulation of impacts; default `1e-4`, in the units of `ẏ`).
+    pub zeno_velocity: f64,
+    /// Relative tolerance for merging a nonsmooth event with the next TD event (default 1e-12).
+    pub merge_tol: f64,
+    /// A contact with gap `y ≤ gap_tol` counts as closed at an event (Siconos `TOL_ED`; default 1e-10).
+    pub gap_tol: f64,
+    /// A closed contact with `|ẏ| ≤ velocity_tol` is a candidate for index set 2 (default 1e-10).
+    pub velocity_tol: f64,
+}
+
+impl Default for EventDrivenOptions {
+    fn default() -> Self {
+        EventDrivenOptions {
+            h: 1e-2,
+            ode: OdeOptions::with_tol(1e-12, 1e-14),
+            impact: LcpSolver::Lemke(Default::default()),
+            acceleration: LcpSolver::Lemke(Default::default()),
+            zeno_velocity: 1e-4,
+            merge_tol: 1e-12,
+            gap_tol: 1e-10,
+            velocity_tol: 1e-10,
+        }
+    }
+}
+
+impl EventDrivenOptions {
+    /// Checks ranges (the ODE options are checked against the state size in [`EventDriven::new`]).
+    pub fn validate(&self) -> Result<(), KernelError> {
+        let pos = |option: &'static str, x: f64, strict: bool| {
+            if x.is_finite() && (x > 0.0 || (!strict && x == 0.0)) {
+                Ok(())
+            } else {
+                Err(KernelError::InvalidOption { option, reason: format!("must be finite and {} 0, got {x}", if strict { ">" } else { ">=" }) })
+            }
+        };
+        pos("h", self.h, true)?;
+        pos("zeno_velocity", self.zeno_velocity, false)?;
+        pos("merge_tol", self.merge_tol, false)?;
+        pos("gap_tol", self.gap_tol, false)?;
+        pos("velocity_tol", self.velocity_tol, false)?;
+        for (option, s) in [("impact", &self.impact), ("acceleration", &self.acceleration)] {
+            s.validate().map_err(|e| KernelError::InvalidOption { option, reason: e.to_string() })?;
+        }
+        Ok(())
+    }
+}
+
+/// What [`EventDriven::advance`] processed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventReport {
+    /// Time of the event.
+    pub t: f64,
+    /// Its kind (a nonsmooth event merged with a TD event is `NonSmooth`, with `td_index` set).
+    pub kind: EventKind,
+    /// Index `k` of the TD event processed (alone or merged), if any.
+    pub td_index: Option<u64>,
+    /// Nonsmooth events only: the velocities of each system before the impact (positions are
+    /// continuous; the post-impact state is in the `Nsds`).
+    pub pre_velocities: Option<Vec<DVector<f64>>>,
+    /// Impulses `P_i` of the impact problem, per contact of I1 (empty without impact).
+    pub impulses: Vec<(InterId, f64)>,
+    /// Contacts whose impact used `e = 0` by the accumulation (Zeno) rule.
+    pub zeno: Vec<InterId>,
+    /// Number of contacts in index set 2 after the event.
+    pub closed: usize,
+    /// Report of the impact LCP, if solved.
+    pub impact: Option<SolveReport>,
+    /// Report of the acceleration LCP, if solved.
+    pub acceleration: Option<SolveReport>,
+}
+
+/// The event-driven simulation (Siconos `EventDriven`).
+pub struct EventDriven {
+    opts: EventDrivenOptions,
+    ode: Integrator<Dynamics>,
+    events: EventsManager,
+    started: bool,
+    x: Vec<f64>,
+    /// Impulse `Jᵀ P` of the last impact on all coordinates (zeroed at every event).
+    p: Vec<f64>,
+    /// Impulse per contact at the last event.
+    impulse: Vec<f64>,
+    /// Contact force `λ(2)` per contact at the last event.
+    lambda2: Vec<f64>,
+    n_ns: u64,
+}
+
+impl std::fmt::Debug for EventDriven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventDriven").field("t", &self.ode.t()).field("next_td", &self.events.next_td_index()).finish()
+    }
+}
+
+fn ode_err(t: f64) -> impl Fn(saltus_numerics::ode::OdeError) -> KernelError {
+    move |source| KernelError::Ode { t, source }
+}
+
+impl EventDriven {
+    /// Checks the model (Lagrangian systems, Lagrangian relations, `NewtonImpactNSL`; anything
+    /// else is a typed error naming the system or interaction) and the options.
+    pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
+        opts.validate()?;
+        let dynamics = Dynamics::new(nsds)?;
+        let n = dynamics.n;
+        let nc = dynamics.contacts.len();
+        let mut x = vec![0.0; 2 * n];
+        Self::gather(nsds, &dynamics, &mut x);
+        let t0 = nsds.t();
+        let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
+        let events = EventsManager::new(t0, opts.h, opts.merge_tol);
+        Ok(EventDriven { opts, ode, events, started: false, x, p: vec![0.0; n], impulse: vec![0.0; nc], lambda2: vec![0.0; nc], n_ns: 0 })
+    }
+
+    fn gather(nsds: &Nsds, d: &Dynamics, x: &mut [f64]) {
+        for (ds, m) in nsds.systems().iter().zip(&d.ds) {
+            x[m.off..m.off + m.n].copy_from_slice(ds.state().as_slice());
+            if let Some(v) = ds.velocity() {
+                x[d.n + m.off..d.n + m.off + m.n].copy_from_slice(v.as_slice());
+            }
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &EventDrivenOptions {
+        &self.opts
+    }
+    /// The events manager.
+    pub fn events(&self) -> &EventsManager {
+        &self.events
+    }
+    /// Time of the last processed event.
+    pub fn t(&self) -> f64 {
+        self.ode.t()
+    }
+    /// Number of nonsmooth events processed.
+    pub fn n_nonsmooth(&self) -> u64 {
+        self.n_ns
+    }
+    /// Integrator counters.
+    pub fn ode_stats(&self) -> OdeStats {
+        self.ode.stats()
+    }
+    /// Whether interaction `id` is in index set 2 (closed, held by the acceleration problem).
+    pub fn is_closed(&self, id: InterId) -> bool {
+        self.ode.system().in_i2.get(id.index()).copied().unwrap_or(false)
+    }
+    /// Contact force `λ(2)` of interaction `id` at the last event (0 for open contacts).
+    pub fn contact_force(&self, id: InterId) -> f64 {
+        self.lambda2.get(id.index()).copied().unwrap_or(0.0)
+    }
+    /// Impulse `λ(1)` of interaction `id` at the last event (0 without impact).
+    pub fn impulse(&self, id: InterId) -> f64 {
+        self.impulse.get(id.index()).copied().unwrap_or(0.0)
+    }
+
+    /// Processes the next event (Siconos `advanceToEvent` + `processEvents`): integrates to the
+    /// next TD event or the first root before it, handles an impact/detachment, restarts the
+    /// integrator and writes the new state into `nsds`. On error `nsds` keeps the state of the
+    /// last processed event.
+    pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
+        if !self.started {
+            let t0 = self.ode.t();
+            let mut x = self.x.clone();
+            self.process_nonsmooth(t0, &mut x, &[])?;
+            self.ode.reinit(t0, &x).map_err(ode_err(t0))?;
+            self.x = x;
+            self.started = true;
+        }
+        let t_td = self.events.next_td_time();
+        let t_last = self.ode.t();
+        let stop = self.ode.step_until(t_td).map_err(|e| {
+            let t = match &e {
+                saltus_numerics::ode::OdeError::StepSizeTooSmall { t, .. }
+                | saltus_numerics::ode::OdeError::TooManySteps { t, .. }
+                | saltus_numerics::ode::OdeError::ErrorTestFailures { t, .. }
+                | saltus_numerics::ode::OdeError::ConvergenceFailures { t, .. }
+                | saltus_numerics::ode::OdeError::UserFn { t, .. }
+                | saltus_numerics::ode::OdeError::NonFinite { t, .. } => *t,
+                _ => t_last,
+            };
+            KernelError::Ode { t, source: e }
+        })?;
+        match stop {
+            OdeStop::Reached(t) => {
+                self.x.copy_from_slice(self.ode.y());
+                let k = self.events.consume_td();
+                self.p.fill(0.0);
+                self.impulse.fill(0.0);
+                self.write_back(nsds, t)?;
+                Ok(EventReport {
+                    t,
+                    kind: EventKind::TimeDiscretisation,
+                    td_index: Some(k),
+                    pre_velocities: None,
+                    impulses: Vec::new(),
+                    zeno: Vec::new(),
+                    closed: self.ode.system().in_i2.iter().filter(|&&b| b).count(),
+                    impact: None,
+                    acceleration: None,
+                })
+            }
+            OdeStop::Root { t, which, .. } => {
+                let mut x = self.ode.y().to_vec();
+                let pre = self.split_velocities(&x);
+                let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
+                self.ode.reinit(t, &x).map_err(ode_err(t))?;
+                self.x = x;
+                if self.events.coincides(t) {
+                    rep.td_index = Some(self.events.consume_td());
+                }
+                self.n_ns += 1;
+                self.write_back(nsds, t)?;
+                rep.pre_velocities = Some(pre);
+                Ok(rep)
+            }
+        }
+    }
+
+    /// Processes events until the TD event at `until` (included), calling `f` after each.
+    /// Returns the number of events processed.
+    pub fn run(
+        &mut self,
+        nsds: &mut Nsds,
+        until: f64,
+        f: &mut impl FnMut(&Nsds, &EventReport),
+    ) -> Result<u64, KernelError> {
+        let t0 = self.events.td_time(0);
+        let total = ((until - t0) / self.opts.h).round().max(0.0) as u64;
+        let mut done = 0;
+        while self.events.next_td_index() <= total {
+            let rep = self.advance(nsds)?;
+            f(nsds, &rep);
+            done += 1;
+        }
+        Ok(done)
+    }
+}

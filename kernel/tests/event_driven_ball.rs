@@ -1,0 +1,106 @@
+//! Event-driven bouncing ball (Siconos BouncingBallED, /work/shared/reference/bouncing_ball_ed):
+//! impact times and velocities against the closed form and the Siconos CSVs, accumulation of
+//! impacts, and the TD-event trajectory.
+
+mod common;
+
+use nalgebra::{dmatrix, dvector, DMatrix, DVector};
+use saltus_kernel::{presets, EventDriven, EventDrivenOptions, EventKind, InterId, Nsds};
+
+const G: f64 = 9.81;
+const E: f64 = 0.9;
+
+/// The ED tutorial model: 3 dof, M = diag(1, 1, 3/5 m r²), H = [1 0 0], e = 0.9.
+fn ball() -> Nsds {
+    let (r, m) = (0.1, 1.0);
+    let mass = DMatrix::from_diagonal(&dvector![m, m, 3.0 / 5.0 * m * r * r]);
+    presets::lagrangian_contact(mass, dvector![1.0, 0.0, 0.0], DVector::zeros(3), dmatrix![1.0, 0.0, 0.0], None, E, Some(dvector![-m * G, 0.0, 0.0]))
+        .expect("valid model")
+        .0
+}
+
+fn opts() -> EventDrivenOptions {
+    EventDrivenOptions { h: 0.005, ..Default::default() }
+}
+
+/// (t, v_pre, v_post) of every impact up to `until`, and the final model.
+fn impacts(until: f64) -> (Vec<(f64, f64, f64)>, Nsds, EventDriven, usize) {
+    let mut nsds = ball();
+    let mut sim = EventDriven::new(&nsds, opts()).unwrap();
+    let mut out = Vec::new();
+    let mut n_td = 0;
+    sim.run(&mut nsds, until, &mut |nsds, rep| match rep.kind {
+        EventKind::NonSmooth => {
+            if !rep.impulses.is_empty() {
+                let pre = rep.pre_velocities.as_ref().unwrap()[0][0];
+                out.push((rep.t, pre, nsds.systems()[0].velocity().unwrap()[0]));
+            }
+            n_td += rep.td_index.is_some() as usize;
+        }
+        EventKind::TimeDiscretisation => n_td += 1,
+    })
+    .unwrap();
+    (out, nsds, sim, n_td)
+}
+
+#[test]
+fn impacts_match_closed_form_and_siconos() {
+    let (_, rows) = common::read_csv("bouncing_ball_ed_impacts.csv");
+    assert_eq!(rows.len(), 44);
+    let (imps, _, _, n_td) = impacts(8.5);
+    assert_eq!(n_td, 1700, "TD events t = k h, k = 1..=1700");
+    assert_eq!(imps.len(), 44, "44 impacts before T = 8.5 as in Siconos");
+    let t1 = (2.0 / G).sqrt();
+    let v1 = G * t1;
+    let mut t_exact = t1;
+    for (n, ((t, vpre, vpost), row)) in imps.iter().zip(&rows).enumerate() {
+        let v_exact = -E.powi(n as i32) * v1;
+        for (what, a, b) in [("t", *t, t_exact), ("v_pre", *vpre, v_exact), ("v_post", *vpost, -E * v_exact)] {
+            assert!((a - b).abs() <= 1e-9 * b.abs(), "impact {}: {what} {a} vs closed form {b}", n + 1);
+        }
+        for (what, a, b) in [("t", *t, row[1]), ("v_pre", *vpre, row[3]), ("v_post", *vpost, row[4])] {
+            assert!((a - b).abs() <= 1e-9 * b.abs(), "impact {}: {what} {a} vs Siconos {b}", n + 1);
+        }
+        t_exact += 2.0 * E.powi(n as i32 + 1) * v1 / G;
+    }
+}
+
+#[test]
+fn ball_comes_to_rest_after_accumulation_point() {
+    let t1 = (2.0 / G).sqrt();
+    let t_inf = t1 + 2.0 * E * G * t1 / G / (1.0 - E);
+    let (imps, nsds, sim, _) = impacts(9.0);
+    assert!(imps.len() > 44);
+    let last = imps.last().unwrap();
+    assert!(last.0 < t_inf && last.0 > t_inf - 1e-3, "last impact {} vs accumulation point {t_inf}", last.0);
+    let c = InterId(0);
+    assert!(sim.is_closed(c), "contact persistent after the accumulation point");
+    let q = nsds.systems()[0].state()[0];
+    let v = nsds.systems()[0].velocity().unwrap()[0];
+    assert!(q.abs() < 1e-9 && v.abs() < 1e-9, "ball at rest: q = {q}, v = {v}");
+    // resting contact force balances gravity: λ = m g
+    assert!((sim.contact_force(c) - G).abs() < 1e-9, "λ = {}", sim.contact_force(c));
+}
+
+/// Rows at TD events (kind 0) against the Siconos trajectory: exact parabolas between impacts.
+#[test]
+fn td_rows_match_siconos_trajectory() {
+    let (_, rows) = common::read_csv("bouncing_ball_ed_trajectory.csv");
+    let td: Vec<&Vec<f64>> = rows.iter().filter(|r| r[7] == 0.0).collect();
+    let mut nsds = ball();
+    let mut sim = EventDriven::new(&nsds, opts()).unwrap();
+    let mut got = Vec::new();
+    sim.run(&mut nsds, 8.5, &mut |nsds, rep| {
+        if rep.kind == EventKind::TimeDiscretisation {
+            got.push((rep.t, nsds.systems()[0].state()[0], nsds.systems()[0].velocity().unwrap()[0]));
+        }
+    })
+    .unwrap();
+    assert_eq!(got.len(), td.len());
+    let mut worst = 0.0f64;
+    for ((t, q, v), r) in got.iter().zip(&td) {
+        assert_eq!(*t, r[0], "TD event times are t0 + k h");
+        worst = worst.max((q - r[1]).abs()).max((v - r[2]).abs());
+    }
+    assert!(worst < 1e-9, "max deviation from Siconos {worst}");
+}
