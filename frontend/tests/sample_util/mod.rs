@@ -82,3 +82,18 @@ pub fn run(model: &Path, extra: &[&str]) -> Trajectory {
     eprintln!("{}: {} rows in {:.2?}", model.display(), cols[0].len(), elapsed);
     Trajectory { cols: header.into_iter().zip(cols).collect(), elapsed }
 }
+
+/// Builds the plugin crate `krate` (through `$CARGO build -p krate`, same target dir and profile
+/// as the tests) and returns the directory holding its shared library.
+pub fn build_plugin(krate: &str) -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "-p", krate])
+        .current_dir(workspace_root())
+        .status()
+        .expect("cannot run cargo to build the plugin");
+    assert!(status.success(), "building {krate} failed");
+    // target/debug/deps/<test-exe> -> target/debug
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.parent().and_then(Path::parent).expect("target dir").to_path_buf()
+}
