@@ -2,6 +2,8 @@
 //! gravity onto the ground; ground y = z0 − r, neighbours y = z_i − z_(i−1) − 2r, Newton impact
 //! laws e = 0.8, Moreau–Jean θ = 0.5, h = 1e-3, T = 3. The CSV gives positions/velocities and, per
 //! interaction, the velocity-level output y = H v and the impulse λ of each step.
+// Rows are indexed: several columns are read at the same row k (and k − 1).
+#![allow(clippy::needless_range_loop)]
 mod sample_util;
 use sample_util::*;
 

@@ -4,6 +4,8 @@
 //! XML). Checks: the load current vR/R never changes sign (rectified: vR = u2 + u4 >= 0), the
 //! complementarity of every diode at every step, vR = |vL| whenever a diode conducts, vR decays
 //! as exp(−t/RC_f) while all diodes block, and the stored energy never increases.
+// Rows are indexed: several columns are read at the same row k (and k − 1).
+#![allow(clippy::needless_range_loop)]
 mod sample_util;
 use sample_util::*;
 

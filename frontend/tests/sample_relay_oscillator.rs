@@ -3,6 +3,8 @@
 //! Theory: while x2 < 0 the motion is a half circle around x1 = +1, while x2 > 0 around x1 = -1, so
 //! from x0 = (5.5, 0) the turning points are 5.5, -3.5, 1.5, then x1 = 0.5 where |x1| <= 1 and the
 //! mass sticks (λ = x1 balances the spring) from t = 3π on. The energy (x1² + x2²)/2 never grows.
+// Rows are indexed: several columns are read at the same row k (and k − 1).
+#![allow(clippy::needless_range_loop)]
 mod sample_util;
 use sample_util::*;
 

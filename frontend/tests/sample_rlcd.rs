@@ -3,6 +3,8 @@
 //! Theory (C = 1 µF, L = 1 mH, R = 10 Ω, vC(0) = 10 V): while the diode conducts,
 //! i(t) = V0/(ωd L) e^(−αt) sin(ωd t) with α = R/2L, ωd = sqrt(1/LC − α²); at t* = π/ωd the current
 //! reaches 0, the diode blocks, and vC stays at −V0 e^(−αt*) with λ = −vC holding it.
+// Rows are indexed: several columns are read at the same row k (and k − 1).
+#![allow(clippy::needless_range_loop)]
 mod sample_util;
 use sample_util::*;
 

@@ -5,6 +5,8 @@
 //! balance (a ball–ball impulse conserves the momentum of the pair; a ground impulse leaves b
 //! alone), no interpenetration beyond O(h), the energy non-increasing (to the O(h²) discrete error
 //! of an impact step), and the final rest with impulses (m_a + m_b) g h and m_b g h.
+// Rows are indexed: several columns are read at the same row k (and k − 1).
+#![allow(clippy::needless_range_loop)]
 mod sample_util;
 use sample_util::*;
 

@@ -2,6 +2,9 @@
 //! length l attached at the origin, written in Cartesian coordinates as the holonomic constraint
 //! `h(q) = (x² + y² − l²) / (2 l) = 0` with Jacobian `∇h = (x, y) / l`; `params = [l]`.
 #![warn(missing_docs)]
+// The exported functions are the C ABI: the loader passes pointers with the lengths the ABI
+// contract states, and the export macro checks them (null with non-zero length is an error).
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 use saltus_plugin_abi::{export_abi_version, relation_fn};
 
