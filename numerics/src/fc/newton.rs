@@ -34,7 +34,10 @@ pub(crate) struct Outcome {
     pub iterations: usize,
 }
 
-struct Linear {
+/// Linear-algebra workspace of [`newton_core`], reusable across calls on the same problem
+/// (PROX runs one Newton solve per proximal step on the same Jacobian pattern).
+#[derive(Default)]
+pub(crate) struct Linear {
     dense: Option<DMatrix<f64>>,
     /// Symbolic sparse LU of the Jacobian pattern (fixed: structural zeros are kept), computed
     /// once per solve and reused by every Newton step.
@@ -42,10 +45,15 @@ struct Linear {
 }
 
 /// Newton iteration on `Φ(r; ν, c)` from the current `r`.
-pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &[f64], max_iter: usize, max_ls: usize, sparse_threshold: usize, stop: Stop) -> Outcome {
+/// `lin` caches the dense copy of `W` / the symbolic sparse LU between calls on the same problem
+/// (pass `Linear::default()` the first time).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &[f64], max_iter: usize, max_ls: usize, sparse_threshold: usize, stop: Stop, lin: &mut Linear) -> Outcome {
     let n = p.size();
     let nc = p.n_contacts();
-    let mut lin = Linear { dense: if n <= sparse_threshold { Some(p.w().to_dense()) } else { None }, symbolic: None };
+    if n <= sparse_threshold && lin.dense.is_none() {
+        lin.dense = Some(p.w().to_dense());
+    }
     let mut rho = Vec::with_capacity(nc);
     let mut blk = [0.0; 9];
     let mut diag_scale = 0.0;
@@ -117,10 +125,10 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
         }
         // A singular generalized Jacobian (rank-deficient W) is regularized: J + δ I with
         // δ growing from 1e-10 to 1e-4 times the mean |diag W|.
-        let mut d = newton_direction(p, &mut lin, &a_blocks, &b_blocks, nu, &phi, 0.0);
+        let mut d = newton_direction(p, lin, &a_blocks, &b_blocks, nu, &phi, 0.0);
         let mut delta = 1e-10 * diag_scale;
         while d.is_none() && delta <= 1e-4 * diag_scale {
-            d = newton_direction(p, &mut lin, &a_blocks, &b_blocks, nu, &phi, delta);
+            d = newton_direction(p, lin, &a_blocks, &b_blocks, nu, &phi, delta);
             delta *= 100.0;
         }
         let Some(d) = d else {
@@ -236,7 +244,7 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NewtonOpt
         r.iter_mut().for_each(|x| *x = 0.0);
     }
     let center = vec![0.0; p.size()];
-    let out = newton_core(p, r, 0.0, &center, opts.iter.max_iter, opts.max_line_search, opts.sparse_threshold, Stop::Canonical(opts.iter.tol));
+    let out = newton_core(p, r, 0.0, &center, opts.iter.max_iter, opts.max_line_search, opts.sparse_threshold, Stop::Canonical(opts.iter.tol), &mut Linear::default());
     if r.iter().any(|x| !x.is_finite()) {
         r.iter_mut().for_each(|x| *x = 0.0);
     }

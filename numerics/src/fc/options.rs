@@ -101,7 +101,7 @@ pub struct ProxOptions {
 
 impl Default for ProxOptions {
     fn default() -> Self {
-        ProxOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, sigma: 5.0, alpha: 1.0, inner_max_iter: 30, warmup_sweeps: 30 }
+        ProxOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, sigma: 0.2, alpha: 1.0, inner_max_iter: 30, warmup_sweeps: 30 }
     }
 }
 
