@@ -10,4 +10,5 @@
 pub mod plugin;
 pub mod plot;
 pub mod runner;
+pub mod solve_cmd;
 pub mod xml;

@@ -3,7 +3,7 @@
 //! Exit codes: 0 success, 1 model/input error or failed run, 2 usage error.
 
 use clap::{Args, Parser, Subcommand};
-use saltus_frontend::{plot, runner, xml};
+use saltus_frontend::{plot, runner, solve_cmd, xml};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -66,31 +66,39 @@ enum Cmd {
         #[arg(long)]
         title: Option<String>,
     },
-    /// Solve one numerics problem file (Siconos .dat format) with a named solver.
-    #[command(after_help = "The problem type is guessed from the folder (lcp/, mlcp/, relay/, qp/) or the file name; give it with --type otherwise. `saltus solvers` lists the solver names.\n\nExample:\n  saltus solve data/lcp/lcp_mmc.dat --solver lemke --tol 1e-10")]
+    /// Solve numerics problem files (Siconos .dat format; FCLib .hdf5 with the `hdf5` feature) and print one CSV row per file.
+    #[command(after_help = "CSV on stdout: problem,type,n,solver,tolerance,status,iterations,error,seconds \
+(status: converged, max_iterations, failed or error; seconds: median of 3 solves). `error` is the residual \
+Siconos reports for the problem type. The type is guessed from the folder (lcp/, mlcp/, relay/, qp/, fc2d/, \
+fc3d/, fc3d-global/) or the file name; give it with --type otherwise. `saltus solvers` lists the solver names: \
+lcp: lemke, pgs, psor, newton-fb, newton-min, enum, qp; mlcp: enum, pgs, newton-fb, lemke; relay: pgs, lemke; \
+qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...\n\n\
+Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/")]
     Solve {
-        /// The problem file.
-        problem: PathBuf,
+        /// Problem files or folders.
+        #[arg(required = true, value_name = "FILE_OR_DIR")]
+        paths: Vec<PathBuf>,
         /// Solver name (see `saltus solvers`).
         #[arg(short, long)]
         solver: String,
-        /// Problem type: lcp, mlcp, relay or qp.
+        /// Problem type: lcp, mlcp, relay, qp, fc2d, fc3d or gfc3d.
         #[arg(long = "type", value_name = "TYPE")]
         kind: Option<String>,
         /// Tolerance on the problem's residual.
         #[arg(long, default_value_t = 1e-8)]
         tol: f64,
         /// Iteration cap.
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 10_000)]
         max_iter: usize,
-        /// Print only the report, not the solution vectors.
-        #[arg(short, long)]
-        quiet: bool,
+        /// Also write DIR/<problem file name>.txt with the solution vectors, one per line.
+        #[arg(long, value_name = "DIR")]
+        solutions: Option<PathBuf>,
     },
-    /// List the numerics solvers by problem type.
-    #[command(after_help = "Example:\n  saltus solvers lcp")]
+    /// List the numerics solvers: one name per line, then a space and a description.
+    #[command(after_help = "Example:\n  saltus solvers --type lcp")]
     Solvers {
-        /// Only this problem type (lcp, mlcp, relay, qp).
+        /// Only this problem type (lcp, mlcp, relay, qp, fc2d, fc3d, gfc3d).
+        #[arg(long = "type", value_name = "TYPE")]
         kind: Option<String>,
     },
 }
@@ -190,55 +198,17 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             plot::plot(&table, &columns, &output, &title).map_err(Failure::Input)?;
             Ok(())
         }
-        Cmd::Solve { problem, solver, kind, tol, max_iter, quiet } => solve(&problem, &solver, kind.as_deref(), tol, max_iter, quiet),
-        Cmd::Solvers { kind } => {
-            use saltus_numerics::driver::ProblemKind;
-            let kinds: Vec<ProblemKind> = match kind {
-                Some(k) => vec![ProblemKind::from_name(&k).ok_or_else(|| Failure::Usage(format!("unknown problem type `{k}` (lcp, mlcp, relay, qp)")))?],
-                None => ProblemKind::ALL.to_vec(),
-            };
-            for k in kinds {
-                println!("{}:", k.as_str());
-                for (name, desc) in k.solvers() {
-                    println!("  {name:<12} {desc}");
-                }
-            }
-            Ok(())
+        Cmd::Solve { paths, solver, kind, tol, max_iter, solutions } => {
+            let it = saltus_numerics::IterOptions::new(tol, max_iter);
+            solve_cmd::solve(&paths, &solver, kind.as_deref(), it, solutions.as_deref()).map_err(from_solve)
         }
+        Cmd::Solvers { kind } => solve_cmd::solvers(kind.as_deref()).map_err(from_solve),
     }
 }
 
-fn solve(problem: &Path, solver: &str, kind: Option<&str>, tol: f64, max_iter: usize, quiet: bool) -> Result<(), Failure> {
-    use saltus_numerics::driver::{self, ProblemKind};
-    let kind = match kind {
-        Some(k) => Some(ProblemKind::from_name(k).ok_or_else(|| Failure::Usage(format!("unknown problem type `{k}` (lcp, mlcp, relay, qp)")))?),
-        None => None,
-    };
-    let it = saltus_numerics::IterOptions::new(tol, max_iter);
-    it.validate().map_err(|e| Failure::Usage(e.to_string()))?;
-    let p = driver::read_problem(problem, kind).map_err(|e| Failure::Input(format!("{}: {e}", problem.display())))?;
-    let out = driver::solve(&p, solver, it, 1).map_err(|e| match e {
-        saltus_numerics::NumericsError::InvalidOption { option: "solver", .. } => Failure::Usage(e.to_string()),
-        e => Failure::Input(format!("{}: {e}", problem.display())),
-    })?;
-    let r = &out.report;
-    println!("problem: {} ({}, size {})", problem.display(), p.kind().as_str(), p.size());
-    println!("solver: {solver}; status: {:?}; iterations: {}; residual: {:.3e}; time: {:.3e} s", r.status, r.iterations, r.residual, r.elapsed.as_secs_f64());
-    if !quiet {
-        for (name, v) in &out.vectors {
-            let mut s = String::new();
-            for (i, x) in v.iter().enumerate() {
-                if i > 0 {
-                    s.push(' ');
-                }
-                runner::fmt_num(*x, &mut s);
-            }
-            println!("{name} = {s}");
-        }
-    }
-    if r.status.converged() {
-        Ok(())
-    } else {
-        Err(Failure::Input(format!("the solver did not converge ({:?})", r.status)))
+fn from_solve(f: solve_cmd::SolveFailure) -> Failure {
+    match f {
+        solve_cmd::SolveFailure::Usage(m) => Failure::Usage(m),
+        solve_cmd::SolveFailure::Input(m) => Failure::Input(m),
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::error::{NumericsError, Result};
 use crate::report::{IterOptions, SolveReport};
-use crate::{lcp, mlcp, qp, relay};
+use crate::{fc, lcp, mlcp, qp, relay};
 use std::path::Path;
 use std::time::Duration;
 
@@ -18,11 +18,18 @@ pub enum ProblemKind {
     Relay,
     /// Convex QP (over Coulomb cones in the Siconos files; dense polyhedral QPs have no file).
     Qp,
+    /// 2D friction contact, local (reduced) formulation.
+    Fc2d,
+    /// 3D friction contact, local (reduced) formulation.
+    Fc3d,
+    /// Friction contact, global formulation (`M v = H r + f`), 3D or 2D.
+    Gfc3d,
 }
 
 impl ProblemKind {
     /// Every kind, in catalogue order.
-    pub const ALL: &'static [ProblemKind] = &[ProblemKind::Lcp, ProblemKind::Mlcp, ProblemKind::Relay, ProblemKind::Qp];
+    pub const ALL: &'static [ProblemKind] =
+        &[ProblemKind::Lcp, ProblemKind::Mlcp, ProblemKind::Relay, ProblemKind::Qp, ProblemKind::Fc2d, ProblemKind::Fc3d, ProblemKind::Gfc3d];
 
     /// The lower-case name used on the command line and in CSV output.
     pub fn as_str(self) -> &'static str {
@@ -31,6 +38,9 @@ impl ProblemKind {
             ProblemKind::Mlcp => "mlcp",
             ProblemKind::Relay => "relay",
             ProblemKind::Qp => "qp",
+            ProblemKind::Fc2d => "fc2d",
+            ProblemKind::Fc3d => "fc3d",
+            ProblemKind::Gfc3d => "gfc3d",
         }
     }
 
@@ -46,6 +56,9 @@ impl ProblemKind {
             ProblemKind::Mlcp => mlcp::SOLVERS,
             ProblemKind::Relay => relay::SOLVERS,
             ProblemKind::Qp => qp::SOLVERS,
+            ProblemKind::Fc2d => fc::SOLVERS_2D,
+            ProblemKind::Fc3d => fc::SOLVERS_3D,
+            ProblemKind::Gfc3d => fc::GFC_SOLVERS,
         }
     }
 
@@ -56,8 +69,11 @@ impl ProblemKind {
         if let Some(k) = Self::from_name(folder) {
             return Some(k);
         }
+        if folder == "fc3d-global" || folder == "fc2d-global" {
+            return Some(ProblemKind::Gfc3d);
+        }
         let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("").to_ascii_lowercase();
-        [("mlcp", ProblemKind::Mlcp), ("relay", ProblemKind::Relay), ("lcp", ProblemKind::Lcp), ("qp", ProblemKind::Qp)]
+        [("gfc", ProblemKind::Gfc3d), ("fc2d", ProblemKind::Fc2d), ("fc3d", ProblemKind::Fc3d), ("frictioncontact3d", ProblemKind::Fc3d), ("mlcp", ProblemKind::Mlcp), ("relay", ProblemKind::Relay), ("lcp", ProblemKind::Lcp), ("qp", ProblemKind::Qp)]
             .iter()
             .find(|(prefix, _)| name.starts_with(prefix) || name.contains(&format!("_{prefix}")))
             .map(|&(_, k)| k)
@@ -76,6 +92,10 @@ pub enum Problem {
     Relay(relay::Relay),
     /// See [`qp::ConvexQp`].
     Qp(qp::ConvexQp),
+    /// See [`fc::FrictionContact`] (2D or 3D).
+    Fc(fc::FrictionContact),
+    /// See [`fc::GlobalFrictionContact`].
+    Gfc(fc::GlobalFrictionContact),
 }
 
 impl Problem {
@@ -86,6 +106,9 @@ impl Problem {
             Problem::Mlcp(_) => ProblemKind::Mlcp,
             Problem::Relay(_) => ProblemKind::Relay,
             Problem::Qp(_) => ProblemKind::Qp,
+            Problem::Fc(p) if p.dim() == 2 => ProblemKind::Fc2d,
+            Problem::Fc(_) => ProblemKind::Fc3d,
+            Problem::Gfc(_) => ProblemKind::Gfc3d,
         }
     }
 
@@ -96,6 +119,8 @@ impl Problem {
             Problem::Mlcp(p) => p.size(),
             Problem::Relay(p) => p.size(),
             Problem::Qp(p) => p.size(),
+            Problem::Fc(p) => p.size(),
+            Problem::Gfc(p) => p.size(),
         }
     }
 }
@@ -107,17 +132,45 @@ pub fn read_problem(path: &Path, kind: Option<ProblemKind>) -> Result<Problem> {
         column: 1,
         message: "cannot tell the problem type from the folder or file name; give it with --type".into(),
     })?;
+    if path.extension().and_then(|e| e.to_str()) == Some("hdf5") {
+        return read_fclib(path, kind);
+    }
     let text = crate::io::read_text(path)?;
-    Ok(match kind {
+    let p = match kind {
         ProblemKind::Lcp => Problem::Lcp(lcp::read_lcp(&text)?),
         ProblemKind::Mlcp => Problem::Mlcp(mlcp::read_mlcp(&text)?),
         ProblemKind::Relay => Problem::Relay(relay::read_relay(&text)?),
         ProblemKind::Qp => Problem::Qp(qp::read_convex_qp(&text)?),
-    })
+        ProblemKind::Fc2d | ProblemKind::Fc3d => Problem::Fc(fc::read_fc(&text)?),
+        ProblemKind::Gfc3d => Problem::Gfc(fc::read_gfc(&text)?),
+    };
+    check_kind(p, kind)
+}
+
+/// A local problem read for `fc2d` must be 2D, for `fc3d` 3D.
+fn check_kind(p: Problem, kind: ProblemKind) -> Result<Problem> {
+    if matches!(kind, ProblemKind::Fc2d | ProblemKind::Fc3d) && p.kind() != kind {
+        return Err(NumericsError::Parse { line: 1, column: 1, message: format!("the file holds a {} problem, not {}", p.kind().as_str(), kind.as_str()) });
+    }
+    Ok(p)
+}
+
+#[cfg(feature = "hdf5")]
+fn read_fclib(path: &Path, kind: ProblemKind) -> Result<Problem> {
+    let p = match kind {
+        ProblemKind::Gfc3d => Problem::Gfc(fc::read_fclib_global(path)?),
+        _ => Problem::Fc(fc::read_fclib_local(path)?),
+    };
+    check_kind(p, kind)
+}
+
+#[cfg(not(feature = "hdf5"))]
+fn read_fclib(_path: &Path, _kind: ProblemKind) -> Result<Problem> {
+    Err(NumericsError::Unsupported { solver: "reader", what: "FCLib HDF5 files in this build (enable the `hdf5` feature)".into() })
 }
 
 /// The answer of a [`solve`]: the report, the named solution vectors (`z`, `w` for LCP, MLCP and
-/// Relay; `x` for QP), and the median wall time of the repeated solves.
+/// Relay; `x` for QP; `r`, `u` (and `v` for the global form) for friction contact), and the median wall time of the repeated solves.
 #[derive(Debug, Clone)]
 pub struct Outcome {
     /// The report of the last solve.
@@ -144,20 +197,33 @@ pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -
     let mut last = None;
     for _ in 0..repeats.max(1) {
         let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+        let mut v = Vec::new();
         let report = match problem {
             Problem::Lcp(p) => lcp::solve(p, &mut a, &mut b, &lcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
             Problem::Mlcp(p) => mlcp::solve(p, &mut a, &mut b, &mlcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
             Problem::Relay(p) => relay::solve(p, &mut a, &mut b, &relay::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
             Problem::Qp(p) => qp::solve_convex_qp(p, &mut a, &qp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
+            Problem::Fc(p) => {
+                if !kind.solvers().iter().any(|s| s.0 == solver) {
+                    return Err(unknown_solver(kind, solver));
+                }
+                fc::solve(p, &mut a, &mut b, &fc::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?
+            }
+            Problem::Gfc(p) => {
+                v = vec![0.0; p.n_velocities()];
+                fc::solve_global(p, &mut a, &mut b, &mut v, &fc::gfc_solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?
+            }
         };
         times.push(report.elapsed);
-        last = Some((report, a, b));
+        last = Some((report, a, b, v));
     }
     times.sort();
     let median = times[times.len() / 2];
-    let (report, a, b) = last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
+    let (report, a, b, v) = last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
     let vectors = match kind {
         ProblemKind::Qp => vec![("x", a)],
+        ProblemKind::Fc2d | ProblemKind::Fc3d => vec![("r", a), ("u", b)],
+        ProblemKind::Gfc3d => vec![("r", a), ("u", b), ("v", v)],
         _ => vec![("z", a), ("w", b)],
     };
     Ok(Outcome { report, vectors, median })
@@ -176,6 +242,10 @@ mod tests {
         assert_eq!(ProblemKind::guess(Path::new("data/lcp/x.dat")), Some(ProblemKind::Lcp));
         assert_eq!(ProblemKind::guess(Path::new("somewhere/mlcp_deudeu.dat")), Some(ProblemKind::Mlcp));
         assert_eq!(ProblemKind::guess(Path::new("x/y.dat")), None);
+        assert_eq!(ProblemKind::guess(Path::new("d/fc3d-global/GFC3D_Example1.dat")), Some(ProblemKind::Gfc3d));
+        // The combined friction catalogue is exactly the 3D list then the 2D list.
+        let both: Vec<_> = fc::SOLVERS_3D.iter().chain(fc::SOLVERS_2D).collect();
+        assert_eq!(both, fc::SOLVERS.iter().collect::<Vec<_>>());
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub mod vi;
 
 #[cfg(feature = "hdf5")]
 pub use fclib::{read_fclib_global, read_fclib_local};
-pub use global::{gfc_error, solve_global, GfcSolver, GlobalFrictionContact};
+pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalFrictionContact, GFC_SOLVERS};
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;
 pub use options::{LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions};
@@ -58,8 +58,8 @@ pub enum FcSolver {
     Lemke2d(LemkeOptions),
 }
 
-/// Solver catalogue: (CLI name, description).
-pub const SOLVERS: &[(&str, &str)] = &[
+/// Solver catalogue of the 3D local problem: (CLI name, description).
+pub const SOLVERS_3D: &[(&str, &str)] = &[
     ("nsgs-ac", "3D nonsmooth Gauss-Seidel, Alart-Curnier Newton per contact"),
     ("nsgs-fb", "3D nonsmooth Gauss-Seidel, Fischer-Burmeister Newton per contact"),
     ("nsgs-proj", "3D nonsmooth Gauss-Seidel, projection on the cone per contact"),
@@ -67,8 +67,18 @@ pub const SOLVERS: &[(&str, &str)] = &[
     ("newton-ac", "3D global semismooth Newton on the Alart-Curnier function, line search"),
     ("vi-fp", "fixed-point projection (VI) with self-adaptive step"),
     ("vi-eg", "extragradient (VI) with self-adaptive step"),
+];
+
+/// Solver catalogue of the 2D local problem: (CLI name, description).
+pub const SOLVERS_2D: &[(&str, &str)] = &[
     ("nsgs", "2D nonsmooth Gauss-Seidel with the exact one-contact solution"),
     ("lemke", "2D lexicographic Lemke on the LCP reformulation (exact pivoting)"),
+];
+
+/// Every local solver: [`SOLVERS_3D`] then [`SOLVERS_2D`].
+pub const SOLVERS: &[(&str, &str)] = &[
+    SOLVERS_3D[0], SOLVERS_3D[1], SOLVERS_3D[2], SOLVERS_3D[3], SOLVERS_3D[4], SOLVERS_3D[5], SOLVERS_3D[6],
+    SOLVERS_2D[0], SOLVERS_2D[1],
 ];
 
 /// The solver called `name` in [`SOLVERS`] with default options and the given tolerance/cap.

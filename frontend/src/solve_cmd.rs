@@ -1,0 +1,150 @@
+//! `saltus solve` and `saltus solvers`: numerics problem files in, one CSV row per file out.
+//!
+//! CSV header (stdout): `problem,type,n,solver,tolerance,status,iterations,error,seconds`;
+//! `status` is `converged`, `max_iterations`, `failed` or `error` (the file could not be read or
+//! the solver does not apply); `seconds` is the median of 3 solves (solve time only).
+//! With `--solutions DIR`, `DIR/<file name>.txt` gets one line per solution vector: the name, then
+//! the numbers (`z`, `w` for LCP/MLCP/Relay; `x` for QP; `r`, `u` (and `v`) for friction contact).
+
+use saltus_numerics::driver::{self, ProblemKind};
+use saltus_numerics::IterOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why a solve command failed: a usage error (exit 2) or an input error (exit 1).
+pub enum SolveFailure {
+    /// Bad command line.
+    Usage(String),
+    /// At least one file could not be read or solved (its message was printed already).
+    Input(String),
+}
+
+/// Problem files under the given paths: a file as is, a folder's `*.dat` / `*.hdf5` files sorted.
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SolveFailure> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let rd = std::fs::read_dir(p).map_err(|e| SolveFailure::Input(format!("{}: {e}", p.display())))?;
+            let mut v: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| matches!(f.extension().and_then(|e| e.to_str()), Some("dat") | Some("hdf5")))
+                .collect();
+            v.sort();
+            files.extend(v);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Parses `--type`.
+pub fn parse_kind(kind: Option<&str>) -> Result<Option<ProblemKind>, SolveFailure> {
+    match kind {
+        None => Ok(None),
+        Some(k) => ProblemKind::from_name(k).map(Some).ok_or_else(|| {
+            let names: Vec<&str> = ProblemKind::ALL.iter().map(|k| k.as_str()).collect();
+            SolveFailure::Usage(format!("unknown problem type `{k}` (one of {})", names.join(", ")))
+        }),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file, so no half-written file is left behind.
+fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("txt.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// `saltus solve`: solves every file with `solver` and prints the CSV.
+pub fn solve(paths: &[PathBuf], solver: &str, kind: Option<&str>, it: IterOptions, solutions: Option<&Path>) -> Result<(), SolveFailure> {
+    let kind = parse_kind(kind)?;
+    it.validate().map_err(|e| SolveFailure::Usage(e.to_string()))?;
+    if !ProblemKind::ALL.iter().any(|k| k.solvers().iter().any(|s| s.0 == solver)) {
+        return Err(SolveFailure::Usage(format!("no solver called `{solver}` (see `saltus solvers`)")));
+    }
+    if let Some(dir) = solutions {
+        std::fs::create_dir_all(dir).map_err(|e| SolveFailure::Input(format!("{}: {e}", dir.display())))?;
+    }
+    let files = expand(paths)?;
+    if files.is_empty() {
+        return Err(SolveFailure::Usage("no problem file given (folders are searched for *.dat and *.hdf5)".into()));
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(out, "problem,type,n,solver,tolerance,status,iterations,error,seconds");
+    let mut failures = 0usize;
+    for f in &files {
+        let name = f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let guessed = kind.or_else(|| ProblemKind::guess(f));
+        let type_name = guessed.map(|k| k.as_str()).unwrap_or("unknown");
+        let problem = match driver::read_problem(f, kind) {
+            Ok(p) => p,
+            Err(e) => {
+                failures += 1;
+                eprintln!("error: {}:{e}", f.display());
+                let _ = writeln!(out, "{name},{type_name},0,{solver},{:e},error,0,NaN,NaN", it.tol);
+                continue;
+            }
+        };
+        let (k, n) = (problem.kind(), problem.size());
+        match driver::solve(&problem, solver, it, 3) {
+            Ok(o) => {
+                let r = &o.report;
+                let _ = writeln!(
+                    out,
+                    "{name},{},{n},{solver},{:e},{},{},{:e},{:e}",
+                    k.as_str(),
+                    it.tol,
+                    r.status.as_str(),
+                    r.iterations,
+                    r.residual,
+                    o.median.as_secs_f64()
+                );
+                if let Some(dir) = solutions {
+                    let mut text = String::new();
+                    for (vname, v) in &o.vectors {
+                        text.push_str(vname);
+                        for x in v {
+                            text.push(' ');
+                            crate::runner::fmt_num(*x, &mut text);
+                        }
+                        text.push('\n');
+                    }
+                    let path = dir.join(format!("{name}.txt"));
+                    if let Err(e) = write_atomic(&path, &text) {
+                        failures += 1;
+                        eprintln!("error: {}: {e}", path.display());
+                    }
+                }
+            }
+            Err(e) => {
+                failures += 1;
+                eprintln!("error: {}: {e}", f.display());
+                let _ = writeln!(out, "{name},{},{n},{solver},{:e},error,0,NaN,NaN", k.as_str(), it.tol);
+            }
+        }
+    }
+    let _ = out.flush();
+    if failures > 0 {
+        Err(SolveFailure::Input(format!("{failures} of {} file(s) could not be solved (see the messages above)", files.len())))
+    } else {
+        Ok(())
+    }
+}
+
+/// `saltus solvers`: one solver per line (name, a space, a one-line description).
+pub fn solvers(kind: Option<&str>) -> Result<(), SolveFailure> {
+    let kinds: Vec<ProblemKind> = match parse_kind(kind)? {
+        Some(k) => vec![k],
+        None => ProblemKind::ALL.to_vec(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for k in kinds {
+        for (name, desc) in k.solvers() {
+            let _ = if kind.is_some() { writeln!(out, "{name} {desc}") } else { writeln!(out, "{name} [{}] {desc}", k.as_str()) };
+        }
+    }
+    Ok(())
+}
