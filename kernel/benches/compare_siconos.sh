@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Side-by-side per-step timings, Siconos 4.4 vs saltus-kernel, in one run on this machine.
 # Usage: kernel/benches/compare_siconos.sh [RUNS]   (from the workspace root)
-# Siconos: the reference scripts of /work/shared/reference (median of RUNS runs, model
+# Siconos: the reference scripts of ../shared/reference (median of RUNS runs, model
 # construction + loop + recording) and benches/siconos_beads.py; Rust: `cargo bench --bench step`.
 # Siconos takes ~12 min for the 1000-bead stack: add it with SICONOS_STACK_N="10 100 1000".
 set -euo pipefail
 RUNS=${1:-5}
-REF=${SALTUS_REFERENCE:-/work/shared/reference}
+REF=${SALTUS_REFERENCE:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/reference}
 OUT=$(mktemp -d)
 HERE=$(cd "$(dirname "$0")" && pwd)
 echo "case,n,siconos_us_per_step"

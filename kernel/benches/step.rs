@@ -1,6 +1,6 @@
 //! Time per step of the kernel, printed as CSV (run: `cargo bench -p saltus-kernel --bench step`).
 //!
-//! Each case is timed like the Siconos scripts in /work/shared/reference/*: model construction
+//! Each case is timed like the Siconos scripts in ../shared/reference/*: model construction
 //! plus the whole time loop (reading the outputs each step), median of `RUNS` runs.
 //! Cases: the bouncing ball (Moreau–Jean, 2000 steps), the diode bridge (Euler–Moreau, Lemke,
 //! 5000 steps), and a column of N beads falling on the ground and stacking (Moreau–Jean, sparse

@@ -1,5 +1,5 @@
 //! Bouncing ball with Moreau–Jean time stepping: the Siconos tutorial `BouncingBallTS`
-//! (parameters of /work/shared/reference/bouncing_ball_ts/README.md).
+//! (parameters of ../shared/reference/bouncing_ball_ts/README.md).
 //!
 //! `cargo run -p saltus-kernel --example bouncing_ball > ball.csv` prints
 //! `t,q0,v0,p0,lambda,active` (the layout of the Siconos reference CSV).

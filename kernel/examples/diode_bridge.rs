@@ -1,5 +1,5 @@
 //! Diode bridge with Euler–Moreau time stepping: the Siconos tutorial `DiodeBridge`
-//! (parameters of /work/shared/reference/diode_bridge/README.md).
+//! (parameters of ../shared/reference/diode_bridge/README.md).
 //!
 //! `cargo run -p saltus-kernel --example diode_bridge > diode.csv` prints the columns of the
 //! Siconos reference CSV: `t,vC,iL,i_R1,v_R1,v_F2,i_F1,i_res,y0..y3,lambda0..lambda3`.

@@ -1,4 +1,4 @@
-//! Event-driven bouncing ball (Siconos BouncingBallED, /work/shared/reference/bouncing_ball_ed):
+//! Event-driven bouncing ball (Siconos BouncingBallED, ../shared/reference/bouncing_ball_ed):
 //! impact times and velocities against the closed form and the Siconos CSVs, accumulation of
 //! impacts, and the TD-event trajectory.
 

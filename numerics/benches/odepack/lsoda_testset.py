@@ -27,7 +27,7 @@ SPEC = os.environ.get("SALTUS_SPECS", os.path.join(os.path.dirname(__file__), ".
 
 
 def load_refs():
-    for cand in [os.path.join(SPEC, "integrator-reference-values.json"), "/work/shared/specs/integrator-reference-values.json"]:
+    for cand in [os.path.join(SPEC, "integrator-reference-values.json")]:
         if os.path.exists(cand):
             d = json.load(open(cand))["problems"]
             return {k: np.array([float(x) for x in v["y"]]) for k, v in d.items()}
