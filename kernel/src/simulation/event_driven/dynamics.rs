@@ -69,8 +69,11 @@ pub(crate) struct Dynamics {
     pub work: RefCell<Work>,
 }
 
+/// A failing user function is reported to the integrator as recoverable: it retries with a
+/// shorter step (the function may be undefined only beyond some time or state), and stops
+/// with an error carrying `t` when the step cannot be shortened further.
 fn uerr(what: &str, e: impl std::fmt::Display) -> UserFnError {
-    UserFnError::Fatal(format!("{what}: {e}"))
+    UserFnError::Recoverable(format!("{what}: {e}"))
 }
 
 impl Dynamics {

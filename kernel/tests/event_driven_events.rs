@@ -1,0 +1,95 @@
+//! Event-driven: merging of coincident events, output at TD events by dense output, and
+//! errors carrying t with the last consistent state kept.
+
+use nalgebra::{dmatrix, dvector};
+use saltus_kernel::{
+    EventDriven, EventDrivenOptions, EventKind, KernelError, LagrangianLinearTiDs, LagrangianLinearTiR, NonSmoothLaw,
+    Nsds, Relation, UserFnError, VecOp,
+};
+
+const G: f64 = 9.81;
+
+fn ball(z0: f64, f_ext: VecOp) -> Nsds {
+    let mut nsds = Nsds::new(0.0);
+    let ds = nsds.add_ds("ball", LagrangianLinearTiDs::new(dvector![z0], dvector![0.0], dmatrix![1.0]).with_f_ext(f_ext)).unwrap();
+    nsds.link(
+        "ground",
+        ds,
+        None,
+        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(dmatrix![1.0])),
+        NonSmoothLaw::NewtonImpact { e: 0.5 },
+    )
+    .unwrap();
+    nsds
+}
+
+/// Dropped from z0 = g t1²/2 with t1 = 0.5 = 5 h: the impact and the TD event k = 5 are one
+/// event (whichever side of 0.5 the root lands on); no separate TD event at 0.5.
+#[test]
+fn coincident_impact_and_td_event_are_merged() {
+    for (t1, h) in [(0.5, 0.1), (0.3, 0.1), (0.7, 0.05)] {
+        let mut nsds = ball(0.5 * G * t1 * t1, VecOp::Constant(dvector![-G]));
+        let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h, ..Default::default() }).unwrap();
+        let mut reps = Vec::new();
+        sim.run(&mut nsds, t1 + 2.0 * h, &mut |_, r| reps.push(r.clone())).unwrap();
+        let kinds: Vec<(EventKind, Option<u64>)> = reps.iter().map(|r| (r.kind, r.td_index)).collect();
+        let k1 = (t1 / h).round() as u64;
+        assert_eq!(kinds.len() as u64, k1 + 2, "{kinds:?}");
+        for (i, (kind, k)) in kinds.iter().enumerate() {
+            let ki = i as u64 + 1;
+            let want = if ki == k1 { EventKind::NonSmooth } else { EventKind::TimeDiscretisation };
+            assert_eq!((*kind, *k), (want, Some(ki)), "t1 = {t1}: {kinds:?}");
+        }
+        let imp = &reps[k1 as usize - 1];
+        assert!((imp.t - t1).abs() < 1e-12, "impact at {}", imp.t);
+        assert!(!imp.impulses.is_empty());
+    }
+}
+
+/// Between events the rows come from dense output: the TD states are those of the exact
+/// parabola although the integrator takes few, long steps.
+#[test]
+fn td_rows_by_dense_output() {
+    let mut nsds = ball(10.0, VecOp::Constant(dvector![-G]));
+    let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 1e-3, ..Default::default() }).unwrap();
+    let mut worst = 0.0f64;
+    sim.run(&mut nsds, 1.0, &mut |nsds, r| {
+        let exact = 10.0 - 0.5 * G * r.t * r.t;
+        worst = worst.max((nsds.systems()[0].state()[0] - exact).abs());
+        assert_eq!(r.kind, EventKind::TimeDiscretisation);
+    })
+    .unwrap();
+    assert!(worst < 1e-12, "{worst}");
+    assert!(sim.ode_stats().steps < 100, "{} steps for 1000 outputs", sim.ode_stats().steps);
+}
+
+/// A force that fails after t = 0.3: the error carries a time near 0.3 and the model keeps
+/// the state of the last processed event.
+#[test]
+fn integrator_errors_carry_t_and_keep_state() {
+    let f = VecOp::function(|t, out| {
+        if t > 0.3 {
+            return Err(UserFnError::new("out of range"));
+        }
+        out[0] = -G;
+        Ok(())
+    });
+    let mut nsds = ball(10.0, f);
+    let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 0.1, ..Default::default() }).unwrap();
+    let mut last_t = 0.0;
+    let err = loop {
+        match sim.advance(&mut nsds) {
+            Ok(r) => last_t = r.t,
+            Err(e) => break e,
+        }
+    };
+    match err {
+        KernelError::Ode { t, .. } => assert!((0.3 - 1e-6..=0.4).contains(&t), "t = {t}"),
+        other => panic!("expected Ode error, got {other}"),
+    }
+    assert!(last_t >= 0.2 - 1e-12, "events before the failure processed, last at {last_t}");
+    assert_eq!(nsds.t(), last_t);
+    let q = nsds.systems()[0].state()[0];
+    let exact = 10.0 - 0.5 * G * last_t * last_t;
+    assert!((q - exact).abs() < 1e-10, "state of the last event kept: {q} vs {exact}");
+}
