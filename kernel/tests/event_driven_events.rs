@@ -93,3 +93,30 @@ fn integrator_errors_carry_t_and_keep_state() {
     let exact = 10.0 - 0.5 * G * last_t * last_t;
     assert!((q - exact).abs() < 1e-10, "state of the last event kept: {q} vs {exact}");
 }
+
+/// A ball resting on the ground under `F = m(−g + 2 g t)`: the contact force `λ = m g (1 − 2t)`
+/// falls through 0 at t = 1/2 (a detachment event, no impact), then `q = g (t − 1/2)³ / 3`.
+#[test]
+fn detachment_when_contact_force_vanishes() {
+    let f = VecOp::function(|t, out| {
+        out[0] = -G + 2.0 * G * t;
+        Ok(())
+    });
+    let mut nsds = ball(0.0, f);
+    let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 0.1, ..Default::default() }).unwrap();
+    let mut ns = Vec::new();
+    sim.run(&mut nsds, 1.0, &mut |nsds, r| {
+        if r.kind == EventKind::NonSmooth {
+            ns.push(r.clone());
+        } else if r.t < 0.5 - 1e-9 {
+            let lam = nsds.interactions()[0].lambda(0).unwrap()[0];
+            assert!((lam - G * (1.0 - 2.0 * r.t)).abs() < 1e-9, "λ({}) = {lam}", r.t);
+        }
+    })
+    .unwrap();
+    assert_eq!(ns.len(), 1, "one detachment event: {ns:?}");
+    assert!((ns[0].t - 0.5).abs() < 1e-9, "detachment at {}", ns[0].t);
+    assert!(ns[0].impulses.is_empty() && ns[0].closed == 0);
+    let q = nsds.systems()[0].state()[0];
+    assert!((q - G / 24.0).abs() < 1e-9, "q(1) = {q} vs {}", G / 24.0);
+}
