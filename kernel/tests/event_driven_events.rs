@@ -120,3 +120,60 @@ fn detachment_when_contact_force_vanishes() {
     let q = nsds.systems()[0].state()[0];
     assert!((q - G / 24.0).abs() < 1e-9, "q(1) = {q} vs {}", G / 24.0);
 }
+
+/// A pendulum (`LagrangianDS`, `F_int = m g l sin θ`) released from θ0 hits a wall at θ = 0
+/// (`LagrangianScleronomousR`, `y = l sin θ`) with e = 1: impacts at `(2n + 1) T/4`,
+/// `T/4 = sqrt(l/g) K(sin(θ0/2))`, and the impact speed is `sqrt(2 g/l (1 − cos θ0))`.
+#[test]
+fn pendulum_against_wall_scleronomous_relation() {
+    use saltus_kernel::{ForceFn, LagrangianDs, LagrangianScleronomousR, Mass};
+    let (m, l, th0) = (2.0, 0.5, 1.0f64);
+    let f_int = ForceFn::new(
+        move |_, q, _, out| {
+            out[0] = m * G * l * q[0].sin();
+            Ok(())
+        },
+        move |_, q, _, j| {
+            j[(0, 0)] = m * G * l * q[0].cos();
+            Ok(())
+        },
+        |_, _, _, _| Ok(()),
+    );
+    let ds = LagrangianDs::new(dvector![th0], dvector![0.0], Mass::Constant(dmatrix![m * l * l])).with_f_int(f_int);
+    let rel = LagrangianScleronomousR::new(
+        1,
+        move |_, q, out| {
+            out[0] = l * q[0].sin();
+            Ok(())
+        },
+        move |_, q, j| {
+            j[(0, 0)] = l * q[0].cos();
+            Ok(())
+        },
+    );
+    let mut nsds = Nsds::new(0.0);
+    let id = nsds.add_ds("pendulum", ds).unwrap();
+    nsds.link("wall", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::NewtonImpact { e: 1.0 }).unwrap();
+    // K(k) by the arithmetic–geometric mean
+    let k = (th0 / 2.0).sin();
+    let (mut a, mut b) = (1.0f64, (1.0 - k * k).sqrt());
+    for _ in 0..10 {
+        (a, b) = ((a + b) / 2.0, (a * b).sqrt());
+    }
+    let quarter = (l / G).sqrt() * std::f64::consts::PI / (2.0 * a);
+    let w_imp = (2.0 * G / l * (1.0 - th0.cos())).sqrt();
+    let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 0.05, ..Default::default() }).unwrap();
+    let mut imps = Vec::new();
+    sim.run(&mut nsds, 6.0 * quarter, &mut |nsds, r| {
+        if !r.impulses.is_empty() {
+            imps.push((r.t, r.pre_velocities.as_ref().unwrap()[0][0], nsds.systems()[0].velocity().unwrap()[0]));
+        }
+    })
+    .unwrap();
+    assert_eq!(imps.len(), 3);
+    for (n, (t, wpre, wpost)) in imps.iter().enumerate() {
+        let te = (2 * n + 1) as f64 * quarter;
+        assert!((t - te).abs() < 1e-8 * te, "impact {n}: {t} vs {te}");
+        assert!((wpre + w_imp).abs() < 1e-8 && (wpost - w_imp).abs() < 1e-8, "{wpre} {wpost} vs {w_imp}");
+    }
+}
