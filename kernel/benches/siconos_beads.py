@@ -4,7 +4,7 @@ Usage: /usr/bin/python3 siconos_beads.py N [N ...] [--runs 3] [--gap 0.0]
 Prints CSV: case,n,steps,median_total_s,min_total_s,us_per_step
 Model: N LagrangianLinearTIDS (1 dof, mass 1, F_ext = -9.81), radius 0.05, gap 0.01, contacts
 ground-bead0 (H = [1], b = -r) and bead(i-1)-bead(i) (H = [-1, 1], b = -2r), NewtonImpactNSL(0.5),
-MoreauJeanOSI(0.5), h = 1e-3, T = 1 s, LCP solved by SICONOS_LCP_PGS (tol 1e-8, max 50 sweeps).
+MoreauJeanOSI(0.5) with activation threshold 1e-9, h = 1e-3, T = 1 s, LCP solved by SICONOS_LCP_PGS (tol 1e-8, max 50 sweeps).
 """
 import argparse
 import statistics
@@ -36,6 +36,7 @@ def simulate(n):
             rel = sk.LagrangianLinearTIR([[-1.0, 1.0]], [-2 * R])
             nsds.link(sk.Interaction(law, rel), beads[i - 1], beads[i])
     osi = sk.MoreauJeanOSI(0.5)
+    osi.setConstraintActivationThreshold(1e-9)
     td = sk.TimeDiscretisation(0.0, H)
     lcp = sk.LCP(sn.SICONOS_LCP_PGS)
     opts = lcp.numericsSolverOptions()

@@ -61,7 +61,8 @@ fn diode_bridge() -> (Nsds, TimeStepping, f64) {
 
 /// Column of `n` beads (radius 0.05, mass 1, e = 0.5, `gap` apart: 0 = a resting stack, every
 /// contact active at every step; 0.01 = falling and stacking), h = 1e-3, 1000 steps (1 s),
-/// PGS with tol 1e-8 and at most 50 sweeps per step (as `benches/siconos_beads.py`):
+/// PGS with tol 1e-8 and at most 50 sweeps per step, activation threshold 1e-9 (as
+/// `benches/siconos_beads.py`):
 /// the beads fall, collide and stack.
 pub fn beads(n: usize, gap: f64) -> (Nsds, TimeStepping, f64) {
     let nsds = presets::column_of_beads(n, 0.05, 1.0, 9.81, 0.5, gap).unwrap();
@@ -80,6 +81,8 @@ pub fn beads(n: usize, gap: f64) -> (Nsds, TimeStepping, f64) {
     )
     .unwrap()
     .with_options(opts)
+    .unwrap()
+    .with_activation_threshold(1e-9, &nsds)
     .unwrap();
     (nsds, sim, 1.0)
 }

@@ -29,7 +29,13 @@ static GLOBAL: Counting = Counting;
 fn no_allocation_per_step_once_the_active_set_is_stable() {
     // bouncing ball: at rest after the Zeno point (t > 8.6 s), the contact stays active
     let mut nsds = common::bouncing_ball();
-    let mut sim = TimeStepping::new(&nsds, 0.005, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let mut sim = TimeStepping::new(
+        &nsds,
+        0.005,
+        Osi::moreau_jean(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     for _ in 0..1800 {
         sim.step(&mut nsds).unwrap();
     }
@@ -38,10 +44,20 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
         let rep = sim.step(&mut nsds).unwrap();
         assert_eq!(rep.active, 1);
     }
-    assert_eq!(ALLOCS.load(Ordering::Relaxed) - before, 0, "bouncing ball steps allocated");
+    assert_eq!(
+        ALLOCS.load(Ordering::Relaxed) - before,
+        0,
+        "bouncing ball steps allocated"
+    );
     // diode bridge: every interaction is always active
     let mut nsds = common::diode_bridge();
-    let mut sim = TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+    let mut sim = TimeStepping::new(
+        &nsds,
+        1e-6,
+        Osi::euler_moreau(0.5),
+        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
+    )
+    .unwrap();
     for _ in 0..10 {
         sim.step(&mut nsds).unwrap();
     }
@@ -49,5 +65,9 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
     for _ in 0..1000 {
         sim.step(&mut nsds).unwrap();
     }
-    assert_eq!(ALLOCS.load(Ordering::Relaxed) - before, 0, "diode bridge steps allocated");
+    assert_eq!(
+        ALLOCS.load(Ordering::Relaxed) - before,
+        0,
+        "diode bridge steps allocated"
+    );
 }

@@ -155,7 +155,7 @@ fn first_order_obstacle(relation: Relation, theta: f64) -> Vec<(f64, f64)> {
 }
 
 #[test]
-fn nonlinear_first_order_system_with_linear_and_type2_relations() {
+fn nonlinear_first_order_system_with_linear_type1_and_type2_relations() {
     let linear = first_order_obstacle(
         Relation::FirstOrderLinearTi(FirstOrderLinearTiR::new(dmatrix![1.0], dmatrix![1.0])),
         1.0,

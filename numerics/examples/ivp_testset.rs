@@ -1,11 +1,11 @@
 //! Runs every problem of `integrator-test-problems.md` and prints CSV:
 //! `problem,method,rtol,atol,steps,rejected,nfev,njev,switches,digits,seconds`.
 //!
-//! `cargo run --release -p saltus-numerics --example ivp_testset -- [--rtol R] [--method lsoda|adams|bdf|dopri5] [--problem NAME] [--fd] [--repeat K]`
+//! `cargo run --release -p saltus-numerics --example ivp_testset -- [--rtol R] [--method lsoda|adams|bdf|dopri5] [--problem NAME] [--fd] [--banded] [--repeat K]`
 //!
 //! nfev counts every RHS evaluation, including finite-difference Jacobian columns. `--fd`
 //! forces finite-difference Jacobians (the default uses the analytic one where the problem
-//! has it). Without `--rtol`, runs rtol = 1e-4, 1e-6, 1e-8. `seconds` is the best of K runs.
+//! has it); `--banded` gives bruss1d its banded (ml = mu = 2) sparse Jacobian. Without `--rtol`, runs rtol = 1e-4, 1e-6, 1e-8. `seconds` is the best of K runs.
 
 #[path = "../tests/common/ode_problems.rs"]
 mod problems;
@@ -18,6 +18,7 @@ fn main() {
     let mut method = "lsoda".to_string();
     let mut only: Option<String> = None;
     let mut fd = false;
+    let mut banded = false;
     let mut repeat = 1usize;
     let mut i = 1;
     while i < args.len() {
@@ -39,6 +40,7 @@ fn main() {
                 i += 1;
             }
             "--fd" => fd = true,
+            "--banded" => banded = true,
             other => {
                 eprintln!("unknown argument {other}");
                 std::process::exit(2);
@@ -71,6 +73,9 @@ fn main() {
             opts.method = m;
             if fd {
                 opts.jacobian = JacobianKind::FiniteDifference;
+            }
+            if banded && name == "bruss1d" {
+                opts.jacobian = JacobianKind::Banded { ml: 2, mu: 2 };
             }
             let mut best = f64::INFINITY;
             let mut line = String::new();

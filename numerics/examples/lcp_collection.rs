@@ -56,10 +56,11 @@ fn main() {
                     }
                 };
                 let n = p.size();
+                let mut rstate = relay::RelaySolverState::new();
                 for (sname, _) in relay::SOLVERS {
                     let Some(s) = relay::solver_by_name(sname, it) else { continue };
                     let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-                    row(&name, "relay", n, sname, median3(|| relay::solve(&p, &mut z, &mut w, &s).map_err(|e| e.to_string())));
+                    row(&name, "relay", n, sname, median3(|| relay::solve_with(&mut rstate, &p, &mut z, &mut w, &s).map_err(|e| e.to_string())));
                 }
             } else {
                 let p = match lcp::read_lcp_file(&f) {

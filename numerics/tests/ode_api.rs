@@ -178,3 +178,23 @@ fn accuracy_knob() {
     ode.step_until(p.tf).unwrap();
     assert!(p.digits(ode.y()) > 3.5);
 }
+
+/// Per-component atol and the RMS norm: Robertson with atol tight only on the tiny y2.
+#[test]
+fn vector_atol_and_rms_norm() {
+    let p = problem("robertson");
+    for norm in [saltus_numerics::ode::ErrorNorm::Max, saltus_numerics::ode::ErrorNorm::Rms] {
+        let opts = OdeOptions {
+            tolerance: Tolerance::RelAbs { rtol: 1e-6, atol: Atol::Vector(vec![1e-12, 1e-16, 1e-12]) },
+            norm,
+            ..Default::default()
+        };
+        let mut ode = Integrator::new(p.clone(), 0.0, &p.y0, opts).unwrap();
+        ode.step_until(p.tf).unwrap();
+        let d = p.digits(ode.y());
+        assert!(d > 4.0, "{norm:?}: {d} digits");
+        // the invariant y1 + y2 + y3 = 1 holds to about the tolerance
+        let s: f64 = ode.y().iter().sum();
+        assert!((s - 1.0).abs() < 1e-5, "{norm:?}: sum {s}");
+    }
+}

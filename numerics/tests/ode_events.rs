@@ -350,3 +350,26 @@ fn restart_at_root_gives_no_repeat() {
     }
     let _ = sys;
 }
+
+/// A localization window per trigger: the reported window is at most that long and contains
+/// the root; the search stops early (fewer g evaluations than at roundoff resolution).
+#[test]
+fn localization_window() {
+    let make = |window: Option<f64>| Lin {
+        osc: true,
+        m: 1,
+        g: |_t: f64, y: &[f64], g: &mut [f64]| g[0] = y[0] - 0.5,
+        kinds: vec![RootKind { window, ..Default::default() }],
+    };
+    let mut fine = Integrator::new(make(None), 0.0, &[0.0, 1.0], OdeOptions::with_tol(1e-10, 1e-10)).unwrap();
+    let mut coarse = Integrator::new(make(Some(1e-3)), 0.0, &[0.0, 1.0], OdeOptions::with_tol(1e-10, 1e-10)).unwrap();
+    let root = 0.5f64.asin();
+    match (fine.step_until(2.0).unwrap(), coarse.step_until(2.0).unwrap()) {
+        (OdeStop::Root { t: tf, .. }, OdeStop::Root { t, t_low, .. }) => {
+            assert!((tf - root).abs() < 1e-9);
+            assert!(t - t_low <= 1e-3 && t_low < root + 1e-9 && t >= root - 1e-9, "({t_low}, {t}]");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(coarse.stats().root_evals < fine.stats().root_evals);
+}

@@ -130,3 +130,45 @@ fn symplectic_energy_does_not_drift() {
     }
     assert!(energy(&[th, om]) - e0 > 1.0);
 }
+
+/// A projection that fails (constraint cannot be met near a singular point) is a recoverable
+/// step failure: the step is reduced and retried, and the run either succeeds or returns an
+/// error with t — never a panic, never a non-finite state.
+#[test]
+fn projection_failure_is_recoverable() {
+    struct Circle;
+    impl OdeSystem for Circle {
+        fn dim(&self) -> usize {
+            2
+        }
+        fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) -> Result<(), UserFnError> {
+            dy[0] = -y[1];
+            dy[1] = y[0];
+            Ok(())
+        }
+        fn n_constraints(&self) -> usize {
+            1
+        }
+        fn constraints(&self, t: f64, y: &[f64], c: &mut [f64]) -> Result<(), UserFnError> {
+            // refuses (recoverably) trial points that left the annulus far: forces step cuts
+            let r2 = y[0] * y[0] + y[1] * y[1];
+            if (r2 - 1.0).abs() > 1e-5 && t > 0.5 {
+                return Err(UserFnError::Recoverable("far from the manifold".into()));
+            }
+            c[0] = r2 - 1.0;
+            Ok(())
+        }
+    }
+    let opts = OdeOptions { projection: Some(ProjectionOptions::default()), ..OdeOptions::with_tol(1e-4, 1e-4) };
+    let mut ode = Integrator::new(Circle, 0.0, &[1.0, 0.0], opts).unwrap();
+    let r = ode.step_until(10.0);
+    let s = ode.stats();
+    assert!(r.is_ok(), "{r:?}");
+    assert!(s.projection_failures > 0 && s.rejected >= s.projection_failures, "{s:?}");
+    let y = ode.y();
+    assert!((y[0] - 10f64.cos()).abs() < 1e-2);
+    // accepted (projected) states lie on the manifold; report times in between are interpolated
+    let mut ys = [0.0; 2];
+    ode.y_at(ode.t_step(), &mut ys).unwrap();
+    assert!(((ys[0] * ys[0] + ys[1] * ys[1]) - 1.0).abs() < 1e-10);
+}

@@ -38,6 +38,8 @@ fn check(name: &str, jac: JacobianKind) {
         let (digits, s) = run(&p, rtol, OdeMethod::Lsoda, jac);
         let min = minimum(name)[k];
         assert!(digits >= min, "{name} rtol {rtol:e}: {digits:.2} digits < {min} ({s:?})");
+        // sanity bound on the work (every problem needs < 7000 steps at these tolerances)
+        assert!(s.steps < 20_000, "{name} rtol {rtol:e}: {} steps", s.steps);
         if p.stiff {
             assert!(2 * s.bdf_steps > s.steps, "{name} rtol {rtol:e}: only {} of {} steps in BDF", s.bdf_steps, s.steps);
         } else if name == "vdp1" {

@@ -54,7 +54,7 @@ fn brute_force(p: &Qp) -> Option<f64> {
         let dual_ok = (0..act.len()).all(|c| sol[n + c] >= -1e-8);
         if feasible && dual_ok {
             let f = p.objective(&x);
-            if best.map_or(true, |b| f < b) {
+            if !matches!(best, Some(b) if f >= b) {
                 best = Some(f);
             }
         }

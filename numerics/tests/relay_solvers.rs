@@ -45,6 +45,13 @@ fn lemke_through_the_lcp_agrees_with_pgs_on_a_coupled_problem() {
     let r1 = solve(&p, &mut z1, &mut w1, &solver_by_name("pgs", it).unwrap()).unwrap();
     let r2 = solve(&p, &mut z2, &mut w2, &solver_by_name("lemke", it).unwrap()).unwrap();
     assert!(r1.status.converged() && r2.status.converged(), "{r1:?} {r2:?}");
+    // the workspace-reusing path gives the same bits, twice in a row
+    let mut state = RelaySolverState::new();
+    for _ in 0..2 {
+        let (mut z3, mut w3) = (vec![0.0; 3], vec![0.0; 3]);
+        let r3 = solve_with(&mut state, &p, &mut z3, &mut w3, &solver_by_name("lemke", it).unwrap()).unwrap();
+        assert_eq!((z3.clone(), r3.iterations, r3.residual), (z2.clone(), r2.iterations, r2.residual));
+    }
     for i in 0..3 {
         assert!((z1[i] - z2[i]).abs() < 1e-9);
     }

@@ -138,7 +138,7 @@ impl NonSmoothLaw {
                 if lb
                     .iter()
                     .zip(ub.iter())
-                    .any(|(l, u)| !(l <= u) || !l.is_finite() || !u.is_finite())
+                    .any(|(l, u)| l > u || !l.is_finite() || !u.is_finite())
                 {
                     return Err("relay bounds must be finite with lb <= ub".into());
                 }

@@ -134,6 +134,19 @@ impl LagrangianLinearTiR {
     }
 }
 
+impl FirstOrderLinearR {
+    /// `y = C(t) x`, `r = B(t) λ`; add `D`, `F`, `e` by setting the fields.
+    pub fn new(c: impl Into<MatOp>, b: impl Into<MatOp>) -> Self {
+        FirstOrderLinearR {
+            c: c.into(),
+            b: b.into(),
+            d: None,
+            f: None,
+            e: None,
+        }
+    }
+}
+
 impl FirstOrderLinearTiR {
     /// `y = C x`, `r = B λ`.
     pub fn new(c: DMatrix<f64>, b: DMatrix<f64>) -> Self {
@@ -159,6 +172,67 @@ impl FirstOrderLinearTiR {
     pub fn with_f(mut self, f: DMatrix<f64>) -> Self {
         self.f = Some(f);
         self
+    }
+}
+
+impl LagrangianRheonomousR {
+    /// `y = h(t, q)` of size `size` with `∇_q h(t, q)` and `∂h/∂t (t, q)`.
+    pub fn new(
+        size: usize,
+        h: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_q: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        dot_h: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        LagrangianRheonomousR {
+            size,
+            h: Arc::new(h),
+            jac_q: Arc::new(jac_q),
+            dot_h: Arc::new(dot_h),
+        }
+    }
+}
+
+impl FirstOrderType1R {
+    /// `y = h(t, x, z)`, `r = g(t, λ, z)` of output size `size`, with `C = ∇ₓh`, `B = ∇_λ g`.
+    pub fn new(
+        size: usize,
+        h: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_h: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        g: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_g: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        FirstOrderType1R {
+            size,
+            h: Arc::new(h),
+            jac_h: Arc::new(jac_h),
+            g: Arc::new(g),
+            jac_g: Arc::new(jac_g),
+        }
+    }
+}
+
+impl FirstOrderType2R {
+    /// `y = h(t, x, λ)`, `r = g(t, λ)` of output size `size`, with `C = ∇ₓh`, `D = ∇_λ h`,
+    /// `B = ∇_λ g`.
+    pub fn new(
+        size: usize,
+        h: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_h_x: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        jac_h_lambda: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult
+            + Send
+            + Sync
+            + 'static,
+        g: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_g: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        FirstOrderType2R {
+            size,
+            h: Arc::new(h),
+            jac_h_x: Arc::new(jac_h_x),
+            jac_h_lambda: Arc::new(jac_h_lambda),
+            g: Arc::new(g),
+            jac_g: Arc::new(jac_g),
+        }
     }
 }
 

@@ -109,7 +109,7 @@ impl InterWork {
                 iw.has_d = r.d.is_some();
                 iw.constant = r.c.is_constant()
                     && r.b.is_constant()
-                    && r.d.as_ref().map_or(true, |d| d.is_constant());
+                    && r.d.as_ref().map(|d| d.is_constant()).unwrap_or(true);
             }
             Relation::FirstOrderType2(_) => iw.has_d = true,
             _ => {}
@@ -264,7 +264,7 @@ impl InterWork {
         // Constant relation and constant W: never recompute.
         self.winv_ready = self.constant
             && dsw[self.ds.0.index()].w_constant
-            && self.ds.1.map_or(true, |d| dsw[d.index()].w_constant);
+            && self.ds.1.map(|d| dsw[d.index()].w_constant).unwrap_or(true);
         Ok(())
     }
 
@@ -276,9 +276,7 @@ impl InterWork {
         t: f64,
     ) -> Result<(), KernelError> {
         let (f, e) = match &inter.relation {
-            Relation::FirstOrderLinearTi(r) => {
-                (r.f.as_ref(), r.e.as_ref().map(|e| VecOpRef::Const(e)))
-            }
+            Relation::FirstOrderLinearTi(r) => (r.f.as_ref(), r.e.as_ref().map(VecOpRef::Const)),
             Relation::FirstOrderLinear(r) => (r.f.as_ref(), r.e.as_ref().map(VecOpRef::Op)),
             _ => return Ok(()),
         };

@@ -7,6 +7,7 @@ pub mod index_sets;
 pub(crate) mod interaction_work;
 pub mod osi;
 pub mod osnsp;
+mod phases;
 pub mod projection;
 pub mod recorder;
 pub mod report;

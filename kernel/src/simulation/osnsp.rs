@@ -4,6 +4,7 @@
 use super::assembly::{Assembly, Storage};
 use crate::error::KernelError;
 use crate::model::nslaw::NonSmoothLaw;
+use crate::solvers::fc::{self, FcSolver, FrictionContact};
 use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
 use crate::solvers::mlcp::{self, Mlcp, MlcpSolver};
 use crate::solvers::relay::{self, Relay, RelaySolver};
@@ -24,6 +25,15 @@ pub enum Osnsp {
     /// `MixedComplementarityConditionNSL`) with free `λ`, complementarity rows
     /// (`ComplementarityConditionNSL`, `NewtonImpactNSL`) with `0 ≤ w ⊥ λ ≥ 0`.
     Mlcp(MlcpSolver),
+    /// Local friction-contact problem in dimension `dim` (Siconos `FrictionContact(dim)`):
+    /// `u = W r + q`, Coulomb cone per contact with the De Saxcé velocity, for
+    /// `NewtonImpactFrictionNSL` of the same dimension.
+    FrictionContact {
+        /// 2 or 3.
+        dim: usize,
+        /// The solver.
+        solver: FcSolver,
+    },
 }
 
 impl Osnsp {
@@ -34,6 +44,7 @@ impl Osnsp {
             Osnsp::Equality => "Equality",
             Osnsp::Relay(_) => "Relay",
             Osnsp::Mlcp(_) => "MLCP",
+            Osnsp::FrictionContact { .. } => "FrictionContact",
         }
     }
 
@@ -43,6 +54,10 @@ impl Osnsp {
             Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_) | LcpSolver::Psor(_)),
             Osnsp::Relay(s) => !matches!(s, RelaySolver::Pgs(_)),
             Osnsp::Equality | Osnsp::Mlcp(_) => true,
+            Osnsp::FrictionContact { solver, .. } => matches!(
+                solver,
+                FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_)
+            ),
         }
     }
 
@@ -56,6 +71,10 @@ impl Osnsp {
             },
             Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
             Osnsp::Relay(_) => matches!(law, NonSmoothLaw::Relay { .. }),
+            Osnsp::FrictionContact { dim, .. } => {
+                matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim)
+                    && lagrangian
+            }
             Osnsp::Mlcp(_) => match law {
                 NonSmoothLaw::EqualityCondition { .. }
                 | NonSmoothLaw::ComplementarityCondition { .. }
@@ -87,6 +106,13 @@ impl Osnsp {
             Osnsp::Relay(s) => s.validate(),
             Osnsp::Mlcp(s) => s.validate(),
             Osnsp::Equality => Ok(()),
+            Osnsp::FrictionContact { dim, .. } if *dim != 2 && *dim != 3 => {
+                Err(NumericsError::InvalidOption {
+                    option: "dim",
+                    reason: format!("friction contact dimension {dim} must be 2 or 3"),
+                })
+            }
+            Osnsp::FrictionContact { .. } => Ok(()),
         }
         .map_err(|e| KernelError::InvalidOption {
             option: "osnsp solver",
@@ -154,6 +180,8 @@ pub(crate) struct OsnspState {
     /// MLCP: `perm[i]` = problem row placed at MLCP row `i` (equality rows first), and `n_eq`.
     pub perm: Vec<usize>,
     pub n_eq: usize,
+    /// Friction coefficients of the active contacts.
+    pub mu: Vec<f64>,
 }
 
 /// Solves the assembled problem in `asm` (`op`, `q`, warm start in `z`); `(z, w)` hold the answer.
@@ -181,14 +209,21 @@ pub(crate) fn solve(
         }
         Osnsp::Relay(solver) => {
             let q = std::mem::take(&mut asm.q);
-            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone());
-            let problem = match problem {
-                Ok(p) => p,
-                Err(e) => return Err(e),
-            };
+            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone())?;
             let res = relay::solve(&problem, &mut asm.z, &mut asm.w, solver);
             asm.op = Some(problem.m().clone());
             asm.q = problem.q().to_vec();
+            res
+        }
+        Osnsp::FrictionContact { dim, solver } => {
+            let q = std::mem::take(&mut asm.q);
+            let mu = std::mem::take(&mut st.mu);
+            let problem = FrictionContact::new(*dim, op, q, mu)?;
+            let res = fc::solve(&problem, &mut asm.z, &mut asm.w, solver);
+            let (op, q, mu) = problem.into_parts();
+            asm.op = Some(op);
+            asm.q = q;
+            st.mu = mu;
             res
         }
         Osnsp::Mlcp(solver) => {

@@ -57,7 +57,7 @@ impl TimeSteppingDirectProjection {
                 reason: "direct projection needs MoreauJeanOSI".into(),
             });
         }
-        if !(options.tol > 0.0) || options.max_iter == 0 {
+        if options.tol.is_nan() || options.tol <= 0.0 || options.max_iter == 0 {
             return Err(KernelError::InvalidOption {
                 option: "projection",
                 reason: "tol must be > 0 and max_iter > 0".into(),
@@ -79,6 +79,25 @@ impl TimeSteppingDirectProjection {
     /// The underlying time stepping.
     pub fn time_stepping(&self) -> &TimeStepping {
         &self.inner
+    }
+
+    /// As [`TimeStepping::run`]: steps until `t_k` reaches `until`, calling `f` after each step.
+    pub fn run(
+        &mut self,
+        nsds: &mut Nsds,
+        until: f64,
+        f: &mut impl FnMut(&Nsds, &StepReport),
+    ) -> Result<u64, KernelError> {
+        let (h, k) = (self.inner.h(), self.inner.k());
+        let t0 = self.inner.t() - k as f64 * h;
+        let total = ((until - t0) / h).round().max(0.0) as u64;
+        let mut done = 0;
+        while self.inner.k() < total {
+            let rep = self.step(nsds)?;
+            f(nsds, &rep);
+            done += 1;
+        }
+        Ok(done)
     }
 
     /// One Moreau–Jean step, then the projection.

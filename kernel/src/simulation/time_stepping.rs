@@ -20,10 +20,10 @@ use crate::model::relation::Relation;
 /// `compute_jacobians`/`assemble`, `solve_osnsp`, `update_input`, `update_state`,
 /// `update_output` (repeated by the Newton loop for nonlinear models), then `update_index_sets`.
 pub struct TimeStepping {
-    h: f64,
+    pub(crate) h: f64,
     t_start: f64,
     k: u64,
-    osi: Osi,
+    pub(crate) osi: Osi,
     osnsp: Osnsp,
     options: OsnspOptions,
     newton: NewtonOptions,
@@ -38,8 +38,9 @@ pub struct TimeStepping {
     /// Every block of `M` is constant while the active set is stable.
     constant_matrix: bool,
     /// The active set of the next step (level of the problem).
-    level_set: usize,
+    pub(crate) level_set: usize,
     osnsp_size: usize,
+    activation_threshold: f64,
 }
 
 impl TimeStepping {
@@ -93,6 +94,7 @@ impl TimeStepping {
             constant_matrix,
             level_set: if osi.level() == 1 { 1 } else { 0 },
             osnsp_size: 0,
+            activation_threshold: 0.0,
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -122,6 +124,22 @@ impl TimeStepping {
     pub fn with_newton(mut self, newton: NewtonOptions) -> Result<Self, KernelError> {
         newton.validate()?;
         self.newton = newton;
+        Ok(self)
+    }
+
+    /// Moreau–Jean activation threshold `s`: a unilateral interaction enters the problem when
+    /// `y + γ h ẏ ≤ s` (Siconos `MoreauJeanOSI::setConstraintActivationThreshold`, default 0).
+    /// A small `s > 0` keeps resting contacts active despite round-off separations left by
+    /// iterative solvers.
+    pub fn with_activation_threshold(mut self, s: f64, nsds: &Nsds) -> Result<Self, KernelError> {
+        if !s.is_finite() {
+            return Err(KernelError::InvalidOption {
+                option: "activation_threshold",
+                reason: format!("must be finite, got {s}"),
+            });
+        }
+        self.activation_threshold = s;
+        self.update_index_sets(nsds);
         Ok(self)
     }
 
@@ -167,26 +185,14 @@ impl TimeStepping {
         }
     }
 
-    fn theta(&self) -> f64 {
-        self.osi.theta()
-    }
-
     fn step_inner(
         &mut self,
         nsds: &mut Nsds,
         t_k: f64,
         t1: f64,
     ) -> Result<StepReport, KernelError> {
-        let (h, theta) = (self.h, self.theta());
-        let level = self.osi.level();
-        // begin_step: memories of the state at t_k, forces at t_k
-        for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
-            w.input_k.copy_from(ds.input());
-            match self.osi {
-                Osi::MoreauJean { .. } => moreau_jean::begin_step(ds, w, t_k)?,
-                Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k)?,
-            }
-        }
+        let h = self.h;
+        self.begin_step(nsds, t_k)?;
         let active_set = self.level_set;
         let n_active = self.sets.set(active_set).len();
         let n = self.osnsp_size;
@@ -206,16 +212,7 @@ impl TimeStepping {
         let mut iter = 0;
         loop {
             iter += 1;
-            // compute_free_state
-            for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
-                match self.osi {
-                    Osi::MoreauJean { .. } => moreau_jean::compute_free_state(ds, w, t1, h, theta)?,
-                    Osi::EulerMoreau { .. } => {
-                        euler_moreau::compute_free_state(ds, w, t1, h, theta)?
-                    }
-                }
-                w.free_osnsp.copy_from(&w.free);
-            }
+            self.compute_free_state(nsds, t1)?;
             // relations at the iterate (Jacobians, linearization, F z + e(t))
             let nonlinear_fo = self.compute_relations(nsds, t1)?;
             if nonlinear_fo {
@@ -229,39 +226,9 @@ impl TimeStepping {
                 let rep = self.solve_osnsp(nsds, t1, sparse)?;
                 report.osnsp = Some(rep);
             }
-            // update_input
-            for id in self.sets.set(active_set) {
-                let iw = &self.iws[id.index()];
-                iw.add_input(&mut self.dsw, nonlinear_fo);
-            }
-            if nonlinear_fo {
-                for (iw, inter) in self.iws.iter().zip(nsds.interactions()) {
-                    if self.sets.position(iw.id).is_none() && !inter.relation.is_linear() {
-                        iw.add_input(&mut self.dsw, true);
-                    }
-                }
-            }
-            // update_state
-            let mut delta: f64 = 0.0;
-            let mut scale_x: f64 = 0.0;
-            let (systems, _) = nsds.parts_mut();
-            for (ds, w) in systems.iter_mut().zip(self.dsw.iter_mut()) {
-                let d = match self.osi {
-                    Osi::MoreauJean { .. } => moreau_jean::update_state(ds, w, h, theta, t1)?,
-                    Osi::EulerMoreau { .. } => euler_moreau::update_state(ds, w, h, t1)?,
-                };
-                delta = delta.max(d);
-                scale_x = scale_x
-                    .max(ds.state().amax())
-                    .max(ds.velocity().map_or(0.0, |v| v.amax()));
-            }
-            // update_output
-            for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
-                if !iw.constant && inter.relation.is_lagrangian() {
-                    iw.compute_jacobians(inter, nsds.systems(), t1)?;
-                }
-                iw.update_output(inter, nsds.systems(), t1)?;
-            }
+            self.update_input(nsds, nonlinear_fo);
+            let (delta, scale_x) = self.update_state(nsds, t1)?;
+            self.update_output(nsds, t1)?;
             report.newton_iterations = iter;
             if self.linear {
                 break;
@@ -295,20 +262,7 @@ impl TimeStepping {
                 });
             }
         }
-        // commit: time, y and λ into the model; memories for the next step
-        nsds.set_t(t1);
-        let (_, inters) = nsds.parts_mut();
-        for (iw, inter) in self.iws.iter_mut().zip(inters.iter_mut()) {
-            inter.y[0].copy_from(&iw.y[0]);
-            inter.y[1].copy_from(&iw.y[1]);
-            if self.sets.position(iw.id).is_none() {
-                iw.lambda.fill(0.0);
-            }
-            inter.lambda[level].copy_from(&iw.lambda);
-            iw.lambda_i.copy_from(&iw.lambda);
-            iw.y_old[0].copy_from(&iw.y[0]);
-            iw.y_old[1].copy_from(&iw.y[1]);
-        }
+        self.commit(nsds, t1);
         self.k += 1;
         self.update_index_sets(nsds);
         Ok(report)
@@ -431,10 +385,11 @@ impl TimeStepping {
         let changed = match self.osi {
             Osi::MoreauJean { gamma, .. } => {
                 let h = self.h;
+                let s = self.activation_threshold;
                 let iws = &self.iws;
                 let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
                     if inter.law.is_unilateral() {
-                        iw.y[0][0] + gamma * h * iw.y[1][0] <= 0.0
+                        iw.y[0][0] + gamma * h * iw.y[1][0] <= s
                     } else {
                         true
                     }
@@ -534,6 +489,7 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
 /// Per-row data of the problem for the current active set: relay bounds, MLCP row order.
 fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds) {
     st.lb.clear();
+    st.mu.clear();
     st.ub.clear();
     let mut eq = Vec::new();
     let mut comp = Vec::new();
@@ -546,6 +502,9 @@ fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds
                 eq.push(off + j);
             } else {
                 comp.push(off + j);
+            }
+            if let (0, NonSmoothLaw::NewtonImpactFriction { mu, .. }) = (j, law) {
+                st.mu.push(*mu);
             }
             if let NonSmoothLaw::Relay { lb, ub } = law {
                 st.lb.push(lb[j]);

@@ -59,6 +59,10 @@ impl FrictionContact {
     pub fn mu(&self) -> &[f64] {
         &self.mu
     }
+    /// Gives back `(W, q, μ)` (lets a time-stepping loop reuse the buffers without allocating).
+    pub fn into_parts(self) -> (Operator, Vec<f64>, Vec<f64>) {
+        (self.w, self.q, self.mu)
+    }
     /// Number of contacts.
     pub fn n_contacts(&self) -> usize {
         self.mu.len()

@@ -242,8 +242,8 @@ pub fn solve_with(state: &mut LcpSolverState, lcp: &Lcp, z: &mut [f64], w: &mut 
     }
     if !solver.warm_start() {
         z.iter_mut().for_each(|v| *v = 0.0);
-    } else if let Err(e) = check_finite("z (warm start)", z) {
-        return Err(e);
+    } else {
+        check_finite("z (warm start)", z)?;
     }
     let outcome = match solver {
         LcpSolver::Lemke(o) => lemke::solve(&mut state.lemke, &mut state.lu, lcp, z, o)?,

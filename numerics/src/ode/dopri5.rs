@@ -94,7 +94,7 @@ impl Dopri5 {
         stats.rhs_evals += 1;
         match sys.rhs(t, y, out) {
             Ok(()) => Ok(out.iter().all(|x| x.is_finite())),
-            Err(UserFnError::Fatal(m)) => Err(OdeError::UserFn { what: "rhs", t, source: UserFnError::Fatal(m), stats: *stats }),
+            Err(UserFnError::Fatal(m)) => Err(OdeError::UserFn { what: "rhs", t, source: UserFnError::Fatal(m), stats: Box::new(*stats) }),
             Err(_) => Ok(false),
         }
     }
@@ -112,7 +112,7 @@ impl Dopri5 {
         self.t = t0;
         self.y.copy_from_slice(y0);
         if !Self::rhs(sys, t0, y0, &mut self.k[0], stats)? {
-            return Err(OdeError::NonFinite { what: "rhs at the initial point", t: t0, stats: *stats });
+            return Err(OdeError::NonFinite { what: "rhs at the initial point", t: t0, stats: Box::new(*stats) });
         }
         if !fill_ewt(&self.tol, y0, &mut self.ewt) {
             return Err(OdeError::Invalid(crate::NumericsError::InvalidOption {
@@ -165,7 +165,7 @@ impl Dopri5 {
             }
             let t = self.t;
             if t + h == t {
-                return Err(OdeError::StepSizeTooSmall { t, h, stats: *stats });
+                return Err(OdeError::StepSizeTooSmall { t, h, stats: Box::new(*stats) });
             }
             let y = &self.y;
             let k = &mut self.k;
@@ -249,13 +249,13 @@ impl Dopri5 {
             stats.error_test_failures += 1;
             nfail += 1;
             if nfail >= 50 {
-                return Err(OdeError::ErrorTestFailures { t, h, count: nfail, stats: *stats });
+                return Err(OdeError::ErrorTestFailures { t, h, count: nfail, stats: Box::new(*stats) });
             }
             let shrink = if errn.is_finite() { (fac11 / 0.9).clamp(1.0, 10.0) } else { 10.0 };
             self.h = h / shrink.max(1.0 + 1e-3);
             self.last_rejected = true;
             if self.h.abs() <= self.hmin {
-                return Err(OdeError::StepSizeTooSmall { t, h: self.h, stats: *stats });
+                return Err(OdeError::StepSizeTooSmall { t, h: self.h, stats: Box::new(*stats) });
             }
         }
     }

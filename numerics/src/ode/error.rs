@@ -20,7 +20,7 @@ pub enum OdeError {
         /// Step size that was rejected.
         h: f64,
         /// Counters.
-        stats: OdeStats,
+        stats: Box<OdeStats>,
     },
     /// `max_steps` accepted steps in one call without reaching the target.
     #[error("too many steps ({max}) before reaching the target, at t = {t}")]
@@ -30,7 +30,7 @@ pub enum OdeError {
         /// The limit.
         max: u64,
         /// Counters.
-        stats: OdeStats,
+        stats: Box<OdeStats>,
     },
     /// Repeated error-test failures on one step.
     #[error("repeated error-test failures ({count}) at t = {t} (h = {h})")]
@@ -42,7 +42,7 @@ pub enum OdeError {
         /// Failures on this step.
         count: u32,
         /// Counters.
-        stats: OdeStats,
+        stats: Box<OdeStats>,
     },
     /// Repeated corrector (or recoverable RHS / projection) failures on one step.
     #[error("repeated convergence failures ({count}) at t = {t} (h = {h})")]
@@ -54,7 +54,7 @@ pub enum OdeError {
         /// Failures on this step.
         count: u32,
         /// Counters.
-        stats: OdeStats,
+        stats: Box<OdeStats>,
     },
     /// A user function failed for good.
     #[error("user function `{what}` failed at t = {t}: {source}")]
@@ -66,7 +66,7 @@ pub enum OdeError {
         /// The user's error.
         source: UserFnError,
         /// Counters.
-        stats: OdeStats,
+        stats: Box<OdeStats>,
     },
     /// A non-finite value that could not be recovered from (e.g. in the root functions).
     #[error("non-finite value in {what} at t = {t}")]
@@ -76,7 +76,7 @@ pub enum OdeError {
         /// Time.
         t: f64,
         /// Counters.
-        stats: OdeStats,
+        stats: Box<OdeStats>,
     },
     /// A requested time is outside the interval the integrator can answer.
     #[error("time {t} outside the available interval [{lo}, {hi}]")]

@@ -290,7 +290,7 @@ impl<S: OdeSystem> Integrator<S> {
                 return Ok(OdeStop::Reached(t_out));
             }
             if nsteps >= self.opts.max_steps {
-                return Err(OdeError::TooManySteps { t: t_core, max: self.opts.max_steps, stats: self.stats });
+                return Err(OdeError::TooManySteps { t: t_core, max: self.opts.max_steps, stats: Box::new(self.stats) });
             }
             nsteps += 1;
             let tstop = self.opts.tcrit.filter(|&tc| tc > t_core);

@@ -15,7 +15,35 @@
 //!
 //! Failures are [`OdeError`]s carrying `t` and the counters; the last accepted state remains
 //! readable. Nothing here panics on bad input or prints.
+//!
+//! # Event-driven use (the kernel's loop)
+//!
+//! ```text
+//! loop {
+//!     match ode.step_until(t_next_report)? {
+//!         OdeStop::Reached(t) => record(t, ode.y()),
+//!         OdeStop::Root { t, t_low, which, transitions } => {
+//!             // the events had not happened at t_low (ode.y_at(t_low, ..) is a legal state)
+//!             // and had at t (ode.y()); apply the impact law to ode.y() and restart:
+//!             let y_plus = impact(ode.y(), &which);
+//!             ode.reinit(t, &y_plus)?;   // history discarded, zero roots masked
+//!         }
+//!     }
+//! }
+//! ```
+//! Without `reinit` the search simply continues after the reported window. Report times are
+//! answered from the dense output of the last step, so they never change the steps taken.
+//! The root window is `10 · uround · (|t| + |h|)` unless [`RootKind::window`] is set; roots of
+//! different functions inside one window are reported together. Pairs of roots of one function
+//! inside one step are caught by a quadratic sampling of `g` (`OdeOptions::root_sampling`).
+//!
+//! Counting convention: `OdeStats::rhs_evals` includes finite-difference Jacobian columns
+//! (like ODEPACK's NFE).
 
+// Index loops over several parallel vectors read like the formulas they implement.
+#![allow(clippy::needless_range_loop)]
+
+mod band;
 mod coeffs;
 mod dense;
 mod dopri5;

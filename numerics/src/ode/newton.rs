@@ -5,6 +5,7 @@
 
 use nalgebra::{DMatrix, DVector, Dyn, LU};
 
+use super::band::BandMatrix;
 use super::options::JacobianKind;
 use super::stats::OdeStats;
 use super::system::{OdeSystem, UserFnError};
@@ -28,8 +29,11 @@ pub enum SetupFail {
 #[derive(Debug)]
 pub struct Newton {
     kind: JacobianKind,
+    /// Dense Jacobian (empty for banded storage).
     jac: DMatrix<f64>,
     lu: Option<LU<f64, Dyn, Dyn>>,
+    /// Banded storage: Jacobian, factored `P`, pivots.
+    band: Option<(BandMatrix, BandMatrix, Option<Vec<usize>>)>,
     hl0_lu: f64,
     /// A new Jacobian is required before the next solve.
     pub need_jac: bool,
@@ -48,8 +52,14 @@ impl Newton {
     pub fn new(n: usize, kind: JacobianKind) -> Self {
         Newton {
             kind,
-            jac: DMatrix::zeros(n, n),
+            jac: if matches!(kind, JacobianKind::Banded { .. }) { DMatrix::zeros(0, 0) } else { DMatrix::zeros(n, n) },
             lu: None,
+            band: match kind {
+                JacobianKind::Banded { ml, mu } => {
+                    Some((BandMatrix::zeros(n, ml, mu), BandMatrix::zeros(n, ml, mu), None))
+                }
+                _ => None,
+            },
             hl0_lu: 0.0,
             need_jac: true,
             jac_current: false,
@@ -84,7 +94,11 @@ impl Newton {
         stats: &mut OdeStats,
     ) -> Result<(), SetupFail> {
         self.jac_current = false;
-        let mut refactor = self.lu.is_none() || (self.gamma_ratio(hl0) - 1.0).abs() > CCMAX;
+        let factored = match &self.band {
+            Some((_, _, piv)) => piv.is_some(),
+            None => self.lu.is_some(),
+        };
+        let mut refactor = !factored || (self.gamma_ratio(hl0) - 1.0).abs() > CCMAX;
         if self.need_jac || stats.steps >= self.nst_jac + MSBP {
             self.eval_jac(sys, t, y, f0, h, ewt, stats)?;
             self.need_jac = false;
@@ -93,6 +107,17 @@ impl Newton {
             refactor = true;
         }
         if refactor {
+            if let Some((jac, p, piv)) = &mut self.band {
+                jac.identity_minus(hl0, p);
+                stats.lu_decomps += 1;
+                *piv = p.factor();
+                if piv.is_none() {
+                    self.need_jac = true;
+                    return Err(SetupFail::Recoverable);
+                }
+                self.hl0_lu = hl0;
+                return Ok(());
+            }
             let n = y.len();
             let mut p = &self.jac * (-hl0);
             for i in 0..n {
@@ -113,10 +138,16 @@ impl Newton {
 
     /// Solves `P x = r` in place, scaled by `2 / (1 + γ/γ_lu)` to compensate a stale `h l0`.
     pub fn solve(&mut self, r: &mut [f64], hl0: f64) -> bool {
-        let Some(lu) = &self.lu else { return false };
-        self.rhs.as_mut_slice().copy_from_slice(r);
-        if !lu.solve_mut(&mut self.rhs) {
-            return false;
+        if let Some((_, p, piv)) = &self.band {
+            let Some(piv) = piv else { return false };
+            self.rhs.as_mut_slice().copy_from_slice(r);
+            p.solve(piv, self.rhs.as_mut_slice());
+        } else {
+            let Some(lu) = &self.lu else { return false };
+            self.rhs.as_mut_slice().copy_from_slice(r);
+            if !lu.solve_mut(&mut self.rhs) {
+                return false;
+            }
         }
         let g = self.gamma_ratio(hl0);
         let scale = if (g - 1.0).abs() > 1e-12 { 2.0 / (1.0 + g) } else { 1.0 };
@@ -168,22 +199,44 @@ impl Newton {
             match self.kind {
                 JacobianKind::Banded { ml, mu } => {
                     let width = ml + mu + 1;
-                    self.jac.fill(0.0);
+                    let mut band = self.band.take().expect("banded storage");
+                    band.0.fill_zero();
                     for g in 0..width.min(n) {
                         for j in (g..n).step_by(width) {
                             self.ytmp[j] = y[j] + incr(j);
                         }
-                        self.call_rhs(sys, t, stats)?;
+                        if let Err(e) = self.call_rhs(sys, t, stats) {
+                            self.ytmp.copy_from_slice(y);
+                            self.band = Some(band);
+                            return Err(e);
+                        }
                         for j in (g..n).step_by(width) {
                             let d = self.ytmp[j] - y[j];
                             self.ytmp[j] = y[j];
                             let lo = j.saturating_sub(mu);
                             let hi = (j + ml).min(n - 1);
                             for i in lo..=hi {
-                                self.jac[(i, j)] = (self.ftem[i] - f0[i]) / d;
+                                band.0.set(i, j, (self.ftem[i] - f0[i]) / d);
                             }
                         }
                     }
+                    let mut pd = 0.0f64;
+                    let mut finite = true;
+                    for i in 0..n {
+                        let mut row = 0.0;
+                        for j in band.0.row_cols(i) {
+                            let v = band.0.get(i, j);
+                            finite &= v.is_finite();
+                            row += v.abs() * ewt[j];
+                        }
+                        pd = pd.max(row / ewt[i]);
+                    }
+                    self.band = Some(band);
+                    if !finite {
+                        return Err(SetupFail::Recoverable);
+                    }
+                    self.pdnorm = pd;
+                    return Ok(());
                 }
                 _ => {
                     for j in 0..n {

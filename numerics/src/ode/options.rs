@@ -77,9 +77,9 @@ pub enum JacobianKind {
     Auto,
     /// Dense finite differences even if an analytic Jacobian exists.
     FiniteDifference,
-    /// Banded finite differences with column grouping: `ml + mu + 1` RHS evaluations per
-    /// Jacobian instead of `n`. Use for large systems with local coupling. (The matrix is still
-    /// stored and factored densely.)
+    /// Sparse (banded) Jacobian for large systems with local coupling: finite differences with
+    /// column grouping (`ml + mu + 1` RHS evaluations per Jacobian instead of `n`), band storage
+    /// and a banded LU with partial pivoting (`O(n (ml + mu)²)` work, `O(n (ml + mu))` memory).
     Banded {
         /// Lower bandwidth.
         ml: usize,
@@ -217,7 +217,7 @@ impl OdeOptions {
         if !(self.hmin >= 0.0 && self.hmin.is_finite()) {
             return Err(bad("hmin", "must be finite and >= 0"));
         }
-        if !(self.hmax > self.hmin) {
+        if self.hmax.partial_cmp(&self.hmin) != Some(std::cmp::Ordering::Greater) {
             return Err(bad("hmax", "must be > hmin"));
         }
         if let Some(h0) = self.h0 {

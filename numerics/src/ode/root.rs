@@ -104,9 +104,9 @@ impl RootFinder {
         stats: &mut OdeStats,
     ) -> Result<(), OdeError> {
         stats.root_evals += 1;
-        sys.roots(t, y, g).map_err(|e| OdeError::UserFn { what: "roots", t, source: e, stats: *stats })?;
+        sys.roots(t, y, g).map_err(|e| OdeError::UserFn { what: "roots", t, source: e, stats: Box::new(*stats) })?;
         if g.iter().any(|x| !x.is_finite()) {
-            return Err(OdeError::NonFinite { what: "root functions", t, stats: *stats });
+            return Err(OdeError::NonFinite { what: "root functions", t, stats: Box::new(*stats) });
         }
         Ok(())
     }
@@ -214,9 +214,8 @@ impl RootFinder {
                     continue;
                 }
                 let (x0, x1) = (wa * ga[i], wb * gb[i]);
-                let f = if self.base[i] == 0 || x1 == 0.0 && x0 == 0.0 {
-                    0.5
-                } else if x0 == x1 {
+                // zero base (discrete zero leaving zero) or no slope: bisect
+                let f = if self.base[i] == 0 || x0 == x1 {
                     0.5
                 } else {
                     (x0 / (x0 - x1)).clamp(0.0, 1.0)

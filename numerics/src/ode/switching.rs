@@ -33,11 +33,6 @@ impl Nordsieck {
                 }
                 let cm_b = self.bdf_cm(q);
                 let rh2;
-                if !self.fresh_pdest() {
-                    // wait for a step with a Lipschitz estimate
-                    self.icount = 0;
-                    return false;
-                }
                 if dsm > 100.0 * pnorm * UROUND && self.pdest_last() != 0.0 {
                     let mut rh1 = 1.0 / (1.2 * dsm.powf(exsm) + 1.2e-6);
                     let mut rh1it = 2.0 * rh1;

@@ -51,9 +51,9 @@ impl SymplecticEuler {
 
     fn rhs<S: OdeSystem + ?Sized>(sys: &S, t: f64, y: &[f64], f: &mut [f64], stats: &mut OdeStats) -> Result<(), OdeError> {
         stats.rhs_evals += 1;
-        sys.rhs(t, y, f).map_err(|e| OdeError::UserFn { what: "rhs", t, source: e, stats: *stats })?;
+        sys.rhs(t, y, f).map_err(|e| OdeError::UserFn { what: "rhs", t, source: e, stats: Box::new(*stats) })?;
         if f.iter().any(|x| !x.is_finite()) {
-            return Err(OdeError::NonFinite { what: "rhs", t, stats: *stats });
+            return Err(OdeError::NonFinite { what: "rhs", t, stats: Box::new(*stats) });
         }
         Ok(())
     }

@@ -90,15 +90,21 @@ pub fn projected_gradient_norm(x: &[f64], g: &[f64], lb: &[f64], ub: &[f64]) -> 
     }).sum::<f64>().sqrt()
 }
 
-fn objective(h: &DMatrix<f64>, c: &[f64], x: &[f64], hx: &mut [f64]) -> f64 {
-    hx.iter_mut().for_each(|v| *v = 0.0);
+/// `out = H x`.
+fn hmul(h: &DMatrix<f64>, x: &[f64], out: &mut [f64]) {
+    out.iter_mut().for_each(|v| *v = 0.0);
     for (j, &xj) in x.iter().enumerate() {
         if xj != 0.0 {
-            for (y, hij) in hx.iter_mut().zip(h.column(j).iter()) {
+            for (y, hij) in out.iter_mut().zip(h.column(j).iter()) {
                 *y += hij * xj;
             }
         }
     }
+}
+
+/// `f(x) = ½ xᵀHx + cᵀx`, leaving `H x` in `hx`.
+fn objective(h: &DMatrix<f64>, c: &[f64], x: &[f64], hx: &mut [f64]) -> f64 {
+    hmul(h, x, hx);
     x.iter().zip(hx.iter()).zip(c).map(|((xi, hxi), ci)| xi * (0.5 * hxi + ci)).sum()
 }
 
@@ -185,10 +191,8 @@ pub fn solve_bounded_qp(ws: &mut BoundedQpWorkspace, h: &DMatrix<f64>, c: &[f64]
         if !accepted {
             // projected gradient step with the Cauchy length gᵀg / gᵀHg on the free directions
             let gg: f64 = ws.g.iter().map(|v| v * v).sum();
-            let ghg: f64 = {
-                objective(h, &vec_zero(&mut ws.d), &ws.g, &mut ws.rhs);
-                ws.g.iter().zip(&ws.rhs).map(|(a, b)| a * b).sum()
-            };
+            hmul(h, &ws.g, &mut ws.rhs);
+            let ghg: f64 = ws.g.iter().zip(&ws.rhs).map(|(a, b)| a * b).sum();
             let alpha = if ghg > 0.0 { gg / ghg } else { 1.0 };
             for i in 0..n {
                 ws.xt[i] = (x[i] - alpha * ws.g[i]).clamp(lb[i], ub[i]);
@@ -213,7 +217,28 @@ pub fn solve_bounded_qp(ws: &mut BoundedQpWorkspace, h: &DMatrix<f64>, c: &[f64]
     Ok(SolveReport { status, iterations: iters, residual, elapsed: start.elapsed() })
 }
 
-fn vec_zero(v: &mut [f64]) -> &[f64] {
-    v.iter_mut().for_each(|x| *x = 0.0);
-    v
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_qp_with_both_bounds_active_and_a_psd_hessian() {
+        // H = [[1,1],[1,1]] (singular PSD), c = (−3, 1), box [0, 1] × [−1, 1]:
+        // f = ½(x₀+x₁)² − 3x₀ + x₁. At x = (1, −1): g = H x + c = (−3, 1) ⇒ x₀ at its upper
+        // bound with g₀ < 0 and x₁ at its lower bound with g₁ > 0: the KKT point.
+        let h = DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]);
+        let mut x = [0.5, 0.5];
+        let mut ws = BoundedQpWorkspace::default();
+        let rep = solve_bounded_qp(&mut ws, &h, &[-3.0, 1.0], &[0.0, -1.0], &[1.0, 1.0], &mut x, &BoundedQpOptions::default()).unwrap();
+        assert_eq!(rep.status, SolveStatus::Converged, "{rep:?}");
+        assert!((x[0] - 1.0).abs() < 1e-12 && (x[1] + 1.0).abs() < 1e-12, "{x:?}");
+        // interior minimum of a strictly convex problem: x = −H⁻¹c
+        let h = DMatrix::from_row_slice(2, 2, &[2.0, 0.5, 0.5, 1.0]);
+        let mut x = [0.0, 0.0];
+        let rep = solve_bounded_qp(&mut ws, &h, &[-1.0, -1.0], &[-10.0; 2], &[10.0; 2], &mut x, &BoundedQpOptions::default()).unwrap();
+        assert!(rep.status.converged());
+        let det = 2.0 - 0.25;
+        assert!((x[0] - (1.0 - 0.5) / det).abs() < 1e-10 && (x[1] - (2.0 - 0.5) / det).abs() < 1e-10, "{x:?}");
+        assert!(solve_bounded_qp(&mut ws, &h, &[0.0; 2], &[1.0, 0.0], &[0.0, 1.0], &mut x, &BoundedQpOptions::default()).is_err());
+    }
 }

@@ -8,6 +8,10 @@
 //!   solved by accelerated projected gradient (`pg`); residual [`convex_qp_error`].
 //! * [`bounded`]: the bound-constrained QP `min ½ zᵀMz + qᵀz s.t. z >= 0` (used by the LCP `qp` solver).
 
+// Dense kernels index several arrays in lockstep; `!(a < b)` is deliberate so that NaN fails
+// the test; `map_or(true, ..)` keeps the crate's MSRV (1.80, before `is_none_or`).
+#![allow(clippy::needless_range_loop, clippy::neg_cmp_op_on_partial_ord, clippy::unnecessary_map_or)]
+
 pub mod bounded;
 mod cone;
 mod convex_qp;

@@ -36,15 +36,17 @@ pub fn relay_to_lcp(p: &Relay) -> Result<Lcp> {
 }
 
 /// Solves through [`relay_to_lcp`]; returns (pivots, failure).
-pub(crate) fn solve(p: &Relay, z: &mut [f64], o: &LemkeOptions) -> Result<(usize, Option<FailReason>)> {
+pub(crate) fn solve(state: &mut super::RelaySolverState, p: &Relay, z: &mut [f64], o: &LemkeOptions) -> Result<(usize, Option<FailReason>)> {
     let lcp = relay_to_lcp(p)?;
     let n = p.size();
-    let mut zl = vec![0.0; 2 * n];
-    let mut wl = vec![0.0; 2 * n];
+    state.zl.clear();
+    state.zl.resize(2 * n, 0.0);
+    state.wl.clear();
+    state.wl.resize(2 * n, 0.0);
     let opts = LemkeOptions { warm_start: false, ..*o };
-    let rep = crate::lcp::solve(&lcp, &mut zl, &mut wl, &LcpSolver::Lemke(opts))?;
+    let rep = crate::lcp::solve_with(&mut state.lcp, &lcp, &mut state.zl, &mut state.wl, &LcpSolver::Lemke(opts))?;
     for i in 0..n {
-        z[i] = (p.lb()[i] + zl[i]).clamp(p.lb()[i], p.ub()[i]);
+        z[i] = (p.lb()[i] + state.zl[i]).clamp(p.lb()[i], p.ub()[i]);
     }
     let failure = match rep.status {
         SolveStatus::Failed(r) => Some(r),

@@ -125,9 +125,32 @@ fn relay_error_zw(p: &Relay, z: &[f64], w: &[f64]) -> f64 {
     e / (crate::lcp::error_norm(&p.q) + 1.0)
 }
 
+/// Reusable workspaces of the relay solvers (the Lemke path keeps its `2n` LCP iterate and
+/// Lemke tableau here). Create once, pass to [`solve_with`] at every step.
+#[derive(Debug, Clone, Default)]
+pub struct RelaySolverState {
+    lcp: crate::lcp::LcpSolverState,
+    zl: Vec<f64>,
+    wl: Vec<f64>,
+    inv_diag: Vec<f64>,
+}
+
+impl RelaySolverState {
+    /// An empty state (workspaces grow on first use).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
 /// Solves the relay problem. `z` holds the warm start when the options ask for it (PGS);
 /// `(z, w)` hold the answer on exit and the report's residual is [`relay_error`].
+/// Allocates a fresh [`RelaySolverState`]; see [`solve_with`].
 pub fn solve(p: &Relay, z: &mut [f64], w: &mut [f64], solver: &RelaySolver) -> Result<SolveReport> {
+    solve_with(&mut RelaySolverState::default(), p, z, w, solver)
+}
+
+/// [`solve`] reusing the workspaces in `state`.
+pub fn solve_with(state: &mut RelaySolverState, p: &Relay, z: &mut [f64], w: &mut [f64], solver: &RelaySolver) -> Result<SolveReport> {
     let start = Instant::now();
     solver.validate()?;
     let n = p.size();
@@ -140,9 +163,9 @@ pub fn solve(p: &Relay, z: &mut [f64], w: &mut [f64], solver: &RelaySolver) -> R
                 z.iter_mut().for_each(|v| *v = 0.0);
             }
             check_finite("z (warm start)", z)?;
-            pgs::solve(p, z, it)?
+            pgs::solve(p, z, it, &mut state.inv_diag)?
         }
-        RelaySolver::Lemke(o) => lemke::solve(p, z, o)?,
+        RelaySolver::Lemke(o) => lemke::solve(state, p, z, o)?,
     };
     let mut failure = failure;
     if z.iter().any(|v| !v.is_finite()) {

@@ -6,10 +6,11 @@ use crate::error::{NumericsError, Result};
 use crate::report::{FailReason, IterOptions};
 
 /// Runs PGS; returns (sweeps, failure). A non-positive diagonal entry is a typed error.
-pub(crate) fn solve(p: &Relay, z: &mut [f64], it: IterOptions) -> Result<(usize, Option<FailReason>)> {
+pub(crate) fn solve(p: &Relay, z: &mut [f64], it: IterOptions, inv_diag: &mut Vec<f64>) -> Result<(usize, Option<FailReason>)> {
     let m = p.m();
     let n = p.size();
-    let mut inv_diag = vec![0.0; n];
+    inv_diag.clear();
+    inv_diag.resize(n, 0.0);
     let mut d = [0.0];
     for (i, v) in inv_diag.iter_mut().enumerate() {
         m.diag_block(i, 1, &mut d);

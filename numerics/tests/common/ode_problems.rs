@@ -1,6 +1,6 @@
 //! The integrator test problems of `integrator-test-problems.md` (shared by the ode tests and
 //! the `ivp_testset` example).
-#![allow(dead_code)]
+#![allow(dead_code, clippy::excessive_precision)]
 
 use nalgebra::DMatrix;
 use saltus_numerics::ode::{OdeSystem, UserFnError};

@@ -1,4 +1,5 @@
 // Reference final states from integrator-reference-values.json (spec data).
+#![allow(clippy::excessive_precision)]
 
 pub const REF_VDP1: [f64; 2] = [2.008149762174948592014, -0.04250887527320214698593];
 pub const REF_VDP1000: [f64; 2] = [-1.5106069367458292, 0.001178380000727482];

@@ -1,0 +1,13 @@
+//! # saltus-frontend
+//!
+//! The user-facing layer of Saltus: XML model files (schema `schemas/saltus-model.xsd`),
+//! C-ABI plugins loaded from shared libraries, and the `saltus` command-line tool.
+//!
+//! * [`xml`]: DTOs mirroring the schema one-to-one, loading with positions in every error.
+//! * [`plugin`]: the plugin loader (the only `unsafe` code of Saltus).
+#![warn(missing_docs)]
+
+pub mod plugin;
+pub mod plot;
+pub mod runner;
+pub mod xml;

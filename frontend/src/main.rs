@@ -1,0 +1,244 @@
+//! `saltus`: run, check and plot nonsmooth dynamical system models; solve numerics problem files.
+//!
+//! Exit codes: 0 success, 1 model/input error or failed run, 2 usage error.
+
+use clap::{Args, Parser, Subcommand};
+use saltus_frontend::{plot, runner, xml};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const PLUGIN_NOTE: &str = "Plugins: libraries named in the model resolve relative to the model file, then to each --plugin-dir. Loading a plugin runs its code: only use trusted plugins.";
+
+#[derive(Parser)]
+#[command(name = "saltus", version, about = "Nonsmooth dynamical systems: run XML models, plot trajectories, solve complementarity problems", long_about = None)]
+#[command(after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error.\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns ball.q[0],ball.v[0]")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args)]
+struct PluginArgs {
+    /// Directory searched for plugin libraries after the model's directory (repeatable).
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    plugin_dirs: Vec<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a simulation and write its trajectory as CSV.
+    #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\nOn failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/debug"))]
+    Run {
+        /// The model file.
+        model: PathBuf,
+        /// Output CSV (default: the model's file name with .csv, in the current directory).
+        #[arg(short, long, value_name = "OUT.csv")]
+        output: Option<PathBuf>,
+        /// Write every N-th step (row 0 and the last step are always written).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        every: Option<u64>,
+        /// No progress bar and no summary.
+        #[arg(short, long)]
+        quiet: bool,
+        #[command(flatten)]
+        plugins: PluginArgs,
+    },
+    /// Validate a model (schema, sizes, plugins, simulation setup) without running it.
+    #[command(after_help = format!("{PLUGIN_NOTE}\n\nExample:\n  saltus check samples/diode_bridge/diode_bridge.xml"))]
+    Check {
+        /// The model file.
+        model: PathBuf,
+        #[command(flatten)]
+        plugins: PluginArgs,
+    },
+    /// Plot columns of a trajectory CSV against its first column (PNG or SVG).
+    #[command(after_help = "Example:\n  saltus plot ball.csv -o ball.svg --columns ball.q[0],ball.v[0]")]
+    Plot {
+        /// The CSV (one header line).
+        csv: PathBuf,
+        /// Output image, .png or .svg.
+        #[arg(short, long, value_name = "FIG.png|FIG.svg")]
+        output: PathBuf,
+        /// Columns to plot, comma-separated (default: all but the first).
+        #[arg(long, value_delimiter = ',', value_name = "a,b,...")]
+        columns: Vec<String>,
+        /// Title (default: the CSV file name).
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// Solve one numerics problem file (Siconos .dat format) with a named solver.
+    #[command(after_help = "The problem type is guessed from the folder (lcp/, mlcp/, relay/, qp/) or the file name; give it with --type otherwise. `saltus solvers` lists the solver names.\n\nExample:\n  saltus solve data/lcp/lcp_mmc.dat --solver lemke --tol 1e-10")]
+    Solve {
+        /// The problem file.
+        problem: PathBuf,
+        /// Solver name (see `saltus solvers`).
+        #[arg(short, long)]
+        solver: String,
+        /// Problem type: lcp, mlcp, relay or qp.
+        #[arg(long = "type", value_name = "TYPE")]
+        kind: Option<String>,
+        /// Tolerance on the problem's residual.
+        #[arg(long, default_value_t = 1e-8)]
+        tol: f64,
+        /// Iteration cap.
+        #[arg(long, default_value_t = 1000)]
+        max_iter: usize,
+        /// Print only the report, not the solution vectors.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// List the numerics solvers by problem type.
+    #[command(after_help = "Example:\n  saltus solvers lcp")]
+    Solvers {
+        /// Only this problem type (lcp, mlcp, relay, qp).
+        kind: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            // clap: 0 for --help/--version, 2 for usage errors.
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match dispatch(cli.cmd) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Usage(msg)) => {
+            eprintln!("error: {msg}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
+    }
+}
+
+enum Failure {
+    /// Bad model, input file or failed run (exit 1).
+    Input(String),
+    /// Bad command line (exit 2).
+    Usage(String),
+}
+
+fn load(model: &Path, plugin_dirs: Vec<PathBuf>) -> Result<(xml::LoadedModel, xml::convert::Built), Failure> {
+    let loaded = xml::load_file(model).map_err(|e| Failure::Input(e.to_string()))?;
+    let built = xml::convert::build(&loaded, plugin_dirs).map_err(|e| Failure::Input(e.to_string()))?;
+    Ok((loaded, built))
+}
+
+fn dispatch(cmd: Cmd) -> Result<(), Failure> {
+    match cmd {
+        Cmd::Run { model, output, every, quiet, plugins } => {
+            let (_, mut built) = load(&model, plugins.plugin_dirs)?;
+            let out = output.unwrap_or_else(|| {
+                let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+                PathBuf::from(format!("{stem}.csv"))
+            });
+            let every = every.or(built.every).unwrap_or(1);
+            let opts = runner::RunOptions { out: out.clone(), every, quiet };
+            let sum = runner::run(&mut built, &opts).map_err(|e| Failure::Input(e.to_string()))?;
+            if !quiet {
+                eprintln!(
+                    "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
+                    model.display(),
+                    sum.steps,
+                    built.h,
+                    sum.events,
+                    sum.nonsmooth_steps,
+                    sum.solver_iterations,
+                    sum.max_residual,
+                    if sum.not_converged > 0 { format!(" ({} solves not converged)", sum.not_converged) } else { String::new() },
+                    sum.newton_iterations,
+                    sum.wall.as_secs_f64(),
+                    sum.rows,
+                    out.display()
+                );
+            }
+            Ok(())
+        }
+        Cmd::Check { model, plugins } => {
+            let (loaded, built) = load(&model, plugins.plugin_dirs)?;
+            let ts = built.sim.time_stepping();
+            println!(
+                "{}: OK — {} dynamical system(s), {} interaction(s); {} steps of h = {} from t0 = {} to T = {}; {} + {}",
+                model.display(),
+                built.nsds.n_ds(),
+                built.nsds.n_interactions(),
+                built.steps,
+                built.h,
+                built.t0,
+                built.t_end,
+                ts.osi().kind_name(),
+                ts.osnsp().kind_name()
+            );
+            if let Some(t) = &loaded.model.title {
+                println!("title: {t}");
+            }
+            Ok(())
+        }
+        Cmd::Plot { csv, output, columns, title } => {
+            let ext = output.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+            if ext != "png" && ext != "svg" {
+                return Err(Failure::Usage(format!("the output `{}` must end in .png or .svg", output.display())));
+            }
+            let table = plot::read_csv(&csv).map_err(Failure::Input)?;
+            let title = title.unwrap_or_else(|| csv.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
+            plot::plot(&table, &columns, &output, &title).map_err(Failure::Input)?;
+            Ok(())
+        }
+        Cmd::Solve { problem, solver, kind, tol, max_iter, quiet } => solve(&problem, &solver, kind.as_deref(), tol, max_iter, quiet),
+        Cmd::Solvers { kind } => {
+            use saltus_numerics::driver::ProblemKind;
+            let kinds: Vec<ProblemKind> = match kind {
+                Some(k) => vec![ProblemKind::from_name(&k).ok_or_else(|| Failure::Usage(format!("unknown problem type `{k}` (lcp, mlcp, relay, qp)")))?],
+                None => ProblemKind::ALL.to_vec(),
+            };
+            for k in kinds {
+                println!("{}:", k.as_str());
+                for (name, desc) in k.solvers() {
+                    println!("  {name:<12} {desc}");
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn solve(problem: &Path, solver: &str, kind: Option<&str>, tol: f64, max_iter: usize, quiet: bool) -> Result<(), Failure> {
+    use saltus_numerics::driver::{self, ProblemKind};
+    let kind = match kind {
+        Some(k) => Some(ProblemKind::from_name(k).ok_or_else(|| Failure::Usage(format!("unknown problem type `{k}` (lcp, mlcp, relay, qp)")))?),
+        None => None,
+    };
+    let it = saltus_numerics::IterOptions::new(tol, max_iter);
+    it.validate().map_err(|e| Failure::Usage(e.to_string()))?;
+    let p = driver::read_problem(problem, kind).map_err(|e| Failure::Input(format!("{}: {e}", problem.display())))?;
+    let out = driver::solve(&p, solver, it, 1).map_err(|e| match e {
+        saltus_numerics::NumericsError::InvalidOption { option: "solver", .. } => Failure::Usage(e.to_string()),
+        e => Failure::Input(format!("{}: {e}", problem.display())),
+    })?;
+    let r = &out.report;
+    println!("problem: {} ({}, size {})", problem.display(), p.kind().as_str(), p.size());
+    println!("solver: {solver}; status: {:?}; iterations: {}; residual: {:.3e}; time: {:.3e} s", r.status, r.iterations, r.residual, r.elapsed.as_secs_f64());
+    if !quiet {
+        for (name, v) in &out.vectors {
+            let mut s = String::new();
+            for (i, x) in v.iter().enumerate() {
+                if i > 0 {
+                    s.push(' ');
+                }
+                runner::fmt_num(*x, &mut s);
+            }
+            println!("{name} = {s}");
+        }
+    }
+    if r.status.converged() {
+        Ok(())
+    } else {
+        Err(Failure::Input(format!("the solver did not converge ({:?})", r.status)))
+    }
+}

@@ -1,0 +1,275 @@
+//! XML model files: DTOs ([`schema`]), loading with `file:line:column` in every error, and the
+//! index of element paths used to locate semantic errors found later by [`convert`].
+
+mod bind;
+pub mod convert;
+mod convert_sim;
+pub mod schema;
+pub mod values;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use quick_xml::events::Event;
+use serde::Deserialize;
+
+pub use schema::{ModelFile, SCHEMA_VERSION};
+
+/// Largest model file accepted (protects against accidental huge inputs).
+pub const MAX_FILE_BYTES: usize = 64 << 20;
+
+/// A position in a text file (1-based line and column, column counted in characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pos {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub column: usize,
+}
+
+impl Pos {
+    /// Line and column of byte `offset` in `text` (clamped to the text).
+    pub fn of_offset(text: &str, offset: usize) -> Pos {
+        let mut off = offset.min(text.len());
+        while !text.is_char_boundary(off) {
+            off -= 1;
+        }
+        let before = &text[..off];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Pos { line, column: before[line_start..].chars().count() + 1 }
+    }
+}
+
+/// An error in a model file (or in a file it refers to), with where it is.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub struct ModelError {
+    /// The file.
+    pub file: PathBuf,
+    /// Position, when known.
+    pub pos: Option<Pos>,
+    /// Element path (e.g. `NSDS/Interaction[floor]/Relation`), when known.
+    pub path: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(p) = self.pos {
+            write!(f, ":{}:{}", p.line, p.column)?;
+        }
+        write!(f, ": ")?;
+        if let Some(path) = &self.path {
+            write!(f, "{path}: ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+/// A parsed model file: its DTO, its text, and the positions of its elements by path.
+#[derive(Debug, Clone)]
+pub struct LoadedModel {
+    /// The file name (as given).
+    pub file: PathBuf,
+    /// The DTO.
+    pub model: ModelFile,
+    /// Element path -> position of its start tag.
+    pub index: PathIndex,
+}
+
+impl LoadedModel {
+    /// The directory of the model file (relative names resolve against it).
+    pub fn dir(&self) -> PathBuf {
+        match self.file.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+
+    /// An error at the element `path` (its position is looked up in the index; if the exact
+    /// path is absent, the nearest recorded ancestor is used).
+    pub fn error_at(&self, path: &str, message: impl Into<String>) -> ModelError {
+        ModelError { file: self.file.clone(), pos: self.index.find(path), path: Some(path.to_string()), message: message.into() }
+    }
+}
+
+/// Positions of the elements of a file by path. Path segments are element names, with
+/// `[name]` appended when the element has a `name` attribute; the root element is not part of
+/// the path (`NSDS/Interaction[floor]/Relation/LagrangianLinearTIR/H`).
+#[derive(Debug, Clone, Default)]
+pub struct PathIndex {
+    map: HashMap<String, Pos>,
+}
+
+impl PathIndex {
+    /// Builds the index (best effort: stops at the first XML syntax error).
+    pub fn build(text: &str) -> PathIndex {
+        let mut reader = quick_xml::Reader::from_str(text);
+        let mut stack: Vec<String> = Vec::new();
+        let mut map = HashMap::new();
+        let mut depth = 0usize;
+        loop {
+            let start = reader.buffer_position() as usize;
+            match reader.read_event() {
+                Ok(ev @ (Event::Start(_) | Event::Empty(_))) => {
+                    let (e, empty) = match &ev {
+                        Event::Start(e) => (e, false),
+                        Event::Empty(e) => (e, true),
+                        _ => unreachable!("matched above"),
+                    };
+                    let tag: String = e.name().as_ref().to_string();
+                    let name_attr = e
+                        .attributes()
+                        .flatten()
+                        .find(|a| a.key.as_ref() == "name")
+                        .map(|a| a.value.to_string());
+                    let seg = match name_attr {
+                        Some(n) => format!("{tag}[{n}]"),
+                        None => tag,
+                    };
+                    // Skip leading whitespace so the position is the `<`.
+                    let off = start + text[start.min(text.len())..].find('<').unwrap_or(0);
+                    if depth > 0 {
+                        stack.push(seg);
+                        map.entry(stack.join("/")).or_insert_with(|| Pos::of_offset(text, off));
+                        if empty {
+                            stack.pop();
+                        }
+                    }
+                    if !empty {
+                        depth += 1;
+                    }
+                }
+                Ok(Event::End(_)) => {
+                    depth = depth.saturating_sub(1);
+                    if depth > 0 {
+                        stack.pop();
+                    }
+                }
+                Ok(Event::Eof) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        PathIndex { map }
+    }
+
+    /// Position of `path`, or of its nearest recorded ancestor.
+    pub fn find(&self, path: &str) -> Option<Pos> {
+        let mut p = path;
+        loop {
+            if let Some(pos) = self.map.get(p) {
+                return Some(*pos);
+            }
+            p = &p[..p.rfind('/')?];
+        }
+    }
+}
+
+/// Reads and parses a model file.
+pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
+    let err = |message: String| ModelError { file: path.to_path_buf(), pos: None, path: None, message };
+    let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read the model file: {e}")))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(err(format!("file too large ({} bytes, limit {MAX_FILE_BYTES})", bytes.len())));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let pos = Pos::of_offset(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
+        ModelError { file: path.to_path_buf(), pos: Some(pos), path: None, message: "the file is not valid UTF-8".into() }
+    })?;
+    load_str(&text, path)
+}
+
+/// Parses model text; `file` is only used in error messages and for relative paths.
+pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
+    let mut de = quick_xml::de::Deserializer::from_str(text);
+    let result = ModelFile::deserialize(&mut de);
+    let model = match result {
+        Ok(m) => m,
+        Err(e) => {
+            let reader = de.get_ref().get_ref();
+            let offset = match &e {
+                quick_xml::DeError::InvalidXml(_) => reader.error_position(),
+                _ => reader.buffer_position(),
+            } as usize;
+            return Err(ModelError {
+                file: file.to_path_buf(),
+                pos: Some(Pos::of_offset(text, offset)),
+                path: None,
+                message: describe_de_error(&e),
+            });
+        }
+    };
+    let loaded = LoadedModel { file: file.to_path_buf(), model, index: PathIndex::build(text) };
+    if loaded.model.version != SCHEMA_VERSION {
+        return Err(ModelError {
+            file: file.to_path_buf(),
+            pos: Some(Pos::of_offset(text, text.find("<Model").unwrap_or(0))),
+            path: Some("Model".into()),
+            message: format!("schema version `{}` is not supported (this saltus reads version {SCHEMA_VERSION})", loaded.model.version),
+        });
+    }
+    Ok(loaded)
+}
+
+/// Rewords serde/quick-xml messages into the XML vocabulary.
+fn describe_de_error(e: &quick_xml::DeError) -> String {
+    let s = e.to_string();
+    let s = s.replace("unknown field `@", "unknown attribute `").replace("missing field `@", "missing attribute `");
+    let s = s.replace("unknown field `", "unknown element `").replace("missing field `", "missing element `");
+    let s = s.replace("unknown variant `", "unknown element `").replace("`@", "`");
+    let s = s.replace("missing element `$value`", "missing child element (see the schema for the allowed kinds)");
+    let s = s.replace("expected f64", "expected a number").replace("expected usize", "expected a non-negative integer").replace("expected u64", "expected a non-negative integer");
+    match e {
+        quick_xml::DeError::InvalidXml(_) => format!("malformed XML: {s}"),
+        _ => s,
+    }
+}
+
+/// Serializes a DTO back to XML text (used by the round-trip tests and `saltus check --print`).
+pub fn to_xml(model: &ModelFile) -> Result<String, quick_xml::SeError> {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let mut ser = quick_xml::se::Serializer::new(&mut out);
+    ser.indent(' ', 2);
+    serde::Serialize::serialize(model, ser)?;
+    out.push('\n');
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_to_line_and_column() {
+        let t = "ab\ncdé\nf";
+        assert_eq!(Pos::of_offset(t, 0), Pos { line: 1, column: 1 });
+        assert_eq!(Pos::of_offset(t, 3), Pos { line: 2, column: 1 });
+        // column counts characters: after "cdé" (4 bytes) comes column 4
+        assert_eq!(Pos::of_offset(t, 7), Pos { line: 2, column: 4 });
+        assert_eq!(Pos::of_offset(t, 6), Pos { line: 2, column: 3 }, "inside a multi-byte char: start of it");
+        assert_eq!(Pos::of_offset(t, 1000), Pos { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn path_index_names_elements_by_name_attribute() {
+        let t = "<Model>\n  <NSDS>\n    <X name=\"a\"><q0/></X>\n    <Interaction name=\"f\">\n      <Relation/>\n    </Interaction>\n  </NSDS>\n</Model>";
+        let ix = PathIndex::build(t);
+        assert_eq!(ix.find("NSDS"), Some(Pos { line: 2, column: 3 }));
+        assert_eq!(ix.find("NSDS/X[a]/q0"), Some(Pos { line: 3, column: 17 }));
+        assert_eq!(ix.find("NSDS/Interaction[f]/Relation"), Some(Pos { line: 5, column: 7 }));
+        // unknown leaf: nearest recorded ancestor
+        assert_eq!(ix.find("NSDS/Interaction[f]/Relation/H"), Some(Pos { line: 5, column: 7 }));
+        assert_eq!(ix.find("Nothing"), None);
+    }
+
+    #[test]
+    fn numbers_parse_strictly() {
+        assert_eq!(values::parse_numbers(" 1 -2.5e3\n\t0 ").unwrap(), vec![1.0, -2500.0, 0.0]);
+        assert!(values::parse_numbers("1 x").unwrap_err().contains("value 2 `x`"));
+        assert!(values::parse_numbers("inf").unwrap_err().contains("not finite"));
+        assert!(values::parse_numbers("").unwrap().is_empty());
+    }
+}

@@ -1,0 +1,636 @@
+//! DTOs mirroring `schemas/saltus-model.xsd` one-to-one (quick-xml serde conventions: `@name`
+//! for attributes, `$text` for inline number lists, `$value` + enum for an `xs:choice`).
+//!
+//! These types are dumb on purpose: no validation here. Numbers lists stay text until
+//! [`super::convert`] parses them with the element path in every error.
+#![allow(missing_docs)] // the fields are the XML vocabulary, documented in the XSD.
+
+use serde::{Deserialize, Serialize};
+
+/// Schema version written and accepted by this build.
+pub const SCHEMA_VERSION: &str = "1.0";
+
+fn is_none<T>(v: &Option<T>) -> bool {
+    v.is_none()
+}
+
+/// `<Model version="1.0">`: the root.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Model", deny_unknown_fields)]
+pub struct ModelFile {
+    #[serde(rename = "@version")]
+    pub version: String,
+    #[serde(rename = "@title", default, skip_serializing_if = "is_none")]
+    pub title: Option<String>,
+    #[serde(rename = "Time")]
+    pub time: TimeSpec,
+    #[serde(rename = "NSDS")]
+    pub nsds: NsdsSpec,
+    #[serde(rename = "Simulation")]
+    pub simulation: SimulationSpec,
+    #[serde(rename = "Output", default, skip_serializing_if = "is_none")]
+    pub output: Option<OutputSpec>,
+}
+
+/// `<Time t0=".." T=".."/>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeSpec {
+    #[serde(rename = "@t0")]
+    pub t0: f64,
+    #[serde(rename = "@T")]
+    pub t_end: f64,
+}
+
+/// `<NSDS>`: dynamical systems and interactions, in any order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NsdsSpec {
+    #[serde(rename = "$value", default)]
+    pub items: Vec<NsdsItem>,
+}
+
+/// One child of `<NSDS>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum NsdsItem {
+    FirstOrderNonLinearDS(FirstOrderNonLinearDsSpec),
+    FirstOrderLinearDS(FirstOrderLinearDsSpec),
+    FirstOrderLinearTIDS(FirstOrderLinearDsSpec),
+    LagrangianDS(LagrangianDsSpec),
+    LagrangianLinearTIDS(LagrangianLinearTiDsSpec),
+    Interaction(InteractionSpec),
+}
+
+/// A vector: inline text, `file="…"`, or `library="…" function="…" params="…"`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VectorSpec {
+    #[serde(rename = "@size", default, skip_serializing_if = "is_none")]
+    pub size: Option<usize>,
+    #[serde(rename = "@file", default, skip_serializing_if = "is_none")]
+    pub file: Option<String>,
+    #[serde(rename = "@library", default, skip_serializing_if = "is_none")]
+    pub library: Option<String>,
+    #[serde(rename = "@function", default, skip_serializing_if = "is_none")]
+    pub function: Option<String>,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+    #[serde(rename = "$text", default, skip_serializing_if = "is_none")]
+    pub text: Option<String>,
+}
+
+/// A matrix: inline text in row-major order with `rows`/`cols`, `file="…"` (one row per line),
+/// or a plugin function (column-major output).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatrixSpec {
+    #[serde(rename = "@rows", default, skip_serializing_if = "is_none")]
+    pub rows: Option<usize>,
+    #[serde(rename = "@cols", default, skip_serializing_if = "is_none")]
+    pub cols: Option<usize>,
+    #[serde(rename = "@file", default, skip_serializing_if = "is_none")]
+    pub file: Option<String>,
+    #[serde(rename = "@library", default, skip_serializing_if = "is_none")]
+    pub library: Option<String>,
+    #[serde(rename = "@function", default, skip_serializing_if = "is_none")]
+    pub function: Option<String>,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+    #[serde(rename = "$text", default, skip_serializing_if = "is_none")]
+    pub text: Option<String>,
+}
+
+/// A plugin function with optional Jacobians (names of symbols in `library`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@function")]
+    pub function: String,
+    #[serde(rename = "@jacobian", default, skip_serializing_if = "is_none")]
+    pub jacobian: Option<String>,
+    #[serde(rename = "@jacobian_q", default, skip_serializing_if = "is_none")]
+    pub jacobian_q: Option<String>,
+    #[serde(rename = "@jacobian_v", default, skip_serializing_if = "is_none")]
+    pub jacobian_v: Option<String>,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+}
+
+/// `<FirstOrderNonLinearDS>`: `M ẋ = f(t, x) + r`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstOrderNonLinearDsSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    pub x0: VectorSpec,
+    #[serde(rename = "Mass", default, skip_serializing_if = "is_none")]
+    pub mass: Option<MatrixSpec>,
+    /// `f` with `jacobian` = ∇ₓf (both [`saltus_plugin_abi::VectorFieldFn`]).
+    #[serde(rename = "F")]
+    pub f: FunctionSpec,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub z: Option<VectorSpec>,
+}
+
+/// `<FirstOrderLinearDS>` (`A(t)`, `b(t)`) and `<FirstOrderLinearTIDS>` (constant `A`, `b`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstOrderLinearDsSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    pub x0: VectorSpec,
+    #[serde(rename = "Mass", default, skip_serializing_if = "is_none")]
+    pub mass: Option<MatrixSpec>,
+    #[serde(rename = "A")]
+    pub a: MatrixSpec,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub b: Option<VectorSpec>,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub z: Option<VectorSpec>,
+}
+
+/// `<LagrangianDS>`: `M(q) v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LagrangianDsSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    pub q0: VectorSpec,
+    pub v0: VectorSpec,
+    /// Constant, or `M(q)` from a plugin ([`saltus_plugin_abi::VectorFieldFn`] of q, n×n output).
+    #[serde(rename = "Mass")]
+    pub mass: MatrixSpec,
+    #[serde(rename = "FInt", default, skip_serializing_if = "is_none")]
+    pub f_int: Option<FunctionSpec>,
+    #[serde(rename = "FGyr", default, skip_serializing_if = "is_none")]
+    pub f_gyr: Option<FunctionSpec>,
+    #[serde(rename = "FExt", default, skip_serializing_if = "is_none")]
+    pub f_ext: Option<VectorSpec>,
+}
+
+/// `<LagrangianLinearTIDS>`: `M v̇ + C v + K q = F_ext(t) + p`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LagrangianLinearTiDsSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    pub q0: VectorSpec,
+    pub v0: VectorSpec,
+    #[serde(rename = "Mass")]
+    pub mass: MatrixSpec,
+    #[serde(rename = "K", default, skip_serializing_if = "is_none")]
+    pub k: Option<MatrixSpec>,
+    #[serde(rename = "C", default, skip_serializing_if = "is_none")]
+    pub c: Option<MatrixSpec>,
+    #[serde(rename = "FExt", default, skip_serializing_if = "is_none")]
+    pub f_ext: Option<VectorSpec>,
+}
+
+/// `<Interaction name=".." ds="ds1 [ds2]">`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InteractionSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    /// One or two dynamical system names, whitespace-separated.
+    #[serde(rename = "@ds")]
+    pub ds: String,
+    #[serde(rename = "Relation")]
+    pub relation: RelationWrapper,
+    #[serde(rename = "NonSmoothLaw")]
+    pub law: LawWrapper,
+}
+
+/// `<Relation>` holding one relation element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelationWrapper {
+    #[serde(rename = "$value")]
+    pub kind: RelationSpec,
+}
+
+/// The relation kinds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RelationSpec {
+    /// `y = C x + D λ + F z + e`, `r = B λ`.
+    FirstOrderLinearTIR(FirstOrderLinearRSpec),
+    /// Same with time-dependent `C(t)`, `D(t)`, `B(t)`, `e(t)` (plugins allowed).
+    FirstOrderLinearR(FirstOrderLinearRSpec),
+    /// `y = h(x, z)`, `r = g(λ, z)`.
+    FirstOrderType1R(FirstOrderType1RSpec),
+    /// `y = h(x, λ)`, `r = g(λ)`.
+    FirstOrderType2R(FirstOrderType2RSpec),
+    /// `y = H q + b`.
+    LagrangianLinearTIR(LagrangianLinearTiRSpec),
+    /// `y = h(q)`.
+    LagrangianScleronomousR(LagrangianNonLinearRSpec),
+    /// `y = h(t, q)`.
+    LagrangianRheonomousR(LagrangianNonLinearRSpec),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstOrderLinearRSpec {
+    #[serde(rename = "C")]
+    pub c: MatrixSpec,
+    #[serde(rename = "D", default, skip_serializing_if = "is_none")]
+    pub d: Option<MatrixSpec>,
+    #[serde(rename = "F", default, skip_serializing_if = "is_none")]
+    pub f: Option<MatrixSpec>,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub e: Option<VectorSpec>,
+    #[serde(rename = "B")]
+    pub b: MatrixSpec,
+}
+
+/// Plugin symbols of `FirstOrderType1R`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstOrderType1RSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@h")]
+    pub h: String,
+    #[serde(rename = "@jacobian_h")]
+    pub jacobian_h: String,
+    #[serde(rename = "@g")]
+    pub g: String,
+    #[serde(rename = "@jacobian_g")]
+    pub jacobian_g: String,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+}
+
+/// Plugin symbols of `FirstOrderType2R`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstOrderType2RSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@h")]
+    pub h: String,
+    #[serde(rename = "@jacobian_h_x")]
+    pub jacobian_h_x: String,
+    #[serde(rename = "@jacobian_h_lambda")]
+    pub jacobian_h_lambda: String,
+    #[serde(rename = "@g")]
+    pub g: String,
+    #[serde(rename = "@jacobian_g")]
+    pub jacobian_g: String,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LagrangianLinearTiRSpec {
+    #[serde(rename = "H")]
+    pub h: MatrixSpec,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub b: Option<VectorSpec>,
+}
+
+/// Plugin symbols of the nonlinear Lagrangian relations (`dot_h` only for rheonomous).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LagrangianNonLinearRSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@h")]
+    pub h: String,
+    #[serde(rename = "@jacobian_q")]
+    pub jacobian_q: String,
+    #[serde(rename = "@dot_h", default, skip_serializing_if = "is_none")]
+    pub dot_h: Option<String>,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+}
+
+/// `<NonSmoothLaw>` holding one law element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LawWrapper {
+    #[serde(rename = "$value")]
+    pub kind: LawSpec,
+}
+
+/// The nonsmooth laws.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LawSpec {
+    ComplementarityConditionNSL(SizeSpec),
+    EqualityConditionNSL(SizeSpec),
+    MixedComplementarityConditionNSL(MixedSpec),
+    NewtonImpactNSL(NewtonImpactSpec),
+    NewtonImpactFrictionNSL(NewtonImpactFrictionSpec),
+    RelayNSL(RelaySpec),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeSpec {
+    #[serde(rename = "@size")]
+    pub size: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MixedSpec {
+    #[serde(rename = "@n_eq")]
+    pub n_eq: usize,
+    #[serde(rename = "@n_comp")]
+    pub n_comp: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonImpactSpec {
+    #[serde(rename = "@e")]
+    pub e: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonImpactFrictionSpec {
+    #[serde(rename = "@en")]
+    pub en: f64,
+    #[serde(rename = "@et", default)]
+    pub et: f64,
+    #[serde(rename = "@mu")]
+    pub mu: f64,
+    #[serde(rename = "@dim")]
+    pub dim: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelaySpec {
+    pub lb: VectorSpec,
+    pub ub: VectorSpec,
+}
+
+/// `<Simulation>`: time stepping.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    #[serde(rename = "TimeDiscretisation")]
+    pub time_discretisation: TimeDiscretisationSpec,
+    #[serde(rename = "OneStepIntegrator")]
+    pub osi: OsiWrapper,
+    #[serde(rename = "OneStepNSProblem")]
+    pub osnsp: OsnspWrapper,
+    #[serde(rename = "Newton", default, skip_serializing_if = "is_none")]
+    pub newton: Option<NewtonSpec>,
+    #[serde(rename = "Projection", default, skip_serializing_if = "is_none")]
+    pub projection: Option<ProjectionSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeDiscretisationSpec {
+    #[serde(rename = "@h")]
+    pub h: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsiWrapper {
+    #[serde(rename = "$value")]
+    pub kind: OsiSpec,
+}
+
+/// The one-step integrators.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum OsiSpec {
+    MoreauJeanOSI(MoreauJeanSpec),
+    EulerMoreauOSI(EulerMoreauSpec),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoreauJeanSpec {
+    #[serde(rename = "@theta")]
+    pub theta: f64,
+    #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
+    pub gamma: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EulerMoreauSpec {
+    #[serde(rename = "@theta")]
+    pub theta: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectionSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsnspWrapper {
+    #[serde(rename = "$value")]
+    pub kind: OsnspSpec,
+}
+
+/// The one-step nonsmooth problems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum OsnspSpec {
+    LCP(LcpSpec),
+    Equality(EqualitySpec),
+    Relay(RelayProblemSpec),
+    MLCP(MlcpProblemSpec),
+}
+
+/// `<Relay>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelayProblemSpec {
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: RelaySolverSpec,
+}
+
+/// Relay solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RelaySolverSpec {
+    Pgs(IterSpec),
+    Lemke(IterSpec),
+}
+
+/// `<MLCP>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MlcpProblemSpec {
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: MlcpSolverSpec,
+}
+
+/// MLCP solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum MlcpSolverSpec {
+    Enum(IterSpec),
+    Pgs(IterSpec),
+    NewtonFB(IterSpec),
+    Lemke(IterSpec),
+}
+
+/// `<LCP>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LcpSpec {
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: LcpSolverSpec,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EqualitySpec {}
+
+/// Matrix storage of the one-step problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageSpec {
+    Auto,
+    Dense,
+    Sparse,
+}
+
+/// Non-convergence policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicySpec {
+    Accept,
+    Fail,
+}
+
+/// LCP solvers with their typed options.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LcpSolverSpec {
+    Lemke(LemkeSpec),
+    Pgs(IterSpec),
+    Psor(PsorSpec),
+    NewtonFB(NewtonLcpSpec),
+    NewtonMin(NewtonLcpSpec),
+    Enum(EnumSpec),
+    Qp(QpSpec),
+}
+
+/// Common iteration options.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IterSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LemkeSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@pivot_tol", default, skip_serializing_if = "is_none")]
+    pub pivot_tol: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PsorSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@omega", default, skip_serializing_if = "is_none")]
+    pub omega: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonLcpSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@armijo", default, skip_serializing_if = "is_none")]
+    pub armijo: Option<f64>,
+    #[serde(rename = "@backtrack", default, skip_serializing_if = "is_none")]
+    pub backtrack: Option<f64>,
+    #[serde(rename = "@max_line_search", default, skip_serializing_if = "is_none")]
+    pub max_line_search: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@max_size", default, skip_serializing_if = "is_none")]
+    pub max_size: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QpSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@sym_tol", default, skip_serializing_if = "is_none")]
+    pub sym_tol: Option<f64>,
+}
+
+/// `<Output every="N"/>`: defaults of the `run` command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    #[serde(rename = "@every", default, skip_serializing_if = "is_none")]
+    pub every: Option<u64>,
+}

@@ -1,0 +1,202 @@
+//! Vectors and matrices of a model file: inline text, a data file, or a plugin function.
+
+use super::schema::{MatrixSpec, VectorSpec};
+use super::{LoadedModel, ModelError};
+use nalgebra::{DMatrix, DVector};
+
+/// Largest number of values accepted in one vector or matrix.
+pub const MAX_VALUES: usize = 1 << 24;
+
+/// A plugin reference as written in the XML.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PluginRef {
+    /// Library name or path.
+    pub library: String,
+    /// Symbol.
+    pub function: String,
+    /// `params` values.
+    pub params: Vec<f64>,
+}
+
+/// A vector: constant (inline or file) or a plugin function of time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VectorValue {
+    /// Known values.
+    Constant(DVector<f64>),
+    /// `out = f(t)` from a plugin; the length comes from the context (or `size`).
+    Plugin(PluginRef),
+}
+
+/// A matrix: constant (inline or file) or a plugin function.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MatrixValue {
+    /// Known values.
+    Constant(DMatrix<f64>),
+    /// From a plugin, with the declared shape (when given).
+    Plugin {
+        /// The function.
+        plugin: PluginRef,
+        /// `rows` attribute.
+        rows: Option<usize>,
+        /// `cols` attribute.
+        cols: Option<usize>,
+    },
+}
+
+/// Parses whitespace-separated finite numbers; the error says which token is bad.
+pub fn parse_numbers(text: &str) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    for (i, tok) in text.split_whitespace().enumerate() {
+        if out.len() >= MAX_VALUES {
+            return Err(format!("more than {MAX_VALUES} values"));
+        }
+        match tok.parse::<f64>() {
+            Ok(v) if v.is_finite() => out.push(v),
+            Ok(_) => return Err(format!("value {} `{tok}` is not finite", i + 1)),
+            Err(_) => return Err(format!("value {} `{tok}` is not a number", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+fn plugin_ref(m: &LoadedModel, path: &str, library: &Option<String>, function: &Option<String>, params: &Option<String>) -> Result<Option<PluginRef>, ModelError> {
+    match (library, function) {
+        (None, None) => {
+            if params.is_some() {
+                return Err(m.error_at(path, "`params` is only allowed with `library` and `function`"));
+            }
+            Ok(None)
+        }
+        (Some(_), None) => Err(m.error_at(path, "`library` needs a `function` attribute")),
+        (None, Some(_)) => Err(m.error_at(path, "`function` needs a `library` attribute")),
+        (Some(l), Some(f)) => {
+            if l.trim().is_empty() || f.trim().is_empty() {
+                return Err(m.error_at(path, "`library` and `function` must not be empty"));
+            }
+            let params = parse_numbers(params.as_deref().unwrap_or("")).map_err(|e| m.error_at(path, format!("params: {e}")))?;
+            Ok(Some(PluginRef { library: l.clone(), function: f.clone(), params }))
+        }
+    }
+}
+
+fn read_data_file(m: &LoadedModel, path: &str, file: &str) -> Result<String, ModelError> {
+    let full = m.dir().join(file);
+    let meta = std::fs::metadata(&full).map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))?;
+    if meta.len() > super::MAX_FILE_BYTES as u64 {
+        return Err(m.error_at(path, format!("data file {} is too large", full.display())));
+    }
+    std::fs::read_to_string(&full).map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))
+}
+
+fn one_source(m: &LoadedModel, path: &str, text: bool, file: bool, plugin: bool) -> Result<(), ModelError> {
+    let n = text as u8 + file as u8 + plugin as u8;
+    if n > 1 {
+        return Err(m.error_at(path, "give the values inline, `file` or `library`+`function`, not several of them"));
+    }
+    Ok(())
+}
+
+/// Reads a vector element; `expected` is the length the context requires.
+pub fn vector(m: &LoadedModel, spec: &VectorSpec, path: &str, expected: Option<usize>) -> Result<VectorValue, ModelError> {
+    let text = spec.text.as_deref().filter(|t| !t.trim().is_empty());
+    let plugin = plugin_ref(m, path, &spec.library, &spec.function, &spec.params)?;
+    one_source(m, path, text.is_some(), spec.file.is_some(), plugin.is_some())?;
+    if let Some(p) = plugin {
+        if let (Some(s), Some(e)) = (spec.size, expected) {
+            if s != e {
+                return Err(m.error_at(path, format!("size is {s}, expected {e}")));
+            }
+        }
+        return Ok(VectorValue::Plugin(p));
+    }
+    let values = match &spec.file {
+        Some(f) => {
+            let content = read_data_file(m, path, f)?;
+            parse_numbers(&strip_comments(&content)).map_err(|e| m.error_at(path, format!("data file {f}: {e}")))?
+        }
+        None => parse_numbers(text.unwrap_or("")).map_err(|e| m.error_at(path, e))?,
+    };
+    if values.is_empty() {
+        return Err(m.error_at(path, "the vector is empty"));
+    }
+    if let Some(s) = spec.size {
+        if s != values.len() {
+            return Err(m.error_at(path, format!("size attribute says {s} values, found {}", values.len())));
+        }
+    }
+    if let Some(e) = expected {
+        if values.len() != e {
+            return Err(m.error_at(path, format!("has {} values, expected {e}", values.len())));
+        }
+    }
+    Ok(VectorValue::Constant(DVector::from_vec(values)))
+}
+
+fn strip_comments(s: &str) -> String {
+    s.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// Reads a matrix element. Inline values are row-major and need `rows` and `cols` (one of them
+/// may be omitted when the other divides the count); a file has one row per line.
+pub fn matrix(m: &LoadedModel, spec: &MatrixSpec, path: &str) -> Result<MatrixValue, ModelError> {
+    let text = spec.text.as_deref().filter(|t| !t.trim().is_empty());
+    let plugin = plugin_ref(m, path, &spec.library, &spec.function, &spec.params)?;
+    one_source(m, path, text.is_some(), spec.file.is_some(), plugin.is_some())?;
+    for (what, v) in [("rows", spec.rows), ("cols", spec.cols)] {
+        if v == Some(0) {
+            return Err(m.error_at(path, format!("`{what}` must be at least 1")));
+        }
+    }
+    if let Some(p) = plugin {
+        return Ok(MatrixValue::Plugin { plugin: p, rows: spec.rows, cols: spec.cols });
+    }
+    let (values, rows, cols) = match &spec.file {
+        Some(f) => {
+            let content = strip_comments(&read_data_file(m, path, f)?);
+            let mut rows_v: Vec<Vec<f64>> = Vec::new();
+            for (i, line) in content.lines().enumerate() {
+                let r = parse_numbers(line).map_err(|e| m.error_at(path, format!("data file {f}, line {}: {e}", i + 1)))?;
+                if r.is_empty() {
+                    continue;
+                }
+                if let Some(first) = rows_v.first() {
+                    if first.len() != r.len() {
+                        return Err(m.error_at(path, format!("data file {f}, line {}: {} values, the first row has {}", i + 1, r.len(), first.len())));
+                    }
+                }
+                rows_v.push(r);
+            }
+            let (nr, nc) = (rows_v.len(), rows_v.first().map_or(0, Vec::len));
+            (rows_v.concat(), nr, nc)
+        }
+        None => {
+            let v = parse_numbers(text.unwrap_or("")).map_err(|e| m.error_at(path, e))?;
+            let n = v.len();
+            let (r, c) = match (spec.rows, spec.cols) {
+                (Some(r), Some(c)) => (r, c),
+                (Some(r), None) if n % r == 0 => (r, n / r),
+                (None, Some(c)) if n % c == 0 => (n / c, c),
+                (None, None) => return Err(m.error_at(path, "an inline matrix needs `rows` and `cols`")),
+                _ => return Err(m.error_at(path, format!("{n} values do not fill whole rows/columns"))),
+            };
+            (v, r, c)
+        }
+    };
+    if values.is_empty() {
+        return Err(m.error_at(path, "the matrix is empty"));
+    }
+    if let Some(r) = spec.rows {
+        if r != rows {
+            return Err(m.error_at(path, format!("rows is {r} but the data has {rows} rows")));
+        }
+    }
+    if let Some(c) = spec.cols {
+        if c != cols {
+            return Err(m.error_at(path, format!("cols is {c} but the data has {cols} columns")));
+        }
+    }
+    if rows.checked_mul(cols) != Some(values.len()) {
+        return Err(m.error_at(path, format!("{} values for a {rows}×{cols} matrix", values.len())));
+    }
+    Ok(MatrixValue::Constant(DMatrix::from_row_slice(rows, cols, &values)))
+}
