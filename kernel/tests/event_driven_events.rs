@@ -177,3 +177,26 @@ fn pendulum_against_wall_scleronomous_relation() {
         assert!((wpre + w_imp).abs() < 1e-8 && (wpost - w_imp).abs() < 1e-8, "{wpre} {wpost} vs {w_imp}");
     }
 }
+
+/// Without the accumulation rule (zeno_velocity = 0) the impacts pile up before the next TD
+/// event; the guard stops with a typed error instead of looping, the model keeping the state
+/// of the last processed event.
+#[test]
+fn too_many_events_guard() {
+    let mut nsds = ball(1.0, VecOp::Constant(dvector![-G]));
+    let opts = EventDrivenOptions { h: 10.0, zeno_velocity: 0.0, max_events_between_td: 20, ..Default::default() };
+    let mut sim = EventDriven::new(&nsds, opts).unwrap();
+    let mut n = 0;
+    let err = loop {
+        match sim.advance(&mut nsds) {
+            Ok(r) => {
+                assert_eq!(r.kind, EventKind::NonSmooth);
+                n += 1
+            }
+            Err(e) => break e,
+        }
+    };
+    assert!(matches!(err, KernelError::TooManyEvents { count: 21, .. }), "{err}");
+    assert_eq!(n, 20);
+    assert!(nsds.systems()[0].state()[0].abs() < 1e-9, "last state is an impact state");
+}

@@ -50,6 +50,9 @@ pub struct EventDrivenOptions {
     pub gap_tol: f64,
     /// A closed contact with `|ẏ| ≤ velocity_tol` is a candidate for index set 2 (default 1e-10).
     pub velocity_tol: f64,
+    /// Largest number of consecutive nonsmooth events between two TD events before
+    /// [`KernelError::TooManyEvents`] (guards against chattering; default 100 000).
+    pub max_events_between_td: u64,
 }
 
 impl Default for EventDrivenOptions {
@@ -63,6 +66,7 @@ impl Default for EventDrivenOptions {
             merge_tol: 1e-12,
             gap_tol: 1e-10,
             velocity_tol: 1e-10,
+            max_events_between_td: 100_000,
         }
     }
 }
@@ -82,6 +86,9 @@ impl EventDrivenOptions {
         pos("merge_tol", self.merge_tol, false)?;
         pos("gap_tol", self.gap_tol, false)?;
         pos("velocity_tol", self.velocity_tol, false)?;
+        if self.max_events_between_td == 0 {
+            return Err(KernelError::InvalidOption { option: "max_events_between_td", reason: "must be > 0".into() });
+        }
         for (option, s) in [("impact", &self.impact), ("acceleration", &self.acceleration)] {
             s.validate().map_err(|e| KernelError::InvalidOption { option, reason: e.to_string() })?;
         }
@@ -128,6 +135,7 @@ pub struct EventDriven {
     lambda2: Vec<f64>,
     n_ns: u64,
     t_event: f64,
+    ns_since_td: u64,
 }
 
 impl std::fmt::Debug for EventDriven {
@@ -153,7 +161,7 @@ impl EventDriven {
         let t0 = nsds.t();
         let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
         let events = EventsManager::new(t0, opts.h, opts.merge_tol);
-        Ok(EventDriven { opts, ode, events, started: false, x, p: vec![0.0; n], impulse: vec![0.0; nc], lambda2: vec![0.0; nc], n_ns: 0, t_event: t0 })
+        Ok(EventDriven { opts, ode, events, started: false, x, p: vec![0.0; n], impulse: vec![0.0; nc], lambda2: vec![0.0; nc], n_ns: 0, t_event: t0, ns_since_td: 0 })
     }
 
     fn gather(nsds: &Nsds, d: &Dynamics, x: &mut [f64]) {
@@ -232,6 +240,10 @@ impl EventDriven {
             }
         };
         self.t_event = t;
+        self.ns_since_td = if td.is_some() { 0 } else { self.ns_since_td + 1 };
+        if self.ns_since_td > self.opts.max_events_between_td {
+            return Err(KernelError::TooManyEvents { t, count: self.ns_since_td });
+        }
         let Some(which) = which else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
