@@ -341,8 +341,8 @@ impl OdeSystem for Dynamics {
         if self.in_i2.iter().any(|&b| b) {
             self.accelerations(t, q, v, &mut w)?;
         }
-        for i in 0..self.contacts.len() {
-            g[i] = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w)? };
+        for (i, gi) in g.iter_mut().enumerate().take(self.contacts.len()) {
+            *gi = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w)? };
         }
         Ok(())
     }
