@@ -115,3 +115,21 @@ fn rows_match_siconos_trajectory() {
     }
     assert!(worst < 1e-9, "max deviation from Siconos {worst}");
 }
+
+/// Same input, same bits: two runs give identical event times and states.
+#[test]
+fn deterministic() {
+    let run = || {
+        let mut nsds = ball();
+        let mut sim = EventDriven::new(&nsds, opts()).unwrap();
+        let mut bits = Vec::new();
+        sim.run(&mut nsds, 9.0, &mut |nsds, r| {
+            bits.push(r.t.to_bits());
+            bits.push(nsds.systems()[0].state()[0].to_bits());
+            bits.push(nsds.systems()[0].velocity().unwrap()[0].to_bits());
+        })
+        .unwrap();
+        bits
+    };
+    assert_eq!(run(), run());
+}
