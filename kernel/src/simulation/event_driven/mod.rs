@@ -11,9 +11,9 @@
 //!
 //! At a nonsmooth event (`process_nonsmooth`): `updateIndexSet` builds I1 (contacts in I2, the
 //! roots, and every contact with `y_i ≤ gap_tol`); if one of them approaches
-//! (`ẏ_i < −velocity_tol`) the impact problem ([`impact`]) gives the post-impact velocities;
+//! (`ẏ_i < −velocity_tol`) the impact problem (module `impact`) gives the post-impact velocities;
 //! the contacts of I1 with `|ẏ⁺_i| ≤ velocity_tol` are candidates for I2 and the acceleration
-//! LCP ([`acceleration`]) keeps those with `λ_i > 0`; the integrator restarts.
+//! LCP (module `acceleration`) keeps those with `λ_i > 0`; the integrator restarts.
 
 pub(crate) mod acceleration;
 pub(crate) mod dynamics;
