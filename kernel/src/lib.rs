@@ -54,3 +54,4 @@ pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
 pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
+pub use saltus_numerics::ode::OdeOptions;

@@ -82,25 +82,54 @@ fn ball_comes_to_rest_after_accumulation_point() {
     assert!((sim.contact_force(c) - G).abs() < 1e-9, "λ = {}", sim.contact_force(c));
 }
 
-/// Rows at TD events (kind 0) against the Siconos trajectory: exact parabolas between impacts.
+/// Every row of the Siconos trajectory (TD rows, pre-impact rows kind 1, post-impact rows
+/// kind 2; first row t = h): same count and kinds, values within 1e-9.
 #[test]
-fn td_rows_match_siconos_trajectory() {
+fn rows_match_siconos_trajectory() {
     let (_, rows) = common::read_csv("bouncing_ball_ed_trajectory.csv");
-    let td: Vec<&Vec<f64>> = rows.iter().filter(|r| r[7] == 0.0).collect();
     let mut nsds = ball();
     let mut sim = EventDriven::new(&nsds, opts()).unwrap();
-    let mut got = Vec::new();
+    let mut got: Vec<[f64; 6]> = Vec::new();
     sim.run(&mut nsds, 8.5, &mut |nsds, rep| {
-        if rep.kind == EventKind::TimeDiscretisation {
-            got.push((rep.t, nsds.systems()[0].state()[0], nsds.systems()[0].velocity().unwrap()[0]));
+        let ds = &nsds.systems()[0];
+        let (q, v, p1) = (ds.state()[0], ds.velocity().unwrap()[0], ds.input()[0]);
+        let l1 = nsds.interactions()[0].lambda(1).unwrap()[0];
+        if let Some(pre) = &rep.pre_velocities {
+            got.push([rep.t, q, pre[0][0], p1, 0.0, 1.0]);
+            got.push([rep.t, q, v, p1, l1, 2.0]);
+        } else {
+            got.push([rep.t, q, v, p1, l1, 0.0]);
         }
     })
     .unwrap();
-    assert_eq!(got.len(), td.len());
+    assert_eq!(got.len(), rows.len());
     let mut worst = 0.0f64;
-    for ((t, q, v), r) in got.iter().zip(&td) {
-        assert_eq!(*t, r[0], "TD event times are t0 + k h");
-        worst = worst.max((q - r[1]).abs()).max((v - r[2]).abs());
+    for (g, r) in got.iter().zip(&rows) {
+        assert_eq!(g[5], r[7], "row kind at t = {}", r[0]);
+        if r[7] == 0.0 {
+            assert_eq!(g[0], r[0], "TD event times are t0 + k h");
+        }
+        for (a, b) in [(g[0], r[0]), (g[1], r[1]), (g[2], r[2]), (g[3], r[3]), (g[4], r[5])] {
+            worst = worst.max((a - b).abs());
+        }
     }
     assert!(worst < 1e-9, "max deviation from Siconos {worst}");
+}
+
+/// Same input, same bits: two runs give identical event times and states.
+#[test]
+fn deterministic() {
+    let run = || {
+        let mut nsds = ball();
+        let mut sim = EventDriven::new(&nsds, opts()).unwrap();
+        let mut bits = Vec::new();
+        sim.run(&mut nsds, 9.0, &mut |nsds, r| {
+            bits.push(r.t.to_bits());
+            bits.push(nsds.systems()[0].state()[0].to_bits());
+            bits.push(nsds.systems()[0].velocity().unwrap()[0].to_bits());
+        })
+        .unwrap();
+        bits
+    };
+    assert_eq!(run(), run());
 }

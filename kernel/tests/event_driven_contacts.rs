@@ -185,3 +185,25 @@ fn unsupported_models_are_typed_errors() {
     let ball = presets::lagrangian_contact(dmatrix![1.0], dvector![1.0], dvector![0.0], dmatrix![1.0], None, 0.5, None).unwrap().0;
     assert!(matches!(EventDriven::new(&ball, bad), Err(KernelError::InvalidOption { option: "h", .. })));
 }
+
+/// A column of three beads dropped with gaps: binary and simultaneous impacts, accumulation
+/// (Zeno rule) and finally a resting stack held by the acceleration problem with
+/// `λ = (3 m g, 2 m g, m g)` (ground, 0–1, 1–2).
+#[test]
+fn column_of_beads_comes_to_rest() {
+    let m = 1.0;
+    let mut nsds = presets::column_of_beads(3, R, m, G, 0.5, 0.05).unwrap();
+    let mut sim = EventDriven::new(&nsds, opts(0.01)).unwrap();
+    let mut n_ns = 0;
+    sim.run(&mut nsds, 4.0, &mut |_, r| n_ns += (r.kind == EventKind::NonSmooth) as usize).unwrap();
+    assert!(n_ns > 10, "{n_ns} nonsmooth events");
+    for (i, f) in [3.0, 2.0, 1.0].iter().enumerate() {
+        let id = InterId(i as u32);
+        assert!(sim.is_closed(id), "contact {i} closed");
+        assert!((sim.contact_force(id) - f * m * G).abs() < 1e-8, "λ{i} = {}", sim.contact_force(id));
+    }
+    for (i, ds) in nsds.systems().iter().enumerate() {
+        assert!((ds.state()[0] - (R + 2.0 * R * i as f64)).abs() < 1e-8, "bead {i} at {}", ds.state()[0]);
+        assert!(ds.velocity().unwrap()[0].abs() < 1e-8);
+    }
+}

@@ -69,8 +69,11 @@ pub(crate) struct Dynamics {
     pub work: RefCell<Work>,
 }
 
+/// A failing user function is reported to the integrator as recoverable: it retries with a
+/// shorter step (the function may be undefined only beyond some time or state), and stops
+/// with an error carrying `t` when the step cannot be shortened further.
 fn uerr(what: &str, e: impl std::fmt::Display) -> UserFnError {
-    UserFnError::Fatal(format!("{what}: {e}"))
+    UserFnError::Recoverable(format!("{what}: {e}"))
 }
 
 impl Dynamics {
@@ -338,8 +341,8 @@ impl OdeSystem for Dynamics {
         if self.in_i2.iter().any(|&b| b) {
             self.accelerations(t, q, v, &mut w)?;
         }
-        for i in 0..self.contacts.len() {
-            g[i] = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w)? };
+        for (i, gi) in g.iter_mut().enumerate().take(self.contacts.len()) {
+            *gi = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w)? };
         }
         Ok(())
     }

@@ -15,9 +15,10 @@ pub enum EventKind {
 /// found by the integrator's root finding on the gap functions and handed to
 /// [`EventsManager::coincides`] to decide whether they absorb the next TD event.
 ///
-/// Order of processing: when an NS event at `t_ns` satisfies `t_td − t_ns ≤ merge_tol·max(1, |t_td|)`
-/// (it is found before the TD event `t_td` and within the tolerance), the two are one event: the
-/// impact is processed first, at `t_ns`, and the TD event `k` is consumed by the same report.
+/// Order of processing: when an NS event at `t_ns` satisfies
+/// `|t_td − t_ns| ≤ merge_tol·max(1, |t_td|)`, the two are one event: the impact is processed
+/// at `t_ns` and the TD event `k` is consumed by the same report (its row is the post-impact
+/// state). Otherwise events are processed in time order.
 #[derive(Debug, Clone)]
 pub struct EventsManager {
     t0: f64,
@@ -47,7 +48,8 @@ impl EventsManager {
         self.t0 + k as f64 * self.h
     }
 
-    /// Whether an NS event at `t` (found before the next TD event) coincides with it.
+    /// Whether an NS event at `t ≤ t_td` (found before the next TD event) coincides with it
+    /// (the [`super::EventDriven`] looks `merge_tol` past each TD event for the other side).
     pub fn coincides(&self, t: f64) -> bool {
         let ttd = self.next_td_time();
         ttd - t <= self.merge_tol * ttd.abs().max(1.0)
@@ -58,5 +60,33 @@ impl EventsManager {
         let k = self.k;
         self.k += 1;
         k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn td_times_from_k_without_drift() {
+        let mut ev = EventsManager::new(0.0, 0.1, 1e-12);
+        let mut acc = 0.0f64;
+        for _ in 0..1000 {
+            acc += 0.1;
+            ev.consume_td();
+        }
+        assert_eq!(ev.next_td_index(), 1001);
+        assert_eq!(ev.next_td_time(), 1001.0 * 0.1);
+        assert!((acc - 100.0).abs() > 1e-13, "summing h drifts ({acc}); t0 + k h does not");
+        assert!((ev.td_time(1000) - 100.0).abs() <= 1e-13);
+    }
+
+    #[test]
+    fn merge_window() {
+        let ev = EventsManager::new(1.0, 0.5, 1e-10);
+        assert!(ev.coincides(1.5 - 1e-11));
+        assert!(!ev.coincides(1.5 - 1e-9));
+        let ev = EventsManager::new(0.0, 0.5, 0.0);
+        assert!(ev.coincides(0.5) && !ev.coincides(0.5 - 1e-16));
     }
 }

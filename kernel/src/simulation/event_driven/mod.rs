@@ -11,9 +11,9 @@
 //!
 //! At a nonsmooth event (`process_nonsmooth`): `updateIndexSet` builds I1 (contacts in I2, the
 //! roots, and every contact with `y_i ≤ gap_tol`); if one of them approaches
-//! (`ẏ_i < −velocity_tol`) the impact problem ([`impact`]) gives the post-impact velocities;
+//! (`ẏ_i < −velocity_tol`) the impact problem (module `impact`) gives the post-impact velocities;
 //! the contacts of I1 with `|ẏ⁺_i| ≤ velocity_tol` are candidates for I2 and the acceleration
-//! LCP ([`acceleration`]) keeps those with `λ_i > 0`; the integrator restarts.
+//! LCP (module `acceleration`) keeps those with `λ_i > 0`; the integrator restarts.
 
 pub(crate) mod acceleration;
 pub(crate) mod dynamics;
@@ -50,6 +50,9 @@ pub struct EventDrivenOptions {
     pub gap_tol: f64,
     /// A closed contact with `|ẏ| ≤ velocity_tol` is a candidate for index set 2 (default 1e-10).
     pub velocity_tol: f64,
+    /// Largest number of consecutive nonsmooth events between two TD events before
+    /// [`KernelError::TooManyEvents`] (guards against chattering; default 100 000).
+    pub max_events_between_td: u64,
 }
 
 impl Default for EventDrivenOptions {
@@ -63,6 +66,7 @@ impl Default for EventDrivenOptions {
             merge_tol: 1e-12,
             gap_tol: 1e-10,
             velocity_tol: 1e-10,
+            max_events_between_td: 100_000,
         }
     }
 }
@@ -82,6 +86,9 @@ impl EventDrivenOptions {
         pos("merge_tol", self.merge_tol, false)?;
         pos("gap_tol", self.gap_tol, false)?;
         pos("velocity_tol", self.velocity_tol, false)?;
+        if self.max_events_between_td == 0 {
+            return Err(KernelError::InvalidOption { option: "max_events_between_td", reason: "must be > 0".into() });
+        }
         for (option, s) in [("impact", &self.impact), ("acceleration", &self.acceleration)] {
             s.validate().map_err(|e| KernelError::InvalidOption { option, reason: e.to_string() })?;
         }
@@ -127,11 +134,13 @@ pub struct EventDriven {
     /// Contact force `λ(2)` per contact at the last event.
     lambda2: Vec<f64>,
     n_ns: u64,
+    t_event: f64,
+    ns_since_td: u64,
 }
 
 impl std::fmt::Debug for EventDriven {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EventDriven").field("t", &self.ode.t()).field("next_td", &self.events.next_td_index()).finish()
+        f.debug_struct("EventDriven").field("t", &self.t_event).field("next_td", &self.events.next_td_index()).finish()
     }
 }
 
@@ -152,7 +161,7 @@ impl EventDriven {
         let t0 = nsds.t();
         let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
         let events = EventsManager::new(t0, opts.h, opts.merge_tol);
-        Ok(EventDriven { opts, ode, events, started: false, x, p: vec![0.0; n], impulse: vec![0.0; nc], lambda2: vec![0.0; nc], n_ns: 0 })
+        Ok(EventDriven { opts, ode, events, started: false, x, p: vec![0.0; n], impulse: vec![0.0; nc], lambda2: vec![0.0; nc], n_ns: 0, t_event: t0, ns_since_td: 0 })
     }
 
     fn gather(nsds: &Nsds, d: &Dynamics, x: &mut [f64]) {
@@ -174,7 +183,7 @@ impl EventDriven {
     }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {
-        self.ode.t()
+        self.t_event
     }
     /// Number of nonsmooth events processed.
     pub fn n_nonsmooth(&self) -> u64 {
@@ -203,7 +212,7 @@ impl EventDriven {
     /// last processed event.
     pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
         if !self.started {
-            let t0 = self.ode.t();
+            let t0 = self.t_event;
             let mut x = self.x.clone();
             self.process_nonsmooth(t0, &mut x, &[])?;
             self.ode.reinit(t0, &x).map_err(ode_err(t0))?;
@@ -211,53 +220,74 @@ impl EventDriven {
             self.started = true;
         }
         let t_td = self.events.next_td_time();
-        let t_last = self.ode.t();
-        let stop = self.ode.step_until(t_td).map_err(|e| {
-            let t = match &e {
-                saltus_numerics::ode::OdeError::StepSizeTooSmall { t, .. }
-                | saltus_numerics::ode::OdeError::TooManySteps { t, .. }
-                | saltus_numerics::ode::OdeError::ErrorTestFailures { t, .. }
-                | saltus_numerics::ode::OdeError::ConvergenceFailures { t, .. }
-                | saltus_numerics::ode::OdeError::UserFn { t, .. }
-                | saltus_numerics::ode::OdeError::NonFinite { t, .. } => *t,
-                _ => t_last,
-            };
-            KernelError::Ode { t, source: e }
-        })?;
-        match stop {
+        let stop = self.step_ode(t_td)?;
+        // (time, roots, merged TD index): a root within merge_tol before the TD event is
+        // merged with it; after reaching the TD event, the integrator peeks merge_tol ahead
+        // for a root to merge (without restarting, so the step sequence is unchanged)
+        let (t, which, td) = match stop {
+            OdeStop::Root { t, which, .. } => {
+                let td = self.events.coincides(t).then(|| self.events.consume_td());
+                (t, Some(which), td)
+            }
             OdeStop::Reached(t) => {
                 self.x.copy_from_slice(self.ode.y());
                 let k = self.events.consume_td();
-                self.p.fill(0.0);
-                self.impulse.fill(0.0);
-                self.write_back(nsds, t)?;
-                Ok(EventReport {
-                    t,
-                    kind: EventKind::TimeDiscretisation,
-                    td_index: Some(k),
-                    pre_velocities: None,
-                    impulses: Vec::new(),
-                    zeno: Vec::new(),
-                    closed: self.ode.system().in_i2.iter().filter(|&&b| b).count(),
-                    impact: None,
-                    acceleration: None,
-                })
-            }
-            OdeStop::Root { t, which, .. } => {
-                let mut x = self.ode.y().to_vec();
-                let pre = self.split_velocities(&x);
-                let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
-                self.ode.reinit(t, &x).map_err(ode_err(t))?;
-                self.x = x;
-                if self.events.coincides(t) {
-                    rep.td_index = Some(self.events.consume_td());
+                let t_peek = t + self.opts.merge_tol * t.abs().max(1.0);
+                match self.step_ode(t_peek)? {
+                    OdeStop::Root { t: tr, which, .. } => (tr, Some(which), Some(k)),
+                    OdeStop::Reached(_) => (t, None, Some(k)),
                 }
-                self.n_ns += 1;
-                self.write_back(nsds, t)?;
-                rep.pre_velocities = Some(pre);
-                Ok(rep)
             }
+        };
+        self.t_event = t;
+        self.ns_since_td = if td.is_some() { 0 } else { self.ns_since_td + 1 };
+        if self.ns_since_td > self.opts.max_events_between_td {
+            return Err(KernelError::TooManyEvents { t, count: self.ns_since_td });
         }
+        let Some(which) = which else {
+            self.p.fill(0.0);
+            self.impulse.fill(0.0);
+            self.write_back(nsds, t)?;
+            return Ok(EventReport {
+                t,
+                kind: EventKind::TimeDiscretisation,
+                td_index: td,
+                pre_velocities: None,
+                impulses: Vec::new(),
+                zeno: Vec::new(),
+                closed: self.ode.system().in_i2.iter().filter(|&&b| b).count(),
+                impact: None,
+                acceleration: None,
+            });
+        };
+        let mut x = self.ode.y().to_vec();
+        let pre = self.split_velocities(&x);
+        let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
+        self.ode.reinit(t, &x).map_err(ode_err(t))?;
+        self.x = x;
+        rep.td_index = td;
+        self.n_ns += 1;
+        self.write_back(nsds, t)?;
+        rep.pre_velocities = Some(pre);
+        Ok(rep)
+    }
+
+    /// `step_until` with the integrator's error mapped to [`KernelError::Ode`] at the time reached.
+    fn step_ode(&mut self, t_out: f64) -> Result<OdeStop, KernelError> {
+        use saltus_numerics::ode::OdeError as E;
+        let t_last = self.ode.t();
+        self.ode.step_until(t_out).map_err(|e| {
+            let t = match &e {
+                E::StepSizeTooSmall { t, .. }
+                | E::TooManySteps { t, .. }
+                | E::ErrorTestFailures { t, .. }
+                | E::ConvergenceFailures { t, .. }
+                | E::UserFn { t, .. }
+                | E::NonFinite { t, .. } => *t,
+                _ => t_last,
+            };
+            KernelError::Ode { t, source: e }
+        })
     }
 
     /// Processes events until the TD event at `until` (included), calling `f` after each.
