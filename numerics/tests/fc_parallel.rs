@@ -1,30 +1,71 @@
-//! With the `parallel` feature, the VI solvers give bit-identical results on 1 and 4 threads.
-#![cfg(feature = "parallel")]
+//! Determinism: the friction-contact solvers give bit-identical `r`, `u`, iteration counts and
+//! residuals in a 1-thread and a 4-thread rayon pool — the sparse LU factorizations of PROX,
+//! Newton and the global condensation run with faer's `Par::Seq`, and with the `parallel`
+//! feature the VI operator products run on rayon with a thread-count independent order.
 
-use saltus_numerics::fc;
+use saltus_numerics::fc::{self, global::gfc_solver_by_name, FrictionContact};
 use saltus_numerics::io::test_data_dir;
 use saltus_numerics::IterOptions;
 
+type Run = (Vec<f64>, Vec<f64>, usize, f64);
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("rayon pool").install(f)
+}
+
+fn solve_local(p: &FrictionContact, name: &str, it: IterOptions) -> Run {
+    let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
+    let s = fc::solver_by_name(name, it).expect("catalogue");
+    let rep = fc::solve(p, &mut r, &mut u, &s).expect("solve");
+    (r, u, rep.iterations, rep.residual)
+}
+
+fn assert_same(what: &str, a: &Run, b: &Run) {
+    assert_eq!(a.2, b.2, "{what}: iterations");
+    assert_eq!(a.3.to_bits(), b.3.to_bits(), "{what}: residual {} vs {}", a.3, b.3);
+    assert!(a.0.iter().zip(&b.0).all(|(x, y)| x.to_bits() == y.to_bits()), "{what}: r differs");
+    assert!(a.1.iter().zip(&b.1).all(|(x, y)| x.to_bits() == y.to_bits()), "{what}: u differs");
+}
+
+fn check_local(label: &str, p: &FrictionContact, solvers: &[(&str, usize)]) {
+    for &(name, cap) in solvers {
+        let it = IterOptions::new(1e-8, cap);
+        let one = in_pool(1, || solve_local(p, name, it));
+        let four = in_pool(4, || solve_local(p, name, it));
+        assert_same(&format!("{label}/{name}"), &one, &four);
+        // Not vacuous: the runs did real work.
+        assert!(one.2 > 0 && one.0.iter().any(|x| *x != 0.0), "{label}/{name}: trivial run");
+    }
+}
+
 #[test]
-fn vi_results_do_not_depend_on_thread_count() {
+fn generated_column_same_bits_on_1_and_4_threads() {
+    // 200 contacts: 600 unknowns, above the sparse threshold of Newton/PROX.
+    let p = fc::generate::sphere_column(200, 11).expect("generated problem");
+    check_local("sphere_column(200)", &p, &[("prox", 200), ("newton-ac", 50), ("nsgs-ac", 200), ("vi-fp", 300), ("vi-eg", 300), ("admm", 300)]);
+}
+
+#[test]
+fn collection_files_same_bits_on_1_and_4_threads() {
     let Some(d) = test_data_dir() else {
         eprintln!("test data absent: skipping");
         return;
     };
-    let p = fc::read_fc_file(&d.join("numerics/fc3d/Capsules-i101-404.dat")).unwrap();
-    let run = |threads: usize, name: &str| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| {
-            let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
-            let rep = fc::solve(&p, &mut r, &mut u, &fc::solver_by_name(name, IterOptions::new(1e-8, 300)).unwrap()).unwrap();
-            (r, rep.iterations, rep.residual)
-        })
-    };
-    for name in ["vi-fp", "vi-eg"] {
-        let (r1, i1, e1) = run(1, name);
-        let (r4, i4, e4) = run(4, name);
-        assert_eq!(i1, i4);
-        assert_eq!(e1.to_bits(), e4.to_bits());
-        assert!(r1.iter().zip(&r4).all(|(a, b)| a.to_bits() == b.to_bits()), "{name}");
+    let p = fc::read_fc_file(&d.join("numerics/fc3d/Capsules-i101-404.dat")).expect("read Capsules");
+    check_local("Capsules-i101-404", &p, &[("prox", 200), ("newton-ac", 30), ("vi-fp", 300), ("vi-eg", 300), ("admm", 300)]);
+    let p = fc::read_fc_file(&d.join("numerics/fc3d/FC3D_Example1_SBM.dat")).expect("read FC3D_Example1_SBM");
+    check_local("FC3D_Example1_SBM", &p, &[("prox", 200), ("newton-ac", 50), ("nsgs-ac", 200)]);
+    let g = fc::read_gfc_file(&d.join("numerics/fc3d-global/GFC3D_TwoRods1.dat")).expect("read GFC3D_TwoRods1");
+    for name in ["gfc3d-prox", "gfc3d-newton", "gfc3d-nsgs"] {
+        let run = || {
+            let (mut r, mut u, mut v) = (vec![0.0; g.size()], vec![0.0; g.size()], vec![0.0; g.n_velocities()]);
+            let s = gfc_solver_by_name(name, IterOptions::new(1e-8, 500)).expect("catalogue");
+            let rep = fc::solve_global(&g, &mut r, &mut u, &mut v, &s).expect("solve");
+            r.extend_from_slice(&v);
+            (r, u, rep.iterations, rep.residual)
+        };
+        let one = in_pool(1, run);
+        let four = in_pool(4, run);
+        assert_same(&format!("GFC3D_TwoRods1/{name}"), &one, &four);
     }
 }

@@ -10,8 +10,7 @@ use crate::error::{check_finite, check_len, NumericsError, Result};
 use crate::io::RawMatrix;
 use crate::matrix::{BlockCsr, Operator};
 use crate::report::{IterOptions, SolveReport};
-use faer::linalg::solvers::Solve;
-use faer::sparse::{SparseColMat, Triplet};
+use super::sparse_lu::SparseLu;
 use nalgebra::DMatrix;
 
 /// A sparse matrix as (row, column, value) entries; duplicates are summed.
@@ -137,10 +136,11 @@ impl GlobalFrictionContact {
     /// Factorizes `M` and builds the equivalent local problem.
     pub fn condense(&self) -> Result<Condensed> {
         let n = self.n_velocities();
-        let trip: Vec<Triplet<usize, usize, f64>> = self.m.entries.iter().map(|&(i, j, v)| Triplet::new(i, j, v)).collect();
-        let mm = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &trip)
-            .map_err(|e| NumericsError::InvalidOption { option: "M", reason: format!("cannot assemble: {e:?}") })?;
-        let lu = mm.sp_lu().map_err(|_| NumericsError::Singular { what: "M (sparse LU)", index: 0 })?;
+        let pattern: Vec<(usize, usize)> = self.m.entries.iter().map(|&(i, j, _)| (i, j)).collect();
+        let mut lu = SparseLu::new(n, &pattern).ok_or(NumericsError::InvalidOption { option: "M", reason: "entry out of range".into() })?;
+        if n > 0 && !lu.factorize(self.m.entries.iter().map(|e| e.2)) {
+            return Err(NumericsError::Singular { what: "M (sparse LU)", index: 0 });
+        }
         let m = self.size();
         // X = M⁻¹ [H | q], column by column through one dense right-hand side block.
         let mut rhs = faer::Mat::<f64>::zeros(n, m + 1);
@@ -150,8 +150,8 @@ impl GlobalFrictionContact {
         for i in 0..n {
             rhs[(i, m)] = self.q[i];
         }
-        if n > 0 {
-            lu.solve_in_place(rhs.as_mut());
+        if n > 0 && !lu.solve_in_place(rhs.as_mut()) {
+            return Err(NumericsError::Singular { what: "M (sparse LU)", index: 0 });
         }
         for j in 0..=m {
             for i in 0..n {
@@ -184,7 +184,7 @@ impl GlobalFrictionContact {
 /// A global problem with `M` factorized and its equivalent local problem.
 pub struct Condensed {
     local: FrictionContact,
-    lu: faer::sparse::linalg::solvers::Lu<usize, f64>,
+    lu: SparseLu,
     problem: GlobalFrictionContact,
 }
 
@@ -199,8 +199,8 @@ impl Condensed {
         let mut x = self.problem.q.clone();
         self.problem.h.matvec_add(r, &mut x);
         let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| x[i]);
-        if n > 0 {
-            self.lu.solve_in_place(rhs.as_mut());
+        if n > 0 && !self.lu.solve_in_place(rhs.as_mut()) {
+            rhs.fill(f64::NAN);
         }
         for i in 0..n {
             v[i] = rhs[(i, 0)];

@@ -8,9 +8,11 @@
 //! [`SolveReport`] whether it converged (`residual` is always the normalized error of
 //! [`fc_error`] on the returned `r`).
 
+pub mod admm;
 pub mod cone;
 #[cfg(feature = "hdf5")]
 pub mod fclib;
+pub mod generate;
 pub mod global;
 pub mod io;
 pub mod lemke2d;
@@ -20,6 +22,7 @@ pub mod nsgs;
 pub mod options;
 mod problem;
 pub mod prox;
+mod sparse_lu;
 pub mod residual;
 pub mod vi;
 
@@ -28,7 +31,7 @@ pub use fclib::{read_fclib_global, read_fclib_local};
 pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalFrictionContact, GFC_SOLVERS};
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;
-pub use options::{LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions};
+pub use options::{AdmmOptions, LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions};
 pub use problem::FrictionContact;
 pub use residual::{fc_error, fc_error_with_u};
 
@@ -54,6 +57,8 @@ pub enum FcSolver {
     ViEg(ViOptions),
     /// 2D NSGS with the exact one-contact solution.
     Nsgs2d(NsgsOptions),
+    /// ADMM: sparse Cholesky of `W + ρ I`, cone projection, adaptive `ρ`, fast-ADMM restart (2D/3D).
+    Admm(AdmmOptions),
     /// 2D exact pivoting: lexicographic Lemke on the LCP reformulation of the 2D cone.
     Lemke2d(LemkeOptions),
 }
@@ -67,6 +72,7 @@ pub const SOLVERS_3D: &[(&str, &str)] = &[
     ("newton-ac", "3D global semismooth Newton on the Alart-Curnier function, line search"),
     ("vi-fp", "fixed-point projection (VI) with self-adaptive step"),
     ("vi-eg", "extragradient (VI) with self-adaptive step"),
+    ("admm", "ADMM: Cholesky of W + rho I, cone projection, adaptive rho, restarted acceleration"),
 ];
 
 /// Solver catalogue of the 2D local problem: (CLI name, description).
@@ -77,7 +83,7 @@ pub const SOLVERS_2D: &[(&str, &str)] = &[
 
 /// Every local solver: [`SOLVERS_3D`] then [`SOLVERS_2D`].
 pub const SOLVERS: &[(&str, &str)] = &[
-    SOLVERS_3D[0], SOLVERS_3D[1], SOLVERS_3D[2], SOLVERS_3D[3], SOLVERS_3D[4], SOLVERS_3D[5], SOLVERS_3D[6],
+    SOLVERS_3D[0], SOLVERS_3D[1], SOLVERS_3D[2], SOLVERS_3D[3], SOLVERS_3D[4], SOLVERS_3D[5], SOLVERS_3D[6], SOLVERS_3D[7],
     SOLVERS_2D[0], SOLVERS_2D[1],
 ];
 
@@ -91,6 +97,7 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<FcSolver> {
         "newton-ac" => FcSolver::NewtonAc(NewtonOptions::with_iter(it)),
         "vi-fp" => FcSolver::ViFp(ViOptions::with_iter(it)),
         "vi-eg" => FcSolver::ViEg(ViOptions::with_iter(it)),
+        "admm" => FcSolver::Admm(AdmmOptions::with_iter(it)),
         "nsgs" => FcSolver::Nsgs2d(NsgsOptions::with_iter(it)),
         "lemke" => FcSolver::Lemke2d(LemkeOptions::with_iter(it)),
         _ => return None,
@@ -109,6 +116,7 @@ impl FcSolver {
             FcSolver::ViFp(_) => "vi-fp",
             FcSolver::ViEg(_) => "vi-eg",
             FcSolver::Nsgs2d(_) => "nsgs",
+            FcSolver::Admm(_) => "admm",
             FcSolver::Lemke2d(_) => "lemke",
         }
     }
@@ -120,6 +128,7 @@ impl FcSolver {
             FcSolver::NewtonAc(o) => o.iter.tol,
             FcSolver::ViFp(o) | FcSolver::ViEg(o) => o.iter.tol,
             FcSolver::Lemke2d(o) => o.iter.tol,
+            FcSolver::Admm(o) => o.iter.tol,
         }
     }
 }
@@ -161,5 +170,6 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolve
         FcSolver::ViFp(o) => vi::solve(p, r, u, o, false),
         FcSolver::ViEg(o) => vi::solve(p, r, u, o, true),
         FcSolver::Lemke2d(o) => lemke2d::solve(p, r, u, o),
+        FcSolver::Admm(o) => admm::solve(p, r, u, o),
     }
 }

@@ -14,9 +14,7 @@ use super::FrictionContact;
 use crate::error::Result;
 use crate::matrix::Operator;
 use crate::report::{FailReason, SolveReport, SolveStatus};
-use faer::linalg::solvers::Solve;
-use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
-use faer::sparse::{SparseColMat, Triplet};
+use super::sparse_lu::SparseLu;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use std::time::Instant;
 
@@ -39,9 +37,11 @@ pub(crate) struct Outcome {
 #[derive(Default)]
 pub(crate) struct Linear {
     dense: Option<DMatrix<f64>>,
-    /// Symbolic sparse LU of the Jacobian pattern (fixed: structural zeros are kept), computed
-    /// once per solve and reused by every Newton step.
-    symbolic: Option<SymbolicLu<usize>>,
+    /// The blocks of `W` (sparse path).
+    blocks: Vec<(usize, usize, Matrix3<f64>)>,
+    /// Sparse LU of the Jacobian pattern (fixed: structural zeros are kept); its symbolic
+    /// analysis is computed at the first Newton step and reused by every later one.
+    sparse: Option<SparseLu>,
 }
 
 /// Newton iteration on `Φ(r; ν, c)` from the current `r`.
@@ -178,62 +178,64 @@ fn newton_direction(p: &FrictionContact, lin: &mut Linear, a: &[Matrix3<f64>], b
         let ok = d.iter().all(|x| x.is_finite()) && res <= 1e-6 * rhs.norm().max(1e-300);
         return ok.then(|| d.as_slice().to_vec());
     }
-    let mut trip: Vec<Triplet<usize, usize, f64>> = Vec::new();
-    let mut push = |al: usize, be: usize, m: &Matrix3<f64>| {
-        for jj in 0..3 {
-            for ii in 0..3 {
-                trip.push(Triplet::new(3 * al + ii, 3 * be + jj, m[(ii, jj)]));
+    if lin.sparse.is_none() {
+        lin.blocks = w_blocks(p);
+        let mut entries = Vec::with_capacity(9 * (lin.blocks.len() + nc));
+        let diag = (0..nc).map(|al| (al, al));
+        for (al, be) in lin.blocks.iter().map(|b| (b.0, b.1)).chain(diag) {
+            for jj in 0..3 {
+                for ii in 0..3 {
+                    entries.push((3 * al + ii, 3 * be + jj));
+                }
             }
         }
-    };
+        // Always holds the diagonal blocks (duplicates are summed), so the pattern is fixed.
+        lin.sparse = Some(SparseLu::new(n, &entries)?);
+    }
+    let blocks = &lin.blocks;
+    let lu = lin.sparse.as_mut()?;
+    let off = blocks.iter().map(|(al, _, w)| b[*al] * w);
+    let on = (0..nc).map(|al| a[al] + b[al] * nu + Matrix3::identity() * delta);
+    if !lu.factorize(off.chain(on).flat_map(|m| m.data.0.into_iter().flatten())) {
+        return None;
+    }
+    let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| -phi[i]);
+    if !lu.solve_in_place(rhs.as_mut()) {
+        return None;
+    }
+    let d: Vec<f64> = (0..n).map(|i| rhs[(i, 0)]).collect();
+    // faer's LU does not report a zero pivot: reject a step that does not solve the system.
+    let mut res: Vec<f64> = phi.to_vec();
+    lu.matvec_add(&d, &mut res);
+    let rn = res.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let pn = phi.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if !(rn <= 1e-6 * pn.max(1e-300)) {
+        return None;
+    }
+    d.iter().all(|x| x.is_finite()).then_some(d)
+}
+
+/// The 3×3 blocks `(α, β, W_αβ)` of `W` (every block of a dense `W`), row block by row block.
+fn w_blocks(p: &FrictionContact) -> Vec<(usize, usize, Matrix3<f64>)> {
+    let nc = p.n_contacts();
+    let mut out = Vec::new();
     match p.w() {
         Operator::BlockCsr(w) => {
             for al in 0..nc {
                 for k in w.row_blocks(al) {
-                    let be = w.block_col(k);
-                    let m = b[al] * Matrix3::from_column_slice(w.block_values(k));
-                    push(al, be, &m);
+                    out.push((al, w.block_col(k), Matrix3::from_column_slice(w.block_values(k))));
                 }
             }
         }
         Operator::Dense(w) => {
             for al in 0..nc {
                 for be in 0..nc {
-                    let m = b[al] * w.fixed_view::<3, 3>(3 * al, 3 * be).into_owned();
-                    push(al, be, &m);
+                    out.push((al, be, w.fixed_view::<3, 3>(3 * al, 3 * be).into_owned()));
                 }
             }
         }
     }
-    for al in 0..nc {
-        // Always present so that the pattern holds the diagonal (duplicates are summed).
-        let m = a[al] + b[al] * nu + Matrix3::identity() * delta;
-        for jj in 0..3 {
-            for ii in 0..3 {
-                trip.push(Triplet::new(3 * al + ii, 3 * al + jj, m[(ii, jj)]));
-            }
-        }
-    }
-    let j = SparseColMat::<usize, f64>::try_new_from_triplets(n, n, &trip).ok()?;
-    if lin.symbolic.is_none() {
-        lin.symbolic = SymbolicLu::try_new(j.symbolic()).ok();
-    }
-    let sym = lin.symbolic.clone()?;
-    let lu = Lu::try_new_with_symbolic(sym, j.as_ref()).ok()?;
-    let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| -phi[i]);
-    lu.solve_in_place(rhs.as_mut());
-    // faer's LU does not report a zero pivot: reject a step that does not solve the system.
-    let mut res: Vec<f64> = phi.to_vec();
-    for t in &trip {
-        res[t.row] += t.val * rhs[(t.col, 0)];
-    }
-    let rn = res.iter().map(|x| x * x).sum::<f64>().sqrt();
-    let pn = phi.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if !(rn <= 1e-6 * pn.max(1e-300)) {
-        return None;
-    }
-    let d: Vec<f64> = (0..n).map(|i| rhs[(i, 0)]).collect();
-    d.iter().all(|x| x.is_finite()).then_some(d)
+    out
 }
 
 /// Global Newton–Alart–Curnier solver on the original problem.

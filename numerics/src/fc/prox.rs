@@ -1,7 +1,9 @@
 //! Proximal point around the semismooth Newton method (3D).
 //!
-//! Warm-up: `warmup_sweeps` NSGS-AC sweeps (returns at once if they converge; `iterations`
-//! then counts sweeps, otherwise sweeps + proximal steps).
+//! Warm-up: on problems above `admm_min_size` unknowns, up to `admm_warmup` ADMM iterations
+//! (one sparse Cholesky; large stacks such as KaplasTower converge there), then
+//! `warmup_sweeps` NSGS-AC sweeps; either returns at once if it converges (`iterations` counts
+//! ADMM iterations + sweeps + proximal steps).
 //! Outer step k: solve the friction-contact problem with `W + ν_k I` and `q − ν_k r_k`
 //! (a better conditioned, strongly monotone-like problem whose solution is the proximal point
 //! of `r_k`) by Newton–Alart–Curnier, then `r_{k+1}` = that solution.
@@ -15,7 +17,7 @@ use super::options::ProxOptions;
 use super::residual::fc_error_with_u;
 use super::FrictionContact;
 use crate::error::Result;
-use crate::fc::{LocalSolver, NsgsOptions};
+use crate::fc::{AdmmOptions, LocalSolver, NsgsOptions};
 use crate::report::{IterOptions, SolveReport, SolveStatus};
 use std::time::Instant;
 
@@ -35,13 +37,26 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ProxOptio
     }
     mean_diag = (mean_diag / n.max(1) as f64).abs().max(1e-300);
     let mut warm_iters = 0;
+    if opts.admm_warmup > 0 && n > opts.admm_min_size {
+        let mut o = AdmmOptions::with_iter(IterOptions::new(opts.iter.tol, opts.admm_warmup));
+        o.warm_start = true;
+        o.stall_window = 10;
+        o.stall_factor = 10.0;
+        let mut z = r.to_vec();
+        let rep = crate::fc::admm::solve(p, &mut z, u, &o)?;
+        warm_iters = rep.iterations;
+        if rep.status.converged() {
+            r.copy_from_slice(&z);
+            return Ok(SolveReport { elapsed: start.elapsed(), ..rep });
+        }
+    }
     if opts.warmup_sweeps > 0 {
         let mut o = NsgsOptions::with_iter(IterOptions::new(opts.iter.tol, opts.warmup_sweeps));
         o.warm_start = true;
         let rep = crate::fc::nsgs::solve(p, r, u, &o, LocalSolver::AlartCurnier)?;
-        warm_iters = rep.iterations;
+        warm_iters += rep.iterations;
         if rep.status.converged() {
-            return Ok(SolveReport { elapsed: start.elapsed(), ..rep });
+            return Ok(SolveReport { elapsed: start.elapsed(), iterations: warm_iters, ..rep });
         }
     }
     compute_u(p, r, u);
