@@ -207,8 +207,7 @@ pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulat
             let mut po = ProjectionOptions::default();
             if let Some(t) = p.tol { po.tol = t; }
             if let Some(k) = p.max_iter { po.max_iter = k; }
-            let dp = TimeSteppingDirectProjection::new(nsds, h, osi, osnsp, po).map_err(|e| sim_error(m, nsds, &e))?;
-            // The projection variant builds its own inner time stepping; options are the defaults.
+            let dp = TimeSteppingDirectProjection::from_time_stepping(nsds, ts, po).map_err(|e| sim_error(m, nsds, &e))?;
             Simulation::Projection(Box::new(dp))
         }
     };
