@@ -24,7 +24,7 @@ pub(crate) fn cholesky_in_place(a: &mut DMatrix<f64>, n: usize) -> Result<(), us
         for k in 0..j {
             d -= a[(j, k)] * a[(j, k)];
         }
-        if !(d > 1e-14 * scale) || !d.is_finite() {
+        if d.is_nan() || d <= 1e-14 * scale || !d.is_finite() {
             return Err(j);
         }
         let d = d.sqrt();
@@ -134,9 +134,9 @@ impl Pivot {
             });
             match flip {
                 None => {
-                    for a in n_eq..n {
-                        if self.basic[a] {
-                            mu[a] = mu[a].max(0.0);
+                    for (m, &b) in mu[n_eq..n].iter_mut().zip(&self.basic[n_eq..n]) {
+                        if b {
+                            *m = m.max(0.0);
                         }
                     }
                     return Ok(pivots);
