@@ -1,7 +1,8 @@
 //! Gallery sample `slider_crank`: the slider–crank mechanism with a translational clearance
 //! joint (Flores, Leine & Glocker 2010), q = (θ1, θ2, θ3), M(q), F_gyr and gravity from the plugin
 //! `plugins/slider_crank`, four corner–wall contacts with the Newton impact law (e = 0.4),
-//! Moreau–Jean θ = 0.5 with an LCP and the Newton loop, h = 1e-5, T = 0.2.
+//! Moreau–Jean θ = 0.5 with an LCP and the Newton loop, h = 1e-5, T = 0.2; and its variant
+//! `slider_crank_friction.xml` with Coulomb friction (μ = 0.01, 2D friction contact).
 //!
 //! Checks (the equations come from the plugin crate's `model`, itself unit-tested against finite
 //! differences and the Christoffel symbols of M):
@@ -15,7 +16,9 @@
 //!   `½ (1 − e²) ẏ⁻ᵀ (W M⁻¹ Wᵀ)⁻¹ ẏ⁻`;
 //! * kinematics: the free motion before the first contact agrees with an RK4 integration of the
 //!   smooth equations, and the measured crank revolution times agree with the ideal (zero
-//!   clearance) slider–crank at the same energy, by quadrature of `dt = dθ1 / ω1(θ1)`.
+//!   clearance) slider–crank at the same energy, by quadrature of `dt = dθ1 / ω1(θ1)`;
+//! * with friction: Coulomb's law at every active contact (|λt| ≤ μ λn; sliding: λt = −μ λn
+//!   sign(u_t); sticking: u_t = 0) and the friction work −μ Σ λn |ū_t| < 0.
 // Rows and contacts are indexed: several columns are read at the same row k (and k + 1).
 #![allow(clippy::needless_range_loop)]
 mod sample_util;
@@ -30,6 +33,7 @@ const GEO: &str = "0.153 0.306 0.05 0.025 0.001";
 /// (sx, sy) of corner1..corner4.
 const SIGNS: [(f64, f64); 4] = [(-1.0, 1.0), (1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
 const E: f64 = 0.4;
+const MU: f64 = 0.01;
 const H: f64 = 1e-5;
 const GAMMA: f64 = 0.5;
 const CLEARANCE: f64 = 0.001;
@@ -90,8 +94,19 @@ fn ideal_revolution_time(m: &Mechanism, e: f64) -> f64 {
 
 #[test]
 fn slider_crank_physics() {
+    check_sample("slider_crank/slider_crank.xml", false);
+}
+
+#[test]
+fn slider_crank_with_friction_physics() {
+    check_sample("slider_crank/slider_crank_friction.xml", true);
+}
+
+/// Runs the sample and checks its physics; `friction`: the contacts are 2D friction contacts
+/// (columns `y[1]`, `lambda[1]` = tangential velocity and impulse).
+fn check_sample(rel: &str, friction: bool) {
     let dir = build_plugin("saltus-plugin-slider-crank");
-    let model = sample("slider_crank/slider_crank.xml");
+    let model = sample(rel);
     validate_xml(&model);
     let xml = std::fs::read_to_string(&model).unwrap();
     assert!(xml.contains(&format!("params=\"{MECH}\"")), "the test's mechanism parameters are not the sample's");
@@ -115,6 +130,13 @@ fn slider_crank_physics() {
     let v: Vec<[f64; 3]> = (0..n).map(|k| [tr.col("crank.v[0]")[k], tr.col("crank.v[1]")[k], tr.col("crank.v[2]")[k]]).collect();
     let y: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.y[0]"))).collect();
     let lam: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.lambda[0]"))).collect();
+    // tangential velocity and impulse (zero without friction)
+    let zeros = vec![0.0; n];
+    let tcol = |i: usize, c: &str| if friction { tr.col(&format!("corner{i}.{c}[1]")) } else { &zeros[..] };
+    let ut: Vec<&[f64]> = (1..=4).map(|i| tcol(i, "y")).collect();
+    let lt: Vec<&[f64]> = (1..=4).map(|i| tcol(i, "lambda")).collect();
+    // the solver's tolerance: Lemke (exact pivoting) without friction, NSGS (1e-10) with it
+    let w_tol = if friction { 1e-8 } else { 1e-9 };
     let energy: Vec<f64> = (0..n).map(|k| mech.kinetic(&q[k], &v[k]) + mech.potential(&q[k])).collect();
 
     // ---- complementarity, impact law, penetration ----
@@ -128,12 +150,25 @@ fn slider_crank_physics() {
             let predicted = gap + GAMMA * H * pre; // Moreau–Jean activation
             let w = post + E * pre;
             if predicted > 1e-9 {
-                assert_eq!(l, 0.0, "corner{} off the index set with λ = {l} at t = {}", i + 1, t[k + 1]);
+                assert_eq!((l, lt[i][k + 1]), (0.0, 0.0), "corner{} off the index set with λ = {l} at t = {}", i + 1, t[k + 1]);
             } else if predicted < -1e-9 {
-                assert!(w >= -1e-9, "corner{}: w = ẏ⁺ + e ẏ⁻ = {w} < 0 at t = {}", i + 1, t[k + 1]);
+                assert!(w >= -w_tol, "corner{}: w = ẏ⁺ + e ẏ⁻ = {w} < 0 at t = {}", i + 1, t[k + 1]);
             }
             if l > 0.0 {
-                assert!(w.abs() <= 1e-9, "corner{}: λ = {l} > 0 but w = {w} (impact law ẏ⁺ = −e ẏ⁻ violated) at t = {}", i + 1, t[k + 1]);
+                assert!(w.abs() <= w_tol, "corner{}: λ = {l} > 0 but w = {w} (impact law ẏ⁺ = −e ẏ⁻ violated) at t = {}", i + 1, t[k + 1]);
+                if friction {
+                    // Coulomb (et = 0): |λt| ≤ μ λn; inside the cone the corner sticks,
+                    // on its boundary λt opposes the sliding velocity.
+                    let (u, f) = (ut[i][k + 1], lt[i][k + 1]);
+                    assert!(f.abs() <= MU * l * (1.0 + 1e-9), "corner{}: |λt| = {} > μ λn = {} at t = {}", i + 1, f.abs(), MU * l, t[k + 1]);
+                    if f.abs() < MU * l * (1.0 - 1e-6) {
+                        assert!(u.abs() <= 1e-8, "corner{}: sticks (|λt| < μ λn) but u_t = {u} at t = {}", i + 1, t[k + 1]);
+                    } else {
+                        assert!(f * u <= 1e-12, "corner{}: friction λt = {f} does not oppose u_t = {u} at t = {}", i + 1, t[k + 1]);
+                    }
+                } else {
+                    assert_eq!(lt[i][k + 1], 0.0);
+                }
                 if pre < -1e-3 {
                     impacts[i] += 1;
                 }
@@ -149,8 +184,11 @@ fn slider_crank_physics() {
     let mut dissipated = 0.0; // −Σ impulse work
     let (mut worst_smooth, mut worst_impact) = (0.0f64, 0.0f64);
     let mut first_contact = None;
+    let mut friction_work = 0.0;
     for k in 0..n - 1 {
-        let work: f64 = (0..4).map(|i| lam[i][k + 1] * (y[i][k + 1] + y[i][k]) / 2.0).sum();
+        let tangential: f64 = (0..4).map(|i| lt[i][k + 1] * (ut[i][k + 1] + ut[i][k]) / 2.0).sum();
+        friction_work += tangential;
+        let work: f64 = tangential + (0..4).map(|i| lam[i][k + 1] * (y[i][k + 1] + y[i][k]) / 2.0).sum::<f64>();
         assert!(work <= 1e-6, "contact impulses add {work} J at t = {}", t[k + 1]);
         dissipated -= work;
         assert!(dissipated >= -1e-6, "dissipated energy {dissipated} < 0 at t = {}", t[k + 1]);
@@ -165,7 +203,7 @@ fn slider_crank_physics() {
         first_contact.get_or_insert(k);
         assert!((de - work).abs() <= 0.03 * work.abs() + 5e-5, "ΔE = {de} J vs impulse work {work} J at t = {}", t[k + 1]);
         let pre: Vec<f64> = active.iter().map(|&i| y[i][k]).collect();
-        if pre.iter().any(|&p| p < -0.1) {
+        if !friction && pre.iter().any(|&p| p < -0.1) {
             // rigid-body impact: ΔT = −½ (1 − e²) ẏ⁻ᵀ D⁻¹ ẏ⁻, D = W M⁻¹ Wᵀ. The step's λ also
             // holds the impulse h F_n of the smooth forces pressing the slider on the wall,
             // O(h F_n / (m ẏ⁻)) of the impact impulse: 1–2 % for the impacts above 0.1 m/s.
@@ -179,13 +217,22 @@ fn slider_crank_physics() {
         }
     }
     let drift = energy[n - 1] - energy[0] + dissipated;
+    if friction {
+        // the slider slides along the walls: Coulomb dissipation −μ Σ λn |ū_t| < 0
+        let coulomb: f64 = (0..n - 1).map(|k| (0..4).map(|i| -MU * lam[i][k + 1] * (ut[i][k + 1] + ut[i][k]).abs() / 2.0).sum::<f64>()).sum();
+        eprintln!("friction work {friction_work:.6} J (Coulomb −μ Σ λn |ū_t| = {coulomb:.6} J)");
+        assert!(friction_work < -0.01 * energy[0], "friction dissipates only {} J", -friction_work);
+        assert!((friction_work - coulomb).abs() <= 0.01 * coulomb.abs(), "friction work {friction_work} J vs Coulomb {coulomb} J");
+    }
     eprintln!(
-        "E0 = {:.6} J, E(T) = {:.6} J, dissipated by impacts {dissipated:.6} J, smooth-scheme drift {drift:+.6} J; impacts per corner {impacts:?}; \
-         min gap {min_gap:.3e} m; worst smooth-step |ΔE| {worst_smooth:.2e} J, worst impact-loss error {:.2} %",
+        "E0 = {:.6} J, E(T) = {:.6} J, dissipated by the contacts {dissipated:.6} J, smooth-scheme drift {drift:+.6} J; impacts per corner {impacts:?}; \
+         min gap {min_gap:.3e} m; worst smooth-step |ΔE| {worst_smooth:.2e} J",
         energy[0],
         energy[n - 1],
-        100.0 * worst_impact
     );
+    if !friction {
+        eprintln!("worst deviation of an impact's loss from the rigid-body loss: {:.2} %", 100.0 * worst_impact);
+    }
     assert!(dissipated > 0.02 * energy[0], "impacts dissipate only {dissipated} J");
     // Moreau–Jean is first order on a configuration-dependent inertia: the smooth flow's energy
     // error is O(h) over the run (+1.7 % of E0 at h = 1e-5, halving with h).

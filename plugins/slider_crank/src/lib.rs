@@ -9,7 +9,7 @@
 //! | `slider_crank_mass` | vector field of q | `M(q)` (3×3, column-major) | [`Mechanism`] |
 //! | `slider_crank_fgyr`, `_fgyr_jacobian_q`, `_fgyr_jacobian_v` | Lagrangian | `F_gyr`, `∂F_gyr/∂q`, `∂F_gyr/∂v` | [`Mechanism`] |
 //! | `slider_crank_gravity`, `_gravity_jacobian_q`, `_gravity_jacobian_v` | Lagrangian | `F_int = ∇V`, `∂F_int/∂q`, 0 | [`Mechanism`] |
-//! | `slider_crank_gap`, `slider_crank_gap_jacobian` | relation of q | corner gap `g(q)`, `∇g(q)` (1×3) | [`Corner`] |
+//! | `slider_crank_gap`, `slider_crank_gap_jacobian` | relation of q | corner gap `g(q)`, `∇g(q)` (1×3); with 2 outputs (friction) also the tangential coordinate `X(q)`: `(g, X)`, `(∇g; ∇X)` (2×3) | [`Corner`] |
 //!
 //! Every function returns status 1 when the sizes are not those of the table (3 coordinates)
 //! or the parameters are invalid, and never writes a non-finite value from finite inputs.
@@ -111,22 +111,41 @@ lagrangian_fn!(
 );
 
 relation_fn!(
-    /// Corner gap `g(q) = (b + c) − sy Y(q)`; `params` = `[l1, l2, a, b, c, sx, sy]`.
+    /// Corner gap `g(q) = (b + c) − sy Y(q)` (1 output), or `(g(q), X(q))` (2 outputs: normal
+    /// then tangential, for a friction law); `params` = `[l1, l2, a, b, c, sx, sy]`.
     slider_crank_gap,
     |_t, q, _lambda, out, params| {
         let corner = Corner::from_params(params).ok_or(BAD_INPUT)?;
-        let [g] = out else { return Err(BAD_INPUT) };
-        *g = corner.gap(&coords(q)?);
+        let q = coords(q)?;
+        match out {
+            [g] => *g = corner.gap(&q),
+            [g, x] => (*g, *x) = (corner.gap(&q), corner.abscissa(&q)),
+            _ => return Err(BAD_INPUT),
+        }
         Ok(())
     }
 );
 
 relation_fn!(
-    /// `∇g(q)`, a 1×3 matrix; `params` = `[l1, l2, a, b, c, sx, sy]`.
+    /// `∇g(q)` (1×3), or the 2×3 column-major `(∇g; ∇X)` with 2 outputs;
+    /// `params` = `[l1, l2, a, b, c, sx, sy]`.
     slider_crank_gap_jacobian,
     |_t, q, _lambda, out, params| {
         let corner = Corner::from_params(params).ok_or(BAD_INPUT)?;
-        write_vector(&corner.gap_jacobian(&coords(q)?), out)
+        let q = coords(q)?;
+        let n = corner.gap_jacobian(&q);
+        match out.len() {
+            3 => write_vector(&n, out),
+            6 => {
+                let t = corner.abscissa_jacobian(&q);
+                for j in 0..3 {
+                    out[2 * j] = n[j];
+                    out[2 * j + 1] = t[j];
+                }
+                Ok(())
+            }
+            _ => Err(BAD_INPUT),
+        }
     }
 );
 
@@ -158,7 +177,16 @@ mod tests {
         let mut g = [0.0];
         assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()), 0);
         assert_eq!(g[0], Corner::from_params(&corner).unwrap().gap(&q));
-        assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 2, m.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
+        assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 3, m.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
+        // friction form: (g, X) and the 2×3 column-major (∇g; ∇X)
+        let c = Corner::from_params(&corner).unwrap();
+        let mut gx = [0.0; 2];
+        assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 2, gx.as_mut_ptr(), 7, corner.as_ptr()), 0);
+        assert_eq!(gx, [c.gap(&q), c.abscissa(&q)]);
+        let mut jac = [0.0; 6];
+        assert_eq!(slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 6, jac.as_mut_ptr(), 7, corner.as_ptr()), 0);
+        assert_eq!((jac[2], jac[3]), (c.gap_jacobian(&q)[1], c.abscissa_jacobian(&q)[1]));
+        assert_eq!(slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 4, jac.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
         assert_eq!(slider_crank_gap(0.0, 2, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
     }
 }

@@ -135,6 +135,10 @@ impl Mechanism {
 /// Gap: `g(q) = (b + c) − sy Y(q)`, with the corner height
 /// `Y = l1 sin θ1 + l2 sin θ2 + sx a sin θ3 + sy b cos θ3`;
 /// Jacobian `∇g = −sy (l1 cos θ1, l2 cos θ2, sx a cos θ3 − sy b sin θ3)`.
+///
+/// Tangential coordinate (for friction): the corner's abscissa
+/// `X = l1 cos θ1 + l2 cos θ2 + sx a cos θ3 − sy b sin θ3`, with
+/// `∇X = (−l1 sin θ1, −l2 sin θ2, −sx a sin θ3 − sy b cos θ3)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Corner {
     /// Crank length.
@@ -174,6 +178,16 @@ impl Corner {
     /// Gap `g(q) = (b + c) − sy Y(q)` to the wall (≥ 0 when the corner is inside the guide).
     pub fn gap(&self, q: &[f64; 3]) -> f64 {
         (self.b + self.c) - self.sy * self.height(q)
+    }
+
+    /// Abscissa `X(q)` of the corner (the tangential coordinate along the wall).
+    pub fn abscissa(&self, q: &[f64; 3]) -> f64 {
+        self.l1 * q[0].cos() + self.l2 * q[1].cos() + self.sx * self.a * q[2].cos() - self.sy * self.b * q[2].sin()
+    }
+
+    /// `∇X(q)` (a 1×3 row).
+    pub fn abscissa_jacobian(&self, q: &[f64; 3]) -> [f64; 3] {
+        [-self.l1 * q[0].sin(), -self.l2 * q[1].sin(), -self.sx * self.a * q[2].sin() - self.sy * self.b * q[2].cos()]
     }
 
     /// `∇g(q)` (a 1×3 row).
@@ -306,6 +320,11 @@ mod tests {
                 let c = Corner::from_params(&[0.153, 0.306, 0.05, 0.025, 0.001, sx, sy]).unwrap();
                 for (q, _) in states() {
                     assert_close(&[c.gap_jacobian(&q)], &fd_jacobian(|x| [c.gap(x)], &q), 1e-8, "grad g");
+                    assert_close(&[c.abscissa_jacobian(&q)], &fd_jacobian(|x| [c.abscissa(x)], &q), 1e-8, "grad X");
+                    // the corner is at distance √(a² + b²) from the slider's centre B
+                    let bxy = Mechanism::from_params(&MECH).unwrap().slider_centre(&q);
+                    let (dx, dy) = (c.abscissa(&q) - bxy[0], c.height(&q) - bxy[1]);
+                    assert!(((dx * dx + dy * dy).sqrt() - (0.05f64.hypot(0.025))).abs() < 1e-12);
                 }
                 // Slider centred in the guide and level: every corner has the clearance c as gap.
                 let q = [0.0, 0.0, 0.0];
