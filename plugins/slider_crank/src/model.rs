@@ -256,9 +256,9 @@ mod tests {
             for j in 0..=36 {
                 let q = [i as f64 * std::f64::consts::PI / 18.0, j as f64 * std::f64::consts::PI / 18.0, 0.1 * i as f64];
                 let mm = m.mass(&q);
-                for r in 0..3 {
-                    for c in 0..3 {
-                        assert_eq!(mm[r][c], mm[c][r]);
+                for (r, row) in mm.iter().enumerate() {
+                    for (c, x) in row.iter().enumerate() {
+                        assert_eq!(*x, mm[c][r]);
                     }
                 }
                 // Sylvester: leading principal minors positive
