@@ -2,7 +2,7 @@
 //! (K = k I) circles on the outside of the cylinder x² + y² ≥ 1 (unilateral, LagrangianScleronomousR,
 //! Newton impact e = 0, LCP). Moreau–Jean θ = 1 makes the constraint drift inward by h²|v|²/2 per
 //! step, so the projection iterates at every step; with the active set stable, a step (Moreau–Jean
-//! + projection) allocates nothing. Counted with a global allocator wrapper; this file holds a
+//! and projection) allocates nothing. Counted with a global allocator wrapper; this file holds a
 //! single test so no other thread allocates while counting.
 
 use nalgebra::{dvector, DMatrix};

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! over the equality rows and the unilateral rows with `h_u(q) < tol`, solved exactly by
-//! principal pivoting ([`pivot`]). Then, unless disabled, the velocities are projected onto the
+//! principal pivoting (module `pivot`: Murty's least-index method). Then, unless disabled, the velocities are projected onto the
 //! tangent space of the bilateral constraints at the projected positions (Siconos's
 //! `TimeSteppingCombinedProjection` does the same at velocity level):
 //! `v ← v + M⁻¹ Hₑᵀ ν` with `Hₑ M⁻¹ Hₑᵀ ν = −Hₑ v`, the mass-weighted orthogonal projection, which
