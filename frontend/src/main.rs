@@ -150,38 +150,36 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             let opts = runner::RunOptions { out: out.clone(), every, quiet };
             let sum = runner::run(&mut built, &opts).map_err(|e| Failure::Input(e.to_string()))?;
             if !quiet {
-                eprintln!(
-                    "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
-                    model.display(),
-                    sum.steps,
-                    built.h,
-                    sum.events,
-                    sum.nonsmooth_steps,
-                    sum.solver_iterations,
-                    sum.max_residual,
-                    if sum.not_converged > 0 { format!(" ({} solves not converged)", sum.not_converged) } else { String::new() },
-                    sum.newton_iterations,
-                    sum.wall.as_secs_f64(),
-                    sum.rows,
-                    out.display()
-                );
+                let not_conv = if sum.not_converged > 0 { format!(" ({} solves not converged)", sum.not_converged) } else { String::new() };
+                if built.sim.time_stepping().is_some() {
+                    eprintln!(
+                        "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
+                        model.display(), sum.steps, built.h, sum.events, sum.nonsmooth_steps, sum.solver_iterations, sum.max_residual, not_conv,
+                        sum.newton_iterations, sum.wall.as_secs_f64(), sum.rows, out.display()
+                    );
+                } else {
+                    eprintln!(
+                        "{}: event driven, {} events ({} time-discretisation events of h = {}, {} nonsmooth events of which {} impacts), {} LCP iterations, max residual {:.3e}{}, {} ODE steps ({} RHS evaluations), wall time {:.3} s; {} rows written to {}",
+                        model.display(), sum.steps + sum.events, sum.steps, built.h, sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, not_conv,
+                        sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
+                    );
+                }
             }
             Ok(())
         }
         Cmd::Check { model, plugins } => {
             let (loaded, built) = load(&model, plugins.plugin_dirs)?;
-            let ts = built.sim.time_stepping();
             println!(
-                "{}: OK — {} dynamical system(s), {} interaction(s); {} steps of h = {} from t0 = {} to T = {}; {} + {}",
+                "{}: OK — {} dynamical system(s), {} interaction(s); {} {} of h = {} from t0 = {} to T = {}; {}",
                 model.display(),
                 built.nsds.n_ds(),
                 built.nsds.n_interactions(),
                 built.steps,
+                if built.sim.time_stepping().is_some() { "steps" } else { "time-discretisation events" },
                 built.h,
                 built.t0,
                 built.t_end,
-                ts.osi().kind_name(),
-                ts.osnsp().kind_name()
+                built.sim.describe()
             );
             if let Some(t) = &loaded.model.title {
                 println!("title: {t}");

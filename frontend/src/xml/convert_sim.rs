@@ -16,7 +16,7 @@ fn set_iter(it: &mut saltus_numerics::IterOptions, tol: Option<f64>, max_iter: O
     }
 }
 
-fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
+pub(super) fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
     use lcp::LcpSolver as L;
     match s {
         LcpSolverSpec::Lemke(o) => {
@@ -133,13 +133,13 @@ fn options(storage: Option<StorageSpec>, warm: Option<bool>, policy: Option<Poli
 }
 
 /// Where in the XML a kernel error from building the simulation belongs.
-fn sim_error(m: &LoadedModel, nsds: &Nsds, e: &KernelError) -> ModelError {
+pub(super) fn sim_error(m: &LoadedModel, nsds: &Nsds, e: &KernelError, osi_kind: &str) -> ModelError {
     match e {
         KernelError::InvalidCombination { name, .. } => m.error_at(&format!("NSDS/Interaction[{name}]"), format!("{} (with the simulation's integrator and one-step problem)", kernel_reason(e))),
         KernelError::UnsupportedSystem { ds, reason } => {
             let name = nsds.ds_name(*ds).unwrap_or("?");
             let kind = nsds.ds(*ds).map_or("DS", |d| d.kind_name());
-            m.error_at(&format!("NSDS/{}[{name}]", xml_ds_kind(kind)), format!("{reason} (integrator {})", m.model.simulation.osi.kind_name()))
+            m.error_at(&format!("NSDS/{}[{name}]", xml_ds_kind(kind)), format!("{reason} (integrator {osi_kind})"))
         }
         KernelError::InvalidOption { option, reason } => m.error_at("Simulation", format!("option `{option}`: {reason}")),
         other => m.error_at("Simulation", kernel_msg(other)),
@@ -176,8 +176,7 @@ impl OsiWrapper {
 }
 
 /// Builds the simulation; returns it with the level of `(y, λ)` its one-step problem solves.
-pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulation, usize), ModelError> {
-    let s = &m.model.simulation;
+pub fn build_simulation(m: &LoadedModel, s: &SimulationSpec, nsds: &Nsds, h: f64) -> Result<(Simulation, usize), ModelError> {
     let osi = match &s.osi.kind {
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta },
@@ -205,7 +204,7 @@ pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulat
         if let Some(k) = n.max_iter { newton.max_iter = k; }
         newton.validate().map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     }
-    let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e))?;
+    let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
     let ts = ts.with_options(opts).map_err(|e| m.error_at(osnsp_path, kernel_msg(&e)))?;
     let ts = ts.with_newton(newton).map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     let sim = match &s.projection {
@@ -214,7 +213,7 @@ pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulat
             let mut po = ProjectionOptions::default();
             if let Some(t) = p.tol { po.tol = t; }
             if let Some(k) = p.max_iter { po.max_iter = k; }
-            let dp = TimeSteppingDirectProjection::new(nsds, h, osi, osnsp, po).map_err(|e| sim_error(m, nsds, &e))?;
+            let dp = TimeSteppingDirectProjection::new(nsds, h, osi, osnsp, po).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
             // The projection variant builds its own inner time stepping; options are the defaults.
             Simulation::Projection(Box::new(dp))
         }
