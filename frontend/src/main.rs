@@ -27,14 +27,17 @@ struct PluginArgs {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a simulation and write its trajectory as CSV.
-    #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\nOn failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/debug"))]
+    #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\n\
+Event-driven models (<EventDriven>): one row per processed event and a last column `kind`: 0 time-discretisation event t0 + k h, 1 pre-impact state, 2 post-impact state (rows 1 and 2 share t). NAME.y is the gap; NAME.lambda is the contact force on kind 0 rows, 0 on kind 1 rows, the impact impulse on kind 2 rows. The initial state is not written; --every N keeps every N-th kind-0 row.\n\
+The summary (unless --quiet) gives the steps or events, solver iterations, max residual and the wall time of the run.\n\
+On failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/debug\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
     Run {
         /// The model file.
         model: PathBuf,
         /// Output CSV (default: the model's file name with .csv, in the current directory).
         #[arg(short, long, value_name = "OUT.csv")]
         output: Option<PathBuf>,
-        /// Write every N-th step (row 0 and the last step are always written).
+        /// Write every N-th step (row 0 and the last step are always written); event driven: every N-th time-discretisation event (impact rows are always written).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         every: Option<u64>,
         /// No progress bar and no summary.
@@ -44,7 +47,7 @@ enum Cmd {
         plugins: PluginArgs,
     },
     /// Validate a model (schema, sizes, plugins, simulation setup) without running it.
-    #[command(after_help = format!("{PLUGIN_NOTE}\n\nExample:\n  saltus check samples/diode_bridge/diode_bridge.xml"))]
+    #[command(after_help = format!("{PLUGIN_NOTE}\n\nExample:\n  saltus check samples/diode_bridge/diode_bridge.xml\n  saltus check samples/bouncing_ball/bouncing_ball_ed.xml"))]
     Check {
         /// The model file.
         model: PathBuf,

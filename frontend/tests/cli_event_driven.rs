@@ -180,3 +180,12 @@ fn failure_mid_run_keeps_partial_file_and_exits_1() {
     assert!(last_t < 1.0 && last_t > 0.9, "rows up to the failure: last t = {last_t}");
     assert!(rows.iter().any(|r| r[9] == 2.0), "the first impact (t = 0.4515) is in the partial file");
 }
+
+#[test]
+fn run_help_shows_the_event_driven_case() {
+    let o = saltus(["run", "--help"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    for needle in ["saltus run samples/bouncing_ball/bouncing_ball_ed.xml", "`kind`", "pre-impact", "impulse", "wall time"] {
+        assert!(s.contains(needle), "run --help lacks `{needle}`:\n{s}");
+    }
+}

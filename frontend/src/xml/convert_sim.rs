@@ -24,6 +24,12 @@ pub(super) fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
             set_iter(&mut x.iter, o.tol, o.max_iter);
             if let Some(w) = o.warm_start { x.warm_start = w; }
             if let Some(p) = o.pivot_tol { x.pivot_tol = p; }
+            if let Some(t) = o.tie_break {
+                x.tie_break = match t {
+                    TieBreakSpec::Lexicographic => lcp::TieBreak::Lexicographic,
+                    TieBreakSpec::SmallestIndex => lcp::TieBreak::SmallestIndex,
+                };
+            }
             L::Lemke(x)
         }
         LcpSolverSpec::Pgs(o) => {
@@ -88,6 +94,7 @@ fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
             let mut x = mlcp::EnumOptions::default();
             if let Some(t) = o.tol { x.tol = t; }
             if let Some(w) = o.warm_start { x.warm_start = w; }
+            if let Some(c) = o.max_comp { x.max_comp = c; }
             mlcp::MlcpSolver::Enumerative(x)
         }
         MlcpSolverSpec::Pgs(o) => {
@@ -100,6 +107,8 @@ fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
             let mut x = mlcp::NewtonFbOptions::default();
             set_iter(&mut x.iter, o.tol, o.max_iter);
             if let Some(w) = o.warm_start { x.warm_start = w; }
+            if let Some(a) = o.armijo { x.armijo = a; }
+            if let Some(b) = o.max_backtracks { x.max_backtracks = b; }
             mlcp::MlcpSolver::NewtonFb(x)
         }
         MlcpSolverSpec::Lemke(o) => {
@@ -111,8 +120,11 @@ fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
     }
 }
 
-fn options(storage: Option<StorageSpec>, warm: Option<bool>, policy: Option<PolicySpec>) -> OsnspOptions {
+fn options(storage: Option<StorageSpec>, sparse_threshold: Option<usize>, warm: Option<bool>, policy: Option<PolicySpec>) -> OsnspOptions {
     let mut o = OsnspOptions::default();
+    if let Some(n) = sparse_threshold {
+        o.sparse_threshold = n;
+    }
     if let Some(s) = storage {
         o.storage = match s {
             StorageSpec::Auto => Storage::Auto,
@@ -183,16 +195,16 @@ pub fn build_simulation(m: &LoadedModel, s: &SimulationSpec, nsds: &Nsds, h: f64
     };
     osi.validate().map_err(|e| m.error_at(&format!("Simulation/OneStepIntegrator/{}", s.osi.kind_name()), kernel_msg(&e)))?;
     let (osnsp, opts) = match &s.osnsp.kind {
-        OsnspSpec::LCP(l) => (Osnsp::Lcp(lcp_solver(&l.solver)), options(l.storage, l.warm_start, l.on_non_convergence)),
+        OsnspSpec::LCP(l) => (Osnsp::Lcp(lcp_solver(&l.solver)), options(l.storage, l.sparse_threshold, l.warm_start, l.on_non_convergence)),
         OsnspSpec::Equality(_) => (Osnsp::Equality, OsnspOptions::default()),
-        OsnspSpec::Relay(r) => (Osnsp::Relay(relay_solver(&r.solver)), options(r.storage, r.warm_start, r.on_non_convergence)),
-        OsnspSpec::MLCP(r) => (Osnsp::Mlcp(mlcp_solver(&r.solver)), options(None, r.warm_start, r.on_non_convergence)),
+        OsnspSpec::Relay(r) => (Osnsp::Relay(relay_solver(&r.solver)), options(r.storage, r.sparse_threshold, r.warm_start, r.on_non_convergence)),
+        OsnspSpec::MLCP(r) => (Osnsp::Mlcp(mlcp_solver(&r.solver)), options(None, None, r.warm_start, r.on_non_convergence)),
         OsnspSpec::FrictionContact(f) => {
             if f.dim != 2 && f.dim != 3 {
                 return Err(m.error_at("Simulation/OneStepNSProblem/FrictionContact", format!("dim = {}: a friction-contact problem has dimension 2 or 3", f.dim)));
             }
             let solver = super::convert_fc::fc_solver(f).map_err(|e| m.error_at(&format!("Simulation/OneStepNSProblem/FrictionContact/{}", f.solver.kind_name()), e))?;
-            (Osnsp::FrictionContact { dim: f.dim, solver }, options(f.storage, f.warm_start, f.on_non_convergence))
+            (Osnsp::FrictionContact { dim: f.dim, solver }, options(f.storage, f.sparse_threshold, f.warm_start, f.on_non_convergence))
         }
     };
     let osnsp_path = "Simulation/OneStepNSProblem";
@@ -210,11 +222,13 @@ pub fn build_simulation(m: &LoadedModel, s: &SimulationSpec, nsds: &Nsds, h: f64
     let sim = match &s.projection {
         None => Simulation::TimeStepping(Box::new(ts)),
         Some(p) => {
+            if s.newton.is_some() || opts != OsnspOptions::default() {
+                return Err(m.error_at("Simulation/Projection", "with <Projection> the one-step problem runs with its default options: remove <Newton> and the storage, sparse_threshold, warm_start and on_non_convergence attributes of the one-step problem"));
+            }
             let mut po = ProjectionOptions::default();
             if let Some(t) = p.tol { po.tol = t; }
             if let Some(k) = p.max_iter { po.max_iter = k; }
             let dp = TimeSteppingDirectProjection::new(nsds, h, osi, osnsp, po).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
-            // The projection variant builds its own inner time stepping; options are the defaults.
             Simulation::Projection(Box::new(dp))
         }
     };
