@@ -58,7 +58,7 @@ pub enum RunError {
     #[error("the simulation failed after {steps} {unit}: {error}\nthe {rows} rows computed so far are in {} (no {} was written)", .partial.display(), .out.display())]
     Step {
         /// The kernel error.
-        error: KernelError,
+        error: Box<KernelError>,
         /// Steps done (event driven: time-discretisation events done).
         steps: u64,
         /// What `steps` counts: `"steps"` or `"time-discretisation events"`.
@@ -241,7 +241,7 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             Err(error) => {
                 let _ = csv.w.flush();
                 bar.finish();
-                return Err(RunError::Step { error, steps: k, unit: "steps", rows: sum.rows, partial, out: opts.out.clone() });
+                return Err(RunError::Step { error: Box::new(error), steps: k, unit: "steps", rows: sum.rows, partial, out: opts.out.clone() });
             }
         };
         k += 1;
@@ -261,12 +261,12 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             sum.events += 1;
         }
         prev_active = rep.active;
-        if k % every == 0 || k == total {
+        if k.is_multiple_of(every) || k == total {
             row(&built.nsds, built.level, &mut r);
             csv.write_row(&r)?;
             sum.rows += 1;
         }
-        if k % 256 == 0 {
+        if k.is_multiple_of(256) {
             bar.update(k, built.nsds.t());
         }
     }

@@ -106,7 +106,7 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             Err(error) => {
                 let _ = csv.w.flush();
                 bar.finish();
-                return Err(RunError::Step { error, steps: sum.steps, unit: "time-discretisation events", rows: sum.rows, partial, out: opts.out.clone() });
+                return Err(RunError::Step { error: Box::new(error), steps: sum.steps, unit: "time-discretisation events", rows: sum.rows, partial, out: opts.out.clone() });
             }
         };
         count(&mut sum, &rep);
@@ -122,7 +122,7 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             }
             EventKind::TimeDiscretisation => {
                 let k = rep.td_index.unwrap_or(0);
-                if k % every == 0 || k == total {
+                if k.is_multiple_of(every) || k == total {
                     row_ed(nsds, sim, rep.t, None, Lambda::Force, 0.0, &mut r);
                     csv.write_row(&r)?;
                     sum.rows += 1;
@@ -130,7 +130,7 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             }
         }
         n += 1;
-        if n % 256 == 0 {
+        if n.is_multiple_of(256) {
             bar.update(sum.steps, rep.t);
         }
     }

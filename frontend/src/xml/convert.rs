@@ -102,7 +102,7 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         return Err(m.error_at(&td_path, format!("h must be finite and > 0, got {h}")));
     }
     let steps_f = ((t_end - t0) / h).round();
-    if !(steps_f >= 1.0 && steps_f <= 1e12) {
+    if !(1.0..=1e12).contains(&steps_f) {
         return Err(m.error_at(&td_path, format!("(T − t0)/h = {} steps: need between 1 and 1e12", (t_end - t0) / h)));
     }
     let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0 };

@@ -328,7 +328,7 @@ pub enum LawSpec {
     MixedComplementarityConditionNSL(MixedSpec),
     NewtonImpactNSL(NewtonImpactSpec),
     NewtonImpactFrictionNSL(NewtonImpactFrictionSpec),
-    RelayNSL(RelaySpec),
+    RelayNSL(Box<RelaySpec>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
