@@ -146,6 +146,7 @@ fn event_driven_errors_are_located() {
     check_error(&t.replace("event_tol=\"1e-10\"", "tol=\"1\""), &["unknown attribute `tol`"]);
     check_error(&t.replace("<Lemke tol=\"1e-6\"/>\n    </ImpactProblem>", "<Pgs max_iter=\"0\"/>\n    </ImpactProblem>"), &["EventDriven/ImpactProblem", "max_iter"]);
     check_error(&t.replace("<NewtonImpactNSL e=\"0.9\"/>", "<ComplementarityConditionNSL size=\"1\"/>"), &["NSDS/Interaction[floor]", "NewtonImpactNSL"]);
+    check_error(&t.replace("0 0 0.006", "0 0 0"), &["NSDS/LagrangianLinearTIDS[ball]/Mass", "singular"]);
     check_error(&t.replace("<TimeDiscretisation h=\"0.005\"/>", "<TimeDiscretisation h=\"20\"/>"), &["EventDriven/TimeDiscretisation", "steps"]);
     // both simulations, or none
     let ts = std::fs::read_to_string(sample("bouncing_ball/bouncing_ball_ts.xml")).unwrap();

@@ -80,6 +80,9 @@ fn out_of_range_options_are_located_errors() {
     assert!(e.contains("armijo"), "{e}");
     let e = error_of(&with("<LCP>", "<Lemke tie_break=\"random\"/>", "</LCP>"));
     assert!(e.contains("tie_break") || e.contains("random"), "{e}");
+    // a singular mass matrix is located at the system
+    let e = error_of(&ball().replace("0 0 0.004", "0 0 0"));
+    assert!(e.contains("NSDS/LagrangianLinearTIDS[ball]/Mass") && e.contains("singular"), "{e}");
     // projection runs its problem with default options: explicit ones are refused, not ignored
     let proj = ball().replace("  </Simulation>", "    <Projection tol=\"1e-8\"/>\n  </Simulation>");
     let e = error_of(&proj.replace("<LCP>", "<LCP warm_start=\"false\">"));

@@ -60,7 +60,8 @@ pub fn build_event_driven(m: &LoadedModel, e: &EventDrivenSpec, nsds: &Nsds, h: 
     })?;
     let sim = EventDriven::new(nsds, o).map_err(|err| match &err {
         KernelError::Ode { source, .. } => m.error_at(OSI_PATH, source.to_string()),
-        other => sim_error(m, nsds, other, "LsodarOSI"),
+        KernelError::SingularW { .. } | KernelError::InvalidCombination { .. } | KernelError::UnsupportedSystem { .. } => sim_error(m, nsds, &err, "LsodarOSI"),
+        other => m.error_at("EventDriven", kernel_msg(other)),
     })?;
     Ok(Simulation::EventDriven(Box::new(sim)))
 }

@@ -153,6 +153,12 @@ pub(super) fn sim_error(m: &LoadedModel, nsds: &Nsds, e: &KernelError, osi_kind:
             let kind = nsds.ds(*ds).map_or("DS", |d| d.kind_name());
             m.error_at(&format!("NSDS/{}[{name}]", xml_ds_kind(kind)), format!("{reason} (integrator {osi_kind})"))
         }
+        KernelError::SingularW { ds, .. } => {
+            let name = nsds.ds_name(*ds).unwrap_or("?");
+            let kind = nsds.ds(*ds).map_or("DS", |d| d.kind_name());
+            let what = if osi_kind == "LsodarOSI" { "the mass matrix is singular (the event-driven integrator needs M⁻¹)" } else { "the iteration matrix W of the integrator is singular (check the mass matrix)" };
+            m.error_at(&format!("NSDS/{kind}[{name}]/Mass"), what)
+        }
         KernelError::InvalidOption { option, reason } => m.error_at("Simulation", format!("option `{option}`: {reason}")),
         other => m.error_at("Simulation", kernel_msg(other)),
     }
