@@ -106,6 +106,36 @@ fn event_driven_ball_plugin_variant_matches_siconos() {
 }
 
 #[test]
+fn integrator_options_keep_the_impacts() {
+    // every method and the other LsodarOSI attributes: the 44 impact times stay on the closed form
+    for osi in [
+        "<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\" method=\"adams\" max_order_adams=\"8\"/>",
+        "<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\" method=\"bdf\" max_order_bdf=\"5\" norm=\"rms\"/>",
+        "<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\" method=\"dopri5\" h0=\"1e-4\" hmax=\"0.1\"/>",
+        "<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\" hmin=\"0\" root_sampling=\"false\" max_steps=\"100000\"/>",
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let model = tmp.path().join("m.xml");
+        let text = model_text().replace("<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\"/>", osi);
+        assert_ne!(text, model_text());
+        std::fs::write(&model, text).unwrap();
+        let xsd = common::workspace_root().join("schemas/saltus-model.xsd");
+        if let Ok(o) = Command::new("xmllint").arg("--noout").arg("--schema").arg(&xsd).arg(&model).output() {
+            assert!(o.status.success(), "{osi}: {}", String::from_utf8_lossy(&o.stderr));
+        }
+        let (_, rows, _) = run(&model, &["-q".as_ref()]);
+        let impacts: Vec<f64> = rows.iter().filter(|r| r[9] == 2.0).map(|r| r[0]).collect();
+        assert_eq!(impacts.len(), 44, "{osi}");
+        let t1 = (2.0 / G).sqrt();
+        let mut t_exact = t1;
+        for (n, t) in impacts.iter().enumerate() {
+            assert!((t - t_exact).abs() <= 1e-9 * t_exact, "{osi}: impact {} at {t}, closed form {t_exact}", n + 1);
+            t_exact += 2.0 * E.powi(n as i32 + 1) * G * t1 / G;
+        }
+    }
+}
+
+#[test]
 fn every_thins_td_rows_only() {
     let (_, rows, _) = run(&sample("bouncing_ball/bouncing_ball_ed.xml"), &["--every".as_ref(), "10".as_ref(), "-q".as_ref()]);
     assert_eq!(rows.iter().filter(|r| r[9] == 0.0).count(), 170);

@@ -7,7 +7,7 @@ use super::convert_sim::{lcp_solver, sim_error};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use saltus_kernel::{EventDriven, EventDrivenOptions, KernelError, Nsds, OdeOptions};
-use saltus_numerics::ode::OdeMethod;
+use saltus_numerics::ode::{ErrorNorm, OdeMethod};
 
 const OSI_PATH: &str = "EventDriven/OneStepIntegrator/LsodarOSI";
 
@@ -28,6 +28,16 @@ fn ode_options(o: &LsodarSpec) -> OdeOptions {
     if let Some(h) = o.hmax { x.hmax = h; }
     if let Some(n) = o.max_steps { x.max_steps = n; }
     if let Some(b) = o.root_sampling { x.root_sampling = b; }
+    if o.h0.is_some() { x.h0 = o.h0; }
+    if let Some(h) = o.hmin { x.hmin = h; }
+    if let Some(k) = o.max_order_adams { x.max_order_adams = k; }
+    if let Some(k) = o.max_order_bdf { x.max_order_bdf = k; }
+    if let Some(n) = o.norm {
+        x.norm = match n {
+            ErrorNormSpec::Max => ErrorNorm::Max,
+            ErrorNormSpec::Rms => ErrorNorm::Rms,
+        };
+    }
     x
 }
 

@@ -67,6 +67,24 @@ pub struct LsodarSpec {
     pub max_steps: Option<u64>,
     #[serde(rename = "@root_sampling", default, skip_serializing_if = "is_none")]
     pub root_sampling: Option<bool>,
+    #[serde(rename = "@h0", default, skip_serializing_if = "is_none")]
+    pub h0: Option<f64>,
+    #[serde(rename = "@hmin", default, skip_serializing_if = "is_none")]
+    pub hmin: Option<f64>,
+    #[serde(rename = "@max_order_adams", default, skip_serializing_if = "is_none")]
+    pub max_order_adams: Option<usize>,
+    #[serde(rename = "@max_order_bdf", default, skip_serializing_if = "is_none")]
+    pub max_order_bdf: Option<usize>,
+    #[serde(rename = "@norm", default, skip_serializing_if = "is_none")]
+    pub norm: Option<ErrorNormSpec>,
+}
+
+/// Norm of the local error test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorNormSpec {
+    Max,
+    Rms,
 }
 
 /// Integration method between events.
