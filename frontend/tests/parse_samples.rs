@@ -18,6 +18,15 @@ pub fn samples() -> Vec<PathBuf> {
             }
         }
     }
+    // models kept as test data (not samples) are held to the same rules
+    for sub in ["friction"] {
+        for f in std::fs::read_dir(common::workspace_root().join("frontend/tests/data").join(sub)).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "xml") {
+                out.push(f);
+            }
+        }
+    }
     out.sort();
     out
 }
@@ -25,7 +34,14 @@ pub fn samples() -> Vec<PathBuf> {
 #[test]
 fn samples_exist() {
     let s = samples();
-    for name in ["bouncing_ball_ts.xml", "bouncing_ball_ts_plugin.xml", "diode_bridge.xml", "diode_bridge_plugin.xml"] {
+    for name in [
+        "bouncing_ball_ts.xml",
+        "bouncing_ball_ts_plugin.xml",
+        "bouncing_ball_ed.xml",
+        "bouncing_ball_ed_plugin.xml",
+        "diode_bridge.xml",
+        "diode_bridge_plugin.xml",
+    ] {
         assert!(s.iter().any(|p| p.file_name().unwrap() == name), "missing sample {name}");
     }
 }

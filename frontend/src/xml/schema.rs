@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Schema version written and accepted by this build.
 pub const SCHEMA_VERSION: &str = "1.0";
 
-fn is_none<T>(v: &Option<T>) -> bool {
+pub(crate) fn is_none<T>(v: &Option<T>) -> bool {
     v.is_none()
 }
 
@@ -26,8 +26,12 @@ pub struct ModelFile {
     pub time: TimeSpec,
     #[serde(rename = "NSDS")]
     pub nsds: NsdsSpec,
-    #[serde(rename = "Simulation")]
-    pub simulation: SimulationSpec,
+    /// Time stepping (exactly one of `Simulation` and `EventDriven` is given).
+    #[serde(rename = "Simulation", default, skip_serializing_if = "is_none")]
+    pub simulation: Option<SimulationSpec>,
+    /// Event-driven simulation.
+    #[serde(rename = "EventDriven", default, skip_serializing_if = "is_none")]
+    pub event_driven: Option<EventDrivenSpec>,
     #[serde(rename = "Output", default, skip_serializing_if = "is_none")]
     pub output: Option<OutputSpec>,
 }
@@ -324,7 +328,7 @@ pub enum LawSpec {
     MixedComplementarityConditionNSL(MixedSpec),
     NewtonImpactNSL(NewtonImpactSpec),
     NewtonImpactFrictionNSL(NewtonImpactFrictionSpec),
-    RelayNSL(RelaySpec),
+    RelayNSL(Box<RelaySpec>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -370,267 +374,5 @@ pub struct RelaySpec {
     pub ub: VectorSpec,
 }
 
-/// `<Simulation>`: time stepping.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SimulationSpec {
-    #[serde(rename = "TimeDiscretisation")]
-    pub time_discretisation: TimeDiscretisationSpec,
-    #[serde(rename = "OneStepIntegrator")]
-    pub osi: OsiWrapper,
-    #[serde(rename = "OneStepNSProblem")]
-    pub osnsp: OsnspWrapper,
-    #[serde(rename = "Newton", default, skip_serializing_if = "is_none")]
-    pub newton: Option<NewtonSpec>,
-    #[serde(rename = "Projection", default, skip_serializing_if = "is_none")]
-    pub projection: Option<ProjectionSpec>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimeDiscretisationSpec {
-    #[serde(rename = "@h")]
-    pub h: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OsiWrapper {
-    #[serde(rename = "$value")]
-    pub kind: OsiSpec,
-}
-
-/// The one-step integrators.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum OsiSpec {
-    MoreauJeanOSI(MoreauJeanSpec),
-    EulerMoreauOSI(EulerMoreauSpec),
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoreauJeanSpec {
-    #[serde(rename = "@theta")]
-    pub theta: f64,
-    #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
-    pub gamma: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EulerMoreauSpec {
-    #[serde(rename = "@theta")]
-    pub theta: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewtonSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ProjectionSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OsnspWrapper {
-    #[serde(rename = "$value")]
-    pub kind: OsnspSpec,
-}
-
-/// The one-step nonsmooth problems.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum OsnspSpec {
-    LCP(LcpSpec),
-    Equality(EqualitySpec),
-    Relay(RelayProblemSpec),
-    MLCP(MlcpProblemSpec),
-}
-
-/// `<Relay>`: problem options and one solver element.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RelayProblemSpec {
-    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
-    pub storage: Option<StorageSpec>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
-    pub on_non_convergence: Option<PolicySpec>,
-    #[serde(rename = "$value")]
-    pub solver: RelaySolverSpec,
-}
-
-/// Relay solvers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum RelaySolverSpec {
-    Pgs(IterSpec),
-    Lemke(IterSpec),
-}
-
-/// `<MLCP>`: problem options and one solver element.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MlcpProblemSpec {
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
-    pub on_non_convergence: Option<PolicySpec>,
-    #[serde(rename = "$value")]
-    pub solver: MlcpSolverSpec,
-}
-
-/// MLCP solvers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum MlcpSolverSpec {
-    Enum(IterSpec),
-    Pgs(IterSpec),
-    NewtonFB(IterSpec),
-    Lemke(IterSpec),
-}
-
-/// `<LCP>`: problem options and one solver element.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LcpSpec {
-    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
-    pub storage: Option<StorageSpec>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
-    pub on_non_convergence: Option<PolicySpec>,
-    #[serde(rename = "$value")]
-    pub solver: LcpSolverSpec,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EqualitySpec {}
-
-/// Matrix storage of the one-step problem.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StorageSpec {
-    Auto,
-    Dense,
-    Sparse,
-}
-
-/// Non-convergence policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PolicySpec {
-    Accept,
-    Fail,
-}
-
-/// LCP solvers with their typed options.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum LcpSolverSpec {
-    Lemke(LemkeSpec),
-    Pgs(IterSpec),
-    Psor(PsorSpec),
-    NewtonFB(NewtonLcpSpec),
-    NewtonMin(NewtonLcpSpec),
-    Enum(EnumSpec),
-    Qp(QpSpec),
-}
-
-/// Common iteration options.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IterSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LemkeSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@pivot_tol", default, skip_serializing_if = "is_none")]
-    pub pivot_tol: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PsorSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@omega", default, skip_serializing_if = "is_none")]
-    pub omega: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewtonLcpSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@armijo", default, skip_serializing_if = "is_none")]
-    pub armijo: Option<f64>,
-    #[serde(rename = "@backtrack", default, skip_serializing_if = "is_none")]
-    pub backtrack: Option<f64>,
-    #[serde(rename = "@max_line_search", default, skip_serializing_if = "is_none")]
-    pub max_line_search: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EnumSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@max_size", default, skip_serializing_if = "is_none")]
-    pub max_size: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QpSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@sym_tol", default, skip_serializing_if = "is_none")]
-    pub sym_tol: Option<f64>,
-}
-
-/// `<Output every="N"/>`: defaults of the `run` command.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct OutputSpec {
-    #[serde(rename = "@every", default, skip_serializing_if = "is_none")]
-    pub every: Option<u64>,
-}
+pub use super::schema_ed::*;
+pub use super::schema_sim::*;
