@@ -36,7 +36,7 @@ use std::time::Instant;
 /// `W + ρ I`, factorized.
 enum Shifted {
     Dense { w: DMatrix<f64>, chol: Option<nalgebra::Cholesky<f64, nalgebra::Dyn>> },
-    Sparse { llt: SparseLlt, values: Vec<f64>, n_off: usize },
+    Sparse { llt: Box<SparseLlt>, values: Vec<f64>, n_off: usize },
 }
 
 impl Shifted {
@@ -69,7 +69,7 @@ impl Shifted {
                 let n_off = values.len();
                 entries.extend((0..n).map(|i| (i, i)));
                 values.extend(std::iter::repeat_n(0.0, n));
-                Some((Shifted::Sparse { llt: SparseLlt::new(n, &entries)?, values, n_off }, symmetric))
+                Some((Shifted::Sparse { llt: Box::new(SparseLlt::new(n, &entries)?), values, n_off }, symmetric))
             }
             w => {
                 let w = w.to_dense();
@@ -139,7 +139,7 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &AdmmOptio
         project_on_cone(&mut r[a * dim..(a + 1) * dim], mu[a]);
     }
     let mut rho = opts.rho0;
-    if !(rho > 0.0) {
+    if rho.is_nan() || rho <= 0.0 {
         let mut blk = [0.0; 9];
         let mut s = 0.0;
         for a in 0..p.n_contacts() {
@@ -196,10 +196,8 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &AdmmOptio
             x[a * dim] -= mu[a] * ut;
         }
         if !sys.solve(&mut x) {
-            return fail(SolveStatus::Failed(FailReason::SingularSystem), it, &mut z, u).map(|rep| {
-                r.copy_from_slice(&z);
-                rep
-            });
+            r.copy_from_slice(&z);
+            return fail(SolveStatus::Failed(FailReason::SingularSystem), it, r, u);
         }
         z_old.copy_from_slice(&z);
         xi_old.copy_from_slice(&xi);

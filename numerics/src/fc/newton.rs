@@ -209,7 +209,7 @@ fn newton_direction(p: &FrictionContact, lin: &mut Linear, a: &[Matrix3<f64>], b
     lu.matvec_add(&d, &mut res);
     let rn = res.iter().map(|x| x * x).sum::<f64>().sqrt();
     let pn = phi.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if !(rn <= 1e-6 * pn.max(1e-300)) {
+    if rn.is_nan() || rn > 1e-6 * pn.max(1e-300) {
         return None;
     }
     d.iter().all(|x| x.is_finite()).then_some(d)

@@ -255,7 +255,7 @@ impl AdmmOptions {
     /// Checks ranges.
     pub fn validate(&self) -> Result<()> {
         self.iter.validate()?;
-        if !(self.balance > 1.0 && self.rho_factor > 1.0 && self.rho_every > 0 && self.restart > 0.0 && self.restart <= 1.0 && self.stall_factor > 1.0) || !self.rho0.is_finite() {
+        if !(self.balance > 1.0 && self.rho_factor > 1.0 && self.rho_every > 0 && self.restart > 0.0 && self.restart <= 1.0 && self.stall_factor > 1.0 && self.rho0.is_finite()) {
             return Err(bad("balance/rho_factor/rho_every/restart/rho0", "need balance > 1, rho_factor > 1, rho_every > 0, 0 < restart <= 1, finite rho0".into()));
         }
         Ok(())
