@@ -75,7 +75,7 @@ On failure the rows computed so far are kept in OUT.partial.csv and the exit cod
 Siconos reports for the problem type. The type is guessed from the folder (lcp/, mlcp/, relay/, qp/, fc2d/, \
 fc3d/, fc3d-global/) or the file name; give it with --type otherwise. `saltus solvers` lists the solver names: \
 lcp: lemke, pgs, psor, newton-fb, newton-min, enum, qp; mlcp: enum, pgs, newton-fb, lemke; relay: pgs, lemke; \
-qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...\n\n\
+qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg, admm; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...\n\n\
 Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/")]
     Solve {
         /// Problem files or folders.
