@@ -11,7 +11,8 @@ pub(crate) mod moreau_jean;
 
 use crate::error::KernelError;
 use crate::model::nsds::DsId;
-use nalgebra::{DMatrix, DVector, Dyn, LU};
+use nalgebra::{DMatrix, DVector};
+use saltus_numerics::mlcp::linalg::{lu_factor, lu_solve};
 
 /// The integrator used for every system of the simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -126,7 +127,7 @@ pub(crate) struct DsWork {
     pub id: DsId,
     /// `W` and its LU factors (kept across steps when `w_constant`).
     pub w: DMatrix<f64>,
-    pub lu: Option<LU<f64, Dyn, Dyn>>,
+    pub lu: DenseLu,
     pub w_constant: bool,
     /// `true` when one Newton iteration is exact for this system.
     pub linear: bool,
@@ -145,8 +146,54 @@ pub(crate) struct DsWork {
     pub input_k: DVector<f64>,
     pub tmp: DVector<f64>,
     pub tmp2: DVector<f64>,
+    /// Newton iterate `(q_i, v_i)` and the residual `R_free` (Moreau–Jean, `LagrangianDS`).
+    pub q_i: DVector<f64>,
+    pub v_i: DVector<f64>,
+    pub res: DVector<f64>,
     pub mat: DMatrix<f64>,
     pub mat2: DMatrix<f64>,
+    /// Scratch for user matrices (`M(q)`, force Jacobians).
+    pub mat3: DMatrix<f64>,
+}
+
+/// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
+/// refactoring a non-constant `W` at every Newton iteration does not allocate.
+pub(crate) struct DenseLu {
+    n: usize,
+    /// Column-major factors.
+    a: Vec<f64>,
+    piv: Vec<usize>,
+    /// The factors are those of a regular matrix.
+    ready: bool,
+}
+
+impl DenseLu {
+    fn new(n: usize) -> Self {
+        DenseLu {
+            n,
+            a: vec![0.0; n * n],
+            piv: vec![0; n],
+            ready: false,
+        }
+    }
+
+    /// Factors `w` (`n × n`); `false` when a pivot is exactly zero (singular `W`).
+    fn factor(&mut self, w: &DMatrix<f64>) -> bool {
+        self.a.copy_from_slice(w.as_slice());
+        self.ready = lu_factor(&mut self.a, self.n, &mut self.piv, 0.0).is_ok();
+        self.ready
+    }
+
+    /// `b ← W⁻¹ b` for each column of the column-major `b` (`false` before a successful
+    /// factorization).
+    fn solve(&self, b: &mut [f64]) -> bool {
+        if self.ready && self.n > 0 {
+            for col in b.chunks_exact_mut(self.n) {
+                lu_solve(&self.a, self.n, &self.piv, col);
+            }
+        }
+        self.ready
+    }
 }
 
 impl DsWork {
@@ -155,7 +202,7 @@ impl DsWork {
         DsWork {
             id,
             w: DMatrix::zeros(n, n),
-            lu: None,
+            lu: DenseLu::new(n),
             w_constant: false,
             linear: false,
             x_k: z.clone(),
@@ -166,15 +213,19 @@ impl DsWork {
             input: z.clone(),
             input_k: z.clone(),
             tmp: z.clone(),
-            tmp2: z,
+            tmp2: z.clone(),
+            q_i: z.clone(),
+            v_i: z.clone(),
+            res: z,
             mat: DMatrix::zeros(n, n),
             mat2: DMatrix::zeros(n, n),
+            mat3: DMatrix::zeros(n, n),
         }
     }
 
     /// Factors `self.w` (unless constant and already factored). Errors name the system.
     pub fn factor(&mut self, t: f64) -> Result<(), KernelError> {
-        if self.w_constant && self.lu.is_some() {
+        if self.w_constant && self.lu.ready {
             return Ok(());
         }
         if self.w.iter().any(|x| !x.is_finite()) {
@@ -184,27 +235,27 @@ impl DsWork {
                 interaction: None,
             });
         }
-        let lu = self.w.clone().lu();
-        if !lu.is_invertible() {
+        if !self.lu.factor(&self.w) {
             return Err(KernelError::SingularW { t, ds: self.id });
         }
-        self.lu = Some(lu);
         Ok(())
     }
 
     /// `b ← W⁻¹ b` (after [`DsWork::factor`]).
     pub fn solve_in_place(&self, b: &mut DVector<f64>, t: f64) -> Result<(), KernelError> {
-        match &self.lu {
-            Some(lu) if lu.solve_mut(b) => Ok(()),
-            _ => Err(KernelError::SingularW { t, ds: self.id }),
-        }
+        self.solve_slice(b.as_mut_slice(), t)
     }
 
     /// `b ← W⁻¹ b` for a matrix right-hand side.
     pub fn solve_mat_in_place(&self, b: &mut DMatrix<f64>, t: f64) -> Result<(), KernelError> {
-        match &self.lu {
-            Some(lu) if lu.solve_mut(b) => Ok(()),
-            _ => Err(KernelError::SingularW { t, ds: self.id }),
+        self.solve_slice(b.as_mut_slice(), t)
+    }
+
+    fn solve_slice(&self, b: &mut [f64], t: f64) -> Result<(), KernelError> {
+        if self.lu.solve(b) {
+            Ok(())
+        } else {
+            Err(KernelError::SingularW { t, ds: self.id })
         }
     }
 }

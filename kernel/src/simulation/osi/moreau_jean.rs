@@ -11,6 +11,8 @@
 use super::{user_err, DsWork};
 use crate::error::KernelError;
 use crate::model::ds::{DynamicalSystem, LagrangianDs, Mass};
+use crate::model::userfn::check_finite_out;
+use nalgebra::DVector;
 
 /// Builds `W` once when it is constant and flags linear systems.
 pub(crate) fn init(
@@ -73,8 +75,7 @@ pub(crate) fn begin_step(
         DynamicalSystem::Lagrangian(d) => {
             w.x_k.copy_from(&d.q);
             w.v_k.copy_from(&d.v);
-            let (q, v) = (d.q.clone_owned(), d.v.clone_owned());
-            forces(d, w, t_k, q.as_slice(), v.as_slice(), false)?;
+            forces(d, w, t_k, d.q.as_slice(), d.v.as_slice(), false)?;
             w.f_k.copy_from(&w.tmp);
             Ok(())
         }
@@ -105,16 +106,17 @@ fn forces(
         let Some(force) = force else { continue };
         w.tmp2.fill(0.0);
         (force.f)(t, q, v, w.tmp2.as_mut_slice()).map_err(user_err(t, name, id))?;
-        crate::model::userfn::check_finite_out(w.tmp2.as_slice()).map_err(user_err(t, name, id))?;
+        check_finite_out(w.tmp2.as_slice()).map_err(user_err(t, name, id))?;
         w.tmp -= &w.tmp2;
         if jac {
-            let n = w.tmp.len();
-            let mut j = nalgebra::DMatrix::zeros(n, n);
-            (force.jac_q)(t, q, v, &mut j).map_err(user_err(t, "Jacobian of a force wrt q", id))?;
-            w.mat -= &j;
-            j.fill(0.0);
-            (force.jac_v)(t, q, v, &mut j).map_err(user_err(t, "Jacobian of a force wrt v", id))?;
-            w.mat2 -= &j;
+            w.mat3.fill(0.0);
+            (force.jac_q)(t, q, v, &mut w.mat3)
+                .map_err(user_err(t, "Jacobian of a force wrt q", id))?;
+            w.mat -= &w.mat3;
+            w.mat3.fill(0.0);
+            (force.jac_v)(t, q, v, &mut w.mat3)
+                .map_err(user_err(t, "Jacobian of a force wrt v", id))?;
+            w.mat2 -= &w.mat3;
         }
     }
     Ok(())
@@ -160,48 +162,66 @@ pub(crate) fn compute_free_state(
             Ok(())
         }
         DynamicalSystem::Lagrangian(d) => {
-            // q_i from the current iterate v_i
-            let v_i = d.v.clone_owned();
-            let mut q_i = w.x_k.clone_owned();
+            // the iterate (q_i, v_i) is taken out of the workspace while the forces are
+            // evaluated into it, and put back whatever happens
+            let mut q_i = std::mem::take(&mut w.q_i);
+            let mut v_i = std::mem::take(&mut w.v_i);
+            v_i.copy_from(&d.v);
+            q_i.copy_from(&w.x_k);
             q_i.axpy(h * (1.0 - theta), &w.v_k, 1.0);
             q_i.axpy(h * theta, &v_i, 1.0);
-            forces(d, w, t1, q_i.as_slice(), v_i.as_slice(), !w.w_constant)?;
-            // R = M(v_i − v_k) − h(1−θ) F_k − hθ F
-            let mut dv = v_i.clone_owned();
-            dv -= &w.v_k;
-            let mut r = match &d.mass {
-                Mass::Constant(m) => m * &dv,
-                Mass::Function(mf) => {
-                    let n = dv.len();
-                    let mut m = nalgebra::DMatrix::zeros(n, n);
-                    mf(t1, q_i.as_slice(), &mut m).map_err(user_err(t1, "M(q)", id))?;
-                    crate::model::userfn::check_finite_out(m.as_slice())
-                        .map_err(user_err(t1, "M(q)", id))?;
-                    let r = &m * &dv;
-                    if !w.w_constant {
-                        w.w.copy_from(&m);
-                    }
-                    r
-                }
-            };
-            r.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
-            r.axpy(-h * theta, &w.tmp, 1.0);
-            if !w.w_constant {
-                if let Mass::Constant(m) = &d.mass {
-                    w.w.copy_from(m);
-                }
-                // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q
-                super::mat_axpy(&mut w.w, -h * theta, &w.mat2);
-                super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
-                w.factor(t1)?;
-            }
-            w.solve_in_place(&mut r, t1)?;
-            w.free.copy_from(&v_i);
-            w.free -= &r;
-            Ok(())
+            let res = lagrangian_free_state(d, w, t1, h, theta, &q_i, &v_i);
+            w.q_i = q_i;
+            w.v_i = v_i;
+            res
         }
         _ => Ok(()),
     }
+}
+
+/// `LagrangianDS` at the iterate `(q_i, v_i)`: `R = M(q_i)(v_i − v_k) − h(1−θ) F_k − hθ F`,
+/// `W = M(q_i) − hθ ∂F/∂v − h²θ² ∂F/∂q` (when not constant), `v_free = v_i − W⁻¹ R`.
+fn lagrangian_free_state(
+    d: &LagrangianDs,
+    w: &mut DsWork,
+    t1: f64,
+    h: f64,
+    theta: f64,
+    q_i: &DVector<f64>,
+    v_i: &DVector<f64>,
+) -> Result<(), KernelError> {
+    let id = w.id.0;
+    forces(d, w, t1, q_i.as_slice(), v_i.as_slice(), !w.w_constant)?;
+    // dv = v_i − v_k (in tmp2, free after `forces`)
+    w.tmp2.copy_from(v_i);
+    w.tmp2 -= &w.v_k;
+    match &d.mass {
+        Mass::Constant(m) => w.res.gemv(1.0, m, &w.tmp2, 0.0),
+        Mass::Function(mf) => {
+            w.mat3.fill(0.0);
+            mf(t1, q_i.as_slice(), &mut w.mat3).map_err(user_err(t1, "M(q)", id))?;
+            check_finite_out(w.mat3.as_slice()).map_err(user_err(t1, "M(q)", id))?;
+            w.res.gemv(1.0, &w.mat3, &w.tmp2, 0.0);
+        }
+    }
+    w.res.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
+    w.res.axpy(-h * theta, &w.tmp, 1.0);
+    if !w.w_constant {
+        match &d.mass {
+            Mass::Constant(m) => w.w.copy_from(m),
+            Mass::Function(_) => w.w.copy_from(&w.mat3),
+        }
+        // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q
+        super::mat_axpy(&mut w.w, -h * theta, &w.mat2);
+        super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
+        w.factor(t1)?;
+    }
+    let mut r = std::mem::take(&mut w.res);
+    let solved = w.solve_in_place(&mut r, t1);
+    w.free.copy_from(v_i);
+    w.free -= &r;
+    w.res = r;
+    solved
 }
 
 /// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h((1−θ) v_k + θ v)`; returns the
