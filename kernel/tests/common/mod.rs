@@ -28,6 +28,12 @@ pub fn read_csv(name: &str) -> (Vec<String>, Vec<Vec<f64>>) {
 
 /// The Siconos BouncingBallTS model: LagrangianLinearTIDS (3 dof), H = [1 0 0], e = 0.9.
 pub fn bouncing_ball() -> Nsds {
+    ball(0.9)
+}
+
+/// The BouncingBallTS ball (radius 0.1, mass 1, from height 1 at rest, g = 9.81) with
+/// restitution `e`.
+pub fn ball(e: f64) -> Nsds {
     let (r, m, g) = (0.1, 1.0, 9.81);
     let mass = DMatrix::from_diagonal(&dvector![m, m, 2.0 / 5.0 * r * r]);
     let (nsds, _, _) = presets::lagrangian_contact(
@@ -36,7 +42,7 @@ pub fn bouncing_ball() -> Nsds {
         DVector::zeros(3),
         dmatrix![1.0, 0.0, 0.0],
         None,
-        0.9,
+        e,
         Some(dvector![-m * g, 0.0, 0.0]),
     )
     .expect("valid model");

@@ -21,6 +21,8 @@ pub enum Osi {
     /// `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q`, `v_free = v_i − W⁻¹ R_free(v_i)`,
     /// `v_{k+1} = v_free + W⁻¹ p_{k+1}`, `q_{k+1} = q_k + h((1−θ) v_k + θ v_{k+1})`.
     /// An interaction enters the one-step problem when `y_k + γ h ẏ_k ≤ 0` (first component).
+    /// The energy balance of a step, and the two cases where the energy can increase for
+    /// `e ≤ 1`, are in the documentation of the `moreau_jean` module (source).
     MoreauJean {
         /// θ ∈ [0, 1] (0.5: trapezoidal).
         theta: f64,

@@ -7,6 +7,26 @@
 //! `v_{i+1} = v_free + W⁻¹ p`, `q_{i+1} = q_k + h((1−θ) v_k + θ v_{i+1})`.
 //! For `LagrangianLinearTIDS` this is the explicit formula of Siconos 4.4:
 //! `v_free = v_k − W⁻¹[h C v_k + h K q_k + h²θ K v_k − h((1−θ) F_ext(t_k) + θ F_ext(t_{k+1}))]`.
+//!
+//! # Energy
+//!
+//! For constant `M` and constant forces `F` (no `K`, `C`), with `E = ½ vᵀMv − Fᵀq`, one step
+//! changes the energy by exactly
+//! `E_{k+1} − E_k = ½ pᵀ(v_k + v_{k+1}) − (θ − ½) h Fᵀ(v_{k+1} − v_k)`, and with the Newton law
+//! (`ẏ_{k+1} = −e ẏ_k` on every contact with `λ > 0`) `½ pᵀ(v_k + v_{k+1}) = ½ Σ λ (1 − e) ẏ_k`.
+//! So for `e ≤ 1` the energy does **not** always decrease; it can increase in two cases, both
+//! properties of the scheme shared by Siconos's `MoreauJeanOSI`:
+//! * a contact that already separates (`ẏ_k > 0`) but is still penetrated enough to be
+//!   activated (`y_k + γ h ẏ_k ≤ 0`) receives an impulse (possible for `e < 1`): `E` grows by
+//!   `½ λ (1 − e) ẏ_k`, the price of pushing the body out of the obstacle;
+//! * for `θ > ½`, an impulse opposing the force (landing under gravity) adds
+//!   `−(θ − ½) h Fᵀ M⁻¹ p > 0`: for θ = 1 a unit mass hitting at speed `s` gains
+//!   `e g h s − ½ (1 − e²) s²` (positive for small `s`, always for `e = 1`), while each free step
+//!   loses `(θ − ½) h² FᵀM⁻¹F`. The discrete energy `Ẽ = E + (θ − ½) h Fᵀ v` obeys
+//!   `Ẽ_{k+1} − Ẽ_k = ½ pᵀ(v_k + v_{k+1})` and only the first case increases it.
+//!
+//! Otherwise (approaching or resting contacts, free flight) the energy never increases; for
+//! θ = ½ and `e = 1` it is conserved exactly (`tests/energy.rs`).
 
 use super::{user_err, DsWork};
 use crate::error::KernelError;
