@@ -303,11 +303,8 @@ impl TimeStepping {
             }
         }
         for w in self.dsw.iter_mut() {
-            let mut r = std::mem::take(&mut w.input);
-            let res = w.solve_in_place(&mut r, t1);
-            w.free_osnsp.axpy(h, &r, 1.0);
-            w.input = r;
-            res?;
+            w.lu.solve(w.input.as_mut_slice(), t1)?;
+            w.free_osnsp.axpy(h, &w.input, 1.0);
         }
         Ok(())
     }

@@ -161,6 +161,8 @@ pub(crate) struct DsWork {
 /// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
 /// refactoring a non-constant `W` at every Newton iteration does not allocate.
 pub(crate) struct DenseLu {
+    /// The system whose `W` this is (named in errors).
+    id: DsId,
     n: usize,
     /// Column-major factors.
     a: Vec<f64>,
@@ -170,8 +172,9 @@ pub(crate) struct DenseLu {
 }
 
 impl DenseLu {
-    fn new(n: usize) -> Self {
+    fn new(id: DsId, n: usize) -> Self {
         DenseLu {
+            id,
             n,
             a: vec![0.0; n * n],
             piv: vec![0; n],
@@ -186,15 +189,18 @@ impl DenseLu {
         self.ready
     }
 
-    /// `b ← W⁻¹ b` for each column of the column-major `b` (`false` before a successful
+    /// `b ← W⁻¹ b` for each column of the column-major `b` (an error before a successful
     /// factorization).
-    fn solve(&self, b: &mut [f64]) -> bool {
-        if self.ready && self.n > 0 {
+    pub fn solve(&self, b: &mut [f64], t: f64) -> Result<(), KernelError> {
+        if !self.ready {
+            return Err(KernelError::SingularW { t, ds: self.id });
+        }
+        if self.n > 0 {
             for col in b.chunks_exact_mut(self.n) {
                 lu_solve(&self.a, self.n, &self.piv, col);
             }
         }
-        self.ready
+        Ok(())
     }
 }
 
@@ -204,7 +210,7 @@ impl DsWork {
         DsWork {
             id,
             w: DMatrix::zeros(n, n),
-            lu: DenseLu::new(n),
+            lu: DenseLu::new(id, n),
             w_constant: false,
             linear: false,
             x_k: z.clone(),
@@ -243,22 +249,23 @@ impl DsWork {
         Ok(())
     }
 
-    /// `b ← W⁻¹ b` (after [`DsWork::factor`]).
-    pub fn solve_in_place(&self, b: &mut DVector<f64>, t: f64) -> Result<(), KernelError> {
-        self.solve_slice(b.as_mut_slice(), t)
-    }
-
-    /// `b ← W⁻¹ b` for a matrix right-hand side.
+    /// `b ← W⁻¹ b` for a matrix right-hand side (after [`DsWork::factor`]).
     pub fn solve_mat_in_place(&self, b: &mut DMatrix<f64>, t: f64) -> Result<(), KernelError> {
-        self.solve_slice(b.as_mut_slice(), t)
+        self.lu.solve(b.as_mut_slice(), t)
     }
 
-    fn solve_slice(&self, b: &mut [f64], t: f64) -> Result<(), KernelError> {
-        if self.lu.solve(b) {
-            Ok(())
-        } else {
-            Err(KernelError::SingularW { t, ds: self.id })
-        }
+    /// `tmp = W⁻¹ input`: the state change per unit of input of `update_state`.
+    pub fn winv_input(&mut self, t: f64) -> Result<(), KernelError> {
+        self.tmp.copy_from(&self.input);
+        self.lu.solve(self.tmp.as_mut_slice(), t)
+    }
+}
+
+/// The error for a system the integrator `osi` (Siconos class name) cannot integrate.
+pub(crate) fn unsupported(ds: &crate::model::ds::DynamicalSystem, w: &DsWork, osi: &str) -> KernelError {
+    KernelError::UnsupportedSystem {
+        ds: w.id,
+        reason: format!("{} cannot be integrated by {osi}", ds.kind_name()),
     }
 }
 

@@ -66,10 +66,7 @@ pub(crate) fn init(
             }
             Ok(())
         }
-        _ => Err(KernelError::UnsupportedSystem {
-            ds: w.id,
-            reason: format!("{} cannot be integrated by MoreauJeanOSI", ds.kind_name()),
-        }),
+        _ => Err(super::unsupported(ds, w, "MoreauJeanOSI")),
     }
 }
 
@@ -174,11 +171,9 @@ pub(crate) fn compute_free_state(
                 w.tmp.gemv(h, k, &w.x_k, 1.0);
                 w.tmp.gemv(h * h * theta, k, &w.v_k, 1.0);
             }
-            let mut r = std::mem::take(&mut w.tmp);
-            w.solve_in_place(&mut r, t1)?;
+            w.lu.solve(w.tmp.as_mut_slice(), t1)?;
             w.free.copy_from(&w.v_k);
-            w.free -= &r;
-            w.tmp = r;
+            w.free -= &w.tmp;
             Ok(())
         }
         DynamicalSystem::Lagrangian(d) => {
@@ -236,12 +231,10 @@ fn lagrangian_free_state(
         super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
         w.factor(t1)?;
     }
-    let mut r = std::mem::take(&mut w.res);
-    let solved = w.solve_in_place(&mut r, t1);
+    w.lu.solve(w.res.as_mut_slice(), t1)?;
     w.free.copy_from(v_i);
-    w.free -= &r;
-    w.res = r;
-    solved
+    w.free -= &w.res;
+    Ok(())
 }
 
 /// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h((1−θ) v_k + θ v)`; returns the
@@ -253,11 +246,7 @@ pub(crate) fn update_state(
     theta: f64,
     t1: f64,
 ) -> Result<f64, KernelError> {
-    w.tmp.copy_from(&w.input);
-    let mut p = std::mem::take(&mut w.tmp);
-    let res = w.solve_in_place(&mut p, t1);
-    w.tmp = p;
-    res?;
+    w.winv_input(t1)?;
     let (q, v, input) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
     let mut delta: f64 = 0.0;
