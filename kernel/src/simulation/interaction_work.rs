@@ -64,7 +64,7 @@ fn gather<'a>(
     buf: &'a mut DVector<f64>,
     systems: &'a [DynamicalSystem],
     ds: (DsId, Option<DsId>),
-    part: fn(&DynamicalSystem) -> &[f64],
+    part: impl Fn(&'a DynamicalSystem) -> &'a [f64],
 ) -> &'a [f64] {
     let b = ds.1.map(|d| part(&systems[d.index()]));
     cat(buf, part(&systems[ds.0.index()]), b)
