@@ -12,7 +12,7 @@ pub(crate) mod moreau_jean;
 use crate::error::KernelError;
 use crate::model::nsds::DsId;
 use nalgebra::{DMatrix, DVector};
-use saltus_numerics::mlcp::linalg::{lu_factor, lu_solve};
+use saltus_numerics::mlcp::linalg::lu_factor;
 
 /// The integrator used for every system of the simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -197,7 +197,13 @@ impl DenseLu {
         }
         if self.n > 0 {
             for col in b.chunks_exact_mut(self.n) {
-                lu_solve(&self.a, self.n, &self.piv, col);
+                for (k, &p) in self.piv.iter().enumerate() {
+                    col.swap(k, p);
+                }
+                let lu = nalgebra::DMatrixView::from_slice(&self.a, self.n, self.n);
+                let mut x = nalgebra::DVectorViewMut::from_slice(col, self.n);
+                lu.solve_lower_triangular_with_diag_mut(&mut x, 1.0);
+                lu.solve_upper_triangular_mut(&mut x);
             }
         }
         Ok(())
