@@ -4,9 +4,9 @@
 //! relations, the LCP, MLCP, Relay, FrictionContact (2D, 3D) and Equality problems, dense and
 //! sparse block storage.
 //!
-//! Counted with a global allocator wrapper; this file holds a single test so that no other
-//! thread allocates while counting.
+//! Counted per thread with the allocator of `tests/counting`.
 mod common;
+mod counting;
 
 use saltus_kernel::solvers::fc::{FcSolver, NsgsOptions};
 use saltus_kernel::solvers::lcp::{LcpSolver, PgsOptions};
@@ -14,31 +14,6 @@ use saltus_kernel::solvers::mlcp::MlcpSolver;
 use saltus_kernel::solvers::relay::RelaySolver;
 use saltus_kernel::*;
 use saltus_numerics::IterOptions;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// Steps counted after the warm-up.
 const STEPS: usize = 100;
@@ -81,16 +56,16 @@ fn allocations_over(
         active > 0 || nsds.n_interactions() == 0,
         "{name}: no active interaction after the warm-up"
     );
-    let before = ALLOCS.load(Ordering::Relaxed);
     let mut changes = 0;
     let mut newton = 0;
-    for _ in 0..steps {
-        let rep = sim.step(&mut nsds).unwrap();
-        changes += usize::from(rep.active != active);
-        active = rep.active;
-        newton = newton.max(rep.newton_iterations);
-    }
-    let n = ALLOCS.load(Ordering::Relaxed) - before;
+    let (n, ()) = counting::allocations_during(|| {
+        for _ in 0..steps {
+            let rep = sim.step(&mut nsds).unwrap();
+            changes += usize::from(rep.active != active);
+            active = rep.active;
+            newton = newton.max(rep.newton_iterations);
+        }
+    });
     println!(
         "{name}: {n} allocations in {steps} steps (Newton iterations <= {newton}, {changes} \
          active-set changes)"
@@ -231,4 +206,20 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
 
     let failed: Vec<_> = results.iter().filter(|(_, n)| *n > 0).collect();
     assert!(failed.is_empty(), "steps allocated: {failed:?}");
+}
+
+/// The counter sees allocations of the counting thread (so a zero above means something) and
+/// ignores those of other threads.
+#[test]
+fn the_counter_counts_this_thread_only() {
+    let (n, v) = counting::allocations_during(|| vec![1.0_f64; 8]);
+    assert!(n >= 1 && v.len() == 8, "{n}");
+    let (n, ()) = counting::allocations_during(|| {
+        std::thread::scope(|s| {
+            s.spawn(|| (0..100).map(|i| vec![i; 4]).count());
+        });
+    });
+    // spawning the scoped thread itself allocates a little on this thread; the other
+    // thread's 100 vectors are not counted
+    assert!(n < 100, "{n}");
 }
