@@ -268,10 +268,8 @@ impl OdeOptions {
             }
         }
         match &self.jacobian {
-            JacobianKind::Banded { ml, mu } => {
-                if *ml >= n.max(1) || *mu >= n.max(1) {
-                    return Err(bad("jacobian", "bandwidths must be < n"));
-                }
+            JacobianKind::Banded { ml, mu } if *ml >= n.max(1) || *mu >= n.max(1) => {
+                return Err(bad("jacobian", "bandwidths must be < n"));
             }
             JacobianKind::Sparse(p) => crate::error::check_len("jacobian sparsity pattern dimension", n, p.dim())?,
             _ => {}
