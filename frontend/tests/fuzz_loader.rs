@@ -13,12 +13,16 @@ const SNIPPETS: &[&str] = &[
     "<Interaction name=\"i\" ds=\"ball ball\"><Relation><LagrangianLinearTIR><H rows=\"1\" cols=\"6\">1 0 0 0 0 0</H></LagrangianLinearTIR></Relation><NonSmoothLaw><NewtonImpactNSL e=\"0.5\"/></NonSmoothLaw></Interaction>",
     "<ComplementarityConditionNSL size=\"3\"/>", "<EqualityConditionNSL size=\"1\"/>", "<Equality/>", "<Pgs max_iter=\"0\"/>",
     "<RelayNSL><lb>-1</lb><ub>1</ub></RelayNSL>", "<Projection/>", "<Newton max_iter=\"0\"/>", "<Psor omega=\"-2\"/>",
+    "<NewtonImpactFrictionNSL en=\"0.5\" mu=\"0.3\" dim=\"2\"/>", "<NewtonImpactFrictionNSL en=\"0\" mu=\"-1\" dim=\"3\"/>",
+    "<FrictionContact dim=\"2\"><Nsgs2d/></FrictionContact>", "<FrictionContact dim=\"3\"><Lemke2d/></FrictionContact>",
+    "<Prox sigma=\"0\"/>", "<ViFp tau=\"2\"/>", "<NewtonAc max_line_search=\"0\"/>", "<NsgsAc relaxation=\"2\"/>",
+    "dim=\"1\"", "dim=\"3\"", "<Lemke2d max_contacts=\"0\"/>",
 ];
 
 fn samples() -> Vec<(String, String)> {
-    ["bouncing_ball/bouncing_ball_ts.xml", "diode_bridge/diode_bridge.xml"]
+    ["samples/bouncing_ball/bouncing_ball_ts.xml", "samples/diode_bridge/diode_bridge.xml", "frontend/tests/data/friction/slide_3d.xml"]
         .iter()
-        .map(|s| (s.to_string(), std::fs::read_to_string(common::workspace_root().join("samples").join(s)).unwrap()))
+        .map(|s| (s.to_string(), std::fs::read_to_string(common::workspace_root().join(s)).unwrap()))
         .collect()
 }
 
@@ -116,7 +120,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: std::env::var("SALTUS_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300), failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource("regressions"))), ..ProptestConfig::default() })]
 
     #[test]
-    fn mutated_samples_never_panic(which in 0usize..2, muts in prop::collection::vec(mutation(), 1..4)) {
+    fn mutated_samples_never_panic(which in 0usize..3, muts in prop::collection::vec(mutation(), 1..4)) {
         let (_, text) = &samples()[which];
         let mut t = text.clone();
         for m in &muts {

@@ -18,6 +18,15 @@ pub fn samples() -> Vec<PathBuf> {
             }
         }
     }
+    // models kept as test data (not samples) are held to the same rules
+    for sub in ["friction"] {
+        for f in std::fs::read_dir(common::workspace_root().join("frontend/tests/data").join(sub)).unwrap() {
+            let f = f.unwrap().path();
+            if f.extension().is_some_and(|e| e == "xml") {
+                out.push(f);
+            }
+        }
+    }
     out.sort();
     out
 }

@@ -188,6 +188,13 @@ pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulat
         OsnspSpec::Equality(_) => (Osnsp::Equality, OsnspOptions::default()),
         OsnspSpec::Relay(r) => (Osnsp::Relay(relay_solver(&r.solver)), options(r.storage, r.warm_start, r.on_non_convergence)),
         OsnspSpec::MLCP(r) => (Osnsp::Mlcp(mlcp_solver(&r.solver)), options(None, r.warm_start, r.on_non_convergence)),
+        OsnspSpec::FrictionContact(f) => {
+            if f.dim != 2 && f.dim != 3 {
+                return Err(m.error_at("Simulation/OneStepNSProblem/FrictionContact", format!("dim = {}: a friction-contact problem has dimension 2 or 3", f.dim)));
+            }
+            let solver = super::convert_fc::fc_solver(f).map_err(|e| m.error_at(&format!("Simulation/OneStepNSProblem/FrictionContact/{}", f.solver.kind_name()), e))?;
+            (Osnsp::FrictionContact { dim: f.dim, solver }, options(f.storage, f.warm_start, f.on_non_convergence))
+        }
     };
     let osnsp_path = "Simulation/OneStepNSProblem";
     osnsp.validate().map_err(|e| m.error_at(osnsp_path, kernel_msg(&e)))?;

@@ -3,8 +3,10 @@
 
 mod bind;
 pub mod convert;
+mod convert_fc;
 mod convert_sim;
 pub mod schema;
+mod schema_sim;
 pub mod values;
 
 use std::collections::HashMap;

@@ -1,0 +1,417 @@
+//! DTOs of `<Simulation>` (time stepping and event driven) mirroring `schemas/saltus-model.xsd`;
+//! re-exported by [`super::schema`].
+#![allow(missing_docs)] // the fields are the XML vocabulary, documented in the XSD.
+
+use super::schema::is_none;
+use serde::{Deserialize, Serialize};
+
+/// `<Simulation>`: time stepping.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    #[serde(rename = "TimeDiscretisation")]
+    pub time_discretisation: TimeDiscretisationSpec,
+    #[serde(rename = "OneStepIntegrator")]
+    pub osi: OsiWrapper,
+    #[serde(rename = "OneStepNSProblem")]
+    pub osnsp: OsnspWrapper,
+    #[serde(rename = "Newton", default, skip_serializing_if = "is_none")]
+    pub newton: Option<NewtonSpec>,
+    #[serde(rename = "Projection", default, skip_serializing_if = "is_none")]
+    pub projection: Option<ProjectionSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeDiscretisationSpec {
+    #[serde(rename = "@h")]
+    pub h: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsiWrapper {
+    #[serde(rename = "$value")]
+    pub kind: OsiSpec,
+}
+
+/// The one-step integrators.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum OsiSpec {
+    MoreauJeanOSI(MoreauJeanSpec),
+    EulerMoreauOSI(EulerMoreauSpec),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoreauJeanSpec {
+    #[serde(rename = "@theta")]
+    pub theta: f64,
+    #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
+    pub gamma: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EulerMoreauSpec {
+    #[serde(rename = "@theta")]
+    pub theta: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectionSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OsnspWrapper {
+    #[serde(rename = "$value")]
+    pub kind: OsnspSpec,
+}
+
+/// The one-step nonsmooth problems.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum OsnspSpec {
+    LCP(LcpSpec),
+    Equality(EqualitySpec),
+    Relay(RelayProblemSpec),
+    MLCP(MlcpProblemSpec),
+    FrictionContact(FrictionContactSpec),
+}
+
+/// `<FrictionContact dim="2|3">`: local friction-contact problem and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrictionContactSpec {
+    #[serde(rename = "@dim")]
+    pub dim: usize,
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: FcSolverSpec,
+}
+
+/// Friction-contact solvers (`numerics::fc::FcSolver`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FcSolverSpec {
+    NsgsAc(FcNsgsSpec),
+    NsgsFb(FcNsgsSpec),
+    NsgsProj(FcNsgsSpec),
+    Prox(FcProxSpec),
+    NewtonAc(FcNewtonSpec),
+    ViFp(FcViSpec),
+    ViEg(FcViSpec),
+    Nsgs2d(FcNsgsSpec),
+    Lemke2d(FcLemkeSpec),
+}
+
+impl FcSolverSpec {
+    /// XML element name.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            FcSolverSpec::NsgsAc(_) => "NsgsAc",
+            FcSolverSpec::NsgsFb(_) => "NsgsFb",
+            FcSolverSpec::NsgsProj(_) => "NsgsProj",
+            FcSolverSpec::Prox(_) => "Prox",
+            FcSolverSpec::NewtonAc(_) => "NewtonAc",
+            FcSolverSpec::ViFp(_) => "ViFp",
+            FcSolverSpec::ViEg(_) => "ViEg",
+            FcSolverSpec::Nsgs2d(_) => "Nsgs2d",
+            FcSolverSpec::Lemke2d(_) => "Lemke2d",
+        }
+    }
+    /// The only problem dimension the solver accepts, if it is restricted.
+    pub fn required_dim(&self) -> Option<usize> {
+        match self {
+            FcSolverSpec::Nsgs2d(_) | FcSolverSpec::Lemke2d(_) => Some(2),
+            FcSolverSpec::Prox(_) | FcSolverSpec::NewtonAc(_) => Some(3),
+            _ => None,
+        }
+    }
+}
+
+/// Options of the NSGS friction solvers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcNsgsSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@relaxation", default, skip_serializing_if = "is_none")]
+    pub relaxation: Option<f64>,
+    #[serde(rename = "@shuffle_seed", default, skip_serializing_if = "is_none")]
+    pub shuffle_seed: Option<u64>,
+    #[serde(rename = "@local_tol", default, skip_serializing_if = "is_none")]
+    pub local_tol: Option<f64>,
+    #[serde(rename = "@local_max_iter", default, skip_serializing_if = "is_none")]
+    pub local_max_iter: Option<usize>,
+}
+
+/// Options of the proximal-point friction solver.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcProxSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@sigma", default, skip_serializing_if = "is_none")]
+    pub sigma: Option<f64>,
+    #[serde(rename = "@alpha", default, skip_serializing_if = "is_none")]
+    pub alpha: Option<f64>,
+    #[serde(rename = "@inner_max_iter", default, skip_serializing_if = "is_none")]
+    pub inner_max_iter: Option<usize>,
+    #[serde(rename = "@warmup_sweeps", default, skip_serializing_if = "is_none")]
+    pub warmup_sweeps: Option<usize>,
+}
+
+/// Options of the global Alart–Curnier Newton friction solver.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcNewtonSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@max_line_search", default, skip_serializing_if = "is_none")]
+    pub max_line_search: Option<usize>,
+    #[serde(rename = "@sparse_threshold", default, skip_serializing_if = "is_none")]
+    pub sparse_threshold: Option<usize>,
+}
+
+/// Options of the projection (VI) friction solvers.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcViSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@rho0", default, skip_serializing_if = "is_none")]
+    pub rho0: Option<f64>,
+    #[serde(rename = "@l_max", default, skip_serializing_if = "is_none")]
+    pub l_max: Option<f64>,
+    #[serde(rename = "@l_min", default, skip_serializing_if = "is_none")]
+    pub l_min: Option<f64>,
+    #[serde(rename = "@tau", default, skip_serializing_if = "is_none")]
+    pub tau: Option<f64>,
+}
+
+/// Options of the 2D pivoting friction solver (`max_iter` caps the pivots).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcLemkeSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@max_contacts", default, skip_serializing_if = "is_none")]
+    pub max_contacts: Option<usize>,
+    #[serde(rename = "@refine_sweeps", default, skip_serializing_if = "is_none")]
+    pub refine_sweeps: Option<usize>,
+}
+
+/// `<Relay>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelayProblemSpec {
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: RelaySolverSpec,
+}
+
+/// Relay solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RelaySolverSpec {
+    Pgs(IterSpec),
+    Lemke(IterSpec),
+}
+
+/// `<MLCP>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MlcpProblemSpec {
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: MlcpSolverSpec,
+}
+
+/// MLCP solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum MlcpSolverSpec {
+    Enum(IterSpec),
+    Pgs(IterSpec),
+    NewtonFB(IterSpec),
+    Lemke(IterSpec),
+}
+
+/// `<LCP>`: problem options and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LcpSpec {
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: LcpSolverSpec,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EqualitySpec {}
+
+/// Matrix storage of the one-step problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageSpec {
+    Auto,
+    Dense,
+    Sparse,
+}
+
+/// Non-convergence policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicySpec {
+    Accept,
+    Fail,
+}
+
+/// LCP solvers with their typed options.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LcpSolverSpec {
+    Lemke(LemkeSpec),
+    Pgs(IterSpec),
+    Psor(PsorSpec),
+    NewtonFB(NewtonLcpSpec),
+    NewtonMin(NewtonLcpSpec),
+    Enum(EnumSpec),
+    Qp(QpSpec),
+}
+
+/// Common iteration options.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IterSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LemkeSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@pivot_tol", default, skip_serializing_if = "is_none")]
+    pub pivot_tol: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PsorSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@omega", default, skip_serializing_if = "is_none")]
+    pub omega: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonLcpSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@armijo", default, skip_serializing_if = "is_none")]
+    pub armijo: Option<f64>,
+    #[serde(rename = "@backtrack", default, skip_serializing_if = "is_none")]
+    pub backtrack: Option<f64>,
+    #[serde(rename = "@max_line_search", default, skip_serializing_if = "is_none")]
+    pub max_line_search: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@max_size", default, skip_serializing_if = "is_none")]
+    pub max_size: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QpSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@sym_tol", default, skip_serializing_if = "is_none")]
+    pub sym_tol: Option<f64>,
+}
+
+/// `<Output every="N"/>`: defaults of the `run` command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    #[serde(rename = "@every", default, skip_serializing_if = "is_none")]
+    pub every: Option<u64>,
+}
