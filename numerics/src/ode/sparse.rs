@@ -310,6 +310,10 @@ impl SparseNewton {
             self.p_val[d] += 1.0;
         }
         let n = self.pattern.dim();
+        if n == 0 {
+            self.factored = true;
+            return true;
+        }
         if self.lu_sym.is_none() {
             let Ok(sym) = factorize_symbolic_lu(self.p_sym.as_ref(), Default::default()) else { return false };
             let req = StackReq::any_of(&[
@@ -323,9 +327,8 @@ impl SparseNewton {
         let Some(sym) = &self.lu_sym else { return false };
         let a = SparseColMatRef::new(self.p_sym.as_ref(), &self.p_val);
         let stack = MemStack::new(&mut self.mem);
-        let ok = sym.factorize_numeric_lu(&mut self.lu_num, a, Par::Seq, stack, Default::default()).is_ok();
-        self.factored = ok && n > 0;
-        self.factored || n == 0
+        self.factored = sym.factorize_numeric_lu(&mut self.lu_num, a, Par::Seq, stack, Default::default()).is_ok();
+        self.factored
     }
 
     /// Solves `P x = b` in place; false if not factored or the result is not finite (faer does
