@@ -1,6 +1,15 @@
 //! Sparse vs dense (and banded) Newton matrices on the 1D Brusselator with N = 2m unknowns.
 //! Prints CSV: `n,jacobian,seconds,steps,nfev,njev,nlu,digits_vs_banded_tight`.
 //! Run: `cargo bench -p saltus-numerics --bench ode_sparse [-- N...]` (default N = 200 1000 4000).
+//!
+//! Measured 2026-11-22 (2 shared cores, load ≈ 12, so times are inflated; rtol = atol = 1e-6,
+//! tf = 10; every variant takes the same steps and reaches the same digits):
+//!
+//! | N | dense FD | banded FD | sparse FD (4 colours) | sparse analytic |
+//! |---|---|---|---|---|
+//! | 200 | 0.070 s (2463 nfev) | 0.0022 s (513) | 0.0023 s (503) | 0.0023 s (463) |
+//! | 1000 | 9.8 s (11290) | 0.026 s (345) | 0.039 s (334) | 0.031 s (290) |
+//! | 4000 | 1696 s (44303) | 0.085 s (358) | 0.097 s (347) | 0.098 s (304) |
 
 #[path = "../tests/common/bruss_n.rs"]
 mod bruss_n;
