@@ -10,5 +10,6 @@
 pub mod plugin;
 pub mod plot;
 pub mod runner;
+pub mod runner_ed;
 pub mod solve_cmd;
 pub mod xml;

@@ -27,14 +27,17 @@ struct PluginArgs {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a simulation and write its trajectory as CSV.
-    #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\nOn failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/debug"))]
+    #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\n\
+Event-driven models (<EventDriven>): one row per processed event and a last column `kind`: 0 time-discretisation event t0 + k h, 1 pre-impact state, 2 post-impact state (rows 1 and 2 share t). NAME.y is the gap; NAME.lambda is the contact force on kind 0 rows, 0 on kind 1 rows, the impact impulse on kind 2 rows. The initial state is not written; --every N keeps every N-th kind-0 row.\n\
+The summary (unless --quiet) gives the steps or events, solver iterations, max residual and the wall time of the run.\n\
+On failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/debug\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
     Run {
         /// The model file.
         model: PathBuf,
         /// Output CSV (default: the model's file name with .csv, in the current directory).
         #[arg(short, long, value_name = "OUT.csv")]
         output: Option<PathBuf>,
-        /// Write every N-th step (row 0 and the last step are always written).
+        /// Write every N-th step (row 0 and the last step are always written); event driven: every N-th time-discretisation event (impact rows are always written).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         every: Option<u64>,
         /// No progress bar and no summary.
@@ -44,7 +47,7 @@ enum Cmd {
         plugins: PluginArgs,
     },
     /// Validate a model (schema, sizes, plugins, simulation setup) without running it.
-    #[command(after_help = format!("{PLUGIN_NOTE}\n\nExample:\n  saltus check samples/diode_bridge/diode_bridge.xml"))]
+    #[command(after_help = format!("{PLUGIN_NOTE}\n\nExample:\n  saltus check samples/diode_bridge/diode_bridge.xml\n  saltus check samples/bouncing_ball/bouncing_ball_ed.xml"))]
     Check {
         /// The model file.
         model: PathBuf,
@@ -150,38 +153,36 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             let opts = runner::RunOptions { out: out.clone(), every, quiet };
             let sum = runner::run(&mut built, &opts).map_err(|e| Failure::Input(e.to_string()))?;
             if !quiet {
-                eprintln!(
-                    "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
-                    model.display(),
-                    sum.steps,
-                    built.h,
-                    sum.events,
-                    sum.nonsmooth_steps,
-                    sum.solver_iterations,
-                    sum.max_residual,
-                    if sum.not_converged > 0 { format!(" ({} solves not converged)", sum.not_converged) } else { String::new() },
-                    sum.newton_iterations,
-                    sum.wall.as_secs_f64(),
-                    sum.rows,
-                    out.display()
-                );
+                let not_conv = if sum.not_converged > 0 { format!(" ({} solves not converged)", sum.not_converged) } else { String::new() };
+                if built.sim.time_stepping().is_some() {
+                    eprintln!(
+                        "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
+                        model.display(), sum.steps, built.h, sum.events, sum.nonsmooth_steps, sum.solver_iterations, sum.max_residual, not_conv,
+                        sum.newton_iterations, sum.wall.as_secs_f64(), sum.rows, out.display()
+                    );
+                } else {
+                    eprintln!(
+                        "{}: event driven, {} events ({} time-discretisation events of h = {}, {} nonsmooth events of which {} impacts), {} LCP iterations, max residual {:.3e}{}, {} ODE steps ({} RHS evaluations), wall time {:.3} s; {} rows written to {}",
+                        model.display(), sum.steps + sum.events, sum.steps, built.h, sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, not_conv,
+                        sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
+                    );
+                }
             }
             Ok(())
         }
         Cmd::Check { model, plugins } => {
             let (loaded, built) = load(&model, plugins.plugin_dirs)?;
-            let ts = built.sim.time_stepping();
             println!(
-                "{}: OK — {} dynamical system(s), {} interaction(s); {} steps of h = {} from t0 = {} to T = {}; {} + {}",
+                "{}: OK — {} dynamical system(s), {} interaction(s); {} {} of h = {} from t0 = {} to T = {}; {}",
                 model.display(),
                 built.nsds.n_ds(),
                 built.nsds.n_interactions(),
                 built.steps,
+                if built.sim.time_stepping().is_some() { "steps" } else { "time-discretisation events" },
                 built.h,
                 built.t0,
                 built.t_end,
-                ts.osi().kind_name(),
-                ts.osnsp().kind_name()
+                built.sim.describe()
             );
             if let Some(t) = &loaded.model.title {
                 println!("title: {t}");

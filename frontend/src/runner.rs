@@ -2,9 +2,9 @@
 //!
 //! Rows are written while the simulation runs into `OUT.partial.csv`; the file is renamed to
 //! `OUT.csv` only when the run completes. On failure the partial file stays (with every row
-//! computed so far) and no `OUT.csv` exists.
+//! computed so far) and no `OUT.csv` exists. Event-driven runs: [`crate::runner_ed`].
 
-use crate::xml::convert::Built;
+use crate::xml::convert::{Advance, Built, Simulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use saltus_kernel::{KernelError, Nsds};
 use std::fs::File;
@@ -15,13 +15,21 @@ use std::time::{Duration, Instant};
 /// What a run did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Summary {
-    /// Time steps done.
+    /// Time steps done (event driven: time-discretisation events processed, alone or merged
+    /// with a nonsmooth event).
     pub steps: u64,
     /// Steps whose one-step problem was solved (some interaction active).
     pub nonsmooth_steps: u64,
-    /// Steps where the set of active interactions grew (impacts, contact/diode switches).
+    /// Time stepping: steps where the set of active interactions grew (impacts, contact/diode
+    /// switches). Event driven: nonsmooth events (impacts, detachments) processed.
     pub events: u64,
-    /// Total iterations of the one-step solver.
+    /// Event driven: nonsmooth events that solved an impact problem.
+    pub impacts: u64,
+    /// Event driven: accepted steps of the ODE integrator.
+    pub ode_steps: u64,
+    /// Event driven: right-hand-side evaluations of the ODE integrator.
+    pub rhs_evals: u64,
+    /// Total iterations of the one-step solver (event driven: of the impact and acceleration LCPs).
     pub solver_iterations: u64,
     /// Largest residual reported by the one-step solver.
     pub max_residual: f64,
@@ -31,7 +39,7 @@ pub struct Summary {
     pub newton_iterations: u64,
     /// Rows written (including row 0).
     pub rows: u64,
-    /// Wall time of the time loop.
+    /// Wall time of the time (event) loop.
     pub wall: Duration,
 }
 
@@ -47,12 +55,14 @@ pub enum RunError {
         source: std::io::Error,
     },
     /// A step failed; the rows computed so far are in `partial`.
-    #[error("the simulation failed after {steps} steps: {error}\nthe {rows} rows computed so far are in {} (no {} was written)", .partial.display(), .out.display())]
+    #[error("the simulation failed after {steps} {unit}: {error}\nthe {rows} rows computed so far are in {} (no {} was written)", .partial.display(), .out.display())]
     Step {
         /// The kernel error.
-        error: KernelError,
-        /// Steps done.
+        error: Box<KernelError>,
+        /// Steps done (event driven: time-discretisation events done).
         steps: u64,
+        /// What `steps` counts: `"steps"` or `"time-discretisation events"`.
+        unit: &'static str,
         /// Rows in the partial file.
         rows: u64,
         /// The partial file.
@@ -121,14 +131,23 @@ pub fn fmt_num(v: f64, s: &mut String) {
     }
 }
 
-struct CsvOut {
-    w: BufWriter<File>,
+pub(crate) struct CsvOut {
+    pub(crate) w: BufWriter<File>,
     line: String,
     path: PathBuf,
 }
 
 impl CsvOut {
-    fn write_row(&mut self, r: &[f64]) -> Result<(), RunError> {
+    /// Creates `path` and writes the header line.
+    pub(crate) fn create(path: &Path, head: &[String]) -> Result<CsvOut, RunError> {
+        let io = |source| RunError::Io { path: path.to_path_buf(), source };
+        let file = File::create(path).map_err(io)?;
+        let mut csv = CsvOut { w: BufWriter::new(file), line: String::new(), path: path.to_path_buf() };
+        csv.w.write_all(format!("{}\n", head.join(",")).as_bytes()).map_err(io)?;
+        Ok(csv)
+    }
+
+    pub(crate) fn write_row(&mut self, r: &[f64]) -> Result<(), RunError> {
         self.line.clear();
         for (i, v) in r.iter().enumerate() {
             if i > 0 {
@@ -152,21 +171,59 @@ pub struct RunOptions {
     pub quiet: bool,
 }
 
-/// Runs `built` to its final time, writing the CSV as described in the module docs.
-pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
-    let partial = partial_path(&opts.out);
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| RunError::Io { path: path.clone(), source }
-    };
-    // A stale complete-looking file from an earlier run must not survive a failed run.
-    if opts.out.exists() {
-        std::fs::remove_file(&opts.out).map_err(io(&opts.out))?;
+/// Removes a stale `out` (a complete-looking file from an earlier run must not survive a failed
+/// run) and returns the partial file's path.
+pub(crate) fn prepare(out: &Path) -> Result<PathBuf, RunError> {
+    if out.exists() {
+        std::fs::remove_file(out).map_err(|source| RunError::Io { path: out.to_path_buf(), source })?;
     }
-    let file = File::create(&partial).map_err(io(&partial))?;
-    let mut csv = CsvOut { w: BufWriter::new(file), line: String::new(), path: partial.clone() };
+    Ok(partial_path(out))
+}
+
+/// Flushes the CSV and renames the partial file to `out`.
+pub(crate) fn finish(mut csv: CsvOut, partial: &Path, out: &Path) -> Result<(), RunError> {
+    csv.w.flush().map_err(|source| RunError::Io { path: partial.to_path_buf(), source })?;
+    drop(csv);
+    std::fs::rename(partial, out).map_err(|source| RunError::Io { path: out.to_path_buf(), source })
+}
+
+/// A progress bar drawn only once the run has lasted more than a second (and not `quiet`).
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    shown: bool,
+    quiet: bool,
+    start: Instant,
+}
+
+impl Progress {
+    pub(crate) fn new(total: u64, unit: &str, quiet: bool) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        let tpl = format!("{{bar:40}} {{pos}}/{{len}} {unit}, t = {{msg}} ({{elapsed}}, ETA {{eta}})");
+        bar.set_style(ProgressStyle::with_template(&tpl).unwrap_or_else(|_| ProgressStyle::default_bar()));
+        Progress { bar, shown: false, quiet, start: Instant::now() }
+    }
+    pub(crate) fn update(&mut self, pos: u64, t: f64) {
+        if !self.shown && !self.quiet && self.start.elapsed() > Duration::from_secs(1) {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+        self.bar.set_position(pos);
+        self.bar.set_message(format!("{t:.6e}"));
+    }
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Runs `built` to its final time, writing the CSV as described in the module docs (event-driven
+/// simulations: [`crate::runner_ed::run`]).
+pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
+    if matches!(built.sim, Simulation::EventDriven(_)) {
+        return crate::runner_ed::run(built, opts);
+    }
+    let partial = prepare(&opts.out)?;
     let head = header(&built.nsds);
-    csv.w.write_all(format!("{}\n", head.join(",")).as_bytes()).map_err(io(&partial))?;
+    let mut csv = CsvOut::create(&partial, &head)?;
     let mut r = Vec::with_capacity(head.len());
     row(&built.nsds, built.level, &mut r);
     csv.write_row(&r)?;
@@ -174,18 +231,17 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
     let every = opts.every.max(1);
     let total = built.steps;
     let start = Instant::now();
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} steps, t = {msg} ({elapsed}, ETA {eta})").unwrap_or_else(|_| ProgressStyle::default_bar()));
-    let mut shown = false;
+    let mut bar = Progress::new(total, "steps", opts.quiet);
     let mut prev_active = 0usize;
     let mut k = 0u64;
     while k < total {
-        let rep = match built.sim.step(&mut built.nsds) {
-            Ok(rep) => rep,
+        let rep = match built.sim.advance(&mut built.nsds) {
+            Ok(Advance::Step(rep)) => rep,
+            Ok(Advance::Event(_)) => unreachable!("time-stepping simulations advance by steps"),
             Err(error) => {
                 let _ = csv.w.flush();
-                bar.finish_and_clear();
-                return Err(RunError::Step { error, steps: k, rows: sum.rows, partial, out: opts.out.clone() });
+                bar.finish();
+                return Err(RunError::Step { error: Box::new(error), steps: k, unit: "steps", rows: sum.rows, partial, out: opts.out.clone() });
             }
         };
         k += 1;
@@ -205,24 +261,17 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             sum.events += 1;
         }
         prev_active = rep.active;
-        if k % every == 0 || k == total {
+        if k.is_multiple_of(every) || k == total {
             row(&built.nsds, built.level, &mut r);
             csv.write_row(&r)?;
             sum.rows += 1;
         }
-        if k % 256 == 0 {
-            if !shown && !opts.quiet && start.elapsed() > Duration::from_secs(1) {
-                bar.set_draw_target(ProgressDrawTarget::stderr());
-                shown = true;
-            }
-            bar.set_position(k);
-            bar.set_message(format!("{:.6e}", built.nsds.t()));
+        if k.is_multiple_of(256) {
+            bar.update(k, built.nsds.t());
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     sum.wall = start.elapsed();
-    csv.w.flush().map_err(io(&partial))?;
-    drop(csv);
-    std::fs::rename(&partial, &opts.out).map_err(io(&opts.out))?;
+    finish(csv, &partial, &opts.out)?;
     Ok(sum)
 }

@@ -17,10 +17,19 @@ const SNIPPETS: &[&str] = &[
     "<FrictionContact dim=\"2\"><Nsgs2d/></FrictionContact>", "<FrictionContact dim=\"3\"><Lemke2d/></FrictionContact>",
     "<Prox sigma=\"0\"/>", "<ViFp tau=\"2\"/>", "<NewtonAc max_line_search=\"0\"/>", "<NsgsAc relaxation=\"2\"/>",
     "dim=\"1\"", "dim=\"3\"", "<Lemke2d max_contacts=\"0\"/>",
+    "<LsodarOSI/>", "<LsodarOSI method=\"dopri5\" hmax=\"0\"/>", "<LsodarOSI method=\"bdf\" max_steps=\"1\"/>", "rtol=\"-1\"",
+    "<ImpactProblem><Psor omega=\"3\"/></ImpactProblem>", "<AccelerationProblem><Enum/></AccelerationProblem>",
+    "zeno_velocity=\"0\"", "max_events_between_td=\"1\"", "merge_tol=\"1\"", "event_tol=\"1e300\"",
+    "<EventDriven><TimeDiscretisation h=\"0.1\"/><OneStepIntegrator><LsodarOSI/></OneStepIntegrator></EventDriven>",
 ];
 
 fn samples() -> Vec<(String, String)> {
-    ["samples/bouncing_ball/bouncing_ball_ts.xml", "samples/diode_bridge/diode_bridge.xml", "frontend/tests/data/friction/slide_3d.xml"]
+    [
+        "samples/bouncing_ball/bouncing_ball_ts.xml",
+        "samples/diode_bridge/diode_bridge.xml",
+        "frontend/tests/data/friction/slide_3d.xml",
+        "samples/bouncing_ball/bouncing_ball_ed.xml",
+    ]
         .iter()
         .map(|s| (s.to_string(), std::fs::read_to_string(common::workspace_root().join(s)).unwrap()))
         .collect()
@@ -109,7 +118,7 @@ fn exercise(text: &str) -> bool {
     let Ok(mut built) = convert::build(&loaded, vec![]) else { return false };
     let steps = built.steps.min(20);
     for _ in 0..steps {
-        if built.sim.step(&mut built.nsds).is_err() {
+        if built.sim.advance(&mut built.nsds).is_err() {
             break;
         }
     }
@@ -120,7 +129,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: std::env::var("SALTUS_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300), failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource("regressions"))), ..ProptestConfig::default() })]
 
     #[test]
-    fn mutated_samples_never_panic(which in 0usize..3, muts in prop::collection::vec(mutation(), 1..4)) {
+    fn mutated_samples_never_panic(which in 0usize..4, muts in prop::collection::vec(mutation(), 1..4)) {
         let (_, text) = &samples()[which];
         let mut t = text.clone();
         for m in &muts {

@@ -80,3 +80,38 @@ fn entities_and_encodings() {
     // A NUL character inside text is just a bad number.
     expect(ball().replace("<q0>1 0 0</q0>", "<q0>1 \u{0} 0</q0>"), &["q0"]);
 }
+
+fn ball_ed() -> String {
+    std::fs::read_to_string(common::workspace_root().join("samples/bouncing_ball/bouncing_ball_ed.xml")).unwrap()
+}
+
+fn slide() -> String {
+    std::fs::read_to_string(common::workspace_root().join("frontend/tests/data/friction/slide_3d.xml")).unwrap()
+}
+
+#[test]
+fn event_driven_edge_cases() {
+    let lsodar = "<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\"/>";
+    expect(ball_ed().replace(lsodar, "<LsodarOSI hmax=\"0\"/>"), &["EventDriven/OneStepIntegrator/LsodarOSI", "hmax"]);
+    expect(ball_ed().replace(lsodar, "<LsodarOSI max_steps=\"0\"/>"), &["LsodarOSI", "max_steps"]);
+    expect(ball_ed().replace(lsodar, "<LsodarOSI rtol=\"nan\"/>"), &["LsodarOSI", "rtol"]);
+    expect(ball_ed().replace(lsodar, "<LsodarOSI method=\"rk4\"/>"), &["model.xml:"]);
+    expect(ball_ed().replace(lsodar, ""), &["model.xml:"]);
+    expect(ball_ed().replace("h=\"0.005\"", "h=\"1e-300\""), &["EventDriven/TimeDiscretisation", "steps"]);
+    expect(ball_ed().replace("event_tol=\"1e-10\"", "merge_tol=\"inf\""), &["EventDriven", "merge_tol"]);
+    expect(ball_ed().replace("event_tol=\"1e-10\"", "max_events_between_td=\"0\""), &["EventDriven", "max_events_between_td"]);
+    expect(ball_ed().replace("<ImpactProblem>", "<ImpactProblem><Pgs/>"), &["model.xml:"]);
+    let second = "</EventDriven>\n  <EventDriven><TimeDiscretisation h=\"0.1\"/><OneStepIntegrator><LsodarOSI/></OneStepIntegrator></EventDriven>";
+    expect(ball_ed().replace("</EventDriven>", second), &["model.xml:"]);
+}
+
+#[test]
+fn friction_contact_edge_cases() {
+    let fc = "<FrictionContact dim=\"3\"";
+    expect(slide().replace(fc, "<FrictionContact dim=\"18446744073709551615\""), &["FrictionContact", "dimension 2 or 3"]);
+    expect(slide().replace(fc, "<FrictionContact"), &["missing attribute `dim`"]);
+    expect(slide().replace("mu=\"0.3\"", "mu=\"-1\""), &["NonSmoothLaw"]);
+    expect(slide().replace("<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", "<ViFp l_min=\"0.95\"/>"), &["FrictionContact/ViFp", "l_max/l_min/tau"]);
+    expect(slide().replace("<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", "<Prox sigma=\"-1\"/>"), &["FrictionContact/Prox"]);
+    expect(slide().replace("<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", "<NsgsAc/><NsgsFb/>"), &["model.xml:"]);
+}

@@ -34,7 +34,14 @@ pub fn samples() -> Vec<PathBuf> {
 #[test]
 fn samples_exist() {
     let s = samples();
-    for name in ["bouncing_ball_ts.xml", "bouncing_ball_ts_plugin.xml", "diode_bridge.xml", "diode_bridge_plugin.xml"] {
+    for name in [
+        "bouncing_ball_ts.xml",
+        "bouncing_ball_ts_plugin.xml",
+        "bouncing_ball_ed.xml",
+        "bouncing_ball_ed_plugin.xml",
+        "diode_bridge.xml",
+        "diode_bridge_plugin.xml",
+    ] {
         assert!(s.iter().any(|p| p.file_name().unwrap() == name), "missing sample {name}");
     }
 }

@@ -9,7 +9,7 @@ use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
     DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs, ForceFn, KernelError,
-    LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport,
+    EventDriven, EventReport, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport,
     TimeStepping, TimeSteppingDirectProjection,
 };
 use std::collections::HashMap;
@@ -18,27 +18,47 @@ use std::path::PathBuf;
 /// Largest state size of one dynamical system (the integrators factor dense `n×n` matrices).
 pub const MAX_DOF: usize = 10_000;
 
-/// The simulation built from `<Simulation>`.
+/// The simulation built from `<Simulation>` or `<EventDriven>`.
 pub enum Simulation {
     /// Plain time stepping.
     TimeStepping(Box<TimeStepping>),
     /// Time stepping with projection of positions (`<Projection>` present).
     Projection(Box<TimeSteppingDirectProjection>),
+    /// Event-driven simulation (`<EventDriven>`).
+    EventDriven(Box<EventDriven>),
+}
+
+/// What one [`Simulation::advance`] did.
+#[derive(Debug, Clone)]
+pub enum Advance {
+    /// A time step (time-stepping simulations).
+    Step(StepReport),
+    /// A processed event (event-driven simulations).
+    Event(Box<EventReport>),
 }
 
 impl Simulation {
-    /// One step.
-    pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
+    /// One time step, or (event driven) the next event.
+    pub fn advance(&mut self, nsds: &mut Nsds) -> Result<Advance, KernelError> {
         match self {
-            Simulation::TimeStepping(s) => s.step(nsds),
-            Simulation::Projection(s) => s.step(nsds),
+            Simulation::TimeStepping(s) => s.step(nsds).map(Advance::Step),
+            Simulation::Projection(s) => s.step(nsds).map(Advance::Step),
+            Simulation::EventDriven(s) => s.advance(nsds).map(|r| Advance::Event(Box::new(r))),
         }
     }
-    /// The underlying time stepping.
-    pub fn time_stepping(&self) -> &TimeStepping {
+    /// The underlying time stepping (`None` for event-driven simulations).
+    pub fn time_stepping(&self) -> Option<&TimeStepping> {
         match self {
-            Simulation::TimeStepping(s) => s,
-            Simulation::Projection(s) => s.time_stepping(),
+            Simulation::TimeStepping(s) => Some(s),
+            Simulation::Projection(s) => Some(s.time_stepping()),
+            Simulation::EventDriven(_) => None,
+        }
+    }
+    /// One-line description: integrator and problem(s).
+    pub fn describe(&self) -> String {
+        match self.time_stepping() {
+            Some(ts) => format!("{} + {}", ts.osi().kind_name(), ts.osnsp().kind_name()),
+            None => "EventDriven with LsodarOSI (impact and acceleration LCPs)".into(),
         }
     }
 }
@@ -55,9 +75,10 @@ pub struct Built {
     pub t_end: f64,
     /// Time step.
     pub h: f64,
-    /// Number of steps: `round((T − t0)/h)` (Siconos's `while hasNextEvent()`).
+    /// Number of steps (time stepping) or of time-discretisation events (event driven):
+    /// `round((T − t0)/h)` (Siconos's `while hasNextEvent()`).
     pub steps: u64,
-    /// Level of `(y, λ)` solved by the one-step problem.
+    /// Level of `(y, λ)` solved by the one-step problem (time stepping; 0 for event driven).
     pub level: usize,
     /// `<Output every>`.
     pub every: Option<u64>,
@@ -70,13 +91,19 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
         return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {t0}, T = {t_end}")));
     }
-    let h = mf.simulation.time_discretisation.h;
+    let (h, sim_el) = match (&mf.simulation, &mf.event_driven) {
+        (Some(s), None) => (s.time_discretisation.h, "Simulation"),
+        (None, Some(e)) => (e.time_discretisation.h, "EventDriven"),
+        (Some(_), Some(_)) => return Err(m.error_at("EventDriven", "a model has one simulation: <Simulation> (time stepping) or <EventDriven>, not both")),
+        (None, None) => return Err(m.error_at("NSDS", "missing element `Simulation` (time stepping) or `EventDriven` after <NSDS>")),
+    };
+    let td_path = format!("{sim_el}/TimeDiscretisation");
     if !(h > 0.0 && h.is_finite()) {
-        return Err(m.error_at("Simulation/TimeDiscretisation", format!("h must be finite and > 0, got {h}")));
+        return Err(m.error_at(&td_path, format!("h must be finite and > 0, got {h}")));
     }
     let steps_f = ((t_end - t0) / h).round();
-    if !(steps_f >= 1.0 && steps_f <= 1e12) {
-        return Err(m.error_at("Simulation/TimeDiscretisation", format!("(T − t0)/h = {} steps: need between 1 and 1e12", (t_end - t0) / h)));
+    if !(1.0..=1e12).contains(&steps_f) {
+        return Err(m.error_at(&td_path, format!("(T − t0)/h = {} steps: need between 1 and 1e12", (t_end - t0) / h)));
     }
     let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0 };
     let mut nsds = Nsds::new(t0);
@@ -132,7 +159,11 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         let ds2 = concerned.get(1).map(|c| c.1);
         nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
     }
-    let (sim, level) = super::convert_sim::build_simulation(m, &nsds, h)?;
+    let (sim, level) = match (&mf.simulation, &mf.event_driven) {
+        (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
+        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
+        (None, None) => unreachable!("checked above"),
+    };
     Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every: mf.output.as_ref().and_then(|o| o.every) })
 }
 

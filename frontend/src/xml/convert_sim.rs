@@ -16,7 +16,7 @@ fn set_iter(it: &mut saltus_numerics::IterOptions, tol: Option<f64>, max_iter: O
     }
 }
 
-fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
+pub(super) fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
     use lcp::LcpSolver as L;
     match s {
         LcpSolverSpec::Lemke(o) => {
@@ -24,6 +24,12 @@ fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
             set_iter(&mut x.iter, o.tol, o.max_iter);
             if let Some(w) = o.warm_start { x.warm_start = w; }
             if let Some(p) = o.pivot_tol { x.pivot_tol = p; }
+            if let Some(t) = o.tie_break {
+                x.tie_break = match t {
+                    TieBreakSpec::Lexicographic => lcp::TieBreak::Lexicographic,
+                    TieBreakSpec::SmallestIndex => lcp::TieBreak::SmallestIndex,
+                };
+            }
             L::Lemke(x)
         }
         LcpSolverSpec::Pgs(o) => {
@@ -88,6 +94,7 @@ fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
             let mut x = mlcp::EnumOptions::default();
             if let Some(t) = o.tol { x.tol = t; }
             if let Some(w) = o.warm_start { x.warm_start = w; }
+            if let Some(c) = o.max_comp { x.max_comp = c; }
             mlcp::MlcpSolver::Enumerative(x)
         }
         MlcpSolverSpec::Pgs(o) => {
@@ -100,6 +107,8 @@ fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
             let mut x = mlcp::NewtonFbOptions::default();
             set_iter(&mut x.iter, o.tol, o.max_iter);
             if let Some(w) = o.warm_start { x.warm_start = w; }
+            if let Some(a) = o.armijo { x.armijo = a; }
+            if let Some(b) = o.max_backtracks { x.max_backtracks = b; }
             mlcp::MlcpSolver::NewtonFb(x)
         }
         MlcpSolverSpec::Lemke(o) => {
@@ -111,8 +120,11 @@ fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
     }
 }
 
-fn options(storage: Option<StorageSpec>, warm: Option<bool>, policy: Option<PolicySpec>) -> OsnspOptions {
+fn options(storage: Option<StorageSpec>, sparse_threshold: Option<usize>, warm: Option<bool>, policy: Option<PolicySpec>) -> OsnspOptions {
     let mut o = OsnspOptions::default();
+    if let Some(n) = sparse_threshold {
+        o.sparse_threshold = n;
+    }
     if let Some(s) = storage {
         o.storage = match s {
             StorageSpec::Auto => Storage::Auto,
@@ -133,13 +145,19 @@ fn options(storage: Option<StorageSpec>, warm: Option<bool>, policy: Option<Poli
 }
 
 /// Where in the XML a kernel error from building the simulation belongs.
-fn sim_error(m: &LoadedModel, nsds: &Nsds, e: &KernelError) -> ModelError {
+pub(super) fn sim_error(m: &LoadedModel, nsds: &Nsds, e: &KernelError, osi_kind: &str) -> ModelError {
     match e {
         KernelError::InvalidCombination { name, .. } => m.error_at(&format!("NSDS/Interaction[{name}]"), format!("{} (with the simulation's integrator and one-step problem)", kernel_reason(e))),
         KernelError::UnsupportedSystem { ds, reason } => {
             let name = nsds.ds_name(*ds).unwrap_or("?");
             let kind = nsds.ds(*ds).map_or("DS", |d| d.kind_name());
-            m.error_at(&format!("NSDS/{}[{name}]", xml_ds_kind(kind)), format!("{reason} (integrator {})", m.model.simulation.osi.kind_name()))
+            m.error_at(&format!("NSDS/{}[{name}]", xml_ds_kind(kind)), format!("{reason} (integrator {osi_kind})"))
+        }
+        KernelError::SingularW { ds, .. } => {
+            let name = nsds.ds_name(*ds).unwrap_or("?");
+            let kind = nsds.ds(*ds).map_or("DS", |d| d.kind_name());
+            let what = if osi_kind == "LsodarOSI" { "the mass matrix is singular (the event-driven integrator needs M⁻¹)" } else { "the iteration matrix W of the integrator is singular (check the mass matrix)" };
+            m.error_at(&format!("NSDS/{kind}[{name}]/Mass"), what)
         }
         KernelError::InvalidOption { option, reason } => m.error_at("Simulation", format!("option `{option}`: {reason}")),
         other => m.error_at("Simulation", kernel_msg(other)),
@@ -176,24 +194,23 @@ impl OsiWrapper {
 }
 
 /// Builds the simulation; returns it with the level of `(y, λ)` its one-step problem solves.
-pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulation, usize), ModelError> {
-    let s = &m.model.simulation;
+pub fn build_simulation(m: &LoadedModel, s: &SimulationSpec, nsds: &Nsds, h: f64) -> Result<(Simulation, usize), ModelError> {
     let osi = match &s.osi.kind {
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta },
     };
     osi.validate().map_err(|e| m.error_at(&format!("Simulation/OneStepIntegrator/{}", s.osi.kind_name()), kernel_msg(&e)))?;
     let (osnsp, opts) = match &s.osnsp.kind {
-        OsnspSpec::LCP(l) => (Osnsp::Lcp(lcp_solver(&l.solver)), options(l.storage, l.warm_start, l.on_non_convergence)),
+        OsnspSpec::LCP(l) => (Osnsp::Lcp(lcp_solver(&l.solver)), options(l.storage, l.sparse_threshold, l.warm_start, l.on_non_convergence)),
         OsnspSpec::Equality(_) => (Osnsp::Equality, OsnspOptions::default()),
-        OsnspSpec::Relay(r) => (Osnsp::Relay(relay_solver(&r.solver)), options(r.storage, r.warm_start, r.on_non_convergence)),
-        OsnspSpec::MLCP(r) => (Osnsp::Mlcp(mlcp_solver(&r.solver)), options(None, r.warm_start, r.on_non_convergence)),
+        OsnspSpec::Relay(r) => (Osnsp::Relay(relay_solver(&r.solver)), options(r.storage, r.sparse_threshold, r.warm_start, r.on_non_convergence)),
+        OsnspSpec::MLCP(r) => (Osnsp::Mlcp(mlcp_solver(&r.solver)), options(None, None, r.warm_start, r.on_non_convergence)),
         OsnspSpec::FrictionContact(f) => {
             if f.dim != 2 && f.dim != 3 {
                 return Err(m.error_at("Simulation/OneStepNSProblem/FrictionContact", format!("dim = {}: a friction-contact problem has dimension 2 or 3", f.dim)));
             }
             let solver = super::convert_fc::fc_solver(f).map_err(|e| m.error_at(&format!("Simulation/OneStepNSProblem/FrictionContact/{}", f.solver.kind_name()), e))?;
-            (Osnsp::FrictionContact { dim: f.dim, solver }, options(f.storage, f.warm_start, f.on_non_convergence))
+            (Osnsp::FrictionContact { dim: f.dim, solver }, options(f.storage, f.sparse_threshold, f.warm_start, f.on_non_convergence))
         }
     };
     let osnsp_path = "Simulation/OneStepNSProblem";
@@ -205,7 +222,7 @@ pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulat
         if let Some(k) = n.max_iter { newton.max_iter = k; }
         newton.validate().map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     }
-    let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e))?;
+    let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
     let ts = ts.with_options(opts).map_err(|e| m.error_at(osnsp_path, kernel_msg(&e)))?;
     let ts = ts.with_newton(newton).map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     let sim = match &s.projection {
@@ -214,8 +231,7 @@ pub fn build_simulation(m: &LoadedModel, nsds: &Nsds, h: f64) -> Result<(Simulat
             let mut po = ProjectionOptions::default();
             if let Some(t) = p.tol { po.tol = t; }
             if let Some(k) = p.max_iter { po.max_iter = k; }
-            let dp = TimeSteppingDirectProjection::new(nsds, h, osi, osnsp, po).map_err(|e| sim_error(m, nsds, &e))?;
-            // The projection variant builds its own inner time stepping; options are the defaults.
+            let dp = TimeSteppingDirectProjection::from_time_stepping(nsds, ts, po).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
             Simulation::Projection(Box::new(dp))
         }
     };

@@ -3,9 +3,11 @@
 
 mod bind;
 pub mod convert;
+mod convert_ed;
 mod convert_fc;
 mod convert_sim;
 pub mod schema;
+mod schema_ed;
 mod schema_sim;
 pub mod values;
 

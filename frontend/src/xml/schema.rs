@@ -26,8 +26,12 @@ pub struct ModelFile {
     pub time: TimeSpec,
     #[serde(rename = "NSDS")]
     pub nsds: NsdsSpec,
-    #[serde(rename = "Simulation")]
-    pub simulation: SimulationSpec,
+    /// Time stepping (exactly one of `Simulation` and `EventDriven` is given).
+    #[serde(rename = "Simulation", default, skip_serializing_if = "is_none")]
+    pub simulation: Option<SimulationSpec>,
+    /// Event-driven simulation.
+    #[serde(rename = "EventDriven", default, skip_serializing_if = "is_none")]
+    pub event_driven: Option<EventDrivenSpec>,
     #[serde(rename = "Output", default, skip_serializing_if = "is_none")]
     pub output: Option<OutputSpec>,
 }
@@ -324,7 +328,7 @@ pub enum LawSpec {
     MixedComplementarityConditionNSL(MixedSpec),
     NewtonImpactNSL(NewtonImpactSpec),
     NewtonImpactFrictionNSL(NewtonImpactFrictionSpec),
-    RelayNSL(RelaySpec),
+    RelayNSL(Box<RelaySpec>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -370,4 +374,5 @@ pub struct RelaySpec {
     pub ub: VectorSpec,
 }
 
+pub use super::schema_ed::*;
 pub use super::schema_sim::*;

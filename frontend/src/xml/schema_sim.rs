@@ -101,6 +101,8 @@ pub struct FrictionContactSpec {
     pub dim: usize,
     #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
     pub storage: Option<StorageSpec>,
+    #[serde(rename = "@sparse_threshold", default, skip_serializing_if = "is_none")]
+    pub sparse_threshold: Option<usize>,
     #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
     pub warm_start: Option<bool>,
     #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
@@ -244,6 +246,8 @@ pub struct FcLemkeSpec {
 pub struct RelayProblemSpec {
     #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
     pub storage: Option<StorageSpec>,
+    #[serde(rename = "@sparse_threshold", default, skip_serializing_if = "is_none")]
+    pub sparse_threshold: Option<usize>,
     #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
     pub warm_start: Option<bool>,
     #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
@@ -274,10 +278,40 @@ pub struct MlcpProblemSpec {
 /// MLCP solvers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum MlcpSolverSpec {
-    Enum(IterSpec),
+    Enum(MlcpEnumSpec),
     Pgs(IterSpec),
-    NewtonFB(IterSpec),
+    NewtonFB(MlcpNewtonSpec),
     Lemke(IterSpec),
+}
+
+/// MLCP enumeration: `tol`, the cap `max_comp` on complementarity rows (max_iter unused).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MlcpEnumSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@max_comp", default, skip_serializing_if = "is_none")]
+    pub max_comp: Option<usize>,
+}
+
+/// MLCP Fischer–Burmeister Newton with its line-search options.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MlcpNewtonSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@armijo", default, skip_serializing_if = "is_none")]
+    pub armijo: Option<f64>,
+    #[serde(rename = "@max_backtracks", default, skip_serializing_if = "is_none")]
+    pub max_backtracks: Option<usize>,
 }
 
 /// `<LCP>`: problem options and one solver element.
@@ -286,6 +320,8 @@ pub enum MlcpSolverSpec {
 pub struct LcpSpec {
     #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
     pub storage: Option<StorageSpec>,
+    #[serde(rename = "@sparse_threshold", default, skip_serializing_if = "is_none")]
+    pub sparse_threshold: Option<usize>,
     #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
     pub warm_start: Option<bool>,
     #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
@@ -350,6 +386,16 @@ pub struct LemkeSpec {
     pub warm_start: Option<bool>,
     #[serde(rename = "@pivot_tol", default, skip_serializing_if = "is_none")]
     pub pivot_tol: Option<f64>,
+    #[serde(rename = "@tie_break", default, skip_serializing_if = "is_none")]
+    pub tie_break: Option<TieBreakSpec>,
+}
+
+/// Lemke's ratio-test tie breaking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreakSpec {
+    Lexicographic,
+    SmallestIndex,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

@@ -454,13 +454,3 @@ enum VecOpRef<'a> {
     Const(&'a DVector<f64>),
     Op(&'a VecOp),
 }
-
-impl InterWork {
-    /// Recomputes `W⁻¹ Hᵀ` (unscaled) even if cached as not ready (used by the projection).
-    pub fn force_winv_b(&mut self, dsw: &[DsWork], t: f64) -> Result<(), KernelError> {
-        if !self.winv_ready {
-            self.compute_winv_b(dsw, 1.0, t)?;
-        }
-        Ok(())
-    }
-}

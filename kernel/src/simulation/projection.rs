@@ -1,27 +1,53 @@
 //! Time stepping with direct projection (Siconos `TimeSteppingDirectProjection`): after the
-//! Moreau–Jean step, the positions are projected onto the violated unilateral constraints.
+//! Moreau–Jean step, the positions are projected onto the bilateral constraints `h(q) = 0`
+//! (`EqualityConditionNSL`) and the violated unilateral ones `y ≥ 0` (normal component of the
+//! impact laws), in the metric of the mass matrix.
 //!
-//! Projection problem (position level): with `G = H W⁻¹ Hᵀ` over the constraints whose gap
-//! `y₀ < −tol`, find `μ` with `0 ≤ y₀ + G μ ⊥ μ ≥ 0`, then `q ← q + W⁻¹ Hᵀ μ`; repeated
-//! (relations re-evaluated) until `max(0, −y₀) ≤ tol` or `max_iter`. Velocities are not changed.
+//! Gauss–Newton projection (position level), repeated with the relations re-evaluated until the
+//! violation `max(max_e |h_e(q)|, max_u max(0, −h_u(q))) ≤ tol` or `max_iter` iterations:
+//!
+//! ```text
+//! G = H M⁻¹ Hᵀ,   w = G μ + h(q),   w_e = 0 (μ_e free),   0 ≤ w_u ⊥ μ_u ≥ 0,
+//! q ← q + M⁻¹ Hᵀ μ
+//! ```
+//!
+//! over the equality rows and the unilateral rows with `h_u(q) < tol`, solved exactly by
+//! principal pivoting (module `pivot`: Murty's least-index method). Then, unless disabled, the velocities are projected onto the
+//! tangent space of the bilateral constraints at the projected positions (Siconos's
+//! `TimeSteppingCombinedProjection` does the same at velocity level):
+//! `v ← v + M⁻¹ Hₑᵀ ν` with `Hₑ M⁻¹ Hₑᵀ ν = −Hₑ v`, the mass-weighted orthogonal projection, which
+//! never increases the kinetic energy. Unilateral velocities are left to the impact law.
+//! Every workspace is sized in [`TimeSteppingDirectProjection::new`]; a projection allocates
+//! nothing unless a user function does.
+
+mod pivot;
 
 use super::osi::Osi;
-use super::osnsp::Osnsp;
+use super::osnsp::{OnNonConvergence, Osnsp};
 use super::report::{ProjectionReport, StepReport};
 use super::time_stepping::TimeStepping;
 use crate::error::KernelError;
+use crate::model::ds::{DynamicalSystem, Mass};
 use crate::model::nsds::Nsds;
-use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
+use crate::model::nslaw::NonSmoothLaw;
 use nalgebra::{DMatrix, DVector};
-use saltus_numerics::Operator;
+use pivot::{cholesky_in_place, cholesky_solve, Pivot, PivotError};
+use saltus_numerics::{NumericsError, SolveReport, SolveStatus};
+use std::time::Instant;
 
 /// Options of the position projection.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ProjectionOptions {
-    /// Accepted constraint violation `max(0, −y₀)`.
+    /// Accepted constraint violation: `|h(q)|` on bilateral rows, `max(0, −h(q))` on unilateral
+    /// rows.
     pub tol: f64,
-    /// Projection iterations per step (1 is exact for linear relations).
+    /// Gauss–Newton iterations per step (1 is exact for linear relations).
     pub max_iter: usize,
+    /// Also project the velocities onto `∇h(q) v = 0` for the bilateral constraints.
+    pub project_velocity: bool,
+    /// [`OnNonConvergence::Accept`]: keep the last iterate and report `converged = false`;
+    /// [`OnNonConvergence::Fail`]: return [`KernelError::NotConverged`].
+    pub on_non_convergence: OnNonConvergence,
 }
 
 impl Default for ProjectionOptions {
@@ -29,21 +55,65 @@ impl Default for ProjectionOptions {
         ProjectionOptions {
             tol: 1e-10,
             max_iter: 10,
+            project_velocity: true,
+            on_non_convergence: OnNonConvergence::Accept,
         }
     }
 }
 
-/// Moreau–Jean time stepping followed by a projection of the positions.
+impl ProjectionOptions {
+    /// `tol` finite and > 0, `max_iter` > 0.
+    pub fn validate(&self) -> Result<(), KernelError> {
+        if !(self.tol > 0.0 && self.tol.is_finite()) || self.max_iter == 0 {
+            return Err(KernelError::InvalidOption {
+                option: "projection",
+                reason: format!(
+                    "tol must be finite and > 0 and max_iter > 0, got tol = {}, max_iter = {}",
+                    self.tol, self.max_iter
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A constrained scalar row: component `comp` of interaction `inter`.
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    inter: usize,
+    comp: usize,
+}
+
+/// The Cholesky factor of a system's mass matrix.
+struct MassWork {
+    chol: DMatrix<f64>,
+    constant: bool,
+    ready: bool,
+}
+
+/// Moreau–Jean time stepping followed by a projection of the positions (and of the velocities
+/// onto the bilateral constraints).
 pub struct TimeSteppingDirectProjection {
     inner: TimeStepping,
     options: ProjectionOptions,
-    solver: LcpSolver,
-    state: LcpSolverState,
+    /// Equality rows first, then the unilateral ones.
+    rows: Vec<Row>,
+    n_eq_rows: usize,
+    mass: Vec<MassWork>,
+    /// Per interaction: `M⁻¹ Hᵀ` (stacked over its one or two systems).
+    minv_ht: Vec<DMatrix<f64>>,
+    need: Vec<bool>,
+    cand: Vec<usize>,
+    g: DMatrix<f64>,
+    y0: Vec<f64>,
+    mu: Vec<f64>,
+    w: Vec<f64>,
+    pivot: Pivot,
+    saved: Vec<(DVector<f64>, DVector<f64>)>,
 }
 
 impl TimeSteppingDirectProjection {
-    /// As [`TimeStepping::new`], Moreau–Jean only; the projection uses the LCP solver of `osnsp`
-    /// (Lemke for other problems).
+    /// As [`TimeStepping::new`] (Moreau–Jean only) followed by the projection with `options`.
     pub fn new(
         nsds: &Nsds,
         h: f64,
@@ -57,28 +127,95 @@ impl TimeSteppingDirectProjection {
                 reason: "direct projection needs MoreauJeanOSI".into(),
             });
         }
-        if options.tol.is_nan() || options.tol <= 0.0 || options.max_iter == 0 {
+        options.validate()?;
+        let inner = TimeStepping::new(nsds, h, osi, osnsp)?;
+        Self::from_time_stepping(nsds, inner, options)
+    }
+
+    /// Adds the projection to a configured time stepping (its one-step problem and Newton
+    /// options are kept) of the same `nsds`.
+    pub fn from_time_stepping(
+        nsds: &Nsds,
+        inner: TimeStepping,
+        options: ProjectionOptions,
+    ) -> Result<Self, KernelError> {
+        if !matches!(inner.osi, Osi::MoreauJean { .. }) {
             return Err(KernelError::InvalidOption {
-                option: "projection",
-                reason: "tol must be > 0 and max_iter > 0".into(),
+                option: "osi",
+                reason: "direct projection needs MoreauJeanOSI".into(),
             });
         }
-        let solver = match &osnsp {
-            Osnsp::Lcp(s) => *s,
-            _ => LcpSolver::Lemke(Default::default()),
-        };
-        let inner = TimeStepping::new(nsds, h, osi, osnsp)?;
+        options.validate()?;
+        let (mut eq, mut uni) = (Vec::new(), Vec::new());
+        for (k, inter) in nsds.interactions().iter().enumerate() {
+            if !inter.relation.is_lagrangian() {
+                continue;
+            }
+            match &inter.law {
+                NonSmoothLaw::EqualityCondition { size } => {
+                    eq.extend((0..*size).map(|comp| Row { inter: k, comp }))
+                }
+                NonSmoothLaw::ComplementarityCondition { size } => {
+                    uni.extend((0..*size).map(|comp| Row { inter: k, comp }))
+                }
+                NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. } => {
+                    uni.push(Row { inter: k, comp: 0 })
+                }
+                _ => {}
+            }
+        }
+        let n_eq_rows = eq.len();
+        let mut rows = eq;
+        rows.extend(uni);
+        let n = rows.len();
+        let mass = nsds
+            .systems()
+            .iter()
+            .map(|ds| MassWork {
+                chol: DMatrix::zeros(ds.dim(), ds.dim()),
+                constant: !matches!(
+                    ds,
+                    DynamicalSystem::Lagrangian(d) if matches!(d.mass, Mass::Function(_))
+                ),
+                ready: false,
+            })
+            .collect();
+        let minv_ht = inner
+            .iws
+            .iter()
+            .map(|iw| DMatrix::zeros(iw.n1 + iw.n2, iw.m))
+            .collect();
+        let saved = nsds
+            .systems()
+            .iter()
+            .map(|ds| (DVector::zeros(ds.dim()), DVector::zeros(ds.dim())))
+            .collect();
         Ok(TimeSteppingDirectProjection {
+            need: vec![false; nsds.n_interactions()],
             inner,
             options,
-            solver,
-            state: LcpSolverState::default(),
+            rows,
+            n_eq_rows,
+            mass,
+            minv_ht,
+            cand: Vec::with_capacity(n),
+            g: DMatrix::zeros(n, n),
+            y0: vec![0.0; n],
+            mu: vec![0.0; n],
+            w: vec![0.0; n],
+            pivot: Pivot::new(n),
+            saved,
         })
     }
 
     /// The underlying time stepping.
     pub fn time_stepping(&self) -> &TimeStepping {
         &self.inner
+    }
+
+    /// The projection options.
+    pub fn options(&self) -> &ProjectionOptions {
+        &self.options
     }
 
     /// As [`TimeStepping::run`]: steps until `t_k` reaches `until`, calling `f` after each step.
@@ -100,79 +237,275 @@ impl TimeSteppingDirectProjection {
         Ok(done)
     }
 
-    /// One Moreau–Jean step, then the projection.
+    /// One Moreau–Jean step, then the projection. If the projection fails, the model is left at
+    /// the unprojected Moreau–Jean state of the step's end.
     pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
         let mut rep = self.inner.step(nsds)?;
-        rep.projection = Some(self.project(nsds, rep.t)?);
-        Ok(rep)
+        for (ds, (q, v)) in nsds.systems().iter().zip(self.saved.iter_mut()) {
+            q.copy_from(ds.state());
+            if let Some(vel) = ds.velocity() {
+                v.copy_from(vel);
+            }
+        }
+        match self.project(nsds, rep.t) {
+            Ok(p) => {
+                rep.projection = Some(p);
+                Ok(rep)
+            }
+            Err(e) => {
+                let (systems, _) = nsds.parts_mut();
+                for (ds, (q, v)) in systems.iter_mut().zip(&self.saved) {
+                    let (x, vel, _) = ds.state_mut();
+                    x.copy_from(q);
+                    if let Some(vel) = vel {
+                        vel.copy_from(v);
+                    }
+                }
+                // Best effort: the outputs of the restored state (the original error wins).
+                let _ = self.refresh(nsds, rep.t);
+                Err(e)
+            }
+        }
     }
 
     fn project(&mut self, nsds: &mut Nsds, t: f64) -> Result<ProjectionReport, KernelError> {
+        let start = Instant::now();
         let tol = self.options.tol;
-        let ts = &mut self.inner;
         let mut report = ProjectionReport {
             iterations: 0,
             violation: 0.0,
             active: 0,
+            converged: false,
+            velocity_violation: 0.0,
         };
-        for it in 0..self.options.max_iter {
-            let viol: Vec<usize> = nsds
-                .interactions()
-                .iter()
-                .enumerate()
-                .filter(|(_, i)| i.law.is_unilateral() && i.relation.is_lagrangian())
-                .filter(|(k, _)| ts.iws[*k].y[0][0] < -tol)
-                .map(|(k, _)| k)
-                .collect();
-            report.violation = viol.iter().map(|&k| -ts.iws[k].y[0][0]).fold(0.0, f64::max);
-            if viol.is_empty() {
-                break;
-            }
-            report.iterations = it + 1;
-            report.active = viol.len();
-            // G = H W⁻¹ Hᵀ on the normal components
-            for &k in &viol {
-                ts.iws[k].force_winv_b(&ts.dsw, t)?;
-            }
-            let n = viol.len();
-            let mut g = DMatrix::zeros(n, n);
-            for (a, &ka) in viol.iter().enumerate() {
-                for (b, &kb) in viol.iter().enumerate() {
-                    let (ia, ib) = (&ts.iws[ka], &ts.iws[kb]);
-                    for d in std::iter::once(ia.ds.0).chain(ia.ds.1) {
-                        if let (Some((ca, na)), Some((cb, _))) = (ia.block_of(d), ib.block_of(d)) {
-                            g[(a, b)] += (ia.jac.view((0, ca), (1, na))
-                                * ib.winv_b.view((cb, 0), (na, 1)))[(0, 0)];
-                        }
+        for m in self.mass.iter_mut() {
+            m.ready &= m.constant;
+        }
+        let mut it = 0;
+        loop {
+            // violation and candidate rows (equality rows first)
+            self.cand.clear();
+            let mut n_eq = 0;
+            let mut viol: f64 = 0.0;
+            for (r, row) in self.rows.iter().enumerate() {
+                let y = self.inner.iws[row.inter].y[0][row.comp];
+                if r < self.n_eq_rows {
+                    viol = viol.max(y.abs());
+                    self.cand.push(r);
+                    n_eq += 1;
+                } else {
+                    viol = viol.max(-y);
+                    if y < tol {
+                        self.cand.push(r);
                     }
                 }
             }
-            let q: Vec<f64> = viol.iter().map(|&k| ts.iws[k].y[0][0]).collect();
-            let problem = Lcp::new(Operator::Dense(g), q)
-                .map_err(|source| KernelError::Numerics { t, source })?;
-            let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-            lcp::solve_with(&mut self.state, &problem, &mut z, &mut w, &self.solver)
-                .map_err(|source| KernelError::Numerics { t, source })?;
-            if z.iter().any(|v: &f64| !v.is_finite()) {
-                return Err(KernelError::NonFinite {
-                    t,
-                    what: "projection multiplier",
-                    interaction: None,
-                });
+            report.violation = viol;
+            if viol <= tol {
+                report.converged = true;
+                break;
             }
-            // q += W⁻¹ Hᵀ μ
-            let (systems, _) = nsds.parts_mut();
-            for (a, &k) in viol.iter().enumerate() {
-                let iw = &ts.iws[k];
-                for (d, off, nd) in [(Some(iw.ds.0), 0, iw.n1), (iw.ds.1, iw.n1, iw.n2)] {
-                    let Some(d) = d else { continue };
-                    let (q, _, _) = systems[d.index()].state_mut();
-                    let dq: DVector<f64> = iw.winv_b.view((off, 0), (nd, 1)).column(0) * z[a];
-                    *q += dq;
+            if it == self.options.max_iter {
+                break;
+            }
+            it += 1;
+            report.iterations = it;
+            report.active = self.cand.len();
+            self.compute_minv_ht(nsds, t)?;
+            let c = self.cand.len();
+            self.assemble_g(c);
+            for (a, &r) in self.cand.iter().enumerate() {
+                let row = self.rows[r];
+                self.y0[a] = self.inner.iws[row.inter].y[0][row.comp];
+            }
+            self.pivot
+                .solve(&self.g, &self.y0, c, n_eq, &mut self.mu, &mut self.w)
+                .map_err(|e| pivot_error(e, t))?;
+            self.apply(nsds, c, true, t)?;
+            self.refresh(nsds, t)?;
+        }
+        if !report.converged && self.options.on_non_convergence == OnNonConvergence::Fail {
+            return Err(KernelError::NotConverged {
+                t,
+                report: SolveReport {
+                    status: SolveStatus::MaxIterations,
+                    iterations: report.iterations,
+                    residual: report.violation,
+                    elapsed: start.elapsed(),
+                },
+            });
+        }
+        if self.options.project_velocity && self.n_eq_rows > 0 {
+            self.cand.clear();
+            self.cand.extend(0..self.n_eq_rows);
+            self.compute_minv_ht(nsds, t)?;
+            let c = self.n_eq_rows;
+            self.assemble_g(c);
+            for a in 0..c {
+                let row = self.rows[a];
+                self.y0[a] = self.inner.iws[row.inter].y[1][row.comp];
+            }
+            self.pivot
+                .solve(&self.g, &self.y0, c, c, &mut self.mu, &mut self.w)
+                .map_err(|e| pivot_error(e, t))?;
+            self.apply(nsds, c, false, t)?;
+            self.refresh(nsds, t)?;
+        }
+        report.velocity_violation = self.rows[..self.n_eq_rows]
+            .iter()
+            .map(|row| self.inner.iws[row.inter].y[1][row.comp].abs())
+            .fold(0.0, f64::max);
+        Ok(report)
+    }
+
+    /// `M⁻¹ Hᵀ` of the interactions of the candidate rows, at the current positions. The mass
+    /// matrices are factored once (constant) or once per projection (`M(q)`, at its start).
+    fn compute_minv_ht(&mut self, nsds: &Nsds, t: f64) -> Result<(), KernelError> {
+        self.need.fill(false);
+        for &r in &self.cand {
+            self.need[self.rows[r].inter] = true;
+        }
+        for (k, inter) in nsds.interactions().iter().enumerate() {
+            if !self.need[k] {
+                continue;
+            }
+            let iw = &self.inner.iws[k];
+            let out = &mut self.minv_ht[k];
+            let n = iw.n1 + iw.n2;
+            for d in inter.ds_ids() {
+                let Some((off, nd)) = iw.block_of(d) else { continue };
+                let mw = &mut self.mass[d.index()];
+                if !mw.ready {
+                    factor_mass(&nsds.systems()[d.index()], mw, t, d)?;
+                }
+                for c in 0..iw.m {
+                    for i in 0..nd {
+                        out[(off + i, c)] = iw.jac[(c, off + i)];
+                    }
+                    let col = &mut out.as_mut_slice()[c * n + off..c * n + off + nd];
+                    cholesky_solve(&mw.chol, nd, col);
                 }
             }
-            ts.refresh_outputs(nsds, t)?;
         }
-        Ok(report)
+        Ok(())
+    }
+
+    /// `g[a, b] = H_a M⁻¹ H_bᵀ` over the first `c` candidate rows.
+    fn assemble_g(&mut self, c: usize) {
+        for a in 0..c {
+            let ra = self.rows[self.cand[a]];
+            let ia = &self.inner.iws[ra.inter];
+            for b in 0..c {
+                let rb = self.rows[self.cand[b]];
+                let ib = &self.inner.iws[rb.inter];
+                let mut s = 0.0;
+                for d in std::iter::once(ia.ds.0).chain(ia.ds.1) {
+                    if let (Some((ca, na)), Some((cb, _))) = (ia.block_of(d), ib.block_of(d)) {
+                        let mb = &self.minv_ht[rb.inter];
+                        for i in 0..na {
+                            s += ia.jac[(ra.comp, ca + i)] * mb[(cb + i, rb.comp)];
+                        }
+                    }
+                }
+                self.g[(a, b)] = s;
+            }
+        }
+    }
+
+    /// `q += M⁻¹ Hᵀ μ` (positions) or `v += M⁻¹ Hᵀ μ` (velocities) over the first `c` candidates.
+    fn apply(&mut self, nsds: &mut Nsds, c: usize, positions: bool, t: f64) -> Result<(), KernelError> {
+        let (systems, _) = nsds.parts_mut();
+        for a in 0..c {
+            let row = self.rows[self.cand[a]];
+            let iw = &self.inner.iws[row.inter];
+            let mt = &self.minv_ht[row.inter];
+            for (d, off, nd) in [(Some(iw.ds.0), 0, iw.n1), (iw.ds.1, iw.n1, iw.n2)] {
+                let Some(d) = d else { continue };
+                let (q, v, _) = systems[d.index()].state_mut();
+                let target = if positions { Some(q) } else { v };
+                if let Some(x) = target {
+                    for i in 0..nd {
+                        x[i] += mt[(off + i, row.comp)] * self.mu[a];
+                    }
+                }
+            }
+        }
+        if systems.iter().any(|ds| {
+            ds.state().iter().any(|x| !x.is_finite())
+                || ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()))
+        }) {
+            return Err(KernelError::NonFinite {
+                t,
+                what: if positions { "projected positions" } else { "projected velocities" },
+                interaction: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Outputs (both levels) and index sets from the current state, written into the model.
+    fn refresh(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
+        self.inner.refresh_outputs(nsds, t)?;
+        let (_, inters) = nsds.parts_mut();
+        for (iw, inter) in self.inner.iws.iter_mut().zip(inters.iter_mut()) {
+            iw.y_old[1].copy_from(&iw.y[1]);
+            inter.y[1].copy_from(&iw.y[1]);
+        }
+        Ok(())
+    }
+}
+
+/// Evaluates (for `M(q)`) and factors the mass matrix of `ds` into `mw.chol`.
+fn factor_mass(
+    ds: &DynamicalSystem,
+    mw: &mut MassWork,
+    t: f64,
+    id: crate::DsId,
+) -> Result<(), KernelError> {
+    match ds {
+        DynamicalSystem::LagrangianLinearTi(d) => mw.chol.copy_from(&d.mass),
+        DynamicalSystem::Lagrangian(d) => match &d.mass {
+            Mass::Constant(m) => mw.chol.copy_from(m),
+            Mass::Function(f) => {
+                f(t, d.q.as_slice(), &mut mw.chol)
+                    .map_err(super::osi::user_err(t, "mass matrix M(q)", id.0))?
+            }
+        },
+        _ => {
+            return Err(KernelError::UnsupportedSystem {
+                ds: id,
+                reason: format!("{} cannot be projected (no mass matrix)", ds.kind_name()),
+            })
+        }
+    }
+    let n = mw.chol.nrows();
+    cholesky_in_place(&mut mw.chol, n).map_err(|i| KernelError::UnsupportedSystem {
+        ds: id,
+        reason: format!(
+            "at t = {t}: the mass matrix is not symmetric positive definite (pivot {i}); the projection needs M⁻¹"
+        ),
+    })?;
+    mw.ready = true;
+    Ok(())
+}
+
+fn pivot_error(e: PivotError, t: f64) -> KernelError {
+    match e {
+        PivotError::Singular(index) => KernelError::Numerics {
+            t,
+            source: NumericsError::Singular {
+                what: "projection matrix H M⁻¹ Hᵀ (redundant constraints)",
+                index,
+            },
+        },
+        PivotError::Cycling => KernelError::NotConverged {
+            t,
+            report: SolveReport {
+                status: SolveStatus::Failed(saltus_numerics::FailReason::Stalled),
+                iterations: 0,
+                residual: f64::INFINITY,
+                elapsed: std::time::Duration::ZERO,
+            },
+        },
     }
 }

@@ -31,8 +31,13 @@ pub struct StepReport {
 pub struct ProjectionReport {
     /// Projection iterations done.
     pub iterations: usize,
-    /// Largest constraint violation `max(0, −y₀)` left after the projection.
+    /// Largest constraint violation left after the projection: `|h(q)|` on bilateral rows,
+    /// `max(0, −h(q))` on unilateral rows.
     pub violation: f64,
-    /// Constraints projected at the last iteration.
+    /// Rows of the last projection problem (bilateral rows + unilateral rows with `h < tol`).
     pub active: usize,
+    /// `violation ≤ tol` was reached within `max_iter` iterations.
+    pub converged: bool,
+    /// `max |∇h(q) v|` over the bilateral rows after the projection.
+    pub velocity_violation: f64,
 }

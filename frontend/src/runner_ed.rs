@@ -1,0 +1,144 @@
+//! `saltus run` for event-driven simulations: one CSV row per processed event.
+//!
+//! Columns: those of time stepping (`t`, `NAME.q[i]`, `NAME.v[i]`, then per interaction
+//! `NAME.y[i]`, `NAME.lambda[i]`) and a final `kind`:
+//! * `kind = 0`, time-discretisation event `t0 + k h`: the state; `y` = the gap `y(0)`;
+//!   `λ` = the contact force `λ(2)` of the acceleration problem (0 for open contacts).
+//! * `kind = 1`, pre-impact state of a nonsmooth event: positions (continuous) and the velocities
+//!   just before the event; `y` = the gap; `λ` = 0 (nothing has acted yet).
+//! * `kind = 2`, post-impact state of the same event: `y` = the gap; `λ` = the impulse `λ(1)`
+//!   of the impact problem (0 if the event needed no impact, e.g. a detachment).
+//!
+//! As in Siconos's `BouncingBallED` tutorial the initial state is not written: the first row is
+//! the first event (`t = t0 + h` when no impact comes first). A nonsmooth event that coincides
+//! with a TD event (merged) gives its rows 1 and 2 only. `--every N` keeps every N-th TD row
+//! (and the last); rows 1 and 2 are always written.
+
+use crate::runner::{finish, header, prepare, CsvOut, Progress, RunError, RunOptions, Summary};
+use crate::xml::convert::{Built, Simulation};
+use saltus_kernel::{EventKind, EventReport, InterId, Nsds};
+use std::io::Write;
+use std::time::Instant;
+
+/// Column names: [`header`] then `kind`.
+pub fn header_ed(nsds: &Nsds) -> Vec<String> {
+    let mut h = header(nsds);
+    h.push("kind".into());
+    h
+}
+
+/// Which `λ` a row holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lambda {
+    Force,
+    Zero,
+    Impulse,
+}
+
+/// One row of kind `kind` from the state in `nsds`; `pre` replaces the velocities (kind 1).
+fn row_ed(nsds: &Nsds, sim: &saltus_kernel::EventDriven, t: f64, pre: Option<&[nalgebra::DVector<f64>]>, lambda: Lambda, kind: f64, out: &mut Vec<f64>) {
+    out.clear();
+    out.push(t);
+    for (i, ds) in nsds.systems().iter().enumerate() {
+        out.extend_from_slice(ds.state().as_slice());
+        match (pre.and_then(|p| p.get(i)), ds.velocity()) {
+            (Some(v), Some(_)) => out.extend_from_slice(v.as_slice()),
+            (None, Some(v)) => out.extend_from_slice(v.as_slice()),
+            (_, None) => {}
+        }
+    }
+    for (i, inter) in nsds.interactions().iter().enumerate() {
+        let m = inter.size();
+        match inter.y(0) {
+            Some(y) if y.len() == m => out.extend_from_slice(y.as_slice()),
+            _ => out.extend(std::iter::repeat_n(0.0, m)),
+        }
+        let id = InterId(i as u32);
+        let l = match lambda {
+            Lambda::Force => sim.contact_force(id),
+            Lambda::Zero => 0.0,
+            Lambda::Impulse => sim.impulse(id),
+        };
+        // the event-driven kernel accepts NewtonImpactNSL only: one row per interaction
+        out.push(l);
+        out.extend(std::iter::repeat_n(0.0, m.saturating_sub(1)));
+    }
+    out.push(kind);
+}
+
+fn count(sum: &mut Summary, rep: &EventReport) {
+    for s in rep.impact.iter().chain(rep.acceleration.iter()) {
+        sum.solver_iterations += s.iterations as u64;
+        sum.max_residual = sum.max_residual.max(s.residual);
+        if !s.status.converged() {
+            sum.not_converged += 1;
+        }
+    }
+    if rep.impact.is_some() {
+        sum.impacts += 1;
+    }
+    if rep.kind == EventKind::NonSmooth {
+        sum.events += 1;
+    }
+    if rep.td_index.is_some() {
+        sum.steps += 1;
+    }
+}
+
+/// Runs an event-driven `built` until the TD event at `T` (included); see the module docs.
+pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
+    let Simulation::EventDriven(sim) = &mut built.sim else {
+        return crate::runner::run(built, opts);
+    };
+    let partial = prepare(&opts.out)?;
+    let head = header_ed(&built.nsds);
+    let mut csv = CsvOut::create(&partial, &head)?;
+    let mut r = Vec::with_capacity(head.len());
+    let mut sum = Summary::default();
+    let every = opts.every.max(1);
+    let total = built.steps;
+    let start = Instant::now();
+    let mut bar = Progress::new(total, "TD events", opts.quiet);
+    let mut n = 0u64;
+    while sim.events().next_td_index() <= total {
+        let rep = match sim.advance(&mut built.nsds) {
+            Ok(rep) => rep,
+            Err(error) => {
+                let _ = csv.w.flush();
+                bar.finish();
+                return Err(RunError::Step { error: Box::new(error), steps: sum.steps, unit: "time-discretisation events", rows: sum.rows, partial, out: opts.out.clone() });
+            }
+        };
+        count(&mut sum, &rep);
+        let nsds = &built.nsds;
+        match rep.kind {
+            EventKind::NonSmooth => {
+                let pre = rep.pre_velocities.as_deref();
+                row_ed(nsds, sim, rep.t, pre, Lambda::Zero, 1.0, &mut r);
+                csv.write_row(&r)?;
+                row_ed(nsds, sim, rep.t, None, Lambda::Impulse, 2.0, &mut r);
+                csv.write_row(&r)?;
+                sum.rows += 2;
+            }
+            EventKind::TimeDiscretisation => {
+                let k = rep.td_index.unwrap_or(0);
+                if k.is_multiple_of(every) || k == total {
+                    row_ed(nsds, sim, rep.t, None, Lambda::Force, 0.0, &mut r);
+                    csv.write_row(&r)?;
+                    sum.rows += 1;
+                }
+            }
+        }
+        n += 1;
+        if n.is_multiple_of(256) {
+            bar.update(sum.steps, rep.t);
+        }
+    }
+    bar.finish();
+    sum.wall = start.elapsed();
+    let st = sim.ode_stats();
+    sum.ode_steps = st.steps;
+    sum.rhs_evals = st.rhs_evals;
+    finish(csv, &partial, &opts.out)?;
+    Ok(sum)
+}
