@@ -191,9 +191,9 @@ fn failure_mid_run_keeps_partial_file_and_exits_1() {
     let dir = common::plugin_dir();
     let tmp = tempfile::tempdir().unwrap();
     let model = tmp.path().join("model.xml");
-    // the weight plugin fails (status 3) once the integrator evaluates it at t >= 1 (the
-    // integrator treats a failed right-hand side as a rejected step and shrinks it, so the run
-    // stops with "step size too small" at t = 1)
+    // the weight plugin fails (status 3) once the integrator evaluates it at t >= 1: the
+    // integrator treats a failed right-hand side as a rejected step and shrinks it until it
+    // gives up at t = 1; the message names the plugin's failure, not just the step size
     let text = model_text().replace("<FExt>-9.81 0 0</FExt>", "<FExt library=\"saltus_plugin_testing\" function=\"weight_then_fail\" params=\"1.0 9.81\"/>");
     std::fs::write(&model, text).unwrap();
     let out = tmp.path().join("traj.csv");
@@ -201,7 +201,7 @@ fn failure_mid_run_keeps_partial_file_and_exits_1() {
     let o = saltus([std::ffi::OsStr::new("run"), model.as_os_str(), "-o".as_ref(), out.as_os_str(), "--plugin-dir".as_ref(), dir.as_os_str()]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{e}");
-    for n in ["at t = 0.99999", "traj.partial.csv", "failed after 199 time-discretisation events"] {
+    for n in ["at t = 0.99999", "traj.partial.csv", "failed after 199 time-discretisation events", "weight_then_fail", "status 3", "could not step past"] {
         assert!(e.contains(n), "missing `{n}` in:\n{e}");
     }
     assert!(!out.exists());

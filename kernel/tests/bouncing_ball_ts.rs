@@ -55,39 +55,24 @@ fn matches_siconos_every_step() {
     }
 }
 
+/// Impact law and velocity-level complementarity for e ∈ {0, 0.5, 0.9, 1} (the energy is
+/// checked in `tests/energy.rs`).
 #[test]
-fn impact_law_energy_and_complementarity() {
+fn impact_law_and_complementarity() {
     for e in [0.0, 0.5, 0.9, 1.0] {
-        impact_law_energy_and_complementarity_for(e);
+        impact_law_and_complementarity_for(e);
     }
 }
 
-fn impact_law_energy_and_complementarity_for(e: f64) {
-    let (mut nsds, _, _) = saltus_kernel::presets::lagrangian_contact(
-        nalgebra::DMatrix::from_diagonal(&nalgebra::dvector![1.0, 1.0, 0.004]),
-        nalgebra::dvector![1.0, 0.0, 0.0],
-        nalgebra::DVector::zeros(3),
-        nalgebra::dmatrix![1.0, 0.0, 0.0],
-        None,
-        e,
-        Some(nalgebra::dvector![-9.81, 0.0, 0.0]),
-    )
-    .unwrap();
-    let h = 0.005;
+fn impact_law_and_complementarity_for(e: f64) {
+    let mut nsds = common::ball(e);
     let mut sim = TimeStepping::new(
         &nsds,
-        h,
+        0.005,
         Osi::moreau_jean(0.5),
         Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
     )
     .unwrap();
-    let energy = |n: &saltus_kernel::Nsds| {
-        let ds = &n.systems()[0];
-        let (q, v) = (ds.state()[0], ds.velocity().unwrap()[0]);
-        0.5 * v * v + 9.81 * q
-    };
-    let mut e_prev = energy(&nsds);
-    let e0 = e_prev;
     let mut impacts = 0;
     for _ in 0..2000 {
         let v_k = nsds.systems()[0].velocity().unwrap()[0];
@@ -113,38 +98,6 @@ fn impact_law_energy_and_complementarity_for(e: f64) {
         } else {
             assert_eq!(lambda, 0.0);
         }
-        // discrete energy balance of the θ = 1/2 scheme: ΔE = λ (v_k + v_{k+1}) / 2, and with the
-        // Newton law (v_{k+1} = -e v_k when λ > 0) ΔE = λ (1 - e) v_k / 2 <= 0 for an approaching
-        // contact (v_k <= 0). Near the Zeno point the velocity-level scheme can activate a contact
-        // that is already separating (y < 0 but v_k > 0); there ΔE > 0 is the drift correction,
-        // as in Siconos.
-        let e = energy(&nsds);
-        let de = e - e_prev;
-        assert!(
-            (de - lambda * (v_k + v) / 2.0).abs() <= 1e-12,
-            "energy balance at t = {}",
-            rep.t
-        );
-        if v_k <= 0.0 {
-            assert!(
-                de <= 1e-12,
-                "energy grew from {e_prev} to {e} at t = {}",
-                rep.t
-            );
-        }
-        e_prev = e;
     }
     assert!(impacts >= 1, "e = {e}: no impact");
-    if e < 1.0 {
-        assert!(
-            energy(&nsds) < 0.01 * e0,
-            "e = {e}: the ball must have dissipated its energy"
-        );
-    } else {
-        // e = 1 with θ = 1/2: impacts conserve the energy (ΔE = λ (1 − e) v_k / 2 = 0)
-        assert!(
-            (energy(&nsds) / e0 - 1.0).abs() <= 1e-12,
-            "e = 1: energy must be conserved"
-        );
-    }
 }

@@ -84,8 +84,12 @@ fn integrator_errors_carry_t_and_keep_state() {
         }
     };
     match err {
-        KernelError::Ode { t, .. } => assert!((0.3 - 1e-6..=0.4).contains(&t), "t = {t}"),
-        other => panic!("expected Ode error, got {other}"),
+        // the cause is named: the function that kept failing, where the integrator gave up
+        KernelError::UserFn { t, ref what, .. } => {
+            assert!((0.3 - 1e-6..=0.4).contains(&t), "t = {t}");
+            assert!(what.contains("F_ext") && what.contains("out of range"), "{err}");
+        }
+        other => panic!("expected UserFn error, got {other}"),
     }
     assert!(last_t >= 0.2 - 1e-12, "events before the failure processed, last at {last_t}");
     assert_eq!(nsds.t(), last_t);

@@ -6,31 +6,11 @@ use saltus_kernel::solvers::fc::{FcSolver, NsgsOptions};
 use saltus_kernel::*;
 use saltus_numerics::IterOptions;
 
+mod common;
+
 fn sliding(dim: usize, solver: FcSolver) {
     let (g, mu, v0, h) = (9.81, 0.3, 1.0, 1e-3);
-    let mut nsds = Nsds::new(0.0);
-    // q = (z, x[, y]): normal first, then the tangential directions
-    let mut f = DVector::zeros(dim);
-    f[0] = -g;
-    let mut v = DVector::zeros(dim);
-    v[1] = v0;
-    let ds = LagrangianLinearTiDs::new(DVector::zeros(dim), v, DMatrix::identity(dim, dim))
-        .with_f_ext(VecOp::Constant(f));
-    let id = nsds.add_ds("block", ds).unwrap();
-    let law = NonSmoothLaw::NewtonImpactFriction {
-        en: 0.0,
-        et: 0.0,
-        mu,
-        dim,
-    };
-    nsds.link(
-        "ground",
-        id,
-        None,
-        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(DMatrix::identity(dim, dim))),
-        law,
-    )
-    .unwrap();
+    let mut nsds = common::sliding_block(dim, g, mu, v0);
     let mut sim = TimeStepping::new(
         &nsds,
         h,

@@ -4,7 +4,6 @@ mod common;
 use nalgebra::{dmatrix, dvector, DMatrix, DVector};
 use saltus_kernel::solvers::lcp::LcpSolver;
 use saltus_kernel::*;
-use std::sync::Arc;
 
 fn lemke() -> Osnsp {
     Osnsp::Lcp(LcpSolver::Lemke(Default::default()))
@@ -70,27 +69,7 @@ fn scleronomous_ball_matches_the_linear_reference() {
 #[test]
 fn duffing_oscillator_converges_with_order_two() {
     let solve = |h: f64| {
-        let mut nsds = Nsds::new(0.0);
-        let f_int = ForceFn::new(
-            |_, q, _, out| {
-                out[0] = q[0] + q[0].powi(3);
-                Ok(())
-            },
-            |_, q, _, j| {
-                j[(0, 0)] = 1.0 + 3.0 * q[0] * q[0];
-                Ok(())
-            },
-            |_, _, _, j| {
-                j[(0, 0)] = 0.0;
-                Ok(())
-            },
-        );
-        nsds.add_ds(
-            "duffing",
-            LagrangianDs::new(dvector![1.0], dvector![0.0], Mass::Constant(dmatrix![1.0]))
-                .with_f_int(f_int),
-        )
-        .unwrap();
+        let mut nsds = common::duffing();
         let mut sim = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), lemke())
             .unwrap()
             .with_newton(NewtonOptions {
@@ -120,27 +99,7 @@ fn duffing_oscillator_converges_with_order_two() {
 
 fn first_order_obstacle(relation: Relation, theta: f64) -> Vec<(f64, f64)> {
     // ẋ = −x³ − 1 + r, 0 <= y = x ⊥ λ >= 0, r = λ
-    let mut nsds = Nsds::new(0.0);
-    let ds = FirstOrderNonLinearDs::new(
-        dvector![1.0],
-        |_, x, f| {
-            f[0] = -x[0].powi(3) - 1.0;
-            Ok(())
-        },
-        |_, x, j| {
-            j[(0, 0)] = -3.0 * x[0] * x[0];
-            Ok(())
-        },
-    );
-    let id = nsds.add_ds("x", ds).unwrap();
-    nsds.link(
-        "obstacle",
-        id,
-        None,
-        relation,
-        NonSmoothLaw::ComplementarityCondition { size: 1 },
-    )
-    .unwrap();
+    let mut nsds = common::first_order_obstacle(relation);
     let mut sim = TimeStepping::new(&nsds, 0.01, Osi::euler_moreau(theta), lemke()).unwrap();
     let mut out = Vec::new();
     sim.run(&mut nsds, 2.0, &mut |n, rep| {
@@ -169,34 +128,13 @@ fn nonlinear_first_order_system_with_linear_type1_and_type2_relations() {
         x_end.abs() < 1e-12 && (l_end - 1.0).abs() < 1e-9,
         "x = {x_end}, λ = {l_end}"
     );
-    let type2 = FirstOrderType2R {
-        size: 1,
-        h: Arc::new(|_, x, _, y| {
-            y[0] = x[0];
-            Ok(())
-        }),
-        jac_h_x: Arc::new(|_, _, _, c| {
-            c[(0, 0)] = 1.0;
-            Ok(())
-        }),
-        jac_h_lambda: Arc::new(|_, _, _, d| {
-            d[(0, 0)] = 0.0;
-            Ok(())
-        }),
-        g: Arc::new(|_, l, r| {
-            r[0] = l[0];
-            Ok(())
-        }),
-        jac_g: Arc::new(|_, _, b| {
-            b[(0, 0)] = 1.0;
-            Ok(())
-        }),
-    };
-    let nonlinear = first_order_obstacle(Relation::FirstOrderType2(type2), 1.0);
-    for (a, b) in linear.iter().zip(&nonlinear) {
-        assert!(
-            (a.0 - b.0).abs() <= 1e-10 && (a.1 - b.1).abs() <= 1e-9,
-            "{a:?} vs {b:?}"
-        );
+    for nonlinear in [common::identity_type2(), common::identity_type1()] {
+        let nonlinear = first_order_obstacle(nonlinear, 1.0);
+        for (a, b) in linear.iter().zip(&nonlinear) {
+            assert!(
+                (a.0 - b.0).abs() <= 1e-10 && (a.1 - b.1).abs() <= 1e-9,
+                "{a:?} vs {b:?}"
+            );
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Relay, MLCP and Equality one-step problems on models with known answers.
 mod common;
 
-use nalgebra::{dmatrix, dvector, DMatrix};
+use nalgebra::{dmatrix, dvector};
 use saltus_kernel::solvers::{lcp::LcpSolver, mlcp::MlcpSolver, relay::RelaySolver};
 use saltus_kernel::*;
 
@@ -56,27 +56,7 @@ fn relay_reaches_the_sliding_mode_in_finite_time() {
 #[test]
 fn mlcp_with_equality_and_impact_rows() {
     let (_, rows) = common::read_csv("bouncing_ball_ts.csv");
-    let mass = DMatrix::from_diagonal(&dvector![1.0, 1.0, 0.004]);
-    let mut nsds = Nsds::new(0.0);
-    let ds = LagrangianLinearTiDs::new(dvector![1.0, 0.0, 0.0], dvector![0.0, 1.0, 0.0], mass)
-        .with_f_ext(VecOp::Constant(dvector![-9.81, 0.0, 0.0]));
-    let id = nsds.add_ds("ball", ds).unwrap();
-    nsds.link(
-        "slide",
-        id,
-        None,
-        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(dmatrix![0.0, 1.0, 0.0])),
-        NonSmoothLaw::EqualityCondition { size: 1 },
-    )
-    .unwrap();
-    nsds.link(
-        "ground",
-        id,
-        None,
-        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(dmatrix![1.0, 0.0, 0.0])),
-        NonSmoothLaw::NewtonImpact { e: 0.9 },
-    )
-    .unwrap();
+    let mut nsds = common::ball_on_rail();
     let mut sim = TimeStepping::new(
         &nsds,
         0.005,
@@ -115,22 +95,7 @@ fn mlcp_with_equality_and_impact_rows() {
 /// Equality: ẋ₁ = −x₁ + λ, ẋ₂ = −2x₂ − λ with x₁ = x₂: s = x₁ = x₂ obeys ṡ = −1.5 s.
 #[test]
 fn equality_constraint_is_kept_and_the_reduced_dynamics_follows() {
-    let mut nsds = Nsds::new(0.0);
-    let id = nsds
-        .add_ds(
-            "x",
-            FirstOrderLinearTiDs::new(dvector![1.0, 1.0], dmatrix![-1.0, 0.0; 0.0, -2.0]),
-        )
-        .unwrap();
-    let rel = FirstOrderLinearTiR::new(dmatrix![1.0, -1.0], dmatrix![1.0; -1.0]);
-    nsds.link(
-        "tie",
-        id,
-        None,
-        Relation::FirstOrderLinearTi(rel),
-        NonSmoothLaw::EqualityCondition { size: 1 },
-    )
-    .unwrap();
+    let mut nsds = common::tied_states();
     let h = 1e-3;
     let mut sim = TimeStepping::new(&nsds, h, Osi::euler_moreau(0.5), Osnsp::Equality).unwrap();
     sim.run(&mut nsds, 1.0, &mut |n, rep| {

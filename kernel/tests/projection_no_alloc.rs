@@ -2,34 +2,16 @@
 //! (K = k I) circles on the outside of the cylinder x² + y² ≥ 1 (unilateral, LagrangianScleronomousR,
 //! Newton impact e = 0, LCP). Moreau–Jean θ = 1 makes the constraint drift inward by h²|v|²/2 per
 //! step, so the projection iterates at every step; with the active set stable, a step (Moreau–Jean
-//! and projection) allocates nothing. Counted with a global allocator wrapper; this file holds a
-//! single test so no other thread allocates while counting.
+//! and projection) allocates nothing. Counted per thread with the
+//! allocator of `tests/counting`.
+
+mod counting;
 
 use nalgebra::{dvector, DMatrix};
 use saltus_kernel::{
     solvers::lcp::LcpSolver, LagrangianLinearTiDs, LagrangianScleronomousR, NonSmoothLaw, Nsds, Osi,
     Osnsp, ProjectionOptions, Relation, TimeStepping, TimeSteppingDirectProjection,
 };
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 #[test]
 fn projection_allocates_nothing_once_sized() {
@@ -61,14 +43,14 @@ fn projection_allocates_nothing_once_sized() {
         sim.step(&mut nsds).unwrap();
     }
     let mut projected = 0;
-    let before = ALLOCS.load(Ordering::Relaxed);
-    for _ in 0..500 {
-        let rep = sim.step(&mut nsds).unwrap();
-        let p = rep.projection.as_ref().unwrap();
-        assert!(rep.active == 1 && p.converged);
-        projected += (p.iterations > 0) as usize;
-    }
-    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    let (allocs, ()) = counting::allocations_during(|| {
+        for _ in 0..500 {
+            let rep = sim.step(&mut nsds).unwrap();
+            let p = rep.projection.as_ref().unwrap();
+            assert!(rep.active == 1 && p.converged);
+            projected += (p.iterations > 0) as usize;
+        }
+    });
     let q = nsds.systems()[0].state();
     let gap = (q[0] * q[0] + q[1] * q[1] - 1.0) / 2.0;
     assert!(gap >= -opts.tol, "gap {gap:e}");

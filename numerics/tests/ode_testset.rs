@@ -35,7 +35,7 @@ fn run(p: &Problem, rtol: f64, method: OdeMethod, jac: JacobianKind) -> (f64, Od
 fn check(name: &str, jac: JacobianKind) {
     let p = problem(name);
     for (k, rtol) in [1e-4, 1e-6, 1e-8].into_iter().enumerate() {
-        let (digits, s) = run(&p, rtol, OdeMethod::Lsoda, jac);
+        let (digits, s) = run(&p, rtol, OdeMethod::Lsoda, jac.clone());
         let min = minimum(name)[k];
         assert!(digits >= min, "{name} rtol {rtol:e}: {digits:.2} digits < {min} ({s:?})");
         // sanity bound on the work (every problem needs < 7000 steps at these tolerances)

@@ -5,8 +5,10 @@
 //! Storage is dense or sparse block-row ([`BlockCsr`], one block row per interaction). The
 //! coupling pattern (the line graph of Siconos) is found by walking each system's interaction
 //! list. The matrix is rebuilt only when the active set changes or a relation / `W` is not
-//! constant; its buffers are reused, so a stable active set with constant operators allocates
-//! nothing.
+//! constant; its buffers are reused, so a stable active set allocates nothing. With sparse
+//! storage the block patterns of the last [`PATTERN_CACHE`] active sets are kept: an active set
+//! that comes back (a contact that closes and opens again) reuses its pattern instead of
+//! building a new one.
 
 use super::interaction_work::InterWork;
 use crate::model::nsds::InterId;
@@ -27,9 +29,16 @@ pub enum Storage {
     SparseBlock,
 }
 
+/// Number of sparse block patterns kept for active sets seen before the current one.
+pub const PATTERN_CACHE: usize = 8;
+
 pub(crate) struct Assembly {
     pub n: usize,
     pub op: Option<Operator>,
+    /// The active set whose sparse pattern `op` holds (empty for dense storage).
+    key: Vec<InterId>,
+    /// Sparse patterns of earlier active sets, most recent first.
+    patterns: Vec<(Vec<InterId>, BlockCsr)>,
     pub q: Vec<f64>,
     pub z: Vec<f64>,
     pub w: Vec<f64>,
@@ -44,6 +53,8 @@ impl Assembly {
         Assembly {
             n: 0,
             op: None,
+            key: Vec::new(),
+            patterns: Vec::with_capacity(PATTERN_CACHE + 1),
             q: Vec::new(),
             z: Vec::new(),
             w: Vec::new(),
@@ -98,6 +109,15 @@ impl Assembly {
         }
         let reuse = !new_structure && matches!(&self.op, Some(Operator::BlockCsr(_)));
         if !reuse {
+            self.park_pattern();
+            if let Some(i) = self.patterns.iter().position(|(k, _)| k == active) {
+                let (key, pattern) = self.patterns.remove(i);
+                self.key = key;
+                self.op = Some(Operator::BlockCsr(pattern));
+            }
+        }
+        if !reuse && self.op.is_none() {
+            self.key = active.to_vec();
             let sizes: Vec<usize> = active.iter().map(|id| iws[id.index()].m).collect();
             let mut trip = Vec::new();
             for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
@@ -127,6 +147,17 @@ impl Assembly {
             }
         });
         Ok(())
+    }
+
+    /// Moves the current sparse pattern into the cache (dropping the oldest one when full).
+    fn park_pattern(&mut self) {
+        if let Some(Operator::BlockCsr(pattern)) = self.op.take() {
+            if self.patterns.len() == PATTERN_CACHE {
+                self.patterns.pop();
+            }
+            self.patterns
+                .insert(0, (std::mem::take(&mut self.key), pattern));
+        }
     }
 
     pub fn mark_ready(&mut self, generation: u64) {

@@ -59,6 +59,45 @@ fn cat<'a>(buf: &'a mut DVector<f64>, a: &'a [f64], b: Option<&[f64]>) -> &'a [f
     }
 }
 
+/// `part` of the interaction's one or two systems `ds`, concatenated (in `buf` for two).
+fn gather<'a>(
+    buf: &'a mut DVector<f64>,
+    systems: &'a [DynamicalSystem],
+    ds: (DsId, Option<DsId>),
+    part: impl Fn(&'a DynamicalSystem) -> &'a [f64],
+) -> &'a [f64] {
+    let b = ds.1.map(|d| part(&systems[d.index()]));
+    cat(buf, part(&systems[ds.0.index()]), b)
+}
+
+/// The state `x` (or `q`) of a system.
+fn state(d: &DynamicalSystem) -> &[f64] {
+    d.state().as_slice()
+}
+
+/// The velocity `v` of a Lagrangian system (empty for first-order ones).
+fn velocity(d: &DynamicalSystem) -> &[f64] {
+    d.velocity().map_or(&[][..], |v| v.as_slice())
+}
+
+/// The parameters `z` of a system.
+fn params(d: &DynamicalSystem) -> &[f64] {
+    d.z()
+}
+
+/// The result of a user function that wrote `out`: its own error, or a non-finite output, as a
+/// [`KernelError::UserFn`] naming `what`, the interaction `id` and `t`.
+fn checked(
+    res: crate::model::userfn::UserResult,
+    out: &[f64],
+    t: f64,
+    what: &'static str,
+    id: u32,
+) -> Result<(), KernelError> {
+    res.and_then(|()| check_finite_out(out))
+        .map_err(user_err(t, what, id))
+}
+
 impl InterWork {
     pub fn new(id: InterId, inter: &Interaction, systems: &[DynamicalSystem]) -> Self {
         let m = inter.size();
@@ -137,35 +176,21 @@ impl InterWork {
         t: f64,
     ) -> Result<(), KernelError> {
         let id = self.id.0;
-        let s1 = &systems[self.ds.0.index()];
-        let s2 = self.ds.1.map(|d| &systems[d.index()]);
-        let x = cat(
-            &mut self.xbuf,
-            s1.state().as_slice(),
-            s2.map(|s| s.state().as_slice()),
-        );
+        let x = gather(&mut self.xbuf, systems, self.ds, state);
         match &inter.relation {
             Relation::LagrangianLinearTi(_) | Relation::FirstOrderLinearTi(_) => {}
             Relation::LagrangianScleronomous(r) => {
-                (r.jac_q)(t, x, &mut self.jac).map_err(user_err(t, "Jacobian of h(q)", id))?;
-                check_finite_out(self.jac.as_slice()).map_err(user_err(
-                    t,
-                    "Jacobian of h(q)",
-                    id,
-                ))?;
+                let res = (r.jac_q)(t, x, &mut self.jac);
+                checked(res, self.jac.as_slice(), t, "Jacobian of h(q)", id)?;
                 self.jac.transpose_to(&mut self.bmat);
                 self.winv_ready = false;
             }
             Relation::LagrangianRheonomous(r) => {
-                (r.jac_q)(t, x, &mut self.jac).map_err(user_err(t, "Jacobian of h(t, q)", id))?;
-                check_finite_out(self.jac.as_slice()).map_err(user_err(
-                    t,
-                    "Jacobian of h(t, q)",
-                    id,
-                ))?;
+                let res = (r.jac_q)(t, x, &mut self.jac);
+                checked(res, self.jac.as_slice(), t, "Jacobian of h(t, q)", id)?;
                 self.jac.transpose_to(&mut self.bmat);
-                (r.dot_h)(t, x, self.extra.as_mut_slice()).map_err(user_err(t, "dh/dt", id))?;
-                check_finite_out(self.extra.as_slice()).map_err(user_err(t, "dh/dt", id))?;
+                let res = (r.dot_h)(t, x, self.extra.as_mut_slice());
+                checked(res, self.extra.as_slice(), t, "dh/dt", id)?;
                 self.winv_ready = false;
             }
             Relation::FirstOrderLinear(r) => {
@@ -181,7 +206,7 @@ impl InterWork {
                 }
             }
             Relation::FirstOrderType1(r) => {
-                let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
+                let z = gather(&mut self.vbuf, systems, self.ds, params);
                 (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(
                     t,
                     "Jacobian of h(x, z)",
@@ -290,9 +315,7 @@ impl InterWork {
             }
         }
         if let Some(f) = f {
-            let s1 = &systems[self.ds.0.index()];
-            let s2 = self.ds.1.map(|d| &systems[d.index()]);
-            let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
+            let z = gather(&mut self.vbuf, systems, self.ds, params);
             for (j, zj) in z.iter().enumerate() {
                 self.extra.axpy(*zj, &f.column(j), 1.0);
             }
@@ -318,13 +341,7 @@ impl InterWork {
         let free_v = nalgebra::DVectorView::from_slice(free, free.len());
         match &inter.relation {
             Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) => {
-                let s1 = &systems[self.ds.0.index()];
-                let s2 = self.ds.1.map(|d| &systems[d.index()]);
-                let x = cat(
-                    &mut self.xbuf,
-                    s1.state().as_slice(),
-                    s2.map(|s| s.state().as_slice()),
-                );
+                let x = gather(&mut self.xbuf, systems, self.ds, state);
                 o.copy_from(&self.y_lin);
                 o.gemv(1.0, &self.jac, &free_v, 1.0);
                 o.gemv(
@@ -387,13 +404,7 @@ impl InterWork {
         t: f64,
     ) -> Result<(), KernelError> {
         let id = self.id.0;
-        let s1 = &systems[self.ds.0.index()];
-        let s2 = self.ds.1.map(|d| &systems[d.index()]);
-        let x = cat(
-            &mut self.xbuf,
-            s1.state().as_slice(),
-            s2.map(|s| s.state().as_slice()),
-        );
+        let x = gather(&mut self.xbuf, systems, self.ds, state);
         let xv = nalgebra::DVectorView::from_slice(x, x.len());
         match &inter.relation {
             Relation::LagrangianLinearTi(r) => {
@@ -416,12 +427,7 @@ impl InterWork {
                 self.y[0] += &self.extra;
             }
             Relation::FirstOrderType1(r) => {
-                let z = cat(&mut self.vbuf, s1.z(), s2.map(|s| s.z()));
-                let x = cat(
-                    &mut self.xbuf,
-                    s1.state().as_slice(),
-                    s2.map(|s| s.state().as_slice()),
-                );
+                let z = gather(&mut self.vbuf, systems, self.ds, params);
                 (r.h)(t, x, z, self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?
             }
             Relation::FirstOrderType2(r) => {
@@ -431,11 +437,7 @@ impl InterWork {
         }
         check_finite_out(self.y[0].as_slice()).map_err(user_err(t, "output y", id))?;
         if inter.relation.is_lagrangian() {
-            let v = cat(
-                &mut self.vbuf,
-                s1.velocity().map_or(&[][..], |v| v.as_slice()),
-                s2.map(|s| s.velocity().map_or(&[][..], |v| v.as_slice())),
-            );
+            let v = gather(&mut self.vbuf, systems, self.ds, velocity);
             self.y[1].gemv(
                 1.0,
                 &self.jac,

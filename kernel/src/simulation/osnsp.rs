@@ -4,11 +4,14 @@
 use super::assembly::{Assembly, Storage};
 use crate::error::KernelError;
 use crate::model::nslaw::NonSmoothLaw;
-use crate::solvers::fc::{self, FcSolver, FrictionContact};
+use crate::solvers::fc::{self, FcSolver, FcWorkspace, FrictionContact};
 use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
-use crate::solvers::mlcp::{self, Mlcp, MlcpSolver};
-use crate::solvers::relay::{self, Relay, RelaySolver};
+use crate::solvers::mlcp::{self, Mlcp, MlcpSolver, MlcpSolverState};
+use crate::solvers::relay::{self, Relay, RelaySolver, RelaySolverState};
+use nalgebra::DMatrix;
+use saltus_numerics::mlcp::linalg::{lu_factor, lu_solve, max_abs};
 use saltus_numerics::{NumericsError, Operator, SolveReport, SolveStatus};
+use std::mem::take;
 use std::time::Instant;
 
 /// The one-step problem and its solver.
@@ -170,10 +173,14 @@ impl OsnspOptions {
     }
 }
 
-/// Solver workspaces kept across steps, and the per-row data of the active problem.
+/// Solver workspaces kept across steps, and the per-row data of the active problem. Every
+/// buffer is reused, so a step with a stable active set does not allocate.
 #[derive(Default)]
 pub(crate) struct OsnspState {
     lcp: LcpSolverState,
+    relay: RelaySolverState,
+    mlcp: MlcpSolverState,
+    fc: FcWorkspace,
     /// Relay bounds of the active rows.
     pub lb: Vec<f64>,
     pub ub: Vec<f64>,
@@ -182,9 +189,17 @@ pub(crate) struct OsnspState {
     pub n_eq: usize,
     /// Friction coefficients of the active contacts.
     pub mu: Vec<f64>,
+    /// The permuted MLCP (matrix, `q`, `z`, `w`), or the LU factors and pivots of the
+    /// Equality problem (in `dense` and `piv`).
+    dense: DMatrix<f64>,
+    qp: Vec<f64>,
+    zp: Vec<f64>,
+    wp: Vec<f64>,
+    piv: Vec<usize>,
 }
 
 /// Solves the assembled problem in `asm` (`op`, `q`, warm start in `z`); `(z, w)` hold the answer.
+/// The problem types own their data, so `op`, `q` and the row data are moved in and moved back.
 pub(crate) fn solve(
     osnsp: &Osnsp,
     asm: &mut Assembly,
@@ -199,71 +214,120 @@ pub(crate) fn solve(
     };
     match osnsp {
         Osnsp::Lcp(solver) => {
-            let q = std::mem::take(&mut asm.q);
-            let problem = Lcp::new(op, q)?;
+            let problem = Lcp::new(op, take(&mut asm.q))?;
             let res = lcp::solve_with(&mut st.lcp, &problem, &mut asm.z, &mut asm.w, solver);
-            let (op, q) = problem.into_parts();
-            asm.op = Some(op);
-            asm.q = q;
+            (asm.op, asm.q) = {
+                let (op, q) = problem.into_parts();
+                (Some(op), q)
+            };
             res
         }
         Osnsp::Relay(solver) => {
-            let q = std::mem::take(&mut asm.q);
-            let problem = Relay::new(op, q, st.lb.clone(), st.ub.clone())?;
-            let res = relay::solve(&problem, &mut asm.z, &mut asm.w, solver);
-            asm.op = Some(problem.m().clone());
-            asm.q = problem.q().to_vec();
+            let problem = Relay::new(op, take(&mut asm.q), take(&mut st.lb), take(&mut st.ub))?;
+            let res = relay::solve_with(&mut st.relay, &problem, &mut asm.z, &mut asm.w, solver);
+            let (op, q, lb, ub) = problem.into_parts();
+            (asm.op, asm.q, st.lb, st.ub) = (Some(op), q, lb, ub);
             res
         }
         Osnsp::FrictionContact { dim, solver } => {
-            let q = std::mem::take(&mut asm.q);
-            let mu = std::mem::take(&mut st.mu);
-            let problem = FrictionContact::new(*dim, op, q, mu)?;
-            let res = fc::solve(&problem, &mut asm.z, &mut asm.w, solver);
+            let problem = FrictionContact::new(*dim, op, take(&mut asm.q), take(&mut st.mu))?;
+            let res =
+                fc::solve_with_workspace(&mut st.fc, &problem, &mut asm.z, &mut asm.w, solver);
             let (op, q, mu) = problem.into_parts();
-            asm.op = Some(op);
-            asm.q = q;
-            st.mu = mu;
+            (asm.op, asm.q, st.mu) = (Some(op), q, mu);
             res
         }
         Osnsp::Mlcp(solver) => {
-            let m = op.to_dense();
-            let n = asm.n;
-            let perm = &st.perm;
-            let mp = nalgebra::DMatrix::from_fn(n, n, |i, j| m[(perm[i], perm[j])]);
-            let qp: Vec<f64> = perm.iter().map(|&i| asm.q[i]).collect();
-            let mut zp: Vec<f64> = perm.iter().map(|&i| asm.z[i]).collect();
-            let mut wp = vec![0.0; n];
+            let res = solve_mlcp(solver, &op, asm, st);
             asm.op = Some(op);
-            let problem = Mlcp::new(mp, qp, st.n_eq)?;
-            let res = mlcp::solve(&problem, &mut zp, &mut wp, solver);
-            for (k, &i) in perm.iter().enumerate() {
-                asm.z[i] = zp[k];
-                asm.w[i] = wp[k];
-            }
             res
         }
         Osnsp::Equality => {
-            let start = Instant::now();
-            let m = op.to_dense();
+            let res = solve_equality(&op, asm, st);
             asm.op = Some(op);
-            let rhs = nalgebra::DVector::from_iterator(asm.n, asm.q.iter().map(|v| -v));
-            let sol = m.clone().lu().solve(&rhs).ok_or(NumericsError::Singular {
-                what: "Equality problem matrix",
-                index: 0,
-            })?;
-            asm.z.copy_from_slice(sol.as_slice());
-            let mut w = asm.q.clone();
-            Operator::Dense(m).matvec_add(1.0, &asm.z, &mut w);
-            let residual = w.iter().map(|x| x * x).sum::<f64>().sqrt()
-                / (1.0 + asm.q.iter().map(|x| x * x).sum::<f64>().sqrt());
-            asm.w.copy_from_slice(&w);
-            Ok(SolveReport {
-                status: SolveStatus::Converged,
-                iterations: 1,
-                residual,
-                elapsed: start.elapsed(),
-            })
+            res
         }
     }
+}
+
+/// The matrix of `op` (dense view; block storage is converted, which allocates).
+fn with_dense<R>(op: &Operator, f: impl FnOnce(&DMatrix<f64>) -> R) -> R {
+    match op {
+        Operator::Dense(m) => f(m),
+        Operator::BlockCsr(b) => f(&b.to_dense()),
+    }
+}
+
+/// MLCP: rows permuted so that the equality rows come first (`st.perm`), solved, and the
+/// answer permuted back.
+fn solve_mlcp(
+    solver: &MlcpSolver,
+    op: &Operator,
+    asm: &mut Assembly,
+    st: &mut OsnspState,
+) -> Result<SolveReport, NumericsError> {
+    let n = asm.n;
+    let perm = &st.perm;
+    let mut mp = take(&mut st.dense);
+    if mp.shape() != (n, n) {
+        mp = DMatrix::zeros(n, n);
+    }
+    with_dense(op, |m| {
+        for j in 0..n {
+            for i in 0..n {
+                mp[(i, j)] = m[(perm[i], perm[j])];
+            }
+        }
+    });
+    let mut qp = take(&mut st.qp);
+    qp.clear();
+    qp.extend(perm.iter().map(|&i| asm.q[i]));
+    st.zp.clear();
+    st.zp.extend(perm.iter().map(|&i| asm.z[i]));
+    st.wp.clear();
+    st.wp.resize(n, 0.0);
+    let problem = Mlcp::new(mp, qp, st.n_eq)?;
+    let res = mlcp::solve_with(&mut st.mlcp, &problem, &mut st.zp, &mut st.wp, solver);
+    (st.dense, st.qp) = problem.into_parts();
+    for (k, &i) in st.perm.iter().enumerate() {
+        asm.z[i] = st.zp[k];
+        asm.w[i] = st.wp[k];
+    }
+    res
+}
+
+/// Equality: `M λ + q = 0` by LU with partial pivoting; `w = M λ + q` is the residual.
+fn solve_equality(
+    op: &Operator,
+    asm: &mut Assembly,
+    st: &mut OsnspState,
+) -> Result<SolveReport, NumericsError> {
+    let start = Instant::now();
+    let n = asm.n;
+    if st.dense.shape() != (n, n) {
+        st.dense = DMatrix::zeros(n, n);
+    }
+    with_dense(op, |m| st.dense.copy_from(m));
+    st.piv.clear();
+    st.piv.resize(n, 0);
+    let a = st.dense.as_mut_slice();
+    let tiny = 1e-14 * max_abs(a);
+    lu_factor(a, n, &mut st.piv, tiny).map_err(|k| NumericsError::Singular {
+        what: "Equality problem matrix",
+        index: k,
+    })?;
+    for (z, q) in asm.z.iter_mut().zip(&asm.q) {
+        *z = -q;
+    }
+    lu_solve(st.dense.as_slice(), n, &st.piv, &mut asm.z);
+    asm.w.copy_from_slice(&asm.q);
+    op.matvec_add(1.0, &asm.z, &mut asm.w);
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let residual = norm(&asm.w) / (1.0 + norm(&asm.q));
+    Ok(SolveReport {
+        status: SolveStatus::Converged,
+        iterations: 1,
+        residual,
+        elapsed: start.elapsed(),
+    })
 }

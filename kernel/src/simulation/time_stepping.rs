@@ -303,11 +303,8 @@ impl TimeStepping {
             }
         }
         for w in self.dsw.iter_mut() {
-            let mut r = std::mem::take(&mut w.input);
-            let res = w.solve_in_place(&mut r, t1);
-            w.free_osnsp.axpy(h, &r, 1.0);
-            w.input = r;
-            res?;
+            w.lu.solve(w.input.as_mut_slice(), t1)?;
+            w.free_osnsp.axpy(h, &w.input, 1.0);
         }
         Ok(())
     }
@@ -491,18 +488,17 @@ fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds
     st.lb.clear();
     st.mu.clear();
     st.ub.clear();
-    let mut eq = Vec::new();
-    let mut comp = Vec::new();
-    for id in sets.set(level_set) {
-        let off = sets.position(*id).unwrap_or(0);
-        let law = &nsds.interactions()[id.index()].law;
-        let n_eq = law.n_equalities();
+    st.perm.clear();
+    let laws = || {
+        sets.set(level_set).iter().map(|id| {
+            let off = sets.position(*id).unwrap_or(0);
+            (off, &nsds.interactions()[id.index()].law)
+        })
+    };
+    for (off, law) in laws() {
+        // equality rows first
+        st.perm.extend(off..off + law.n_equalities());
         for j in 0..law.size() {
-            if j < n_eq {
-                eq.push(off + j);
-            } else {
-                comp.push(off + j);
-            }
             if let (0, NonSmoothLaw::NewtonImpactFriction { mu, .. }) = (j, law) {
                 st.mu.push(*mu);
             }
@@ -512,8 +508,8 @@ fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds
             }
         }
     }
-    st.n_eq = eq.len();
-    st.perm.clear();
-    st.perm.extend(eq);
-    st.perm.extend(comp);
+    st.n_eq = st.perm.len();
+    for (off, law) in laws() {
+        st.perm.extend(off + law.n_equalities()..off + law.size());
+    }
 }

@@ -137,6 +137,19 @@ impl FcSolver {
 /// on exit `(r, u)` hold the answer with `u = W r + q`. Shortcut first: if every
 /// `q_{α,N} ≥ −DBL_EPSILON`, `r = 0`, `u = q`, 0 iterations.
 pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolver) -> Result<SolveReport> {
+    solve_with_workspace(&mut FcWorkspace::default(), p, r, u, solver)
+}
+
+/// Reusable buffers of the friction-contact solvers, kept by a time-stepping loop across
+/// steps: the NSGS solvers (`nsgs-ac`, `nsgs-fb`, `nsgs-proj`, 2D `nsgs`) do not allocate once
+/// it has grown; the other solvers do not use it yet.
+#[derive(Debug, Clone, Default)]
+pub struct FcWorkspace {
+    nsgs: nsgs::NsgsWorkspace,
+}
+
+/// [`solve`] reusing the buffers of `ws`.
+pub fn solve_with_workspace(ws: &mut FcWorkspace, p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolver) -> Result<SolveReport> {
     check_len("r", p.size(), r.len())?;
     check_len("u", p.size(), u.len())?;
     let need = |name: &'static str, dim: usize| -> Result<()> {
@@ -161,10 +174,10 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolve
         r.iter_mut().for_each(|x| *x = 0.0);
     }
     match solver {
-        FcSolver::NsgsAc(o) => nsgs::solve(p, r, u, o, LocalSolver::AlartCurnier),
-        FcSolver::NsgsFb(o) => nsgs::solve(p, r, u, o, LocalSolver::FischerBurmeister),
-        FcSolver::NsgsProj(o) => nsgs::solve(p, r, u, o, LocalSolver::Projection),
-        FcSolver::Nsgs2d(o) => nsgs::solve(p, r, u, o, LocalSolver::AlartCurnier),
+        FcSolver::NsgsAc(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier),
+        FcSolver::NsgsFb(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::FischerBurmeister),
+        FcSolver::NsgsProj(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::Projection),
+        FcSolver::Nsgs2d(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier),
         FcSolver::Prox(o) => prox::solve(p, r, u, o),
         FcSolver::NewtonAc(o) => newton::solve(p, r, u, o),
         FcSolver::ViFp(o) => vi::solve(p, r, u, o, false),

@@ -47,8 +47,20 @@ impl SplitMix64 {
     }
 }
 
+/// Reusable buffers of NSGS (diagonal blocks, sweep order).
+#[derive(Debug, Clone, Default)]
+pub struct NsgsWorkspace {
+    diag: Vec<f64>,
+    order: Vec<usize>,
+}
+
 /// Runs NSGS; `local` chooses the 3D one-contact solver (2D contacts are solved exactly).
 pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptions, local: LocalSolver) -> Result<SolveReport> {
+    solve_with(&mut NsgsWorkspace::default(), p, r, u, opts, local)
+}
+
+/// [`solve`] reusing the buffers of `ws`.
+pub fn solve_with(ws: &mut NsgsWorkspace, p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptions, local: LocalSolver) -> Result<SolveReport> {
     opts.validate()?;
     let start = Instant::now();
     let dim = p.dim();
@@ -56,11 +68,15 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptio
     if !opts.warm_start {
         r.iter_mut().for_each(|x| *x = 0.0);
     }
-    let mut diag = vec![0.0; nc * dim * dim];
+    let diag = &mut ws.diag;
+    diag.clear();
+    diag.resize(nc * dim * dim, 0.0);
     for a in 0..nc {
         p.w().diag_block(a, dim, &mut diag[a * dim * dim..(a + 1) * dim * dim]);
     }
-    let mut order: Vec<usize> = (0..nc).collect();
+    let order = &mut ws.order;
+    order.clear();
+    order.extend(0..nc);
     let mut rng = opts.shuffle_seed.map(SplitMix64::new);
     let tol = opts.iter.tol;
     let mut work_tol = tol;
@@ -72,10 +88,10 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptio
     for sweep in 1..=opts.iter.max_iter {
         iterations = sweep;
         if let Some(g) = rng.as_mut() {
-            g.shuffle(&mut order);
+            g.shuffle(order);
         }
         let mut light = 0.0;
-        for &a in &order {
+        for &a in order.iter() {
             let ra = &r[a * dim..(a + 1) * dim];
             p.w().block_row_times(a, dim, r, true, &mut qa);
             for k in 0..dim {

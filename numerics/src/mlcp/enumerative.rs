@@ -13,6 +13,7 @@ use super::problem::Mlcp;
 use crate::error::{NumericsError, Result};
 use crate::report::{FailReason, SolveReport, SolveStatus};
 
+#[derive(Debug, Clone, Default)]
 struct Work {
     rows: Vec<usize>,
     a: Vec<f64>,
@@ -22,18 +23,41 @@ struct Work {
     w: Vec<f64>,
 }
 
+/// Reusable buffers of the enumeration (the reduced systems, the visited sets, the best
+/// iterate), so that repeated solves of problems of the same size do not allocate.
+#[derive(Debug, Clone, Default)]
+pub struct EnumWorkspace {
+    wk: Work,
+    seen: Vec<u64>,
+    best_z: Vec<f64>,
+}
+
 /// Solves `p` by enumeration; `z` holds the warm start on entry (when asked) and the answer
 /// on exit, `w = M z + q`. `Err(Unsupported)` when `m > opts.max_comp`.
 pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) -> Result<SolveReport> {
+    solve_enum_with(&mut EnumWorkspace::default(), p, z, w, opts)
+}
+
+/// [`solve_enum`] reusing the buffers of `ws`.
+pub fn solve_enum_with(ws: &mut EnumWorkspace, p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) -> Result<SolveReport> {
     let (ne, nc, size) = (p.n_eq(), p.n_comp(), p.size());
     if nc > opts.max_comp {
         return Err(NumericsError::Unsupported { solver: "enum", what: format!("{nc} complementarity rows (max_comp = {}, 2^m active sets)", opts.max_comp) });
     }
-    let mut wk = Work { rows: Vec::with_capacity(size), a: vec![0.0; size * size], piv: vec![0; size], zr: vec![0.0; size], z: vec![0.0; size], w: vec![0.0; size] };
+    let wk = &mut ws.wk;
+    wk.rows.clear();
+    wk.rows.reserve(size);
+    for (v, len) in [(&mut wk.a, size * size), (&mut wk.zr, size), (&mut wk.z, size), (&mut wk.w, size)] {
+        v.clear();
+        v.resize(len, 0.0);
+    }
+    wk.piv.clear();
+    wk.piv.resize(size, 0);
     let scale = 1.0 + max_abs(p.q()) + max_abs(p.m().as_slice());
     let sign_tol = 1e-12 * scale;
     let mut tries = 0usize;
-    let mut best: Option<(f64, Vec<f64>)> = None;
+    let mut best: Option<f64> = None;
+    let best_z = &mut ws.best_z;
 
     let mut guess: u64 = 0;
     if opts.warm_start {
@@ -44,20 +68,21 @@ pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) ->
         }
     }
     // Phase 1: block principal pivoting from the guess (Kostreva), at most m + 2 systems.
-    let mut seen = Vec::new();
+    let seen = &mut ws.seen;
+    seen.clear();
     for _ in 0..nc + 2 {
         if seen.contains(&guess) {
             break;
         }
         seen.push(guess);
         tries += 1;
-        let Some(ok) = try_set(p, guess, &mut wk, sign_tol) else { break };
+        let Some(ok) = try_set(p, guess, wk, sign_tol) else { break };
         if ok {
             let e = error_from_zw(p, &wk.z, &wk.w);
             if e <= opts.tol {
-                return Ok(finish(z, w, &wk, e, tries));
+                return Ok(finish(z, w, wk, e, tries));
             }
-            keep_best(&mut best, e, &wk.z);
+            keep_best(&mut best, best_z, e, &wk.z);
         }
         let mut next = 0u64;
         for i in 0..nc {
@@ -76,12 +101,12 @@ pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) ->
         loop {
             let mask = guess ^ flips;
             tries += 1;
-            if try_set(p, mask, &mut wk, sign_tol) == Some(true) {
+            if try_set(p, mask, wk, sign_tol) == Some(true) {
                 let e = error_from_zw(p, &wk.z, &wk.w);
                 if e <= opts.tol {
-                    return Ok(finish(z, w, &wk, e, tries));
+                    return Ok(finish(z, w, wk, e, tries));
                 }
-                keep_best(&mut best, e, &wk.z);
+                keep_best(&mut best, best_z, e, &wk.z);
             }
             if flips == 0 {
                 break;
@@ -96,8 +121,8 @@ pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) ->
         }
     }
     match best {
-        Some((e, bz)) => {
-            z.copy_from_slice(&bz);
+        Some(e) => {
+            z.copy_from_slice(best_z);
             p.compute_w(z, w);
             Ok(SolveReport { status: SolveStatus::Failed(FailReason::NoSolution), iterations: tries, residual: e, elapsed: Default::default() })
         }
@@ -109,9 +134,11 @@ pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) ->
     }
 }
 
-fn keep_best(best: &mut Option<(f64, Vec<f64>)>, e: f64, z: &[f64]) {
-    if best.as_ref().map_or(true, |(b, _)| e < *b) {
-        *best = Some((e, z.to_vec()));
+fn keep_best(best: &mut Option<f64>, best_z: &mut Vec<f64>, e: f64, z: &[f64]) {
+    if best.map_or(true, |b| e < b) {
+        *best = Some(e);
+        best_z.clear();
+        best_z.extend_from_slice(z);
     }
 }
 

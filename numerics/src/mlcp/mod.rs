@@ -32,13 +32,13 @@ mod enumerative;
 mod error;
 mod io;
 mod lemke;
-mod linalg;
+pub mod linalg;
 mod newton_fb;
 mod options;
 mod pgs;
 mod problem;
 
-pub use enumerative::solve_enum;
+pub use enumerative::{solve_enum, solve_enum_with, EnumWorkspace};
 pub use error::{comp_violation, error_from_zw, mlcp_compute_error, mlcp_error};
 pub use io::{read_mlcp, read_mlcp_file};
 pub use lemke::{lemke_lcp, solve_lemke};
@@ -128,6 +128,20 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<MlcpSolver> {
 /// `Err` for wrong lengths, a non-finite warm start, invalid options, a solver that cannot take
 /// the problem (`enum` over its cap, `pgs` with a zero diagonal) or a singular `M` when `m = 0`.
 pub fn solve(p: &Mlcp, z: &mut [f64], w: &mut [f64], solver: &MlcpSolver) -> Result<SolveReport> {
+    solve_with(&mut MlcpSolverState::default(), p, z, w, solver)
+}
+
+/// Reusable workspaces of the MLCP solvers: the enumeration and the direct LU do not allocate
+/// once grown (the other solvers still allocate per call).
+#[derive(Debug, Clone, Default)]
+pub struct MlcpSolverState {
+    enumeration: EnumWorkspace,
+    lu: Vec<f64>,
+    piv: Vec<usize>,
+}
+
+/// [`solve`] reusing the workspaces in `state`.
+pub fn solve_with(state: &mut MlcpSolverState, p: &Mlcp, z: &mut [f64], w: &mut [f64], solver: &MlcpSolver) -> Result<SolveReport> {
     check_len("z", p.size(), z.len())?;
     check_len("w", p.size(), w.len())?;
     solver.validate()?;
@@ -138,10 +152,10 @@ pub fn solve(p: &Mlcp, z: &mut [f64], w: &mut [f64], solver: &MlcpSolver) -> Res
     }
     let start = Instant::now();
     let mut report = if p.n_comp() == 0 {
-        solve_direct(p, z, w, solver.tol())?
+        solve_direct_with(&mut state.lu, &mut state.piv, p, z, w, solver.tol())?
     } else {
         match solver {
-            MlcpSolver::Enumerative(o) => solve_enum(p, z, w, o)?,
+            MlcpSolver::Enumerative(o) => solve_enum_with(&mut state.enumeration, p, z, w, o)?,
             MlcpSolver::Pgs(o) => solve_pgs(p, z, w, o)?,
             MlcpSolver::NewtonFb(o) => solve_newton_fb(p, z, w, o)?,
             MlcpSolver::Lemke(o) => solve_lemke(p, z, w, o)?,
@@ -159,15 +173,21 @@ pub fn solve(p: &Mlcp, z: &mut [f64], w: &mut [f64], solver: &MlcpSolver) -> Res
 /// Solves an MLCP without complementarity rows, `M z = −q`, by LU with partial pivoting.
 /// `Err(Singular)` when `M` is singular.
 pub fn solve_direct(p: &Mlcp, z: &mut [f64], w: &mut [f64], tol: f64) -> Result<SolveReport> {
+    solve_direct_with(&mut Vec::new(), &mut Vec::new(), p, z, w, tol)
+}
+
+fn solve_direct_with(a: &mut Vec<f64>, piv: &mut Vec<usize>, p: &Mlcp, z: &mut [f64], w: &mut [f64], tol: f64) -> Result<SolveReport> {
     let n = p.size();
-    let mut a = p.m().as_slice().to_vec();
-    let mut piv = vec![0; n];
-    let tiny = 1e-14 * (1.0 + linalg::max_abs(&a));
-    linalg::lu_factor(&mut a, n, &mut piv, tiny).map_err(|k| NumericsError::Singular { what: "M (direct LU, no complementarity rows)", index: k })?;
+    a.clear();
+    a.extend_from_slice(p.m().as_slice());
+    piv.clear();
+    piv.resize(n, 0);
+    let tiny = 1e-14 * (1.0 + linalg::max_abs(a));
+    linalg::lu_factor(a, n, piv, tiny).map_err(|k| NumericsError::Singular { what: "M (direct LU, no complementarity rows)", index: k })?;
     for (zi, qi) in z.iter_mut().zip(p.q()) {
         *zi = -qi;
     }
-    linalg::lu_solve(&a, n, &piv, z);
+    linalg::lu_solve(a, n, piv, z);
     let e = mlcp_compute_error(p, z, w);
     let status = if e <= tol { SolveStatus::Converged } else { SolveStatus::Failed(FailReason::SingularSystem) };
     Ok(SolveReport { status, iterations: 1, residual: e, elapsed: Default::default() })

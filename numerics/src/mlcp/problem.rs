@@ -75,6 +75,10 @@ impl Mlcp {
     pub fn n_comp(&self) -> usize {
         self.q.len() - self.n_eq
     }
+    /// Gives back `(M, q)` (lets a time-stepping loop reuse the buffers without allocating).
+    pub fn into_parts(self) -> (DMatrix<f64>, Vec<f64>) {
+        (self.m, self.q)
+    }
     /// Total size `n_eq + n_comp`.
     pub fn size(&self) -> usize {
         self.q.len()

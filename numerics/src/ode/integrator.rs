@@ -109,6 +109,9 @@ impl<S: OdeSystem> Integrator<S> {
             OdeMethod::Lsoda | OdeMethod::Adams | OdeMethod::Bdf => Core::Nordsieck(Box::new(Nordsieck::new(n, &opts))),
             OdeMethod::Dopri5 => Core::Dopri5(Box::new(Dopri5::new(n, &opts))),
             OdeMethod::SymplecticEuler { h, n_q } => Core::Euler(Box::new(SymplecticEuler::new(n, h, n_q))),
+            OdeMethod::SymplecticEulerImplicit { h, n_q, tol, max_iter } => {
+                Core::Euler(Box::new(SymplecticEuler::new_implicit(n, h, n_q, tol, max_iter)))
+            }
         };
         let proj = match &opts.projection {
             Some(p) => {

@@ -6,7 +6,7 @@
 //!   [`OdeStop::Reached`] or [`OdeStop::Root`]; dense output [`Integrator::y_at`];
 //!   [`Integrator::reinit`] after an event handler changed the state.
 //! * Methods ([`OdeMethod`]): LSODA (Nordsieck Adams 1–12 / BDF 1–5 with automatic stiffness
-//!   switching, modified Newton with a reused dense or banded Jacobian), pure Adams, pure BDF,
+//!   switching, modified Newton with a reused dense, banded or general sparse Jacobian), pure Adams, pure BDF,
 //!   Dormand–Prince 5(4), fixed-step symplectic Euler.
 //! * Error control: `rtol`/`atol` (scalar or per component) or the single accuracy knob α with
 //!   per-state weights ([`Tolerance`]); max or RMS norm.
@@ -54,6 +54,7 @@ mod nordsieck;
 mod options;
 mod projection;
 mod root;
+mod sparse;
 mod stats;
 mod step_control;
 mod switching;
@@ -65,5 +66,6 @@ pub use error::OdeError;
 pub use integrator::{Integrator, MethodInUse, OdeStop};
 pub use options::{Atol, ErrorNorm, JacobianKind, OdeMethod, OdeOptions, ProjectionOptions, Tolerance};
 pub use root::RootTransition;
+pub use sparse::SparsityPattern;
 pub use stats::OdeStats;
 pub use system::{OdeSystem, RootDirection, RootKind, UserFnError};

@@ -1,5 +1,6 @@
 //! The iteration matrix `P = I − h l0 J` of the BDF modified Newton corrector: Jacobian
-//! evaluation (analytic, dense or banded finite differences), LU factorization (nalgebra), and
+//! evaluation (analytic, dense, banded or grouped sparse finite differences), LU factorization
+//! (nalgebra dense, banded, or faer sparse), and
 //! the reuse policy (new J every 20 steps or after a convergence failure with a stale J;
 //! refactorization only when `h l0` changed by more than 30 %).
 
@@ -7,6 +8,7 @@ use nalgebra::{DMatrix, DVector, Dyn, LU};
 
 use super::band::BandMatrix;
 use super::options::JacobianKind;
+use super::sparse::SparseNewton;
 use super::stats::OdeStats;
 use super::system::{OdeSystem, UserFnError};
 use super::weights::UROUND;
@@ -34,6 +36,8 @@ pub struct Newton {
     lu: Option<LU<f64, Dyn, Dyn>>,
     /// Banded storage: Jacobian, factored `P`, pivots.
     band: Option<(BandMatrix, BandMatrix, Option<Vec<usize>>)>,
+    /// General sparse storage.
+    sparse: Option<Box<SparseNewton>>,
     hl0_lu: f64,
     /// A new Jacobian is required before the next solve.
     pub need_jac: bool,
@@ -51,8 +55,11 @@ impl Newton {
     /// Workspace for `n` states.
     pub fn new(n: usize, kind: JacobianKind) -> Self {
         Newton {
-            kind,
-            jac: if matches!(kind, JacobianKind::Banded { .. }) { DMatrix::zeros(0, 0) } else { DMatrix::zeros(n, n) },
+            jac: if matches!(kind, JacobianKind::Banded { .. } | JacobianKind::Sparse(_)) {
+                DMatrix::zeros(0, 0)
+            } else {
+                DMatrix::zeros(n, n)
+            },
             lu: None,
             band: match kind {
                 JacobianKind::Banded { ml, mu } => {
@@ -60,6 +67,11 @@ impl Newton {
                 }
                 _ => None,
             },
+            sparse: match &kind {
+                JacobianKind::Sparse(p) => Some(Box::new(SparseNewton::new(p.clone()))),
+                _ => None,
+            },
+            kind,
             hl0_lu: 0.0,
             need_jac: true,
             jac_current: false,
@@ -94,9 +106,10 @@ impl Newton {
         stats: &mut OdeStats,
     ) -> Result<(), SetupFail> {
         self.jac_current = false;
-        let factored = match &self.band {
-            Some((_, _, piv)) => piv.is_some(),
-            None => self.lu.is_some(),
+        let factored = match (&self.band, &self.sparse) {
+            (Some((_, _, piv)), _) => piv.is_some(),
+            (_, Some(sp)) => sp.factored,
+            _ => self.lu.is_some(),
         };
         let mut refactor = !factored || (self.gamma_ratio(hl0) - 1.0).abs() > CCMAX;
         if self.need_jac || stats.steps >= self.nst_jac + MSBP {
@@ -107,6 +120,15 @@ impl Newton {
             refactor = true;
         }
         if refactor {
+            if let Some(sp) = &mut self.sparse {
+                stats.lu_decomps += 1;
+                if !sp.factor(hl0) {
+                    self.need_jac = true;
+                    return Err(SetupFail::Recoverable);
+                }
+                self.hl0_lu = hl0;
+                return Ok(());
+            }
             if let Some((jac, p, piv)) = &mut self.band {
                 jac.identity_minus(hl0, p);
                 stats.lu_decomps += 1;
@@ -138,7 +160,12 @@ impl Newton {
 
     /// Solves `P x = r` in place, scaled by `2 / (1 + γ/γ_lu)` to compensate a stale `h l0`.
     pub fn solve(&mut self, r: &mut [f64], hl0: f64) -> bool {
-        if let Some((_, p, piv)) = &self.band {
+        if let Some(sp) = &mut self.sparse {
+            self.rhs.as_mut_slice().copy_from_slice(r);
+            if !sp.solve(self.rhs.as_mut_slice()) {
+                return false;
+            }
+        } else if let Some((_, p, piv)) = &self.band {
             let Some(piv) = piv else { return false };
             self.rhs.as_mut_slice().copy_from_slice(r);
             p.solve(piv, self.rhs.as_mut_slice());
@@ -171,6 +198,16 @@ impl Newton {
         let n = y.len();
         stats.jac_evals += 1;
         let analytic = matches!(self.kind, JacobianKind::Auto) && sys.has_jacobian();
+        if let Some(sp) = self.sparse.as_mut().filter(|_| sys.has_sparse_jacobian()) {
+            sp.jac.fill(0.0);
+            match sys.sparse_jacobian(t, y, &mut sp.jac) {
+                Ok(()) => {}
+                Err(UserFnError::Fatal(m)) => return Err(SetupFail::Fatal("jacobian", UserFnError::Fatal(m))),
+                Err(_) => return Err(SetupFail::Recoverable),
+            }
+            self.pdnorm = sp.weighted_norm(ewt).ok_or(SetupFail::Recoverable)?;
+            return Ok(());
+        }
         if analytic {
             self.jac.fill(0.0);
             match sys.jacobian(t, y, &mut self.jac) {
@@ -197,6 +234,15 @@ impl Newton {
             };
             self.ytmp.copy_from_slice(y);
             match self.kind {
+                JacobianKind::Sparse(_) => {
+                    let mut sp = self.sparse.take().expect("sparse storage");
+                    let res = self.sparse_fd(&mut sp, sys, t, y, f0, &incr, stats);
+                    self.ytmp.copy_from_slice(y);
+                    let norm = res.and_then(|()| sp.weighted_norm(ewt).ok_or(SetupFail::Recoverable));
+                    self.sparse = Some(sp);
+                    self.pdnorm = norm?;
+                    return Ok(());
+                }
                 JacobianKind::Banded { ml, mu } => {
                     let width = ml + mu + 1;
                     let mut band = self.band.take().expect("banded storage");
@@ -205,6 +251,7 @@ impl Newton {
                         for j in (g..n).step_by(width) {
                             self.ytmp[j] = y[j] + incr(j);
                         }
+                        stats.jac_rhs_evals += 1;
                         if let Err(e) = self.call_rhs(sys, t, stats) {
                             self.ytmp.copy_from_slice(y);
                             self.band = Some(band);
@@ -242,6 +289,7 @@ impl Newton {
                     for j in 0..n {
                         self.ytmp[j] = y[j] + incr(j);
                         let d = self.ytmp[j] - y[j];
+                        stats.jac_rhs_evals += 1;
                         self.call_rhs(sys, t, stats)?;
                         self.ytmp[j] = y[j];
                         for i in 0..n {
@@ -260,6 +308,39 @@ impl Newton {
             pd = pd.max(row / ewt[i]);
         }
         self.pdnorm = pd;
+        Ok(())
+    }
+
+    /// Grouped finite differences: for each colour, perturb all its columns, one RHS call,
+    /// `J_ij = (f_i(y + Σ d_k e_k) − f_i(y)) / d_j` for the rows `i` of each column `j`.
+    #[allow(clippy::too_many_arguments)]
+    fn sparse_fd<S: OdeSystem + ?Sized>(
+        &mut self,
+        sp: &mut SparseNewton,
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        f0: &[f64],
+        incr: &dyn Fn(usize) -> f64,
+        stats: &mut OdeStats,
+    ) -> Result<(), SetupFail> {
+        let pat = sp.pattern.clone();
+        for c in 0..sp.n_colours() {
+            for &j in sp.group(c) {
+                self.ytmp[j] = y[j] + incr(j);
+            }
+            self.call_rhs(sys, t, stats)?;
+            stats.jac_rhs_evals += 1;
+            for gi in sp.gptr[c]..sp.gptr[c + 1] {
+                let j = sp.groups[gi];
+                let d = self.ytmp[j] - y[j];
+                self.ytmp[j] = y[j];
+                for k in pat.col_ptr()[j]..pat.col_ptr()[j + 1] {
+                    let i = pat.row_idx()[k];
+                    sp.jac[k] = (self.ftem[i] - f0[i]) / d;
+                }
+            }
+        }
         Ok(())
     }
 

@@ -117,7 +117,7 @@ impl Nordsieck {
             pdest: 0.0,
             irflag: false,
             icount: 20,
-            newton: Newton::new(n, opts.jacobian),
+            newton: Newton::new(n, opts.jacobian.clone()),
             tsw: 0.0,
             dense: DenseOutput::default(),
             first_step: true,

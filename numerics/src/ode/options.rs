@@ -1,5 +1,8 @@
 //! Typed options of the integrators, with defaults and validation.
 
+use std::sync::Arc;
+
+use super::sparse::SparsityPattern;
 use crate::{NumericsError, Result};
 
 /// Which integration method runs behind the stepping API.
@@ -22,6 +25,23 @@ pub enum OdeMethod {
         h: f64,
         /// Number of position coordinates `q` (the first `n_q` entries of `y`).
         n_q: usize,
+    },
+    /// Fixed-step symplectic Euler implicit in `u` (correct when `f` depends on `u`, e.g.
+    /// damping), state `y = (q, u)`: solve `u1 = u0 + h f(t0, q0, u1)` by Newton on
+    /// `G(u1) = u1 − u0 − h f(t0, q0, u1) = 0` with `∂G/∂u = I − h ∂f/∂u` (the `u` block of
+    /// the system's dense Jacobian if provided, else forward differences), then
+    /// `q1 = q0 + h N(q0) u1`. Newton stops when the weighted max norm of the correction
+    /// `max_i |δ_i| / (1 + |u_i|)` is `≤ tol`; failing after a Jacobian refresh is
+    /// [`crate::ode::OdeError::ConvergenceFailures`].
+    SymplecticEulerImplicit {
+        /// Fixed step size.
+        h: f64,
+        /// Number of position coordinates `q` (the first `n_q` entries of `y`).
+        n_q: usize,
+        /// Newton tolerance on the correction (e.g. 1e-12).
+        tol: f64,
+        /// Newton iterations per attempt (e.g. 10).
+        max_iter: usize,
     },
 }
 
@@ -69,7 +89,7 @@ pub enum ErrorNorm {
 }
 
 /// Where the Jacobian `∂f/∂y` for the BDF Newton iteration comes from, and how it is stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum JacobianKind {
     /// The system's analytic Jacobian when it provides one, else dense finite differences
     /// (`n` extra RHS evaluations per Jacobian).
@@ -86,6 +106,12 @@ pub enum JacobianKind {
         /// Upper bandwidth.
         mu: usize,
     },
+    /// General sparse Jacobian with the given pattern (its dimension must be the system's):
+    /// the system's [`crate::ode::OdeSystem::sparse_jacobian`] when it provides one, else
+    /// finite differences with Curtis–Powell–Reid column grouping (one RHS evaluation per
+    /// colour). `P = I − h l0 J` is factored by faer's sparse LU: the symbolic analysis once,
+    /// only the numeric factorization on each refactorization, always sequential.
+    Sparse(Arc<SparsityPattern>),
 }
 
 /// Options of [`crate::ode::Integrator`].
@@ -228,7 +254,7 @@ impl OdeOptions {
         if self.max_steps == 0 {
             return Err(bad("max_steps", "must be > 0"));
         }
-        if let OdeMethod::SymplecticEuler { h, n_q } = self.method {
+        if let OdeMethod::SymplecticEuler { h, n_q } | OdeMethod::SymplecticEulerImplicit { h, n_q, .. } = self.method {
             if !(h.is_finite() && h > 0.0) {
                 return Err(bad("method.h", "must be finite and > 0"));
             }
@@ -236,10 +262,17 @@ impl OdeOptions {
                 return Err(bad("method.n_q", format!("{n_q} exceeds the state size {n}")));
             }
         }
-        if let JacobianKind::Banded { ml, mu } = self.jacobian {
-            if ml >= n.max(1) || mu >= n.max(1) {
+        if let OdeMethod::SymplecticEulerImplicit { tol, max_iter, .. } = self.method {
+            if !(tol.is_finite() && tol > 0.0) || max_iter == 0 {
+                return Err(bad("method", "Newton tol must be finite and > 0, max_iter >= 1"));
+            }
+        }
+        match &self.jacobian {
+            JacobianKind::Banded { ml, mu } if *ml >= n.max(1) || *mu >= n.max(1) => {
                 return Err(bad("jacobian", "bandwidths must be < n"));
             }
+            JacobianKind::Sparse(p) => crate::error::check_len("jacobian sparsity pattern dimension", n, p.dim())?,
+            _ => {}
         }
         if let Some(p) = &self.projection {
             if !(p.alpha > 0.0 && p.alpha.is_finite()) || p.max_iter == 0 {

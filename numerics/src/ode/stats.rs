@@ -15,6 +15,8 @@ pub struct OdeStats {
     pub convergence_failures: u64,
     /// RHS evaluations (`nfe`), including finite-difference Jacobian columns.
     pub rhs_evals: u64,
+    /// RHS evaluations spent on finite-difference Jacobians (included in `rhs_evals`).
+    pub jac_rhs_evals: u64,
     /// Jacobian evaluations (`nje`), analytic or by finite differences.
     pub jac_evals: u64,
     /// LU factorizations of the iteration matrix `I − h l0 J` (`nlu`).

@@ -72,6 +72,18 @@ pub trait OdeSystem {
     fn jacobian(&self, _t: f64, _y: &[f64], _jac: &mut DMatrix<f64>) -> Result<(), UserFnError> {
         Err(UserFnError::NotProvided)
     }
+    /// Whether [`OdeSystem::sparse_jacobian`] is implemented (used with
+    /// [`crate::ode::JacobianKind::Sparse`]; otherwise grouped finite differences).
+    fn has_sparse_jacobian(&self) -> bool {
+        false
+    }
+    /// Writes the structural nonzeros of `∂f/∂y (t, y)` in the CSC order of the pattern given
+    /// in [`crate::ode::JacobianKind::Sparse`] (`values[k]` is the entry
+    /// `(pattern.row_idx()[k], j)` with `pattern.col_ptr()[j] ≤ k < pattern.col_ptr()[j + 1]`;
+    /// see [`crate::ode::SparsityPattern::entry_index`]). Zeroed on entry.
+    fn sparse_jacobian(&self, _t: f64, _y: &[f64], _values: &mut [f64]) -> Result<(), UserFnError> {
+        Err(UserFnError::NotProvided)
+    }
     /// Number of root functions.
     fn n_roots(&self) -> usize {
         0

@@ -16,17 +16,23 @@ use crate::matrix::Operator;
 use crate::report::{FailReason, SolveStatus};
 use nalgebra::DMatrix;
 
-/// Builds the `2n` LCP of the module documentation.
-pub fn relay_to_lcp(p: &Relay) -> Result<Lcp> {
+/// Builds the `2n` LCP of the module documentation into the buffers `big` and `ql` (reused when
+/// of the right size).
+fn relay_to_lcp_in(p: &Relay, mut big: DMatrix<f64>, mut ql: Vec<f64>) -> Result<Lcp> {
     let m = p.m().dense("relay lemke")?;
     let n = p.size();
-    let mut big = DMatrix::zeros(2 * n, 2 * n);
+    if big.shape() == (2 * n, 2 * n) {
+        big.fill(0.0);
+    } else {
+        big = DMatrix::zeros(2 * n, 2 * n);
+    }
     big.view_mut((0, 0), (n, n)).copy_from(m);
     for i in 0..n {
         big[(i, n + i)] = 1.0;
         big[(n + i, i)] = -1.0;
     }
-    let mut ql = vec![0.0; 2 * n];
+    ql.clear();
+    ql.resize(2 * n, 0.0);
     ql[..n].copy_from_slice(p.q());
     p.m().matvec_add(1.0, p.lb(), &mut ql[..n]);
     for i in 0..n {
@@ -35,16 +41,21 @@ pub fn relay_to_lcp(p: &Relay) -> Result<Lcp> {
     Lcp::new(Operator::Dense(big), ql)
 }
 
-/// Solves through [`relay_to_lcp`]; returns (pivots, failure).
+/// Solves through [`relay_to_lcp_in`]; returns (pivots, failure).
 pub(crate) fn solve(state: &mut super::RelaySolverState, p: &Relay, z: &mut [f64], o: &LemkeOptions) -> Result<(usize, Option<FailReason>)> {
-    let lcp = relay_to_lcp(p)?;
+    let lcp = relay_to_lcp_in(p, std::mem::take(&mut state.big), std::mem::take(&mut state.ql))?;
     let n = p.size();
     state.zl.clear();
     state.zl.resize(2 * n, 0.0);
     state.wl.clear();
     state.wl.resize(2 * n, 0.0);
     let opts = LemkeOptions { warm_start: false, ..*o };
-    let rep = crate::lcp::solve_with(&mut state.lcp, &lcp, &mut state.zl, &mut state.wl, &LcpSolver::Lemke(opts))?;
+    let rep = crate::lcp::solve_with(&mut state.lcp, &lcp, &mut state.zl, &mut state.wl, &LcpSolver::Lemke(opts));
+    if let (Operator::Dense(big), ql) = lcp.into_parts() {
+        state.big = big;
+        state.ql = ql;
+    }
+    let rep = rep?;
     for i in 0..n {
         z[i] = (p.lb()[i] + state.zl[i]).clamp(p.lb()[i], p.ub()[i]);
     }

@@ -67,6 +67,11 @@ impl Relay {
     pub fn size(&self) -> usize {
         self.q.len()
     }
+    /// Gives back `(M, q, lb, ub)` (lets a time-stepping loop reuse the buffers without
+    /// allocating).
+    pub fn into_parts(self) -> (Operator, Vec<f64>, Vec<f64>, Vec<f64>) {
+        (self.m, self.q, self.lb, self.ub)
+    }
 }
 
 /// The relay solvers.
@@ -133,6 +138,11 @@ pub struct RelaySolverState {
     zl: Vec<f64>,
     wl: Vec<f64>,
     inv_diag: Vec<f64>,
+    /// `w = M z + q` of the PGS residual checks.
+    w: Vec<f64>,
+    /// The `2n` LCP of the Lemke path (matrix and `q`), refilled at each solve.
+    big: nalgebra::DMatrix<f64>,
+    ql: Vec<f64>,
 }
 
 impl RelaySolverState {
@@ -163,7 +173,7 @@ pub fn solve_with(state: &mut RelaySolverState, p: &Relay, z: &mut [f64], w: &mu
                 z.iter_mut().for_each(|v| *v = 0.0);
             }
             check_finite("z (warm start)", z)?;
-            pgs::solve(p, z, it, &mut state.inv_diag)?
+            pgs::solve(p, z, it, &mut state.inv_diag, &mut state.w)?
         }
         RelaySolver::Lemke(o) => lemke::solve(state, p, z, o)?,
     };

@@ -6,7 +6,7 @@ use crate::error::{NumericsError, Result};
 use crate::report::{FailReason, IterOptions};
 
 /// Runs PGS; returns (sweeps, failure). A non-positive diagonal entry is a typed error.
-pub(crate) fn solve(p: &Relay, z: &mut [f64], it: IterOptions, inv_diag: &mut Vec<f64>) -> Result<(usize, Option<FailReason>)> {
+pub(crate) fn solve(p: &Relay, z: &mut [f64], it: IterOptions, inv_diag: &mut Vec<f64>, w: &mut Vec<f64>) -> Result<(usize, Option<FailReason>)> {
     let m = p.m();
     let n = p.size();
     inv_diag.clear();
@@ -31,7 +31,10 @@ pub(crate) fn solve(p: &Relay, z: &mut [f64], it: IterOptions, inv_diag: &mut Ve
         if z.iter().any(|v| !v.is_finite()) {
             return Ok((sweeps, Some(FailReason::NonFinite)));
         }
-        if super::relay_error(p, z) <= it.tol {
+        w.clear();
+        w.extend_from_slice(q);
+        m.matvec_add(1.0, z, w);
+        if super::relay_error_zw(p, z, w) <= it.tol {
             break;
         }
     }

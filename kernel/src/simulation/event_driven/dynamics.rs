@@ -67,6 +67,10 @@ pub(crate) struct Dynamics {
     /// `in_i2[i]`: contact `i` is held closed between events.
     pub in_i2: Vec<bool>,
     pub work: RefCell<Work>,
+    /// The last recoverable user-function failure `(t, message)` since the integrator was last
+    /// asked to step: when the integrator then gives up (step size too small, repeated
+    /// failures), this is the cause reported instead of the bare step-size error.
+    pub last_failure: RefCell<Option<(f64, String)>>,
 }
 
 /// A failing user function is reported to the integrator as recoverable: it retries with a
@@ -162,7 +166,7 @@ impl Dynamics {
             accel: Accel::new(off),
         };
         let nc = contacts.len();
-        Ok(Dynamics { n: off, ds, contacts, in_i2: vec![false; nc], work: RefCell::new(work) })
+        Ok(Dynamics { n: off, ds, contacts, in_i2: vec![false; nc], work: RefCell::new(work), last_failure: RefCell::new(None) })
     }
 
     /// Gap `y_i = h_i(q)`.
@@ -314,6 +318,16 @@ fn invert(m: &DMatrix<f64>) -> Option<DMatrix<f64>> {
     inv.iter().all(|x| x.is_finite()).then_some(inv)
 }
 
+impl Dynamics {
+    /// Keeps a recoverable failure's message (see [`Dynamics::last_failure`]) and passes it on.
+    fn remember(&self, t: f64, e: UserFnError) -> UserFnError {
+        if let UserFnError::Recoverable(msg) = &e {
+            *self.last_failure.borrow_mut() = Some((t, msg.clone()));
+        }
+        e
+    }
+}
+
 impl OdeSystem for Dynamics {
     fn dim(&self) -> usize {
         2 * self.n
@@ -323,7 +337,7 @@ impl OdeSystem for Dynamics {
     fn rhs(&self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), UserFnError> {
         let (q, v) = x.split_at(self.n);
         let mut w = self.work.borrow_mut();
-        self.accelerations(t, q, v, &mut w)?;
+        self.accelerations(t, q, v, &mut w).map_err(|e| self.remember(t, e))?;
         dx[..self.n].copy_from_slice(v);
         dx[self.n..].copy_from_slice(&w.accel.a);
         Ok(())
@@ -339,10 +353,10 @@ impl OdeSystem for Dynamics {
         let (q, v) = x.split_at(self.n);
         let mut w = self.work.borrow_mut();
         if self.in_i2.iter().any(|&b| b) {
-            self.accelerations(t, q, v, &mut w)?;
+            self.accelerations(t, q, v, &mut w).map_err(|e| self.remember(t, e))?;
         }
         for (i, gi) in g.iter_mut().enumerate().take(self.contacts.len()) {
-            *gi = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w)? };
+            *gi = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w).map_err(|e| self.remember(t, e))? };
         }
         Ok(())
     }

@@ -276,18 +276,32 @@ impl EventDriven {
     fn step_ode(&mut self, t_out: f64) -> Result<OdeStop, KernelError> {
         use saltus_numerics::ode::OdeError as E;
         let t_last = self.ode.t();
-        self.ode.step_until(t_out).map_err(|e| {
-            let t = match &e {
-                E::StepSizeTooSmall { t, .. }
-                | E::TooManySteps { t, .. }
-                | E::ErrorTestFailures { t, .. }
-                | E::ConvergenceFailures { t, .. }
-                | E::UserFn { t, .. }
-                | E::NonFinite { t, .. } => *t,
-                _ => t_last,
-            };
-            KernelError::Ode { t, source: e }
-        })
+        self.ode.system().last_failure.borrow_mut().take();
+        let last_failure = |ode: &Integrator<Dynamics>| ode.system().last_failure.borrow_mut().take();
+        match self.ode.step_until(t_out) {
+            Ok(stop) => Ok(stop),
+            Err(e) => {
+                let t = match &e {
+                    E::StepSizeTooSmall { t, .. }
+                    | E::TooManySteps { t, .. }
+                    | E::ErrorTestFailures { t, .. }
+                    | E::ConvergenceFailures { t, .. }
+                    | E::UserFn { t, .. }
+                    | E::NonFinite { t, .. } => *t,
+                    _ => t_last,
+                };
+                // a user function that kept failing is the cause: name it, not the step size
+                let gave_up = matches!(e, E::StepSizeTooSmall { .. } | E::ConvergenceFailures { .. });
+                match last_failure(&self.ode) {
+                    Some((tf, what)) if gave_up => Err(KernelError::UserFn {
+                        t: tf,
+                        what,
+                        source: crate::model::userfn::UserFnError::new(format!("the integrator could not step past this failure ({e})")),
+                    }),
+                    _ => Err(KernelError::Ode { t, source: e }),
+                }
+            }
+        }
     }
 
     /// Processes events until the TD event at `until` (included), calling `f` after each.

@@ -11,7 +11,7 @@ use super::{user_err, DsWork};
 use crate::error::KernelError;
 use crate::model::ds::DynamicalSystem;
 use crate::model::userfn::check_finite_out;
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
 
 fn set_mass(w: &mut DMatrix<f64>, m: &Option<DMatrix<f64>>) {
     match m {
@@ -47,10 +47,7 @@ pub(crate) fn init(
             Ok(())
         }
         DynamicalSystem::FirstOrderNonLinear(_) => Ok(()),
-        _ => Err(KernelError::UnsupportedSystem {
-            ds: w.id,
-            reason: format!("{} cannot be integrated by EulerMoreauOSI", ds.kind_name()),
-        }),
+        _ => Err(super::unsupported(ds, w, "EulerMoreauOSI")),
     }
 }
 
@@ -83,6 +80,14 @@ pub(crate) fn begin_step(
     }
 }
 
+/// `out = M x` (`M = I` when `None`).
+fn mass_times(out: &mut DVector<f64>, m: &Option<DMatrix<f64>>, x: &DVector<f64>) {
+    match m {
+        Some(m) => out.gemv(1.0, m, x, 0.0),
+        None => out.copy_from(x),
+    }
+}
+
 /// Computes `W` (when not constant) and the free state `w.free`.
 pub(crate) fn compute_free_state(
     ds: &DynamicalSystem,
@@ -92,17 +97,13 @@ pub(crate) fn compute_free_state(
     theta: f64,
 ) -> Result<(), KernelError> {
     let id = w.id.0;
-    let mut rhs = std::mem::take(&mut w.free);
     match ds {
         DynamicalSystem::FirstOrderLinearTi(d) => {
-            // rhs = M x_k + h(1−θ) A x_k + h b
-            match &d.mass {
-                Some(m) => rhs.gemv(1.0, m, &w.x_k, 0.0),
-                None => rhs.copy_from(&w.x_k),
-            }
-            rhs.gemv(h * (1.0 - theta), &d.a, &w.x_k, 1.0);
+            // x_free = W⁻¹[M x_k + h(1−θ) A x_k + h b]
+            mass_times(&mut w.free, &d.mass, &w.x_k);
+            w.free.gemv(h * (1.0 - theta), &d.a, &w.x_k, 1.0);
             if let Some(b) = &d.b {
-                rhs.axpy(h, b, 1.0);
+                w.free.axpy(h, b, 1.0);
             }
         }
         DynamicalSystem::FirstOrderLinear(d) => {
@@ -112,46 +113,39 @@ pub(crate) fn compute_free_state(
                 super::mat_axpy(&mut w.w, -h * theta, &w.mat);
                 w.factor(t1)?;
             }
-            match &d.mass {
-                Some(m) => rhs.gemv(1.0, m, &w.x_k, 0.0),
-                None => rhs.copy_from(&w.x_k),
-            }
-            rhs.axpy(h * (1.0 - theta), &w.f_k, 1.0);
+            // x_free = W⁻¹[M x_k + h(1−θ)(A(t_k) x_k + b(t_k)) + hθ b(t_{k+1})]
+            mass_times(&mut w.free, &d.mass, &w.x_k);
+            w.free.axpy(h * (1.0 - theta), &w.f_k, 1.0);
             if let Some(b) = &d.b {
                 b.eval(t1, w.tmp.as_mut_slice())
                     .map_err(user_err(t1, "b(t)", id))?;
-                rhs.axpy(h * theta, &w.tmp, 1.0);
+                w.free.axpy(h * theta, &w.tmp, 1.0);
             }
         }
         DynamicalSystem::FirstOrderNonLinear(d) => {
             let x_i = &d.x;
-            // R = M(x_i − x_k) − hθ f(t1, x_i) − h(1−θ) f_k
-            w.tmp.copy_from(x_i);
-            w.tmp -= &w.x_k;
-            match &d.mass {
-                Some(m) => rhs.gemv(1.0, m, &w.tmp, 0.0),
-                None => rhs.copy_from(&w.tmp),
-            }
-            (d.f)(t1, x_i.as_slice(), w.tmp.as_mut_slice()).map_err(user_err(t1, "f(t, x)", id))?;
-            check_finite_out(w.tmp.as_slice()).map_err(user_err(t1, "f(t, x)", id))?;
-            rhs.axpy(-h * theta, &w.tmp, 1.0);
-            rhs.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
+            // W = M − hθ ∇f(t1, x_i)
             (d.jac_f)(t1, x_i.as_slice(), &mut w.mat).map_err(user_err(t1, "Jacobian of f", id))?;
             set_mass(&mut w.w, &d.mass);
             super::mat_axpy(&mut w.w, -h * theta, &w.mat);
             w.factor(t1)?;
-            w.solve_in_place(&mut rhs, t1)?;
+            // R = M(x_i − x_k) − hθ f(t1, x_i) − h(1−θ) f_k (in `free`)
+            w.tmp.copy_from(x_i);
+            w.tmp -= &w.x_k;
+            mass_times(&mut w.free, &d.mass, &w.tmp);
+            (d.f)(t1, x_i.as_slice(), w.tmp.as_mut_slice()).map_err(user_err(t1, "f(t, x)", id))?;
+            check_finite_out(w.tmp.as_slice()).map_err(user_err(t1, "f(t, x)", id))?;
+            w.free.axpy(-h * theta, &w.tmp, 1.0);
+            w.free.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
             // x_free = x_i − W⁻¹ R
-            rhs.neg_mut();
-            rhs += x_i;
-            w.free = rhs;
+            w.lu.solve(w.free.as_mut_slice(), t1)?;
+            w.free.neg_mut();
+            w.free += x_i;
             return Ok(());
         }
-        _ => {}
+        _ => return Ok(()),
     }
-    let res = w.solve_in_place(&mut rhs, t1);
-    w.free = rhs;
-    res
+    w.lu.solve(w.free.as_mut_slice(), t1)
 }
 
 /// `x = x_free + h W⁻¹ r` (with `r = w.input`); returns the max-norm change of `x`.
@@ -161,11 +155,7 @@ pub(crate) fn update_state(
     h: f64,
     t1: f64,
 ) -> Result<f64, KernelError> {
-    w.tmp.copy_from(&w.input);
-    let mut r = std::mem::take(&mut w.tmp);
-    let res = w.solve_in_place(&mut r, t1);
-    w.tmp = r;
-    res?;
+    w.winv_input(t1)?;
     let (x, _, input) = ds.state_mut();
     let mut delta: f64 = 0.0;
     for i in 0..x.len() {

@@ -11,7 +11,8 @@ pub(crate) mod moreau_jean;
 
 use crate::error::KernelError;
 use crate::model::nsds::DsId;
-use nalgebra::{DMatrix, DVector, Dyn, LU};
+use nalgebra::{DMatrix, DVector};
+use saltus_numerics::mlcp::linalg::lu_factor;
 
 /// The integrator used for every system of the simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,6 +21,8 @@ pub enum Osi {
     /// `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q`, `v_free = v_i − W⁻¹ R_free(v_i)`,
     /// `v_{k+1} = v_free + W⁻¹ p_{k+1}`, `q_{k+1} = q_k + h((1−θ) v_k + θ v_{k+1})`.
     /// An interaction enters the one-step problem when `y_k + γ h ẏ_k ≤ 0` (first component).
+    /// The energy balance of a step, and the two cases where the energy can increase for
+    /// `e ≤ 1`, are in the documentation of the `moreau_jean` module (source).
     MoreauJean {
         /// θ ∈ [0, 1] (0.5: trapezoidal).
         theta: f64,
@@ -126,7 +129,7 @@ pub(crate) struct DsWork {
     pub id: DsId,
     /// `W` and its LU factors (kept across steps when `w_constant`).
     pub w: DMatrix<f64>,
-    pub lu: Option<LU<f64, Dyn, Dyn>>,
+    pub lu: DenseLu,
     pub w_constant: bool,
     /// `true` when one Newton iteration is exact for this system.
     pub linear: bool,
@@ -145,8 +148,66 @@ pub(crate) struct DsWork {
     pub input_k: DVector<f64>,
     pub tmp: DVector<f64>,
     pub tmp2: DVector<f64>,
+    /// Newton iterate `(q_i, v_i)` and the residual `R_free` (Moreau–Jean, `LagrangianDS`).
+    pub q_i: DVector<f64>,
+    pub v_i: DVector<f64>,
+    pub res: DVector<f64>,
     pub mat: DMatrix<f64>,
     pub mat2: DMatrix<f64>,
+    /// Scratch for user matrices (`M(q)`, force Jacobians).
+    pub mat3: DMatrix<f64>,
+}
+
+/// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
+/// refactoring a non-constant `W` at every Newton iteration does not allocate.
+pub(crate) struct DenseLu {
+    /// The system whose `W` this is (named in errors).
+    id: DsId,
+    n: usize,
+    /// Column-major factors.
+    a: Vec<f64>,
+    piv: Vec<usize>,
+    /// The factors are those of a regular matrix.
+    ready: bool,
+}
+
+impl DenseLu {
+    fn new(id: DsId, n: usize) -> Self {
+        DenseLu {
+            id,
+            n,
+            a: vec![0.0; n * n],
+            piv: vec![0; n],
+            ready: false,
+        }
+    }
+
+    /// Factors `w` (`n × n`); `false` when a pivot is exactly zero (singular `W`).
+    fn factor(&mut self, w: &DMatrix<f64>) -> bool {
+        self.a.copy_from_slice(w.as_slice());
+        self.ready = lu_factor(&mut self.a, self.n, &mut self.piv, 0.0).is_ok();
+        self.ready
+    }
+
+    /// `b ← W⁻¹ b` for each column of the column-major `b` (an error before a successful
+    /// factorization).
+    pub fn solve(&self, b: &mut [f64], t: f64) -> Result<(), KernelError> {
+        if !self.ready {
+            return Err(KernelError::SingularW { t, ds: self.id });
+        }
+        if self.n > 0 {
+            for col in b.chunks_exact_mut(self.n) {
+                for (k, &p) in self.piv.iter().enumerate() {
+                    col.swap(k, p);
+                }
+                let lu = nalgebra::DMatrixView::from_slice(&self.a, self.n, self.n);
+                let mut x = nalgebra::DVectorViewMut::from_slice(col, self.n);
+                lu.solve_lower_triangular_with_diag_mut(&mut x, 1.0);
+                lu.solve_upper_triangular_mut(&mut x);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl DsWork {
@@ -155,7 +216,7 @@ impl DsWork {
         DsWork {
             id,
             w: DMatrix::zeros(n, n),
-            lu: None,
+            lu: DenseLu::new(id, n),
             w_constant: false,
             linear: false,
             x_k: z.clone(),
@@ -166,15 +227,19 @@ impl DsWork {
             input: z.clone(),
             input_k: z.clone(),
             tmp: z.clone(),
-            tmp2: z,
+            tmp2: z.clone(),
+            q_i: z.clone(),
+            v_i: z.clone(),
+            res: z,
             mat: DMatrix::zeros(n, n),
             mat2: DMatrix::zeros(n, n),
+            mat3: DMatrix::zeros(n, n),
         }
     }
 
     /// Factors `self.w` (unless constant and already factored). Errors name the system.
     pub fn factor(&mut self, t: f64) -> Result<(), KernelError> {
-        if self.w_constant && self.lu.is_some() {
+        if self.w_constant && self.lu.ready {
             return Ok(());
         }
         if self.w.iter().any(|x| !x.is_finite()) {
@@ -184,28 +249,29 @@ impl DsWork {
                 interaction: None,
             });
         }
-        let lu = self.w.clone().lu();
-        if !lu.is_invertible() {
+        if !self.lu.factor(&self.w) {
             return Err(KernelError::SingularW { t, ds: self.id });
         }
-        self.lu = Some(lu);
         Ok(())
     }
 
-    /// `b ← W⁻¹ b` (after [`DsWork::factor`]).
-    pub fn solve_in_place(&self, b: &mut DVector<f64>, t: f64) -> Result<(), KernelError> {
-        match &self.lu {
-            Some(lu) if lu.solve_mut(b) => Ok(()),
-            _ => Err(KernelError::SingularW { t, ds: self.id }),
-        }
+    /// `b ← W⁻¹ b` for a matrix right-hand side (after [`DsWork::factor`]).
+    pub fn solve_mat_in_place(&self, b: &mut DMatrix<f64>, t: f64) -> Result<(), KernelError> {
+        self.lu.solve(b.as_mut_slice(), t)
     }
 
-    /// `b ← W⁻¹ b` for a matrix right-hand side.
-    pub fn solve_mat_in_place(&self, b: &mut DMatrix<f64>, t: f64) -> Result<(), KernelError> {
-        match &self.lu {
-            Some(lu) if lu.solve_mut(b) => Ok(()),
-            _ => Err(KernelError::SingularW { t, ds: self.id }),
-        }
+    /// `tmp = W⁻¹ input`: the state change per unit of input of `update_state`.
+    pub fn winv_input(&mut self, t: f64) -> Result<(), KernelError> {
+        self.tmp.copy_from(&self.input);
+        self.lu.solve(self.tmp.as_mut_slice(), t)
+    }
+}
+
+/// The error for a system the integrator `osi` (Siconos class name) cannot integrate.
+pub(crate) fn unsupported(ds: &crate::model::ds::DynamicalSystem, w: &DsWork, osi: &str) -> KernelError {
+    KernelError::UnsupportedSystem {
+        ds: w.id,
+        reason: format!("{} cannot be integrated by {osi}", ds.kind_name()),
     }
 }
 

@@ -7,10 +7,32 @@
 //! `v_{i+1} = v_free + W⁻¹ p`, `q_{i+1} = q_k + h((1−θ) v_k + θ v_{i+1})`.
 //! For `LagrangianLinearTIDS` this is the explicit formula of Siconos 4.4:
 //! `v_free = v_k − W⁻¹[h C v_k + h K q_k + h²θ K v_k − h((1−θ) F_ext(t_k) + θ F_ext(t_{k+1}))]`.
+//!
+//! # Energy
+//!
+//! For constant `M` and constant forces `F` (no `K`, `C`), with `E = ½ vᵀMv − Fᵀq`, one step
+//! changes the energy by exactly
+//! `E_{k+1} − E_k = ½ pᵀ(v_k + v_{k+1}) − (θ − ½) h Fᵀ(v_{k+1} − v_k)`, and with the Newton law
+//! (`ẏ_{k+1} = −e ẏ_k` on every contact with `λ > 0`) `½ pᵀ(v_k + v_{k+1}) = ½ Σ λ (1 − e) ẏ_k`.
+//! So for `e ≤ 1` the energy does **not** always decrease; it can increase in two cases, both
+//! properties of the scheme shared by Siconos's `MoreauJeanOSI`:
+//! * a contact that already separates (`ẏ_k > 0`) but is still penetrated enough to be
+//!   activated (`y_k + γ h ẏ_k ≤ 0`) receives an impulse (possible for `e < 1`): `E` grows by
+//!   `½ λ (1 − e) ẏ_k`, the price of pushing the body out of the obstacle;
+//! * for `θ > ½`, an impulse opposing the force (landing under gravity) adds
+//!   `−(θ − ½) h Fᵀ M⁻¹ p > 0`: for θ = 1 a unit mass hitting at speed `s` gains
+//!   `e g h s − ½ (1 − e²) s²` (positive for small `s`, always for `e = 1`), while each free step
+//!   loses `(θ − ½) h² FᵀM⁻¹F`. The discrete energy `Ẽ = E + (θ − ½) h Fᵀ v` obeys
+//!   `Ẽ_{k+1} − Ẽ_k = ½ pᵀ(v_k + v_{k+1})` and only the first case increases it.
+//!
+//! Otherwise (approaching or resting contacts, free flight) the energy never increases; for
+//! θ = ½ and `e = 1` it is conserved exactly (`tests/energy.rs`).
 
 use super::{user_err, DsWork};
 use crate::error::KernelError;
 use crate::model::ds::{DynamicalSystem, LagrangianDs, Mass};
+use crate::model::userfn::check_finite_out;
+use nalgebra::DVector;
 
 /// Builds `W` once when it is constant and flags linear systems.
 pub(crate) fn init(
@@ -44,10 +66,7 @@ pub(crate) fn init(
             }
             Ok(())
         }
-        _ => Err(KernelError::UnsupportedSystem {
-            ds: w.id,
-            reason: format!("{} cannot be integrated by MoreauJeanOSI", ds.kind_name()),
-        }),
+        _ => Err(super::unsupported(ds, w, "MoreauJeanOSI")),
     }
 }
 
@@ -73,8 +92,7 @@ pub(crate) fn begin_step(
         DynamicalSystem::Lagrangian(d) => {
             w.x_k.copy_from(&d.q);
             w.v_k.copy_from(&d.v);
-            let (q, v) = (d.q.clone_owned(), d.v.clone_owned());
-            forces(d, w, t_k, q.as_slice(), v.as_slice(), false)?;
+            forces(d, w, t_k, d.q.as_slice(), d.v.as_slice(), false)?;
             w.f_k.copy_from(&w.tmp);
             Ok(())
         }
@@ -105,16 +123,17 @@ fn forces(
         let Some(force) = force else { continue };
         w.tmp2.fill(0.0);
         (force.f)(t, q, v, w.tmp2.as_mut_slice()).map_err(user_err(t, name, id))?;
-        crate::model::userfn::check_finite_out(w.tmp2.as_slice()).map_err(user_err(t, name, id))?;
+        check_finite_out(w.tmp2.as_slice()).map_err(user_err(t, name, id))?;
         w.tmp -= &w.tmp2;
         if jac {
-            let n = w.tmp.len();
-            let mut j = nalgebra::DMatrix::zeros(n, n);
-            (force.jac_q)(t, q, v, &mut j).map_err(user_err(t, "Jacobian of a force wrt q", id))?;
-            w.mat -= &j;
-            j.fill(0.0);
-            (force.jac_v)(t, q, v, &mut j).map_err(user_err(t, "Jacobian of a force wrt v", id))?;
-            w.mat2 -= &j;
+            w.mat3.fill(0.0);
+            (force.jac_q)(t, q, v, &mut w.mat3)
+                .map_err(user_err(t, "Jacobian of a force wrt q", id))?;
+            w.mat -= &w.mat3;
+            w.mat3.fill(0.0);
+            (force.jac_v)(t, q, v, &mut w.mat3)
+                .map_err(user_err(t, "Jacobian of a force wrt v", id))?;
+            w.mat2 -= &w.mat3;
         }
     }
     Ok(())
@@ -152,56 +171,70 @@ pub(crate) fn compute_free_state(
                 w.tmp.gemv(h, k, &w.x_k, 1.0);
                 w.tmp.gemv(h * h * theta, k, &w.v_k, 1.0);
             }
-            let mut r = std::mem::take(&mut w.tmp);
-            w.solve_in_place(&mut r, t1)?;
+            w.lu.solve(w.tmp.as_mut_slice(), t1)?;
             w.free.copy_from(&w.v_k);
-            w.free -= &r;
-            w.tmp = r;
+            w.free -= &w.tmp;
             Ok(())
         }
         DynamicalSystem::Lagrangian(d) => {
-            // q_i from the current iterate v_i
-            let v_i = d.v.clone_owned();
-            let mut q_i = w.x_k.clone_owned();
+            // the iterate (q_i, v_i) is taken out of the workspace while the forces are
+            // evaluated into it, and put back whatever happens
+            let mut q_i = std::mem::take(&mut w.q_i);
+            let mut v_i = std::mem::take(&mut w.v_i);
+            v_i.copy_from(&d.v);
+            q_i.copy_from(&w.x_k);
             q_i.axpy(h * (1.0 - theta), &w.v_k, 1.0);
             q_i.axpy(h * theta, &v_i, 1.0);
-            forces(d, w, t1, q_i.as_slice(), v_i.as_slice(), !w.w_constant)?;
-            // R = M(v_i − v_k) − h(1−θ) F_k − hθ F
-            let mut dv = v_i.clone_owned();
-            dv -= &w.v_k;
-            let mut r = match &d.mass {
-                Mass::Constant(m) => m * &dv,
-                Mass::Function(mf) => {
-                    let n = dv.len();
-                    let mut m = nalgebra::DMatrix::zeros(n, n);
-                    mf(t1, q_i.as_slice(), &mut m).map_err(user_err(t1, "M(q)", id))?;
-                    crate::model::userfn::check_finite_out(m.as_slice())
-                        .map_err(user_err(t1, "M(q)", id))?;
-                    let r = &m * &dv;
-                    if !w.w_constant {
-                        w.w.copy_from(&m);
-                    }
-                    r
-                }
-            };
-            r.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
-            r.axpy(-h * theta, &w.tmp, 1.0);
-            if !w.w_constant {
-                if let Mass::Constant(m) = &d.mass {
-                    w.w.copy_from(m);
-                }
-                // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q
-                super::mat_axpy(&mut w.w, -h * theta, &w.mat2);
-                super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
-                w.factor(t1)?;
-            }
-            w.solve_in_place(&mut r, t1)?;
-            w.free.copy_from(&v_i);
-            w.free -= &r;
-            Ok(())
+            let res = lagrangian_free_state(d, w, t1, h, theta, &q_i, &v_i);
+            w.q_i = q_i;
+            w.v_i = v_i;
+            res
         }
         _ => Ok(()),
     }
+}
+
+/// `LagrangianDS` at the iterate `(q_i, v_i)`: `R = M(q_i)(v_i − v_k) − h(1−θ) F_k − hθ F`,
+/// `W = M(q_i) − hθ ∂F/∂v − h²θ² ∂F/∂q` (when not constant), `v_free = v_i − W⁻¹ R`.
+fn lagrangian_free_state(
+    d: &LagrangianDs,
+    w: &mut DsWork,
+    t1: f64,
+    h: f64,
+    theta: f64,
+    q_i: &DVector<f64>,
+    v_i: &DVector<f64>,
+) -> Result<(), KernelError> {
+    let id = w.id.0;
+    forces(d, w, t1, q_i.as_slice(), v_i.as_slice(), !w.w_constant)?;
+    // dv = v_i − v_k (in tmp2, free after `forces`)
+    w.tmp2.copy_from(v_i);
+    w.tmp2 -= &w.v_k;
+    match &d.mass {
+        Mass::Constant(m) => w.res.gemv(1.0, m, &w.tmp2, 0.0),
+        Mass::Function(mf) => {
+            w.mat3.fill(0.0);
+            mf(t1, q_i.as_slice(), &mut w.mat3).map_err(user_err(t1, "M(q)", id))?;
+            check_finite_out(w.mat3.as_slice()).map_err(user_err(t1, "M(q)", id))?;
+            w.res.gemv(1.0, &w.mat3, &w.tmp2, 0.0);
+        }
+    }
+    w.res.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
+    w.res.axpy(-h * theta, &w.tmp, 1.0);
+    if !w.w_constant {
+        match &d.mass {
+            Mass::Constant(m) => w.w.copy_from(m),
+            Mass::Function(_) => w.w.copy_from(&w.mat3),
+        }
+        // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q
+        super::mat_axpy(&mut w.w, -h * theta, &w.mat2);
+        super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
+        w.factor(t1)?;
+    }
+    w.lu.solve(w.res.as_mut_slice(), t1)?;
+    w.free.copy_from(v_i);
+    w.free -= &w.res;
+    Ok(())
 }
 
 /// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h((1−θ) v_k + θ v)`; returns the
@@ -213,11 +246,7 @@ pub(crate) fn update_state(
     theta: f64,
     t1: f64,
 ) -> Result<f64, KernelError> {
-    w.tmp.copy_from(&w.input);
-    let mut p = std::mem::take(&mut w.tmp);
-    let res = w.solve_in_place(&mut p, t1);
-    w.tmp = p;
-    res?;
+    w.winv_input(t1)?;
     let (q, v, input) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
     let mut delta: f64 = 0.0;
