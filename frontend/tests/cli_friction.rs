@@ -114,7 +114,7 @@ fn sliding_ball_2d_every_2d_solver() {
 #[test]
 fn sliding_ball_3d() {
     let text = std::fs::read_to_string(data("slide_3d.xml")).unwrap();
-    for solver in ["<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", "<NewtonAc tol=\"1e-12\"/>", "<Prox tol=\"1e-12\"/>"] {
+    for solver in ["<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", "<NewtonAc tol=\"1e-12\"/>", "<Prox tol=\"1e-12\" admm_warmup=\"50\" admm_min_size=\"300\"/>", "<Admm tol=\"1e-12\" adaptive_rho=\"true\"/>"] {
         let c = run_text(&text.replace("<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", solver));
         check_sliding(&c, 3, &[0.6, 0.8]);
     }
@@ -140,6 +140,7 @@ fn solver_dimension_mismatches_are_located_errors() {
     for (text, s, needle) in [
         (&two, "<Prox/>", "Prox is for dimension 3 only"),
         (&two, "<NewtonAc/>", "NewtonAc is for dimension 3 only"),
+        (&two, "<Admm/>", "Admm is for dimension 3 only"),
         (&three, "<Nsgs2d/>", "Nsgs2d is for dimension 2 only"),
         (&three, "<Lemke2d/>", "Lemke2d is for dimension 2 only"),
     ] {

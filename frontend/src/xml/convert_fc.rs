@@ -73,6 +73,8 @@ pub fn fc_solver(spec: &FrictionContactSpec) -> Result<FcSolver, String> {
             if let Some(v) = o.alpha { x.alpha = v; }
             if let Some(v) = o.inner_max_iter { x.inner_max_iter = v; }
             if let Some(v) = o.warmup_sweeps { x.warmup_sweeps = v; }
+            if let Some(v) = o.admm_warmup { x.admm_warmup = v; }
+            if let Some(v) = o.admm_min_size { x.admm_min_size = v; }
             let c = x.validate();
             (FcSolver::Prox(x), c)
         }
@@ -92,6 +94,17 @@ pub fn fc_solver(spec: &FrictionContactSpec) -> Result<FcSolver, String> {
             if let Some(v) = o.refine_sweeps { x.refine_sweeps = v; }
             let c = x.validate();
             (FcSolver::Lemke2d(x), c)
+        }
+        FcSolverSpec::Admm(o) => {
+            let mut x = fc::AdmmOptions::default();
+            set_iter(&mut x.iter, o.tol, o.max_iter);
+            if let Some(v) = o.warm_start { x.warm_start = v; }
+            if let Some(v) = o.rho0 { x.rho0 = v; }
+            if let Some(v) = o.adaptive_rho { x.adaptive_rho = v; }
+            if let Some(v) = o.acceleration { x.acceleration = v; }
+            if let Some(v) = o.sparse_threshold { x.sparse_threshold = v; }
+            let c = x.validate();
+            (FcSolver::Admm(x), c)
         }
     };
     check.map_err(|e| format!("{}: {e}", spec.solver.kind_name()))?;

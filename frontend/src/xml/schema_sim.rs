@@ -123,6 +123,7 @@ pub enum FcSolverSpec {
     ViEg(FcViSpec),
     Nsgs2d(FcNsgsSpec),
     Lemke2d(FcLemkeSpec),
+    Admm(FcAdmmSpec),
 }
 
 impl FcSolverSpec {
@@ -138,13 +139,14 @@ impl FcSolverSpec {
             FcSolverSpec::ViEg(_) => "ViEg",
             FcSolverSpec::Nsgs2d(_) => "Nsgs2d",
             FcSolverSpec::Lemke2d(_) => "Lemke2d",
+            FcSolverSpec::Admm(_) => "Admm",
         }
     }
     /// The only problem dimension the solver accepts, if it is restricted.
     pub fn required_dim(&self) -> Option<usize> {
         match self {
             FcSolverSpec::Nsgs2d(_) | FcSolverSpec::Lemke2d(_) => Some(2),
-            FcSolverSpec::Prox(_) | FcSolverSpec::NewtonAc(_) => Some(3),
+            FcSolverSpec::Prox(_) | FcSolverSpec::NewtonAc(_) | FcSolverSpec::Admm(_) => Some(3),
             _ => None,
         }
     }
@@ -188,6 +190,30 @@ pub struct FcProxSpec {
     pub inner_max_iter: Option<usize>,
     #[serde(rename = "@warmup_sweeps", default, skip_serializing_if = "is_none")]
     pub warmup_sweeps: Option<usize>,
+    #[serde(rename = "@admm_warmup", default, skip_serializing_if = "is_none")]
+    pub admm_warmup: Option<usize>,
+    #[serde(rename = "@admm_min_size", default, skip_serializing_if = "is_none")]
+    pub admm_min_size: Option<usize>,
+}
+
+/// Options of the ADMM friction solver (`numerics::fc::AdmmOptions`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcAdmmSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@rho0", default, skip_serializing_if = "is_none")]
+    pub rho0: Option<f64>,
+    #[serde(rename = "@adaptive_rho", default, skip_serializing_if = "is_none")]
+    pub adaptive_rho: Option<bool>,
+    #[serde(rename = "@acceleration", default, skip_serializing_if = "is_none")]
+    pub acceleration: Option<bool>,
+    #[serde(rename = "@sparse_threshold", default, skip_serializing_if = "is_none")]
+    pub sparse_threshold: Option<usize>,
 }
 
 /// Options of the global Alart–Curnier Newton friction solver.
