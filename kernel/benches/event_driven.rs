@@ -1,6 +1,6 @@
 //! Time per event of the event-driven bouncing ball, printed as CSV (run:
 //! `cargo bench -p saltus-kernel --bench event_driven`), to compare with the Siconos run of
-//! /work/shared/reference/bouncing_ball_ed (`bouncing_ball_ed.py OUT --runs 5`).
+//! `../shared/reference/bouncing_ball_ed` (`bouncing_ball_ed.py OUT --runs 5`).
 //!
 //! Timed like the Siconos script: model construction + the event loop to T = 8.5 with one
 //! output row per event (and a pre-impact row per impact), median of `RUNS` runs.

@@ -1,5 +1,5 @@
 //! Event-driven bouncing ball (Siconos `BouncingBallED`): writes the trajectory CSV in the
-//! layout of /work/shared/reference/bouncing_ball_ed/bouncing_ball_ed_trajectory.csv
+//! layout of `../shared/reference/bouncing_ball_ed/bouncing_ball_ed_trajectory.csv`
 //! (`t,q0,v0,p1,p2,lambda1,lambda2,kind`; kind 0 = TD event, 1 = pre-impact, 2 = post-impact;
 //! the first row is t = h) to stdout.
 //!
