@@ -7,7 +7,7 @@ use saltus_frontend::{plot, runner, solve_cmd, xml};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const PLUGIN_NOTE: &str = "Plugins: libraries named in the model resolve relative to the model file, then to each --plugin-dir. Loading a plugin runs its code: only use trusted plugins.";
+const PLUGIN_NOTE: &str = "Plugins: libraries named in the model resolve relative to the model file, then to each --plugin-dir, then to the directory of the saltus executable (where `cargo build --release --workspace` puts the example plugins). Loading a plugin runs its code: only use trusted plugins.";
 
 #[derive(Parser)]
 #[command(name = "saltus", version, about = "Nonsmooth dynamical systems: run XML models, plot trajectories, solve complementarity problems", long_about = None)]
@@ -30,7 +30,7 @@ enum Cmd {
     #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\n\
 Event-driven models (<EventDriven>): one row per processed event and a last column `kind`: 0 time-discretisation event t0 + k h, 1 pre-impact state, 2 post-impact state (rows 1 and 2 share t). NAME.y is the gap; NAME.lambda is the contact force on kind 0 rows, 0 on kind 1 rows, the impact impulse on kind 2 rows. The initial state is not written; --every N keeps every N-th kind-0 row.\n\
 The summary (unless --quiet) gives the steps or events, solver iterations, max residual and the wall time of the run.\n\
-On failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/debug\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
+On failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/release\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
     Run {
         /// The model file.
         model: PathBuf,
@@ -135,7 +135,17 @@ enum Failure {
     Usage(String),
 }
 
+/// `--plugin-dir` options, then the directory of this executable: `cargo build --workspace` puts the
+/// workspace's plugin libraries beside the `saltus` binary, so the samples run without options.
+fn search_dirs(mut plugin_dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+    if let Some(dir) = std::env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_path_buf)) {
+        plugin_dirs.push(dir);
+    }
+    plugin_dirs
+}
+
 fn load(model: &Path, plugin_dirs: Vec<PathBuf>) -> Result<(xml::LoadedModel, xml::convert::Built), Failure> {
+    let plugin_dirs = search_dirs(plugin_dirs);
     let loaded = xml::load_file(model).map_err(|e| Failure::Input(e.to_string()))?;
     let built = xml::convert::build(&loaded, plugin_dirs).map_err(|e| Failure::Input(e.to_string()))?;
     Ok((loaded, built))

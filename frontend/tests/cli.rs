@@ -79,6 +79,19 @@ fn bouncing_ball_plugin_variant_matches_siconos() {
     assert!(d <= 1e-9, "max abs difference {d:e}");
 }
 
+/// The example plugins are built beside the `saltus` executable (`cargo build --workspace`), so a
+/// plugin sample runs without `--plugin-dir`.
+#[test]
+fn plugin_beside_the_executable_is_found_without_plugin_dir() {
+    let dir = common::plugin_dir();
+    assert_eq!(dir, Path::new(env!("CARGO_BIN_EXE_saltus")).parent().unwrap(), "plugins and saltus share target/<profile>");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ball.csv");
+    run_ok(&["run".as_ref(), sample("bouncing_ball/bouncing_ball_ts_plugin.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "-q".as_ref()]);
+    let d = max_diff(&out, "siconos_bouncing_ball_ts.csv", BALL_MAP);
+    assert!(d <= 1e-9, "max abs difference {d:e}");
+}
+
 #[test]
 fn diode_bridge_matches_siconos() {
     let tmp = tempfile::tempdir().unwrap();

@@ -137,7 +137,7 @@ fn plugin_errors_name_library_symbol_and_element() {
     let dir = common::plugin_dir();
     let d = dir.to_str().unwrap();
     let (o, _t, _) = check_text(&plugin_model("no_such_lib", "f", ""), &["--plugin-dir", d]);
-    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "plugin library `no_such_lib` not found", "libno_such_lib.so"]);
+    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "plugin library `no_such_lib` not found", "libno_such_lib.so", "--plugin-dir DIR"]);
     let (o, _t, _) = check_text(&plugin_model("saltus_plugin_testing", "nope", ""), &["--plugin-dir", d]);
     assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "libsaltus_plugin_testing.so", "has no function `nope`"]);
     // A plugin that fails already at t0 is reported by `check`, before any run.

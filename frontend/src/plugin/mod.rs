@@ -44,7 +44,7 @@ impl fmt::Display for Origin {
 #[derive(Debug, thiserror::Error)]
 pub enum PluginError {
     /// No candidate file exists.
-    #[error("{element}: plugin library `{name}` not found (looked for: {})", .candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    #[error("{element}: plugin library `{name}` not found (looked for: {}); pass --plugin-dir DIR where it is (the example plugins of this repository are built by `cargo build --release --workspace`)", .candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
     NotFound {
         /// Name as written in the XML.
         name: String,
