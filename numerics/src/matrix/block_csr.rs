@@ -159,6 +159,12 @@ impl BlockCsr {
         let range = self.row_blocks(r);
         self.col_idx[range.clone()].binary_search(&c).ok().map(|i| range.start + i)
     }
+    /// The scalar CSR arrays `(row_ptr, col_idx, values)` when every block is `1 × 1`: row `i`
+    /// holds `values[k]` at column `col_idx[k]` for `k in row_ptr[i]..row_ptr[i + 1]`.
+    pub fn scalar_csr(&self) -> Option<(&[usize], &[usize], &[f64])> {
+        self.is_uniform(1).then_some((&self.row_ptr, &self.col_idx, &self.values))
+    }
+
     /// `true` when every block row and block column has size `bs` (and the matrix is square).
     pub fn is_uniform(&self, bs: usize) -> bool {
         self.row_starts.windows(2).all(|w| w[1] - w[0] == bs) && self.col_starts == self.row_starts
