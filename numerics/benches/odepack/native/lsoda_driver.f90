@@ -36,13 +36,15 @@ program lsoda_testset_native
   integer :: neq(1), n, p, k, r, nrt, irt, repeat, istate, jt, lrw, liw, lmat, nst, nfe, nje
   integer :: nsw, mprev, i, narg
   integer(8) :: c0, c1, crate
-  logical :: hasjac, fd, doswitch
+  logical :: hasjac, fd, doswitch, banded
+  integer :: ml, mu
   character(len=64) :: arg, only
 
   rtols = [1.0d-4, 1.0d-6, 1.0d-8]
   nrt = 3
   repeat = 1
   fd = .false.
+  banded = .false.
   doswitch = .true.
   only = ''
   narg = command_argument_count()
@@ -64,6 +66,8 @@ program lsoda_testset_native
       read (arg, *) repeat
     case ('--fd')
       fd = .true.
+    case ('--banded')
+      banded = .true.
     case ('--no-switches')
       doswitch = .false.
     case default
@@ -81,10 +85,20 @@ program lsoda_testset_native
       if (fd) hasjac = .false.
       jt = 2
       if (hasjac) jt = 1
+      ml = 0
+      mu = 0
       rtol(1) = rtols(irt)
       atol(1) = ratio * rtols(irt)
       ! work array sizes as scipy's odeint computes them (jt = 1 or 2: full matrix)
       lmat = n * n + 2
+      if (banded .and. trim(names(p)) == 'bruss1d') then
+        ! --banded: bruss1d with LSODA's internal banded finite differences (jt = 5,
+        ! ml = mu = 2), as `ivp_testset --banded` gives ours its banded Jacobian
+        jt = 5
+        ml = 2
+        mu = 2
+        lmat = (2 * ml + mu + 1) * n + 2
+      end if
       lrw = max(20 + n * (mxordn + 1) + 3 * n, 20 + n * (mxords + 1) + 3 * n + lmat)
       liw = 20 + n
       if (allocated(rwork)) deallocate (rwork, iwork)
@@ -122,7 +136,8 @@ contains
 
   subroutine set_options()
     rwork(5:7) = 0.0d0          ! h0, hmax, hmin
-    iwork(1:2) = 0              ! ml, mu (unused for jt = 1, 2)
+    iwork(1) = ml               ! ml, mu (used for jt = 4, 5 only)
+    iwork(2) = mu
     iwork(5) = 0                ! ixpr
     iwork(6) = 10000000         ! mxstep
     iwork(7) = 0                ! mxhnil (0: default 10)

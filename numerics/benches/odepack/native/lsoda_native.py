@@ -9,7 +9,7 @@ count of its untimed 20001-output run); `digits` is computed here with lsoda_tes
 `digits` and reference loader, so both LSODA CSVs use the same accuracy measure. LSODA does not
 report rejected steps (column -1).
 
-usage: python3 lsoda_native.py [--bin PATH] [--method NAME] [--rtol R] [--problem NAME] [--fd] [--repeat K]
+usage: python3 lsoda_native.py [--bin PATH] [--method NAME] [--rtol R] [--problem NAME] [--fd] [--banded] [--repeat K]
 """
 import argparse
 import os
@@ -32,6 +32,7 @@ def main():
     ap.add_argument("--rtol", type=float)
     ap.add_argument("--problem")
     ap.add_argument("--fd", action="store_true")
+    ap.add_argument("--banded", action="store_true", help="bruss1d with a banded Jacobian (jt = 5, ml = mu = 2)")
     ap.add_argument("--repeat", type=int, default=1)
     a = ap.parse_args()
     args = [a.bin, "--repeat", str(a.repeat)]
@@ -41,6 +42,8 @@ def main():
         args += ["--problem", a.problem]
     if a.fd:
         args += ["--fd"]
+    if a.banded:
+        args += ["--banded"]
     refs = load_refs()
     ratio = {name: r for name, _, _, _, r in problems()}
     print("problem,method,rtol,atol,steps,rejected,nfev,njev,switches,digits,seconds", flush=True)
