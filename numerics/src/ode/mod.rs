@@ -48,6 +48,7 @@ mod coeffs;
 mod dense;
 mod dopri5;
 mod error;
+mod history;
 mod integrator;
 mod newton;
 mod nordsieck;

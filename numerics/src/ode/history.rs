@@ -1,0 +1,90 @@
+//! The Nordsieck history array `z_j = h^j y^(j) / j!`, j = 0..=12, in one contiguous
+//! allocation (column j is `data[j n .. (j + 1) n]`), with the column operations of a step:
+//! Pascal prediction and its undo, rescaling by powers of a step ratio, and the corrector update.
+//!
+//! Every operation performs, per element, exactly the floating-point operations of the
+//! column-by-column formulation in the same order, so results do not depend on the layout.
+
+/// Highest Nordsieck order (Adams 12).
+pub(crate) const MAX_COLS: usize = 13;
+
+/// Contiguous Nordsieck history for `n` states.
+#[derive(Debug, Clone)]
+pub(crate) struct History {
+    n: usize,
+    data: Vec<f64>,
+}
+
+impl History {
+    /// Zero history for `n` states.
+    pub(crate) fn new(n: usize) -> Self {
+        History { n, data: vec![0.0; MAX_COLS * n] }
+    }
+
+    /// Column `j`.
+    #[inline]
+    pub(crate) fn col(&self, j: usize) -> &[f64] {
+        &self.data[j * self.n..(j + 1) * self.n]
+    }
+
+    /// Column `j`, mutable.
+    #[inline]
+    pub(crate) fn col_mut(&mut self, j: usize) -> &mut [f64] {
+        &mut self.data[j * self.n..(j + 1) * self.n]
+    }
+
+    /// Columns `0..=q`, one after the other.
+    pub(crate) fn cols_upto(&self, q: usize) -> &[f64] {
+        &self.data[..(q + 1) * self.n]
+    }
+
+    /// Pascal-matrix prediction `z ← A z` of columns `0..=q`. Works component by component on
+    /// a local copy (the triangle of additions is the same for every component), which keeps
+    /// the small systems of the nonstiff problems in registers.
+    pub(crate) fn predict(&mut self, q: usize) {
+        self.pascal(q, |a, b| a + b);
+    }
+
+    /// Undo of [`Self::predict`] (same additions, subtracted, in the same order).
+    pub(crate) fn retract(&mut self, q: usize) {
+        self.pascal(q, |a, b| a - b);
+    }
+
+    fn pascal(&mut self, q: usize, op: impl Fn(f64, f64) -> f64) {
+        let n = self.n;
+        let mut c = [0.0f64; MAX_COLS];
+        for i in 0..n {
+            for (j, cj) in c.iter_mut().enumerate().take(q + 1) {
+                *cj = self.data[j * n + i];
+            }
+            for k in 1..=q {
+                for j in (q - k)..q {
+                    c[j] = op(c[j], c[j + 1]);
+                }
+            }
+            for (j, cj) in c.iter().enumerate().take(q + 1) {
+                self.data[j * n + i] = *cj;
+            }
+        }
+    }
+
+    /// Scales columns `1..=q` by `rh^j` (the power accumulated by repeated multiplication).
+    pub(crate) fn scale(&mut self, q: usize, rh: f64) {
+        let mut r = 1.0;
+        for j in 1..=q {
+            r *= rh;
+            for z in self.col_mut(j) {
+                *z *= r;
+            }
+        }
+    }
+
+    /// Corrector update `z_j += l_j acor`, j = 0..=q.
+    pub(crate) fn add_correction(&mut self, q: usize, el: &[f64; MAX_COLS], acor: &[f64]) {
+        for (j, e) in el.iter().enumerate().take(q + 1) {
+            for (z, a) in self.col_mut(j).iter_mut().zip(acor) {
+                *z += e * a;
+            }
+        }
+    }
+}
