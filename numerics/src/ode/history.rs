@@ -7,6 +7,8 @@
 
 /// Highest Nordsieck order (Adams 12).
 pub(crate) const MAX_COLS: usize = 13;
+/// Components per block in [`History::predict`].
+const LANES: usize = 4;
 
 /// Contiguous Nordsieck history for `n` states.
 #[derive(Debug, Clone)]
@@ -38,9 +40,10 @@ impl History {
         &self.data[..(q + 1) * self.n]
     }
 
-    /// Pascal-matrix prediction `z ← A z` of columns `0..=q`. Works component by component on
-    /// a local copy (the triangle of additions is the same for every component), which keeps
-    /// the small systems of the nonstiff problems in registers.
+    /// Pascal-matrix prediction `z ← A z` of columns `0..=q`. Works on blocks of
+    /// [`LANES`] components copied to a local array (the triangle of additions is the same for
+    /// every component), which keeps small systems in registers and lets the additions run
+    /// as vector operations.
     pub(crate) fn predict(&mut self, q: usize) {
         self.pascal(q, |a, b| a + b);
     }
@@ -52,19 +55,27 @@ impl History {
 
     fn pascal(&mut self, q: usize, op: impl Fn(f64, f64) -> f64) {
         let n = self.n;
-        let mut c = [0.0f64; MAX_COLS];
-        for i in 0..n {
+        let mut i0 = 0;
+        while i0 < n {
+            let w = LANES.min(n - i0);
+            let mut c = [[0.0f64; LANES]; MAX_COLS];
             for (j, cj) in c.iter_mut().enumerate().take(q + 1) {
-                *cj = self.data[j * n + i];
+                cj[..w].copy_from_slice(&self.data[j * n + i0..j * n + i0 + w]);
             }
+            // in each pass k, z_j += z_{j+1} for ascending j reads the z_{j+1} of the
+            // previous pass, as the column-by-column loop does
             for k in 1..=q {
                 for j in (q - k)..q {
-                    c[j] = op(c[j], c[j + 1]);
+                    let b = c[j + 1];
+                    for (x, y) in c[j].iter_mut().zip(b) {
+                        *x = op(*x, y);
+                    }
                 }
             }
             for (j, cj) in c.iter().enumerate().take(q + 1) {
-                self.data[j * n + i] = *cj;
+                self.data[j * n + i0..j * n + i0 + w].copy_from_slice(&cj[..w]);
             }
+            i0 += LANES;
         }
     }
 
