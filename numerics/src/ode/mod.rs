@@ -46,6 +46,7 @@
 mod band;
 mod coeffs;
 mod dense;
+mod dense_lu;
 mod dopri5;
 mod error;
 mod history;
