@@ -53,29 +53,20 @@ impl History {
         self.pascal(q, |a, b| a - b);
     }
 
-    fn pascal(&mut self, q: usize, op: impl Fn(f64, f64) -> f64) {
+    fn pascal(&mut self, q: usize, op: impl Fn(f64, f64) -> f64 + Copy) {
+        // full blocks of LANES, then the remainder by 2 and by 1 (fixed widths: no memcpy calls)
         let n = self.n;
         let mut i0 = 0;
-        while i0 < n {
-            let w = LANES.min(n - i0);
-            let mut c = [[0.0f64; LANES]; MAX_COLS];
-            for (j, cj) in c.iter_mut().enumerate().take(q + 1) {
-                cj[..w].copy_from_slice(&self.data[j * n + i0..j * n + i0 + w]);
-            }
-            // in each pass k, z_j += z_{j+1} for ascending j reads the z_{j+1} of the
-            // previous pass, as the column-by-column loop does
-            for k in 1..=q {
-                for j in (q - k)..q {
-                    let b = c[j + 1];
-                    for (x, y) in c[j].iter_mut().zip(b) {
-                        *x = op(*x, y);
-                    }
-                }
-            }
-            for (j, cj) in c.iter().enumerate().take(q + 1) {
-                self.data[j * n + i0..j * n + i0 + w].copy_from_slice(&cj[..w]);
-            }
+        while i0 + LANES <= n {
+            pascal_block::<LANES>(&mut self.data, n, i0, q, op);
             i0 += LANES;
+        }
+        if i0 + 2 <= n {
+            pascal_block::<2>(&mut self.data, n, i0, q, op);
+            i0 += 2;
+        }
+        if i0 < n {
+            pascal_block::<1>(&mut self.data, n, i0, q, op);
         }
     }
 
@@ -97,5 +88,28 @@ impl History {
                 *z += e * a;
             }
         }
+    }
+}
+
+/// The Pascal triangle of [`History::predict`] on components `i0..i0 + W` of columns `0..=q`.
+/// In each pass k, `z_j = op(z_j, z_{j+1})` for ascending j reads the `z_{j+1}` of the
+/// previous pass, as the column-by-column loop does.
+fn pascal_block<const W: usize>(data: &mut [f64], n: usize, i0: usize, q: usize, op: impl Fn(f64, f64) -> f64) {
+    let mut c = [[0.0f64; W]; MAX_COLS];
+    for (j, cj) in c.iter_mut().enumerate().take(q + 1) {
+        let s = j * n + i0;
+        *cj = data[s..s + W].try_into().expect("block of W");
+    }
+    for k in 1..=q {
+        for j in (q - k)..q {
+            let b = c[j + 1];
+            for (x, y) in c[j].iter_mut().zip(b) {
+                *x = op(*x, y);
+            }
+        }
+    }
+    for (j, cj) in c.iter().enumerate().take(q + 1) {
+        let s = j * n + i0;
+        data[s..s + W].copy_from_slice(cj);
     }
 }
