@@ -227,11 +227,9 @@ impl Nordsieck {
         let maxord = self.maxord();
         let mut rhsm = 1.0 / (1.2 * dsm.powf(1.0 / (q + 1) as f64) + 1.2e-6);
         let mut rhup = 0.0;
-        if q < maxord {
-            if self.acor_saved_valid {
-                let dup = wnorm_diff(self.norm, &self.acor, &self.acor_saved, &self.ewt) / self.tq[2];
-                rhup = 1.0 / (1.4 * dup.powf(1.0 / (q + 2) as f64) + 1.4e-6);
-            }
+        if q < maxord && self.acor_saved_valid {
+            let dup = wnorm_diff(self.norm, &self.acor, &self.acor_saved, &self.ewt) / self.tq[2];
+            rhup = 1.0 / (1.4 * dup.powf(1.0 / (q + 2) as f64) + 1.4e-6);
         }
         let mut rhdn = 0.0;
         if q > 1 {
