@@ -1,11 +1,12 @@
 //! Runs every problem of `integrator-test-problems.md` and prints CSV:
 //! `problem,method,rtol,atol,steps,rejected,nfev,njev,switches,digits,seconds`.
 //!
-//! `cargo run --release -p saltus-numerics --example ivp_testset -- [--rtol R] [--method lsoda|adams|bdf|dopri5] [--problem NAME] [--fd] [--banded] [--repeat K]`
+//! `cargo run --release -p saltus-numerics --example ivp_testset -- [--rtol R] [--method lsoda|adams|bdf|dopri5] [--problem NAME] [--fd] [--banded] [--repeat K] [--ybits]`
 //!
 //! nfev counts every RHS evaluation, including finite-difference Jacobian columns. `--fd`
 //! forces finite-difference Jacobians (the default uses the analytic one where the problem
-//! has it); `--banded` gives bruss1d its banded (ml = mu = 2) sparse Jacobian. Without `--rtol`, runs rtol = 1e-4, 1e-6, 1e-8. `seconds` is the best of K runs.
+//! has it); `--banded` gives bruss1d its banded (ml = mu = 2) sparse Jacobian. `--ybits` also prints,
+//! on stderr, the bit patterns of y(tf) per run (to check that a change is bitwise neutral). Without `--rtol`, runs rtol = 1e-4, 1e-6, 1e-8. `seconds` is the best of K runs.
 
 #[path = "../tests/common/ode_problems.rs"]
 mod problems;
@@ -20,6 +21,7 @@ fn main() {
     let mut fd = false;
     let mut banded = false;
     let mut repeat = 1usize;
+    let mut ybits = false;
     let mut i = 1;
     while i < args.len() {
         match args[i].as_str() {
@@ -41,6 +43,7 @@ fn main() {
             }
             "--fd" => fd = true,
             "--banded" => banded = true,
+            "--ybits" => ybits = true,
             other => {
                 eprintln!("unknown argument {other}");
                 std::process::exit(2);
@@ -92,6 +95,10 @@ fn main() {
                 let secs = start.elapsed().as_secs_f64();
                 best = best.min(secs);
                 let s = ode.stats();
+                if ybits {
+                    let bits: Vec<String> = ode.y().iter().map(|v| format!("{:016x}", v.to_bits())).collect();
+                    eprintln!("{name},{rtol:e},{}", bits.join(" "));
+                }
                 let digits = match res {
                     Ok(_) => p.digits(ode.y()),
                     Err(e) => {

@@ -15,8 +15,14 @@ pub struct DenseOutput {
 /// The polynomial representations of the methods.
 #[derive(Debug, Clone, Default)]
 pub enum DenseKind {
-    /// Nordsieck columns `z_j`, `y(t + s h) = Σ_j z_j s^j`, `s ∈ [−1, 0]`.
-    Nordsieck(Vec<Vec<f64>>),
+    /// Nordsieck columns `z_j` (stored one after the other, `n` values each),
+    /// `y(t + s h) = Σ_j z_j s^j`, `s ∈ [−1, 0]`.
+    Nordsieck {
+        /// Number of states (column length).
+        n: usize,
+        /// Columns `z_0 .. z_q`.
+        z: Vec<f64>,
+    },
     /// Dormand–Prince continuous extension: `r1..r5` with `θ = (τ − (t − h)) / h`,
     /// `y = r1 + θ (r2 + (1−θ)(r3 + θ (r4 + (1−θ) r5)))`.
     Dopri([Vec<f64>; 5]),
@@ -39,15 +45,33 @@ impl DenseOutput {
         tau >= self.t_start() - slack && tau <= self.t + slack
     }
 
+    /// Sets a Nordsieck interpolant with columns `cols` (`n` values each), reusing the storage
+    /// of the previous one (no allocation once it has grown to the largest order).
+    pub fn set_nordsieck(&mut self, t: f64, h: f64, n: usize, cols: &[f64]) {
+        self.t = t;
+        self.h = h;
+        match &mut self.kind {
+            DenseKind::Nordsieck { n: m, z } => {
+                *m = n;
+                z.clear();
+                z.extend_from_slice(cols);
+            }
+            kind => *kind = DenseKind::Nordsieck { n, z: cols.to_vec() },
+        }
+    }
+
     /// Writes `y(tau)` into `out`.
     pub fn eval(&self, tau: f64, out: &mut [f64]) {
         match &self.kind {
-            DenseKind::Nordsieck(z) => {
+            DenseKind::Nordsieck { n, z } => {
+                if *n == 0 {
+                    return;
+                }
                 let s = if self.h == 0.0 { 0.0 } else { (tau - self.t) / self.h };
-                let q = z.len() - 1;
-                out.copy_from_slice(&z[q]);
-                for j in (0..q).rev() {
-                    for (o, zj) in out.iter_mut().zip(&z[j]) {
+                let mut cols = z.chunks_exact(*n).rev();
+                out.copy_from_slice(cols.next().expect("at least z_0"));
+                for zj in cols {
+                    for (o, zj) in out.iter_mut().zip(zj) {
                         *o = *o * s + zj;
                     }
                 }

@@ -282,7 +282,7 @@ impl<S: OdeSystem> Integrator<S> {
                 self.t = t_out;
                 if t_core == t_out {
                     let y = match &self.core {
-                        Core::Nordsieck(c) => &c.zn[0],
+                        Core::Nordsieck(c) => c.zn.col(0),
                         Core::Dopri5(c) => &c.y,
                         Core::Euler(c) => &c.y,
                     };

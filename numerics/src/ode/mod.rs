@@ -46,8 +46,10 @@
 mod band;
 mod coeffs;
 mod dense;
+mod dense_lu;
 mod dopri5;
 mod error;
+mod history;
 mod integrator;
 mod newton;
 mod nordsieck;

@@ -1,12 +1,13 @@
 //! The iteration matrix `P = I − h l0 J` of the BDF modified Newton corrector: Jacobian
 //! evaluation (analytic, dense, banded or grouped sparse finite differences), LU factorization
-//! (nalgebra dense, banded, or faer sparse), and
+//! (dense: nalgebra, or faer from 64 states, see [`super::dense_lu`]; banded; faer sparse), and
 //! the reuse policy (new J every 20 steps or after a convergence failure with a stale J;
 //! refactorization only when `h l0` changed by more than 30 %).
 
-use nalgebra::{DMatrix, DVector, Dyn, LU};
+use nalgebra::{DMatrix, DVector};
 
 use super::band::BandMatrix;
+use super::dense_lu::DenseLu;
 use super::options::JacobianKind;
 use super::sparse::SparseNewton;
 use super::stats::OdeStats;
@@ -33,7 +34,7 @@ pub struct Newton {
     kind: JacobianKind,
     /// Dense Jacobian (empty for banded storage).
     jac: DMatrix<f64>,
-    lu: Option<LU<f64, Dyn, Dyn>>,
+    lu: DenseLu,
     /// Banded storage: Jacobian, factored `P`, pivots.
     band: Option<(BandMatrix, BandMatrix, Option<Vec<usize>>)>,
     /// General sparse storage.
@@ -54,13 +55,10 @@ pub struct Newton {
 impl Newton {
     /// Workspace for `n` states.
     pub fn new(n: usize, kind: JacobianKind) -> Self {
+        let dense_n = if matches!(kind, JacobianKind::Banded { .. } | JacobianKind::Sparse(_)) { 0 } else { n };
         Newton {
-            jac: if matches!(kind, JacobianKind::Banded { .. } | JacobianKind::Sparse(_)) {
-                DMatrix::zeros(0, 0)
-            } else {
-                DMatrix::zeros(n, n)
-            },
-            lu: None,
+            jac: DMatrix::zeros(dense_n, dense_n),
+            lu: DenseLu::new(dense_n),
             band: match kind {
                 JacobianKind::Banded { ml, mu } => {
                     Some((BandMatrix::zeros(n, ml, mu), BandMatrix::zeros(n, ml, mu), None))
@@ -109,7 +107,7 @@ impl Newton {
         let factored = match (&self.band, &self.sparse) {
             (Some((_, _, piv)), _) => piv.is_some(),
             (_, Some(sp)) => sp.factored,
-            _ => self.lu.is_some(),
+            _ => self.lu.is_factored(),
         };
         let mut refactor = !factored || (self.gamma_ratio(hl0) - 1.0).abs() > CCMAX;
         if self.need_jac || stats.steps >= self.nst_jac + MSBP {
@@ -140,19 +138,11 @@ impl Newton {
                 self.hl0_lu = hl0;
                 return Ok(());
             }
-            let n = y.len();
-            let mut p = &self.jac * (-hl0);
-            for i in 0..n {
-                p[(i, i)] += 1.0;
-            }
             stats.lu_decomps += 1;
-            let lu = p.lu();
-            if !lu.is_invertible() {
-                self.lu = None;
+            if !self.lu.factor(&self.jac, hl0) {
                 self.need_jac = true;
                 return Err(SetupFail::Recoverable);
             }
-            self.lu = Some(lu);
             self.hl0_lu = hl0;
         }
         Ok(())
@@ -170,9 +160,11 @@ impl Newton {
             self.rhs.as_mut_slice().copy_from_slice(r);
             p.solve(piv, self.rhs.as_mut_slice());
         } else {
-            let Some(lu) = &self.lu else { return false };
+            if !self.lu.is_factored() {
+                return false;
+            }
             self.rhs.as_mut_slice().copy_from_slice(r);
-            if !lu.solve_mut(&mut self.rhs) {
+            if !self.lu.solve(&mut self.rhs) {
                 return false;
             }
         }

@@ -4,8 +4,9 @@
 //! test, step/order selection with LSODA's hold and ratio rules.
 
 use super::coeffs::{self, MethodCoeffs, ADAMS_STAB};
-use super::dense::{DenseKind, DenseOutput};
+use super::dense::DenseOutput;
 use super::error::OdeError;
+use super::history::History;
 use super::newton::{Newton, SetupFail};
 use super::options::{ErrorNorm, OdeMethod, OdeOptions, Tolerance};
 use super::stats::OdeStats;
@@ -34,8 +35,8 @@ pub(super) enum CorrFail {
 #[derive(Debug)]
 pub struct Nordsieck {
     pub(crate) n: usize,
-    /// Columns `z_j = h^j y^(j) / j!`, j = 0..=12.
-    pub(crate) zn: Vec<Vec<f64>>,
+    /// Columns `z_j = h^j y^(j) / j!`, j = 0..=12 (contiguous).
+    pub(crate) zn: History,
     /// Time of `zn`.
     pub(crate) t: f64,
     /// Step size for the next step.
@@ -56,7 +57,9 @@ pub struct Nordsieck {
     pub(super) hmax: f64,
     pub(crate) ewt: Vec<f64>,
     pub(super) acor: Vec<f64>,
-    pub(super) acor_saved: Option<Vec<f64>>,
+    /// `acor` of the step before an order-increase test (valid if `acor_saved_valid`).
+    pub(super) acor_saved: Vec<f64>,
+    pub(super) acor_saved_valid: bool,
     pub(super) y: Vec<f64>,
     pub(super) savf: Vec<f64>,
     pub(super) tmp: Vec<f64>,
@@ -86,7 +89,7 @@ impl Nordsieck {
         let family = if opts.method == OdeMethod::Bdf { Family::Bdf } else { Family::Adams };
         let mut s = Nordsieck {
             n,
-            zn: vec![vec![0.0; n]; 13],
+            zn: History::new(n),
             t: 0.0,
             h: 0.0,
             q: 1,
@@ -104,7 +107,8 @@ impl Nordsieck {
             hmax: opts.hmax,
             ewt: vec![1.0; n],
             acor: vec![0.0; n],
-            acor_saved: None,
+            acor_saved: vec![0.0; n],
+            acor_saved_valid: false,
             y: vec![0.0; n],
             savf: vec![0.0; n],
             tmp: vec![0.0; n],
@@ -165,7 +169,7 @@ impl Nordsieck {
         stats: &mut OdeStats,
     ) -> Result<(), OdeError> {
         self.t = t0;
-        self.zn[0].copy_from_slice(y0);
+        self.zn.col_mut(0).copy_from_slice(y0);
         stats.rhs_evals += 1;
         sys.rhs(t0, y0, &mut self.savf).map_err(|e| OdeError::UserFn { what: "rhs", t: t0, source: e, stats: Box::new(*stats) })?;
         if self.savf.iter().any(|x| !x.is_finite()) {
@@ -195,8 +199,9 @@ impl Nordsieck {
             h = (tdist * 1e-6).max(1e-12 * (1.0 + t0.abs()));
         }
         self.h = dir * h;
-        for (z, f) in self.zn[1].iter_mut().zip(&self.savf) {
-            *z = self.h * f;
+        let h = self.h;
+        for (z, f) in self.zn.col_mut(1).iter_mut().zip(&self.savf) {
+            *z = h * f;
         }
         self.q = 1;
         self.family = if self.mode == OdeMethod::Bdf { Family::Bdf } else { Family::Adams };
@@ -208,37 +213,21 @@ impl Nordsieck {
         self.pdest = 0.0;
         self.irflag = false;
         self.icount = 20;
-        self.acor_saved = None;
+        self.acor_saved_valid = false;
         self.newton.need_jac = true;
         self.first_step = true;
-        self.dense = DenseOutput { t: t0, h: 0.0, kind: DenseKind::Nordsieck(vec![y0.to_vec()]) };
+        self.dense.set_nordsieck(t0, 0.0, self.n, y0);
         Ok(())
     }
 
     /// Pascal-matrix prediction `z ← A z` (all columns up to q).
     pub(super) fn predict(&mut self) {
-        let q = self.q;
-        for k in 1..=q {
-            for j in (q - k)..q {
-                let (lo, hi) = self.zn.split_at_mut(j + 1);
-                for (a, b) in lo[j].iter_mut().zip(&hi[0]) {
-                    *a += b;
-                }
-            }
-        }
+        self.zn.predict(self.q);
     }
 
     /// Exact undo of [`Self::predict`].
     pub(super) fn retract(&mut self) {
-        let q = self.q;
-        for k in 1..=q {
-            for j in (q - k)..q {
-                let (lo, hi) = self.zn.split_at_mut(j + 1);
-                for (a, b) in lo[j].iter_mut().zip(&hi[0]) {
-                    *a -= b;
-                }
-            }
-        }
+        self.zn.retract(self.q);
     }
 
     /// Changes h by the ratio `rh` (columns j scaled by rh^j), after applying `rmax`, `hmax` and,
@@ -259,13 +248,7 @@ impl Nordsieck {
 
     /// Unconditional history rescale by `rh`.
     pub(crate) fn scale_history(&mut self, rh: f64) {
-        let mut r = 1.0;
-        for j in 1..=self.q {
-            r *= rh;
-            for z in self.zn[j].iter_mut() {
-                *z *= r;
-            }
-        }
+        self.zn.scale(self.q, rh);
         self.h *= rh;
     }
 
@@ -285,7 +268,7 @@ impl Nordsieck {
         let h = self.h;
         let hl0 = h * self.el[0];
         let el0 = self.el[0];
-        self.y.copy_from_slice(&self.zn[0]);
+        self.y.copy_from_slice(self.zn.col(0));
         self.call_rhs(sys, t, stats)?;
         if self.family == Family::Bdf {
             match self.newton.prepare(sys, t, &self.y, &self.savf, hl0, h, &self.ewt, stats) {
@@ -298,7 +281,7 @@ impl Nordsieck {
             }
         }
         self.acor.fill(0.0);
-        let pnorm = self.wnorm(&self.zn[0]);
+        let pnorm = self.wnorm(self.zn.col(0));
         // Adams: a second iteration is always made, so that the ratio of successive corrections
         // estimates the Lipschitz constant (stiffness detection, stability cap). Skipping it on
         // most steps was measured: fewer RHS calls per step but more steps (PEC instead of
@@ -314,25 +297,28 @@ impl Nordsieck {
             let del;
             match self.family {
                 Family::Adams => {
+                    let (z0, z1) = (self.zn.col(0), self.zn.col(1));
                     for i in 0..self.n {
-                        let s = h * self.savf[i] - self.zn[1][i];
+                        let s = h * self.savf[i] - z1[i];
                         self.tmp[i] = s - self.acor[i];
-                        self.y[i] = self.zn[0][i] + el0 * s;
+                        self.y[i] = z0[i] + el0 * s;
                         self.acor[i] = s;
                     }
                     del = wnorm(self.norm, &self.tmp, &self.ewt);
                 }
                 Family::Bdf => {
+                    let z1 = self.zn.col(1);
                     for i in 0..self.n {
-                        self.tmp[i] = h * self.savf[i] - (self.zn[1][i] + self.acor[i]);
+                        self.tmp[i] = h * self.savf[i] - (z1[i] + self.acor[i]);
                     }
                     if !self.newton.solve(&mut self.tmp, hl0) {
                         return Err(CorrFail::Retry);
                     }
                     del = wnorm(self.norm, &self.tmp, &self.ewt);
+                    let z0 = self.zn.col(0);
                     for i in 0..self.n {
                         self.acor[i] += self.tmp[i];
-                        self.y[i] = self.zn[0][i] + el0 * self.acor[i];
+                        self.y[i] = z0[i] + el0 * self.acor[i];
                     }
                 }
             }
@@ -414,7 +400,7 @@ impl Nordsieck {
     }
 
     pub(crate) fn reset_order_memory(&mut self) {
-        self.acor_saved = None;
+        self.acor_saved_valid = false;
     }
 
     /// The method used for the last step.

@@ -4,7 +4,6 @@
 //! 1.3 / 1.2 / 1.4 for orders q−1 / q / q+1, Adams stability cap).
 
 use super::coeffs::ADAMS_STAB;
-use super::dense::{DenseKind, DenseOutput};
 use super::error::OdeError;
 use super::nordsieck::{CorrFail, Family, Nordsieck};
 use super::options::OdeMethod;
@@ -23,7 +22,7 @@ impl Nordsieck {
         tstop: Option<f64>,
         stats: &mut OdeStats,
     ) -> Result<(), OdeError> {
-        if !fill_ewt(&self.tol, &self.zn[0], &mut self.ewt) {
+        if !fill_ewt(&self.tol, self.zn.col(0), &mut self.ewt) {
             return Err(OdeError::Invalid(crate::NumericsError::InvalidOption {
                 option: "tolerance",
                 reason: format!("non-positive error weight at t = {}", self.t),
@@ -110,7 +109,7 @@ impl Nordsieck {
                 let mut rh = 1.0 / (1.2 * d.powf(1.0 / (q + 1) as f64) + 1.2e-6);
                 let mut newq = q;
                 if q > 1 {
-                    let ddn = self.wnorm(&self.zn[q]) / self.tq[0];
+                    let ddn = self.wnorm(self.zn.col(q)) / self.tq[0];
                     let rhdn = 1.0 / (1.3 * ddn.powf(1.0 / q as f64) + 1.3e-6);
                     if rhdn > rh {
                         rh = rhdn;
@@ -134,7 +133,7 @@ impl Nordsieck {
                 self.h *= rh;
                 self.q = 1;
                 self.set_coeffs();
-                self.y.copy_from_slice(&self.zn[0]);
+                self.y.copy_from_slice(self.zn.col(0));
                 match self.call_rhs(sys, self.t, stats) {
                     Ok(()) => {}
                     Err(CorrFail::Fatal(what, t, e)) => return Err(OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) }),
@@ -142,11 +141,12 @@ impl Nordsieck {
                         return Err(OdeError::NonFinite { what: "rhs at the last accepted state", t: self.t, stats: Box::new(*stats) })
                     }
                 }
-                for (z, f) in self.zn[1].iter_mut().zip(&self.savf) {
-                    *z = self.h * f;
+                let h = self.h;
+                for (z, f) in self.zn.col_mut(1).iter_mut().zip(&self.savf) {
+                    *z = h * f;
                 }
                 self.newton.need_jac = true;
-                self.acor_saved = None;
+                self.acor_saved_valid = false;
                 self.ialth = 5;
             }
         }
@@ -163,8 +163,9 @@ impl Nordsieck {
     ) -> Result<Option<f64>, OdeError> {
         // corrected state y = z0 + l0 acor; project it and fold the correction into acor
         let el0 = self.el[0];
+        let z0 = self.zn.col(0);
         for i in 0..self.n {
-            self.y[i] = self.zn[0][i] + el0 * self.acor[i];
+            self.y[i] = z0[i] + el0 * self.acor[i];
         }
         self.tmp.copy_from_slice(&self.y);
         let ok = p
@@ -193,18 +194,13 @@ impl Nordsieck {
             stats.bdf_steps += 1;
         }
         let q = self.q;
-        for j in 0..=q {
-            let e = self.el[j];
-            for (z, a) in self.zn[j].iter_mut().zip(&self.acor) {
-                *z += e * a;
-            }
-        }
+        self.zn.add_correction(q, &self.el, &self.acor);
         if self.projected {
-            for (z, d) in self.zn[0].iter_mut().zip(&self.proj_delta) {
+            for (z, d) in self.zn.col_mut(0).iter_mut().zip(&self.proj_delta) {
                 *z += d;
             }
         }
-        self.dense = DenseOutput { t: self.t, h: self.h, kind: DenseKind::Nordsieck(self.zn[..=q].to_vec()) };
+        self.dense.set_nordsieck(self.t, self.h, self.n, self.zn.cols_upto(q));
         if had_fail {
             self.rmax = 2.0;
         } else if !self.first_step {
@@ -219,7 +215,8 @@ impl Nordsieck {
         if self.ialth == 0 {
             self.select(dsm);
         } else if self.ialth == 1 && q < self.maxord() {
-            self.acor_saved = Some(self.acor.clone());
+            self.acor_saved.copy_from_slice(&self.acor);
+            self.acor_saved_valid = true;
         }
         self.rmax = 10.0;
     }
@@ -230,15 +227,13 @@ impl Nordsieck {
         let maxord = self.maxord();
         let mut rhsm = 1.0 / (1.2 * dsm.powf(1.0 / (q + 1) as f64) + 1.2e-6);
         let mut rhup = 0.0;
-        if q < maxord {
-            if let Some(saved) = &self.acor_saved {
-                let dup = wnorm_diff(self.norm, &self.acor, saved, &self.ewt) / self.tq[2];
-                rhup = 1.0 / (1.4 * dup.powf(1.0 / (q + 2) as f64) + 1.4e-6);
-            }
+        if q < maxord && self.acor_saved_valid {
+            let dup = wnorm_diff(self.norm, &self.acor, &self.acor_saved, &self.ewt) / self.tq[2];
+            rhup = 1.0 / (1.4 * dup.powf(1.0 / (q + 2) as f64) + 1.4e-6);
         }
         let mut rhdn = 0.0;
         if q > 1 {
-            let ddn = self.wnorm(&self.zn[q]) / self.tq[0];
+            let ddn = self.wnorm(self.zn.col(q)) / self.tq[0];
             rhdn = 1.0 / (1.3 * ddn.powf(1.0 / q as f64) + 1.3e-6);
         }
         if self.family == Family::Adams && self.pdlast > 0.0 {
@@ -262,7 +257,7 @@ impl Nordsieck {
         } else {
             (q - 1, rhdn)
         };
-        self.acor_saved = None;
+        self.acor_saved_valid = false;
         // (LSODA also changes a stability-limited Adams step below the 1.1 threshold; measured
         // here that keeping the step wins on the stiff problems, so it is not done.)
         if rh < 1.1 {
@@ -271,8 +266,8 @@ impl Nordsieck {
         }
         if newq == q + 1 {
             let r = self.el[q] / (q + 1) as f64;
-            for i in 0..self.n {
-                self.zn[q + 1][i] = self.acor[i] * r;
+            for (z, a) in self.zn.col_mut(q + 1).iter_mut().zip(&self.acor) {
+                *z = a * r;
             }
         }
         self.q = newq;

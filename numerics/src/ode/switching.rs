@@ -24,7 +24,7 @@ impl Nordsieck {
         }
         let q = self.q;
         let exsm = 1.0 / (q + 1) as f64;
-        let pnorm = self.wnorm(&self.zn[0]);
+        let pnorm = self.wnorm(self.zn.col(0));
         let cm_a = self.adams_cm(q);
         match self.family {
             Family::Adams => {

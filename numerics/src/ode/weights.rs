@@ -10,15 +10,18 @@ pub const UROUND: f64 = f64::EPSILON;
 /// (the error test would be meaningless).
 pub fn fill_ewt(tol: &Tolerance, y: &[f64], ewt: &mut [f64]) -> bool {
     match tol {
-        Tolerance::RelAbs { rtol, atol } => {
-            for (i, (e, yi)) in ewt.iter_mut().zip(y).enumerate() {
-                let a = match atol {
-                    Atol::Scalar(a) => *a,
-                    Atol::Vector(v) => v[i],
-                };
-                *e = rtol * yi.abs() + a;
+        Tolerance::RelAbs { rtol, atol } => match atol {
+            Atol::Scalar(a) => {
+                for (e, yi) in ewt.iter_mut().zip(y) {
+                    *e = rtol * yi.abs() + a;
+                }
             }
-        }
+            Atol::Vector(v) => {
+                for ((e, yi), a) in ewt.iter_mut().zip(y).zip(v) {
+                    *e = rtol * yi.abs() + a;
+                }
+            }
+        },
         Tolerance::Accuracy { alpha, weights, units } => {
             for (i, (e, yi)) in ewt.iter_mut().zip(y).enumerate() {
                 *e = if let Some(u) = units {
