@@ -123,3 +123,43 @@ impl DenseLu {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A well-conditioned `J` with a deterministic pattern (no RNG dependency).
+    fn jac(n: usize) -> DMatrix<f64> {
+        DMatrix::from_fn(n, n, |i, j| ((i * 7 + j * 13) % 11) as f64 / 11.0 - 0.5 + if i == j { -3.0 } else { 0.0 })
+    }
+
+    /// Both backends solve `(I − hl0 J) x = r` to round-off, checked by the residual.
+    #[test]
+    fn both_backends_solve_the_iteration_matrix() {
+        for n in [5, FAER_MIN_N - 1, FAER_MIN_N, 150] {
+            let (j, hl0) = (jac(n), 0.3);
+            let mut lu = DenseLu::new(n);
+            assert_eq!(matches!(lu, DenseLu::Faer(_)), n >= FAER_MIN_N);
+            assert!(!lu.is_factored());
+            assert!(lu.factor(&j, hl0));
+            let r = DVector::from_fn(n, |i, _| (i as f64).sin());
+            let mut x = r.clone();
+            assert!(lu.solve(&mut x));
+            let p = DMatrix::identity(n, n) - &j * hl0;
+            let res = (&p * &x - &r).amax();
+            assert!(res < 1e-12, "n = {n}: residual {res:e}");
+        }
+    }
+
+    /// A singular `P` is reported, and no solve happens with it.
+    #[test]
+    fn singular_matrix_is_reported() {
+        for n in [3, FAER_MIN_N + 1] {
+            // P = I − 1·J with J = I is the zero matrix
+            let mut lu = DenseLu::new(n);
+            assert!(!lu.factor(&DMatrix::identity(n, n), 1.0));
+            let mut x = DVector::from_element(n, 1.0);
+            assert!(!lu.solve(&mut x));
+        }
+    }
+}
