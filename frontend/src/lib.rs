@@ -7,8 +7,8 @@
 //! * [`plugin`]: the plugin loader (the only `unsafe` code of Saltus).
 #![warn(missing_docs)]
 
-pub mod plugin;
 pub mod plot;
+pub mod plugin;
 pub mod runner;
 pub mod runner_ed;
 pub mod solve_cmd;

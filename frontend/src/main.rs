@@ -11,7 +11,9 @@ const PLUGIN_NOTE: &str = "Plugins: libraries named in the model resolve relativ
 
 #[derive(Parser)]
 #[command(name = "saltus", version, about = "Nonsmooth dynamical systems: run XML models, plot trajectories, solve complementarity problems", long_about = None)]
-#[command(after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error.\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns ball.q[0],ball.v[0]")]
+#[command(
+    after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error.\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns ball.q[0],ball.v[0]"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -163,7 +165,11 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             let opts = runner::RunOptions { out: out.clone(), every, quiet };
             let sum = runner::run(&mut built, &opts).map_err(|e| Failure::Input(e.to_string()))?;
             if !quiet {
-                let not_conv = if sum.not_converged > 0 { format!(" ({} solves not converged)", sum.not_converged) } else { String::new() };
+                let not_conv = if sum.not_converged > 0 {
+                    format!(" ({} solves not converged)", sum.not_converged)
+                } else {
+                    String::new()
+                };
                 if built.sim.time_stepping().is_some() {
                     eprintln!(
                         "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
@@ -205,7 +211,8 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 return Err(Failure::Usage(format!("the output `{}` must end in .png or .svg", output.display())));
             }
             let table = plot::read_csv(&csv).map_err(Failure::Input)?;
-            let title = title.unwrap_or_else(|| csv.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
+            let title =
+                title.unwrap_or_else(|| csv.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default());
             plot::plot(&table, &columns, &output, &title).map_err(Failure::Input)?;
             Ok(())
         }

@@ -29,10 +29,25 @@ pub fn read_csv(path: &Path) -> Result<Table, String> {
     for (i, line) in lines {
         let fields: Vec<&str> = line.split(',').collect();
         if fields.len() != header.len() {
-            return Err(format!("{}:{}: {} fields, the header has {}", path.display(), i + 1, fields.len(), header.len()));
+            return Err(format!(
+                "{}:{}: {} fields, the header has {}",
+                path.display(),
+                i + 1,
+                fields.len(),
+                header.len()
+            ));
         }
         for (j, f) in fields.iter().enumerate() {
-            let v: f64 = f.trim().parse().map_err(|_| format!("{}:{}: column {} (`{}`): `{}` is not a number", path.display(), i + 1, j + 1, header[j], f.trim()))?;
+            let v: f64 = f.trim().parse().map_err(|_| {
+                format!(
+                    "{}:{}: column {} (`{}`): `{}` is not a number",
+                    path.display(),
+                    i + 1,
+                    j + 1,
+                    header[j],
+                    f.trim()
+                )
+            })?;
             columns[j].push(v);
         }
     }
@@ -50,7 +65,11 @@ pub fn plot(table: &Table, columns: &[String], out: &Path, title: &str) -> Resul
         picked.extend(1..table.header.len());
     } else {
         for c in columns {
-            let i = table.header.iter().position(|h| h == c).ok_or_else(|| format!("no column `{c}` (columns: {})", table.header.join(", ")))?;
+            let i = table
+                .header
+                .iter()
+                .position(|h| h == c)
+                .ok_or_else(|| format!("no column `{c}` (columns: {})", table.header.join(", ")))?;
             picked.push(i);
         }
     }
@@ -62,7 +81,8 @@ pub fn plot(table: &Table, columns: &[String], out: &Path, title: &str) -> Resul
     match ext.as_str() {
         "svg" | "png" => {
             // Registering twice is harmless; failure means the embedded font is broken.
-            plotters::style::register_font(FONT_NAME, FontStyle::Normal, FONT).map_err(|_| "embedded font cannot be read".to_string())?;
+            plotters::style::register_font(FONT_NAME, FontStyle::Normal, FONT)
+                .map_err(|_| "embedded font cannot be read".to_string())?;
             if ext == "svg" {
                 draw(SVGBackend::new(out, size).into_drawing_area(), table, &picked, title, FONT_NAME)
             } else {
@@ -73,7 +93,13 @@ pub fn plot(table: &Table, columns: &[String], out: &Path, title: &str) -> Resul
     }
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, t: &Table, picked: &[usize], title: &str, font: &str) -> Result<(), String>
+fn draw<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    t: &Table,
+    picked: &[usize],
+    title: &str,
+    font: &str,
+) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {

@@ -241,7 +241,14 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             Err(error) => {
                 let _ = csv.w.flush();
                 bar.finish();
-                return Err(RunError::Step { error: Box::new(error), steps: k, unit: "steps", rows: sum.rows, partial, out: opts.out.clone() });
+                return Err(RunError::Step {
+                    error: Box::new(error),
+                    steps: k,
+                    unit: "steps",
+                    rows: sum.rows,
+                    partial,
+                    out: opts.out.clone(),
+                });
             }
         };
         k += 1;

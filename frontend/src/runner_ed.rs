@@ -36,7 +36,15 @@ enum Lambda {
 }
 
 /// One row of kind `kind` from the state in `nsds`; `pre` replaces the velocities (kind 1).
-fn row_ed(nsds: &Nsds, sim: &saltus_kernel::EventDriven, t: f64, pre: Option<&[nalgebra::DVector<f64>]>, lambda: Lambda, kind: f64, out: &mut Vec<f64>) {
+fn row_ed(
+    nsds: &Nsds,
+    sim: &saltus_kernel::EventDriven,
+    t: f64,
+    pre: Option<&[nalgebra::DVector<f64>]>,
+    lambda: Lambda,
+    kind: f64,
+    out: &mut Vec<f64>,
+) {
     out.clear();
     out.push(t);
     for (i, ds) in nsds.systems().iter().enumerate() {
@@ -106,7 +114,14 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
             Err(error) => {
                 let _ = csv.w.flush();
                 bar.finish();
-                return Err(RunError::Step { error: Box::new(error), steps: sum.steps, unit: "time-discretisation events", rows: sum.rows, partial, out: opts.out.clone() });
+                return Err(RunError::Step {
+                    error: Box::new(error),
+                    steps: sum.steps,
+                    unit: "time-discretisation events",
+                    rows: sum.rows,
+                    partial,
+                    out: opts.out.clone(),
+                });
             }
         };
         count(&mut sum, &rep);

@@ -57,7 +57,13 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 /// `saltus solve`: solves every file with `solver` and prints the CSV.
-pub fn solve(paths: &[PathBuf], solver: &str, kind: Option<&str>, it: IterOptions, solutions: Option<&Path>) -> Result<(), SolveFailure> {
+pub fn solve(
+    paths: &[PathBuf],
+    solver: &str,
+    kind: Option<&str>,
+    it: IterOptions,
+    solutions: Option<&Path>,
+) -> Result<(), SolveFailure> {
     let kind = parse_kind(kind)?;
     it.validate().map_err(|e| SolveFailure::Usage(e.to_string()))?;
     if !ProblemKind::ALL.iter().any(|k| k.solvers().iter().any(|s| s.0 == solver)) {
@@ -127,7 +133,10 @@ pub fn solve(paths: &[PathBuf], solver: &str, kind: Option<&str>, it: IterOption
     }
     let _ = out.flush();
     if failures > 0 {
-        Err(SolveFailure::Input(format!("{failures} of {} file(s) could not be solved (see the messages above)", files.len())))
+        Err(SolveFailure::Input(format!(
+            "{failures} of {} file(s) could not be solved (see the messages above)",
+            files.len()
+        )))
     } else {
         Ok(())
     }
@@ -143,7 +152,11 @@ pub fn solvers(kind: Option<&str>) -> Result<(), SolveFailure> {
     let mut out = stdout.lock();
     for k in kinds {
         for (name, desc) in k.solvers() {
-            let _ = if kind.is_some() { writeln!(out, "{name} {desc}") } else { writeln!(out, "{name} [{}] {desc}", k.as_str()) };
+            let _ = if kind.is_some() {
+                writeln!(out, "{name} {desc}")
+            } else {
+                writeln!(out, "{name} [{}] {desc}", k.as_str())
+            };
         }
     }
     Ok(())

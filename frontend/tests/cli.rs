@@ -49,13 +49,22 @@ fn max_diff(ours: &Path, reference: &str, map: &[(&str, &str)]) -> f64 {
     worst
 }
 
-const BALL_MAP: &[(&str, &str)] = &[("t", "t"), ("ball.q[0]", "q0"), ("ball.v[0]", "v0"), ("floor.lambda[0]", "lambda")];
+const BALL_MAP: &[(&str, &str)] =
+    &[("t", "t"), ("ball.q[0]", "q0"), ("ball.v[0]", "v0"), ("floor.lambda[0]", "lambda")];
 
 fn diode_map() -> Vec<(&'static str, &'static str)> {
     vec![
-        ("t", "t"), ("circuit.x[0]", "vC"), ("circuit.x[1]", "iL"),
-        ("bridge.y[0]", "y0"), ("bridge.y[1]", "y1"), ("bridge.y[2]", "y2"), ("bridge.y[3]", "y3"),
-        ("bridge.lambda[0]", "lambda0"), ("bridge.lambda[1]", "lambda1"), ("bridge.lambda[2]", "lambda2"), ("bridge.lambda[3]", "lambda3"),
+        ("t", "t"),
+        ("circuit.x[0]", "vC"),
+        ("circuit.x[1]", "iL"),
+        ("bridge.y[0]", "y0"),
+        ("bridge.y[1]", "y1"),
+        ("bridge.y[2]", "y2"),
+        ("bridge.y[3]", "y3"),
+        ("bridge.lambda[0]", "lambda0"),
+        ("bridge.lambda[1]", "lambda1"),
+        ("bridge.lambda[2]", "lambda2"),
+        ("bridge.lambda[3]", "lambda3"),
     ]
 }
 
@@ -63,7 +72,13 @@ fn diode_map() -> Vec<(&'static str, &'static str)> {
 fn bouncing_ball_matches_siconos() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("ball.csv");
-    run_ok(&["run".as_ref(), sample("bouncing_ball/bouncing_ball_ts.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "-q".as_ref()]);
+    run_ok(&[
+        "run".as_ref(),
+        sample("bouncing_ball/bouncing_ball_ts.xml").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "-q".as_ref(),
+    ]);
     let d = max_diff(&out, "siconos_bouncing_ball_ts.csv", BALL_MAP);
     assert!(d <= 1e-9, "max abs difference {d:e}");
     assert!(!common::workspace_root().join("ball.partial.csv").exists());
@@ -74,7 +89,14 @@ fn bouncing_ball_plugin_variant_matches_siconos() {
     let dir = common::plugin_dir();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("ball.csv");
-    run_ok(&["run".as_ref(), sample("bouncing_ball/bouncing_ball_ts_plugin.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "--plugin-dir".as_ref(), dir.as_os_str()]);
+    run_ok(&[
+        "run".as_ref(),
+        sample("bouncing_ball/bouncing_ball_ts_plugin.xml").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--plugin-dir".as_ref(),
+        dir.as_os_str(),
+    ]);
     let d = max_diff(&out, "siconos_bouncing_ball_ts.csv", BALL_MAP);
     assert!(d <= 1e-9, "max abs difference {d:e}");
 }
@@ -84,10 +106,20 @@ fn bouncing_ball_plugin_variant_matches_siconos() {
 #[test]
 fn plugin_beside_the_executable_is_found_without_plugin_dir() {
     let dir = common::plugin_dir();
-    assert_eq!(dir, Path::new(env!("CARGO_BIN_EXE_saltus")).parent().unwrap(), "plugins and saltus share target/<profile>");
+    assert_eq!(
+        dir,
+        Path::new(env!("CARGO_BIN_EXE_saltus")).parent().unwrap(),
+        "plugins and saltus share target/<profile>"
+    );
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("ball.csv");
-    run_ok(&["run".as_ref(), sample("bouncing_ball/bouncing_ball_ts_plugin.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "-q".as_ref()]);
+    run_ok(&[
+        "run".as_ref(),
+        sample("bouncing_ball/bouncing_ball_ts_plugin.xml").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "-q".as_ref(),
+    ]);
     let d = max_diff(&out, "siconos_bouncing_ball_ts.csv", BALL_MAP);
     assert!(d <= 1e-9, "max abs difference {d:e}");
 }
@@ -96,7 +128,13 @@ fn plugin_beside_the_executable_is_found_without_plugin_dir() {
 fn diode_bridge_matches_siconos() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("diode.csv");
-    run_ok(&["run".as_ref(), sample("diode_bridge/diode_bridge.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "-q".as_ref()]);
+    run_ok(&[
+        "run".as_ref(),
+        sample("diode_bridge/diode_bridge.xml").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "-q".as_ref(),
+    ]);
     let d = max_diff(&out, "siconos_diode_bridge.csv", &diode_map());
     assert!(d <= 1e-9, "max abs difference {d:e}");
 }
@@ -106,7 +144,15 @@ fn diode_bridge_plugin_variant_matches_siconos() {
     let dir = common::plugin_dir();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("diode.csv");
-    run_ok(&["run".as_ref(), sample("diode_bridge/diode_bridge_plugin.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "-q".as_ref(), "--plugin-dir".as_ref(), dir.as_os_str()]);
+    run_ok(&[
+        "run".as_ref(),
+        sample("diode_bridge/diode_bridge_plugin.xml").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "-q".as_ref(),
+        "--plugin-dir".as_ref(),
+        dir.as_os_str(),
+    ]);
     let d = max_diff(&out, "siconos_diode_bridge.csv", &diode_map());
     assert!(d <= 1e-9, "max abs difference {d:e}");
 }
@@ -115,7 +161,15 @@ fn diode_bridge_plugin_variant_matches_siconos() {
 fn every_keeps_first_and_every_nth_row() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("ball.csv");
-    run_ok(&["run".as_ref(), sample("bouncing_ball/bouncing_ball_ts.xml").as_os_str(), "-o".as_ref(), out.as_os_str(), "-q".as_ref(), "--every".as_ref(), "7".as_ref()]);
+    run_ok(&[
+        "run".as_ref(),
+        sample("bouncing_ball/bouncing_ball_ts.xml").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "-q".as_ref(),
+        "--every".as_ref(),
+        "7".as_ref(),
+    ]);
     let t = &read_csv(&out)["t"];
     // rows 0, 7, 14, ..., 1995 and the last step 2000
     assert_eq!(t.len(), 1 + 2000 / 7 + 1);

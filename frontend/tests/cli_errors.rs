@@ -58,7 +58,10 @@ fn unknown_element_and_attribute_are_errors() {
 fn bad_numbers_are_located() {
     let t = ball_text().replace("<q0>1 0 0</q0>", "<q0>1 zero 0</q0>");
     let (o, _d, _) = check_text(&t, &[]);
-    assert_input_error(&o, &["model.xml:10:7:", "NSDS/LagrangianLinearTIDS[ball]/q0", "value 2 `zero` is not a number"]);
+    assert_input_error(
+        &o,
+        &["model.xml:10:7:", "NSDS/LagrangianLinearTIDS[ball]/q0", "value 2 `zero` is not a number"],
+    );
     let t = ball_text().replace("e=\"0.9\"", "e=\"high\"");
     let (o, _d, _) = check_text(&t, &[]);
     assert_input_error(&o, &["model.xml:27:", "expected a number"]);
@@ -68,7 +71,10 @@ fn bad_numbers_are_located() {
 fn size_mismatch_names_the_element_path() {
     let t = ball_text().replace("<H rows=\"1\" cols=\"3\">1 0 0</H>", "<H rows=\"1\" cols=\"2\">1 0</H>");
     let (o, _d, _) = check_text(&t, &[]);
-    assert_input_error(&o, &["model.xml:21:7:", "NSDS/Interaction[floor]/Relation: H has 2 columns, ball has 3 degrees of freedom"]);
+    assert_input_error(
+        &o,
+        &["model.xml:21:7:", "NSDS/Interaction[floor]/Relation: H has 2 columns, ball has 3 degrees of freedom"],
+    );
     let t = ball_text().replace("<v0>0 0 0</v0>", "<v0>0 0</v0>");
     let (o, _d, _) = check_text(&t, &[]);
     assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/v0: has 2 values, expected 3"]);
@@ -115,7 +121,10 @@ fn missing_files() {
 
 #[test]
 fn data_files_are_read_relative_to_the_model() {
-    let t = ball_text().replace("<q0>1 0 0</q0>", "<q0 file=\"q0.txt\"/>").replace("<Mass rows=\"3\" cols=\"3\">", "<Mass file=\"mass.txt\"/><!--").replace("</Mass>", "-->");
+    let t = ball_text()
+        .replace("<q0>1 0 0</q0>", "<q0 file=\"q0.txt\"/>")
+        .replace("<Mass rows=\"3\" cols=\"3\">", "<Mass file=\"mass.txt\"/><!--")
+        .replace("</Mass>", "-->");
     let tmp = tempfile::tempdir().unwrap();
     std::fs::write(tmp.path().join("q0.txt"), "# initial position\n1 0 0\n").unwrap();
     std::fs::write(tmp.path().join("mass.txt"), "1 0 0\n0 1 0\n0 0 0.004\n").unwrap();
@@ -125,11 +134,17 @@ fn data_files_are_read_relative_to_the_model() {
     assert!(o.status.success(), "{}", stderr(&o));
     std::fs::write(tmp.path().join("mass.txt"), "1 0 0\n0 1\n0 0 0.004\n").unwrap();
     let o = saltus([std::ffi::OsStr::new("check"), p.as_os_str()]);
-    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/Mass", "mass.txt, line 2: 2 values, the first row has 3"]);
+    assert_input_error(
+        &o,
+        &["NSDS/LagrangianLinearTIDS[ball]/Mass", "mass.txt, line 2: 2 values, the first row has 3"],
+    );
 }
 
 fn plugin_model(library: &str, function: &str, params: &str) -> String {
-    ball_text().replace("<FExt>-9.81 0 0</FExt>", &format!("<FExt library=\"{library}\" function=\"{function}\" params=\"{params}\"/>"))
+    ball_text().replace(
+        "<FExt>-9.81 0 0</FExt>",
+        &format!("<FExt library=\"{library}\" function=\"{function}\" params=\"{params}\"/>"),
+    )
 }
 
 #[test]
@@ -137,9 +152,20 @@ fn plugin_errors_name_library_symbol_and_element() {
     let dir = common::plugin_dir();
     let d = dir.to_str().unwrap();
     let (o, _t, _) = check_text(&plugin_model("no_such_lib", "f", ""), &["--plugin-dir", d]);
-    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "plugin library `no_such_lib` not found", "libno_such_lib.so", "--plugin-dir DIR"]);
+    assert_input_error(
+        &o,
+        &[
+            "NSDS/LagrangianLinearTIDS[ball]/FExt",
+            "plugin library `no_such_lib` not found",
+            "libno_such_lib.so",
+            "--plugin-dir DIR",
+        ],
+    );
     let (o, _t, _) = check_text(&plugin_model("saltus_plugin_testing", "nope", ""), &["--plugin-dir", d]);
-    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "libsaltus_plugin_testing.so", "has no function `nope`"]);
+    assert_input_error(
+        &o,
+        &["NSDS/LagrangianLinearTIDS[ball]/FExt", "libsaltus_plugin_testing.so", "has no function `nope`"],
+    );
     // A plugin that fails already at t0 is reported by `check`, before any run.
     let (o, _t, _) = check_text(&plugin_model("saltus_plugin_testing", "always_fails", ""), &["--plugin-dir", d]);
     assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "`always_fails`", "returned status 7"]);
@@ -158,7 +184,10 @@ fn wrong_abi_version_is_refused() {
     let p = tmp.path().join("model.xml");
     std::fs::write(&p, plugin_model("old_plugin", "f", "")).unwrap();
     let o = saltus([std::ffi::OsStr::new("check"), p.as_os_str()]);
-    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/FExt", "libold_plugin.so", "ABI version 0, this saltus needs version 1"]);
+    assert_input_error(
+        &o,
+        &["NSDS/LagrangianLinearTIDS[ball]/FExt", "libold_plugin.so", "ABI version 0, this saltus needs version 1"],
+    );
 }
 
 #[test]
@@ -170,8 +199,18 @@ fn failure_mid_run_keeps_partial_file_only() {
     std::fs::write(&model, plugin_model("saltus_plugin_testing", "weight_then_fail", "1.0 9.81")).unwrap();
     let out = tmp.path().join("traj.csv");
     std::fs::write(&out, "stale content from an earlier run\n").unwrap();
-    let o = saltus([std::ffi::OsStr::new("run"), model.as_os_str(), "-o".as_ref(), out.as_os_str(), "--plugin-dir".as_ref(), dir.as_os_str()]);
-    assert_input_error(&o, &["weight_then_fail", "returned status 3", "traj.partial.csv", "the simulation failed after 199 steps"]);
+    let o = saltus([
+        std::ffi::OsStr::new("run"),
+        model.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--plugin-dir".as_ref(),
+        dir.as_os_str(),
+    ]);
+    assert_input_error(
+        &o,
+        &["weight_then_fail", "returned status 3", "traj.partial.csv", "the simulation failed after 199 steps"],
+    );
     assert!(!out.exists(), "a complete-looking output must not exist after a failure");
     let partial = std::fs::read_to_string(tmp.path().join("traj.partial.csv")).unwrap();
     let rows: Vec<&str> = partial.lines().collect();
@@ -182,7 +221,9 @@ fn failure_mid_run_keeps_partial_file_only() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [vec!["frobnicate"], vec!["run"], vec!["run", "m.xml", "--every", "0"], vec!["run", "m.xml", "--bogus"], vec![]] {
+    for args in
+        [vec!["frobnicate"], vec!["run"], vec!["run", "m.xml", "--every", "0"], vec!["run", "m.xml", "--bogus"], vec![]]
+    {
         let o = saltus(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
     }
@@ -207,10 +248,18 @@ fn plot_errors() {
     let tmp = tempfile::tempdir().unwrap();
     let csv = tmp.path().join("a.csv");
     std::fs::write(&csv, "t,x\n0,1\n1,oops\n").unwrap();
-    let o = saltus([std::ffi::OsStr::new("plot"), csv.as_os_str(), "-o".as_ref(), tmp.path().join("a.png").as_os_str()]);
+    let o =
+        saltus([std::ffi::OsStr::new("plot"), csv.as_os_str(), "-o".as_ref(), tmp.path().join("a.png").as_os_str()]);
     assert_input_error(&o, &["a.csv:3: column 2 (`x`): `oops` is not a number"]);
     std::fs::write(&csv, "t,x\n0,1\n1,2\n").unwrap();
-    let o = saltus([std::ffi::OsStr::new("plot"), csv.as_os_str(), "-o".as_ref(), tmp.path().join("a.png").as_os_str(), "--columns".as_ref(), "y".as_ref()]);
+    let o = saltus([
+        std::ffi::OsStr::new("plot"),
+        csv.as_os_str(),
+        "-o".as_ref(),
+        tmp.path().join("a.png").as_os_str(),
+        "--columns".as_ref(),
+        "y".as_ref(),
+    ]);
     assert_input_error(&o, &["no column `y`"]);
 }
 
@@ -231,7 +280,14 @@ fn plot_writes_png_and_svg() {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 1200, "width");
     let svg = tmp.path().join("a.svg");
-    let o = saltus([std::ffi::OsStr::new("plot"), csv.as_os_str(), "-o".as_ref(), svg.as_os_str(), "--columns".as_ref(), "cos".as_ref()]);
+    let o = saltus([
+        std::ffi::OsStr::new("plot"),
+        csv.as_os_str(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+        "--columns".as_ref(),
+        "cos".as_ref(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains(">\ncos\n<") || text.contains(">cos<"), "legend label missing");

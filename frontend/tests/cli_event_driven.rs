@@ -23,7 +23,8 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header = lines.next().unwrap().split(',').map(str::to_string).collect();
-    let rows = lines.map(|l| l.split(',').map(|f| f.parse().unwrap_or_else(|_| panic!("bad number {f}"))).collect()).collect();
+    let rows =
+        lines.map(|l| l.split(',').map(|f| f.parse().unwrap_or_else(|_| panic!("bad number {f}"))).collect()).collect();
     (header, rows)
 }
 
@@ -42,10 +43,14 @@ fn run(model: &Path, extra: &[&std::ffi::OsStr]) -> (Vec<String>, Vec<Vec<f64>>,
 
 /// The whole trajectory against Siconos, the impacts against the closed form.
 fn check_against_siconos(header: &[String], rows: &[Vec<f64>]) {
-    let expected: Vec<&str> = "t,ball.q[0],ball.q[1],ball.q[2],ball.v[0],ball.v[1],ball.v[2],floor.y[0],floor.lambda[0],kind".split(',').collect();
+    let expected: Vec<&str> =
+        "t,ball.q[0],ball.q[1],ball.q[2],ball.v[0],ball.v[1],ball.v[2],floor.y[0],floor.lambda[0],kind"
+            .split(',')
+            .collect();
     assert_eq!(header, expected);
     // reference columns: t,q0,v0,p1,p2,lambda1,lambda2,kind
-    let (rh, reference) = read_csv(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/siconos_bouncing_ball_ed.csv"));
+    let (rh, reference) =
+        read_csv(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/siconos_bouncing_ball_ed.csv"));
     assert_eq!(rh, ["t", "q0", "v0", "p1", "p2", "lambda1", "lambda2", "kind"]);
     assert_eq!(rows.len(), 1788, "1700 TD rows + 44 × (pre, post) impact rows");
     assert_eq!(rows.len(), reference.len());
@@ -55,7 +60,17 @@ fn check_against_siconos(header: &[String], rows: &[Vec<f64>]) {
         // λ: impulse on post-impact rows (Siconos lambda1), 0 on pre-impact rows, contact force
         // (Siconos lambda2) on TD rows
         let lambda_ref = if b[7] == 2.0 { b[5] } else { b[6] };
-        let pairs = [(a[0], b[0]), (a[1], b[1]), (a[4], b[2]), (a[7], b[1]), (a[8], lambda_ref), (a[2], 0.0), (a[3], 0.0), (a[5], 0.0), (a[6], 0.0)];
+        let pairs = [
+            (a[0], b[0]),
+            (a[1], b[1]),
+            (a[4], b[2]),
+            (a[7], b[1]),
+            (a[8], lambda_ref),
+            (a[2], 0.0),
+            (a[3], 0.0),
+            (a[5], 0.0),
+            (a[6], 0.0),
+        ];
         for (x, y) in pairs {
             worst = worst.max((x - y).abs());
         }
@@ -93,7 +108,14 @@ fn event_driven_ball_matches_siconos() {
     let (h, rows, err) = run(&sample("bouncing_ball/bouncing_ball_ed.xml"), &[]);
     check_against_siconos(&h, &rows);
     // the summary counts the events
-    for needle in ["event driven", "1744 events", "1700 time-discretisation events", "44 nonsmooth events of which 44 impacts", "wall time", "1788 rows"] {
+    for needle in [
+        "event driven",
+        "1744 events",
+        "1700 time-discretisation events",
+        "44 nonsmooth events of which 44 impacts",
+        "wall time",
+        "1788 rows",
+    ] {
         assert!(err.contains(needle), "summary lacks `{needle}`:\n{err}");
     }
 }
@@ -101,7 +123,10 @@ fn event_driven_ball_matches_siconos() {
 #[test]
 fn event_driven_ball_plugin_variant_matches_siconos() {
     let dir = common::plugin_dir();
-    let (h, rows, _) = run(&sample("bouncing_ball/bouncing_ball_ed_plugin.xml"), &["--plugin-dir".as_ref(), dir.as_os_str(), "-q".as_ref()]);
+    let (h, rows, _) = run(
+        &sample("bouncing_ball/bouncing_ball_ed_plugin.xml"),
+        &["--plugin-dir".as_ref(), dir.as_os_str(), "-q".as_ref()],
+    );
     check_against_siconos(&h, &rows);
 }
 
@@ -137,7 +162,8 @@ fn integrator_options_keep_the_impacts() {
 
 #[test]
 fn every_thins_td_rows_only() {
-    let (_, rows, _) = run(&sample("bouncing_ball/bouncing_ball_ed.xml"), &["--every".as_ref(), "10".as_ref(), "-q".as_ref()]);
+    let (_, rows, _) =
+        run(&sample("bouncing_ball/bouncing_ball_ed.xml"), &["--every".as_ref(), "10".as_ref(), "-q".as_ref()]);
     assert_eq!(rows.iter().filter(|r| r[9] == 0.0).count(), 170);
     assert_eq!(rows.iter().filter(|r| r[9] != 0.0).count(), 88);
     assert_eq!(rows.last().unwrap()[0], 8.5);
@@ -147,7 +173,10 @@ fn every_thins_td_rows_only() {
 fn check_describes_the_event_driven_simulation() {
     let o = saltus(["check".as_ref(), sample("bouncing_ball/bouncing_ball_ed.xml").as_os_str()]);
     let s = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success() && s.contains("1700 time-discretisation events of h = 0.005") && s.contains("EventDriven"), "{s}");
+    assert!(
+        o.status.success() && s.contains("1700 time-discretisation events of h = 0.005") && s.contains("EventDriven"),
+        "{s}"
+    );
 }
 
 fn model_text() -> String {
@@ -170,14 +199,26 @@ fn check_error(text: &str, needles: &[&str]) {
 #[test]
 fn event_driven_errors_are_located() {
     let t = model_text();
-    check_error(&t.replace("rtol=\"1e-12\" atol=\"1e-14\"", "rtol=\"0\" atol=\"0\""), &["EventDriven/OneStepIntegrator/LsodarOSI", "atol"]);
+    check_error(
+        &t.replace("rtol=\"1e-12\" atol=\"1e-14\"", "rtol=\"0\" atol=\"0\""),
+        &["EventDriven/OneStepIntegrator/LsodarOSI", "atol"],
+    );
     check_error(&t.replace("<LsodarOSI", "<MoreauJeanOSI theta=\"0.5\""), &["unknown element `MoreauJeanOSI`"]);
     check_error(&t.replace("event_tol=\"1e-10\"", "event_tol=\"-1\""), &["EventDriven", "event_tol"]);
     check_error(&t.replace("event_tol=\"1e-10\"", "tol=\"1\""), &["unknown attribute `tol`"]);
-    check_error(&t.replace("<Lemke tol=\"1e-6\"/>\n    </ImpactProblem>", "<Pgs max_iter=\"0\"/>\n    </ImpactProblem>"), &["EventDriven/ImpactProblem", "max_iter"]);
-    check_error(&t.replace("<NewtonImpactNSL e=\"0.9\"/>", "<ComplementarityConditionNSL size=\"1\"/>"), &["NSDS/Interaction[floor]", "NewtonImpactNSL"]);
+    check_error(
+        &t.replace("<Lemke tol=\"1e-6\"/>\n    </ImpactProblem>", "<Pgs max_iter=\"0\"/>\n    </ImpactProblem>"),
+        &["EventDriven/ImpactProblem", "max_iter"],
+    );
+    check_error(
+        &t.replace("<NewtonImpactNSL e=\"0.9\"/>", "<ComplementarityConditionNSL size=\"1\"/>"),
+        &["NSDS/Interaction[floor]", "NewtonImpactNSL"],
+    );
     check_error(&t.replace("0 0 0.006", "0 0 0"), &["NSDS/LagrangianLinearTIDS[ball]/Mass", "singular"]);
-    check_error(&t.replace("<TimeDiscretisation h=\"0.005\"/>", "<TimeDiscretisation h=\"20\"/>"), &["EventDriven/TimeDiscretisation", "steps"]);
+    check_error(
+        &t.replace("<TimeDiscretisation h=\"0.005\"/>", "<TimeDiscretisation h=\"20\"/>"),
+        &["EventDriven/TimeDiscretisation", "steps"],
+    );
     // both simulations, or none
     let ts = std::fs::read_to_string(sample("bouncing_ball/bouncing_ball_ts.xml")).unwrap();
     let sim = &ts[ts.find("<Simulation>").unwrap()..ts.find("</Simulation>").unwrap() + "</Simulation>".len()];
@@ -194,14 +235,31 @@ fn failure_mid_run_keeps_partial_file_and_exits_1() {
     // the weight plugin fails (status 3) once the integrator evaluates it at t >= 1: the
     // integrator treats a failed right-hand side as a rejected step and shrinks it until it
     // gives up at t = 1; the message names the plugin's failure, not just the step size
-    let text = model_text().replace("<FExt>-9.81 0 0</FExt>", "<FExt library=\"saltus_plugin_testing\" function=\"weight_then_fail\" params=\"1.0 9.81\"/>");
+    let text = model_text().replace(
+        "<FExt>-9.81 0 0</FExt>",
+        "<FExt library=\"saltus_plugin_testing\" function=\"weight_then_fail\" params=\"1.0 9.81\"/>",
+    );
     std::fs::write(&model, text).unwrap();
     let out = tmp.path().join("traj.csv");
     std::fs::write(&out, "stale\n").unwrap();
-    let o = saltus([std::ffi::OsStr::new("run"), model.as_os_str(), "-o".as_ref(), out.as_os_str(), "--plugin-dir".as_ref(), dir.as_os_str()]);
+    let o = saltus([
+        std::ffi::OsStr::new("run"),
+        model.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--plugin-dir".as_ref(),
+        dir.as_os_str(),
+    ]);
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{e}");
-    for n in ["at t = 0.99999", "traj.partial.csv", "failed after 199 time-discretisation events", "weight_then_fail", "status 3", "could not step past"] {
+    for n in [
+        "at t = 0.99999",
+        "traj.partial.csv",
+        "failed after 199 time-discretisation events",
+        "weight_then_fail",
+        "status 3",
+        "could not step past",
+    ] {
         assert!(e.contains(n), "missing `{n}` in:\n{e}");
     }
     assert!(!out.exists());
@@ -216,7 +274,9 @@ fn failure_mid_run_keeps_partial_file_and_exits_1() {
 fn run_help_shows_the_event_driven_case() {
     let o = saltus(["run", "--help"]);
     let s = String::from_utf8_lossy(&o.stdout);
-    for needle in ["saltus run samples/bouncing_ball/bouncing_ball_ed.xml", "`kind`", "pre-impact", "impulse", "wall time"] {
+    for needle in
+        ["saltus run samples/bouncing_ball/bouncing_ball_ed.xml", "`kind`", "pre-impact", "impulse", "wall time"]
+    {
         assert!(s.contains(needle), "run --help lacks `{needle}`:\n{s}");
     }
 }

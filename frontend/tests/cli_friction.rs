@@ -67,7 +67,12 @@ fn check_sliding(c: &HashMap<String, Vec<f64>>, dim: usize, dir: &[f64]) {
         assert!((pn - M * G * H).abs() <= 1e-9, "the contact carries the weight: P_N = {pn}, m g h = {}", M * G * H);
         let pt: Vec<f64> = (1..dim).map(|j| c[&format!("plane.lambda[{j}]")][k]).collect();
         let pt_norm = pt.iter().map(|x| x * x).sum::<f64>().sqrt();
-        assert!(pt_norm <= MU * pn * (1.0 + 1e-9) + 1e-14, "Coulomb cone at t = {}: |P_T| = {pt_norm}, mu P_N = {}", t[k], MU * pn);
+        assert!(
+            pt_norm <= MU * pn * (1.0 + 1e-9) + 1e-14,
+            "Coulomb cone at t = {}: |P_T| = {pt_norm}, mu P_N = {}",
+            t[k],
+            MU * pn
+        );
         // tangential speed: v0 - mu g t while sliding, 0 after t*
         let expected = (V0 - MU * G * t[k]).max(0.0);
         let s = speed(k);
@@ -75,7 +80,11 @@ fn check_sliding(c: &HashMap<String, Vec<f64>>, dim: usize, dir: &[f64]) {
         // the contact's tangential velocity is the ball's, along the launch direction
         for (j, d) in dir.iter().enumerate() {
             let ut = c[&format!("plane.y[{}]", j + 1)][k];
-            assert!((ut - d * s).abs() <= 1e-9 && (ut - c[&format!("ball.v[{j}]")][k]).abs() <= 1e-15, "direction at t = {}", t[k]);
+            assert!(
+                (ut - d * s).abs() <= 1e-9 && (ut - c[&format!("ball.v[{j}]")][k]).abs() <= 1e-15,
+                "direction at t = {}",
+                t[k]
+            );
         }
         if t[k] < t_star - H {
             sliding_rows += 1;
@@ -105,7 +114,9 @@ fn sliding_ball_2d_nsgs_ac() {
 #[test]
 fn sliding_ball_2d_every_2d_solver() {
     let text = std::fs::read_to_string(data("slide_2d.xml")).unwrap();
-    for solver in ["<Nsgs2d tol=\"1e-12\"/>", "<NsgsFb tol=\"1e-12\"/>", "<NsgsProj tol=\"1e-12\"/>", "<ViEg tol=\"1e-12\"/>"] {
+    for solver in
+        ["<Nsgs2d tol=\"1e-12\"/>", "<NsgsFb tol=\"1e-12\"/>", "<NsgsProj tol=\"1e-12\"/>", "<ViEg tol=\"1e-12\"/>"]
+    {
         let c = run_text(&text.replace("<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", solver));
         check_sliding(&c, 2, &[1.0]);
     }
@@ -114,7 +125,12 @@ fn sliding_ball_2d_every_2d_solver() {
 #[test]
 fn sliding_ball_3d() {
     let text = std::fs::read_to_string(data("slide_3d.xml")).unwrap();
-    for solver in ["<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", "<NewtonAc tol=\"1e-12\"/>", "<Prox tol=\"1e-12\" admm_warmup=\"50\" admm_min_size=\"300\"/>", "<Admm tol=\"1e-12\" adaptive_rho=\"true\"/>"] {
+    for solver in [
+        "<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>",
+        "<NewtonAc tol=\"1e-12\"/>",
+        "<Prox tol=\"1e-12\" admm_warmup=\"50\" admm_min_size=\"300\"/>",
+        "<Admm tol=\"1e-12\" adaptive_rho=\"true\"/>",
+    ] {
         let c = run_text(&text.replace("<NsgsAc tol=\"1e-10\" max_iter=\"1000\"/>", solver));
         check_sliding(&c, 3, &[0.6, 0.8]);
     }
@@ -145,12 +161,21 @@ fn solver_dimension_mismatches_are_located_errors() {
         (&three, "<Lemke2d/>", "Lemke2d is for dimension 2 only"),
     ] {
         let kind = s.trim_start_matches('<').trim_end_matches("/>");
-        check_error(&text.replace(solver, s), &[":33:", &format!("Simulation/OneStepNSProblem/FrictionContact/{kind}"), needle]);
+        check_error(
+            &text.replace(solver, s),
+            &[":33:", &format!("Simulation/OneStepNSProblem/FrictionContact/{kind}"), needle],
+        );
     }
     // problem dimension not 2 or 3
-    check_error(&two.replace("<FrictionContact dim=\"2\"", "<FrictionContact dim=\"4\""), &["Simulation/OneStepNSProblem/FrictionContact", "dimension 2 or 3"]);
+    check_error(
+        &two.replace("<FrictionContact dim=\"2\"", "<FrictionContact dim=\"4\""),
+        &["Simulation/OneStepNSProblem/FrictionContact", "dimension 2 or 3"],
+    );
     // problem and law dimensions differ: the interaction is named
-    check_error(&two.replace("<FrictionContact dim=\"2\"", "<FrictionContact dim=\"3\""), &["NSDS/Interaction[plane]", "FrictionContact"]);
+    check_error(
+        &two.replace("<FrictionContact dim=\"2\"", "<FrictionContact dim=\"3\""),
+        &["NSDS/Interaction[plane]", "FrictionContact"],
+    );
     // option out of range, unknown option
     check_error(&two.replace(solver, "<NsgsAc relaxation=\"3\"/>"), &["FrictionContact/NsgsAc", "relaxation"]);
     check_error(&two.replace(solver, "<NsgsAc omega=\"1\"/>"), &["unknown attribute `omega`"]);

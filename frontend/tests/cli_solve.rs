@@ -42,7 +42,9 @@ fn solvers_lists_every_family() {
     let o = saltus(["solvers"]);
     assert!(o.status.success());
     let s = String::from_utf8_lossy(&o.stdout);
-    for want in ["[lcp]", "[mlcp]", "[relay]", "[qp]", "[fc2d]", "[fc3d]", "[gfc3d]", "lemke", "newton-fb", "nsgs-ac", "prox"] {
+    for want in
+        ["[lcp]", "[mlcp]", "[relay]", "[qp]", "[fc2d]", "[fc3d]", "[gfc3d]", "lemke", "newton-fb", "nsgs-ac", "prox"]
+    {
         assert!(s.contains(want), "missing {want}:\n{s}");
     }
     let o = saltus(["solvers", "--type", "relay"]);
@@ -88,7 +90,10 @@ fn folders_of_siconos_problems() {
     let lcp = data.join("numerics/lcp");
     let o = saltus(solve_args(&[lcp.as_path()], &["--solver", "lemke"]));
     let r = rows(&o);
-    let n_files = std::fs::read_dir(&lcp).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "dat")).count();
+    let n_files = std::fs::read_dir(&lcp)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "dat"))
+        .count();
     assert_eq!(r.len(), n_files);
     // Lemke is a dense pivoting method: the sparse-block copies are refused with a typed error
     // (error rows); lcp_Pang_isolated_sol_perturbed has no solution and lcp_CPS_3 ends on a
@@ -102,7 +107,9 @@ fn folders_of_siconos_problems() {
                 assert!(row[7].parse::<f64>().unwrap() <= 1e-8, "{row:?}");
             }
             "error" => assert!(row[0].ends_with("_block.dat"), "{row:?}"),
-            "failed" => assert!(["lcp_Pang_isolated_sol_perturbed.dat", "lcp_CPS_3.dat"].contains(&row[0].as_str()), "{row:?}"),
+            "failed" => {
+                assert!(["lcp_Pang_isolated_sol_perturbed.dat", "lcp_CPS_3.dat"].contains(&row[0].as_str()), "{row:?}")
+            }
             other => panic!("unexpected status {other}: {row:?}"),
         }
     }
@@ -110,7 +117,8 @@ fn folders_of_siconos_problems() {
     assert_eq!(o.status.code(), Some(1), "the refused block files make the command fail");
     let fc3d = data.join("numerics/fc3d/FC3D_Example1_SBM.dat");
     let tmp = tempfile::tempdir().unwrap();
-    let o = saltus(solve_args(&[fc3d.as_path()], &["--solver", "nsgs-ac", "--solutions", tmp.path().to_str().unwrap()]));
+    let o =
+        saltus(solve_args(&[fc3d.as_path()], &["--solver", "nsgs-ac", "--solutions", tmp.path().to_str().unwrap()]));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = rows(&o);
     assert_eq!((r[0][1].as_str(), r[0][2].as_str(), r[0][5].as_str()), ("fc3d", "9", "converged"));
@@ -160,5 +168,8 @@ fn errors_and_statuses() {
     assert!(o.status.success());
     assert_eq!(rows(&o)[0][5], "max_iterations");
     // Invalid tolerance: usage error.
-    assert_eq!(saltus(solve_args(&files, &["--type", "lcp", "--solver", "lemke", "--tol", "-1"])).status.code(), Some(2));
+    assert_eq!(
+        saltus(solve_args(&files, &["--type", "lcp", "--solver", "lemke", "--tol", "-1"])).status.code(),
+        Some(2)
+    );
 }

@@ -30,9 +30,9 @@ fn samples() -> Vec<(String, String)> {
         "frontend/tests/data/friction/slide_3d.xml",
         "samples/bouncing_ball/bouncing_ball_ed.xml",
     ]
-        .iter()
-        .map(|s| (s.to_string(), std::fs::read_to_string(common::workspace_root().join(s)).unwrap()))
-        .collect()
+    .iter()
+    .map(|s| (s.to_string(), std::fs::read_to_string(common::workspace_root().join(s)).unwrap()))
+    .collect()
 }
 
 #[derive(Debug, Clone)]

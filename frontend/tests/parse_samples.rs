@@ -70,8 +70,14 @@ fn samples_validate_against_schema() {
         let re = tmp.path().join(path.file_name().unwrap());
         std::fs::write(&re, to_xml(&load_file(&path).unwrap().model).unwrap()).unwrap();
         for f in [&path, &re] {
-            let out = std::process::Command::new("xmllint").arg("--noout").arg("--schema").arg(&xsd).arg(f).output().unwrap();
-            assert!(out.status.success(), "{} does not validate:\n{}", f.display(), String::from_utf8_lossy(&out.stderr));
+            let out =
+                std::process::Command::new("xmllint").arg("--noout").arg("--schema").arg(&xsd).arg(f).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{} does not validate:\n{}",
+                f.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
     }
 }

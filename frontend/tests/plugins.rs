@@ -10,7 +10,9 @@ fn resolver() -> PluginResolver {
 #[test]
 fn rust_plugin_weight_force() {
     let mut r = resolver();
-    let f = r.time_fn("saltus_plugin_bouncing_ball", "ball_weight", "NSDS/LagrangianLinearTIDS[ball]/FExt", vec![1.0, 9.81]).unwrap();
+    let f = r
+        .time_fn("saltus_plugin_bouncing_ball", "ball_weight", "NSDS/LagrangianLinearTIDS[ball]/FExt", vec![1.0, 9.81])
+        .unwrap();
     let mut out = [1.0; 3];
     f.call(0.25, &mut out).unwrap();
     assert_eq!(out, [-9.81, 0.0, 0.0]);
@@ -63,7 +65,10 @@ fn missing_symbol_names_library_symbol_element() {
     let err = r.time_fn("saltus_plugin_testing", "no_such_fn", "NSDS/X[a]/FExt", vec![]).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, PluginError::MissingSymbol { .. }));
-    assert!(msg.contains("libsaltus_plugin_testing.so") && msg.contains("`no_such_fn`") && msg.contains("NSDS/X[a]/FExt"), "{msg}");
+    assert!(
+        msg.contains("libsaltus_plugin_testing.so") && msg.contains("`no_such_fn`") && msg.contains("NSDS/X[a]/FExt"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -105,7 +110,11 @@ fn plugin_written_in_c() {
 fn wrong_or_missing_abi_version_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let wrong = tmp.path().join("wrong.c");
-    std::fs::write(&wrong, "#include <stdint.h>\nuint32_t saltus_plugin_abi_version(void) { return 99; }\nint32_t f(void) { return 0; }\n").unwrap();
+    std::fs::write(
+        &wrong,
+        "#include <stdint.h>\nuint32_t saltus_plugin_abi_version(void) { return 99; }\nint32_t f(void) { return 0; }\n",
+    )
+    .unwrap();
     common::compile_c_plugin(&wrong, tmp.path(), "wrong_abi");
     let none = tmp.path().join("none.c");
     std::fs::write(&none, "int f(void) { return 0; }\n").unwrap();

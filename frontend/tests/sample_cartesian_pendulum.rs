@@ -22,7 +22,8 @@ fn cartesian_pendulum_physics() {
     validate_xml(&model);
     let tr = run(&model, &["--plugin-dir", dir.to_str().expect("utf-8 target dir")]);
     let n = tr.len();
-    let (t, x, y, vx, vy) = (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"));
+    let (t, x, y, vx, vy) =
+        (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"));
     let (yr, lam) = (tr.col("rod.y[0]"), tr.col("rod.lambda[0]"));
     assert!((t[n - 1] - 5.0).abs() < 1e-9);
 
@@ -41,18 +42,37 @@ fn cartesian_pendulum_physics() {
         assert!(((x[k] * x[k] + y[k] * y[k]).sqrt() - L).abs() <= 1e-5, "rod length drifts at t = {}", t[k]);
         // rod impulse = −h × tension
         let tension = M * (vx[k] * vx[k] + vy[k] * vy[k]) / L - M * G * y[k] / L;
-        assert!((lam[k] + H * tension).abs() <= 1e-2 * 3.0 * M * G * H, "lambda = {} vs -h T = {} at t = {}", lam[k], -H * tension, t[k]);
+        assert!(
+            (lam[k] + H * tension).abs() <= 1e-2 * 3.0 * M * G * H,
+            "lambda = {} vs -h T = {} at t = {}",
+            lam[k],
+            -H * tension,
+            t[k]
+        );
         // energy: never increases, bounded numerical dissipation
         assert!(energy(k) <= energy(k - 1) + 1e-12, "energy grows at t = {}", t[k]);
         if x[k - 1] > 0.0 && x[k] <= 0.0 {
             crossings.push(t[k]);
         }
     }
-    assert!(energy(n - 1) >= energy(0) - 0.05 * M * G * L, "energy loss {} over two periods", energy(0) - energy(n - 1));
+    assert!(
+        energy(n - 1) >= energy(0) - 0.05 * M * G * L,
+        "energy loss {} over two periods",
+        energy(0) - energy(n - 1)
+    );
     // x crosses 0 leftwards at T/4 and 5T/4
     assert_eq!(crossings.len(), 2, "crossings {crossings:?}");
-    assert!((crossings[0] - period / 4.0).abs() <= 0.01 * period, "first crossing {} vs T/4 = {}", crossings[0], period / 4.0);
-    assert!((crossings[1] - crossings[0] - period).abs() <= 0.01 * period, "measured period {} vs {period}", crossings[1] - crossings[0]);
+    assert!(
+        (crossings[0] - period / 4.0).abs() <= 0.01 * period,
+        "first crossing {} vs T/4 = {}",
+        crossings[0],
+        period / 4.0
+    );
+    assert!(
+        (crossings[1] - crossings[0] - period).abs() <= 0.01 * period,
+        "measured period {} vs {period}",
+        crossings[1] - crossings[0]
+    );
 }
 
 /// `cartesian_pendulum_projection.xml` (the same model with `<Projection tol="1e-10">`) against
@@ -86,10 +106,15 @@ fn cartesian_pendulum_projection_removes_the_drift() {
         drift_plain = drift_plain.max(hp.abs());
         drift_proj = drift_proj.max(hq.abs());
     }
-    eprintln!("max |h(q)|: without projection {drift_plain:e}, with {drift_proj:e}; run times {:.2?} / {:.2?}", plain.elapsed, proj.elapsed);
+    eprintln!(
+        "max |h(q)|: without projection {drift_plain:e}, with {drift_proj:e}; run times {:.2?} / {:.2?}",
+        plain.elapsed, proj.elapsed
+    );
     assert!(drift_plain > 100.0 * drift_proj, "{drift_plain:e} vs {drift_proj:e}");
     assert!(drift_plain > 1e4 * TOL);
     // the projected motion is the same pendulum: same period (x crosses 0 within a step or two)
-    let cross = |tr: &Trajectory| (1..tr.len()).find(|&k| tr.col("bob.q[0]")[k - 1] > 0.0 && tr.col("bob.q[0]")[k] <= 0.0).expect("x crosses 0");
+    let cross = |tr: &Trajectory| {
+        (1..tr.len()).find(|&k| tr.col("bob.q[0]")[k - 1] > 0.0 && tr.col("bob.q[0]")[k] <= 0.0).expect("x crosses 0")
+    };
     assert!(cross(&plain).abs_diff(cross(&proj)) <= 2);
 }

@@ -25,7 +25,8 @@ fn column_of_beads_physics() {
     let z: Vec<&[f64]> = (0..N).map(|i| tr.col(&format!("bead{i}.q[0]"))).collect();
     let v: Vec<&[f64]> = (0..N).map(|i| tr.col(&format!("bead{i}.v[0]"))).collect();
     // interaction j = 0: ground; j >= 1: beads j-1, j
-    let names: Vec<String> = std::iter::once("ground".to_string()).chain((1..N).map(|i| format!("contact{i}"))).collect();
+    let names: Vec<String> =
+        std::iter::once("ground".to_string()).chain((1..N).map(|i| format!("contact{i}"))).collect();
     let y: Vec<&[f64]> = names.iter().map(|n| tr.col(&format!("{n}.y[0]"))).collect();
     let lam: Vec<&[f64]> = names.iter().map(|n| tr.col(&format!("{n}.lambda[0]"))).collect();
     let gap = |j: usize, k: usize| if j == 0 { z[0][k] - R } else { z[j][k] - z[j - 1][k] - 2.0 * R };
@@ -57,7 +58,11 @@ fn column_of_beads_physics() {
     let rest = (0..N).map(|i| M * G * (R + 2.0 * R * i as f64)).sum::<f64>();
     // the resting column sits O(h) low (velocity-level contacts let the gaps drift by O(h)): within
     // 1 % of the dissipated energy E0 − E_rest.
-    assert!((energy(n_rows - 1) - rest).abs() < 1e-2 * (e0 - rest), "final energy {} vs resting column {rest}", energy(n_rows - 1));
+    assert!(
+        (energy(n_rows - 1) - rest).abs() < 1e-2 * (e0 - rest),
+        "final energy {} vs resting column {rest}",
+        energy(n_rows - 1)
+    );
 
     // Complementarity of the Newton impact law at every step: λ >= 0, and where λ > 0 the
     // post-impact velocity satisfies y+ + e y- = 0 (0 <= y+ + e y- ⊥ λ >= 0).
@@ -69,7 +74,11 @@ fn column_of_beads_physics() {
             let w = y[j][k] + E * y[j][k - 1];
             if l > 1e-9 {
                 impacts += 1;
-                assert!(w.abs() <= 1e-8 * (1.0 + y[j][k - 1].abs()), "contact {j} at t = {}: lambda = {l} but y+ + e y- = {w}", t[k]);
+                assert!(
+                    w.abs() <= 1e-8 * (1.0 + y[j][k - 1].abs()),
+                    "contact {j} at t = {}: lambda = {l} but y+ + e y- = {w}",
+                    t[k]
+                );
             }
             // λ·w = 0 at every step
             assert!((l * w).abs() <= 1e-10, "lambda*w = {} for contact {j} at t = {}", l * w, t[k]);
@@ -86,7 +95,12 @@ fn column_of_beads_physics() {
         for j in 0..N {
             assert!(v[j][k].abs() < 1e-9, "bead {j} still moving at t = {}: v = {}", t[k], v[j][k]);
             let expect = (N - j) as f64 * M * G * H;
-            assert!((lam[j][k] - expect).abs() <= 1e-6 * expect, "contact {j} at t = {}: lambda = {}, expected k m g h = {expect}", t[k], lam[j][k]);
+            assert!(
+                (lam[j][k] - expect).abs() <= 1e-6 * expect,
+                "contact {j} at t = {}: lambda = {}, expected k m g h = {expect}",
+                t[k],
+                lam[j][k]
+            );
         }
     }
 }

@@ -45,7 +45,13 @@ fn diode_bridge_physics() {
         pos_vc += usize::from(vc[k] > 0.1);
         if i_r(k) > 1e-6 {
             conducting += 1;
-            assert!((R * i_r(k) - vc[k].abs()).abs() <= 1e-6 * (1.0 + vc[k].abs()), "t = {}: R i_R = {} but |vC| = {}", t[k], R * i_r(k), vc[k].abs());
+            assert!(
+                (R * i_r(k) - vc[k].abs()).abs() <= 1e-6 * (1.0 + vc[k].abs()),
+                "t = {}: R i_R = {} but |vC| = {}",
+                t[k],
+                R * i_r(k),
+                vc[k].abs()
+            );
         }
         let (e0, e1) = (energy(k - 1), energy(k));
         let h = t[k] - t[k - 1];

@@ -44,7 +44,13 @@ fn diode_bridge_capacitor_physics() {
         let on = lam[1][k].max(lam[2][k]).max(lam[3][k]).max(i4);
         if on > 1e-6 {
             conducting += 1;
-            assert!((vr[k] - vl[k].abs()).abs() <= 1e-6 * (1.0 + vl[k].abs()), "conducting at t = {} but vR = {} != |vL| = {}", t[k], vr[k], vl[k].abs());
+            assert!(
+                (vr[k] - vl[k].abs()).abs() <= 1e-6 * (1.0 + vl[k].abs()),
+                "conducting at t = {} but vR = {} != |vL| = {}",
+                t[k],
+                vr[k],
+                vl[k].abs()
+            );
         }
         // both steps blocked: the filter discharges into R (trapezoidal step of vR' = −vR/(R Cf))
         let off = |m: usize| lam[1][m].max(lam[2][m]).max(lam[3][m]).max(y[0][m]) <= 1e-12;

@@ -47,7 +47,13 @@ fn relay_oscillator_physics() {
     // Sticking at x1 = 0.5 after 3π, with λ = x1 balancing the spring (interior of [-1, 1]).
     for k in 0..tr.len() {
         if t[k] > 3.0 * std::f64::consts::PI + 0.05 {
-            assert!((x1[k] - 0.5).abs() < 1e-2 && x2[k].abs() < 1e-6, "not stuck at t = {}: x = ({}, {})", t[k], x1[k], x2[k]);
+            assert!(
+                (x1[k] - 0.5).abs() < 1e-2 && x2[k].abs() < 1e-6,
+                "not stuck at t = {}: x = ({}, {})",
+                t[k],
+                x1[k],
+                x2[k]
+            );
             assert!((lam[k] - x1[k]).abs() < 1e-6, "sticking force {} != x1 = {}", lam[k], x1[k]);
         }
     }

@@ -128,8 +128,10 @@ fn check_sample(rel: &str, friction: bool) {
     let t = tr.col("t");
     assert_eq!(n, 20_001);
     assert!((t[n - 1] - 0.2).abs() < 1e-9);
-    let q: Vec<[f64; 3]> = (0..n).map(|k| [tr.col("crank.q[0]")[k], tr.col("crank.q[1]")[k], tr.col("crank.q[2]")[k]]).collect();
-    let v: Vec<[f64; 3]> = (0..n).map(|k| [tr.col("crank.v[0]")[k], tr.col("crank.v[1]")[k], tr.col("crank.v[2]")[k]]).collect();
+    let q: Vec<[f64; 3]> =
+        (0..n).map(|k| [tr.col("crank.q[0]")[k], tr.col("crank.q[1]")[k], tr.col("crank.q[2]")[k]]).collect();
+    let v: Vec<[f64; 3]> =
+        (0..n).map(|k| [tr.col("crank.v[0]")[k], tr.col("crank.v[1]")[k], tr.col("crank.v[2]")[k]]).collect();
     let y: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.y[0]"))).collect();
     let lam: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.lambda[0]"))).collect();
     // tangential velocity and impulse (zero without friction)
@@ -147,26 +149,58 @@ fn check_sample(rel: &str, friction: bool) {
     for k in 0..n - 1 {
         for i in 0..4 {
             let (gap, pre, post, l) = (corners[i].gap(&q[k]), y[i][k], y[i][k + 1], lam[i][k + 1]);
-            assert!((y[i][k] - dot(&corners[i].gap_jacobian(&q[k]), &v[k])).abs() <= 1e-9 * (1.0 + y[i][k].abs()), "ẏ is not ∇g·v at t = {}", t[k]);
+            assert!(
+                (y[i][k] - dot(&corners[i].gap_jacobian(&q[k]), &v[k])).abs() <= 1e-9 * (1.0 + y[i][k].abs()),
+                "ẏ is not ∇g·v at t = {}",
+                t[k]
+            );
             assert!(l >= 0.0, "λ{} = {l} < 0 at t = {}", i + 1, t[k + 1]);
             let predicted = gap + GAMMA * H * pre; // Moreau–Jean activation
             let w = post + E * pre;
             if predicted > 1e-9 {
-                assert_eq!((l, lt[i][k + 1]), (0.0, 0.0), "corner{} off the index set with λ = {l} at t = {}", i + 1, t[k + 1]);
+                assert_eq!(
+                    (l, lt[i][k + 1]),
+                    (0.0, 0.0),
+                    "corner{} off the index set with λ = {l} at t = {}",
+                    i + 1,
+                    t[k + 1]
+                );
             } else if predicted < -1e-9 {
                 assert!(w >= -w_tol, "corner{}: w = ẏ⁺ + e ẏ⁻ = {w} < 0 at t = {}", i + 1, t[k + 1]);
             }
             if l > 0.0 {
-                assert!(w.abs() <= w_tol, "corner{}: λ = {l} > 0 but w = {w} (impact law ẏ⁺ = −e ẏ⁻ violated) at t = {}", i + 1, t[k + 1]);
+                assert!(
+                    w.abs() <= w_tol,
+                    "corner{}: λ = {l} > 0 but w = {w} (impact law ẏ⁺ = −e ẏ⁻ violated) at t = {}",
+                    i + 1,
+                    t[k + 1]
+                );
                 if friction {
                     // Coulomb (et = 0): |λt| ≤ μ λn; inside the cone the corner sticks,
                     // on its boundary λt opposes the sliding velocity.
                     let (u, f) = (ut[i][k + 1], lt[i][k + 1]);
-                    assert!(f.abs() <= MU * l * (1.0 + 1e-9), "corner{}: |λt| = {} > μ λn = {} at t = {}", i + 1, f.abs(), MU * l, t[k + 1]);
+                    assert!(
+                        f.abs() <= MU * l * (1.0 + 1e-9),
+                        "corner{}: |λt| = {} > μ λn = {} at t = {}",
+                        i + 1,
+                        f.abs(),
+                        MU * l,
+                        t[k + 1]
+                    );
                     if f.abs() < MU * l * (1.0 - 1e-6) {
-                        assert!(u.abs() <= 1e-8, "corner{}: sticks (|λt| < μ λn) but u_t = {u} at t = {}", i + 1, t[k + 1]);
+                        assert!(
+                            u.abs() <= 1e-8,
+                            "corner{}: sticks (|λt| < μ λn) but u_t = {u} at t = {}",
+                            i + 1,
+                            t[k + 1]
+                        );
                     } else {
-                        assert!(f * u <= 1e-12, "corner{}: friction λt = {f} does not oppose u_t = {u} at t = {}", i + 1, t[k + 1]);
+                        assert!(
+                            f * u <= 1e-12,
+                            "corner{}: friction λt = {f} does not oppose u_t = {u} at t = {}",
+                            i + 1,
+                            t[k + 1]
+                        );
                     }
                 } else {
                     assert_eq!(lt[i][k + 1], 0.0);
@@ -203,7 +237,11 @@ fn check_sample(rel: &str, friction: bool) {
             continue;
         }
         first_contact.get_or_insert(k);
-        assert!((de - work).abs() <= 0.03 * work.abs() + 5e-5, "ΔE = {de} J vs impulse work {work} J at t = {}", t[k + 1]);
+        assert!(
+            (de - work).abs() <= 0.03 * work.abs() + 5e-5,
+            "ΔE = {de} J vs impulse work {work} J at t = {}",
+            t[k + 1]
+        );
         let pre: Vec<f64> = active.iter().map(|&i| y[i][k]).collect();
         if !friction && pre.iter().any(|&p| p < -0.1) {
             // rigid-body impact: ΔT = −½ (1 − e²) ẏ⁻ᵀ D⁻¹ ẏ⁻, D = W M⁻¹ Wᵀ. The step's λ also
@@ -215,16 +253,25 @@ fn check_sample(rel: &str, friction: bool) {
             let yv = DVector::from_vec(pre);
             let loss = 0.5 * (1.0 - E * E) * yv.dot(&d.lu().solve(&yv).unwrap());
             worst_impact = worst_impact.max((work + loss).abs() / loss);
-            assert!((work + loss).abs() <= 0.03 * loss, "impact at t = {}: impulse work {work} J vs rigid-body loss −{loss} J", t[k + 1]);
+            assert!(
+                (work + loss).abs() <= 0.03 * loss,
+                "impact at t = {}: impulse work {work} J vs rigid-body loss −{loss} J",
+                t[k + 1]
+            );
         }
     }
     let drift = energy[n - 1] - energy[0] + dissipated;
     if friction {
         // the slider slides along the walls: Coulomb dissipation −μ Σ λn |ū_t| < 0
-        let coulomb: f64 = (0..n - 1).map(|k| (0..4).map(|i| -MU * lam[i][k + 1] * (ut[i][k + 1] + ut[i][k]).abs() / 2.0).sum::<f64>()).sum();
+        let coulomb: f64 = (0..n - 1)
+            .map(|k| (0..4).map(|i| -MU * lam[i][k + 1] * (ut[i][k + 1] + ut[i][k]).abs() / 2.0).sum::<f64>())
+            .sum();
         eprintln!("friction work {friction_work:.6} J (Coulomb −μ Σ λn |ū_t| = {coulomb:.6} J)");
         assert!(friction_work < -0.01 * energy[0], "friction dissipates only {} J", -friction_work);
-        assert!((friction_work - coulomb).abs() <= 0.01 * coulomb.abs(), "friction work {friction_work} J vs Coulomb {coulomb} J");
+        assert!(
+            (friction_work - coulomb).abs() <= 0.01 * coulomb.abs(),
+            "friction work {friction_work} J vs Coulomb {coulomb} J"
+        );
     }
     eprintln!(
         "E0 = {:.6} J, E(T) = {:.6} J, dissipated by the contacts {dissipated:.6} J, smooth-scheme drift {drift:+.6} J; impacts per corner {impacts:?}; \

@@ -43,7 +43,13 @@ fn two_bouncing_balls_physics() {
             assert!(l >= -1e-10, "{name}: lambda = {l} at t = {}", t[k]);
             assert!((l * w).abs() <= 1e-10, "{name}: lambda w = {} at t = {}", l * w, t[k]);
             if l > 1e-9 {
-                assert!(w.abs() <= 1e-8 * (1.0 + y[j][k - 1].abs()), "{name} at t = {}: y+ = {} but -e y- = {}", t[k], y[j][k], -e * y[j][k - 1]);
+                assert!(
+                    w.abs() <= 1e-8 * (1.0 + y[j][k - 1].abs()),
+                    "{name} at t = {}: y+ = {} but -e y- = {}",
+                    t[k],
+                    y[j][k],
+                    -e * y[j][k - 1]
+                );
                 if l > 1e-9 && lam[j][k - 1] <= 1e-9 {
                     impacts[j] += 1;
                 }

@@ -61,8 +61,10 @@ fn woodpecker_physics() {
     let t = tr.col("t");
     assert_eq!(n, 25001);
     assert!((t[n - 1] - 0.5).abs() < 1e-9);
-    let q: Vec<[f64; 3]> = (0..n).map(|k| [tr.col("toy.q[0]")[k], tr.col("toy.q[1]")[k], tr.col("toy.q[2]")[k]]).collect();
-    let v: Vec<[f64; 3]> = (0..n).map(|k| [tr.col("toy.v[0]")[k], tr.col("toy.v[1]")[k], tr.col("toy.v[2]")[k]]).collect();
+    let q: Vec<[f64; 3]> =
+        (0..n).map(|k| [tr.col("toy.q[0]")[k], tr.col("toy.q[1]")[k], tr.col("toy.q[2]")[k]]).collect();
+    let v: Vec<[f64; 3]> =
+        (0..n).map(|k| [tr.col("toy.v[0]")[k], tr.col("toy.v[1]")[k], tr.col("toy.v[2]")[k]]).collect();
 
     // --- Siconos 4.4 reference (same model and solver tolerance), every 100th step
     let text = std::fs::read_to_string(sample("woodpecker/siconos_reference.csv")).unwrap();
@@ -89,14 +91,30 @@ fn woodpecker_physics() {
         for k in 1..n {
             let at = |what: &str| format!("{what} at contact {} t = {}", c.name, t[k]);
             // the outputs are H v
-            assert!((un[k] - dot(&c.hn, &v[k])).abs() <= 1e-12 && (ut[k] - dot(&c.ht, &v[k])).abs() <= 1e-12, "{}", at("y != H v"));
+            assert!(
+                (un[k] - dot(&c.hn, &v[k])).abs() <= 1e-12 && (ut[k] - dot(&c.ht, &v[k])).abs() <= 1e-12,
+                "{}",
+                at("y != H v")
+            );
             let gap = dot(&c.hn, &q[k]) + c.b;
             max_pen = max_pen.max(-gap);
             assert!(ln[k] >= 0.0, "{}", at("λ_N < 0"));
-            assert!(lt[k].abs() <= MU * ln[k] * (1.0 + 1e-9) + 1e-18, "{}: |λ_T| = {} > μ λ_N = {}", at("Coulomb cone"), lt[k].abs(), MU * ln[k]);
+            assert!(
+                lt[k].abs() <= MU * ln[k] * (1.0 + 1e-9) + 1e-18,
+                "{}: |λ_T| = {} > μ λ_N = {}",
+                at("Coulomb cone"),
+                lt[k].abs(),
+                MU * ln[k]
+            );
             if ln[k] > 1e-14 {
                 // Newton impact law at the contacts in the problem that carry an impulse
-                assert!((un[k] + c.e * un[k - 1]).abs() <= 1e-10, "{}: u+ = {}, u- = {}", at("impact law"), un[k], un[k - 1]);
+                assert!(
+                    (un[k] + c.e * un[k - 1]).abs() <= 1e-10,
+                    "{}: u+ = {}, u- = {}",
+                    at("impact law"),
+                    un[k],
+                    un[k - 1]
+                );
                 assert!(gap.abs() <= 2e-5, "{}: gap {gap}", at("λ_N > 0 on an open gap"));
                 if ln[k - 1] == 0.0 && un[k - 1] < -1e-3 {
                     impacts[ci] += 1;
@@ -112,7 +130,9 @@ fn woodpecker_physics() {
             }
         }
     }
-    eprintln!("impacts (beak, upper, lower) {impacts:?}, sticking contact-steps {sticking}, max penetration {max_pen:e}");
+    eprintln!(
+        "impacts (beak, upper, lower) {impacts:?}, sticking contact-steps {sticking}, max penetration {max_pen:e}"
+    );
     assert!(max_pen <= 2e-5, "penetration {max_pen:e}");
     assert!(impacts[0] >= 3 && impacts[1] + impacts[2] >= 3, "impacts {impacts:?}");
     assert!(sticking > 1000);

@@ -62,7 +62,8 @@ fn options_change_nothing_in_the_physics() {
         ("<MLCP>", "<NewtonFB tol=\"1e-12\" armijo=\"1e-3\" max_backtracks=\"20\"/>"),
     ] {
         let close = if problem.starts_with("<MLCP") { "</MLCP>" } else { "</LCP>" };
-        let text = ball().replace(&format!("<LCP>\n        {LEMKE}\n      </LCP>"), &format!("{problem}{solver}{close}"));
+        let text =
+            ball().replace(&format!("<LCP>\n        {LEMKE}\n      </LCP>"), &format!("{problem}{solver}{close}"));
         assert_ne!(text, ball());
         let h = heights(&text);
         assert_eq!(h.len(), reference.len());
@@ -73,7 +74,9 @@ fn options_change_nothing_in_the_physics() {
 
 #[test]
 fn out_of_range_options_are_located_errors() {
-    let with = |problem: &str, solver: &str, close: &str| ball().replace(&format!("<LCP>\n        {LEMKE}\n      </LCP>"), &format!("{problem}{solver}{close}"));
+    let with = |problem: &str, solver: &str, close: &str| {
+        ball().replace(&format!("<LCP>\n        {LEMKE}\n      </LCP>"), &format!("{problem}{solver}{close}"))
+    };
     let e = error_of(&with("<MLCP>", "<Enum max_comp=\"41\"/>", "</MLCP>"));
     assert!(e.contains("Simulation/OneStepNSProblem") && e.contains("max_comp"), "{e}");
     let e = error_of(&with("<MLCP>", "<NewtonFB armijo=\"0.7\"/>", "</MLCP>"));
@@ -87,7 +90,11 @@ fn out_of_range_options_are_located_errors() {
     // a warm-start-free, explicit-Newton projected run gives the same heights as the default one
     let proj = ball().replace("  </Simulation>", "    <Projection tol=\"1e-8\"/>\n  </Simulation>");
     let plain = heights(&proj);
-    let tuned = heights(&proj.replace("<LCP>", "<LCP warm_start=\"false\">").replace("    <Projection", "    <Newton tol=\"1e-8\"/>\n    <Projection"));
+    let tuned = heights(
+        &proj
+            .replace("<LCP>", "<LCP warm_start=\"false\">")
+            .replace("    <Projection", "    <Newton tol=\"1e-8\"/>\n    <Projection"),
+    );
     assert_eq!(plain.len(), tuned.len());
     let worst = plain.iter().zip(&tuned).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
     assert!(worst <= 1e-8, "projected run changed with explicit options: {worst}");

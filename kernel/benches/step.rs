@@ -49,9 +49,7 @@ fn diode_bridge_with(osnsp: Osnsp) -> (Nsds, TimeStepping, f64) {
 /// The other paths (see the module documentation): (name, builder).
 type Builder = fn() -> (Nsds, TimeStepping, f64);
 const PATHS: &[(&str, Builder)] = &[
-    ("diode_bridge_mlcp", || {
-        diode_bridge_with(Osnsp::Mlcp(MlcpSolver::Enumerative(Default::default())))
-    }),
+    ("diode_bridge_mlcp", || diode_bridge_with(Osnsp::Mlcp(MlcpSolver::Enumerative(Default::default())))),
     ("relay_oscillator", || {
         let nsds = common::relay_oscillator();
         let osnsp = Osnsp::Relay(RelaySolver::Lemke(Default::default()));
@@ -100,21 +98,13 @@ pub fn beads(n: usize, gap: f64) -> (Nsds, TimeStepping, f64) {
     let mut pgs = PgsOptions::default();
     pgs.iter = saltus_numerics::IterOptions::new(1e-8, 50);
     pgs.warm_start = true;
-    let opts = OsnspOptions {
-        storage: Storage::SparseBlock,
-        ..Default::default()
-    };
-    let sim = TimeStepping::new(
-        &nsds,
-        1e-3,
-        Osi::moreau_jean(0.5),
-        Osnsp::Lcp(LcpSolver::Pgs(pgs)),
-    )
-    .unwrap()
-    .with_options(opts)
-    .unwrap()
-    .with_activation_threshold(1e-9, &nsds)
-    .unwrap();
+    let opts = OsnspOptions { storage: Storage::SparseBlock, ..Default::default() };
+    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs)))
+        .unwrap()
+        .with_options(opts)
+        .unwrap()
+        .with_activation_threshold(1e-9, &nsds)
+        .unwrap();
     (nsds, sim, 1.0)
 }
 
@@ -134,11 +124,7 @@ fn time_case(name: &str, n: usize, build: impl Fn() -> (Nsds, TimeStepping, f64)
         steps = sim
             .run(&mut nsds, t_end, &mut |nsds, rep| {
                 acc += nsds.systems()[0].state()[0]
-                    + nsds
-                        .interactions()
-                        .first()
-                        .and_then(|i| i.lambda(0))
-                        .map_or(0.0, |l| l[0]);
+                    + nsds.interactions().first().and_then(|i| i.lambda(0)).map_or(0.0, |l| l[0]);
                 iters += rep.osnsp.as_ref().map_or(0, |r| r.iterations);
                 solver_s += rep.osnsp.as_ref().map_or(0.0, |r| r.elapsed.as_secs_f64());
                 active += rep.active;
@@ -162,12 +148,11 @@ fn time_case(name: &str, n: usize, build: impl Fn() -> (Nsds, TimeStepping, f64)
 
 fn main() {
     // `cargo bench` passes `--bench`; any other argument filters the cases by name
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
+    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let want = |name: &str| filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()));
-    println!("case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations,solver_us_per_step,mean_active");
+    println!(
+        "case,n,steps,median_total_s,min_total_s,us_per_step,mean_solver_iterations,solver_us_per_step,mean_active"
+    );
     if want("bouncing_ball") {
         time_case("bouncing_ball", 1, bouncing_ball);
     }

@@ -15,29 +15,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let v0 = DVector::zeros(3);
     let f_ext = dvector![-m * g, 0.0, 0.0];
     // ground contact y = q[0] >= 0, Newton impact law e = 0.9
-    let (mut nsds, ball, contacts) = presets::lagrangian_contact(
-        mass,
-        q0,
-        v0,
-        dmatrix![1.0, 0.0, 0.0],
-        None,
-        0.9,
-        Some(f_ext),
-    )?;
+    let (mut nsds, ball, contacts) =
+        presets::lagrangian_contact(mass, q0, v0, dmatrix![1.0, 0.0, 0.0], None, 0.9, Some(f_ext))?;
     let (h, t_end) = (0.005, 10.0);
-    let mut sim = TimeStepping::new(
-        &nsds,
-        h,
-        Osi::moreau_jean(0.5),
-        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
-    )?;
+    let mut sim = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))?;
     println!("t,q0,v0,p0,lambda,active");
-    println!(
-        "{},{},{},0,0,0",
-        nsds.t(),
-        nsds.systems()[0].state()[0],
-        0.0
-    );
+    println!("{},{},{},0,0,0", nsds.t(), nsds.systems()[0].state()[0], 0.0);
     sim.run(&mut nsds, t_end, &mut |nsds, rep| {
         let ds = nsds.ds(ball).expect("ball");
         let inter = nsds.interaction(contacts[0]).expect("contact");

@@ -24,7 +24,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 0.005, ..Default::default() })?;
     let mut rows = Vec::new();
     let mut events = Vec::new();
-    let res: Result<u64, KernelError> = sim.run(&mut nsds, 8.5, &mut |nsds, rep| events.push((rep.clone(), nsds.clone())));
+    let res: Result<u64, KernelError> =
+        sim.run(&mut nsds, 8.5, &mut |nsds, rep| events.push((rep.clone(), nsds.clone())));
     res?;
     for (rep, nsds) in &events {
         let ds = &nsds.systems()[0];

@@ -20,12 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         presets::linear_complementarity_system(nalgebra::dvector![v_init, 0.0], a, b, cm, Some(d))?;
     let (h, t_end) = (1e-6, 5e-3);
     // the LCP matrix D + h C W⁻¹ B is not symmetric: use a pivoting solver
-    let mut sim = TimeStepping::new(
-        &nsds,
-        h,
-        Osi::euler_moreau(0.5),
-        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
-    )?;
+    let mut sim =
+        TimeStepping::new(&nsds, h, Osi::euler_moreau(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))?;
     println!("t,vC,iL,i_R1,v_R1,v_F2,i_F1,i_res,y0,y1,y2,y3,lambda0,lambda1,lambda2,lambda3");
     println!("0,{v_init},0,0,0,0,0,0,0,0,0,0,0,0,0,0");
     sim.run(&mut nsds, t_end, &mut |nsds, rep| {

@@ -89,8 +89,22 @@ pub enum KernelError {
         /// Last residual.
         residual: f64,
     },
-    #[doc = "The ODE integrator of the event-driven simulation failed at `t` (last good state kept)."] #[error("at t = {t}: ODE integrator: {source}")] Ode { #[doc = "Time reached."] t: f64, #[doc = "The integrator's error."] source: saltus_numerics::ode::OdeError },
-    #[doc = "Too many nonsmooth events without reaching the next time-discretisation event (event-driven; chattering or Zeno)."] #[error("at t = {t}: {count} nonsmooth events without reaching the next time-discretisation event")] TooManyEvents { #[doc = "Time of the last event."] t: f64, #[doc = "Events counted."] count: u64 },
+    #[doc = "The ODE integrator of the event-driven simulation failed at `t` (last good state kept)."]
+    #[error("at t = {t}: ODE integrator: {source}")]
+    Ode {
+        #[doc = "Time reached."]
+        t: f64,
+        #[doc = "The integrator's error."]
+        source: saltus_numerics::ode::OdeError,
+    },
+    #[doc = "Too many nonsmooth events without reaching the next time-discretisation event (event-driven; chattering or Zeno)."]
+    #[error("at t = {t}: {count} nonsmooth events without reaching the next time-discretisation event")]
+    TooManyEvents {
+        #[doc = "Time of the last event."]
+        t: f64,
+        #[doc = "Events counted."]
+        count: u64,
+    },
     /// A solver returned NaN/inf; nothing was written into the state.
     #[error("at t = {t}: non-finite {what}{}", interaction.map(|i| format!(" for interaction {i:?}")).unwrap_or_default())]
     NonFinite {

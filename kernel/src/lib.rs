@@ -34,24 +34,24 @@ pub mod solvers {
 
 pub use error::KernelError;
 pub use model::ds::{
-    DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn,
-    LagrangianDs, LagrangianLinearTiDs, Mass,
+    DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
+    LagrangianLinearTiDs, Mass,
 };
 pub use model::interaction::Interaction;
 pub use model::nsds::{DsId, InterId, Nsds};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{
-    FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderType1R, FirstOrderType2R,
-    LagrangianLinearTiR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderType1R, FirstOrderType2R, LagrangianLinearTiR,
+    LagrangianRheonomousR, LagrangianScleronomousR, Relation,
 };
 pub use model::userfn::{MatOp, UserFnError, VecOp};
+pub use saltus_numerics::ode::OdeOptions;
 pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
+pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
 pub use simulation::osi::{NewtonOptions, Osi};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
-pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
-pub use saltus_numerics::ode::OdeOptions;

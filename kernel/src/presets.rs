@@ -80,38 +80,21 @@ pub fn linear_complementarity_system(
 /// initially `gap` apart and at rest, the lowest bead `gap` above the ground. Contacts:
 /// ground–bead 0 (`y = z₀ − r`) and bead i−1 – bead i (`y = z_i − z_{i−1} − 2r`), all
 /// `NewtonImpactNSL(e)`. `n` systems and `n` interactions; the Delassus matrix is tridiagonal.
-pub fn column_of_beads(
-    n: usize,
-    r: f64,
-    m: f64,
-    g: f64,
-    e: f64,
-    gap: f64,
-) -> Result<Nsds, KernelError> {
+pub fn column_of_beads(n: usize, r: f64, m: f64, g: f64, e: f64, gap: f64) -> Result<Nsds, KernelError> {
     let mut nsds = Nsds::new(0.0);
     let mut ids = Vec::with_capacity(n);
     for i in 0..n {
         let z0 = r + gap + i as f64 * (2.0 * r + gap);
-        let ds = LagrangianLinearTiDs::new(
-            DVector::from_element(1, z0),
-            DVector::zeros(1),
-            DMatrix::from_element(1, 1, m),
-        )
-        .with_f_ext(VecOp::Constant(DVector::from_element(1, -m * g)));
+        let ds =
+            LagrangianLinearTiDs::new(DVector::from_element(1, z0), DVector::zeros(1), DMatrix::from_element(1, 1, m))
+                .with_f_ext(VecOp::Constant(DVector::from_element(1, -m * g)));
         ids.push(nsds.add_ds(format!("bead{i}"), ds)?);
     }
     for i in 0..n {
         let law = NonSmoothLaw::NewtonImpact { e };
         if i == 0 {
-            let rel = LagrangianLinearTiR::new(DMatrix::from_element(1, 1, 1.0))
-                .with_b(DVector::from_element(1, -r));
-            nsds.link(
-                "ground",
-                ids[0],
-                None,
-                Relation::LagrangianLinearTi(rel),
-                law,
-            )?;
+            let rel = LagrangianLinearTiR::new(DMatrix::from_element(1, 1, 1.0)).with_b(DVector::from_element(1, -r));
+            nsds.link("ground", ids[0], None, Relation::LagrangianLinearTi(rel), law)?;
         } else {
             let rel = LagrangianLinearTiR::new(DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]))
                 .with_b(DVector::from_element(1, -2.0 * r));

@@ -9,13 +9,9 @@ fn matches_siconos_every_step() {
     let (header, rows) = common::read_csv("bouncing_ball_ts.csv");
     assert_eq!(header, ["t", "q0", "v0", "p0", "lambda", "active"]);
     let mut nsds = common::bouncing_ball();
-    let mut sim = TimeStepping::new(
-        &nsds,
-        0.005,
-        Osi::moreau_jean(0.5),
-        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
-    )
-    .unwrap();
+    let mut sim =
+        TimeStepping::new(&nsds, 0.005, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))
+            .unwrap();
     // row 0: the initial state, p = λ = 0 and no active contact before the first step
     let ds = &nsds.systems()[0];
     let row0 = [
@@ -66,30 +62,20 @@ fn impact_law_and_complementarity() {
 
 fn impact_law_and_complementarity_for(e: f64) {
     let mut nsds = common::ball(e);
-    let mut sim = TimeStepping::new(
-        &nsds,
-        0.005,
-        Osi::moreau_jean(0.5),
-        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
-    )
-    .unwrap();
+    let mut sim =
+        TimeStepping::new(&nsds, 0.005, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))
+            .unwrap();
     let mut impacts = 0;
     for _ in 0..2000 {
         let v_k = nsds.systems()[0].velocity().unwrap()[0];
         let rep = sim.step(&mut nsds).unwrap();
         let inter = &nsds.interactions()[0];
-        let (lambda, v) = (
-            inter.lambda(1).unwrap()[0],
-            nsds.systems()[0].velocity().unwrap()[0],
-        );
+        let (lambda, v) = (inter.lambda(1).unwrap()[0], nsds.systems()[0].velocity().unwrap()[0]);
         // complementarity at velocity level: 0 <= v_{k+1} + e v_k ⊥ λ >= 0 when active
         assert!(lambda >= 0.0);
         if rep.active == 1 {
             let w = v + e * v_k;
-            assert!(
-                w >= -1e-12 && (w * lambda).abs() <= 1e-12,
-                "w = {w}, λ = {lambda}"
-            );
+            assert!(w >= -1e-12 && (w * lambda).abs() <= 1e-12, "w = {w}, λ = {lambda}");
             if lambda > 0.0 && v_k < -0.5 {
                 impacts += 1;
                 // Newton impact law with the velocity at the start of the step

@@ -9,32 +9,14 @@ fn diode_row(nsds: &saltus_kernel::Nsds) -> [f64; 16] {
     let x = nsds.systems()[0].state();
     let inter = &nsds.interactions()[0];
     let (y, l) = (inter.y(0).unwrap(), inter.lambda(0).unwrap());
-    [
-        nsds.t(),
-        x[0],
-        x[1],
-        y[0],
-        -l[0],
-        -l[1],
-        l[2],
-        y[0] + l[2],
-        y[0],
-        y[1],
-        y[2],
-        y[3],
-        l[0],
-        l[1],
-        l[2],
-        l[3],
-    ]
+    [nsds.t(), x[0], x[1], y[0], -l[0], -l[1], l[2], y[0] + l[2], y[0], y[1], y[2], y[3], l[0], l[1], l[2], l[3]]
 }
 
 fn check_against_reference(solver: LcpSolver) {
     let (header, rows) = common::read_csv("diode_bridge.csv");
     assert_eq!(header.len(), 16);
     let mut nsds = common::diode_bridge();
-    let mut sim =
-        TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(solver)).unwrap();
+    let mut sim = TimeStepping::new(&nsds, 1e-6, Osi::euler_moreau(0.5), Osnsp::Lcp(solver)).unwrap();
     // row 0: the initial state, y = λ = 0 before the first step (Siconos convention)
     for (c, (a, b)) in diode_row(&nsds).iter().zip(&rows[0]).enumerate() {
         assert!((a - b).abs() <= 1e-9, "row 0, column {}", header[c]);
@@ -70,13 +52,8 @@ fn complementarity_and_energy_decay() {
     let mut nsds = common::diode_bridge();
     let (l, c, h) = (1e-2, 1e-6, 1e-6);
     let energy = |x: &nalgebra::DVector<f64>| 0.5 * c * x[0] * x[0] + 0.5 * l * x[1] * x[1];
-    let mut sim = TimeStepping::new(
-        &nsds,
-        h,
-        Osi::euler_moreau(0.5),
-        Osnsp::Lcp(LcpSolver::Lemke(Default::default())),
-    )
-    .unwrap();
+    let mut sim =
+        TimeStepping::new(&nsds, h, Osi::euler_moreau(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
     let e0 = energy(nsds.systems()[0].state());
     let mut e_prev = e0;
     let mut e_window = e0;
@@ -99,25 +76,12 @@ fn complementarity_and_energy_decay() {
         let vc = nsds.systems()[0].state()[0];
         let e = energy(nsds.systems()[0].state());
         let power = lam[3] - lam[2];
-        assert!(
-            (e - e_prev - h * 0.5 * (vc + vc_k) * power).abs() <= 1e-12 * e0,
-            "energy balance at t = {}",
-            rep.t
-        );
-        assert!(
-            vc * power <= 1e-12,
-            "diodes must dissipate at t = {}",
-            rep.t
-        );
+        assert!((e - e_prev - h * 0.5 * (vc + vc_k) * power).abs() <= 1e-12 * e0, "energy balance at t = {}", rep.t);
+        assert!(vc * power <= 1e-12, "diodes must dissipate at t = {}", rep.t);
         e_prev = e;
         // over every 100 steps (a sixth of the LC period) the energy decreases
         if k % 100 == 0 {
-            assert!(
-                e < e_window,
-                "energy grew over [{}, {}]",
-                rep.t - 100.0 * h,
-                rep.t
-            );
+            assert!(e < e_window, "energy grew over [{}, {}]", rep.t - 100.0 * h, rep.t);
             e_window = e;
         }
     }

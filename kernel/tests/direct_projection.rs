@@ -3,8 +3,7 @@
 mod common;
 
 use saltus_kernel::{
-    solvers::lcp::LcpSolver, Osi, Osnsp, ProjectionOptions, TimeStepping,
-    TimeSteppingDirectProjection,
+    solvers::lcp::LcpSolver, Osi, Osnsp, ProjectionOptions, TimeStepping, TimeSteppingDirectProjection,
 };
 
 #[test]
@@ -22,9 +21,7 @@ fn no_penetration_growth_with_direct_projection() {
     // with the projection
     let mut nsds = common::bouncing_ball();
     let opts = ProjectionOptions::default();
-    let mut sim =
-        TimeSteppingDirectProjection::new(&nsds, 0.005, Osi::moreau_jean(0.5), osnsp(), opts)
-            .unwrap();
+    let mut sim = TimeSteppingDirectProjection::new(&nsds, 0.005, Osi::moreau_jean(0.5), osnsp(), opts).unwrap();
     let mut projected = 0;
     for _ in 0..2000 {
         let rep = sim.step(&mut nsds).unwrap();

@@ -79,34 +79,17 @@ fn check_energy(mut nsds: Nsds, mut sim: TimeStepping, e: f64, steps: usize) -> 
     let (h, theta) = (sim.h(), sim.osi().theta());
     let (e0, _) = energy(&nsds, &mf);
     let tol = 1e-12 * (1.0 + e0.abs());
-    let mut summary = Summary {
-        separating_activations: 0,
-        e_increases: 0,
-        e0,
-        e_end: e0,
-    };
+    let mut summary = Summary { separating_activations: 0, e_increases: 0, e0, e_end: e0 };
     for _ in 0..steps {
         let (e_k, fv_k) = energy(&nsds, &mf);
-        let v_k: Vec<DVector<f64>> = nsds
-            .systems()
-            .iter()
-            .map(|d| d.velocity().unwrap().clone())
-            .collect();
+        let v_k: Vec<DVector<f64>> = nsds.systems().iter().map(|d| d.velocity().unwrap().clone()).collect();
         // ẏ_k of every interaction (the model holds the outputs of the last step)
-        let ydot_k: Vec<f64> = nsds
-            .interactions()
-            .iter()
-            .map(|i| i.y(1).unwrap()[0])
-            .collect();
+        let ydot_k: Vec<f64> = nsds.interactions().iter().map(|i| i.y(1).unwrap()[0]).collect();
         sim.step(&mut nsds).unwrap();
         let (e_k1, fv_k1) = energy(&nsds, &mf);
         // ½ Σ pᵀ(v_k + v_{k+1})
-        let impulse_work: f64 = nsds
-            .systems()
-            .iter()
-            .zip(&v_k)
-            .map(|(d, v0)| 0.5 * d.input().dot(&(v0 + d.velocity().unwrap())))
-            .sum();
+        let impulse_work: f64 =
+            nsds.systems().iter().zip(&v_k).map(|(d, v0)| 0.5 * d.input().dot(&(v0 + d.velocity().unwrap()))).sum();
         let shadow = |e: f64, fv: f64| e + (theta - 0.5) * h * fv;
         let d_shadow = shadow(e_k1, fv_k1) - shadow(e_k, fv_k);
         assert!(
@@ -127,11 +110,7 @@ fn check_energy(mut nsds: Nsds, mut sim: TimeStepping, e: f64, steps: usize) -> 
         if separating {
             summary.separating_activations += 1;
         }
-        assert!(
-            (impulse_work - newton_term).abs() <= tol,
-            "impulse work ½ λ (1 − e) ẏ_k at t = {}",
-            nsds.t()
-        );
+        assert!((impulse_work - newton_term).abs() <= tol, "impulse work ½ λ (1 − e) ẏ_k at t = {}", nsds.t());
         assert!(
             d_shadow <= tol || separating,
             "Ẽ increased by {d_shadow:e} at t = {} without a separating activation",

@@ -14,9 +14,17 @@ const E: f64 = 0.9;
 fn ball() -> Nsds {
     let (r, m) = (0.1, 1.0);
     let mass = DMatrix::from_diagonal(&dvector![m, m, 3.0 / 5.0 * m * r * r]);
-    presets::lagrangian_contact(mass, dvector![1.0, 0.0, 0.0], DVector::zeros(3), dmatrix![1.0, 0.0, 0.0], None, E, Some(dvector![-m * G, 0.0, 0.0]))
-        .expect("valid model")
-        .0
+    presets::lagrangian_contact(
+        mass,
+        dvector![1.0, 0.0, 0.0],
+        DVector::zeros(3),
+        dmatrix![1.0, 0.0, 0.0],
+        None,
+        E,
+        Some(dvector![-m * G, 0.0, 0.0]),
+    )
+    .expect("valid model")
+    .0
 }
 
 fn opts() -> EventDrivenOptions {

@@ -95,7 +95,8 @@ fn time_stepping_converges_to_event_driven() {
     for h in [2e-3, 5e-4, 1.25e-4] {
         let mut nsds = two_beads([1.0, 1.0], z, e);
         let mut ts =
-            TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+            TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))
+                .unwrap();
         ts.run(&mut nsds, tf, &mut |_, _| {}).unwrap();
         let err = nsds.systems().iter().zip(&q_ed).map(|(s, q)| (s.state()[0] - q).abs()).fold(0.0, f64::max);
         errs.push(err);
@@ -110,9 +111,17 @@ fn time_stepping_converges_to_event_driven() {
 #[test]
 fn time_stepping_impact_times_are_order_h() {
     let ball = || {
-        presets::lagrangian_contact(dmatrix![1.0], dvector![1.0], dvector![0.0], dmatrix![1.0], None, 0.9, Some(dvector![-G]))
-            .unwrap()
-            .0
+        presets::lagrangian_contact(
+            dmatrix![1.0],
+            dvector![1.0],
+            dvector![0.0],
+            dmatrix![1.0],
+            None,
+            0.9,
+            Some(dvector![-G]),
+        )
+        .unwrap()
+        .0
     };
     let tf = 3.0;
     let mut nsds = ball();
@@ -129,7 +138,8 @@ fn time_stepping_impact_times_are_order_h() {
     for h in [1e-3, 1e-4] {
         let mut nsds = ball();
         let mut ts =
-            TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default()))).unwrap();
+            TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))
+                .unwrap();
         let mut t_ts = Vec::new();
         let mut was = false;
         ts.run(&mut nsds, tf, &mut |nsds, _| {
@@ -155,9 +165,10 @@ fn time_stepping_impact_times_are_order_h() {
 
 #[test]
 fn unsupported_models_are_typed_errors() {
-    let mut nsds = presets::lagrangian_contact(dmatrix![1.0], dvector![1.0], dvector![0.0], dmatrix![1.0], None, 0.5, None)
-        .unwrap()
-        .0;
+    let mut nsds =
+        presets::lagrangian_contact(dmatrix![1.0], dvector![1.0], dvector![0.0], dmatrix![1.0], None, 0.5, None)
+            .unwrap()
+            .0;
     let ds = nsds.add_ds("x", LagrangianLinearTiDs::new(dvector![0.0], dvector![0.0], dmatrix![1.0])).unwrap();
     nsds.link(
         "equality",
@@ -168,7 +179,9 @@ fn unsupported_models_are_typed_errors() {
     )
     .unwrap();
     match EventDriven::new(&nsds, EventDrivenOptions::default()) {
-        Err(KernelError::InvalidCombination { name, id, .. }) => assert_eq!((name.as_str(), id), ("equality", InterId(1))),
+        Err(KernelError::InvalidCombination { name, id, .. }) => {
+            assert_eq!((name.as_str(), id), ("equality", InterId(1)))
+        }
         other => panic!("expected InvalidCombination, got {other:?}"),
     }
     let (lcs, _, _) = presets::linear_complementarity_system(
@@ -179,10 +192,15 @@ fn unsupported_models_are_typed_errors() {
         None,
     )
     .unwrap();
-    assert!(matches!(EventDriven::new(&lcs, EventDrivenOptions::default()), Err(KernelError::UnsupportedSystem { .. })));
+    assert!(matches!(
+        EventDriven::new(&lcs, EventDrivenOptions::default()),
+        Err(KernelError::UnsupportedSystem { .. })
+    ));
     let _ = FirstOrderLinearTiDs::new(dvector![0.0], dmatrix![0.0]);
     let bad = EventDrivenOptions { h: -1.0, ..Default::default() };
-    let ball = presets::lagrangian_contact(dmatrix![1.0], dvector![1.0], dvector![0.0], dmatrix![1.0], None, 0.5, None).unwrap().0;
+    let ball = presets::lagrangian_contact(dmatrix![1.0], dvector![1.0], dvector![0.0], dmatrix![1.0], None, 0.5, None)
+        .unwrap()
+        .0;
     assert!(matches!(EventDriven::new(&ball, bad), Err(KernelError::InvalidOption { option: "h", .. })));
 }
 

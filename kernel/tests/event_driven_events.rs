@@ -11,7 +11,9 @@ const G: f64 = 9.81;
 
 fn ball(z0: f64, f_ext: VecOp) -> Nsds {
     let mut nsds = Nsds::new(0.0);
-    let ds = nsds.add_ds("ball", LagrangianLinearTiDs::new(dvector![z0], dvector![0.0], dmatrix![1.0]).with_f_ext(f_ext)).unwrap();
+    let ds = nsds
+        .add_ds("ball", LagrangianLinearTiDs::new(dvector![z0], dvector![0.0], dmatrix![1.0]).with_f_ext(f_ext))
+        .unwrap();
     nsds.link(
         "ground",
         ds,
@@ -229,7 +231,8 @@ fn particle_leaves_sphere_at_analytic_angle() {
             Ok(())
         },
     );
-    nsds.link("sphere", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::NewtonImpact { e: 0.0 }).unwrap();
+    nsds.link("sphere", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::NewtonImpact { e: 0.0 })
+        .unwrap();
     let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 0.01, ..Default::default() }).unwrap();
     let mut detach = None;
     let mut closed_before = false;

@@ -23,11 +23,7 @@ fn lemke() -> Osnsp {
 }
 
 fn pgs_sparse(sim: TimeStepping) -> TimeStepping {
-    sim.with_options(OsnspOptions {
-        storage: Storage::SparseBlock,
-        ..Default::default()
-    })
-    .unwrap()
+    sim.with_options(OsnspOptions { storage: Storage::SparseBlock, ..Default::default() }).unwrap()
 }
 
 /// Runs `warmup` steps, then counts the allocations of [`STEPS`] more; the active set must stay
@@ -41,21 +37,12 @@ fn allocations(name: &str, nsds: Nsds, sim: TimeStepping, warmup: usize) -> usiz
 
 /// Runs `warmup` steps, then counts the allocations of `steps` more. Returns the count and
 /// the number of active-set changes while counting.
-fn allocations_over(
-    name: &str,
-    mut nsds: Nsds,
-    mut sim: TimeStepping,
-    warmup: usize,
-    steps: usize,
-) -> (usize, usize) {
+fn allocations_over(name: &str, mut nsds: Nsds, mut sim: TimeStepping, warmup: usize, steps: usize) -> (usize, usize) {
     let mut active = 0;
     for _ in 0..warmup {
         active = sim.step(&mut nsds).unwrap().active;
     }
-    assert!(
-        active > 0 || nsds.n_interactions() == 0,
-        "{name}: no active interaction after the warm-up"
-    );
+    assert!(active > 0 || nsds.n_interactions() == 0, "{name}: no active interaction after the warm-up");
     let mut changes = 0;
     let mut newton = 0;
     let (n, ()) = counting::allocations_during(|| {
@@ -110,8 +97,7 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
         ("relay oscillator + Relay (PGS)", RelaySolver::Pgs(Default::default())),
     ] {
         let nsds = common::relay_oscillator();
-        let sim =
-            TimeStepping::new(&nsds, 1e-3, Osi::euler_moreau(0.5), Osnsp::Relay(solver)).unwrap();
+        let sim = TimeStepping::new(&nsds, 1e-3, Osi::euler_moreau(0.5), Osnsp::Relay(solver)).unwrap();
         case(name, nsds, sim, 10_000);
     }
 
@@ -134,8 +120,7 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
     let nsds = common::pendulum_on_wall(0.5, false);
     let mut pgs = PgsOptions::default();
     pgs.iter = IterOptions::new(1e-12, 100);
-    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs)))
-        .unwrap();
+    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs))).unwrap();
     let sim = pgs_sparse(sim).with_activation_threshold(1e-9, &nsds).unwrap();
     case("pendulum + sparse LCP (PGS), refilled", nsds, sim, 5000);
 
@@ -178,8 +163,7 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
     let mut pgs = PgsOptions::default();
     pgs.iter = IterOptions::new(1e-8, 50);
     pgs.warm_start = true;
-    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs)))
-        .unwrap();
+    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs))).unwrap();
     let sim = pgs_sparse(sim).with_activation_threshold(1e-9, &nsds).unwrap();
     case("column of 100 beads + sparse LCP (PGS)", nsds, sim, 100);
 
@@ -196,8 +180,7 @@ fn no_allocation_per_step_once_the_active_set_is_stable() {
         Some(nalgebra::dvector![-9.81, -9.81]),
     )
     .unwrap();
-    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs)))
-        .unwrap();
+    let sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Pgs(pgs))).unwrap();
     let sim = pgs_sparse(sim);
     let name = "resting + bouncing ball + sparse LCP (PGS), changing active set";
     let (n, changes) = allocations_over(name, nsds, sim, 1000, 2000);

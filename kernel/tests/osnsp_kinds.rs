@@ -10,37 +10,24 @@ use saltus_kernel::*;
 #[test]
 fn relay_reaches_the_sliding_mode_in_finite_time() {
     let mut nsds = Nsds::new(0.0);
-    let id = nsds
-        .add_ds("x", FirstOrderLinearTiDs::new(dvector![1.0], dmatrix![0.0]))
-        .unwrap();
+    let id = nsds.add_ds("x", FirstOrderLinearTiDs::new(dvector![1.0], dmatrix![0.0])).unwrap();
     let rel = FirstOrderLinearTiR::new(dmatrix![-1.0], dmatrix![-1.0]);
     nsds.link(
         "relay",
         id,
         None,
         Relation::FirstOrderLinearTi(rel),
-        NonSmoothLaw::Relay {
-            lb: dvector![-1.0],
-            ub: dvector![1.0],
-        },
+        NonSmoothLaw::Relay { lb: dvector![-1.0], ub: dvector![1.0] },
     )
     .unwrap();
     let h = 0.01;
-    let mut sim = TimeStepping::new(
-        &nsds,
-        h,
-        Osi::euler_moreau(1.0),
-        Osnsp::Relay(RelaySolver::Lemke(Default::default())),
-    )
-    .unwrap();
+    let mut sim =
+        TimeStepping::new(&nsds, h, Osi::euler_moreau(1.0), Osnsp::Relay(RelaySolver::Lemke(Default::default())))
+            .unwrap();
     sim.run(&mut nsds, 2.0, &mut |n, rep| {
         let x = n.systems()[0].state()[0];
         let l = n.interactions()[0].lambda(0).unwrap()[0];
-        assert!(
-            (x - (1.0 - rep.t).max(0.0)).abs() <= 1e-12,
-            "x({}) = {x}",
-            rep.t
-        );
+        assert!((x - (1.0 - rep.t).max(0.0)).abs() <= 1e-12, "x({}) = {x}", rep.t);
         assert!((-1.0..=1.0).contains(&l));
         if rep.t < 1.0 - 1e-9 {
             assert!((l - 1.0).abs() <= 1e-12);
@@ -69,13 +56,9 @@ fn mlcp_with_equality_and_impact_rows() {
         k += 1;
         let d = &n.systems()[0];
         assert!(d.velocity().unwrap()[1].abs() <= 1e-14);
+        assert!((d.state()[1] - 0.0025).abs() <= 1e-14, "x moves only during step 1 (trapezoidal rule)");
         assert!(
-            (d.state()[1] - 0.0025).abs() <= 1e-14,
-            "x moves only during step 1 (trapezoidal rule)"
-        );
-        assert!(
-            (d.state()[0] - rows[k][1]).abs() <= 1e-9
-                && (d.velocity().unwrap()[0] - rows[k][2]).abs() <= 1e-9,
+            (d.state()[0] - rows[k][1]).abs() <= 1e-9 && (d.velocity().unwrap()[0] - rows[k][2]).abs() <= 1e-9,
             "t = {}",
             rep.t
         );
@@ -83,13 +66,8 @@ fn mlcp_with_equality_and_impact_rows() {
     })
     .unwrap();
     // an LCP cannot take the equality row
-    assert!(TimeStepping::new(
-        &nsds,
-        0.005,
-        Osi::moreau_jean(0.5),
-        Osnsp::Lcp(LcpSolver::Lemke(Default::default()))
-    )
-    .is_err());
+    assert!(TimeStepping::new(&nsds, 0.005, Osi::moreau_jean(0.5), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))
+        .is_err());
 }
 
 /// Equality: ẋ₁ = −x₁ + λ, ẋ₂ = −2x₂ − λ with x₁ = x₂: s = x₁ = x₂ obeys ṡ = −1.5 s.

@@ -6,9 +6,8 @@
 
 use nalgebra::{dvector, DMatrix};
 use saltus_kernel::{
-    KernelError, LagrangianLinearTiDs, LagrangianScleronomousR, NonSmoothLaw, Nsds,
-    OnNonConvergence, Osi, Osnsp, ProjectionOptions, Relation, TimeStepping,
-    TimeSteppingDirectProjection,
+    KernelError, LagrangianLinearTiDs, LagrangianScleronomousR, NonSmoothLaw, Nsds, OnNonConvergence, Osi, Osnsp,
+    ProjectionOptions, Relation, TimeStepping, TimeSteppingDirectProjection,
 };
 
 const G: f64 = 9.81;
@@ -33,14 +32,8 @@ fn pendulum(mass: f64) -> Nsds {
             Ok(())
         },
     );
-    nsds.link(
-        "rod",
-        id,
-        None,
-        Relation::LagrangianScleronomous(rel),
-        NonSmoothLaw::EqualityCondition { size: 1 },
-    )
-    .unwrap();
+    nsds.link("rod", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::EqualityCondition { size: 1 })
+        .unwrap();
     nsds
 }
 
@@ -74,11 +67,8 @@ fn drift_without_projection(theta: f64) -> (f64, f64, f64) {
     sim.run(&mut nsds, T, &mut |n, rep| {
         let (h, hv) = constraint(n);
         assert!(hv.abs() <= 1e-10, "velocity constraint {hv} at t = {}", rep.t);
-        let predicted = if theta == 0.5 {
-            H * H / (8.0 * L) * (v0 - speed2(n))
-        } else {
-            h_prev - H * H / (2.0 * L) * speed2(n)
-        };
+        let predicted =
+            if theta == 0.5 { H * H / (8.0 * L) * (v0 - speed2(n)) } else { h_prev - H * H / (2.0 * L) * speed2(n) };
         law_err = law_err.max((h - predicted).abs());
         h_prev = h;
         drift = drift.max(h.abs());
@@ -93,9 +83,7 @@ fn drift_without_projection(theta: f64) -> (f64, f64, f64) {
 /// With projection: |h(q)| ≤ tol and ∇h·v = 0 after every step; returns the max |h(q)|.
 fn drift_with_projection(theta: f64, opts: ProjectionOptions) -> f64 {
     let mut nsds = pendulum(1.0);
-    let mut sim =
-        TimeSteppingDirectProjection::new(&nsds, H, Osi::moreau_jean(theta), Osnsp::Equality, opts)
-            .unwrap();
+    let mut sim = TimeSteppingDirectProjection::new(&nsds, H, Osi::moreau_jean(theta), Osnsp::Equality, opts).unwrap();
     let mut drift: f64 = 0.0;
     let mut projected = 0;
     let e0 = G * nsds.systems()[0].state()[1];
@@ -125,11 +113,7 @@ fn drift_with_projection(theta: f64, opts: ProjectionOptions) -> f64 {
 
 #[test]
 fn projection_removes_the_drift_of_the_bilateral_constraint() {
-    let opts = ProjectionOptions {
-        tol: 1e-10,
-        max_iter: 10,
-        ..Default::default()
-    };
+    let opts = ProjectionOptions { tol: 1e-10, max_iter: 10, ..Default::default() };
     // θ = 1/2: bounded drift h² v_max²/(8l) ≈ 4.9e-6, far above tol
     let (d10, d, law) = drift_without_projection(0.5);
     let vmax2 = 2.0 * G * L * (1.0 - 60f64.to_radians().cos());
@@ -156,8 +140,7 @@ fn projection_is_mass_weighted_and_fails_typed_when_asked() {
         let mut nsds = pendulum(m);
         let opts = ProjectionOptions::default();
         let mut sim =
-            TimeSteppingDirectProjection::new(&nsds, 1e-2, Osi::moreau_jean(0.5), Osnsp::Equality, opts)
-                .unwrap();
+            TimeSteppingDirectProjection::new(&nsds, 1e-2, Osi::moreau_jean(0.5), Osnsp::Equality, opts).unwrap();
         sim.run(&mut nsds, 2.0, &mut |_, _| {}).unwrap();
         nsds.systems()[0].state().clone()
     };
@@ -172,9 +155,7 @@ fn projection_is_mass_weighted_and_fails_typed_when_asked() {
         on_non_convergence: OnNonConvergence::Fail,
         ..Default::default()
     };
-    let mut sim =
-        TimeSteppingDirectProjection::new(&nsds, 1e-2, Osi::moreau_jean(0.5), Osnsp::Equality, opts)
-            .unwrap();
+    let mut sim = TimeSteppingDirectProjection::new(&nsds, 1e-2, Osi::moreau_jean(0.5), Osnsp::Equality, opts).unwrap();
     match sim.step(&mut nsds) {
         Err(KernelError::NotConverged { report, .. }) => {
             assert_eq!(report.iterations, 1);
@@ -214,8 +195,7 @@ fn projection_onto_bilateral_and_unilateral_constraints_together() {
     nsds.link("rod", id, None, Relation::LagrangianScleronomous(rod), NonSmoothLaw::EqualityCondition { size: 1 })
         .unwrap();
     let floor = LagrangianLinearTiR::new(nalgebra::dmatrix![0.0, 1.0]).with_b(dvector![0.8]);
-    nsds.link("floor", id, None, Relation::LagrangianLinearTi(floor), NonSmoothLaw::NewtonImpact { e: 0.0 })
-        .unwrap();
+    nsds.link("floor", id, None, Relation::LagrangianLinearTi(floor), NonSmoothLaw::NewtonImpact { e: 0.0 }).unwrap();
     let opts = ProjectionOptions::default();
     let osnsp = Osnsp::Mlcp(MlcpSolver::Enumerative(Default::default()));
     // The projection leaves the floor gap at +O(δ²) when the rod correction lifts the bob; a small

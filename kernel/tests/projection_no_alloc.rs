@@ -9,8 +9,8 @@ mod counting;
 
 use nalgebra::{dvector, DMatrix};
 use saltus_kernel::{
-    solvers::lcp::LcpSolver, LagrangianLinearTiDs, LagrangianScleronomousR, NonSmoothLaw, Nsds, Osi,
-    Osnsp, ProjectionOptions, Relation, TimeStepping, TimeSteppingDirectProjection,
+    solvers::lcp::LcpSolver, LagrangianLinearTiDs, LagrangianScleronomousR, NonSmoothLaw, Nsds, Osi, Osnsp,
+    ProjectionOptions, Relation, TimeStepping, TimeSteppingDirectProjection,
 };
 
 #[test]
@@ -31,8 +31,7 @@ fn projection_allocates_nothing_once_sized() {
             Ok(())
         },
     );
-    nsds.link("wall", id, None, Relation::LagrangianScleronomous(wall), NonSmoothLaw::NewtonImpact { e: 0.0 })
-        .unwrap();
+    nsds.link("wall", id, None, Relation::LagrangianScleronomous(wall), NonSmoothLaw::NewtonImpact { e: 0.0 }).unwrap();
     let ts = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(1.0), Osnsp::Lcp(LcpSolver::Lemke(Default::default())))
         .unwrap()
         .with_activation_threshold(1e-6, &nsds)

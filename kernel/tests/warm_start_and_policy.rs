@@ -15,11 +15,7 @@ fn total_iterations(warm_start: bool) -> usize {
     // a resting stack of 20 beads (radius 0.5: exact positions, every gap exactly 0): every
     // contact active, λ constant in time
     let mut nsds = presets::column_of_beads(20, 0.5, 1.0, 9.81, 0.0, 0.0).unwrap();
-    let opts = OsnspOptions {
-        warm_start,
-        storage: Storage::SparseBlock,
-        ..Default::default()
-    };
+    let opts = OsnspOptions { warm_start, storage: Storage::SparseBlock, ..Default::default() };
     let mut sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), pgs(1e-10, 100_000))
         .unwrap()
         .with_options(opts)
@@ -57,14 +53,9 @@ fn non_convergence_is_a_status_or_an_error_by_policy() {
     // Fail: typed error, state left at t0
     let mut nsds = build();
     let q0: Vec<f64> = nsds.systems().iter().map(|d| d.state()[0]).collect();
-    let opts = OsnspOptions {
-        on_non_convergence: OnNonConvergence::Fail,
-        ..Default::default()
-    };
-    let mut sim = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), pgs(1e-12, 2))
-        .unwrap()
-        .with_options(opts)
-        .unwrap();
+    let opts = OsnspOptions { on_non_convergence: OnNonConvergence::Fail, ..Default::default() };
+    let mut sim =
+        TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), pgs(1e-12, 2)).unwrap().with_options(opts).unwrap();
     match sim.step(&mut nsds) {
         Err(KernelError::NotConverged { t, report }) => {
             assert!((t - 1e-3).abs() < 1e-15);

@@ -19,7 +19,10 @@ fn bench(c: &mut Criterion) {
             // Converge check (printed with the figures): status, iterations, residual.
             let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
             match fc::solve(&p, &mut r, &mut u, &solver) {
-                Ok(rep) => eprintln!("check {s} n={n}: {:?} {} iterations, residual {:.3e}", rep.status, rep.iterations, rep.residual),
+                Ok(rep) => eprintln!(
+                    "check {s} n={n}: {:?} {} iterations, residual {:.3e}",
+                    rep.status, rep.iterations, rep.residual
+                ),
                 Err(e) => eprintln!("check {s} n={n}: error {e}"),
             }
             g.bench_with_input(BenchmarkId::new(s, n), &p, |b, p| {

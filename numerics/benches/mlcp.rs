@@ -70,7 +70,9 @@ fn bench_qp(c: &mut Criterion) {
         let p = random_qp(n, 0x1234_5678 + n as u64);
         let solver = qp::solver_by_name("qp", IterOptions::new(1e-9, 10_000)).expect("catalogue name");
         let mut x = vec![0.0; n];
-        group.bench_with_input(BenchmarkId::new("qp", n), &p, |bch, p| bch.iter(|| black_box(qp::solve(p, &mut x, &solver).map(|r| r.outcome))));
+        group.bench_with_input(BenchmarkId::new("qp", n), &p, |bch, p| {
+            bch.iter(|| black_box(qp::solve(p, &mut x, &solver).map(|r| r.outcome)))
+        });
     }
     group.finish();
 }

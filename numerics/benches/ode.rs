@@ -22,12 +22,16 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("ode");
     g.sample_size(20);
     for name in ["vdp1", "vdp1000", "robertson", "hires", "pleiades", "orego"] {
-        g.bench_function(format!("lsoda/{name}/1e-6"), |b| b.iter(|| run(name, 1e-6, OdeMethod::Lsoda, JacobianKind::Auto)));
+        g.bench_function(format!("lsoda/{name}/1e-6"), |b| {
+            b.iter(|| run(name, 1e-6, OdeMethod::Lsoda, JacobianKind::Auto))
+        });
     }
     g.bench_function("lsoda/bruss1d/1e-6/banded", |b| {
         b.iter(|| run("bruss1d", 1e-6, OdeMethod::Lsoda, JacobianKind::Banded { ml: 2, mu: 2 }))
     });
-    g.bench_function("dopri5/arenstorf/1e-8", |b| b.iter(|| run("arenstorf", 1e-8, OdeMethod::Dopri5, JacobianKind::Auto)));
+    g.bench_function("dopri5/arenstorf/1e-8", |b| {
+        b.iter(|| run("arenstorf", 1e-8, OdeMethod::Dopri5, JacobianKind::Auto))
+    });
     g.finish();
 }
 

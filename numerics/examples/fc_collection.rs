@@ -64,8 +64,12 @@ fn main() {
             _ => {
                 let p = PathBuf::from(&a);
                 if p.is_dir() {
-                    let mut v: Vec<PathBuf> = std::fs::read_dir(&p).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-                    v.retain(|f| f.extension().is_some_and(|e| e == "dat" || e == "hdf5") && !f.ends_with("ACinputs.dat"));
+                    let mut v: Vec<PathBuf> = std::fs::read_dir(&p)
+                        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                        .unwrap_or_default();
+                    v.retain(|f| {
+                        f.extension().is_some_and(|e| e == "dat" || e == "hdf5") && !f.ends_with("ACinputs.dat")
+                    });
                     v.sort();
                     files.extend(v);
                 } else {
@@ -116,7 +120,14 @@ fn main() {
                     }
                 }
                 match last {
-                    Some(Ok(rep)) => println!("{name},{k},{},{s},{tol:e},{},{},{:.3e},{:.6}", p.size(), rep.status.as_str(), rep.iterations, rep.residual, median(times)),
+                    Some(Ok(rep)) => println!(
+                        "{name},{k},{},{s},{tol:e},{},{},{:.3e},{:.6}",
+                        p.size(),
+                        rep.status.as_str(),
+                        rep.iterations,
+                        rep.residual,
+                        median(times)
+                    ),
                     Some(Err(e)) => println!("{name},{k},{},{s},{tol:e},error,0,nan,nan  # {e}", p.size()),
                     None => {}
                 }
@@ -136,7 +147,14 @@ fn main() {
             }
             let solver: FcSolver = fc::solver_by_name(s, it).expect("catalogue name");
             let is2 = matches!(solver, FcSolver::Nsgs2d(_) | FcSolver::Lemke2d(_));
-            let only3 = matches!(solver, FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::NsgsFb(_) | FcSolver::NsgsProj(_) | FcSolver::NsgsAc(_));
+            let only3 = matches!(
+                solver,
+                FcSolver::Prox(_)
+                    | FcSolver::NewtonAc(_)
+                    | FcSolver::NsgsFb(_)
+                    | FcSolver::NsgsProj(_)
+                    | FcSolver::NsgsAc(_)
+            );
             if (p.dim() == 3 && is2) || (p.dim() == 2 && only3) {
                 continue;
             }
@@ -158,7 +176,14 @@ fn main() {
                 }
             }
             match last {
-                Some(Ok(rep)) => println!("{name},{k},{},{s},{tol:e},{},{},{:.3e},{:.6}", p.size(), rep.status.as_str(), rep.iterations, rep.residual, median(times)),
+                Some(Ok(rep)) => println!(
+                    "{name},{k},{},{s},{tol:e},{},{},{:.3e},{:.6}",
+                    p.size(),
+                    rep.status.as_str(),
+                    rep.iterations,
+                    rep.residual,
+                    median(times)
+                ),
                 Some(Err(e)) => println!("{name},{k},{},{s},{tol:e},error,0,nan,nan  # {e}", p.size()),
                 None => {}
             }

@@ -26,7 +26,9 @@ fn median3(mut run: impl FnMut() -> Result<SolveReport, String>) -> Result<(Solv
 
 fn files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "dat")).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "dat")).collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -34,7 +36,12 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 
 fn row(name: &str, ty: &str, n: usize, solver: &str, r: Result<(SolveReport, f64), String>) {
     match r {
-        Ok((rep, secs)) => println!("{name},{ty},{n},{solver},{TOL:e},{},{},{:e},{secs:e}", rep.status.as_str(), rep.iterations, rep.residual),
+        Ok((rep, secs)) => println!(
+            "{name},{ty},{n},{solver},{TOL:e},{},{},{:e},{secs:e}",
+            rep.status.as_str(),
+            rep.iterations,
+            rep.residual
+        ),
         Err(e) => println!("{name},{ty},{n},{solver},{TOL:e},error,0,nan,0 # {}", e.replace(',', ";")),
     }
 }
@@ -60,7 +67,13 @@ fn main() {
                 for (sname, _) in relay::SOLVERS {
                     let Some(s) = relay::solver_by_name(sname, it) else { continue };
                     let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-                    row(&name, "relay", n, sname, median3(|| relay::solve_with(&mut rstate, &p, &mut z, &mut w, &s).map_err(|e| e.to_string())));
+                    row(
+                        &name,
+                        "relay",
+                        n,
+                        sname,
+                        median3(|| relay::solve_with(&mut rstate, &p, &mut z, &mut w, &s).map_err(|e| e.to_string())),
+                    );
                 }
             } else {
                 let p = match lcp::read_lcp_file(&f) {
@@ -75,7 +88,13 @@ fn main() {
                 for (sname, _) in lcp::SOLVERS {
                     let Some(s) = lcp::solver_by_name(sname, it) else { continue };
                     let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-                    row(&name, "lcp", n, sname, median3(|| lcp::solve_with(&mut state, &p, &mut z, &mut w, &s).map_err(|e| e.to_string())));
+                    row(
+                        &name,
+                        "lcp",
+                        n,
+                        sname,
+                        median3(|| lcp::solve_with(&mut state, &p, &mut z, &mut w, &s).map_err(|e| e.to_string())),
+                    );
                 }
             }
         }

@@ -11,7 +11,8 @@ use std::time::Instant;
 
 fn main() {
     for &n in &[4usize, 8, 16, 24, 32, 48, 64, 80, 100, 150, 200, 300] {
-        let j = DMatrix::from_fn(n, n, |i, k| if i == k { -4.0 } else { (((i * 7 + k * 13) % 11) as f64 - 5.0) / 10.0 });
+        let j =
+            DMatrix::from_fn(n, n, |i, k| if i == k { -4.0 } else { (((i * 7 + k * 13) % 11) as f64 - 5.0) / 10.0 });
         let reps = (2_000_000 / (n * n * n / 3 + 100)).clamp(5, 20000);
         let mut best_na = f64::INFINITY;
         let mut best_fa = f64::INFINITY;
@@ -48,11 +49,23 @@ fn main() {
                 b.fill(1.0);
                 let lu = MatRef::from_column_major_slice(&a, n, n);
                 let perm = faer::perm::PermRef::new_checked(&piv, &pinv, n);
-                fs::solve_in_place(lu, lu, perm, MatMut::from_column_major_slice_mut(&mut b, n, 1), Par::Seq, MemStack::new(&mut buf));
+                fs::solve_in_place(
+                    lu,
+                    lu,
+                    perm,
+                    MatMut::from_column_major_slice_mut(&mut b, n, 1),
+                    Par::Seq,
+                    MemStack::new(&mut buf),
+                );
                 std::hint::black_box(&b);
             }
             best_fa = best_fa.min(t.elapsed().as_secs_f64() / reps as f64);
         }
-        println!("n={n:4} nalgebra {:9.2} us  faer {:9.2} us  ratio na/faer {:.2}", best_na * 1e6, best_fa * 1e6, best_na / best_fa);
+        println!(
+            "n={n:4} nalgebra {:9.2} us  faer {:9.2} us  ratio na/faer {:.2}",
+            best_na * 1e6,
+            best_fa * 1e6,
+            best_na / best_fa
+        );
     }
 }

@@ -28,7 +28,8 @@ fn main() {
     let mut files = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut v: Vec<PathBuf> = std::fs::read_dir(&p).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+            let mut v: Vec<PathBuf> =
+                std::fs::read_dir(&p).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
             v.retain(|f| f.extension().is_some_and(|e| e == "dat"));
             v.sort();
             files.extend(v);
@@ -70,7 +71,13 @@ fn run(name: &str, p: &Mlcp, sname: &str, solver: &mlcp::MlcpSolver, tol: f64) {
     }
     times.sort_by(f64::total_cmp);
     match last {
-        Some(Ok(r)) => println!("{name},mlcp,{n},{sname},{tol:e},{},{},{:e},{:.9}", r.status.as_str(), r.iterations, r.residual, times[1]),
+        Some(Ok(r)) => println!(
+            "{name},mlcp,{n},{sname},{tol:e},{},{},{:e},{:.9}",
+            r.status.as_str(),
+            r.iterations,
+            r.residual,
+            times[1]
+        ),
         Some(Err(e)) => println!("{name},mlcp,{n},{sname},{tol:e},error: {},,,", e.to_string().replace(',', ";")),
         None => {}
     }

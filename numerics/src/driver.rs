@@ -28,8 +28,15 @@ pub enum ProblemKind {
 
 impl ProblemKind {
     /// Every kind, in catalogue order.
-    pub const ALL: &'static [ProblemKind] =
-        &[ProblemKind::Lcp, ProblemKind::Mlcp, ProblemKind::Relay, ProblemKind::Qp, ProblemKind::Fc2d, ProblemKind::Fc3d, ProblemKind::Gfc3d];
+    pub const ALL: &'static [ProblemKind] = &[
+        ProblemKind::Lcp,
+        ProblemKind::Mlcp,
+        ProblemKind::Relay,
+        ProblemKind::Qp,
+        ProblemKind::Fc2d,
+        ProblemKind::Fc3d,
+        ProblemKind::Gfc3d,
+    ];
 
     /// The lower-case name used on the command line and in CSV output.
     pub fn as_str(self) -> &'static str {
@@ -73,10 +80,19 @@ impl ProblemKind {
             return Some(ProblemKind::Gfc3d);
         }
         let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("").to_ascii_lowercase();
-        [("gfc", ProblemKind::Gfc3d), ("fc2d", ProblemKind::Fc2d), ("fc3d", ProblemKind::Fc3d), ("frictioncontact3d", ProblemKind::Fc3d), ("mlcp", ProblemKind::Mlcp), ("relay", ProblemKind::Relay), ("lcp", ProblemKind::Lcp), ("qp", ProblemKind::Qp)]
-            .iter()
-            .find(|(prefix, _)| name.starts_with(prefix) || name.contains(&format!("_{prefix}")))
-            .map(|&(_, k)| k)
+        [
+            ("gfc", ProblemKind::Gfc3d),
+            ("fc2d", ProblemKind::Fc2d),
+            ("fc3d", ProblemKind::Fc3d),
+            ("frictioncontact3d", ProblemKind::Fc3d),
+            ("mlcp", ProblemKind::Mlcp),
+            ("relay", ProblemKind::Relay),
+            ("lcp", ProblemKind::Lcp),
+            ("qp", ProblemKind::Qp),
+        ]
+        .iter()
+        .find(|(prefix, _)| name.starts_with(prefix) || name.contains(&format!("_{prefix}")))
+        .map(|&(_, k)| k)
     }
 }
 
@@ -150,7 +166,11 @@ pub fn read_problem(path: &Path, kind: Option<ProblemKind>) -> Result<Problem> {
 /// A local problem read for `fc2d` must be 2D, for `fc3d` 3D.
 fn check_kind(p: Problem, kind: ProblemKind) -> Result<Problem> {
     if matches!(kind, ProblemKind::Fc2d | ProblemKind::Fc3d) && p.kind() != kind {
-        return Err(NumericsError::Parse { line: 1, column: 1, message: format!("the file holds a {} problem, not {}", p.kind().as_str(), kind.as_str()) });
+        return Err(NumericsError::Parse {
+            line: 1,
+            column: 1,
+            message: format!("the file holds a {} problem, not {}", p.kind().as_str(), kind.as_str()),
+        });
     }
     Ok(p)
 }
@@ -166,7 +186,10 @@ fn read_fclib(path: &Path, kind: ProblemKind) -> Result<Problem> {
 
 #[cfg(not(feature = "hdf5"))]
 fn read_fclib(_path: &Path, _kind: ProblemKind) -> Result<Problem> {
-    Err(NumericsError::Unsupported { solver: "reader", what: "FCLib HDF5 files in this build (enable the `hdf5` feature)".into() })
+    Err(NumericsError::Unsupported {
+        solver: "reader",
+        what: "FCLib HDF5 files in this build (enable the `hdf5` feature)".into(),
+    })
 }
 
 /// The answer of a [`solve`]: the report, the named solution vectors (`z`, `w` for LCP, MLCP and
@@ -183,7 +206,10 @@ pub struct Outcome {
 
 fn unknown_solver(kind: ProblemKind, name: &str) -> NumericsError {
     let names: Vec<&str> = kind.solvers().iter().map(|s| s.0).collect();
-    NumericsError::InvalidOption { option: "solver", reason: format!("no {} solver `{name}` (known: {})", kind.as_str(), names.join(", ")) }
+    NumericsError::InvalidOption {
+        option: "solver",
+        reason: format!("no {} solver `{name}` (known: {})", kind.as_str(), names.join(", ")),
+    }
 }
 
 /// Solves `problem` from a cold start with the solver called `solver`, `repeats` times (at least
@@ -199,19 +225,49 @@ pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -
         let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
         let mut v = Vec::new();
         let report = match problem {
-            Problem::Lcp(p) => lcp::solve(p, &mut a, &mut b, &lcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
-            Problem::Mlcp(p) => mlcp::solve(p, &mut a, &mut b, &mlcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
-            Problem::Relay(p) => relay::solve(p, &mut a, &mut b, &relay::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
-            Problem::Qp(p) => qp::solve_convex_qp(p, &mut a, &qp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?,
+            Problem::Lcp(p) => lcp::solve(
+                p,
+                &mut a,
+                &mut b,
+                &lcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+            )?,
+            Problem::Mlcp(p) => mlcp::solve(
+                p,
+                &mut a,
+                &mut b,
+                &mlcp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+            )?,
+            Problem::Relay(p) => relay::solve(
+                p,
+                &mut a,
+                &mut b,
+                &relay::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+            )?,
+            Problem::Qp(p) => qp::solve_convex_qp(
+                p,
+                &mut a,
+                &qp::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+            )?,
             Problem::Fc(p) => {
                 if !kind.solvers().iter().any(|s| s.0 == solver) {
                     return Err(unknown_solver(kind, solver));
                 }
-                fc::solve(p, &mut a, &mut b, &fc::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?
+                fc::solve(
+                    p,
+                    &mut a,
+                    &mut b,
+                    &fc::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+                )?
             }
             Problem::Gfc(p) => {
                 v = vec![0.0; p.n_velocities()];
-                fc::solve_global(p, &mut a, &mut b, &mut v, &fc::gfc_solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?)?
+                fc::solve_global(
+                    p,
+                    &mut a,
+                    &mut b,
+                    &mut v,
+                    &fc::gfc_solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+                )?
             }
         };
         times.push(report.elapsed);
@@ -219,7 +275,8 @@ pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -
     }
     times.sort();
     let median = times[times.len() / 2];
-    let (report, a, b, v) = last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
+    let (report, a, b, v) =
+        last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
     let vectors = match kind {
         ProblemKind::Qp => vec![("x", a)],
         ProblemKind::Fc2d | ProblemKind::Fc3d => vec![("r", a), ("u", b)],

@@ -12,9 +12,9 @@ pub mod io;
 pub mod lcp;
 pub mod matrix;
 pub mod mlcp;
+pub mod ode;
 pub mod qp;
 pub mod relay;
-pub mod ode;
 pub mod report;
 
 pub use error::{NumericsError, Result};

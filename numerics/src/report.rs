@@ -95,7 +95,10 @@ impl IterOptions {
     /// Checks `tol > 0` (finite) and `max_iter > 0`.
     pub fn validate(&self) -> Result<()> {
         if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return Err(NumericsError::InvalidOption { option: "tol", reason: format!("must be finite and > 0, got {}", self.tol) });
+            return Err(NumericsError::InvalidOption {
+                option: "tol",
+                reason: format!("must be finite and > 0, got {}", self.tol),
+            });
         }
         if self.max_iter == 0 {
             return Err(NumericsError::InvalidOption { option: "max_iter", reason: "must be > 0".into() });

@@ -85,7 +85,12 @@ fn dir(family: &str) -> Option<std::path::PathBuf> {
 
 /// Every `.dat` file of the folder is in the table (so new files are not silently ignored).
 fn table_covers(folder: &std::path::Path, table: &[(&str, Option<&str>)]) {
-    let mut names: Vec<String> = std::fs::read_dir(folder).unwrap().filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".dat") && n != "ACinputs.dat").collect();
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".dat") && n != "ACinputs.dat")
+        .collect();
     names.sort();
     for n in &names {
         assert!(table.iter().any(|(f, _)| f == n), "{n} missing from the expectations table");

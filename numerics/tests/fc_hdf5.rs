@@ -16,7 +16,8 @@ fn fclib_local_files() {
         let p = fc::read_fclib_local(&d.join("numerics/fc3d").join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert_eq!((p.dim(), p.n_contacts()), (3, nc), "{f}");
         let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
-        let rep = fc::solve(&p, &mut r, &mut u, &fc::solver_by_name("prox", IterOptions::new(1e-8, 500)).unwrap()).unwrap();
+        let rep =
+            fc::solve(&p, &mut r, &mut u, &fc::solver_by_name("prox", IterOptions::new(1e-8, 500)).unwrap()).unwrap();
         eprintln!("{f}: {rep:?}");
         assert!(rep.status.converged() && fc::fc_error(&p, &r) <= 1e-8, "{f}: {rep:?}");
     }
@@ -28,13 +29,24 @@ fn fclib_global_files() {
         eprintln!("test data absent: skipping");
         return;
     };
-    for (f, n, nc) in [("Box_Stacks-i0122-82-5.hdf5", 450, 82), ("spheres-in-a-box-98-i10000-256-10.hdf5", 588, 256), ("Spheres-i099-356-679.hdf5", 12000, 356)] {
+    for (f, n, nc) in [
+        ("Box_Stacks-i0122-82-5.hdf5", 450, 82),
+        ("spheres-in-a-box-98-i10000-256-10.hdf5", 588, 256),
+        ("Spheres-i099-356-679.hdf5", 12000, 356),
+    ] {
         let p = fc::read_fclib_global(&d.join("numerics/fc3d-global").join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         assert_eq!((p.n_velocities(), p.n_contacts()), (n, nc), "{f}");
     }
     let p = fc::read_fclib_global(&d.join("numerics/fc3d-global/Box_Stacks-i0122-82-5.hdf5")).unwrap();
     let (mut r, mut u, mut v) = (vec![0.0; p.size()], vec![0.0; p.size()], vec![0.0; p.n_velocities()]);
-    let rep = fc::solve_global(&p, &mut r, &mut u, &mut v, &gfc_solver_by_name("gfc3d-prox", IterOptions::new(1e-8, 500)).unwrap()).unwrap();
+    let rep = fc::solve_global(
+        &p,
+        &mut r,
+        &mut u,
+        &mut v,
+        &gfc_solver_by_name("gfc3d-prox", IterOptions::new(1e-8, 500)).unwrap(),
+    )
+    .unwrap();
     eprintln!("Box_Stacks: {rep:?}");
     assert!(rep.status.converged(), "{rep:?}");
 }

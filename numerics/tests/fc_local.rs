@@ -15,16 +15,30 @@ fn cases() -> Vec<(&'static str, Matrix3<f64>, Vector3<f64>, f64, Vector3<f64>)>
     vec![
         ("separation", Matrix3::identity(), Vector3::new(1.0, 0.3, -0.2), 0.5, Vector3::zeros()),
         ("sticking", Matrix3::identity(), Vector3::new(-1.0, 0.2, 0.1), 0.5, Vector3::new(1.0, -0.2, -0.1)),
-        ("sliding", Matrix3::from_diagonal(&Vector3::new(2.0, 1.0, 1.0)), Vector3::new(-2.0, 3.0, 4.0), 0.5, Vector3::new(1.0, -0.3, -0.4)),
+        (
+            "sliding",
+            Matrix3::from_diagonal(&Vector3::new(2.0, 1.0, 1.0)),
+            Vector3::new(-2.0, 3.0, 4.0),
+            0.5,
+            Vector3::new(1.0, -0.3, -0.4),
+        ),
         // Sticking with a coupled block: W r = −q with r = (1, 0.1, −0.1).
-        ("sticking-coupled", Matrix3::new(2.0, 0.1, 0.0, 0.1, 1.5, 0.2, 0.0, 0.2, 1.0), -(Matrix3::new(2.0, 0.1, 0.0, 0.1, 1.5, 0.2, 0.0, 0.2, 1.0) * Vector3::new(1.0, 0.1, -0.1)), 0.3, Vector3::new(1.0, 0.1, -0.1)),
+        (
+            "sticking-coupled",
+            Matrix3::new(2.0, 0.1, 0.0, 0.1, 1.5, 0.2, 0.0, 0.2, 1.0),
+            -(Matrix3::new(2.0, 0.1, 0.0, 0.1, 1.5, 0.2, 0.0, 0.2, 1.0) * Vector3::new(1.0, 0.1, -0.1)),
+            0.3,
+            Vector3::new(1.0, 0.1, -0.1),
+        ),
     ]
 }
 
 #[test]
 fn local_solvers_three_regimes() {
     for (name, w, q, mu, exact) in cases() {
-        for kind in [local::LocalSolver::Projection, local::LocalSolver::AlartCurnier, local::LocalSolver::FischerBurmeister] {
+        for kind in
+            [local::LocalSolver::Projection, local::LocalSolver::AlartCurnier, local::LocalSolver::FischerBurmeister]
+        {
             let mut r = Vector3::zeros();
             let ok = local::solve_3d(kind, &w, &q, mu, &mut r, 1e-14, 2000);
             assert!(ok, "{name} {kind:?} did not converge: r = {r}");
@@ -37,7 +51,13 @@ fn local_solvers_three_regimes() {
 fn all_3d_solvers_three_regimes() {
     let it = IterOptions::new(1e-12, 10_000);
     for (name, w, q, mu, exact) in cases() {
-        let p = FrictionContact::new(3, Operator::Dense(DMatrix::from_column_slice(3, 3, w.as_slice())), q.as_slice().to_vec(), vec![mu]).unwrap();
+        let p = FrictionContact::new(
+            3,
+            Operator::Dense(DMatrix::from_column_slice(3, 3, w.as_slice())),
+            q.as_slice().to_vec(),
+            vec![mu],
+        )
+        .unwrap();
         for (s, _) in fc::SOLVERS {
             let Some(solver) = fc::solver_by_name(s, it) else { panic!("{s}") };
             if matches!(solver, FcSolver::Nsgs2d(_) | FcSolver::Lemke2d(_)) {
@@ -61,7 +81,8 @@ fn all_3d_solvers_three_regimes() {
 fn two_d_solvers_three_regimes() {
     // W = I, μ = 0.5. separation q = (1, 3) → 0; sticking q = (−1, 0.2) → (1, −0.2);
     // sliding q = (−1, 2) → r_N = 1, r_T = −0.5 (u_T = 1.5 > 0).
-    let cases = [([1.0, 3.0], [0.0, 0.0]), ([-1.0, 0.2], [1.0, -0.2]), ([-1.0, 2.0], [1.0, -0.5]), ([-1.0, -2.0], [1.0, 0.5])];
+    let cases =
+        [([1.0, 3.0], [0.0, 0.0]), ([-1.0, 0.2], [1.0, -0.2]), ([-1.0, 2.0], [1.0, -0.5]), ([-1.0, -2.0], [1.0, 0.5])];
     for (q, exact) in cases {
         let p = FrictionContact::new(2, Operator::Dense(DMatrix::identity(2, 2)), q.to_vec(), vec![0.5]).unwrap();
         for s in ["nsgs", "lemke", "vi-fp", "vi-eg"] {
@@ -82,6 +103,12 @@ fn invalid_input_is_an_error_not_a_panic() {
     assert!(FrictionContact::new(3, w.clone(), vec![f64::NAN, 0.0, 0.0], vec![0.5]).is_err());
     assert!(FrictionContact::new(3, w.clone(), vec![0.0; 3], vec![-0.5]).is_err());
     let p = FrictionContact::new(3, w, vec![-1.0, 0.0, 0.0], vec![0.5]).unwrap();
-    assert!(fc::solve(&p, &mut [0.0; 2], &mut [0.0; 3], &fc::solver_by_name("nsgs-ac", IterOptions::default()).unwrap()).is_err());
+    assert!(fc::solve(
+        &p,
+        &mut [0.0; 2],
+        &mut [0.0; 3],
+        &fc::solver_by_name("nsgs-ac", IterOptions::default()).unwrap()
+    )
+    .is_err());
     assert!(fc::read_fc("3 1 0 3 3 3 3 1 0 0").is_err());
 }

@@ -42,7 +42,11 @@ fn check_local(label: &str, p: &FrictionContact, solvers: &[(&str, usize)]) {
 fn generated_column_same_bits_on_1_and_4_threads() {
     // 200 contacts: 600 unknowns, above the sparse threshold of Newton/PROX.
     let p = fc::generate::sphere_column(200, 11).expect("generated problem");
-    check_local("sphere_column(200)", &p, &[("prox", 200), ("newton-ac", 50), ("nsgs-ac", 200), ("vi-fp", 300), ("vi-eg", 300), ("admm", 300)]);
+    check_local(
+        "sphere_column(200)",
+        &p,
+        &[("prox", 200), ("newton-ac", 50), ("nsgs-ac", 200), ("vi-fp", 300), ("vi-eg", 300), ("admm", 300)],
+    );
 }
 
 #[test]
@@ -52,7 +56,11 @@ fn collection_files_same_bits_on_1_and_4_threads() {
         return;
     };
     let p = fc::read_fc_file(&d.join("numerics/fc3d/Capsules-i101-404.dat")).expect("read Capsules");
-    check_local("Capsules-i101-404", &p, &[("prox", 200), ("newton-ac", 30), ("vi-fp", 300), ("vi-eg", 300), ("admm", 300)]);
+    check_local(
+        "Capsules-i101-404",
+        &p,
+        &[("prox", 200), ("newton-ac", 30), ("vi-fp", 300), ("vi-eg", 300), ("admm", 300)],
+    );
     let p = fc::read_fc_file(&d.join("numerics/fc3d/FC3D_Example1_SBM.dat")).expect("read FC3D_Example1_SBM");
     check_local("FC3D_Example1_SBM", &p, &[("prox", 200), ("newton-ac", 50), ("nsgs-ac", 200)]);
     let g = fc::read_gfc_file(&d.join("numerics/fc3d-global/GFC3D_TwoRods1.dat")).expect("read GFC3D_TwoRods1");

@@ -49,7 +49,11 @@ fn lcp_collection_conformance() {
         eprintln!("skipping: no test data (set SALTUS_TEST_DATA or provide ../shared/data)");
         return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "dat")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "dat"))
+        .collect();
     files.sort();
     assert!(!files.is_empty());
     let it = IterOptions::new(1e-8, 10_000);

@@ -57,13 +57,19 @@ fn every_solver_finds_a_mixed_active_set() {
 
 #[test]
 fn pgs_and_psor_agree_on_dense_and_block_storage() {
-    let d = DMatrix::from_row_slice(4, 4, &[5.0, 1.0, 0.0, 1.0, 1.0, 5.0, 1.0, 0.0, 0.0, 1.0, 5.0, 1.0, 1.0, 0.0, 1.0, 5.0]);
+    let d = DMatrix::from_row_slice(
+        4,
+        4,
+        &[5.0, 1.0, 0.0, 1.0, 1.0, 5.0, 1.0, 0.0, 0.0, 1.0, 5.0, 1.0, 1.0, 0.0, 1.0, 5.0],
+    );
     let q = vec![-1.0, 1.0, -2.0, -0.5];
     let b = BlockCsr::from_dense(&d, &[1, 1, 1, 1], &[1, 1, 1, 1]).unwrap();
     let ld = Lcp::new(Operator::Dense(d.clone()), q.clone()).unwrap();
     // 2×2 blocks are re-blocked to scalar rows by Lcp::new
     let b2 = BlockCsr::from_dense(&d, &[2, 2], &[2, 2]).unwrap();
-    for lb in [Lcp::new(Operator::BlockCsr(b), q.clone()).unwrap(), Lcp::new(Operator::BlockCsr(b2), q.clone()).unwrap()] {
+    for lb in
+        [Lcp::new(Operator::BlockCsr(b), q.clone()).unwrap(), Lcp::new(Operator::BlockCsr(b2), q.clone()).unwrap()]
+    {
         for name in ["pgs", "psor"] {
             let s = solver_by_name(name, IterOptions::new(1e-12, 1000)).unwrap();
             let (mut z1, mut w1, mut z2, mut w2) = (vec![0.0; 4], vec![0.0; 4], vec![0.0; 4], vec![0.0; 4]);
@@ -84,7 +90,10 @@ fn driver_shortcuts_match_siconos() {
     let lcp = Lcp::new(dense(2, &[0.0, 1.0, -1.0, 0.0]), vec![1.0, 0.0]).unwrap();
     let (mut z, mut w) = (vec![3.0; 2], vec![0.0; 2]);
     let rep = solve(&lcp, &mut z, &mut w, &LcpSolver::Pgs(PgsOptions::default())).unwrap();
-    assert_eq!((rep.status, rep.iterations, z.clone(), w.clone()), (SolveStatus::Converged, 0, vec![0.0; 2], vec![1.0, 0.0]));
+    assert_eq!(
+        (rep.status, rep.iterations, z.clone(), w.clone()),
+        (SolveStatus::Converged, 0, vec![0.0; 2], vec![1.0, 0.0])
+    );
     // n = 1: z = −q/M
     let lcp = Lcp::new(dense(1, &[4.0]), vec![-2.0]).unwrap();
     let (mut z, mut w) = (vec![0.0], vec![0.0]);
@@ -167,7 +176,12 @@ fn newton_methods_solve_a_nonsymmetric_p_matrix_problem() {
     let lcp = Lcp::new(dense(3, &[3.0, -1.0, 1.0, 2.0, 4.0, -1.0, -1.0, 1.5, 3.0]), vec![1.0, -3.0, -2.0]).unwrap();
     let (mut zr, mut wr) = (vec![0.0; 3], vec![0.0; 3]);
     solve(&lcp, &mut zr, &mut wr, &LcpSolver::Enumerative(EnumOptions::default())).unwrap();
-    for s in [LcpSolver::NewtonFb(NewtonOptions::default()), LcpSolver::NewtonMin(NewtonOptions::default()), LcpSolver::Lemke(LemkeOptions::default()), LcpSolver::Pgs(PgsOptions::default())] {
+    for s in [
+        LcpSolver::NewtonFb(NewtonOptions::default()),
+        LcpSolver::NewtonMin(NewtonOptions::default()),
+        LcpSolver::Lemke(LemkeOptions::default()),
+        LcpSolver::Pgs(PgsOptions::default()),
+    ] {
         let (mut z, mut w) = (vec![0.0; 3], vec![0.0; 3]);
         let rep = solve(&lcp, &mut z, &mut w, &s).unwrap();
         assert!(rep.status.converged(), "{}: {rep:?}", s.name());

@@ -28,10 +28,16 @@ const TABLE: &[(&str, [Expect; 4])] = &[
     ("RCD_mlcp.dat", [Solves, Refuses, Solves, Solves]),
     ("RLCD_mlcp.dat", [Solves, Refuses, Solves, Solves]),
     ("deltasigma_mlcp.dat", [Refuses, Refuses, Solves, Solves]),
-    ("deltasigma2_mlcp.dat", [Refuses, Refuses, Skip("newton-fb stalls (line search) on this file; lemke solves it"), Solves]),
+    (
+        "deltasigma2_mlcp.dat",
+        [Refuses, Refuses, Skip("newton-fb stalls (line search) on this file; lemke solves it"), Solves],
+    ),
     ("deudeu_mlcp.dat", [Solves, Solves, Solves, Solves]),
     ("diodeBridge_mlcp.dat", [Solves, Refuses, Solves, Refuses]),
-    ("diodeBridge20_mlcp.dat", [Skip("enum visits ~1e6 active sets (seconds); run by the example"), Refuses, Solves, Refuses]),
+    (
+        "diodeBridge20_mlcp.dat",
+        [Skip("enum visits ~1e6 active sets (seconds); run by the example"), Refuses, Solves, Refuses],
+    ),
     ("diodeBridge40_mlcp.dat", [Refuses, Refuses, Solves, Refuses]),
     ("m2n1_mlcp.dat", [Solves, Solves, Solves, Solves]),
     ("m3n2_mlcp.dat", [Solves, Solves, Solves, Solves]),
@@ -40,7 +46,8 @@ const TABLE: &[(&str, [Expect; 4])] = &[
 ];
 
 /// Files no solver is run on, with the reason.
-const UNREADABLE: &[(&str, &str)] = &[("Rectangular_mlcp.dat", "3x2 M: not an MLCP (Siconos's own collection leaves it out)")];
+const UNREADABLE: &[(&str, &str)] =
+    &[("Rectangular_mlcp.dat", "3x2 M: not an MLCP (Siconos's own collection leaves it out)")];
 
 #[test]
 fn every_mlcp_file_meets_its_expectation() {
@@ -53,7 +60,11 @@ fn every_mlcp_file_meets_its_expectation() {
         println!("skipped: {} is absent", dir.display());
         return;
     };
-    let mut names: Vec<String> = entries.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.ends_with(".dat")).collect();
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".dat"))
+        .collect();
     names.sort();
     let mut failures = Vec::new();
     for name in &names {

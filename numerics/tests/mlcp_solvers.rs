@@ -7,7 +7,10 @@ use saltus_numerics::mlcp::{self, EnumOptions, LemkeOptions, Mlcp, MlcpSolver, N
 use saltus_numerics::{IterOptions, NumericsError, SolveStatus};
 
 fn all_solvers(tol: f64) -> Vec<MlcpSolver> {
-    mlcp::SOLVERS.iter().map(|(name, _)| mlcp::solver_by_name(name, IterOptions::new(tol, 5000)).expect("catalogue name")).collect()
+    mlcp::SOLVERS
+        .iter()
+        .map(|(name, _)| mlcp::solver_by_name(name, IterOptions::new(tol, 5000)).expect("catalogue name"))
+        .collect()
 }
 
 fn solve(p: &Mlcp, s: &MlcpSolver) -> (Vec<f64>, Vec<f64>, saltus_numerics::SolveReport) {
@@ -26,7 +29,12 @@ fn check_solution(p: &Mlcp, z: &[f64], w: &[f64], eps: f64) {
         if i < p.n_eq() {
             assert!(w[i].abs() <= eps, "equality row {i}: w = {}", w[i]);
         } else {
-            assert!(z[i] >= -eps && w[i] >= -eps && (z[i] * w[i]).abs() <= eps, "complementarity row {i}: z = {}, w = {}", z[i], w[i]);
+            assert!(
+                z[i] >= -eps && w[i] >= -eps && (z[i] * w[i]).abs() <= eps,
+                "complementarity row {i}: z = {}, w = {}",
+                z[i],
+                w[i]
+            );
         }
     }
 }
@@ -134,17 +142,30 @@ fn bad_input_gives_typed_errors() {
     assert!(matches!(Mlcp::new(sq.clone(), vec![0.0; 2], 3), Err(NumericsError::DimensionMismatch { .. })));
     assert!(matches!(Mlcp::new(sq.clone(), vec![0.0, f64::INFINITY], 0), Err(NumericsError::NonFinite { .. })));
     assert!(matches!(
-        Mlcp::from_abcd(DMatrix::identity(1, 1), DMatrix::identity(1, 1), DMatrix::zeros(2, 1), DMatrix::zeros(1, 1), vec![0.0], vec![0.0]),
+        Mlcp::from_abcd(
+            DMatrix::identity(1, 1),
+            DMatrix::identity(1, 1),
+            DMatrix::zeros(2, 1),
+            DMatrix::zeros(1, 1),
+            vec![0.0],
+            vec![0.0]
+        ),
         Err(NumericsError::DimensionMismatch { .. })
     ));
     let p = Mlcp::new(sq, vec![-1.0, -1.0], 0).unwrap();
     let (mut z, mut w) = (vec![0.0; 2], vec![0.0; 2]);
-    assert!(matches!(mlcp::solve(&p, &mut z[..1], &mut w, &all_solvers(1e-8)[0]), Err(NumericsError::DimensionMismatch { .. })));
+    assert!(matches!(
+        mlcp::solve(&p, &mut z[..1], &mut w, &all_solvers(1e-8)[0]),
+        Err(NumericsError::DimensionMismatch { .. })
+    ));
     let bad = MlcpSolver::Pgs(PgsOptions::new(IterOptions::new(0.0, 10)));
     assert!(matches!(mlcp::solve(&p, &mut z, &mut w, &bad), Err(NumericsError::InvalidOption { .. })));
     let mut e = EnumOptions::default();
     e.max_comp = 0;
-    assert!(matches!(mlcp::solve(&p, &mut z, &mut w, &MlcpSolver::Enumerative(e)), Err(NumericsError::InvalidOption { .. })));
+    assert!(matches!(
+        mlcp::solve(&p, &mut z, &mut w, &MlcpSolver::Enumerative(e)),
+        Err(NumericsError::InvalidOption { .. })
+    ));
     let mut warm = PgsOptions::default();
     warm.warm_start = true;
     let mut zn = vec![f64::NAN, 0.0];
@@ -152,11 +173,17 @@ fn bad_input_gives_typed_errors() {
     // The enumeration cap is a typed error, not a hang.
     let big = Mlcp::new(DMatrix::identity(25, 25), vec![-1.0; 25], 0).unwrap();
     let (mut z, mut w) = (vec![0.0; 25], vec![0.0; 25]);
-    assert!(matches!(mlcp::solve(&big, &mut z, &mut w, &MlcpSolver::Enumerative(EnumOptions::default())), Err(NumericsError::Unsupported { .. })));
+    assert!(matches!(
+        mlcp::solve(&big, &mut z, &mut w, &MlcpSolver::Enumerative(EnumOptions::default())),
+        Err(NumericsError::Unsupported { .. })
+    ));
     // Lemke needs an invertible equality block.
     let sing = Mlcp::new(DMatrix::from_row_slice(2, 2, &[0.0, 1.0, 1.0, 1.0]), vec![1.0, -1.0], 1).unwrap();
     let (mut z, mut w) = (vec![0.0; 2], vec![0.0; 2]);
-    assert!(matches!(mlcp::solve(&sing, &mut z, &mut w, &MlcpSolver::Lemke(LemkeOptions::default())), Err(NumericsError::Singular { .. })));
+    assert!(matches!(
+        mlcp::solve(&sing, &mut z, &mut w, &MlcpSolver::Lemke(LemkeOptions::default())),
+        Err(NumericsError::Singular { .. })
+    ));
     // A singular M without complementarity rows.
     let ds = Mlcp::new(DMatrix::zeros(2, 2), vec![1.0, 1.0], 2).unwrap();
     assert!(matches!(mlcp::solve(&ds, &mut z, &mut w, &all_solvers(1e-8)[1]), Err(NumericsError::Singular { .. })));

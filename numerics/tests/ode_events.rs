@@ -272,7 +272,14 @@ fn discrete_zero_transition_table() {
     use RootDirection::*;
     // rising, discrete zero: −1 → 0 at 1, then 0 → 1 at 2
     let r = run(false, Rising, true);
-    assert!(r.len() == 2 && near(r[0].0, 1.0) && (r[0].1, r[0].2) == (-1, 0) && near(r[1].0, 2.0) && (r[1].1, r[1].2) == (0, 1), "{r:?}");
+    assert!(
+        r.len() == 2
+            && near(r[0].0, 1.0)
+            && (r[0].1, r[0].2) == (-1, 0)
+            && near(r[1].0, 2.0)
+            && (r[1].1, r[1].2) == (0, 1),
+        "{r:?}"
+    );
     // rising, continuous: the landing on zero counts as the crossing (−1 → 1), leaving zero reports nothing
     let r = run(false, Rising, false);
     assert!(r.len() == 1 && near(r[0].0, 1.0) && (r[0].1, r[0].2) == (-1, 1), "{r:?}");

@@ -2,9 +2,9 @@
 //! finite differences cost one RHS evaluation per colour, typed error on a bad pattern,
 //! bit-identical results whatever faer's global parallelism.
 
-mod common;
 #[path = "common/bruss_n.rs"]
 mod bruss_n;
+mod common;
 
 use std::sync::Arc;
 

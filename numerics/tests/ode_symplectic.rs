@@ -69,7 +69,9 @@ fn implicit_u_energy_error_stays_bounded_over_long_times() {
     // T = 2000 (about 1000 periods of the large-amplitude pendulum), h = 1e-2
     let h = 1e-2;
     let y0 = [std::f64::consts::FRAC_PI_2, 0.0];
-    let mut ode = Integrator::new(Pendulum { c: 0.0 }, 0.0, &y0, OdeOptions { method: implicit(h), ..Default::default() }).unwrap();
+    let mut ode =
+        Integrator::new(Pendulum { c: 0.0 }, 0.0, &y0, OdeOptions { method: implicit(h), ..Default::default() })
+            .unwrap();
     let e0 = pendulum_energy(&y0);
     let mut window_max = Vec::new();
     for w in 0..4 {
@@ -115,7 +117,8 @@ fn damped_oscillator_energy_decays_at_the_analytic_rate() {
     let k_max = 20;
     let rate_error = |h: f64| {
         let mut ode =
-            Integrator::new(Damped { omega, c }, 0.0, &y0, OdeOptions { method: implicit(h), ..Default::default() }).unwrap();
+            Integrator::new(Damped { omega, c }, 0.0, &y0, OdeOptions { method: implicit(h), ..Default::default() })
+                .unwrap();
         let mut prev = energy(&y0);
         for k in 1..=k_max {
             ode.step_until(k as f64 * tau).unwrap();
@@ -144,8 +147,13 @@ fn implicit_u_is_stable_for_stiff_damping_where_the_explicit_form_blows_up() {
     // overdamped: slow mode e^{−ω² t / c} ≈ e^{−t/500}: q barely moves, u ≈ −ω² q / c
     assert!((y[0] - (-5.0f64 / 500.0).exp()).abs() < 1e-3, "{y:?}");
     assert!((y[1] + y[0] / 500.0).abs() < 1e-4, "{y:?}");
-    let mut ode = Integrator::new(sys(), 0.0, &y0, OdeOptions { method: OdeMethod::SymplecticEuler { h, n_q: 1 }, ..Default::default() })
-        .unwrap();
+    let mut ode = Integrator::new(
+        sys(),
+        0.0,
+        &y0,
+        OdeOptions { method: OdeMethod::SymplecticEuler { h, n_q: 1 }, ..Default::default() },
+    )
+    .unwrap();
     let blown = match ode.step_until(5.0) {
         Ok(_) => ode.y().iter().any(|x| x.abs() > 1e6),
         Err(_) => true,
@@ -170,7 +178,10 @@ impl OdeSystem for NoSolution {
 
 #[test]
 fn newton_failure_is_a_typed_error_and_keeps_the_state() {
-    let opts = OdeOptions { method: OdeMethod::SymplecticEulerImplicit { h: 1.0, n_q: 1, tol: 1e-12, max_iter: 20 }, ..Default::default() };
+    let opts = OdeOptions {
+        method: OdeMethod::SymplecticEulerImplicit { h: 1.0, n_q: 1, tol: 1e-12, max_iter: 20 },
+        ..Default::default()
+    };
     let mut ode = Integrator::new(NoSolution, 0.0, &[0.0, 1.0], opts).unwrap();
     match ode.step_until(1.0) {
         Err(OdeError::ConvergenceFailures { t, .. }) => assert_eq!(t, 0.0),
@@ -178,6 +189,9 @@ fn newton_failure_is_a_typed_error_and_keeps_the_state() {
     }
     assert_eq!(ode.y(), &[0.0, 1.0]);
     // invalid Newton options are rejected
-    let bad = OdeOptions { method: OdeMethod::SymplecticEulerImplicit { h: 1.0, n_q: 1, tol: 0.0, max_iter: 5 }, ..Default::default() };
+    let bad = OdeOptions {
+        method: OdeMethod::SymplecticEulerImplicit { h: 1.0, n_q: 1, tol: 0.0, max_iter: 5 },
+        ..Default::default()
+    };
     assert!(matches!(Integrator::new(NoSolution, 0.0, &[0.0, 1.0], bad), Err(OdeError::Invalid(_))));
 }

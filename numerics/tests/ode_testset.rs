@@ -41,7 +41,12 @@ fn check(name: &str, jac: JacobianKind) {
         // sanity bound on the work (every problem needs < 7000 steps at these tolerances)
         assert!(s.steps < 20_000, "{name} rtol {rtol:e}: {} steps", s.steps);
         if p.stiff {
-            assert!(2 * s.bdf_steps > s.steps, "{name} rtol {rtol:e}: only {} of {} steps in BDF", s.bdf_steps, s.steps);
+            assert!(
+                2 * s.bdf_steps > s.steps,
+                "{name} rtol {rtol:e}: only {} of {} steps in BDF",
+                s.bdf_steps,
+                s.steps
+            );
         } else if name == "vdp1" {
             assert_eq!(s.switches, 0, "vdp1 must stay in Adams");
         }
@@ -122,7 +127,8 @@ fn pure_methods() {
 #[test]
 fn accuracy_improves_with_tolerance() {
     let p = problem("brusselator");
-    let d: Vec<f64> = [1e-4, 1e-6, 1e-8, 1e-10].iter().map(|&r| run(&p, r, OdeMethod::Lsoda, JacobianKind::Auto).0).collect();
+    let d: Vec<f64> =
+        [1e-4, 1e-6, 1e-8, 1e-10].iter().map(|&r| run(&p, r, OdeMethod::Lsoda, JacobianKind::Auto).0).collect();
     for w in d.windows(2) {
         assert!(w[1] > w[0] + 1.0, "{d:?}");
     }

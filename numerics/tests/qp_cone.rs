@@ -52,7 +52,8 @@ fn siconos_qp_files_meet_their_expectations() {
             continue;
         }
         seen += 1;
-        let (_, must_solve) = TABLE.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("{name} is not in the expectation table"));
+        let (_, must_solve) =
+            TABLE.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("{name} is not in the expectation table"));
         let p = qp::read_convex_qp_file(e.path()).unwrap();
         let mut z = vec![0.0; p.size()];
         let r = qp::solve_convex_qp(&p, &mut z, &pg(1e-8)).unwrap();
@@ -76,9 +77,15 @@ fn siconos_qp_files_meet_their_expectations() {
 fn bad_input_gives_typed_errors() {
     let m = Operator::Dense(DMatrix::identity(3, 3));
     assert!(matches!(ConvexQp::new(4, m.clone(), vec![0.0; 3], vec![0.1]), Err(NumericsError::Unsupported { .. })));
-    assert!(matches!(ConvexQp::new(3, m.clone(), vec![0.0; 3], vec![0.1, 0.2]), Err(NumericsError::DimensionMismatch { .. })));
+    assert!(matches!(
+        ConvexQp::new(3, m.clone(), vec![0.0; 3], vec![0.1, 0.2]),
+        Err(NumericsError::DimensionMismatch { .. })
+    ));
     assert!(matches!(ConvexQp::new(3, m.clone(), vec![0.0; 3], vec![-0.1]), Err(NumericsError::InvalidOption { .. })));
-    assert!(matches!(ConvexQp::new(3, m.clone(), vec![0.0, f64::NAN, 0.0], vec![0.1]), Err(NumericsError::NonFinite { .. })));
+    assert!(matches!(
+        ConvexQp::new(3, m.clone(), vec![0.0, f64::NAN, 0.0], vec![0.1]),
+        Err(NumericsError::NonFinite { .. })
+    ));
     let p = ConvexQp::new(3, m, vec![-1.0, 0.0, 0.0], vec![0.1]).unwrap();
     let mut z = vec![0.0; 3];
     assert!(matches!(qp::solve_convex_qp(&p, &mut z[..2], &pg(1e-8)), Err(NumericsError::DimensionMismatch { .. })));
@@ -86,7 +93,10 @@ fn bad_input_gives_typed_errors() {
     assert!(matches!(qp::solve_convex_qp(&p, &mut z, &qpsolver), Err(NumericsError::Unsupported { .. })));
     let mut o = PgOptions::default();
     o.step = Some(-1.0);
-    assert!(matches!(qp::solve_convex_qp(&p, &mut z, &QpSolver::ProjectedGradient(o)), Err(NumericsError::InvalidOption { .. })));
+    assert!(matches!(
+        qp::solve_convex_qp(&p, &mut z, &QpSolver::ProjectedGradient(o)),
+        Err(NumericsError::InvalidOption { .. })
+    ));
     assert!(matches!(qp::read_convex_qp("3 1 0 3 3 3 3 1 0 0 0 1 0 0 0 1 -1 0"), Err(NumericsError::Parse { .. })));
 }
 

@@ -52,9 +52,15 @@ fn brute_force(p: &Qp) -> Option<f64> {
         // Tolerances relative to the size of the terms: generated problems can have nearly
         // dependent active rows, |x| ~ 1e4 and multipliers ~ 1e8, where absolute 1e-8 is below
         // the round-off of the KKT solve itself.
-        let row_tol = |a: &DMatrix<f64>, r: usize, b: f64| 1e-8 * (1.0 + b.abs() + (0..n).map(|j| (a[(r, j)] * x[j]).abs()).sum::<f64>());
-        let feasible = (0..mi).all(|r| (0..n).map(|j| p.a()[(r, j)] * x[j]).sum::<f64>() >= p.b()[r] - row_tol(p.a(), r, p.b()[r]))
-            && (0..me).all(|r| ((0..n).map(|j| p.aeq()[(r, j)] * x[j]).sum::<f64>() - p.beq()[r]).abs() <= row_tol(p.aeq(), r, p.beq()[r]));
+        let row_tol = |a: &DMatrix<f64>, r: usize, b: f64| {
+            1e-8 * (1.0 + b.abs() + (0..n).map(|j| (a[(r, j)] * x[j]).abs()).sum::<f64>())
+        };
+        let feasible = (0..mi)
+            .all(|r| (0..n).map(|j| p.a()[(r, j)] * x[j]).sum::<f64>() >= p.b()[r] - row_tol(p.a(), r, p.b()[r]))
+            && (0..me).all(|r| {
+                ((0..n).map(|j| p.aeq()[(r, j)] * x[j]).sum::<f64>() - p.beq()[r]).abs()
+                    <= row_tol(p.aeq(), r, p.beq()[r])
+            });
         let lambda_scale = 1.0 + (0..act.len()).map(|c| sol[n + c].abs()).fold(0.0, f64::max);
         let dual_ok = (0..act.len()).all(|c| sol[n + c] >= -1e-8 * lambda_scale);
         if feasible && dual_ok {
@@ -92,7 +98,9 @@ fn equality_constrained_2d_has_the_hand_computed_answer() {
 #[test]
 fn active_bound_gets_its_multiplier() {
     // min ½(x−3)² s.t. x <= 1: x = 1, λ = 2 (stationarity x − 3 + λ = 0 with −x >= −1).
-    let p = Qp::with_inequalities(DMatrix::identity(1, 1), vec![-3.0], DMatrix::from_row_slice(1, 1, &[-1.0]), vec![-1.0]).unwrap();
+    let p =
+        Qp::with_inequalities(DMatrix::identity(1, 1), vec![-3.0], DMatrix::from_row_slice(1, 1, &[-1.0]), vec![-1.0])
+            .unwrap();
     let (x, r) = solve(&p);
     assert!((x[0] - 1.0).abs() < 1e-12);
     assert!((r.lambda[0] - 2.0).abs() < 1e-12);
@@ -102,18 +110,40 @@ fn active_bound_gets_its_multiplier() {
 #[test]
 fn infeasible_constraints_are_a_status() {
     // x >= 1 and x <= 0.
-    let p = Qp::with_inequalities(DMatrix::identity(1, 1), vec![0.0], DMatrix::from_row_slice(2, 1, &[1.0, -1.0]), vec![1.0, 0.0]).unwrap();
+    let p = Qp::with_inequalities(
+        DMatrix::identity(1, 1),
+        vec![0.0],
+        DMatrix::from_row_slice(2, 1, &[1.0, -1.0]),
+        vec![1.0, 0.0],
+    )
+    .unwrap();
     let (_, r) = solve(&p);
     assert_eq!(r.outcome, QpOutcome::Infeasible);
     assert_eq!(r.report.status, SolveStatus::Failed(saltus_numerics::FailReason::NoSolution));
     // Inconsistent equalities: x₁ + x₂ = 1 and x₁ + x₂ = 2.
-    let p = Qp::new(DMatrix::identity(2, 2), vec![0.0, 0.0], DMatrix::zeros(0, 2), vec![], DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]), vec![1.0, 2.0]).unwrap();
+    let p = Qp::new(
+        DMatrix::identity(2, 2),
+        vec![0.0, 0.0],
+        DMatrix::zeros(0, 2),
+        vec![],
+        DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]),
+        vec![1.0, 2.0],
+    )
+    .unwrap();
     assert_eq!(solve(&p).1.outcome, QpOutcome::Infeasible);
 }
 
 #[test]
 fn redundant_equalities_are_accepted() {
-    let p = Qp::new(DMatrix::identity(2, 2), vec![0.0, 0.0], DMatrix::zeros(0, 2), vec![], DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 2.0, 2.0]), vec![1.0, 2.0]).unwrap();
+    let p = Qp::new(
+        DMatrix::identity(2, 2),
+        vec![0.0, 0.0],
+        DMatrix::zeros(0, 2),
+        vec![],
+        DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 2.0, 2.0]),
+        vec![1.0, 2.0],
+    )
+    .unwrap();
     let (x, r) = solve(&p);
     assert_eq!(r.outcome, QpOutcome::Optimal);
     assert!((x[0] - 0.5).abs() < 1e-12 && (x[1] - 0.5).abs() < 1e-12);
@@ -152,7 +182,10 @@ fn unbounded_linear_program_is_a_status() {
 #[test]
 fn bad_input_gives_typed_errors() {
     let ns = DMatrix::from_row_slice(2, 2, &[1.0, 0.5, 0.0, 1.0]);
-    assert!(matches!(Qp::with_inequalities(ns, vec![0.0; 2], DMatrix::zeros(0, 2), vec![]), Err(NumericsError::Unsupported { .. })));
+    assert!(matches!(
+        Qp::with_inequalities(ns, vec![0.0; 2], DMatrix::zeros(0, 2), vec![]),
+        Err(NumericsError::Unsupported { .. })
+    ));
     assert!(matches!(
         Qp::with_inequalities(DMatrix::identity(2, 2), vec![0.0; 3], DMatrix::zeros(0, 2), vec![]),
         Err(NumericsError::DimensionMismatch { .. })
@@ -165,8 +198,13 @@ fn bad_input_gives_typed_errors() {
         Qp::with_inequalities(DMatrix::identity(2, 2), vec![0.0; 2], DMatrix::zeros(1, 3), vec![0.0]),
         Err(NumericsError::DimensionMismatch { .. })
     ));
-    let indefinite =
-        Qp::with_inequalities(DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, -1.0])), vec![0.0; 2], DMatrix::zeros(0, 2), vec![]).unwrap();
+    let indefinite = Qp::with_inequalities(
+        DMatrix::from_diagonal(&DVector::from_vec(vec![1.0, -1.0])),
+        vec![0.0; 2],
+        DMatrix::zeros(0, 2),
+        vec![],
+    )
+    .unwrap();
     let mut x = vec![0.0; 2];
     assert!(matches!(qp::solve(&indefinite, &mut x, &solver()), Err(NumericsError::Unsupported { .. })));
     let p = Qp::with_inequalities(DMatrix::identity(2, 2), vec![0.0; 2], DMatrix::zeros(0, 2), vec![]).unwrap();
@@ -187,7 +225,10 @@ fn random_qp(n: usize, mi: usize, me: usize, vals: &[f64], feasible: bool) -> Qp
     let aeq = DMatrix::from_fn(me, n, |_, _| it.next().unwrap());
     let x0: Vec<f64> = (0..n).map(|_| it.next().unwrap()).collect();
     let b: Vec<f64> = (0..mi)
-        .map(|r| (0..n).map(|j| a[(r, j)] * x0[j]).sum::<f64>() - if feasible { it.next().unwrap().abs() } else { -it.next().unwrap().abs() })
+        .map(|r| {
+            (0..n).map(|j| a[(r, j)] * x0[j]).sum::<f64>()
+                - if feasible { it.next().unwrap().abs() } else { -it.next().unwrap().abs() }
+        })
         .collect();
     let beq: Vec<f64> = (0..me).map(|r| (0..n).map(|j| aeq[(r, j)] * x0[j]).sum::<f64>()).collect();
     Qp::new(q, p, a, b, aeq, beq).unwrap()

@@ -23,7 +23,9 @@ fn check_relay(p: &Relay, z: &[f64], w: &[f64], tol: f64) {
 #[test]
 fn analytic_relay_solutions() {
     // M = 2I, q = (−1, 3, 10), box [−1, 1]: z = clamp(−q/2) = (0.5, −1, −1)
-    let p = Relay::new(Operator::Dense(DMatrix::identity(3, 3) * 2.0), vec![-1.0, 3.0, 10.0], vec![-1.0; 3], vec![1.0; 3]).unwrap();
+    let p =
+        Relay::new(Operator::Dense(DMatrix::identity(3, 3) * 2.0), vec![-1.0, 3.0, 10.0], vec![-1.0; 3], vec![1.0; 3])
+            .unwrap();
     for s in [RelaySolver::Pgs(Default::default()), RelaySolver::Lemke(Default::default())] {
         let (mut z, mut w) = (vec![0.0; 3], vec![0.0; 3]);
         let rep = solve(&p, &mut z, &mut w, &s).unwrap();
@@ -88,7 +90,8 @@ fn relay_collection_conformance() {
         let (_, solvers) = EXPECT.iter().find(|(s, _)| *s == stem).unwrap_or_else(|| panic!("{stem} not in the table"));
         for name in *solvers {
             let (mut z, mut w) = (vec![0.0; p.size()], vec![0.0; p.size()]);
-            let rep = solve(&p, &mut z, &mut w, &solver_by_name(name, IterOptions::new(1e-8, 10_000)).unwrap()).unwrap();
+            let rep =
+                solve(&p, &mut z, &mut w, &solver_by_name(name, IterOptions::new(1e-8, 10_000)).unwrap()).unwrap();
             assert_eq!(rep.status, SolveStatus::Converged, "{stem}: {name}: {rep:?}");
             assert_eq!(rep.residual, relay_error(&p, &z));
         }

@@ -195,7 +195,8 @@ impl PluginResolver {
     pub fn candidates(&self, name: &str) -> Vec<PathBuf> {
         let p = Path::new(name);
         let looks_like_path = name.contains('/') || name.contains('\\') || p.extension().is_some();
-        let file: PathBuf = if looks_like_path { p.to_path_buf() } else { PathBuf::from(libloading::library_filename(name)) };
+        let file: PathBuf =
+            if looks_like_path { p.to_path_buf() } else { PathBuf::from(libloading::library_filename(name)) };
         if file.is_absolute() {
             return vec![file];
         }
@@ -227,7 +228,13 @@ impl PluginResolver {
         Ok(lib)
     }
 
-    fn resolve<F: Copy>(&mut self, library: &str, symbol: &str, element: &str, params: Vec<f64>) -> Result<Resolved<F>, PluginError> {
+    fn resolve<F: Copy>(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        element: &str,
+        params: Vec<f64>,
+    ) -> Result<Resolved<F>, PluginError> {
         let lib = self.library(library, element)?;
         // SAFETY: `F` is one of the four ABI function types and is chosen by the typed public
         // methods below according to the role the XML element gives the symbol.
@@ -237,19 +244,43 @@ impl PluginResolver {
     }
 
     /// Resolves a [`TimeFn`] (external forces, source terms, time-dependent matrices).
-    pub fn time_fn(&mut self, library: &str, symbol: &str, element: &str, params: Vec<f64>) -> Result<TimeFunction, PluginError> {
+    pub fn time_fn(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        element: &str,
+        params: Vec<f64>,
+    ) -> Result<TimeFunction, PluginError> {
         self.resolve(library, symbol, element, params).map(TimeFunction)
     }
     /// Resolves a [`LagrangianFn`] (internal/gyroscopic forces, mass matrix, Jacobians).
-    pub fn lagrangian_fn(&mut self, library: &str, symbol: &str, element: &str, params: Vec<f64>) -> Result<LagrangianFunction, PluginError> {
+    pub fn lagrangian_fn(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        element: &str,
+        params: Vec<f64>,
+    ) -> Result<LagrangianFunction, PluginError> {
         self.resolve(library, symbol, element, params).map(LagrangianFunction)
     }
     /// Resolves a [`VectorFieldFn`] (first-order vector fields and Jacobians).
-    pub fn vector_field_fn(&mut self, library: &str, symbol: &str, element: &str, params: Vec<f64>) -> Result<VectorFieldFunction, PluginError> {
+    pub fn vector_field_fn(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        element: &str,
+        params: Vec<f64>,
+    ) -> Result<VectorFieldFunction, PluginError> {
         self.resolve(library, symbol, element, params).map(VectorFieldFunction)
     }
     /// Resolves a [`RelationFn`] (relation outputs/inputs and Jacobians).
-    pub fn relation_fn(&mut self, library: &str, symbol: &str, element: &str, params: Vec<f64>) -> Result<RelationFunction, PluginError> {
+    pub fn relation_fn(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        element: &str,
+        params: Vec<f64>,
+    ) -> Result<RelationFunction, PluginError> {
         self.resolve(library, symbol, element, params).map(RelationFunction)
     }
 }
@@ -265,7 +296,10 @@ struct Resolved<F> {
 
 impl<F> Resolved<F> {
     fn len(&self, n: usize, what: &str) -> Result<u32, PluginCallError> {
-        u32::try_from(n).map_err(|_| PluginCallError::BadSize { origin: self.origin.clone(), what: format!("{what} has {n} values") })
+        u32::try_from(n).map_err(|_| PluginCallError::BadSize {
+            origin: self.origin.clone(),
+            what: format!("{what} has {n} values"),
+        })
     }
     fn finish(&self, status: i32, out: &[f64], t: f64) -> Result<(), PluginCallError> {
         if status != 0 {
@@ -333,12 +367,17 @@ impl LagrangianFunction {
     pub fn call(&self, t: f64, q: &[f64], v: &[f64], out: &mut [f64]) -> Result<(), PluginCallError> {
         let r = &self.0;
         if q.len() != v.len() {
-            return Err(PluginCallError::BadSize { origin: r.origin.clone(), what: format!("q has {} values, v has {}", q.len(), v.len()) });
+            return Err(PluginCallError::BadSize {
+                origin: r.origin.clone(),
+                what: format!("q has {} values, v has {}", q.len(), v.len()),
+            });
         }
         let (n, nout, np) = (r.len(q.len(), "q")?, r.len(out.len(), "output")?, r.len(r.params.len(), "params")?);
         // SAFETY: q and v have `n` readable values, out `nout` writable ones, params `np`
         // readable ones, all valid for the call; out is a distinct `&mut` borrow (no aliasing).
-        let status = unsafe { call_lagrangian(r.f, t, n, q.as_ptr(), v.as_ptr(), nout, out.as_mut_ptr(), np, r.params.as_ptr()) };
+        let status = unsafe {
+            call_lagrangian(r.f, t, n, q.as_ptr(), v.as_ptr(), nout, out.as_mut_ptr(), np, r.params.as_ptr())
+        };
         r.finish(status, out, t)
     }
 }
@@ -363,7 +402,9 @@ impl RelationFunction {
         let (nout, np) = (r.len(out.len(), "output")?, r.len(r.params.len(), "params")?);
         // SAFETY: x (`n`), lambda (`m`) and params (`np`) are readable, out (`nout`) is writable
         // and exclusively borrowed; all are valid for the duration of the call.
-        let status = unsafe { call_relation(r.f, t, n, x.as_ptr(), m, lambda.as_ptr(), nout, out.as_mut_ptr(), np, r.params.as_ptr()) };
+        let status = unsafe {
+            call_relation(r.f, t, n, x.as_ptr(), m, lambda.as_ptr(), nout, out.as_mut_ptr(), np, r.params.as_ptr())
+        };
         r.finish(status, out, t)
     }
 }
@@ -379,20 +420,50 @@ unsafe fn call_time(f: TimeFn, t: f64, nout: u32, out: *mut f64, np: u32, params
 /// # Safety
 /// `q`, `v` valid for `n` reads, `out` for `nout` writes, `params` for `np` reads.
 #[allow(clippy::too_many_arguments)]
-unsafe fn call_lagrangian(f: LagrangianFn, t: f64, n: u32, q: *const f64, v: *const f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
+unsafe fn call_lagrangian(
+    f: LagrangianFn,
+    t: f64,
+    n: u32,
+    q: *const f64,
+    v: *const f64,
+    nout: u32,
+    out: *mut f64,
+    np: u32,
+    params: *const f64,
+) -> i32 {
     f(t, n, q, v, nout, out, np, params)
 }
 
 /// # Safety
 /// `x` valid for `n` reads, `out` for `nout` writes, `params` for `np` reads.
 #[allow(clippy::too_many_arguments)]
-unsafe fn call_vector_field(f: VectorFieldFn, t: f64, n: u32, x: *const f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
+unsafe fn call_vector_field(
+    f: VectorFieldFn,
+    t: f64,
+    n: u32,
+    x: *const f64,
+    nout: u32,
+    out: *mut f64,
+    np: u32,
+    params: *const f64,
+) -> i32 {
     f(t, n, x, nout, out, np, params)
 }
 
 /// # Safety
 /// `x` valid for `n` reads, `lambda` for `m` reads, `out` for `nout` writes, `params` for `np` reads.
 #[allow(clippy::too_many_arguments)]
-unsafe fn call_relation(f: RelationFn, t: f64, n: u32, x: *const f64, m: u32, lambda: *const f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
+unsafe fn call_relation(
+    f: RelationFn,
+    t: f64,
+    n: u32,
+    x: *const f64,
+    m: u32,
+    lambda: *const f64,
+    nout: u32,
+    out: *mut f64,
+    np: u32,
+    params: *const f64,
+) -> i32 {
     f(t, n, x, m, lambda, nout, out, np, params)
 }

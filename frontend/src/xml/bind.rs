@@ -36,7 +36,10 @@ impl Binder<'_> {
         match values::vector(self.model, spec, path, Some(n))? {
             VectorValue::Constant(v) => Ok(VecOp::Constant(v)),
             VectorValue::Plugin(p) => {
-                let f = self.plugins.time_fn(&p.library, &p.function, path, p.params.clone()).map_err(|e| self.perr(path, e))?;
+                let f = self
+                    .plugins
+                    .time_fn(&p.library, &p.function, path, p.params.clone())
+                    .map_err(|e| self.perr(path, e))?;
                 // Check the function once now, so a failing plugin stops the model before the run.
                 let mut probe = vec![0.0; n];
                 f.call(self.t0, &mut probe).map_err(|e| self.model.error_at(path, format!("at t0: {e}")))?;
@@ -46,15 +49,27 @@ impl Binder<'_> {
     }
 
     /// A constant vector (a plugin is evaluated once at `t0`), of length `n` when given.
-    pub fn const_vec(&mut self, spec: &super::schema::VectorSpec, path: &str, n: Option<usize>) -> Result<DVector<f64>, ModelError> {
+    pub fn const_vec(
+        &mut self,
+        spec: &super::schema::VectorSpec,
+        path: &str,
+        n: Option<usize>,
+    ) -> Result<DVector<f64>, ModelError> {
         match values::vector(self.model, spec, path, n)? {
             VectorValue::Constant(v) => Ok(v),
             VectorValue::Plugin(p) => {
-                let len = n.or(spec.size).ok_or_else(|| self.model.error_at(path, "a vector from a plugin needs a `size` attribute here"))?;
+                let len = n
+                    .or(spec.size)
+                    .ok_or_else(|| self.model.error_at(path, "a vector from a plugin needs a `size` attribute here"))?;
                 if len > values::MAX_VALUES {
-                    return Err(self.model.error_at(path, format!("size {len} is too large (limit {})", values::MAX_VALUES)));
+                    return Err(self
+                        .model
+                        .error_at(path, format!("size {len} is too large (limit {})", values::MAX_VALUES)));
                 }
-                let f = self.plugins.time_fn(&p.library, &p.function, path, p.params.clone()).map_err(|e| self.perr(path, e))?;
+                let f = self
+                    .plugins
+                    .time_fn(&p.library, &p.function, path, p.params.clone())
+                    .map_err(|e| self.perr(path, e))?;
                 let mut v = DVector::zeros(len);
                 f.call(self.t0, v.as_mut_slice()).map_err(|e| self.model.error_at(path, format!("at t0: {e}")))?;
                 Ok(v)
@@ -62,18 +77,35 @@ impl Binder<'_> {
         }
     }
 
-    fn plugin_shape(&self, path: &str, rows: Option<usize>, cols: Option<usize>, expected: (Option<usize>, Option<usize>)) -> Result<(usize, usize), ModelError> {
-        let r = rows.or(expected.0).ok_or_else(|| self.model.error_at(path, "a matrix from a plugin needs a `rows` attribute here"))?;
-        let c = cols.or(expected.1).ok_or_else(|| self.model.error_at(path, "a matrix from a plugin needs a `cols` attribute here"))?;
+    fn plugin_shape(
+        &self,
+        path: &str,
+        rows: Option<usize>,
+        cols: Option<usize>,
+        expected: (Option<usize>, Option<usize>),
+    ) -> Result<(usize, usize), ModelError> {
+        let r = rows
+            .or(expected.0)
+            .ok_or_else(|| self.model.error_at(path, "a matrix from a plugin needs a `rows` attribute here"))?;
+        let c = cols
+            .or(expected.1)
+            .ok_or_else(|| self.model.error_at(path, "a matrix from a plugin needs a `cols` attribute here"))?;
         if r.checked_mul(c).is_none_or(|n| n > values::MAX_VALUES) {
-            return Err(self.model.error_at(path, format!("a {r}×{c} matrix is too large (limit {} values)", values::MAX_VALUES)));
+            return Err(self
+                .model
+                .error_at(path, format!("a {r}×{c} matrix is too large (limit {} values)", values::MAX_VALUES)));
         }
         Ok((r, c))
     }
 
     /// A matrix that may be a function of time (`A(t)`, `C(t)`, ...). `expected` fills missing
     /// `rows`/`cols` of a plugin matrix.
-    pub fn mat_op(&mut self, spec: &super::schema::MatrixSpec, path: &str, expected: (Option<usize>, Option<usize>)) -> Result<MatOp, ModelError> {
+    pub fn mat_op(
+        &mut self,
+        spec: &super::schema::MatrixSpec,
+        path: &str,
+        expected: (Option<usize>, Option<usize>),
+    ) -> Result<MatOp, ModelError> {
         match values::matrix(self.model, spec, path)? {
             MatrixValue::Constant(m) => Ok(MatOp::Constant(m)),
             MatrixValue::Plugin { plugin, rows, cols } => {
@@ -86,14 +118,24 @@ impl Binder<'_> {
         }
     }
 
-    fn time_mat(&mut self, p: &PluginRef, path: &str) -> Result<impl Fn(f64, &mut DMatrix<f64>) -> Result<(), UserFnError> + Send + Sync + 'static, ModelError> {
-        let f = self.plugins.time_fn(&p.library, &p.function, path, p.params.clone()).map_err(|e| self.perr(path, e))?;
+    fn time_mat(
+        &mut self,
+        p: &PluginRef,
+        path: &str,
+    ) -> Result<impl Fn(f64, &mut DMatrix<f64>) -> Result<(), UserFnError> + Send + Sync + 'static, ModelError> {
+        let f =
+            self.plugins.time_fn(&p.library, &p.function, path, p.params.clone()).map_err(|e| self.perr(path, e))?;
         // DMatrix is column-major, as the ABI's matrix outputs.
         Ok(move |t: f64, out: &mut DMatrix<f64>| f.call(t, out.as_mut_slice()).map_err(user_err))
     }
 
     /// A constant matrix (a plugin is evaluated once at `t0`).
-    pub fn const_mat(&mut self, spec: &super::schema::MatrixSpec, path: &str, expected: (Option<usize>, Option<usize>)) -> Result<DMatrix<f64>, ModelError> {
+    pub fn const_mat(
+        &mut self,
+        spec: &super::schema::MatrixSpec,
+        path: &str,
+        expected: (Option<usize>, Option<usize>),
+    ) -> Result<DMatrix<f64>, ModelError> {
         match values::matrix(self.model, spec, path)? {
             MatrixValue::Constant(m) => Ok(m),
             MatrixValue::Plugin { plugin, rows, cols } => {
@@ -107,55 +149,110 @@ impl Binder<'_> {
     }
 
     /// `out = f(t, x)` from a [`saltus_plugin_abi::VectorFieldFn`] (vector output).
-    pub fn state_vec(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<StateVecFn, ModelError> {
+    pub fn state_vec(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<StateVecFn, ModelError> {
         let f = self.plugins.vector_field_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, x: &[f64], out: &mut [f64]| f.call(t, x, out).map_err(user_err)))
     }
 
     /// `out = J(t, x)` from a [`saltus_plugin_abi::VectorFieldFn`] (column-major matrix output).
-    pub fn state_mat(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<StateMatFn, ModelError> {
+    pub fn state_mat(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<StateMatFn, ModelError> {
         let f = self.plugins.vector_field_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, x: &[f64], out: &mut DMatrix<f64>| f.call(t, x, out.as_mut_slice()).map_err(user_err)))
     }
 
     /// `out = f(t, q, v)` from a [`saltus_plugin_abi::LagrangianFn`].
-    pub fn lagrangian_vec(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<PairVecFn, ModelError> {
+    pub fn lagrangian_vec(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<PairVecFn, ModelError> {
         let f = self.plugins.lagrangian_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut [f64]| f.call(t, q, v, out).map_err(user_err)))
     }
 
     /// `out = J(t, q, v)` from a [`saltus_plugin_abi::LagrangianFn`] (column-major).
-    pub fn lagrangian_mat(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<PairMatFn, ModelError> {
+    pub fn lagrangian_mat(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<PairMatFn, ModelError> {
         let f = self.plugins.lagrangian_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
-        Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut DMatrix<f64>| f.call(t, q, v, out.as_mut_slice()).map_err(user_err)))
+        Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut DMatrix<f64>| {
+            f.call(t, q, v, out.as_mut_slice()).map_err(user_err)
+        }))
     }
 
     /// `out = f(t, a, b)` from a [`saltus_plugin_abi::RelationFn`] (`a` passed as `x`, `b` as `lambda`).
-    pub fn relation_vec(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<PairVecFn, ModelError> {
+    pub fn relation_vec(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<PairVecFn, ModelError> {
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], b: &[f64], out: &mut [f64]| f.call(t, a, b, out).map_err(user_err)))
     }
 
     /// Jacobian form of [`Binder::relation_vec`] (column-major).
-    pub fn relation_mat(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<PairMatFn, ModelError> {
+    pub fn relation_mat(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<PairMatFn, ModelError> {
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
-        Ok(Arc::new(move |t, a: &[f64], b: &[f64], out: &mut DMatrix<f64>| f.call(t, a, b, out.as_mut_slice()).map_err(user_err)))
+        Ok(Arc::new(move |t, a: &[f64], b: &[f64], out: &mut DMatrix<f64>| {
+            f.call(t, a, b, out.as_mut_slice()).map_err(user_err)
+        }))
     }
 
     /// `out = f(t, a)` from a [`saltus_plugin_abi::RelationFn`] called with an empty `lambda`.
-    pub fn relation_state_vec(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<StateVecFn, ModelError> {
+    pub fn relation_state_vec(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<StateVecFn, ModelError> {
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut [f64]| f.call(t, a, &[], out).map_err(user_err)))
     }
 
     /// Jacobian form of [`Binder::relation_state_vec`].
-    pub fn relation_state_mat(&mut self, library: &str, symbol: &str, params: &[f64], path: &str) -> Result<StateMatFn, ModelError> {
+    pub fn relation_state_mat(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<StateMatFn, ModelError> {
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
-        Ok(Arc::new(move |t, a: &[f64], out: &mut DMatrix<f64>| f.call(t, a, &[], out.as_mut_slice()).map_err(user_err)))
+        Ok(Arc::new(move |t, a: &[f64], out: &mut DMatrix<f64>| {
+            f.call(t, a, &[], out.as_mut_slice()).map_err(user_err)
+        }))
     }
 
     /// Parses a `params` attribute.
     pub fn params(&self, text: &Option<String>, path: &str) -> Result<Vec<f64>, ModelError> {
-        values::parse_numbers(text.as_deref().unwrap_or("")).map_err(|e| self.model.error_at(path, format!("params: {e}")))
+        values::parse_numbers(text.as_deref().unwrap_or(""))
+            .map_err(|e| self.model.error_at(path, format!("params: {e}")))
     }
 }

@@ -8,9 +8,10 @@ use crate::plugin::PluginResolver;
 use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
-    DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs, ForceFn, KernelError,
-    EventDriven, EventReport, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport,
-    TimeStepping, TimeSteppingDirectProjection,
+    DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR,
+    FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
+    LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport, TimeStepping,
+    TimeSteppingDirectProjection,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -94,8 +95,15 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
     let (h, sim_el) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), None) => (s.time_discretisation.h, "Simulation"),
         (None, Some(e)) => (e.time_discretisation.h, "EventDriven"),
-        (Some(_), Some(_)) => return Err(m.error_at("EventDriven", "a model has one simulation: <Simulation> (time stepping) or <EventDriven>, not both")),
-        (None, None) => return Err(m.error_at("NSDS", "missing element `Simulation` (time stepping) or `EventDriven` after <NSDS>")),
+        (Some(_), Some(_)) => {
+            return Err(m.error_at(
+                "EventDriven",
+                "a model has one simulation: <Simulation> (time stepping) or <EventDriven>, not both",
+            ))
+        }
+        (None, None) => {
+            return Err(m.error_at("NSDS", "missing element `Simulation` (time stepping) or `EventDriven` after <NSDS>"))
+        }
     };
     let td_path = format!("{sim_el}/TimeDiscretisation");
     if !(h > 0.0 && h.is_finite()) {
@@ -126,7 +134,10 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         let ds = build_ds(&mut b, item, &path)?;
         let dim = ds.dim();
         if dim > MAX_DOF {
-            return Err(m.error_at(&path, format!("{dim} degrees of freedom: the dense integrators accept at most {MAX_DOF} per system")));
+            return Err(m.error_at(
+                &path,
+                format!("{dim} degrees of freedom: the dense integrators accept at most {MAX_DOF} per system"),
+            ));
         }
         let id = nsds.add_ds(name.clone(), ds).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
         ids.insert(name.clone(), (id, dim));
@@ -149,15 +160,22 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         }
         let mut concerned = Vec::new();
         for n in &names {
-            let known = || { let mut k: Vec<&str> = ids.keys().map(String::as_str).collect(); k.sort(); k.join(", ") };
-            let (id, dim) = *ids.get(*n).ok_or_else(|| m.error_at(&path, format!("unknown dynamical system `{n}` (known: {})", known())))?;
+            let known = || {
+                let mut k: Vec<&str> = ids.keys().map(String::as_str).collect();
+                k.sort();
+                k.join(", ")
+            };
+            let (id, dim) = *ids
+                .get(*n)
+                .ok_or_else(|| m.error_at(&path, format!("unknown dynamical system `{n}` (known: {})", known())))?;
             concerned.push((*n, id, dim));
         }
         let law = build_law(&mut b, &spec.law.kind, &format!("{path}/NonSmoothLaw"))?;
         let rel_path = format!("{path}/Relation");
         let relation = build_relation(&mut b, &spec.relation.kind, &rel_path, &concerned, law.size())?;
         let ds2 = concerned.get(1).map(|c| c.1);
-        nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+        nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law)
+            .map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
     }
     let (sim, level) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
@@ -177,7 +195,9 @@ pub(crate) fn kernel_msg(e: &KernelError) -> String {
 
 fn square(b: &Binder, m: &DMatrix<f64>, n: usize, path: &str, what: &str) -> Result<(), ModelError> {
     if m.shape() != (n, n) {
-        return Err(b.model.error_at(path, format!("{what} is {}×{}, the system has {n} degrees of freedom", m.nrows(), m.ncols())));
+        return Err(b
+            .model
+            .error_at(path, format!("{what} is {}×{}, the system has {n} degrees of freedom", m.nrows(), m.ncols())));
     }
     Ok(())
 }
@@ -256,7 +276,9 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let n = x0.len();
             let a = b.mat_op(&s.a, &p("A"), (Some(n), Some(n)))?;
             if a.shape() != (n, n) {
-                return Err(b.model.error_at(&p("A"), format!("A is {}×{}, the state has {n} components", a.shape().0, a.shape().1)));
+                return Err(b
+                    .model
+                    .error_at(&p("A"), format!("A is {}×{}, the state has {n} components", a.shape().0, a.shape().1)));
             }
             let mut ds = FirstOrderLinearDs::new(x0, a);
             if let Some(v) = &s.b {
@@ -277,10 +299,15 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let n = x0.len();
             let fp = p("F");
             let params = b.params(&s.f.params, &fp)?;
-            let jac = s.f.jacobian.as_deref().ok_or_else(|| b.model.error_at(&fp, "F needs a `jacobian` attribute (∇ₓf)"))?;
+            let jac =
+                s.f.jacobian.as_deref().ok_or_else(|| b.model.error_at(&fp, "F needs a `jacobian` attribute (∇ₓf)"))?;
             let f = b.state_vec(&s.f.library, &s.f.function, &params, &fp)?;
             let j = b.state_mat(&s.f.library, jac, &params, &fp)?;
-            let mut ds = FirstOrderNonLinearDs::new(x0, move |t, x: &[f64], out: &mut [f64]| f(t, x, out), move |t, x: &[f64], out: &mut DMatrix<f64>| j(t, x, out));
+            let mut ds = FirstOrderNonLinearDs::new(
+                x0,
+                move |t, x: &[f64], out: &mut [f64]| f(t, x, out),
+                move |t, x: &[f64], out: &mut DMatrix<f64>| j(t, x, out),
+            );
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
@@ -291,7 +318,9 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             }
             ds.into()
         }
-        NsdsItem::Interaction(_) => return Err(b.model.error_at(path, "internal: an interaction is not a dynamical system")),
+        NsdsItem::Interaction(_) => {
+            return Err(b.model.error_at(path, "internal: an interaction is not a dynamical system"))
+        }
     })
 }
 
@@ -311,9 +340,13 @@ fn build_law(b: &mut Binder, spec: &LawSpec, path: &str) -> Result<NonSmoothLaw,
     let law = match spec {
         LawSpec::ComplementarityConditionNSL(s) => NonSmoothLaw::ComplementarityCondition { size: s.size },
         LawSpec::EqualityConditionNSL(s) => NonSmoothLaw::EqualityCondition { size: s.size },
-        LawSpec::MixedComplementarityConditionNSL(s) => NonSmoothLaw::MixedComplementarityCondition { n_eq: s.n_eq, n_comp: s.n_comp },
+        LawSpec::MixedComplementarityConditionNSL(s) => {
+            NonSmoothLaw::MixedComplementarityCondition { n_eq: s.n_eq, n_comp: s.n_comp }
+        }
         LawSpec::NewtonImpactNSL(s) => NonSmoothLaw::NewtonImpact { e: s.e },
-        LawSpec::NewtonImpactFrictionNSL(s) => NonSmoothLaw::NewtonImpactFriction { en: s.en, et: s.et, mu: s.mu, dim: s.dim },
+        LawSpec::NewtonImpactFrictionNSL(s) => {
+            NonSmoothLaw::NewtonImpactFriction { en: s.en, et: s.et, mu: s.mu, dim: s.dim }
+        }
         LawSpec::RelayNSL(s) => {
             let lb = b.const_vec(&s.lb, &format!("{path}/RelayNSL/lb"), None)?;
             let ub = b.const_vec(&s.ub, &format!("{path}/RelayNSL/ub"), Some(lb.len()))?;
@@ -328,7 +361,13 @@ fn build_law(b: &mut Binder, spec: &LawSpec, path: &str) -> Result<NonSmoothLaw,
 }
 
 /// `concerned`: (name, id, dim) of the one or two systems; `m`: the law size.
-fn build_relation(b: &mut Binder, spec: &RelationSpec, path: &str, concerned: &[(&str, DsId, usize)], m: usize) -> Result<Relation, ModelError> {
+fn build_relation(
+    b: &mut Binder,
+    spec: &RelationSpec,
+    path: &str,
+    concerned: &[(&str, DsId, usize)],
+    m: usize,
+) -> Result<Relation, ModelError> {
     let n: usize = concerned.iter().map(|c| c.2).sum();
     let who = if concerned.len() == 1 {
         format!("{} has {n} degrees of freedom", concerned[0].0)
@@ -337,7 +376,9 @@ fn build_relation(b: &mut Binder, spec: &RelationSpec, path: &str, concerned: &[
     };
     let shape = |b: &Binder, what: &str, mm: &DMatrix<f64>, r: usize, c: usize, why: &str| -> Result<(), ModelError> {
         if mm.nrows() != r {
-            return Err(b.model.error_at(path, format!("{what} has {} rows, the nonsmooth law has size {m}", mm.nrows())));
+            return Err(b
+                .model
+                .error_at(path, format!("{what} has {} rows, the nonsmooth law has size {m}", mm.nrows())));
         }
         if mm.ncols() != c {
             return Err(b.model.error_at(path, format!("{what} has {} columns, {why}", mm.ncols())));
@@ -364,7 +405,10 @@ fn build_relation(b: &mut Binder, spec: &RelationSpec, path: &str, concerned: &[
             shape(b, "C", &c, m, n, &who)?;
             let bm = b.const_mat(&s.b, &p("B"), (Some(n), Some(m)))?;
             if bm.shape() != (n, m) {
-                return Err(b.model.error_at(path, format!("B is {}×{}, expected {n}×{m} ({who}, the law has size {m})", bm.nrows(), bm.ncols())));
+                return Err(b.model.error_at(
+                    path,
+                    format!("B is {}×{}, expected {n}×{m} ({who}, the law has size {m})", bm.nrows(), bm.ncols()),
+                ));
             }
             let mut r = FirstOrderLinearTiR::new(c, bm);
             if let Some(d) = &s.d {
@@ -386,7 +430,16 @@ fn build_relation(b: &mut Binder, spec: &RelationSpec, path: &str, concerned: &[
             let bm = b.mat_op(&s.b, &p("B"), (Some(n), Some(m)))?;
             for (what, op, want) in [("C", &c, (m, n)), ("B", &bm, (n, m))] {
                 if op.shape() != want {
-                    return Err(b.model.error_at(path, format!("{what} is {}×{}, expected {}×{} ({who}, the law has size {m})", op.shape().0, op.shape().1, want.0, want.1)));
+                    return Err(b.model.error_at(
+                        path,
+                        format!(
+                            "{what} is {}×{}, expected {}×{} ({who}, the law has size {m})",
+                            op.shape().0,
+                            op.shape().1,
+                            want.0,
+                            want.1
+                        ),
+                    ));
                 }
             }
             let d = match &s.d {
@@ -434,12 +487,19 @@ fn build_relation(b: &mut Binder, spec: &RelationSpec, path: &str, concerned: &[
             let params = b.params(&s.params, &rp)?;
             let h = b.relation_state_vec(&s.library, &s.h, &params, &rp)?;
             let j = b.relation_state_mat(&s.library, &s.jacobian_q, &params, &rp)?;
-            Relation::LagrangianScleronomous(LagrangianScleronomousR::new(m, move |t, q: &[f64], o: &mut [f64]| h(t, q, o), move |t, q: &[f64], o: &mut DMatrix<f64>| j(t, q, o)))
+            Relation::LagrangianScleronomous(LagrangianScleronomousR::new(
+                m,
+                move |t, q: &[f64], o: &mut [f64]| h(t, q, o),
+                move |t, q: &[f64], o: &mut DMatrix<f64>| j(t, q, o),
+            ))
         }
         RelationSpec::LagrangianRheonomousR(s) => {
             let rp = format!("{path}/LagrangianRheonomousR");
             let params = b.params(&s.params, &rp)?;
-            let dot = s.dot_h.as_deref().ok_or_else(|| b.model.error_at(&rp, "LagrangianRheonomousR needs a `dot_h` attribute"))?;
+            let dot = s
+                .dot_h
+                .as_deref()
+                .ok_or_else(|| b.model.error_at(&rp, "LagrangianRheonomousR needs a `dot_h` attribute"))?;
             Relation::LagrangianRheonomous(LagrangianRheonomousR {
                 size: m,
                 h: b.relation_state_vec(&s.library, &s.h, &params, &rp)?,

@@ -25,13 +25,27 @@ fn ode_options(o: &LsodarSpec) -> OdeOptions {
         Some(OdeMethodSpec::Bdf) => OdeMethod::Bdf,
         Some(OdeMethodSpec::Dopri5) => OdeMethod::Dopri5,
     };
-    if let Some(h) = o.hmax { x.hmax = h; }
-    if let Some(n) = o.max_steps { x.max_steps = n; }
-    if let Some(b) = o.root_sampling { x.root_sampling = b; }
-    if o.h0.is_some() { x.h0 = o.h0; }
-    if let Some(h) = o.hmin { x.hmin = h; }
-    if let Some(k) = o.max_order_adams { x.max_order_adams = k; }
-    if let Some(k) = o.max_order_bdf { x.max_order_bdf = k; }
+    if let Some(h) = o.hmax {
+        x.hmax = h;
+    }
+    if let Some(n) = o.max_steps {
+        x.max_steps = n;
+    }
+    if let Some(b) = o.root_sampling {
+        x.root_sampling = b;
+    }
+    if o.h0.is_some() {
+        x.h0 = o.h0;
+    }
+    if let Some(h) = o.hmin {
+        x.hmin = h;
+    }
+    if let Some(k) = o.max_order_adams {
+        x.max_order_adams = k;
+    }
+    if let Some(k) = o.max_order_bdf {
+        x.max_order_bdf = k;
+    }
     if let Some(n) = o.norm {
         x.norm = match n {
             ErrorNormSpec::Max => ErrorNorm::Max,
@@ -54,23 +68,42 @@ pub fn build_event_driven(m: &LoadedModel, e: &EventDrivenSpec, nsds: &Nsds, h: 
     if let Some(s) = &e.acceleration {
         o.acceleration = lcp_solver(&s.solver);
     }
-    if let Some(v) = e.event_tol { o.gap_tol = v; }
-    if let Some(v) = e.velocity_tol { o.velocity_tol = v; }
-    if let Some(v) = e.zeno_velocity { o.zeno_velocity = v; }
-    if let Some(v) = e.merge_tol { o.merge_tol = v; }
-    if let Some(v) = e.max_events_between_td { o.max_events_between_td = v; }
+    if let Some(v) = e.event_tol {
+        o.gap_tol = v;
+    }
+    if let Some(v) = e.velocity_tol {
+        o.velocity_tol = v;
+    }
+    if let Some(v) = e.zeno_velocity {
+        o.zeno_velocity = v;
+    }
+    if let Some(v) = e.merge_tol {
+        o.merge_tol = v;
+    }
+    if let Some(v) = e.max_events_between_td {
+        o.max_events_between_td = v;
+    }
     o.validate().map_err(|err| match &err {
-        KernelError::InvalidOption { option: "impact", reason } => m.error_at("EventDriven/ImpactProblem", reason.clone()),
-        KernelError::InvalidOption { option: "acceleration", reason } => m.error_at("EventDriven/AccelerationProblem", reason.clone()),
+        KernelError::InvalidOption { option: "impact", reason } => {
+            m.error_at("EventDriven/ImpactProblem", reason.clone())
+        }
+        KernelError::InvalidOption { option: "acceleration", reason } => {
+            m.error_at("EventDriven/AccelerationProblem", reason.clone())
+        }
         KernelError::InvalidOption { option, reason } => {
-            let attr = match *option { "gap_tol" => "event_tol", other => other };
+            let attr = match *option {
+                "gap_tol" => "event_tol",
+                other => other,
+            };
             m.error_at("EventDriven", format!("attribute `{attr}`: {reason}"))
         }
         other => m.error_at("EventDriven", kernel_msg(other)),
     })?;
     let sim = EventDriven::new(nsds, o).map_err(|err| match &err {
         KernelError::Ode { source, .. } => m.error_at(OSI_PATH, source.to_string()),
-        KernelError::SingularW { .. } | KernelError::InvalidCombination { .. } | KernelError::UnsupportedSystem { .. } => sim_error(m, nsds, &err, "LsodarOSI"),
+        KernelError::SingularW { .. }
+        | KernelError::InvalidCombination { .. }
+        | KernelError::UnsupportedSystem { .. } => sim_error(m, nsds, &err, "LsodarOSI"),
         other => m.error_at("EventDriven", kernel_msg(other)),
     })?;
     Ok(Simulation::EventDriven(Box::new(sim)))

@@ -17,22 +17,42 @@ fn set_iter(it: &mut IterOptions, tol: Option<f64>, max_iter: Option<usize>) {
 fn nsgs(o: &FcNsgsSpec) -> fc::NsgsOptions {
     let mut x = fc::NsgsOptions::default();
     set_iter(&mut x.iter, o.tol, o.max_iter);
-    if let Some(v) = o.warm_start { x.warm_start = v; }
-    if let Some(v) = o.relaxation { x.relaxation = v; }
-    if o.shuffle_seed.is_some() { x.shuffle_seed = o.shuffle_seed; }
-    if let Some(v) = o.local_tol { x.local_tol = v; }
-    if let Some(v) = o.local_max_iter { x.local_max_iter = v; }
+    if let Some(v) = o.warm_start {
+        x.warm_start = v;
+    }
+    if let Some(v) = o.relaxation {
+        x.relaxation = v;
+    }
+    if o.shuffle_seed.is_some() {
+        x.shuffle_seed = o.shuffle_seed;
+    }
+    if let Some(v) = o.local_tol {
+        x.local_tol = v;
+    }
+    if let Some(v) = o.local_max_iter {
+        x.local_max_iter = v;
+    }
     x
 }
 
 fn vi(o: &FcViSpec) -> fc::ViOptions {
     let mut x = fc::ViOptions::default();
     set_iter(&mut x.iter, o.tol, o.max_iter);
-    if let Some(v) = o.warm_start { x.warm_start = v; }
-    if let Some(v) = o.rho0 { x.rho0 = v; }
-    if let Some(v) = o.l_max { x.l_max = v; }
-    if let Some(v) = o.l_min { x.l_min = v; }
-    if let Some(v) = o.tau { x.tau = v; }
+    if let Some(v) = o.warm_start {
+        x.warm_start = v;
+    }
+    if let Some(v) = o.rho0 {
+        x.rho0 = v;
+    }
+    if let Some(v) = o.l_max {
+        x.l_max = v;
+    }
+    if let Some(v) = o.l_min {
+        x.l_min = v;
+    }
+    if let Some(v) = o.tau {
+        x.tau = v;
+    }
     x
 }
 
@@ -45,7 +65,10 @@ pub fn fc_solver(spec: &FrictionContactSpec) -> Result<FcSolver, String> {
     }
     if let Some(need) = spec.solver.required_dim() {
         if need != dim {
-            return Err(format!("the solver {} is for dimension {need} only, the problem has dim = {dim}", spec.solver.kind_name()));
+            return Err(format!(
+                "the solver {} is for dimension {need} only, the problem has dim = {dim}",
+                spec.solver.kind_name()
+            ));
         }
     }
     let (solver, check) = match &spec.solver {
@@ -68,41 +91,75 @@ pub fn fc_solver(spec: &FrictionContactSpec) -> Result<FcSolver, String> {
         FcSolverSpec::Prox(o) => {
             let mut x = fc::ProxOptions::default();
             set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(v) = o.warm_start { x.warm_start = v; }
-            if let Some(v) = o.sigma { x.sigma = v; }
-            if let Some(v) = o.alpha { x.alpha = v; }
-            if let Some(v) = o.inner_max_iter { x.inner_max_iter = v; }
-            if let Some(v) = o.warmup_sweeps { x.warmup_sweeps = v; }
-            if let Some(v) = o.admm_warmup { x.admm_warmup = v; }
-            if let Some(v) = o.admm_min_size { x.admm_min_size = v; }
+            if let Some(v) = o.warm_start {
+                x.warm_start = v;
+            }
+            if let Some(v) = o.sigma {
+                x.sigma = v;
+            }
+            if let Some(v) = o.alpha {
+                x.alpha = v;
+            }
+            if let Some(v) = o.inner_max_iter {
+                x.inner_max_iter = v;
+            }
+            if let Some(v) = o.warmup_sweeps {
+                x.warmup_sweeps = v;
+            }
+            if let Some(v) = o.admm_warmup {
+                x.admm_warmup = v;
+            }
+            if let Some(v) = o.admm_min_size {
+                x.admm_min_size = v;
+            }
             let c = x.validate();
             (FcSolver::Prox(x), c)
         }
         FcSolverSpec::NewtonAc(o) => {
             let mut x = fc::NewtonOptions::default();
             set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(v) = o.warm_start { x.warm_start = v; }
-            if let Some(v) = o.max_line_search { x.max_line_search = v; }
-            if let Some(v) = o.sparse_threshold { x.sparse_threshold = v; }
+            if let Some(v) = o.warm_start {
+                x.warm_start = v;
+            }
+            if let Some(v) = o.max_line_search {
+                x.max_line_search = v;
+            }
+            if let Some(v) = o.sparse_threshold {
+                x.sparse_threshold = v;
+            }
             let c = x.validate();
             (FcSolver::NewtonAc(x), c)
         }
         FcSolverSpec::Lemke2d(o) => {
             let mut x = fc::LemkeOptions::default();
             set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(v) = o.max_contacts { x.max_contacts = v; }
-            if let Some(v) = o.refine_sweeps { x.refine_sweeps = v; }
+            if let Some(v) = o.max_contacts {
+                x.max_contacts = v;
+            }
+            if let Some(v) = o.refine_sweeps {
+                x.refine_sweeps = v;
+            }
             let c = x.validate();
             (FcSolver::Lemke2d(x), c)
         }
         FcSolverSpec::Admm(o) => {
             let mut x = fc::AdmmOptions::default();
             set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(v) = o.warm_start { x.warm_start = v; }
-            if let Some(v) = o.rho0 { x.rho0 = v; }
-            if let Some(v) = o.adaptive_rho { x.adaptive_rho = v; }
-            if let Some(v) = o.acceleration { x.acceleration = v; }
-            if let Some(v) = o.sparse_threshold { x.sparse_threshold = v; }
+            if let Some(v) = o.warm_start {
+                x.warm_start = v;
+            }
+            if let Some(v) = o.rho0 {
+                x.rho0 = v;
+            }
+            if let Some(v) = o.adaptive_rho {
+                x.adaptive_rho = v;
+            }
+            if let Some(v) = o.acceleration {
+                x.acceleration = v;
+            }
+            if let Some(v) = o.sparse_threshold {
+                x.sparse_threshold = v;
+            }
             let c = x.validate();
             (FcSolver::Admm(x), c)
         }

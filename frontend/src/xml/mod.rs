@@ -96,7 +96,12 @@ impl LoadedModel {
     /// An error at the element `path` (its position is looked up in the index; if the exact
     /// path is absent, the nearest recorded ancestor is used).
     pub fn error_at(&self, path: &str, message: impl Into<String>) -> ModelError {
-        ModelError { file: self.file.clone(), pos: self.index.find(path), path: Some(path.to_string()), message: message.into() }
+        ModelError {
+            file: self.file.clone(),
+            pos: self.index.find(path),
+            path: Some(path.to_string()),
+            message: message.into(),
+        }
     }
 }
 
@@ -125,11 +130,8 @@ impl PathIndex {
                         _ => unreachable!("matched above"),
                     };
                     let tag: String = e.name().as_ref().to_string();
-                    let name_attr = e
-                        .attributes()
-                        .flatten()
-                        .find(|a| a.key.as_ref() == "name")
-                        .map(|a| a.value.to_string());
+                    let name_attr =
+                        e.attributes().flatten().find(|a| a.key.as_ref() == "name").map(|a| a.value.to_string());
                     let seg = match name_attr {
                         Some(n) => format!("{tag}[{n}]"),
                         None => tag,
@@ -181,7 +183,12 @@ pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let pos = Pos::of_offset(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
-        ModelError { file: path.to_path_buf(), pos: Some(pos), path: None, message: "the file is not valid UTF-8".into() }
+        ModelError {
+            file: path.to_path_buf(),
+            pos: Some(pos),
+            path: None,
+            message: "the file is not valid UTF-8".into(),
+        }
     })?;
     load_str(&text, path)
 }
@@ -212,7 +219,10 @@ pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
             file: file.to_path_buf(),
             pos: Some(Pos::of_offset(text, text.find("<Model").unwrap_or(0))),
             path: Some("Model".into()),
-            message: format!("schema version `{}` is not supported (this saltus reads version {SCHEMA_VERSION})", loaded.model.version),
+            message: format!(
+                "schema version `{}` is not supported (this saltus reads version {SCHEMA_VERSION})",
+                loaded.model.version
+            ),
         });
     }
     Ok(loaded)
@@ -225,7 +235,10 @@ fn describe_de_error(e: &quick_xml::DeError) -> String {
     let s = s.replace("unknown field `", "unknown element `").replace("missing field `", "missing element `");
     let s = s.replace("unknown variant `", "unknown element `").replace("`@", "`");
     let s = s.replace("missing element `$value`", "missing child element (see the schema for the allowed kinds)");
-    let s = s.replace("expected f64", "expected a number").replace("expected usize", "expected a non-negative integer").replace("expected u64", "expected a non-negative integer");
+    let s = s
+        .replace("expected f64", "expected a number")
+        .replace("expected usize", "expected a non-negative integer")
+        .replace("expected u64", "expected a non-negative integer");
     match e {
         quick_xml::DeError::InvalidXml(_) => format!("malformed XML: {s}"),
         _ => s,

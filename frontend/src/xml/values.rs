@@ -59,7 +59,13 @@ pub fn parse_numbers(text: &str) -> Result<Vec<f64>, String> {
     Ok(out)
 }
 
-fn plugin_ref(m: &LoadedModel, path: &str, library: &Option<String>, function: &Option<String>, params: &Option<String>) -> Result<Option<PluginRef>, ModelError> {
+fn plugin_ref(
+    m: &LoadedModel,
+    path: &str,
+    library: &Option<String>,
+    function: &Option<String>,
+    params: &Option<String>,
+) -> Result<Option<PluginRef>, ModelError> {
     match (library, function) {
         (None, None) => {
             if params.is_some() {
@@ -73,7 +79,8 @@ fn plugin_ref(m: &LoadedModel, path: &str, library: &Option<String>, function: &
             if l.trim().is_empty() || f.trim().is_empty() {
                 return Err(m.error_at(path, "`library` and `function` must not be empty"));
             }
-            let params = parse_numbers(params.as_deref().unwrap_or("")).map_err(|e| m.error_at(path, format!("params: {e}")))?;
+            let params =
+                parse_numbers(params.as_deref().unwrap_or("")).map_err(|e| m.error_at(path, format!("params: {e}")))?;
             Ok(Some(PluginRef { library: l.clone(), function: f.clone(), params }))
         }
     }
@@ -81,11 +88,13 @@ fn plugin_ref(m: &LoadedModel, path: &str, library: &Option<String>, function: &
 
 fn read_data_file(m: &LoadedModel, path: &str, file: &str) -> Result<String, ModelError> {
     let full = m.dir().join(file);
-    let meta = std::fs::metadata(&full).map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))?;
+    let meta = std::fs::metadata(&full)
+        .map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))?;
     if meta.len() > super::MAX_FILE_BYTES as u64 {
         return Err(m.error_at(path, format!("data file {} is too large", full.display())));
     }
-    std::fs::read_to_string(&full).map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))
+    std::fs::read_to_string(&full)
+        .map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))
 }
 
 fn one_source(m: &LoadedModel, path: &str, text: bool, file: bool, plugin: bool) -> Result<(), ModelError> {
@@ -97,7 +106,12 @@ fn one_source(m: &LoadedModel, path: &str, text: bool, file: bool, plugin: bool)
 }
 
 /// Reads a vector element; `expected` is the length the context requires.
-pub fn vector(m: &LoadedModel, spec: &VectorSpec, path: &str, expected: Option<usize>) -> Result<VectorValue, ModelError> {
+pub fn vector(
+    m: &LoadedModel,
+    spec: &VectorSpec,
+    path: &str,
+    expected: Option<usize>,
+) -> Result<VectorValue, ModelError> {
     let text = spec.text.as_deref().filter(|t| !t.trim().is_empty());
     let plugin = plugin_ref(m, path, &spec.library, &spec.function, &spec.params)?;
     one_source(m, path, text.is_some(), spec.file.is_some(), plugin.is_some())?;
@@ -155,13 +169,22 @@ pub fn matrix(m: &LoadedModel, spec: &MatrixSpec, path: &str) -> Result<MatrixVa
             let content = strip_comments(&read_data_file(m, path, f)?);
             let mut rows_v: Vec<Vec<f64>> = Vec::new();
             for (i, line) in content.lines().enumerate() {
-                let r = parse_numbers(line).map_err(|e| m.error_at(path, format!("data file {f}, line {}: {e}", i + 1)))?;
+                let r =
+                    parse_numbers(line).map_err(|e| m.error_at(path, format!("data file {f}, line {}: {e}", i + 1)))?;
                 if r.is_empty() {
                     continue;
                 }
                 if let Some(first) = rows_v.first() {
                     if first.len() != r.len() {
-                        return Err(m.error_at(path, format!("data file {f}, line {}: {} values, the first row has {}", i + 1, r.len(), first.len())));
+                        return Err(m.error_at(
+                            path,
+                            format!(
+                                "data file {f}, line {}: {} values, the first row has {}",
+                                i + 1,
+                                r.len(),
+                                first.len()
+                            ),
+                        ));
                     }
                 }
                 rows_v.push(r);

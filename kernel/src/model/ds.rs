@@ -91,11 +91,7 @@ impl ForceFn {
         jac_q: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
         jac_v: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        ForceFn {
-            f: Arc::new(f),
-            jac_q: Arc::new(jac_q),
-            jac_v: Arc::new(jac_v),
-        }
+        ForceFn { f: Arc::new(f), jac_q: Arc::new(jac_q), jac_v: Arc::new(jac_v) }
     }
 }
 
@@ -198,15 +194,7 @@ impl FirstOrderLinearTiDs {
     /// `ẋ = A x` from `x0`.
     pub fn new(x0: DVector<f64>, a: DMatrix<f64>) -> Self {
         let n = x0.len();
-        FirstOrderLinearTiDs {
-            x: x0.clone(),
-            x0,
-            mass: None,
-            a,
-            b: None,
-            z: DVector::zeros(0),
-            r: DVector::zeros(n),
-        }
+        FirstOrderLinearTiDs { x: x0.clone(), x0, mass: None, a, b: None, z: DVector::zeros(0), r: DVector::zeros(n) }
     }
     /// Sets `b`.
     pub fn with_b(mut self, b: DVector<f64>) -> Self {
@@ -288,11 +276,7 @@ impl LagrangianLinearTiDs {
 
 fn check_square(what: &str, m: &DMatrix<f64>, n: usize) -> Result<(), String> {
     if m.shape() != (n, n) {
-        return Err(format!(
-            "{what} is {}x{}, expected {n}x{n}",
-            m.nrows(),
-            m.ncols()
-        ));
+        return Err(format!("{what} is {}x{}, expected {n}x{n}", m.nrows(), m.ncols()));
     }
     if m.iter().any(|x| !x.is_finite()) {
         return Err(format!("{what} has a non-finite entry"));
@@ -331,10 +315,7 @@ impl DynamicalSystem {
 
     /// `true` for the two Lagrangian kinds.
     pub fn is_lagrangian(&self) -> bool {
-        matches!(
-            self,
-            DynamicalSystem::Lagrangian(_) | DynamicalSystem::LagrangianLinearTi(_)
-        )
+        matches!(self, DynamicalSystem::Lagrangian(_) | DynamicalSystem::LagrangianLinearTi(_))
     }
 
     /// Dimension of the state (`x`) or of the generalized coordinates (`q`).
@@ -391,13 +372,7 @@ impl DynamicalSystem {
     }
 
     /// Mutable state and velocity/input, for the simulation: `(x or q, v (empty for first order), r or p)`.
-    pub(crate) fn state_mut(
-        &mut self,
-    ) -> (
-        &mut DVector<f64>,
-        Option<&mut DVector<f64>>,
-        &mut DVector<f64>,
-    ) {
+    pub(crate) fn state_mut(&mut self) -> (&mut DVector<f64>, Option<&mut DVector<f64>>, &mut DVector<f64>) {
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => (&mut d.x, None, &mut d.r),
             DynamicalSystem::FirstOrderLinear(d) => (&mut d.x, None, &mut d.r),
@@ -437,9 +412,7 @@ impl DynamicalSystem {
             }
             DynamicalSystem::FirstOrderLinear(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass
-                    .as_ref()
-                    .map_or(Ok(()), |m| check_square("M", m, n))?;
+                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))?;
                 match &d.a {
                     MatOp::Constant(a) => check_square("A", a, n)?,
                     MatOp::Function { rows, cols, .. } if (*rows, *cols) != (n, n) => {
@@ -451,9 +424,7 @@ impl DynamicalSystem {
             }
             DynamicalSystem::FirstOrderLinearTi(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass
-                    .as_ref()
-                    .map_or(Ok(()), |m| check_square("M", m, n))?;
+                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))?;
                 check_square("A", &d.a, n)?;
                 d.b.as_ref().map_or(Ok(()), |b| check_vec("b", b, n))
             }
@@ -494,9 +465,7 @@ from_variant!(LagrangianLinearTiDs, LagrangianLinearTi);
 
 impl std::fmt::Debug for FirstOrderNonLinearDs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FirstOrderNonLinearDs")
-            .field("x", &self.x.as_slice())
-            .finish_non_exhaustive()
+        f.debug_struct("FirstOrderNonLinearDs").field("x", &self.x.as_slice()).finish_non_exhaustive()
     }
 }
 

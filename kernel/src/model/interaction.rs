@@ -27,13 +27,7 @@ pub struct Interaction {
 
 impl Interaction {
     /// An interaction named `name` between `ds1` (and `ds2`).
-    pub fn new(
-        name: impl Into<String>,
-        ds1: DsId,
-        ds2: Option<DsId>,
-        relation: Relation,
-        law: NonSmoothLaw,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, ds1: DsId, ds2: Option<DsId>, relation: Relation, law: NonSmoothLaw) -> Self {
         let m = law.size();
         let z = DVector::zeros(m);
         Interaction {

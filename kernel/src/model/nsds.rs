@@ -44,22 +44,11 @@ pub struct Nsds {
 impl Nsds {
     /// An empty system starting at `t0`.
     pub fn new(t0: f64) -> Self {
-        Nsds {
-            t0,
-            t: t0,
-            ds: Vec::new(),
-            inters: Vec::new(),
-            ds_names: Vec::new(),
-            ds_to_inters: Vec::new(),
-        }
+        Nsds { t0, t: t0, ds: Vec::new(), inters: Vec::new(), ds_names: Vec::new(), ds_to_inters: Vec::new() }
     }
 
     /// Adds a dynamical system (checked with [`DynamicalSystem::validate`]).
-    pub fn add_ds(
-        &mut self,
-        name: impl Into<String>,
-        ds: impl Into<DynamicalSystem>,
-    ) -> Result<DsId, KernelError> {
+    pub fn add_ds(&mut self, name: impl Into<String>, ds: impl Into<DynamicalSystem>) -> Result<DsId, KernelError> {
         let ds = ds.into();
         let name = name.into();
         ds.validate().map_err(|reason| KernelError::InvalidModel {
@@ -89,27 +78,18 @@ impl Nsds {
 
     /// Adds an already built interaction (see [`Nsds::link`]).
     pub fn add_interaction(&mut self, inter: Interaction) -> Result<InterId, KernelError> {
-        let err = |reason: String| KernelError::InvalidModel {
-            what: format!("interaction `{}`", inter.name),
-            reason,
-        };
+        let err = |reason: String| KernelError::InvalidModel { what: format!("interaction `{}`", inter.name), reason };
         let mut n = 0;
         let mut nz = 0;
         for d in inter.ds_ids() {
-            let ds = self
-                .ds
-                .get(d.index())
-                .ok_or_else(|| err(format!("unknown dynamical system {:?}", d)))?;
+            let ds = self.ds.get(d.index()).ok_or_else(|| err(format!("unknown dynamical system {:?}", d)))?;
             n += ds.dim();
             nz += ds.z().len();
         }
         if inter.ds.1 == Some(inter.ds.0) {
             return Err(err("the two concerned systems are the same".into()));
         }
-        inter
-            .law
-            .validate()
-            .map_err(|r| err(format!("{}: {r}", inter.law.kind_name())))?;
+        inter.law.validate().map_err(|r| err(format!("{}: {r}", inter.law.kind_name())))?;
         inter
             .relation
             .validate(inter.law.size(), n, nz)
@@ -155,9 +135,7 @@ impl Nsds {
     }
     /// The interactions concerning a system (the adjacency of the topology).
     pub fn interactions_of(&self, id: DsId) -> &[InterId] {
-        self.ds_to_inters
-            .get(id.index())
-            .map_or(&[], |v| v.as_slice())
+        self.ds_to_inters.get(id.index()).map_or(&[], |v| v.as_slice())
     }
     /// Number of systems.
     pub fn n_ds(&self) -> usize {

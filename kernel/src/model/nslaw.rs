@@ -54,8 +54,7 @@ impl NonSmoothLaw {
     /// Number of components of `y` and `λ`.
     pub fn size(&self) -> usize {
         match self {
-            NonSmoothLaw::ComplementarityCondition { size }
-            | NonSmoothLaw::EqualityCondition { size } => *size,
+            NonSmoothLaw::ComplementarityCondition { size } | NonSmoothLaw::EqualityCondition { size } => *size,
             NonSmoothLaw::NewtonImpact { .. } => 1,
             NonSmoothLaw::NewtonImpactFriction { dim, .. } => *dim,
             NonSmoothLaw::Relay { lb, .. } => lb.len(),
@@ -71,9 +70,7 @@ impl NonSmoothLaw {
             NonSmoothLaw::NewtonImpactFriction { .. } => "NewtonImpactFrictionNSL",
             NonSmoothLaw::Relay { .. } => "RelayNSL",
             NonSmoothLaw::EqualityCondition { .. } => "EqualityConditionNSL",
-            NonSmoothLaw::MixedComplementarityCondition { .. } => {
-                "MixedComplementarityConditionNSL"
-            }
+            NonSmoothLaw::MixedComplementarityCondition { .. } => "MixedComplementarityConditionNSL",
         }
     }
 
@@ -129,17 +126,9 @@ impl NonSmoothLaw {
             }
             NonSmoothLaw::Relay { lb, ub } => {
                 if lb.len() != ub.len() || lb.is_empty() {
-                    return Err(format!(
-                        "relay bounds have lengths {} and {}",
-                        lb.len(),
-                        ub.len()
-                    ));
+                    return Err(format!("relay bounds have lengths {} and {}", lb.len(), ub.len()));
                 }
-                if lb
-                    .iter()
-                    .zip(ub.iter())
-                    .any(|(l, u)| l > u || !l.is_finite() || !u.is_finite())
-                {
+                if lb.iter().zip(ub.iter()).any(|(l, u)| l > u || !l.is_finite() || !u.is_finite()) {
                     return Err("relay bounds must be finite with lb <= ub".into());
                 }
                 Ok(())

@@ -137,26 +137,14 @@ impl LagrangianLinearTiR {
 impl FirstOrderLinearR {
     /// `y = C(t) x`, `r = B(t) λ`; add `D`, `F`, `e` by setting the fields.
     pub fn new(c: impl Into<MatOp>, b: impl Into<MatOp>) -> Self {
-        FirstOrderLinearR {
-            c: c.into(),
-            b: b.into(),
-            d: None,
-            f: None,
-            e: None,
-        }
+        FirstOrderLinearR { c: c.into(), b: b.into(), d: None, f: None, e: None }
     }
 }
 
 impl FirstOrderLinearTiR {
     /// `y = C x`, `r = B λ`.
     pub fn new(c: DMatrix<f64>, b: DMatrix<f64>) -> Self {
-        FirstOrderLinearTiR {
-            c,
-            b,
-            d: None,
-            f: None,
-            e: None,
-        }
+        FirstOrderLinearTiR { c, b, d: None, f: None, e: None }
     }
     /// Sets `D`.
     pub fn with_d(mut self, d: DMatrix<f64>) -> Self {
@@ -183,12 +171,7 @@ impl LagrangianRheonomousR {
         jac_q: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
         dot_h: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        LagrangianRheonomousR {
-            size,
-            h: Arc::new(h),
-            jac_q: Arc::new(jac_q),
-            dot_h: Arc::new(dot_h),
-        }
+        LagrangianRheonomousR { size, h: Arc::new(h), jac_q: Arc::new(jac_q), dot_h: Arc::new(dot_h) }
     }
 }
 
@@ -201,13 +184,7 @@ impl FirstOrderType1R {
         g: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
         jac_g: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        FirstOrderType1R {
-            size,
-            h: Arc::new(h),
-            jac_h: Arc::new(jac_h),
-            g: Arc::new(g),
-            jac_g: Arc::new(jac_g),
-        }
+        FirstOrderType1R { size, h: Arc::new(h), jac_h: Arc::new(jac_h), g: Arc::new(g), jac_g: Arc::new(jac_g) }
     }
 }
 
@@ -218,10 +195,7 @@ impl FirstOrderType2R {
         size: usize,
         h: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
         jac_h_x: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
-        jac_h_lambda: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult
-            + Send
-            + Sync
-            + 'static,
+        jac_h_lambda: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
         g: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
         jac_g: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
@@ -243,11 +217,7 @@ impl LagrangianScleronomousR {
         h: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
         jac_q: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        LagrangianScleronomousR {
-            size,
-            h: Arc::new(h),
-            jac_q: Arc::new(jac_q),
-        }
+        LagrangianScleronomousR { size, h: Arc::new(h), jac_q: Arc::new(jac_q) }
     }
 }
 
@@ -269,9 +239,7 @@ impl Relation {
     pub fn is_lagrangian(&self) -> bool {
         matches!(
             self,
-            Relation::LagrangianLinearTi(_)
-                | Relation::LagrangianScleronomous(_)
-                | Relation::LagrangianRheonomous(_)
+            Relation::LagrangianLinearTi(_) | Relation::LagrangianScleronomous(_) | Relation::LagrangianRheonomous(_)
         )
     }
 
@@ -280,9 +248,7 @@ impl Relation {
     pub fn is_linear(&self) -> bool {
         matches!(
             self,
-            Relation::FirstOrderLinearTi(_)
-                | Relation::FirstOrderLinear(_)
-                | Relation::LagrangianLinearTi(_)
+            Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_) | Relation::LagrangianLinearTi(_)
         )
     }
 
@@ -304,10 +270,7 @@ impl Relation {
     pub fn validate(&self, m: usize, n: usize, nz: usize) -> Result<(), String> {
         let shape = |what: &str, s: (usize, usize), e: (usize, usize)| {
             if s != e {
-                Err(format!(
-                    "{what} is {}x{}, expected {}x{}",
-                    s.0, s.1, e.0, e.1
-                ))
+                Err(format!("{what} is {}x{}, expected {}x{}", s.0, s.1, e.0, e.1))
             } else {
                 Ok(())
             }
@@ -350,10 +313,7 @@ impl Relation {
             }
             _ => {
                 if self.output_size() != m {
-                    Err(format!(
-                        "declared size {} differs from the law size {m}",
-                        self.output_size()
-                    ))
+                    Err(format!("declared size {} differs from the law size {m}", self.output_size()))
                 } else {
                     Ok(())
                 }
@@ -366,9 +326,7 @@ macro_rules! debug_opaque {
     ($t:ty) => {
         impl std::fmt::Debug for $t {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.debug_struct(stringify!($t))
-                    .field("size", &self.size)
-                    .finish_non_exhaustive()
+                f.debug_struct(stringify!($t)).field("size", &self.size).finish_non_exhaustive()
             }
         }
     };

@@ -18,9 +18,7 @@ pub struct UserFnError {
 impl UserFnError {
     /// An error with the given message.
     pub fn new(message: impl Into<String>) -> Self {
-        UserFnError {
-            message: message.into(),
-        }
+        UserFnError { message: message.into() }
     }
 }
 
@@ -38,8 +36,7 @@ pub type StateMatFn = Arc<dyn Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult +
 /// `out = f(t, a, b)` (two vector arguments, e.g. `F_int(t, q, v)`, `h(x, λ)`).
 pub type PairVecFn = Arc<dyn Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync>;
 /// `out = J(t, a, b)` (a Jacobian of a [`PairVecFn`]).
-pub type PairMatFn =
-    Arc<dyn Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync>;
+pub type PairMatFn = Arc<dyn Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync>;
 
 /// A vector operator: constant or a function of time.
 #[derive(Clone)]
@@ -137,11 +134,7 @@ impl MatOp {
         cols: usize,
         f: impl Fn(f64, &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        MatOp::Function {
-            rows,
-            cols,
-            f: Arc::new(f),
-        }
+        MatOp::Function { rows, cols, f: Arc::new(f) }
     }
 
     /// `(rows, cols)`.

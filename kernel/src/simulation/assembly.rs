@@ -94,15 +94,10 @@ impl Assembly {
             if !reuse {
                 self.op = Some(Operator::Dense(DMatrix::zeros(n, n)));
             }
-            let Some(Operator::Dense(m)) = &mut self.op else {
-                unreachable!()
-            };
+            let Some(Operator::Dense(m)) = &mut self.op else { unreachable!() };
             m.fill(0.0);
             for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, _, _| {
-                let (ra, rb) = (
-                    pos[a.id.index()].unwrap_or(0),
-                    pos[b.id.index()].unwrap_or(0),
-                );
+                let (ra, rb) = (pos[a.id.index()].unwrap_or(0), pos[b.id.index()].unwrap_or(0));
                 add_block(a, b, m.view_mut((ra, rb), (a.m, b.m)));
             });
             return Ok(());
@@ -121,29 +116,17 @@ impl Assembly {
             let sizes: Vec<usize> = active.iter().map(|id| iws[id.index()].m).collect();
             let mut trip = Vec::new();
             for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
-                trip.push(BlockTriplet {
-                    row: ka,
-                    col: kb,
-                    values: vec![0.0; a.m * b.m],
-                });
+                trip.push(BlockTriplet { row: ka, col: kb, values: vec![0.0; a.m * b.m] });
             });
-            self.op = Some(Operator::BlockCsr(BlockCsr::from_triplets(
-                &sizes, &sizes, trip,
-            )?));
+            self.op = Some(Operator::BlockCsr(BlockCsr::from_triplets(&sizes, &sizes, trip)?));
         }
-        let Some(Operator::BlockCsr(m)) = &mut self.op else {
-            unreachable!()
-        };
+        let Some(Operator::BlockCsr(m)) = &mut self.op else { unreachable!() };
         for k in 0..m.n_blocks() {
             m.block_values_mut(k).iter_mut().for_each(|v| *v = 0.0);
         }
         for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
             if let Some(k) = m.find_block(ka, kb) {
-                add_block(
-                    a,
-                    b,
-                    DMatrixViewMut::from_slice(m.block_values_mut(k), a.m, b.m),
-                );
+                add_block(a, b, DMatrixViewMut::from_slice(m.block_values_mut(k), a.m, b.m));
             }
         });
         Ok(())
@@ -155,8 +138,7 @@ impl Assembly {
             if self.patterns.len() == PATTERN_CACHE {
                 self.patterns.pop();
             }
-            self.patterns
-                .insert(0, (std::mem::take(&mut self.key), pattern));
+            self.patterns.insert(0, (std::mem::take(&mut self.key), pattern));
         }
     }
 

@@ -19,11 +19,7 @@ pub struct IndexSets {
 impl IndexSets {
     pub(crate) fn new(n_inters: usize) -> Self {
         let all = (0..n_inters as u32).map(InterId).collect();
-        IndexSets {
-            sets: [all, Vec::new(), Vec::new()],
-            position: vec![None; n_inters],
-            generation: 0,
-        }
+        IndexSets { sets: [all, Vec::new(), Vec::new()], position: vec![None; n_inters], generation: 0 }
     }
 
     /// The interactions of index set `level` (0, 1 or 2), sorted by id; empty above 2.

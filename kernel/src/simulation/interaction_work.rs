@@ -94,8 +94,7 @@ fn checked(
     what: &'static str,
     id: u32,
 ) -> Result<(), KernelError> {
-    res.and_then(|()| check_finite_out(out))
-        .map_err(user_err(t, what, id))
+    res.and_then(|()| check_finite_out(out)).map_err(user_err(t, what, id))
 }
 
 impl InterWork {
@@ -146,9 +145,8 @@ impl InterWork {
             }
             Relation::FirstOrderLinear(r) => {
                 iw.has_d = r.d.is_some();
-                iw.constant = r.c.is_constant()
-                    && r.b.is_constant()
-                    && r.d.as_ref().map(|d| d.is_constant()).unwrap_or(true);
+                iw.constant =
+                    r.c.is_constant() && r.b.is_constant() && r.d.as_ref().map(|d| d.is_constant()).unwrap_or(true);
             }
             Relation::FirstOrderType2(_) => iw.has_d = true,
             _ => {}
@@ -195,10 +193,8 @@ impl InterWork {
             }
             Relation::FirstOrderLinear(r) => {
                 if !self.constant || !self.winv_ready {
-                    r.c.eval(t, &mut self.jac)
-                        .map_err(user_err(t, "C(t)", id))?;
-                    r.b.eval(t, &mut self.bmat)
-                        .map_err(user_err(t, "B(t)", id))?;
+                    r.c.eval(t, &mut self.jac).map_err(user_err(t, "C(t)", id))?;
+                    r.b.eval(t, &mut self.bmat).map_err(user_err(t, "B(t)", id))?;
                     if let Some(d) = &r.d {
                         d.eval(t, &mut self.d).map_err(user_err(t, "D(t)", id))?;
                     }
@@ -207,19 +203,14 @@ impl InterWork {
             }
             Relation::FirstOrderType1(r) => {
                 let z = gather(&mut self.vbuf, systems, self.ds, params);
-                (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(
-                    t,
-                    "Jacobian of h(x, z)",
-                    id,
-                ))?;
+                (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(t, "Jacobian of h(x, z)", id))?;
                 (r.h)(t, x, z, self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?;
                 (r.jac_g)(t, self.lambda_i.as_slice(), z, &mut self.bmat).map_err(user_err(
                     t,
                     "Jacobian of g(λ, z)",
                     id,
                 ))?;
-                (r.g)(t, self.lambda_i.as_slice(), z, self.r_lin.as_mut_slice())
-                    .map_err(user_err(t, "g(λ, z)", id))?;
+                (r.g)(t, self.lambda_i.as_slice(), z, self.r_lin.as_mut_slice()).map_err(user_err(t, "g(λ, z)", id))?;
                 self.finish_linearization(t)?;
             }
             Relation::FirstOrderType2(r) => {
@@ -233,15 +224,9 @@ impl InterWork {
                     "Jacobian of h wrt λ",
                     id,
                 ))?;
-                (r.h)(t, x, self.lambda_i.as_slice(), self.y_lin.as_mut_slice())
-                    .map_err(user_err(t, "h(x, λ)", id))?;
-                (r.jac_g)(t, self.lambda_i.as_slice(), &mut self.bmat).map_err(user_err(
-                    t,
-                    "Jacobian of g(λ)",
-                    id,
-                ))?;
-                (r.g)(t, self.lambda_i.as_slice(), self.r_lin.as_mut_slice())
-                    .map_err(user_err(t, "g(λ)", id))?;
+                (r.h)(t, x, self.lambda_i.as_slice(), self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?;
+                (r.jac_g)(t, self.lambda_i.as_slice(), &mut self.bmat).map_err(user_err(t, "Jacobian of g(λ)", id))?;
+                (r.g)(t, self.lambda_i.as_slice(), self.r_lin.as_mut_slice()).map_err(user_err(t, "g(λ)", id))?;
                 self.finish_linearization(t)?;
             }
         }
@@ -251,13 +236,9 @@ impl InterWork {
     /// Checks the nonlinear first-order terms and turns `r_lin` into `g(λ_i) − B λ_i`.
     fn finish_linearization(&mut self, t: f64) -> Result<(), KernelError> {
         let id = self.id.0;
-        for s in [
-            self.jac.as_slice(),
-            self.bmat.as_slice(),
-            self.d.as_slice(),
-            self.y_lin.as_slice(),
-            self.r_lin.as_slice(),
-        ] {
+        for s in
+            [self.jac.as_slice(), self.bmat.as_slice(), self.d.as_slice(), self.y_lin.as_slice(), self.r_lin.as_slice()]
+        {
             check_finite_out(s).map_err(user_err(t, "relation function", id))?;
         }
         self.r_lin.gemv(-1.0, &self.bmat, &self.lambda_i, 1.0);
@@ -266,12 +247,7 @@ impl InterWork {
     }
 
     /// `winv_b = scale · blockdiag(W₁⁻¹, W₂⁻¹) bmat` (skipped when already up to date).
-    pub fn compute_winv_b(
-        &mut self,
-        dsw: &[DsWork],
-        scale: f64,
-        t: f64,
-    ) -> Result<(), KernelError> {
+    pub fn compute_winv_b(&mut self, dsw: &[DsWork], scale: f64, t: f64) -> Result<(), KernelError> {
         if self.winv_ready {
             return Ok(());
         }
@@ -309,9 +285,7 @@ impl InterWork {
         if let Some(e) = e {
             match e {
                 VecOpRef::Const(e) => self.extra.copy_from(e),
-                VecOpRef::Op(op) => op
-                    .eval(t, self.extra.as_mut_slice())
-                    .map_err(user_err(t, "e(t)", self.id.0))?,
+                VecOpRef::Op(op) => op.eval(t, self.extra.as_mut_slice()).map_err(user_err(t, "e(t)", self.id.0))?,
             }
         }
         if let Some(f) = f {
@@ -327,13 +301,7 @@ impl InterWork {
     /// Lagrangian (level 1): `H v_free + ∂h/∂t + e ẏ_k` (restitution on the normal component,
     /// `e_t` on the tangential ones); first-order linear: `C x_free + F z + e`; first-order
     /// nonlinear: `h(x_i, ·) + C (x_free − x_i) − D λ_i`.
-    pub fn free_output(
-        &mut self,
-        inter: &Interaction,
-        systems: &[DynamicalSystem],
-        dsw: &[DsWork],
-        out: &mut [f64],
-    ) {
+    pub fn free_output(&mut self, inter: &Interaction, systems: &[DynamicalSystem], dsw: &[DsWork], out: &mut [f64]) {
         let f1 = dsw[self.ds.0.index()].free_osnsp.as_slice();
         let f2 = self.ds.1.map(|d| dsw[d.index()].free_osnsp.as_slice());
         let free = cat(&mut self.vbuf, f1, f2);
@@ -344,12 +312,7 @@ impl InterWork {
                 let x = gather(&mut self.xbuf, systems, self.ds, state);
                 o.copy_from(&self.y_lin);
                 o.gemv(1.0, &self.jac, &free_v, 1.0);
-                o.gemv(
-                    -1.0,
-                    &self.jac,
-                    &nalgebra::DVectorView::from_slice(x, x.len()),
-                    1.0,
-                );
+                o.gemv(-1.0, &self.jac, &nalgebra::DVectorView::from_slice(x, x.len()), 1.0);
                 if self.has_d {
                     o.gemv(-1.0, &self.d, &self.lambda_i, 1.0);
                 }
@@ -358,9 +321,7 @@ impl InterWork {
                 o.gemv(1.0, &self.jac, &free_v, 0.0);
                 if matches!(
                     inter.relation,
-                    Relation::LagrangianRheonomous(_)
-                        | Relation::FirstOrderLinearTi(_)
-                        | Relation::FirstOrderLinear(_)
+                    Relation::LagrangianRheonomous(_) | Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)
                 ) {
                     o += &self.extra;
                 }
@@ -387,8 +348,7 @@ impl InterWork {
         for (d, off, n) in [(Some(self.ds.0), 0, self.n1), (self.ds.1, self.n1, self.n2)] {
             let Some(d) = d else { continue };
             let w = &mut dsw[d.index()];
-            w.input
-                .gemv(1.0, &self.bmat.rows(off, n), &self.lambda, 1.0);
+            w.input.gemv(1.0, &self.bmat.rows(off, n), &self.lambda, 1.0);
             if nonlinear_fo {
                 w.input += &self.r_lin.rows(off, n);
             }
@@ -431,19 +391,13 @@ impl InterWork {
                 (r.h)(t, x, z, self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?
             }
             Relation::FirstOrderType2(r) => {
-                (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice())
-                    .map_err(user_err(t, "h(x, λ)", id))?
+                (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?
             }
         }
         check_finite_out(self.y[0].as_slice()).map_err(user_err(t, "output y", id))?;
         if inter.relation.is_lagrangian() {
             let v = gather(&mut self.vbuf, systems, self.ds, velocity);
-            self.y[1].gemv(
-                1.0,
-                &self.jac,
-                &nalgebra::DVectorView::from_slice(v, v.len()),
-                0.0,
-            );
+            self.y[1].gemv(1.0, &self.jac, &nalgebra::DVectorView::from_slice(v, v.len()), 0.0);
             if matches!(inter.relation, Relation::LagrangianRheonomous(_)) {
                 self.y[1] += &self.extra;
             }

@@ -57,10 +57,9 @@ impl Osnsp {
             Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_) | LcpSolver::Psor(_)),
             Osnsp::Relay(s) => !matches!(s, RelaySolver::Pgs(_)),
             Osnsp::Equality | Osnsp::Mlcp(_) => true,
-            Osnsp::FrictionContact { solver, .. } => matches!(
-                solver,
-                FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_)
-            ),
+            Osnsp::FrictionContact { solver, .. } => {
+                matches!(solver, FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_))
+            }
         }
     }
 
@@ -75,8 +74,7 @@ impl Osnsp {
             Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
             Osnsp::Relay(_) => matches!(law, NonSmoothLaw::Relay { .. }),
             Osnsp::FrictionContact { dim, .. } => {
-                matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim)
-                    && lagrangian
+                matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim) && lagrangian
             }
             Osnsp::Mlcp(_) => match law {
                 NonSmoothLaw::EqualityCondition { .. }
@@ -93,11 +91,7 @@ impl Osnsp {
                 "{} cannot be solved by the one-step problem {}{}",
                 law.kind_name(),
                 self.kind_name(),
-                if lagrangian {
-                    ""
-                } else {
-                    " with first-order systems"
-                }
+                if lagrangian { "" } else { " with first-order systems" }
             ))
         }
     }
@@ -109,18 +103,13 @@ impl Osnsp {
             Osnsp::Relay(s) => s.validate(),
             Osnsp::Mlcp(s) => s.validate(),
             Osnsp::Equality => Ok(()),
-            Osnsp::FrictionContact { dim, .. } if *dim != 2 && *dim != 3 => {
-                Err(NumericsError::InvalidOption {
-                    option: "dim",
-                    reason: format!("friction contact dimension {dim} must be 2 or 3"),
-                })
-            }
+            Osnsp::FrictionContact { dim, .. } if *dim != 2 && *dim != 3 => Err(NumericsError::InvalidOption {
+                option: "dim",
+                reason: format!("friction contact dimension {dim} must be 2 or 3"),
+            }),
             Osnsp::FrictionContact { .. } => Ok(()),
         }
-        .map_err(|e| KernelError::InvalidOption {
-            option: "osnsp solver",
-            reason: e.to_string(),
-        })
+        .map_err(|e| KernelError::InvalidOption { option: "osnsp solver", reason: e.to_string() })
     }
 }
 
@@ -200,17 +189,9 @@ pub(crate) struct OsnspState {
 
 /// Solves the assembled problem in `asm` (`op`, `q`, warm start in `z`); `(z, w)` hold the answer.
 /// The problem types own their data, so `op`, `q` and the row data are moved in and moved back.
-pub(crate) fn solve(
-    osnsp: &Osnsp,
-    asm: &mut Assembly,
-    st: &mut OsnspState,
-) -> Result<SolveReport, NumericsError> {
+pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> Result<SolveReport, NumericsError> {
     let Some(op) = asm.op.take() else {
-        return Err(NumericsError::DimensionMismatch {
-            what: "one-step problem matrix",
-            expected: asm.n,
-            found: 0,
-        });
+        return Err(NumericsError::DimensionMismatch { what: "one-step problem matrix", expected: asm.n, found: 0 });
     };
     match osnsp {
         Osnsp::Lcp(solver) => {
@@ -231,8 +212,7 @@ pub(crate) fn solve(
         }
         Osnsp::FrictionContact { dim, solver } => {
             let problem = FrictionContact::new(*dim, op, take(&mut asm.q), take(&mut st.mu))?;
-            let res =
-                fc::solve_with_workspace(&mut st.fc, &problem, &mut asm.z, &mut asm.w, solver);
+            let res = fc::solve_with_workspace(&mut st.fc, &problem, &mut asm.z, &mut asm.w, solver);
             let (op, q, mu) = problem.into_parts();
             (asm.op, asm.q, st.mu) = (Some(op), q, mu);
             res
@@ -297,11 +277,7 @@ fn solve_mlcp(
 }
 
 /// Equality: `M λ + q = 0` by LU with partial pivoting; `w = M λ + q` is the residual.
-fn solve_equality(
-    op: &Operator,
-    asm: &mut Assembly,
-    st: &mut OsnspState,
-) -> Result<SolveReport, NumericsError> {
+fn solve_equality(op: &Operator, asm: &mut Assembly, st: &mut OsnspState) -> Result<SolveReport, NumericsError> {
     let start = Instant::now();
     let n = asm.n;
     if st.dense.shape() != (n, n) {
@@ -312,10 +288,8 @@ fn solve_equality(
     st.piv.resize(n, 0);
     let a = st.dense.as_mut_slice();
     let tiny = 1e-14 * max_abs(a);
-    lu_factor(a, n, &mut st.piv, tiny).map_err(|k| NumericsError::Singular {
-        what: "Equality problem matrix",
-        index: k,
-    })?;
+    lu_factor(a, n, &mut st.piv, tiny)
+        .map_err(|k| NumericsError::Singular { what: "Equality problem matrix", index: k })?;
     for (z, q) in asm.z.iter_mut().zip(&asm.q) {
         *z = -q;
     }
@@ -324,10 +298,5 @@ fn solve_equality(
     op.matvec_add(1.0, &asm.z, &mut asm.w);
     let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
     let residual = norm(&asm.w) / (1.0 + norm(&asm.q));
-    Ok(SolveReport {
-        status: SolveStatus::Converged,
-        iterations: 1,
-        residual,
-        elapsed: start.elapsed(),
-    })
+    Ok(SolveReport { status: SolveStatus::Converged, iterations: 1, residual, elapsed: start.elapsed() })
 }

@@ -49,11 +49,7 @@ impl TimeStepping {
 
     /// New state from the free state and the input; returns the Newton increment and the state
     /// scale. A non-finite state is an error (the caller rolls back).
-    pub(super) fn update_state(
-        &mut self,
-        nsds: &mut Nsds,
-        t1: f64,
-    ) -> Result<(f64, f64), KernelError> {
+    pub(super) fn update_state(&mut self, nsds: &mut Nsds, t1: f64) -> Result<(f64, f64), KernelError> {
         let (h, theta) = (self.h, self.osi.theta());
         let mut delta: f64 = 0.0;
         let mut scale_x: f64 = 0.0;
@@ -63,20 +59,12 @@ impl TimeStepping {
                 Osi::MoreauJean { .. } => moreau_jean::update_state(ds, w, h, theta, t1)?,
                 Osi::EulerMoreau { .. } => euler_moreau::update_state(ds, w, h, t1)?,
             };
-            let bad_v = ds
-                .velocity()
-                .is_some_and(|v| v.iter().any(|x| !x.is_finite()));
+            let bad_v = ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()));
             if !d.is_finite() || bad_v || ds.state().iter().any(|v| !v.is_finite()) {
-                return Err(KernelError::NonFinite {
-                    t: t1,
-                    what: "state after update_state",
-                    interaction: None,
-                });
+                return Err(KernelError::NonFinite { t: t1, what: "state after update_state", interaction: None });
             }
             delta = delta.max(d);
-            scale_x = scale_x
-                .max(ds.state().amax())
-                .max(ds.velocity().map_or(0.0, |v| v.amax()));
+            scale_x = scale_x.max(ds.state().amax()).max(ds.velocity().map_or(0.0, |v| v.amax()));
         }
         Ok((delta, scale_x))
     }

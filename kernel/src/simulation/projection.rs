@@ -114,13 +114,7 @@ pub struct TimeSteppingDirectProjection {
 
 impl TimeSteppingDirectProjection {
     /// As [`TimeStepping::new`] (Moreau–Jean only) followed by the projection with `options`.
-    pub fn new(
-        nsds: &Nsds,
-        h: f64,
-        osi: Osi,
-        osnsp: Osnsp,
-        options: ProjectionOptions,
-    ) -> Result<Self, KernelError> {
+    pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp, options: ProjectionOptions) -> Result<Self, KernelError> {
         if !matches!(osi, Osi::MoreauJean { .. }) {
             return Err(KernelError::InvalidOption {
                 option: "osi",
@@ -152,9 +146,7 @@ impl TimeSteppingDirectProjection {
                 continue;
             }
             match &inter.law {
-                NonSmoothLaw::EqualityCondition { size } => {
-                    eq.extend((0..*size).map(|comp| Row { inter: k, comp }))
-                }
+                NonSmoothLaw::EqualityCondition { size } => eq.extend((0..*size).map(|comp| Row { inter: k, comp })),
                 NonSmoothLaw::ComplementarityCondition { size } => {
                     uni.extend((0..*size).map(|comp| Row { inter: k, comp }))
                 }
@@ -180,16 +172,8 @@ impl TimeSteppingDirectProjection {
                 ready: false,
             })
             .collect();
-        let minv_ht = inner
-            .iws
-            .iter()
-            .map(|iw| DMatrix::zeros(iw.n1 + iw.n2, iw.m))
-            .collect();
-        let saved = nsds
-            .systems()
-            .iter()
-            .map(|ds| (DVector::zeros(ds.dim()), DVector::zeros(ds.dim())))
-            .collect();
+        let minv_ht = inner.iws.iter().map(|iw| DMatrix::zeros(iw.n1 + iw.n2, iw.m)).collect();
+        let saved = nsds.systems().iter().map(|ds| (DVector::zeros(ds.dim()), DVector::zeros(ds.dim()))).collect();
         Ok(TimeSteppingDirectProjection {
             need: vec![false; nsds.n_interactions()],
             inner,
@@ -271,13 +255,8 @@ impl TimeSteppingDirectProjection {
     fn project(&mut self, nsds: &mut Nsds, t: f64) -> Result<ProjectionReport, KernelError> {
         let start = Instant::now();
         let tol = self.options.tol;
-        let mut report = ProjectionReport {
-            iterations: 0,
-            violation: 0.0,
-            active: 0,
-            converged: false,
-            velocity_violation: 0.0,
-        };
+        let mut report =
+            ProjectionReport { iterations: 0, violation: 0.0, active: 0, converged: false, velocity_violation: 0.0 };
         for m in self.mass.iter_mut() {
             m.ready &= m.constant;
         }
@@ -318,9 +297,7 @@ impl TimeSteppingDirectProjection {
                 let row = self.rows[r];
                 self.y0[a] = self.inner.iws[row.inter].y[0][row.comp];
             }
-            self.pivot
-                .solve(&self.g, &self.y0, c, n_eq, &mut self.mu, &mut self.w)
-                .map_err(|e| pivot_error(e, t))?;
+            self.pivot.solve(&self.g, &self.y0, c, n_eq, &mut self.mu, &mut self.w).map_err(|e| pivot_error(e, t))?;
             self.apply(nsds, c, true, t)?;
             self.refresh(nsds, t)?;
         }
@@ -345,9 +322,7 @@ impl TimeSteppingDirectProjection {
                 let row = self.rows[a];
                 self.y0[a] = self.inner.iws[row.inter].y[1][row.comp];
             }
-            self.pivot
-                .solve(&self.g, &self.y0, c, c, &mut self.mu, &mut self.w)
-                .map_err(|e| pivot_error(e, t))?;
+            self.pivot.solve(&self.g, &self.y0, c, c, &mut self.mu, &mut self.w).map_err(|e| pivot_error(e, t))?;
             self.apply(nsds, c, false, t)?;
             self.refresh(nsds, t)?;
         }
@@ -431,8 +406,7 @@ impl TimeSteppingDirectProjection {
             }
         }
         if systems.iter().any(|ds| {
-            ds.state().iter().any(|x| !x.is_finite())
-                || ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()))
+            ds.state().iter().any(|x| !x.is_finite()) || ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()))
         }) {
             return Err(KernelError::NonFinite {
                 t,
@@ -456,19 +430,13 @@ impl TimeSteppingDirectProjection {
 }
 
 /// Evaluates (for `M(q)`) and factors the mass matrix of `ds` into `mw.chol`.
-fn factor_mass(
-    ds: &DynamicalSystem,
-    mw: &mut MassWork,
-    t: f64,
-    id: crate::DsId,
-) -> Result<(), KernelError> {
+fn factor_mass(ds: &DynamicalSystem, mw: &mut MassWork, t: f64, id: crate::DsId) -> Result<(), KernelError> {
     match ds {
         DynamicalSystem::LagrangianLinearTi(d) => mw.chol.copy_from(&d.mass),
         DynamicalSystem::Lagrangian(d) => match &d.mass {
             Mass::Constant(m) => mw.chol.copy_from(m),
             Mass::Function(f) => {
-                f(t, d.q.as_slice(), &mut mw.chol)
-                    .map_err(super::osi::user_err(t, "mass matrix M(q)", id.0))?
+                f(t, d.q.as_slice(), &mut mw.chol).map_err(super::osi::user_err(t, "mass matrix M(q)", id.0))?
             }
         },
         _ => {
@@ -493,10 +461,7 @@ fn pivot_error(e: PivotError, t: f64) -> KernelError {
     match e {
         PivotError::Singular(index) => KernelError::Numerics {
             t,
-            source: NumericsError::Singular {
-                what: "projection matrix H M⁻¹ Hᵀ (redundant constraints)",
-                index,
-            },
+            source: NumericsError::Singular { what: "projection matrix H M⁻¹ Hᵀ (redundant constraints)", index },
         },
         PivotError::Cycling => KernelError::NotConverged {
             t,

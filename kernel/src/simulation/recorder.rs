@@ -52,11 +52,7 @@ impl Recorder {
         let mut header = vec!["t".to_string()];
         for (i, ds) in nsds.systems().iter().enumerate() {
             let name = nsds.ds_name(crate::DsId(i as u32)).unwrap_or("ds");
-            let (s, inp) = if ds.is_lagrangian() {
-                ("q", "p")
-            } else {
-                ("x", "r")
-            };
+            let (s, inp) = if ds.is_lagrangian() { ("q", "p") } else { ("x", "r") };
             for j in 0..ds.dim() {
                 header.push(format!("{name}.{s}{j}"));
             }
@@ -81,10 +77,7 @@ impl Recorder {
                 }
             }
         }
-        Recorder {
-            header,
-            rows: Vec::new(),
-        }
+        Recorder { header, rows: Vec::new() }
     }
 
     /// Appends the current state of `nsds`.
@@ -103,12 +96,7 @@ impl Recorder {
                 row.extend(inter.y(level).into_iter().flat_map(|v| v.iter().copied()));
             }
             for level in 0..2 {
-                row.extend(
-                    inter
-                        .lambda(level)
-                        .into_iter()
-                        .flat_map(|v| v.iter().copied()),
-                );
+                row.extend(inter.lambda(level).into_iter().flat_map(|v| v.iter().copied()));
             }
         }
         self.rows.push(row);

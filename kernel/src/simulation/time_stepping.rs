@@ -73,8 +73,7 @@ impl TimeStepping {
             .enumerate()
             .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems()))
             .collect();
-        let linear = dsw.iter().all(|w| w.linear)
-            && nsds.interactions().iter().all(|i| i.relation.is_linear());
+        let linear = dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
         let constant_matrix = dsw.iter().all(|w| w.w_constant) && iws.iter().all(|w| w.constant);
         let mut ts = TimeStepping {
             h,
@@ -111,10 +110,7 @@ impl TimeStepping {
     /// Replaces the one-step problem options (storage, warm start, non-convergence policy).
     pub fn with_options(mut self, options: OsnspOptions) -> Result<Self, KernelError> {
         if options.sparse_threshold == 0 && options.storage == super::assembly::Storage::Auto {
-            return Err(KernelError::InvalidOption {
-                option: "sparse_threshold",
-                reason: "must be > 0".into(),
-            });
+            return Err(KernelError::InvalidOption { option: "sparse_threshold", reason: "must be > 0".into() });
         }
         self.options = options;
         Ok(self)
@@ -185,12 +181,7 @@ impl TimeStepping {
         }
     }
 
-    fn step_inner(
-        &mut self,
-        nsds: &mut Nsds,
-        t_k: f64,
-        t1: f64,
-    ) -> Result<StepReport, KernelError> {
+    fn step_inner(&mut self, nsds: &mut Nsds, t_k: f64, t1: f64) -> Result<StepReport, KernelError> {
         let h = self.h;
         self.begin_step(nsds, t_k)?;
         let active_set = self.level_set;
@@ -239,11 +230,7 @@ impl TimeStepping {
             }
             if iter >= self.newton.max_iter {
                 if self.options.on_non_convergence == OnNonConvergence::Fail {
-                    return Err(KernelError::NewtonNotConverged {
-                        t: t1,
-                        iterations: iter,
-                        residual: delta,
-                    });
+                    return Err(KernelError::NewtonNotConverged { t: t1, iterations: iter, residual: delta });
                 }
                 report.newton_converged = false;
                 break;
@@ -252,14 +239,9 @@ impl TimeStepping {
                 iw.lambda_i.copy_from(&iw.lambda);
             }
         }
-        if let (Some(rep), OnNonConvergence::Fail) =
-            (&report.osnsp, self.options.on_non_convergence)
-        {
+        if let (Some(rep), OnNonConvergence::Fail) = (&report.osnsp, self.options.on_non_convergence) {
             if !rep.status.converged() {
-                return Err(KernelError::NotConverged {
-                    t: t1,
-                    report: rep.clone(),
-                });
+                return Err(KernelError::NotConverged { t: t1, report: rep.clone() });
             }
         }
         self.commit(nsds, t1);
@@ -278,10 +260,7 @@ impl TimeStepping {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
             }
             iw.compute_extra(inter, nsds.systems(), t1)?;
-            nonlinear_fo |= matches!(
-                inter.relation,
-                Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_)
-            );
+            nonlinear_fo |= matches!(inter.relation, Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_));
             if self.sets.position(iw.id).is_some() {
                 iw.compute_winv_b(&self.dsw, scale, t1)?;
             }
@@ -309,24 +288,14 @@ impl TimeStepping {
         Ok(())
     }
 
-    fn solve_osnsp(
-        &mut self,
-        nsds: &Nsds,
-        t1: f64,
-        sparse: bool,
-    ) -> Result<saltus_numerics::SolveReport, KernelError> {
+    fn solve_osnsp(&mut self, nsds: &Nsds, t1: f64, sparse: bool) -> Result<saltus_numerics::SolveReport, KernelError> {
         let set = self.sets.set(self.level_set);
         // q: free outputs; z: warm start
         for id in set {
             let off = self.sets.position(*id).unwrap_or(0);
             let iw = &mut self.iws[id.index()];
             let inter = &nsds.interactions()[id.index()];
-            iw.free_output(
-                inter,
-                nsds.systems(),
-                &self.dsw,
-                &mut self.asm.q[off..off + iw.m],
-            );
+            iw.free_output(inter, nsds.systems(), &self.dsw, &mut self.asm.q[off..off + iw.m]);
             let z = &mut self.asm.z[off..off + iw.m];
             if self.options.warm_start {
                 z.copy_from_slice(iw.lambda.as_slice());
@@ -340,14 +309,7 @@ impl TimeStepping {
         }
         if !(self.constant_matrix && self.asm.ready_generation == Some(gen)) {
             self.asm
-                .assemble_matrix(
-                    set,
-                    self.sets.positions(),
-                    &self.iws,
-                    &self.topo.ds_to_inters,
-                    sparse,
-                    gen,
-                )
+                .assemble_matrix(set, self.sets.positions(), &self.iws, &self.topo.ds_to_inters, sparse, gen)
                 .map_err(|source| KernelError::Numerics { t: t1, source })?;
             self.asm.mark_ready(gen);
         }
@@ -359,18 +321,12 @@ impl TimeStepping {
                 let off = self.sets.position(**id).unwrap_or(0);
                 i >= off && i < off + self.iws[id.index()].m
             });
-            return Err(KernelError::NonFinite {
-                t: t1,
-                what: "multiplier λ",
-                interaction: inter.copied(),
-            });
+            return Err(KernelError::NonFinite { t: t1, what: "multiplier λ", interaction: inter.copied() });
         }
         for id in set {
             let off = self.sets.position(*id).unwrap_or(0);
             let iw = &mut self.iws[id.index()];
-            iw.lambda
-                .as_mut_slice()
-                .copy_from_slice(&self.asm.z[off..off + iw.m]);
+            iw.lambda.as_mut_slice().copy_from_slice(&self.asm.z[off..off + iw.m]);
         }
         Ok(rep)
     }
@@ -441,11 +397,7 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
         if ds.is_lagrangian() != lagrangian_osi {
             return Err(KernelError::UnsupportedSystem {
                 ds: crate::DsId(i as u32),
-                reason: format!(
-                    "{} cannot be integrated by {}",
-                    ds.kind_name(),
-                    osi.kind_name()
-                ),
+                reason: format!("{} cannot be integrated by {}", ds.kind_name(), osi.kind_name()),
             });
         }
     }
@@ -466,19 +418,12 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
                 )));
             }
         }
-        if matches!(
-            inter.law,
-            NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. }
-        ) && !lagrangian_osi
+        if matches!(inter.law, NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. })
+            && !lagrangian_osi
         {
-            return Err(err(format!(
-                "{} needs Lagrangian systems and MoreauJeanOSI",
-                inter.law.kind_name()
-            )));
+            return Err(err(format!("{} needs Lagrangian systems and MoreauJeanOSI", inter.law.kind_name())));
         }
-        osnsp
-            .accepts(&inter.law, inter.relation.is_lagrangian())
-            .map_err(err)?;
+        osnsp.accepts(&inter.law, inter.relation.is_lagrangian()).map_err(err)?;
     }
     Ok(())
 }

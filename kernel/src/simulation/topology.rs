@@ -10,9 +10,7 @@ pub(crate) struct Topology {
 
 impl Topology {
     pub fn new(nsds: &Nsds) -> Self {
-        let ds_to_inters = (0..nsds.n_ds())
-            .map(|d| nsds.interactions_of(crate::DsId(d as u32)).to_vec())
-            .collect();
+        let ds_to_inters = (0..nsds.n_ds()).map(|d| nsds.interactions_of(crate::DsId(d as u32)).to_vec()).collect();
         Topology { ds_to_inters }
     }
 }

@@ -9,19 +9,10 @@ pub fn read_csv(name: &str) -> (Vec<String>, Vec<Vec<f64>>) {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut lines = text.lines();
-    let header = lines
-        .next()
-        .expect("header")
-        .split(',')
-        .map(String::from)
-        .collect();
+    let header = lines.next().expect("header").split(',').map(String::from).collect();
     let rows = lines
         .filter(|l| !l.is_empty())
-        .map(|l| {
-            l.split(',')
-                .map(|v| v.parse::<f64>().expect("number"))
-                .collect()
-        })
+        .map(|l| l.split(',').map(|v| v.parse::<f64>().expect("number")).collect())
         .collect();
     (header, rows)
 }
@@ -57,8 +48,7 @@ pub fn diode_bridge() -> Nsds {
     let d = dmatrix![1.0 / r, 1.0 / r, -1.0, 0.0; 1.0 / r, 1.0 / r, 0.0, -1.0; 1.0, 0.0, 0.0, 0.0; 0.0, 1.0, 0.0, 0.0];
     let b = dmatrix![0.0, 0.0, -1.0 / c, 1.0 / c; 0.0, 0.0, 0.0, 0.0];
     let (nsds, _, _) =
-        presets::linear_complementarity_system(dvector![10.0, 0.0], a, b, cm, Some(d))
-            .expect("valid model");
+        presets::linear_complementarity_system(dvector![10.0, 0.0], a, b, cm, Some(d)).expect("valid model");
     nsds
 }
 
@@ -68,10 +58,7 @@ pub fn relay_oscillator() -> Nsds {
     use saltus_kernel::{FirstOrderLinearTiDs, FirstOrderLinearTiR, NonSmoothLaw, Relation};
     let mut nsds = Nsds::new(0.0);
     let id = nsds
-        .add_ds(
-            "osc",
-            FirstOrderLinearTiDs::new(dvector![5.5, 0.0], dmatrix![0.0, 1.0; -1.0, 0.0]),
-        )
+        .add_ds("osc", FirstOrderLinearTiDs::new(dvector![5.5, 0.0], dmatrix![0.0, 1.0; -1.0, 0.0]))
         .expect("valid system");
     let rel = FirstOrderLinearTiR::new(dmatrix![0.0, 1.0], dmatrix![0.0; 1.0]);
     nsds.link(
@@ -79,10 +66,7 @@ pub fn relay_oscillator() -> Nsds {
         id,
         None,
         Relation::FirstOrderLinearTi(rel),
-        NonSmoothLaw::Relay {
-            lb: dvector![-1.0],
-            ub: dvector![1.0],
-        },
+        NonSmoothLaw::Relay { lb: dvector![-1.0], ub: dvector![1.0] },
     )
     .expect("valid interaction");
     nsds
@@ -98,15 +82,10 @@ pub fn sliding_block(dim: usize, g: f64, mu: f64, v0: f64) -> Nsds {
     f[0] = -g;
     let mut v = DVector::zeros(dim);
     v[1] = v0;
-    let ds = LagrangianLinearTiDs::new(DVector::zeros(dim), v, DMatrix::identity(dim, dim))
-        .with_f_ext(VecOp::Constant(f));
+    let ds =
+        LagrangianLinearTiDs::new(DVector::zeros(dim), v, DMatrix::identity(dim, dim)).with_f_ext(VecOp::Constant(f));
     let id = nsds.add_ds("block", ds).expect("valid system");
-    let law = NonSmoothLaw::NewtonImpactFriction {
-        en: 0.0,
-        et: 0.0,
-        mu,
-        dim,
-    };
+    let law = NonSmoothLaw::NewtonImpactFriction { en: 0.0, et: 0.0, mu, dim };
     nsds.link(
         "ground",
         id,
@@ -136,14 +115,8 @@ pub fn first_order_obstacle(relation: saltus_kernel::Relation) -> Nsds {
         },
     );
     let id = nsds.add_ds("x", ds).expect("valid system");
-    nsds.link(
-        "obstacle",
-        id,
-        None,
-        relation,
-        NonSmoothLaw::ComplementarityCondition { size: 1 },
-    )
-    .expect("valid interaction");
+    nsds.link("obstacle", id, None, relation, NonSmoothLaw::ComplementarityCondition { size: 1 })
+        .expect("valid interaction");
     nsds
 }
 
@@ -242,8 +215,7 @@ pub fn pendulum_on_wall(e: f64, rheonomous: bool) -> Nsds {
     };
     let mut nsds = Nsds::new(0.0);
     let id = nsds.add_ds("pendulum", ds).expect("valid system");
-    nsds.link("wall", id, None, rel, NonSmoothLaw::NewtonImpact { e })
-        .expect("valid interaction");
+    nsds.link("wall", id, None, rel, NonSmoothLaw::NewtonImpact { e }).expect("valid interaction");
     nsds
 }
 
@@ -281,20 +253,11 @@ pub fn tied_states() -> Nsds {
     use saltus_kernel::*;
     let mut nsds = Nsds::new(0.0);
     let id = nsds
-        .add_ds(
-            "x",
-            FirstOrderLinearTiDs::new(dvector![1.0, 1.0], dmatrix![-1.0, 0.0; 0.0, -2.0]),
-        )
+        .add_ds("x", FirstOrderLinearTiDs::new(dvector![1.0, 1.0], dmatrix![-1.0, 0.0; 0.0, -2.0]))
         .expect("valid system");
     let rel = FirstOrderLinearTiR::new(dmatrix![1.0, -1.0], dmatrix![1.0; -1.0]);
-    nsds.link(
-        "tie",
-        id,
-        None,
-        Relation::FirstOrderLinearTi(rel),
-        NonSmoothLaw::EqualityCondition { size: 1 },
-    )
-    .expect("valid interaction");
+    nsds.link("tie", id, None, Relation::FirstOrderLinearTi(rel), NonSmoothLaw::EqualityCondition { size: 1 })
+        .expect("valid interaction");
     nsds
 }
 
@@ -319,8 +282,7 @@ pub fn duffing() -> Nsds {
     );
     nsds.add_ds(
         "duffing",
-        LagrangianDs::new(dvector![1.0], dvector![0.0], Mass::Constant(dmatrix![1.0]))
-            .with_f_int(f_int),
+        LagrangianDs::new(dvector![1.0], dvector![0.0], Mass::Constant(dmatrix![1.0])).with_f_int(f_int),
     )
     .expect("valid system");
     nsds

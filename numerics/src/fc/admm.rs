@@ -55,7 +55,8 @@ impl Shifted {
                         let b = w.block_col(k);
                         let v = w.block_values(k);
                         let mirror = w.find_block(b, a).map(|k2| w.block_values(k2));
-                        symmetric &= mirror.is_some_and(|m| (0..dim).all(|i| (0..dim).all(|j| m[j + dim * i] == v[i + dim * j])));
+                        symmetric &= mirror
+                            .is_some_and(|m| (0..dim).all(|i| (0..dim).all(|j| m[j + dim * i] == v[i + dim * j])));
                         for jj in 0..dim {
                             for ii in 0..dim {
                                 entries.push((dim * a + ii, dim * b + jj));

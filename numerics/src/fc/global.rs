@@ -5,12 +5,12 @@
 //! `v = M⁻¹ (H r + q)`. The error of a global solution is the canonical error of that
 //! equivalent local problem at `r` ([`gfc_error`]).
 
+use super::sparse_lu::SparseLu;
 use super::{solve as solve_local, FcSolver, FrictionContact, NewtonOptions, NsgsOptions, ProxOptions};
 use crate::error::{check_finite, check_len, NumericsError, Result};
 use crate::io::RawMatrix;
 use crate::matrix::{BlockCsr, Operator};
 use crate::report::{IterOptions, SolveReport};
-use super::sparse_lu::SparseLu;
 use nalgebra::DMatrix;
 
 /// A sparse matrix as (row, column, value) entries; duplicates are summed.
@@ -137,7 +137,8 @@ impl GlobalFrictionContact {
     pub fn condense(&self) -> Result<Condensed> {
         let n = self.n_velocities();
         let pattern: Vec<(usize, usize)> = self.m.entries.iter().map(|&(i, j, _)| (i, j)).collect();
-        let mut lu = SparseLu::new(n, &pattern).ok_or(NumericsError::InvalidOption { option: "M", reason: "entry out of range".into() })?;
+        let mut lu = SparseLu::new(n, &pattern)
+            .ok_or(NumericsError::InvalidOption { option: "M", reason: "entry out of range".into() })?;
         if n > 0 && !lu.factorize(self.m.entries.iter().map(|e| e.2)) {
             return Err(NumericsError::Singular { what: "M (sparse LU)", index: 0 });
         }
@@ -239,7 +240,13 @@ pub fn gfc_solver_by_name(name: &str, it: IterOptions) -> Option<GfcSolver> {
 
 /// Solves the global problem: on exit `r`, `u = Hᵀ v + b` and `v`. The report's residual is
 /// [`gfc_error`].
-pub fn solve_global(p: &GlobalFrictionContact, r: &mut [f64], u: &mut [f64], v: &mut [f64], solver: &GfcSolver) -> Result<SolveReport> {
+pub fn solve_global(
+    p: &GlobalFrictionContact,
+    r: &mut [f64],
+    u: &mut [f64],
+    v: &mut [f64],
+    solver: &GfcSolver,
+) -> Result<SolveReport> {
     check_len("r", p.size(), r.len())?;
     check_len("u", p.size(), u.len())?;
     check_len("v", p.n_velocities(), v.len())?;

@@ -60,14 +60,18 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &LemkeOpti
         return Err(NumericsError::Unsupported { solver: "lemke", what: format!("dimension {} (2D solver)", p.dim()) });
     }
     if p.n_contacts() > opts.max_contacts {
-        return Err(NumericsError::Unsupported { solver: "lemke", what: format!("{} contacts (dense tableau; max_contacts = {})", p.n_contacts(), opts.max_contacts) });
+        return Err(NumericsError::Unsupported {
+            solver: "lemke",
+            what: format!("{} contacts (dense tableau; max_contacts = {})", p.n_contacts(), opts.max_contacts),
+        });
     }
     let start = Instant::now();
     let (m, q) = lcp_reformulation(p);
     let n = q.len();
     let lcp = Lcp::new(Operator::Dense(m), q)?;
     let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
-    let lo = crate::lcp::LemkeOptions { iter: IterOptions::new(opts.iter.tol, opts.iter.max_iter), ..Default::default() };
+    let lo =
+        crate::lcp::LemkeOptions { iter: IterOptions::new(opts.iter.tol, opts.iter.max_iter), ..Default::default() };
     let rep = crate::lcp::solve(&lcp, &mut z, &mut w, &LcpSolver::Lemke(lo))?;
     // The pivoting result is used whenever it ended on a complementary basis; its friction
     // error is judged below (the LCP driver's own status uses the LCP-scaled error).

@@ -22,8 +22,8 @@ pub mod nsgs;
 pub mod options;
 mod problem;
 pub mod prox;
-mod sparse_lu;
 pub mod residual;
+mod sparse_lu;
 pub mod vi;
 
 #[cfg(feature = "hdf5")]
@@ -83,8 +83,16 @@ pub const SOLVERS_2D: &[(&str, &str)] = &[
 
 /// Every local solver: [`SOLVERS_3D`] then [`SOLVERS_2D`].
 pub const SOLVERS: &[(&str, &str)] = &[
-    SOLVERS_3D[0], SOLVERS_3D[1], SOLVERS_3D[2], SOLVERS_3D[3], SOLVERS_3D[4], SOLVERS_3D[5], SOLVERS_3D[6], SOLVERS_3D[7],
-    SOLVERS_2D[0], SOLVERS_2D[1],
+    SOLVERS_3D[0],
+    SOLVERS_3D[1],
+    SOLVERS_3D[2],
+    SOLVERS_3D[3],
+    SOLVERS_3D[4],
+    SOLVERS_3D[5],
+    SOLVERS_3D[6],
+    SOLVERS_3D[7],
+    SOLVERS_2D[0],
+    SOLVERS_2D[1],
 ];
 
 /// The solver called `name` in [`SOLVERS`] with default options and the given tolerance/cap.
@@ -149,12 +157,21 @@ pub struct FcWorkspace {
 }
 
 /// [`solve`] reusing the buffers of `ws`.
-pub fn solve_with_workspace(ws: &mut FcWorkspace, p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolver) -> Result<SolveReport> {
+pub fn solve_with_workspace(
+    ws: &mut FcWorkspace,
+    p: &FrictionContact,
+    r: &mut [f64],
+    u: &mut [f64],
+    solver: &FcSolver,
+) -> Result<SolveReport> {
     check_len("r", p.size(), r.len())?;
     check_len("u", p.size(), u.len())?;
     let need = |name: &'static str, dim: usize| -> Result<()> {
         if p.dim() != dim {
-            return Err(NumericsError::Unsupported { solver: name, what: format!("dimension {} ({dim}D solver)", p.dim()) });
+            return Err(NumericsError::Unsupported {
+                solver: name,
+                what: format!("dimension {} ({dim}D solver)", p.dim()),
+            });
         }
         Ok(())
     };

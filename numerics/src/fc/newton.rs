@@ -10,11 +10,11 @@ use super::local::alart_curnier::{function, rho_from_block};
 use super::nsgs::compute_u;
 use super::options::NewtonOptions;
 use super::residual::fc_error_with_u;
+use super::sparse_lu::SparseLu;
 use super::FrictionContact;
 use crate::error::Result;
 use crate::matrix::Operator;
 use crate::report::{FailReason, SolveReport, SolveStatus};
-use super::sparse_lu::SparseLu;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use std::time::Instant;
 
@@ -48,7 +48,17 @@ pub(crate) struct Linear {
 /// `lin` caches the dense copy of `W` / the symbolic sparse LU between calls on the same problem
 /// (pass `Linear::default()` the first time).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &[f64], max_iter: usize, max_ls: usize, sparse_threshold: usize, stop: Stop, lin: &mut Linear) -> Outcome {
+pub(crate) fn newton_core(
+    p: &FrictionContact,
+    r: &mut [f64],
+    nu: f64,
+    center: &[f64],
+    max_iter: usize,
+    max_ls: usize,
+    sparse_threshold: usize,
+    stop: Stop,
+    lin: &mut Linear,
+) -> Outcome {
     let n = p.size();
     let nc = p.n_contacts();
     if n <= sparse_threshold && lin.dense.is_none() {
@@ -68,7 +78,11 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
     let mut phi = vec![0.0; n];
     let mut a_blocks = vec![Matrix3::zeros(); nc];
     let mut b_blocks = vec![Matrix3::zeros(); nc];
-    let eval = |r: &[f64], u: &mut [f64], phi: &mut [f64], ab: Option<(&mut Vec<Matrix3<f64>>, &mut Vec<Matrix3<f64>>)>| -> f64 {
+    let eval = |r: &[f64],
+                u: &mut [f64],
+                phi: &mut [f64],
+                ab: Option<(&mut Vec<Matrix3<f64>>, &mut Vec<Matrix3<f64>>)>|
+     -> f64 {
         compute_u(p, r, u);
         if nu != 0.0 {
             for i in 0..n {
@@ -159,7 +173,15 @@ pub(crate) fn newton_core(p: &FrictionContact, r: &mut [f64], nu: f64, center: &
     Outcome { status: SolveStatus::MaxIterations, iterations: max_iter }
 }
 
-fn newton_direction(p: &FrictionContact, lin: &mut Linear, a: &[Matrix3<f64>], b: &[Matrix3<f64>], nu: f64, phi: &[f64], delta: f64) -> Option<Vec<f64>> {
+fn newton_direction(
+    p: &FrictionContact,
+    lin: &mut Linear,
+    a: &[Matrix3<f64>],
+    b: &[Matrix3<f64>],
+    nu: f64,
+    phi: &[f64],
+    delta: f64,
+) -> Option<Vec<f64>> {
     let n = p.size();
     let nc = p.n_contacts();
     if let Some(w) = &lin.dense {
@@ -246,7 +268,17 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NewtonOpt
         r.iter_mut().for_each(|x| *x = 0.0);
     }
     let center = vec![0.0; p.size()];
-    let out = newton_core(p, r, 0.0, &center, opts.iter.max_iter, opts.max_line_search, opts.sparse_threshold, Stop::Canonical(opts.iter.tol), &mut Linear::default());
+    let out = newton_core(
+        p,
+        r,
+        0.0,
+        &center,
+        opts.iter.max_iter,
+        opts.max_line_search,
+        opts.sparse_threshold,
+        Stop::Canonical(opts.iter.tol),
+        &mut Linear::default(),
+    );
     if r.iter().any(|x| !x.is_finite()) {
         r.iter_mut().for_each(|x| *x = 0.0);
     }

@@ -55,12 +55,25 @@ pub struct NsgsWorkspace {
 }
 
 /// Runs NSGS; `local` chooses the 3D one-contact solver (2D contacts are solved exactly).
-pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptions, local: LocalSolver) -> Result<SolveReport> {
+pub fn solve(
+    p: &FrictionContact,
+    r: &mut [f64],
+    u: &mut [f64],
+    opts: &NsgsOptions,
+    local: LocalSolver,
+) -> Result<SolveReport> {
     solve_with(&mut NsgsWorkspace::default(), p, r, u, opts, local)
 }
 
 /// [`solve`] reusing the buffers of `ws`.
-pub fn solve_with(ws: &mut NsgsWorkspace, p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NsgsOptions, local: LocalSolver) -> Result<SolveReport> {
+pub fn solve_with(
+    ws: &mut NsgsWorkspace,
+    p: &FrictionContact,
+    r: &mut [f64],
+    u: &mut [f64],
+    opts: &NsgsOptions,
+    local: LocalSolver,
+) -> Result<SolveReport> {
     opts.validate()?;
     let start = Instant::now();
     let dim = p.dim();

@@ -27,7 +27,14 @@ pub struct NsgsOptions {
 
 impl Default for NsgsOptions {
     fn default() -> Self {
-        NsgsOptions { iter: IterOptions::new(1e-8, 10_000), warm_start: false, relaxation: 1.0, shuffle_seed: None, local_tol: 1e-14, local_max_iter: 50 }
+        NsgsOptions {
+            iter: IterOptions::new(1e-8, 10_000),
+            warm_start: false,
+            relaxation: 1.0,
+            shuffle_seed: None,
+            local_tol: 1e-14,
+            local_max_iter: 50,
+        }
     }
 }
 
@@ -65,7 +72,12 @@ pub struct NewtonOptions {
 
 impl Default for NewtonOptions {
     fn default() -> Self {
-        NewtonOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, max_line_search: 30, sparse_threshold: 300 }
+        NewtonOptions {
+            iter: IterOptions::new(1e-8, 200),
+            warm_start: false,
+            max_line_search: 30,
+            sparse_threshold: 300,
+        }
     }
 }
 
@@ -109,7 +121,16 @@ pub struct ProxOptions {
 
 impl Default for ProxOptions {
     fn default() -> Self {
-        ProxOptions { iter: IterOptions::new(1e-8, 200), warm_start: false, sigma: 0.2, alpha: 1.0, inner_max_iter: 30, warmup_sweeps: 30, admm_warmup: 50, admm_min_size: 300 }
+        ProxOptions {
+            iter: IterOptions::new(1e-8, 200),
+            warm_start: false,
+            sigma: 0.2,
+            alpha: 1.0,
+            inner_max_iter: 30,
+            warmup_sweeps: 30,
+            admm_warmup: 50,
+            admm_min_size: 300,
+        }
     }
 }
 
@@ -148,7 +169,14 @@ pub struct ViOptions {
 
 impl Default for ViOptions {
     fn default() -> Self {
-        ViOptions { iter: IterOptions::new(1e-8, 20_000), warm_start: false, rho0: -1.0, l_max: 0.9, l_min: 0.3, tau: 2.0 / 3.0 }
+        ViOptions {
+            iter: IterOptions::new(1e-8, 20_000),
+            warm_start: false,
+            rho0: -1.0,
+            l_max: 0.9,
+            l_min: 0.3,
+            tau: 2.0 / 3.0,
+        }
     }
 }
 
@@ -160,7 +188,13 @@ impl ViOptions {
     /// Checks ranges.
     pub fn validate(&self) -> Result<()> {
         self.iter.validate()?;
-        if !(self.l_max > 0.0 && self.l_max < 1.0 && self.l_min >= 0.0 && self.l_min < self.l_max && self.tau > 0.0 && self.tau < 1.0) {
+        if !(self.l_max > 0.0
+            && self.l_max < 1.0
+            && self.l_min >= 0.0
+            && self.l_min < self.l_max
+            && self.tau > 0.0
+            && self.tau < 1.0)
+        {
             return Err(bad("l_max/l_min/tau", "need 0 <= l_min < l_max < 1 and 0 < tau < 1".into()));
         }
         Ok(())
@@ -255,8 +289,18 @@ impl AdmmOptions {
     /// Checks ranges.
     pub fn validate(&self) -> Result<()> {
         self.iter.validate()?;
-        if !(self.balance > 1.0 && self.rho_factor > 1.0 && self.rho_every > 0 && self.restart > 0.0 && self.restart <= 1.0 && self.stall_factor > 1.0 && self.rho0.is_finite()) {
-            return Err(bad("balance/rho_factor/rho_every/restart/rho0", "need balance > 1, rho_factor > 1, rho_every > 0, 0 < restart <= 1, finite rho0".into()));
+        if !(self.balance > 1.0
+            && self.rho_factor > 1.0
+            && self.rho_every > 0
+            && self.restart > 0.0
+            && self.restart <= 1.0
+            && self.stall_factor > 1.0
+            && self.rho0.is_finite())
+        {
+            return Err(bad(
+                "balance/rho_factor/rho_every/restart/rho0",
+                "need balance > 1, rho_factor > 1, rho_every > 0, 0 < restart <= 1, finite rho0".into(),
+            ));
         }
         Ok(())
     }

@@ -21,7 +21,10 @@ impl FrictionContact {
     /// one `μ ≥ 0` per contact) and finiteness.
     pub fn new(dim: usize, w: Operator, q: Vec<f64>, mu: Vec<f64>) -> Result<Self> {
         if dim != 2 && dim != 3 {
-            return Err(NumericsError::InvalidOption { option: "dim", reason: format!("friction contact dimension must be 2 or 3, got {dim}") });
+            return Err(NumericsError::InvalidOption {
+                option: "dim",
+                reason: format!("friction contact dimension must be 2 or 3, got {dim}"),
+            });
         }
         if w.nrows() != w.ncols() {
             return Err(NumericsError::NotSquare { what: "W", rows: w.nrows(), cols: w.ncols() });
@@ -30,7 +33,11 @@ impl FrictionContact {
         check_len("rows of W (dim × number of contacts)", n, w.nrows())?;
         check_len("q", n, q.len())?;
         if !w.has_uniform_blocks(dim) {
-            return Err(NumericsError::DimensionMismatch { what: "block size of W (uniform dim × dim blocks)", expected: dim, found: 0 });
+            return Err(NumericsError::DimensionMismatch {
+                what: "block size of W (uniform dim × dim blocks)",
+                expected: dim,
+                found: 0,
+            });
         }
         if let Some(index) = w.first_non_finite() {
             return Err(NumericsError::NonFinite { what: "W", index });
@@ -38,7 +45,10 @@ impl FrictionContact {
         check_finite("q", &q)?;
         check_finite("mu", &mu)?;
         if let Some(index) = mu.iter().position(|&m| m < 0.0) {
-            return Err(NumericsError::InvalidOption { option: "mu", reason: format!("friction coefficient {index} is negative ({})", mu[index]) });
+            return Err(NumericsError::InvalidOption {
+                option: "mu",
+                reason: format!("friction coefficient {index} is negative ({})", mu[index]),
+            });
         }
         let q_norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
         Ok(FrictionContact { dim, w, q, mu, q_norm })

@@ -80,7 +80,9 @@ impl SparseLu {
             }
         }
         let (Some(sym), Some(buf)) = (self.symbolic.as_ref(), self.buf.as_mut()) else { return false };
-        self.factored = sym.factorize_numeric_lu(&mut self.numeric, self.a.as_ref(), Par::Seq, MemStack::new(buf), Default::default()).is_ok();
+        self.factored = sym
+            .factorize_numeric_lu(&mut self.numeric, self.a.as_ref(), Par::Seq, MemStack::new(buf), Default::default())
+            .is_ok();
         self.factored
     }
 
@@ -90,7 +92,9 @@ impl SparseLu {
         if !self.factored || rhs.nrows() != self.n {
             return false;
         }
-        let Ok(mut buf) = MemBuffer::try_new(sym.solve_in_place_scratch::<f64>(rhs.ncols(), Par::Seq)) else { return false };
+        let Ok(mut buf) = MemBuffer::try_new(sym.solve_in_place_scratch::<f64>(rhs.ncols(), Par::Seq)) else {
+            return false;
+        };
         let lu = faer::sparse::linalg::lu::LuRef::new_unchecked(sym, &self.numeric);
         lu.solve_in_place_with_conj(Conj::No, rhs, Par::Seq, MemStack::new(&mut buf));
         true
@@ -127,8 +131,11 @@ impl SparseLlt {
     /// the factorization). `None` on an index out of range or a failed analysis.
     pub fn new(n: usize, entries: &[(usize, usize)]) -> Option<Self> {
         let lu = SparseLu::new(n, entries)?;
-        let symbolic = factorize_symbolic_cholesky(lu.a.symbolic(), Side::Lower, SymmetricOrdering::Amd, Default::default()).ok()?;
-        let factor_buf = MemBuffer::try_new(symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default())).ok()?;
+        let symbolic =
+            factorize_symbolic_cholesky(lu.a.symbolic(), Side::Lower, SymmetricOrdering::Amd, Default::default())
+                .ok()?;
+        let factor_buf =
+            MemBuffer::try_new(symbolic.factorize_numeric_llt_scratch::<f64>(Par::Seq, Default::default())).ok()?;
         let solve_buf = MemBuffer::try_new(symbolic.solve_in_place_scratch::<f64>(1, Par::Seq)).ok()?;
         let l_values = vec![0.0; symbolic.len_val()];
         Some(SparseLlt { n, a: lu.a, symbolic, l_values, factor_buf, solve_buf, factored: false, slot: lu.slot })
@@ -144,7 +151,15 @@ impl SparseLlt {
                 vals[s] += v;
             }
         }
-        let res = self.symbolic.factorize_numeric_llt(&mut self.l_values, self.a.as_ref(), Side::Lower, LltRegularization::default(), Par::Seq, MemStack::new(&mut self.factor_buf), Default::default());
+        let res = self.symbolic.factorize_numeric_llt(
+            &mut self.l_values,
+            self.a.as_ref(),
+            Side::Lower,
+            LltRegularization::default(),
+            Par::Seq,
+            MemStack::new(&mut self.factor_buf),
+            Default::default(),
+        );
         self.factored = res.is_ok();
         self.factored
     }
@@ -156,7 +171,12 @@ impl SparseLlt {
         }
         let n = self.n;
         let llt = LltRef::new(&self.symbolic, &self.l_values);
-        llt.solve_in_place_with_conj(Conj::No, MatMut::from_column_major_slice_mut(rhs, n, 1), Par::Seq, MemStack::new(&mut self.solve_buf));
+        llt.solve_in_place_with_conj(
+            Conj::No,
+            MatMut::from_column_major_slice_mut(rhs, n, 1),
+            Par::Seq,
+            MemStack::new(&mut self.solve_buf),
+        );
         true
     }
 }

@@ -61,7 +61,13 @@ fn dist(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Runs the fixed point (`extragradient = false`) or the extragradient method.
-pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ViOptions, extragradient: bool) -> Result<SolveReport> {
+pub fn solve(
+    p: &FrictionContact,
+    r: &mut [f64],
+    u: &mut [f64],
+    opts: &ViOptions,
+    extragradient: bool,
+) -> Result<SolveReport> {
     opts.validate()?;
     let start = Instant::now();
     let n = p.size();

@@ -63,7 +63,11 @@ impl RawMatrix {
             RawMatrix::Sbm(m) => Ok(Operator::BlockCsr(m)),
             RawMatrix::Sparse { nrows, ncols, entries } => {
                 if bs == 0 || nrows % bs != 0 || ncols % bs != 0 {
-                    return Err(NumericsError::DimensionMismatch { what: "sparse matrix size (multiple of the block size)", expected: bs, found: nrows });
+                    return Err(NumericsError::DimensionMismatch {
+                        what: "sparse matrix size (multiple of the block size)",
+                        expected: bs,
+                        found: nrows,
+                    });
                 }
                 Ok(Operator::BlockCsr(sparse_to_blocks(nrows, ncols, &entries, bs)?))
             }
@@ -92,7 +96,9 @@ pub fn sparse_to_blocks(nrows: usize, ncols: usize, entries: &[(usize, usize, f6
 /// Reads one matrix block (`STORAGE ROWS COLS payload`); `what` names it in errors.
 pub fn read_matrix(r: &mut TokenReader<'_>, what: &str) -> Result<RawMatrix> {
     let (tok, at) = r.token(&format!("storage code of {what}"))?;
-    let storage: usize = tok.parse().map_err(|_| r.error_at(at, format!("expected storage code of {what} (0, 1 or 2), found `{tok}`")))?;
+    let storage: usize = tok
+        .parse()
+        .map_err(|_| r.error_at(at, format!("expected storage code of {what} (0, 1 or 2), found `{tok}`")))?;
     let rows = r.usize(&format!("rows of {what}"))?;
     let cols = r.usize(&format!("columns of {what}"))?;
     match storage {
@@ -157,7 +163,8 @@ fn read_sbm(r: &mut TokenReader<'_>, what: &str, rows: usize, cols: usize) -> Re
     let mut jdx = Vec::with_capacity(f2);
     for _ in 0..f2 {
         let (tok, at) = r.token("block column index")?;
-        let j: usize = tok.parse().map_err(|_| r.error_at(at, format!("expected block column index, found `{tok}`")))?;
+        let j: usize =
+            tok.parse().map_err(|_| r.error_at(at, format!("expected block column index, found `{tok}`")))?;
         if j >= nbc {
             return Err(r.error_at(at, format!("{what}: block column index {j} out of range (< {nbc})")));
         }
@@ -209,7 +216,10 @@ fn read_sparse(r: &mut TokenReader<'_>, what: &str, rows: usize, cols: usize) ->
         if (m, n) != (rows, cols) {
             return Err(r.error_at(hat, format!("{what}: header says {m}x{n}, matrix is {rows}x{cols}")));
         }
-        let k: usize = words[5].trim_end_matches(',').parse().map_err(|_| r.error_at(hat, format!("{what}: bad nnz in `{header}`")))?;
+        let k: usize = words[5]
+            .trim_end_matches(',')
+            .parse()
+            .map_err(|_| r.error_at(hat, format!("{what}: bad nnz in `{header}`")))?;
         for _ in 0..k {
             let (tok, at) = r.token("triplet row index")?;
             let i: usize = tok.parse().map_err(|_| r.error_at(at, format!("expected row index, found `{tok}`")))?;

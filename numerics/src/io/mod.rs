@@ -11,7 +11,11 @@ pub use reader::TokenReader;
 
 /// Reads a whole file to a string, mapping I/O failures to a parse error at 1:1.
 pub fn read_text(path: &std::path::Path) -> crate::Result<String> {
-    std::fs::read_to_string(path).map_err(|e| crate::NumericsError::Parse { line: 1, column: 1, message: format!("cannot read {}: {e}", path.display()) })
+    std::fs::read_to_string(path).map_err(|e| crate::NumericsError::Parse {
+        line: 1,
+        column: 1,
+        message: format!("cannot read {}: {e}", path.display()),
+    })
 }
 
 /// Where the Siconos test problems live, for tests and benchmarks: `$SALTUS_TEST_DATA` if set,

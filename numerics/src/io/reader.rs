@@ -65,7 +65,8 @@ impl<'a> TokenReader<'a> {
     /// The next token as a non-negative integer.
     pub fn usize(&mut self, what: &str) -> Result<usize, NumericsError> {
         let (tok, at) = self.token(what)?;
-        tok.parse::<usize>().map_err(|_| self.error_at(at, format!("expected {what} (a non-negative integer), found `{tok}`")))
+        tok.parse::<usize>()
+            .map_err(|_| self.error_at(at, format!("expected {what} (a non-negative integer), found `{tok}`")))
     }
 
     /// The next token as a (possibly negative) integer.

@@ -13,7 +13,14 @@ const PIVOT_REL_TOL: f64 = 1e-13;
 
 /// Fills `z` from the active set `basic` (`basic[i]` ⇔ `z_i` basic). Returns `false` when
 /// `M_FF` is numerically singular (then `z` is unspecified).
-pub(crate) fn solve_on_set(lu: &mut DenseLu, m: &DMatrix<f64>, q: &[f64], basic: &[bool], idx: &mut Vec<usize>, z: &mut [f64]) -> bool {
+pub(crate) fn solve_on_set(
+    lu: &mut DenseLu,
+    m: &DMatrix<f64>,
+    q: &[f64],
+    basic: &[bool],
+    idx: &mut Vec<usize>,
+    z: &mut [f64],
+) -> bool {
     idx.clear();
     idx.extend((0..q.len()).filter(|&i| basic[i]));
     let k = idx.len();

@@ -17,7 +17,10 @@ pub(crate) fn solve(lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64], o: &EnumOptions)
     let q = lcp.q();
     let n = q.len();
     if n > o.max_size {
-        return Err(NumericsError::Unsupported { solver: "enum", what: format!("size n = {n} above max_size = {} (2^n active sets)", o.max_size) });
+        return Err(NumericsError::Unsupported {
+            solver: "enum",
+            what: format!("size n = {n} above max_size = {} (2^n active sets)", o.max_size),
+        });
     }
     let q_norm = super::error::norm(q);
     let mut basic = vec![false; n];

@@ -17,12 +17,21 @@ pub fn lcp_error(m: &Operator, q: &[f64], z: &[f64]) -> f64 {
 
 /// The residual of [`lcp_error`] from a `w = M z + q` already computed and `‖q‖`.
 pub fn lcp_error_zw(z: &[f64], w: &[f64], q_norm: f64) -> f64 {
-    let e: f64 = z.iter().zip(w).map(|(&a, &b)| {
-        // z − max(0, z − w), exactly as Siconos writes it.
-        let d = a - (a - b).max(0.0);
-        d * d
-    }).sum::<f64>().sqrt();
-    if q_norm > DBL_EPSILON { e / q_norm } else { e }
+    let e: f64 = z
+        .iter()
+        .zip(w)
+        .map(|(&a, &b)| {
+            // z − max(0, z − w), exactly as Siconos writes it.
+            let d = a - (a - b).max(0.0);
+            d * d
+        })
+        .sum::<f64>()
+        .sqrt();
+    if q_norm > DBL_EPSILON {
+        e / q_norm
+    } else {
+        e
+    }
 }
 
 /// Euclidean norm.

@@ -156,11 +156,24 @@ impl LemkeWorkspace {
 }
 
 /// Runs Lemke's method (see the module documentation) with the default lexicographic rule.
-pub(crate) fn solve(ws: &mut LemkeWorkspace, lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64], o: &LemkeOptions) -> Result<Outcome> {
+pub(crate) fn solve(
+    ws: &mut LemkeWorkspace,
+    lu: &mut DenseLu,
+    lcp: &Lcp,
+    z: &mut [f64],
+    o: &LemkeOptions,
+) -> Result<Outcome> {
     solve_tie(ws, lu, lcp, z, o, o.tie_break)
 }
 
-fn solve_tie(ws: &mut LemkeWorkspace, lu: &mut DenseLu, lcp: &Lcp, z: &mut [f64], o: &LemkeOptions, tie: TieBreak) -> Result<Outcome> {
+fn solve_tie(
+    ws: &mut LemkeWorkspace,
+    lu: &mut DenseLu,
+    lcp: &Lcp,
+    z: &mut [f64],
+    o: &LemkeOptions,
+    tie: TieBreak,
+) -> Result<Outcome> {
     let m = lcp.m().dense("lemke")?;
     let q = lcp.q();
     let n = q.len();

@@ -48,7 +48,14 @@ impl DenseLu {
             let req = faer_factor::lu_in_place_scratch::<usize, f64>(n, n, Par::Seq, Default::default());
             let mut buf = MemBuffer::new(req);
             let m = MatMut::from_column_major_slice_mut(a.as_mut_slice(), n, n);
-            faer_factor::lu_in_place(m, &mut self.piv, &mut self.perm_inv, Par::Seq, MemStack::new(&mut buf), Default::default());
+            faer_factor::lu_in_place(
+                m,
+                &mut self.piv,
+                &mut self.perm_inv,
+                Par::Seq,
+                MemStack::new(&mut buf),
+                Default::default(),
+            );
             return match (0..n).find(|&k| !(a[k * n + k].abs() > thresh)) {
                 Some(k) => Err(k),
                 None => Ok(()),

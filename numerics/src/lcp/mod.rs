@@ -60,7 +60,8 @@ impl Lcp {
     /// The size `n`.
     pub fn size(&self) -> usize {
         self.q.len()
-    }    /// Gives back `(M, q)` (lets a time-stepping loop reuse the buffers without allocating).
+    }
+    /// Gives back `(M, q)` (lets a time-stepping loop reuse the buffers without allocating).
     pub fn into_parts(self) -> (Operator, Vec<f64>) {
         (self.m, self.q)
     }
@@ -209,7 +210,13 @@ pub fn solve(lcp: &Lcp, z: &mut [f64], w: &mut [f64], solver: &LcpSolver) -> Res
 }
 
 /// [`solve`] reusing the workspaces in `state`.
-pub fn solve_with(state: &mut LcpSolverState, lcp: &Lcp, z: &mut [f64], w: &mut [f64], solver: &LcpSolver) -> Result<SolveReport> {
+pub fn solve_with(
+    state: &mut LcpSolverState,
+    lcp: &Lcp,
+    z: &mut [f64],
+    w: &mut [f64],
+    solver: &LcpSolver,
+) -> Result<SolveReport> {
     let start = Instant::now();
     solver.validate()?;
     let n = lcp.size();
@@ -232,13 +239,19 @@ pub fn solve_with(state: &mut LcpSolverState, lcp: &Lcp, z: &mut [f64], w: &mut 
             w[0] = 0.0;
             // lcp_error without allocating (n = 1)
             let residual = lcp_error_zw(z, &[m * z[0] + q], q.abs());
-            let status = if residual <= tol { SolveStatus::Converged } else { SolveStatus::Failed(FailReason::Stalled) };
+            let status =
+                if residual <= tol { SolveStatus::Converged } else { SolveStatus::Failed(FailReason::Stalled) };
             return Ok(SolveReport { status, iterations: 0, residual, elapsed: start.elapsed() });
         }
         z[0] = 0.0;
         w[0] = q;
         let residual = lcp_error(&lcp.m, &lcp.q, z);
-        return Ok(SolveReport { status: SolveStatus::Failed(FailReason::NoSolution), iterations: 0, residual, elapsed: start.elapsed() });
+        return Ok(SolveReport {
+            status: SolveStatus::Failed(FailReason::NoSolution),
+            iterations: 0,
+            residual,
+            elapsed: start.elapsed(),
+        });
     }
     if !solver.warm_start() {
         z.iter_mut().for_each(|v| *v = 0.0);

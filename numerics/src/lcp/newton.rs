@@ -98,7 +98,13 @@ fn fill_jacobian(lu: &mut DenseLu, m: &DMatrix<f64>, da: &[f64], db: &[f64]) {
 }
 
 /// Runs the semismooth Newton method for `merit`.
-pub(crate) fn solve(ws: &mut NewtonWorkspace, lcp: &Lcp, z: &mut [f64], o: &NewtonOptions, merit: Merit) -> Result<Outcome> {
+pub(crate) fn solve(
+    ws: &mut NewtonWorkspace,
+    lcp: &Lcp,
+    z: &mut [f64],
+    o: &NewtonOptions,
+    merit: Merit,
+) -> Result<Outcome> {
     let name = match merit {
         Merit::FischerBurmeister => "newton-fb",
         Merit::Min => "newton-min",
@@ -108,7 +114,9 @@ pub(crate) fn solve(ws: &mut NewtonWorkspace, lcp: &Lcp, z: &mut [f64], o: &Newt
     let q = lcp.q();
     let n = q.len();
     let q_norm = super::error::norm(q);
-    for v in [&mut ws.w, &mut ws.phi, &mut ws.da, &mut ws.db, &mut ws.d, &mut ws.grad, &mut ws.zt, &mut ws.wt, &mut ws.tmp] {
+    for v in
+        [&mut ws.w, &mut ws.phi, &mut ws.da, &mut ws.db, &mut ws.d, &mut ws.grad, &mut ws.zt, &mut ws.wt, &mut ws.tmp]
+    {
         v.clear();
         v.resize(n, 0.0);
     }

@@ -23,7 +23,12 @@ pub struct LemkeOptions {
 
 impl Default for LemkeOptions {
     fn default() -> Self {
-        LemkeOptions { iter: IterOptions::new(1e-8, 10_000), warm_start: false, pivot_tol: 1e-12, tie_break: super::lemke::TieBreak::Lexicographic }
+        LemkeOptions {
+            iter: IterOptions::new(1e-8, 10_000),
+            warm_start: false,
+            pivot_tol: 1e-12,
+            tie_break: super::lemke::TieBreak::Lexicographic,
+        }
     }
 }
 
@@ -108,7 +113,13 @@ pub struct NewtonOptions {
 
 impl Default for NewtonOptions {
     fn default() -> Self {
-        NewtonOptions { iter: IterOptions::new(1e-8, 100), warm_start: false, armijo: 1e-4, backtrack: 0.5, max_line_search: 40 }
+        NewtonOptions {
+            iter: IterOptions::new(1e-8, 100),
+            warm_start: false,
+            armijo: 1e-4,
+            backtrack: 0.5,
+            max_line_search: 40,
+        }
     }
 }
 

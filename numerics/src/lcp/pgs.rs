@@ -68,7 +68,10 @@ pub(crate) fn solve(lcp: &Lcp, z: &mut [f64], omega: f64, it: IterOptions, w: &m
         crate::matrix::Operator::BlockCsr(b) => b.scalar_csr(),
         crate::matrix::Operator::Dense(_) => None,
     }) else {
-        return Err(NumericsError::Unsupported { solver: "PGS", what: "block storage with blocks larger than 1 x 1".into() });
+        return Err(NumericsError::Unsupported {
+            solver: "PGS",
+            what: "block storage with blocks larger than 1 x 1".into(),
+        });
     };
     while sweeps < it.max_iter {
         sweeps += 1;

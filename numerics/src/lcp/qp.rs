@@ -17,7 +17,10 @@ pub(crate) fn solve(ws: &mut BoundedQpWorkspace, lcp: &Lcp, z: &mut [f64], o: &Q
     for j in 0..n {
         for i in 0..j {
             if (m[(i, j)] - m[(j, i)]).abs() > o.sym_tol * scale {
-                return Err(NumericsError::Unsupported { solver: "qp", what: format!("non-symmetric M (M[{i},{j}] != M[{j},{i}]); use lemke or newton-fb") });
+                return Err(NumericsError::Unsupported {
+                    solver: "qp",
+                    what: format!("non-symmetric M (M[{i},{j}] != M[{j},{i}]); use lemke or newton-fb"),
+                });
             }
         }
     }

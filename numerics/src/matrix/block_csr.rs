@@ -49,14 +49,26 @@ impl BlockCsr {
         let col_starts = starts_from_sizes(col_sizes);
         for b in &blocks {
             if b.row >= row_sizes.len() {
-                return Err(NumericsError::DimensionMismatch { what: "block row index", expected: row_sizes.len(), found: b.row });
+                return Err(NumericsError::DimensionMismatch {
+                    what: "block row index",
+                    expected: row_sizes.len(),
+                    found: b.row,
+                });
             }
             if b.col >= col_sizes.len() {
-                return Err(NumericsError::DimensionMismatch { what: "block column index", expected: col_sizes.len(), found: b.col });
+                return Err(NumericsError::DimensionMismatch {
+                    what: "block column index",
+                    expected: col_sizes.len(),
+                    found: b.col,
+                });
             }
             let len = row_sizes[b.row] * col_sizes[b.col];
             if b.values.len() != len {
-                return Err(NumericsError::DimensionMismatch { what: "block values", expected: len, found: b.values.len() });
+                return Err(NumericsError::DimensionMismatch {
+                    what: "block values",
+                    expected: len,
+                    found: b.values.len(),
+                });
             }
         }
         // Stable sort keeps the given order among duplicates, so the sum is deterministic.

@@ -39,10 +39,19 @@ pub fn solve_enum(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) ->
 }
 
 /// [`solve_enum`] reusing the buffers of `ws`.
-pub fn solve_enum_with(ws: &mut EnumWorkspace, p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &EnumOptions) -> Result<SolveReport> {
+pub fn solve_enum_with(
+    ws: &mut EnumWorkspace,
+    p: &Mlcp,
+    z: &mut [f64],
+    w: &mut [f64],
+    opts: &EnumOptions,
+) -> Result<SolveReport> {
     let (ne, nc, size) = (p.n_eq(), p.n_comp(), p.size());
     if nc > opts.max_comp {
-        return Err(NumericsError::Unsupported { solver: "enum", what: format!("{nc} complementarity rows (max_comp = {}, 2^m active sets)", opts.max_comp) });
+        return Err(NumericsError::Unsupported {
+            solver: "enum",
+            what: format!("{nc} complementarity rows (max_comp = {}, 2^m active sets)", opts.max_comp),
+        });
     }
     let wk = &mut ws.wk;
     wk.rows.clear();
@@ -124,12 +133,22 @@ pub fn solve_enum_with(ws: &mut EnumWorkspace, p: &Mlcp, z: &mut [f64], w: &mut 
         Some(e) => {
             z.copy_from_slice(best_z);
             p.compute_w(z, w);
-            Ok(SolveReport { status: SolveStatus::Failed(FailReason::NoSolution), iterations: tries, residual: e, elapsed: Default::default() })
+            Ok(SolveReport {
+                status: SolveStatus::Failed(FailReason::NoSolution),
+                iterations: tries,
+                residual: e,
+                elapsed: Default::default(),
+            })
         }
         None => {
             z.iter_mut().for_each(|x| *x = 0.0);
             let e = super::error::mlcp_compute_error(p, z, w);
-            Ok(SolveReport { status: SolveStatus::Failed(FailReason::NoSolution), iterations: tries, residual: e, elapsed: Default::default() })
+            Ok(SolveReport {
+                status: SolveStatus::Failed(FailReason::NoSolution),
+                iterations: tries,
+                residual: e,
+                elapsed: Default::default(),
+            })
         }
     }
 }

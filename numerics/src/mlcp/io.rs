@@ -46,13 +46,20 @@ pub fn read_mlcp(text: &str) -> Result<Mlcp> {
             if is_comp {
                 seen_comp = true;
             } else if seen_comp && len > 0 {
-                return Err(NumericsError::Unsupported { solver: "read_mlcp", what: "an equality block after a complementarity block".into() });
+                return Err(NumericsError::Unsupported {
+                    solver: "read_mlcp",
+                    what: "an equality block after a complementarity block".into(),
+                });
             } else {
                 n_eq += len;
             }
         }
         if n_eq != n {
-            return Err(NumericsError::DimensionMismatch { what: "equality rows of the block description vs n", expected: n, found: n_eq });
+            return Err(NumericsError::DimensionMismatch {
+                what: "equality rows of the block description vs n",
+                expected: n,
+                found: n_eq,
+            });
         }
         let mat = read_matrix(&mut r, "M")?;
         let (nr, nc) = (mat.nrows(), mat.ncols());

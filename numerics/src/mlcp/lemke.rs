@@ -32,7 +32,8 @@ pub fn solve_lemke(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &LemkeOptions) 
         }
         let mut piv = vec![0; ne];
         let tiny = 1e-14 * (1.0 + max_abs(&a));
-        lu_factor(&mut a, ne, &mut piv, tiny).map_err(|k| NumericsError::Singular { what: "A (equality block eliminated by lemke)", index: k })?;
+        lu_factor(&mut a, ne, &mut piv, tiny)
+            .map_err(|k| NumericsError::Singular { what: "A (equality block eliminated by lemke)", index: k })?;
         for j in 0..=m {
             let col = &mut x[j * ne..(j + 1) * ne];
             if j < m {
@@ -171,7 +172,9 @@ pub fn lemke_lcp(s_mat: &DMatrix<f64>, s: &[f64], max_pivots: usize) -> (Vec<f64
         }
         match best {
             Some((i, _)) => r = i,
-            None => return (extract(&t, &basic, m, rhs), pivots, Some(SolveStatus::Failed(FailReason::RayTermination))),
+            None => {
+                return (extract(&t, &basic, m, rhs), pivots, Some(SolveStatus::Failed(FailReason::RayTermination)))
+            }
         }
     }
     v = extract(&t, &basic, m, rhs);

@@ -141,7 +141,13 @@ pub struct MlcpSolverState {
 }
 
 /// [`solve`] reusing the workspaces in `state`.
-pub fn solve_with(state: &mut MlcpSolverState, p: &Mlcp, z: &mut [f64], w: &mut [f64], solver: &MlcpSolver) -> Result<SolveReport> {
+pub fn solve_with(
+    state: &mut MlcpSolverState,
+    p: &Mlcp,
+    z: &mut [f64],
+    w: &mut [f64],
+    solver: &MlcpSolver,
+) -> Result<SolveReport> {
     check_len("z", p.size(), z.len())?;
     check_len("w", p.size(), w.len())?;
     solver.validate()?;
@@ -176,14 +182,22 @@ pub fn solve_direct(p: &Mlcp, z: &mut [f64], w: &mut [f64], tol: f64) -> Result<
     solve_direct_with(&mut Vec::new(), &mut Vec::new(), p, z, w, tol)
 }
 
-fn solve_direct_with(a: &mut Vec<f64>, piv: &mut Vec<usize>, p: &Mlcp, z: &mut [f64], w: &mut [f64], tol: f64) -> Result<SolveReport> {
+fn solve_direct_with(
+    a: &mut Vec<f64>,
+    piv: &mut Vec<usize>,
+    p: &Mlcp,
+    z: &mut [f64],
+    w: &mut [f64],
+    tol: f64,
+) -> Result<SolveReport> {
     let n = p.size();
     a.clear();
     a.extend_from_slice(p.m().as_slice());
     piv.clear();
     piv.resize(n, 0);
     let tiny = 1e-14 * (1.0 + linalg::max_abs(a));
-    linalg::lu_factor(a, n, piv, tiny).map_err(|k| NumericsError::Singular { what: "M (direct LU, no complementarity rows)", index: k })?;
+    linalg::lu_factor(a, n, piv, tiny)
+        .map_err(|k| NumericsError::Singular { what: "M (direct LU, no complementarity rows)", index: k })?;
     for (zi, qi) in z.iter_mut().zip(p.q()) {
         *zi = -qi;
     }

@@ -50,7 +50,8 @@ pub fn solve_newton_fb(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &NewtonFbOp
     let mut phit = vec![0.0; n];
     let mut psi = residual(p, z, w, &mut phi);
     let mut err = error_from_zw(p, z, w);
-    let report = |status, iterations, residual| SolveReport { status, iterations, residual, elapsed: Default::default() };
+    let report =
+        |status, iterations, residual| SolveReport { status, iterations, residual, elapsed: Default::default() };
     if err <= opts.iter.tol {
         return Ok(report(SolveStatus::Converged, 0, err));
     }

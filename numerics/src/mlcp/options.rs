@@ -31,7 +31,10 @@ impl EnumOptions {
     pub fn validate(&self) -> Result<()> {
         IterOptions::new(self.tol, 1).validate()?;
         if self.max_comp == 0 || self.max_comp > 40 {
-            return Err(NumericsError::InvalidOption { option: "max_comp", reason: format!("must be in 1..=40, got {}", self.max_comp) });
+            return Err(NumericsError::InvalidOption {
+                option: "max_comp",
+                reason: format!("must be in 1..=40, got {}", self.max_comp),
+            });
         }
         Ok(())
     }
@@ -87,7 +90,10 @@ impl NewtonFbOptions {
     pub fn validate(&self) -> Result<()> {
         self.iter.validate()?;
         if !(self.armijo > 0.0 && self.armijo < 0.5) {
-            return Err(NumericsError::InvalidOption { option: "armijo", reason: format!("must be in (0, 0.5), got {}", self.armijo) });
+            return Err(NumericsError::InvalidOption {
+                option: "armijo",
+                reason: format!("must be in (0, 0.5), got {}", self.armijo),
+            });
         }
         if self.max_backtracks == 0 {
             return Err(NumericsError::InvalidOption { option: "max_backtracks", reason: "must be >= 1".into() });

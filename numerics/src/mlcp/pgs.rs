@@ -30,7 +30,12 @@ pub fn solve_pgs(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &PgsOptions) -> R
     let mut last_good = z.to_vec();
     let mut err = mlcp_compute_error(p, z, w);
     if err <= opts.iter.tol {
-        return Ok(SolveReport { status: SolveStatus::Converged, iterations: 0, residual: err, elapsed: Default::default() });
+        return Ok(SolveReport {
+            status: SolveStatus::Converged,
+            iterations: 0,
+            residual: err,
+            elapsed: Default::default(),
+        });
     }
     for it in 1..=opts.iter.max_iter {
         for i in 0..n {
@@ -45,13 +50,28 @@ pub fn solve_pgs(p: &Mlcp, z: &mut [f64], w: &mut [f64], opts: &PgsOptions) -> R
         if !z.iter().all(|x| x.is_finite()) {
             z.copy_from_slice(&last_good);
             let e = mlcp_compute_error(p, z, w);
-            return Ok(SolveReport { status: SolveStatus::Failed(FailReason::NonFinite), iterations: it, residual: e, elapsed: Default::default() });
+            return Ok(SolveReport {
+                status: SolveStatus::Failed(FailReason::NonFinite),
+                iterations: it,
+                residual: e,
+                elapsed: Default::default(),
+            });
         }
         err = mlcp_compute_error(p, z, w);
         last_good.copy_from_slice(z);
         if err <= opts.iter.tol {
-            return Ok(SolveReport { status: SolveStatus::Converged, iterations: it, residual: err, elapsed: Default::default() });
+            return Ok(SolveReport {
+                status: SolveStatus::Converged,
+                iterations: it,
+                residual: err,
+                elapsed: Default::default(),
+            });
         }
     }
-    Ok(SolveReport { status: SolveStatus::MaxIterations, iterations: opts.iter.max_iter, residual: err, elapsed: Default::default() })
+    Ok(SolveReport {
+        status: SolveStatus::MaxIterations,
+        iterations: opts.iter.max_iter,
+        residual: err,
+        elapsed: Default::default(),
+    })
 }

@@ -26,7 +26,11 @@ impl Mlcp {
         let size = m.nrows();
         check_len("q", size, q.len())?;
         if n_eq > size {
-            return Err(NumericsError::DimensionMismatch { what: "n_eq (at most the size of M)", expected: size, found: n_eq });
+            return Err(NumericsError::DimensionMismatch {
+                what: "n_eq (at most the size of M)",
+                expected: size,
+                found: n_eq,
+            });
         }
         check_finite("M", m.as_slice())?;
         check_finite("q", &q)?;
@@ -35,7 +39,14 @@ impl Mlcp {
 
     /// The Siconos form: `A` (n×n), `B` (m×m), `C` (n×m), `D` (m×n), `a` (n), `b` (m), assembled
     /// into `M = [[A, C], [D, B]]`, `q = [a; b]`, `n_eq = n`.
-    pub fn from_abcd(a: DMatrix<f64>, b: DMatrix<f64>, c: DMatrix<f64>, d: DMatrix<f64>, a_vec: Vec<f64>, b_vec: Vec<f64>) -> Result<Self> {
+    pub fn from_abcd(
+        a: DMatrix<f64>,
+        b: DMatrix<f64>,
+        c: DMatrix<f64>,
+        d: DMatrix<f64>,
+        a_vec: Vec<f64>,
+        b_vec: Vec<f64>,
+    ) -> Result<Self> {
         if a.nrows() != a.ncols() {
             return Err(NumericsError::NotSquare { what: "A", rows: a.nrows(), cols: a.ncols() });
         }

@@ -11,8 +11,7 @@ pub const ADAMS_MAX: usize = 12;
 pub const BDF_MAX: usize = 5;
 
 /// Approximate stability-interval sizes of the Adams orders 1..=12 (LSODA's SM1), indexed by q.
-pub const ADAMS_STAB: [f64; 13] =
-    [0.0, 0.5, 0.575, 0.55, 0.45, 0.35, 0.25, 0.2, 0.15, 0.1, 0.075, 0.05, 0.025];
+pub const ADAMS_STAB: [f64; 13] = [0.0, 0.5, 0.575, 0.55, 0.45, 0.35, 0.25, 0.2, 0.15, 0.1, 0.075, 0.05, 0.025];
 
 /// Coefficients of one method family.
 #[derive(Debug, Clone)]

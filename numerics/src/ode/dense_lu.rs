@@ -93,7 +93,14 @@ impl DenseLu {
                     f.a[i * n + i] += 1.0;
                 }
                 let m = MatMut::from_column_major_slice_mut(&mut f.a, n, n);
-                faer_factor::lu_in_place(m, &mut f.piv, &mut f.perm_inv, Par::Seq, MemStack::new(&mut f.scratch), Default::default());
+                faer_factor::lu_in_place(
+                    m,
+                    &mut f.piv,
+                    &mut f.perm_inv,
+                    Par::Seq,
+                    MemStack::new(&mut f.scratch),
+                    Default::default(),
+                );
                 f.factored = (0..n).all(|k| {
                     let d = f.a[k * n + k];
                     d != 0.0 && d.is_finite()

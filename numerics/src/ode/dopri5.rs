@@ -90,11 +90,19 @@ impl Dopri5 {
         }
     }
 
-    fn rhs<S: OdeSystem + ?Sized>(sys: &S, t: f64, y: &[f64], out: &mut [f64], stats: &mut OdeStats) -> Result<bool, OdeError> {
+    fn rhs<S: OdeSystem + ?Sized>(
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        out: &mut [f64],
+        stats: &mut OdeStats,
+    ) -> Result<bool, OdeError> {
         stats.rhs_evals += 1;
         match sys.rhs(t, y, out) {
             Ok(()) => Ok(out.iter().all(|x| x.is_finite())),
-            Err(UserFnError::Fatal(m)) => Err(OdeError::UserFn { what: "rhs", t, source: UserFnError::Fatal(m), stats: Box::new(*stats) }),
+            Err(UserFnError::Fatal(m)) => {
+                Err(OdeError::UserFn { what: "rhs", t, source: UserFnError::Fatal(m), stats: Box::new(*stats) })
+            }
             Err(_) => Ok(false),
         }
     }
@@ -153,7 +161,12 @@ impl Dopri5 {
     }
 
     /// One accepted step, not past `tstop`.
-    pub fn step<S: OdeSystem + ?Sized>(&mut self, sys: &S, tstop: Option<f64>, stats: &mut OdeStats) -> Result<(), OdeError> {
+    pub fn step<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        tstop: Option<f64>,
+        stats: &mut OdeStats,
+    ) -> Result<(), OdeError> {
         let n = self.n;
         let mut nfail = 0u32;
         loop {
@@ -187,7 +200,8 @@ impl Dopri5 {
             stage!(4, C5, A51 => 0, A52 => 1, A53 => 2, A54 => 3);
             if ok {
                 for i in 0..n {
-                    self.y1[i] = y[i] + h * (A61 * k[0][i] + A62 * k[1][i] + A63 * k[2][i] + A64 * k[3][i] + A65 * k[4][i]);
+                    self.y1[i] =
+                        y[i] + h * (A61 * k[0][i] + A62 * k[1][i] + A63 * k[2][i] + A64 * k[3][i] + A65 * k[4][i]);
                 }
                 let (_, hi) = k.split_at_mut(5);
                 ok = Self::rhs(sys, t + h, &self.y1, &mut hi[0], stats)?;

@@ -138,7 +138,17 @@ impl<S: OdeSystem> Integrator<S> {
             None => None,
         };
         let roots = RootFinder::new(&sys, opts.root_sampling);
-        Ok(Integrator { sys, opts, core, roots, proj, t: t0, y: y0.to_vec(), started: false, stats: OdeStats::default() })
+        Ok(Integrator {
+            sys,
+            opts,
+            core,
+            roots,
+            proj,
+            t: t0,
+            y: y0.to_vec(),
+            started: false,
+            stats: OdeStats::default(),
+        })
     }
 
     /// Time of the last returned state (target, root, or initial time).
@@ -293,7 +303,11 @@ impl<S: OdeSystem> Integrator<S> {
                 return Ok(OdeStop::Reached(t_out));
             }
             if nsteps >= self.opts.max_steps {
-                return Err(OdeError::TooManySteps { t: t_core, max: self.opts.max_steps, stats: Box::new(self.stats) });
+                return Err(OdeError::TooManySteps {
+                    t: t_core,
+                    max: self.opts.max_steps,
+                    stats: Box::new(self.stats),
+                });
             }
             nsteps += 1;
             let tstop = self.opts.tcrit.filter(|&tc| tc > t_core);

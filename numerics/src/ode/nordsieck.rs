@@ -22,7 +22,6 @@ pub enum Family {
     Bdf,
 }
 
-
 /// Outcome of the corrector.
 pub(super) enum CorrFail {
     /// Did not converge (or a recoverable RHS failure / non-finite value): reduce h.
@@ -171,7 +170,12 @@ impl Nordsieck {
         self.t = t0;
         self.zn.col_mut(0).copy_from_slice(y0);
         stats.rhs_evals += 1;
-        sys.rhs(t0, y0, &mut self.savf).map_err(|e| OdeError::UserFn { what: "rhs", t: t0, source: e, stats: Box::new(*stats) })?;
+        sys.rhs(t0, y0, &mut self.savf).map_err(|e| OdeError::UserFn {
+            what: "rhs",
+            t: t0,
+            source: e,
+            stats: Box::new(*stats),
+        })?;
         if self.savf.iter().any(|x| !x.is_finite()) {
             return Err(OdeError::NonFinite { what: "rhs at the initial point", t: t0, stats: Box::new(*stats) });
         }
@@ -252,7 +256,12 @@ impl Nordsieck {
         self.h *= rh;
     }
 
-    pub(super) fn call_rhs<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, stats: &mut OdeStats) -> Result<(), CorrFail> {
+    pub(super) fn call_rhs<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        stats: &mut OdeStats,
+    ) -> Result<(), CorrFail> {
         stats.rhs_evals += 1;
         match sys.rhs(t, &self.y, &mut self.savf) {
             Ok(()) if self.savf.iter().all(|x| x.is_finite()) => Ok(()),

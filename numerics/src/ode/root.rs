@@ -113,7 +113,13 @@ impl RootFinder {
 
     /// (Re)starts at `(t, y)`: records base signs; continuous components that are exactly zero
     /// are masked.
-    pub fn start<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, y: &[f64], stats: &mut OdeStats) -> Result<(), OdeError> {
+    pub fn start<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        stats: &mut OdeStats,
+    ) -> Result<(), OdeError> {
         if self.is_empty() {
             self.t_lo = t;
             return Ok(());
@@ -215,11 +221,7 @@ impl RootFinder {
                 }
                 let (x0, x1) = (wa * ga[i], wb * gb[i]);
                 // zero base (discrete zero leaving zero) or no slope: bisect
-                let f = if self.base[i] == 0 || x0 == x1 {
-                    0.5
-                } else {
-                    (x0 / (x0 - x1)).clamp(0.0, 1.0)
-                };
+                let f = if self.base[i] == 0 || x0 == x1 { 0.5 } else { (x0 / (x0 - x1)).clamp(0.0, 1.0) };
                 frac = frac.min(f);
             }
             if !frac.is_finite() {

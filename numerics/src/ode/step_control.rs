@@ -47,7 +47,7 @@ impl Nordsieck {
             self.predict();
             let corr = self.correct(sys, stats);
             self.projected = false;
-        let mut acnrm = match corr {
+            let mut acnrm = match corr {
                 Ok(a) => Some(a),
                 Err(CorrFail::Fatal(what, t, e)) => {
                     self.retract();
@@ -74,7 +74,12 @@ impl Nordsieck {
                     }
                 }
                 if ncf >= 10 {
-                    return Err(OdeError::ConvergenceFailures { t: told, h: self.h, count: ncf, stats: Box::new(*stats) });
+                    return Err(OdeError::ConvergenceFailures {
+                        t: told,
+                        h: self.h,
+                        count: ncf,
+                        stats: Box::new(*stats),
+                    });
                 }
                 if self.h.abs() <= self.hmin * 1.00001 {
                     return Err(OdeError::StepSizeTooSmall { t: told, h: self.h, stats: Box::new(*stats) });
@@ -136,9 +141,15 @@ impl Nordsieck {
                 self.y.copy_from_slice(self.zn.col(0));
                 match self.call_rhs(sys, self.t, stats) {
                     Ok(()) => {}
-                    Err(CorrFail::Fatal(what, t, e)) => return Err(OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) }),
+                    Err(CorrFail::Fatal(what, t, e)) => {
+                        return Err(OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) })
+                    }
                     Err(CorrFail::Retry) => {
-                        return Err(OdeError::NonFinite { what: "rhs at the last accepted state", t: self.t, stats: Box::new(*stats) })
+                        return Err(OdeError::NonFinite {
+                            what: "rhs at the last accepted state",
+                            t: self.t,
+                            stats: Box::new(*stats),
+                        })
                     }
                 }
                 let h = self.h;
@@ -168,9 +179,12 @@ impl Nordsieck {
             self.y[i] = z0[i] + el0 * self.acor[i];
         }
         self.tmp.copy_from_slice(&self.y);
-        let ok = p
-            .project(sys, self.t, &mut self.y, &self.ewt, stats)
-            .map_err(|(what, t, e)| OdeError::UserFn { what, t, source: e, stats: Box::new(*stats) })?;
+        let ok = p.project(sys, self.t, &mut self.y, &self.ewt, stats).map_err(|(what, t, e)| OdeError::UserFn {
+            what,
+            t,
+            source: e,
+            stats: Box::new(*stats),
+        })?;
         if !ok {
             return Ok(None);
         }

@@ -85,7 +85,13 @@ impl SymplecticEuler {
         self.dense = DenseOutput { t: t0, h: 0.0, kind: DenseKind::Linear(y0.to_vec(), y0.to_vec()) };
     }
 
-    fn rhs<S: OdeSystem + ?Sized>(sys: &S, t: f64, y: &[f64], f: &mut [f64], stats: &mut OdeStats) -> Result<(), OdeError> {
+    fn rhs<S: OdeSystem + ?Sized>(
+        sys: &S,
+        t: f64,
+        y: &[f64],
+        f: &mut [f64],
+        stats: &mut OdeStats,
+    ) -> Result<(), OdeError> {
         stats.rhs_evals += 1;
         sys.rhs(t, y, f).map_err(|e| OdeError::UserFn { what: "rhs", t, source: e, stats: Box::new(*stats) })?;
         if f.iter().any(|x| !x.is_finite()) {
@@ -95,7 +101,12 @@ impl SymplecticEuler {
     }
 
     /// One step of size h (shortened to land on `tstop`).
-    pub fn step<S: OdeSystem + ?Sized>(&mut self, sys: &S, tstop: Option<f64>, stats: &mut OdeStats) -> Result<(), OdeError> {
+    pub fn step<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        tstop: Option<f64>,
+        stats: &mut OdeStats,
+    ) -> Result<(), OdeError> {
         let t = self.t;
         let mut t1 = self.t0 + (self.k + 1) as f64 * self.h;
         let mut shortened = false;
@@ -153,7 +164,8 @@ impl SymplecticEuler {
             }));
         };
         stats.jac_evals += 1;
-        let user_err = |e, stats: &OdeStats| OdeError::UserFn { what: "jacobian", t, source: e, stats: Box::new(*stats) };
+        let user_err =
+            |e, stats: &OdeStats| OdeError::UserFn { what: "jacobian", t, source: e, stats: Box::new(*stats) };
         let mut analytic = false;
         if sys.has_jacobian() {
             if im.full_jac.nrows() != n {
@@ -202,7 +214,13 @@ impl SymplecticEuler {
     /// Newton for `G(u1) = u1 − u0 − h f(t, q0, u1) = 0`, starting from `y1 = y0` (with `f`
     /// evaluated there on entry; the first correction is the explicit step when f does not
     /// depend on u). On success `y1 = (q0, u1)` and `f = f(t, y1)`.
-    fn solve_u<S: OdeSystem + ?Sized>(&mut self, sys: &S, t: f64, h: f64, stats: &mut OdeStats) -> Result<(), OdeError> {
+    fn solve_u<S: OdeSystem + ?Sized>(
+        &mut self,
+        sys: &S,
+        t: f64,
+        h: f64,
+        stats: &mut OdeStats,
+    ) -> Result<(), OdeError> {
         let (n, nq) = (self.y.len(), self.n_q);
         let (tol, max_iter) = match &self.implicit {
             Some(im) => (im.tol, im.max_iter),

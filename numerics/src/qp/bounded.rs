@@ -42,7 +42,10 @@ impl BoundedQpOptions {
     pub fn validate(&self) -> Result<()> {
         crate::report::IterOptions::new(self.tol, self.max_iter).validate()?;
         if !(self.armijo > 0.0 && self.armijo < 1.0) {
-            return Err(NumericsError::InvalidOption { option: "armijo", reason: format!("must lie in (0, 1), got {}", self.armijo) });
+            return Err(NumericsError::InvalidOption {
+                option: "armijo",
+                reason: format!("must lie in (0, 1), got {}", self.armijo),
+            });
         }
         Ok(())
     }
@@ -75,8 +78,12 @@ pub fn check_bounded_qp(h: &DMatrix<f64>, c: &[f64], lb: &[f64], ub: &[f64]) -> 
     }
     check_finite("c", c)?;
     for i in 0..n {
-        if lb[i].is_nan() || ub[i].is_nan() || !(lb[i] <= ub[i]) || lb[i] == f64::INFINITY || ub[i] == f64::NEG_INFINITY {
-            return Err(NumericsError::InvalidOption { option: "lb/ub", reason: format!("need -inf <= lb <= ub <= inf with lb < inf, ub > -inf at index {i}") });
+        if lb[i].is_nan() || ub[i].is_nan() || !(lb[i] <= ub[i]) || lb[i] == f64::INFINITY || ub[i] == f64::NEG_INFINITY
+        {
+            return Err(NumericsError::InvalidOption {
+                option: "lb/ub",
+                reason: format!("need -inf <= lb <= ub <= inf with lb < inf, ub > -inf at index {i}"),
+            });
         }
     }
     Ok(())
@@ -84,10 +91,13 @@ pub fn check_bounded_qp(h: &DMatrix<f64>, c: &[f64], lb: &[f64], ub: &[f64]) -> 
 
 /// Projected-gradient residual `‖x − P(x − g)‖`.
 pub fn projected_gradient_norm(x: &[f64], g: &[f64], lb: &[f64], ub: &[f64]) -> f64 {
-    (0..x.len()).map(|i| {
-        let r = x[i] - (x[i] - g[i]).clamp(lb[i], ub[i]);
-        r * r
-    }).sum::<f64>().sqrt()
+    (0..x.len())
+        .map(|i| {
+            let r = x[i] - (x[i] - g[i]).clamp(lb[i], ub[i]);
+            r * r
+        })
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// `out = H x`.
@@ -110,7 +120,15 @@ fn objective(h: &DMatrix<f64>, c: &[f64], x: &[f64], hx: &mut [f64]) -> f64 {
 
 /// Solves the QP from the start point `x` (projected on the box first); `x` holds the answer.
 /// The report's residual is the projected-gradient residual.
-pub fn solve_bounded_qp(ws: &mut BoundedQpWorkspace, h: &DMatrix<f64>, c: &[f64], lb: &[f64], ub: &[f64], x: &mut [f64], o: &BoundedQpOptions) -> Result<SolveReport> {
+pub fn solve_bounded_qp(
+    ws: &mut BoundedQpWorkspace,
+    h: &DMatrix<f64>,
+    c: &[f64],
+    lb: &[f64],
+    ub: &[f64],
+    x: &mut [f64],
+    o: &BoundedQpOptions,
+) -> Result<SolveReport> {
     let start = Instant::now();
     o.validate()?;
     check_bounded_qp(h, c, lb, ub)?;
@@ -229,16 +247,36 @@ mod tests {
         let h = DMatrix::from_row_slice(2, 2, &[1.0, 1.0, 1.0, 1.0]);
         let mut x = [0.5, 0.5];
         let mut ws = BoundedQpWorkspace::default();
-        let rep = solve_bounded_qp(&mut ws, &h, &[-3.0, 1.0], &[0.0, -1.0], &[1.0, 1.0], &mut x, &BoundedQpOptions::default()).unwrap();
+        let rep = solve_bounded_qp(
+            &mut ws,
+            &h,
+            &[-3.0, 1.0],
+            &[0.0, -1.0],
+            &[1.0, 1.0],
+            &mut x,
+            &BoundedQpOptions::default(),
+        )
+        .unwrap();
         assert_eq!(rep.status, SolveStatus::Converged, "{rep:?}");
         assert!((x[0] - 1.0).abs() < 1e-12 && (x[1] + 1.0).abs() < 1e-12, "{x:?}");
         // interior minimum of a strictly convex problem: x = −H⁻¹c
         let h = DMatrix::from_row_slice(2, 2, &[2.0, 0.5, 0.5, 1.0]);
         let mut x = [0.0, 0.0];
-        let rep = solve_bounded_qp(&mut ws, &h, &[-1.0, -1.0], &[-10.0; 2], &[10.0; 2], &mut x, &BoundedQpOptions::default()).unwrap();
+        let rep =
+            solve_bounded_qp(&mut ws, &h, &[-1.0, -1.0], &[-10.0; 2], &[10.0; 2], &mut x, &BoundedQpOptions::default())
+                .unwrap();
         assert!(rep.status.converged());
         let det = 2.0 - 0.25;
         assert!((x[0] - (1.0 - 0.5) / det).abs() < 1e-10 && (x[1] - (2.0 - 0.5) / det).abs() < 1e-10, "{x:?}");
-        assert!(solve_bounded_qp(&mut ws, &h, &[0.0; 2], &[1.0, 0.0], &[0.0, 1.0], &mut x, &BoundedQpOptions::default()).is_err());
+        assert!(solve_bounded_qp(
+            &mut ws,
+            &h,
+            &[0.0; 2],
+            &[1.0, 0.0],
+            &[0.0, 1.0],
+            &mut x,
+            &BoundedQpOptions::default()
+        )
+        .is_err());
     }
 }

@@ -21,7 +21,10 @@ impl ConvexQp {
     /// data and `μ >= 0`.
     pub fn new(dim: usize, m: Operator, q: Vec<f64>, mu: Vec<f64>) -> Result<Self> {
         if dim != 2 && dim != 3 {
-            return Err(NumericsError::Unsupported { solver: "convex-qp", what: format!("cone dimension {dim} (2 or 3)") });
+            return Err(NumericsError::Unsupported {
+                solver: "convex-qp",
+                what: format!("cone dimension {dim} (2 or 3)"),
+            });
         }
         if m.nrows() != m.ncols() {
             return Err(NumericsError::NotSquare { what: "M", rows: m.nrows(), cols: m.ncols() });
@@ -34,7 +37,10 @@ impl ConvexQp {
         check_finite("q", &q)?;
         check_finite("mu", &mu)?;
         if let Some(i) = mu.iter().position(|&v| v < 0.0) {
-            return Err(NumericsError::InvalidOption { option: "mu", reason: format!("friction coefficient {i} is negative") });
+            return Err(NumericsError::InvalidOption {
+                option: "mu",
+                reason: format!("friction coefficient {i} is negative"),
+            });
         }
         Ok(ConvexQp { dim, m, q, mu })
     }

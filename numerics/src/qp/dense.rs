@@ -41,7 +41,12 @@ pub fn solve_dense(qp: &Qp, x: &mut [f64], opts: &DualActiveSetOptions) -> Resul
     let mut lambda = vec![0.0; mi];
     let mut mu = vec![0.0; me];
     let tol = opts.iter.tol;
-    let done = |status, outcome, iterations, residual, lambda, mu| QpReport { report: SolveReport { status, iterations, residual, elapsed: Default::default() }, outcome, lambda, mu };
+    let done = |status, outcome, iterations, residual, lambda, mu| QpReport {
+        report: SolveReport { status, iterations, residual, elapsed: Default::default() },
+        outcome,
+        lambda,
+        mu,
+    };
     if n == 0 {
         return Ok(done(SolveStatus::Converged, QpOutcome::Optimal, 0, 0.0, lambda, mu));
     }
@@ -55,7 +60,10 @@ pub fn solve_dense(qp: &Qp, x: &mut [f64], opts: &DualActiveSetOptions) -> Resul
     let qmax = qp.q().iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
     let rho = opts.prox_rho * qmax;
     let g = qp.q() + DMatrix::identity(n, n) * rho;
-    let jinv = inverse_factor(&g).ok_or_else(|| NumericsError::Unsupported { solver: "qp", what: "a Q that is not positive semidefinite (Cholesky of Q + ρI failed)".into() })?;
+    let jinv = inverse_factor(&g).ok_or_else(|| NumericsError::Unsupported {
+        solver: "qp",
+        what: "a Q that is not positive semidefinite (Cholesky of Q + ρI failed)".into(),
+    })?;
     let mut xk = vec![0.0; n];
     let mut total = 0;
     let mut res = f64::INFINITY;
@@ -65,8 +73,19 @@ pub fn solve_dense(qp: &Qp, x: &mut [f64], opts: &DualActiveSetOptions) -> Resul
         total += out.iterations;
         res = qp.kkt_residual(x, &lambda, &mu);
         match out.end {
-            GiEnd::Infeasible => return Ok(done(SolveStatus::Failed(FailReason::NoSolution), QpOutcome::Infeasible, total, res, lambda, mu)),
-            GiEnd::MaxIterations => return Ok(done(SolveStatus::MaxIterations, QpOutcome::NotConverged, total, res, lambda, mu)),
+            GiEnd::Infeasible => {
+                return Ok(done(
+                    SolveStatus::Failed(FailReason::NoSolution),
+                    QpOutcome::Infeasible,
+                    total,
+                    res,
+                    lambda,
+                    mu,
+                ))
+            }
+            GiEnd::MaxIterations => {
+                return Ok(done(SolveStatus::MaxIterations, QpOutcome::NotConverged, total, res, lambda, mu))
+            }
             GiEnd::Optimal => {}
         }
         if res <= tol {

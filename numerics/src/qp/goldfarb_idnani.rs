@@ -163,10 +163,28 @@ pub(crate) struct GiOut {
 
 /// Runs Goldfarb–Idnani for `min ½xᵀGx + gᵀx` on the constraints of `qp`, where `jinv = L⁻ᵀ`
 /// for the Cholesky factor `L` of `G`. Writes `x`, `lambda` (inequalities), `mu` (equalities).
-pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter: usize, x: &mut [f64], lambda: &mut [f64], mu: &mut [f64]) -> GiOut {
+pub(crate) fn goldfarb_idnani(
+    qp: &Qp,
+    jinv: &DMatrix<f64>,
+    g: &[f64],
+    max_iter: usize,
+    x: &mut [f64],
+    lambda: &mut [f64],
+    mu: &mut [f64],
+) -> GiOut {
     let n = qp.n();
     let (me, mi) = (qp.aeq().nrows(), qp.a().nrows());
-    let mut s = Gi { n, j: jinv.clone(), r: DMatrix::zeros(n, n), iq: 0, active: Vec::with_capacity(n), u: vec![0.0; n + 1], d: vec![0.0; n], z: vec![0.0; n], rr: vec![0.0; n] };
+    let mut s = Gi {
+        n,
+        j: jinv.clone(),
+        r: DMatrix::zeros(n, n),
+        iq: 0,
+        active: Vec::with_capacity(n),
+        u: vec![0.0; n + 1],
+        d: vec![0.0; n],
+        z: vec![0.0; n],
+        rr: vec![0.0; n],
+    };
     lambda.iter_mut().for_each(|v| *v = 0.0);
     mu.iter_mut().for_each(|v| *v = 0.0);
     // x = −G⁻¹ g = −J Jᵀ g.
@@ -179,7 +197,9 @@ pub(crate) fn goldfarb_idnani(qp: &Qp, jinv: &DMatrix<f64>, g: &[f64], max_iter:
     // Inequality rows contiguous (Aᵀ column-major) and their norms, computed once.
     let at = qp.a().transpose();
     let ats = at.as_slice();
-    let a_norm: Vec<f64> = (0..mi).map(|k| dot(&ats[k * n..(k + 1) * n], &ats[k * n..(k + 1) * n]).sqrt().max(f64::MIN_POSITIVE)).collect();
+    let a_norm: Vec<f64> = (0..mi)
+        .map(|k| dot(&ats[k * n..(k + 1) * n], &ats[k * n..(k + 1) * n]).sqrt().max(f64::MIN_POSITIVE))
+        .collect();
     let mut is_active = vec![false; mi];
     let anorm = |v: &[f64]| 1.0 + v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
     let eps = 1e-13;

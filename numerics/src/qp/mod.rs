@@ -115,7 +115,10 @@ pub struct QpReport {
 pub fn solve(p: &Qp, x: &mut [f64], solver: &QpSolver) -> Result<QpReport> {
     check_len("x", p.n(), x.len())?;
     let QpSolver::DualActiveSet(o) = solver else {
-        return Err(NumericsError::Unsupported { solver: solver.name(), what: "the dense polyhedral QP (use `qp`)".into() });
+        return Err(NumericsError::Unsupported {
+            solver: solver.name(),
+            what: "the dense polyhedral QP (use `qp`)".into(),
+        });
     };
     o.validate()?;
     let start = Instant::now();
@@ -135,7 +138,10 @@ pub fn solve(p: &Qp, x: &mut [f64], solver: &QpSolver) -> Result<QpReport> {
 pub fn solve_convex_qp(p: &ConvexQp, z: &mut [f64], solver: &QpSolver) -> Result<SolveReport> {
     check_len("z", p.size(), z.len())?;
     let QpSolver::ProjectedGradient(o) = solver else {
-        return Err(NumericsError::Unsupported { solver: solver.name(), what: "the ConvexQP over Coulomb cones (use `pg`)".into() });
+        return Err(NumericsError::Unsupported {
+            solver: solver.name(),
+            what: "the ConvexQP over Coulomb cones (use `pg`)".into(),
+        });
     };
     o.validate()?;
     if o.warm_start {

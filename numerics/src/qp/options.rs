@@ -20,7 +20,12 @@ pub struct DualActiveSetOptions {
 
 impl Default for DualActiveSetOptions {
     fn default() -> Self {
-        DualActiveSetOptions { iter: IterOptions::new(1e-10, 1000), prox_rho: 1e-6, max_prox: 500, unbounded_norm: 1e12 }
+        DualActiveSetOptions {
+            iter: IterOptions::new(1e-10, 1000),
+            prox_rho: 1e-6,
+            max_prox: 500,
+            unbounded_norm: 1e12,
+        }
     }
 }
 
@@ -33,7 +38,10 @@ impl DualActiveSetOptions {
     pub fn validate(&self) -> Result<()> {
         self.iter.validate()?;
         if !(self.prox_rho > 0.0 && self.prox_rho.is_finite()) {
-            return Err(NumericsError::InvalidOption { option: "prox_rho", reason: format!("must be finite and > 0, got {}", self.prox_rho) });
+            return Err(NumericsError::InvalidOption {
+                option: "prox_rho",
+                reason: format!("must be finite and > 0, got {}", self.prox_rho),
+            });
         }
         if self.max_prox == 0 {
             return Err(NumericsError::InvalidOption { option: "max_prox", reason: "must be >= 1".into() });
@@ -73,7 +81,10 @@ impl PgOptions {
         self.iter.validate()?;
         if let Some(s) = self.step {
             if !(s > 0.0 && s.is_finite()) {
-                return Err(NumericsError::InvalidOption { option: "step", reason: format!("must be finite and > 0, got {s}") });
+                return Err(NumericsError::InvalidOption {
+                    option: "step",
+                    reason: format!("must be finite and > 0, got {s}"),
+                });
             }
         }
         Ok(())

@@ -39,7 +39,8 @@ pub fn solve_pg(p: &ConvexQp, z: &mut [f64], opts: &PgOptions) -> Result<SolveRe
         z.iter_mut().for_each(|x| *x = 0.0);
     }
     p.project(z);
-    let report = |status, iterations, residual| SolveReport { status, iterations, residual, elapsed: Default::default() };
+    let report =
+        |status, iterations, residual| SolveReport { status, iterations, residual, elapsed: Default::default() };
     let mut err = convex_qp_error(p, z);
     if err <= opts.iter.tol {
         return Ok(report(SolveStatus::Converged, 0, err));
@@ -55,7 +56,7 @@ pub fn solve_pg(p: &ConvexQp, z: &mut [f64], opts: &PgOptions) -> Result<SolveRe
     let mut t = 1.0f64;
     let obj = |x: &[f64], mx: &mut [f64]| -> f64 {
         p.m().matvec(x, mx);
-        x.iter().zip(mx.iter()).zip(p.q()).map(|(( x, m), q)| x * (0.5 * m + q)).sum()
+        x.iter().zip(mx.iter()).zip(p.q()).map(|((x, m), q)| x * (0.5 * m + q)).sum()
     };
     let mut fz = obj(z, &mut mz);
     for it in 1..=opts.iter.max_iter {

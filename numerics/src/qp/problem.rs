@@ -20,7 +20,14 @@ impl Qp {
     /// Checks shapes, finiteness and the symmetry of `Q` (relative tolerance 1e-10; `Q` is then
     /// symmetrized). Positive semidefiniteness is checked by the solver (it returns
     /// `Unsupported` on negative curvature). `A` may have zero rows, and so may `Aeq`.
-    pub fn new(q: DMatrix<f64>, p: Vec<f64>, a: DMatrix<f64>, b: Vec<f64>, aeq: DMatrix<f64>, beq: Vec<f64>) -> Result<Self> {
+    pub fn new(
+        q: DMatrix<f64>,
+        p: Vec<f64>,
+        a: DMatrix<f64>,
+        b: Vec<f64>,
+        aeq: DMatrix<f64>,
+        beq: Vec<f64>,
+    ) -> Result<Self> {
         if q.nrows() != q.ncols() {
             return Err(NumericsError::NotSquare { what: "Q", rows: q.nrows(), cols: q.ncols() });
         }
@@ -40,7 +47,10 @@ impl Qp {
         for j in 0..n {
             for i in 0..j {
                 if (q[(i, j)] - q[(j, i)]).abs() > 1e-10 * scale.max(f64::MIN_POSITIVE) {
-                    return Err(NumericsError::Unsupported { solver: "qp", what: format!("a non-symmetric Q (entries ({i},{j}) and ({j},{i}) differ)") });
+                    return Err(NumericsError::Unsupported {
+                        solver: "qp",
+                        what: format!("a non-symmetric Q (entries ({i},{j}) and ({j},{i}) differ)"),
+                    });
                 }
             }
         }

@@ -42,7 +42,12 @@ fn relay_to_lcp_in(p: &Relay, mut big: DMatrix<f64>, mut ql: Vec<f64>) -> Result
 }
 
 /// Solves through [`relay_to_lcp_in`]; returns (pivots, failure).
-pub(crate) fn solve(state: &mut super::RelaySolverState, p: &Relay, z: &mut [f64], o: &LemkeOptions) -> Result<(usize, Option<FailReason>)> {
+pub(crate) fn solve(
+    state: &mut super::RelaySolverState,
+    p: &Relay,
+    z: &mut [f64],
+    o: &LemkeOptions,
+) -> Result<(usize, Option<FailReason>)> {
     let lcp = relay_to_lcp_in(p, std::mem::take(&mut state.big), std::mem::take(&mut state.ql))?;
     let n = p.size();
     state.zl.clear();

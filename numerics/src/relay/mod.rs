@@ -42,7 +42,10 @@ impl Relay {
         check_finite("lb", &lb)?;
         check_finite("ub", &ub)?;
         if let Some(i) = (0..n).find(|&i| lb[i] > ub[i]) {
-            return Err(NumericsError::InvalidOption { option: "lb/ub", reason: format!("lb[{i}] = {} > ub[{i}] = {}", lb[i], ub[i]) });
+            return Err(NumericsError::InvalidOption {
+                option: "lb/ub",
+                reason: format!("lb[{i}] = {} > ub[{i}] = {}", lb[i], ub[i]),
+            });
         }
         let m = crate::lcp::scalar_blocks(m)?;
         Ok(Relay { m, q, lb, ub })
@@ -123,10 +126,13 @@ pub fn relay_error(p: &Relay, z: &[f64]) -> f64 {
 }
 
 fn relay_error_zw(p: &Relay, z: &[f64], w: &[f64]) -> f64 {
-    let e: f64 = (0..z.len()).map(|i| {
-        let r = z[i] - (z[i] - w[i]).clamp(p.lb[i], p.ub[i]);
-        r * r
-    }).sum::<f64>().sqrt();
+    let e: f64 = (0..z.len())
+        .map(|i| {
+            let r = z[i] - (z[i] - w[i]).clamp(p.lb[i], p.ub[i]);
+            r * r
+        })
+        .sum::<f64>()
+        .sqrt();
     e / (crate::lcp::error_norm(&p.q) + 1.0)
 }
 
@@ -160,7 +166,13 @@ pub fn solve(p: &Relay, z: &mut [f64], w: &mut [f64], solver: &RelaySolver) -> R
 }
 
 /// [`solve`] reusing the workspaces in `state`.
-pub fn solve_with(state: &mut RelaySolverState, p: &Relay, z: &mut [f64], w: &mut [f64], solver: &RelaySolver) -> Result<SolveReport> {
+pub fn solve_with(
+    state: &mut RelaySolverState,
+    p: &Relay,
+    z: &mut [f64],
+    w: &mut [f64],
+    solver: &RelaySolver,
+) -> Result<SolveReport> {
     let start = Instant::now();
     solver.validate()?;
     let n = p.size();

@@ -6,7 +6,13 @@ use crate::error::{NumericsError, Result};
 use crate::report::{FailReason, IterOptions};
 
 /// Runs PGS; returns (sweeps, failure). A non-positive diagonal entry is a typed error.
-pub(crate) fn solve(p: &Relay, z: &mut [f64], it: IterOptions, inv_diag: &mut Vec<f64>, w: &mut Vec<f64>) -> Result<(usize, Option<FailReason>)> {
+pub(crate) fn solve(
+    p: &Relay,
+    z: &mut [f64],
+    it: IterOptions,
+    inv_diag: &mut Vec<f64>,
+    w: &mut Vec<f64>,
+) -> Result<(usize, Option<FailReason>)> {
     let m = p.m();
     let n = p.size();
     inv_diag.clear();

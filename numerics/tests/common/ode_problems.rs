@@ -60,15 +60,9 @@ pub fn problem(name: &str) -> Problem {
         "vdp1" => p("vdp1", Kind::Vdp(1.0), vec![2.0, 0.0], 20.0, 1.0, &REF_VDP1, false),
         "vdp1000" => p("vdp1000", Kind::Vdp(1000.0), vec![2.0, 0.0], 3000.0, 1.0, &REF_VDP1000, true),
         "robertson" => p("robertson", Kind::Robertson, vec![1.0, 0.0, 0.0], 1e11, 1e-10, &REF_ROBERTSON, true),
-        "hires" => p(
-            "hires",
-            Kind::Hires,
-            vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0057],
-            321.8122,
-            1e-4,
-            &REF_HIRES,
-            true,
-        ),
+        "hires" => {
+            p("hires", Kind::Hires, vec![1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0057], 321.8122, 1e-4, &REF_HIRES, true)
+        }
         "pleiades" => {
             let mut y0 = vec![3.0, 3.0, -1.0, -3.0, 2.0, -2.0, 2.0, 3.0, -3.0, 2.0, 0.0, 0.0, -4.0, 4.0];
             y0.extend([0.0, 0.0, 0.0, 0.0, 0.0, 1.75, -1.5, 0.0, 0.0, 0.0, -1.25, 1.0, 0.0, 0.0]);

@@ -69,8 +69,7 @@ pub const STATUS_PANIC: i32 = -101;
 pub const STATUS_NULL_POINTER: i32 = -102;
 
 /// Pure time function: `out = f(t)` with `nout` values.
-pub type TimeFn =
-    extern "C" fn(t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
+pub type TimeFn = extern "C" fn(t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
 
 /// Lagrangian function of `(t, q, v)` with `n` degrees of freedom; `nout` = `n` or `n*n`.
 pub type LagrangianFn = extern "C" fn(
@@ -85,15 +84,8 @@ pub type LagrangianFn = extern "C" fn(
 ) -> i32;
 
 /// First-order vector field of `(t, x)` with state size `n`; `nout` = `n` or `n*n`.
-pub type VectorFieldFn = extern "C" fn(
-    t: f64,
-    n: u32,
-    x: *const f64,
-    nout: u32,
-    out: *mut f64,
-    np: u32,
-    params: *const f64,
-) -> i32;
+pub type VectorFieldFn =
+    extern "C" fn(t: f64, n: u32, x: *const f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
 
 /// Relation function of `(t, x, λ)`: state size `n`, multiplier size `m`, output size `nout`.
 pub type RelationFn = extern "C" fn(

@@ -166,7 +166,10 @@ mod tests {
         assert_eq!(m[3], want[0][1]);
         assert_eq!(m[8], want[2][2]);
         let mut j = [0.0; 9];
-        assert_eq!(slider_crank_fgyr_jacobian_v(0.0, 3, q.as_ptr(), v.as_ptr(), 9, j.as_mut_ptr(), 9, MECH.as_ptr()), 0);
+        assert_eq!(
+            slider_crank_fgyr_jacobian_v(0.0, 3, q.as_ptr(), v.as_ptr(), 9, j.as_mut_ptr(), 9, MECH.as_ptr()),
+            0
+        );
         let want = Mechanism::from_params(&MECH).unwrap().gyroscopic_jac_v(&q, &v);
         assert_eq!(j[3], want[0][1]);
         assert_eq!(j[1], want[1][0]);
@@ -184,9 +187,15 @@ mod tests {
         assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 2, gx.as_mut_ptr(), 7, corner.as_ptr()), 0);
         assert_eq!(gx, [c.gap(&q), c.abscissa(&q)]);
         let mut jac = [0.0; 6];
-        assert_eq!(slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 6, jac.as_mut_ptr(), 7, corner.as_ptr()), 0);
+        assert_eq!(
+            slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 6, jac.as_mut_ptr(), 7, corner.as_ptr()),
+            0
+        );
         assert_eq!((jac[2], jac[3]), (c.gap_jacobian(&q)[1], c.abscissa_jacobian(&q)[1]));
-        assert_eq!(slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 4, jac.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
+        assert_eq!(
+            slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 4, jac.as_mut_ptr(), 7, corner.as_ptr()),
+            BAD_INPUT
+        );
         assert_eq!(slider_crank_gap(0.0, 2, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
     }
 }

@@ -231,7 +231,12 @@ mod tests {
     fn assert_close<const M: usize>(a: &[[f64; 3]; M], b: &[[f64; 3]; M], tol: f64, what: &str) {
         for r in 0..M {
             for c in 0..3 {
-                assert!((a[r][c] - b[r][c]).abs() <= tol, "{what}[{r}][{c}]: analytic {} vs finite difference {}", a[r][c], b[r][c]);
+                assert!(
+                    (a[r][c] - b[r][c]).abs() <= tol,
+                    "{what}[{r}][{c}]: analytic {} vs finite difference {}",
+                    a[r][c],
+                    b[r][c]
+                );
             }
         }
     }
@@ -254,7 +259,8 @@ mod tests {
         let m = mech();
         for i in 0..=36 {
             for j in 0..=36 {
-                let q = [i as f64 * std::f64::consts::PI / 18.0, j as f64 * std::f64::consts::PI / 18.0, 0.1 * i as f64];
+                let q =
+                    [i as f64 * std::f64::consts::PI / 18.0, j as f64 * std::f64::consts::PI / 18.0, 0.1 * i as f64];
                 let mm = m.mass(&q);
                 for (r, row) in mm.iter().enumerate() {
                     for (c, x) in row.iter().enumerate() {
@@ -296,7 +302,11 @@ mod tests {
                         c += (dm[k][i][j] - 0.5 * dm[i][j][k]) * v[j] * v[k];
                     }
                 }
-                assert!((c - f[i]).abs() <= 1e-6 * (1.0 + c.abs()), "F_gyr[{i}] = {} vs Christoffel {c} at {q:?}, {v:?}", f[i]);
+                assert!(
+                    (c - f[i]).abs() <= 1e-6 * (1.0 + c.abs()),
+                    "F_gyr[{i}] = {} vs Christoffel {c} at {q:?}, {v:?}",
+                    f[i]
+                );
             }
         }
     }

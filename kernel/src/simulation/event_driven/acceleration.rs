@@ -54,13 +54,12 @@ impl Accel {
         let set: Vec<usize> = (0..d.contacts.len()).filter(|&i| d.in_i2[i]).collect();
         let a_free = w.accel.a.clone();
         let p = assemble(d, t, q, v, &a_free, &set, true, w)?;
-        let lam = p
-            .w
-            .clone()
-            .lu()
-            .solve(&DVector::from_iterator(set.len(), p.b.iter().map(|x| -x)))
-            .filter(|l| l.iter().all(|x| x.is_finite()))
-            .ok_or_else(|| UserFnError::Fatal("singular acceleration problem on I2 (redundant contacts)".into()))?;
+        let lam =
+            p.w.clone()
+                .lu()
+                .solve(&DVector::from_iterator(set.len(), p.b.iter().map(|x| -x)))
+                .filter(|l| l.iter().all(|x| x.is_finite()))
+                .ok_or_else(|| UserFnError::Fatal("singular acceleration problem on I2 (redundant contacts)".into()))?;
         for (k, &i) in set.iter().enumerate() {
             w.accel.lambda[i] = lam[k];
             for (o, m) in w.accel.a.iter_mut().zip(&p.mj[k]) {

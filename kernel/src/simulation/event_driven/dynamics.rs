@@ -135,7 +135,12 @@ impl Dynamics {
             };
             let e = match inter.law {
                 NonSmoothLaw::NewtonImpact { e } => e,
-                _ => return Err(bad(format!("EventDriven supports NewtonImpactNSL only, not {}", inter.law.kind_name()))),
+                _ => {
+                    return Err(bad(format!(
+                        "EventDriven supports NewtonImpactNSL only, not {}",
+                        inter.law.kind_name()
+                    )))
+                }
             };
             let mut idx = Vec::new();
             for d in inter.ds_ids() {
@@ -144,10 +149,9 @@ impl Dynamics {
             }
             max_loc = max_loc.max(idx.len());
             let gap = match &inter.relation {
-                Relation::LagrangianLinearTi(r) => Gap::Linear {
-                    h: r.h.row(0).iter().copied().collect(),
-                    b: r.b.as_ref().map_or(0.0, |b| b[0]),
-                },
+                Relation::LagrangianLinearTi(r) => {
+                    Gap::Linear { h: r.h.row(0).iter().copied().collect(), b: r.b.as_ref().map_or(0.0, |b| b[0]) }
+                }
                 Relation::LagrangianScleronomous(r) => Gap::Scleronomous { h: r.h.clone(), jac: r.jac_q.clone() },
                 other => {
                     return Err(bad(format!(
@@ -166,7 +170,14 @@ impl Dynamics {
             accel: Accel::new(off),
         };
         let nc = contacts.len();
-        Ok(Dynamics { n: off, ds, contacts, in_i2: vec![false; nc], work: RefCell::new(work), last_failure: RefCell::new(None) })
+        Ok(Dynamics {
+            n: off,
+            ds,
+            contacts,
+            in_i2: vec![false; nc],
+            work: RefCell::new(work),
+            last_failure: RefCell::new(None),
+        })
     }
 
     /// Gap `y_i = h_i(q)`.
@@ -356,7 +367,11 @@ impl OdeSystem for Dynamics {
             self.accelerations(t, q, v, &mut w).map_err(|e| self.remember(t, e))?;
         }
         for (i, gi) in g.iter_mut().enumerate().take(self.contacts.len()) {
-            *gi = if self.in_i2[i] { w.accel.lambda_of(i) } else { self.gap(i, t, q, &mut w).map_err(|e| self.remember(t, e))? };
+            *gi = if self.in_i2[i] {
+                w.accel.lambda_of(i)
+            } else {
+                self.gap(i, t, q, &mut w).map_err(|e| self.remember(t, e))?
+            };
         }
         Ok(())
     }

@@ -78,7 +78,10 @@ impl EventDrivenOptions {
             if x.is_finite() && (x > 0.0 || (!strict && x == 0.0)) {
                 Ok(())
             } else {
-                Err(KernelError::InvalidOption { option, reason: format!("must be finite and {} 0, got {x}", if strict { ">" } else { ">=" }) })
+                Err(KernelError::InvalidOption {
+                    option,
+                    reason: format!("must be finite and {} 0, got {x}", if strict { ">" } else { ">=" }),
+                })
             }
         };
         pos("h", self.h, true)?;
@@ -161,7 +164,19 @@ impl EventDriven {
         let t0 = nsds.t();
         let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
         let events = EventsManager::new(t0, opts.h, opts.merge_tol);
-        Ok(EventDriven { opts, ode, events, started: false, x, p: vec![0.0; n], impulse: vec![0.0; nc], lambda2: vec![0.0; nc], n_ns: 0, t_event: t0, ns_since_td: 0 })
+        Ok(EventDriven {
+            opts,
+            ode,
+            events,
+            started: false,
+            x,
+            p: vec![0.0; n],
+            impulse: vec![0.0; nc],
+            lambda2: vec![0.0; nc],
+            n_ns: 0,
+            t_event: t0,
+            ns_since_td: 0,
+        })
     }
 
     fn gather(nsds: &Nsds, d: &Dynamics, x: &mut [f64]) {
@@ -296,7 +311,9 @@ impl EventDriven {
                     Some((tf, what)) if gave_up => Err(KernelError::UserFn {
                         t: tf,
                         what,
-                        source: crate::model::userfn::UserFnError::new(format!("the integrator could not step past this failure ({e})")),
+                        source: crate::model::userfn::UserFnError::new(format!(
+                            "the integrator could not step past this failure ({e})"
+                        )),
                     }),
                     _ => Err(KernelError::Ode { t, source: e }),
                 }

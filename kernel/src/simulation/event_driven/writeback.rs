@@ -31,7 +31,12 @@ impl EventDriven {
 
     /// Processes a nonsmooth event at `t` with the state `x` (updated in place to the
     /// post-impact state) and the reported roots `which`; updates index set 2.
-    pub(super) fn process_nonsmooth(&mut self, t: f64, x: &mut [f64], which: &[usize]) -> Result<EventReport, KernelError> {
+    pub(super) fn process_nonsmooth(
+        &mut self,
+        t: f64,
+        x: &mut [f64],
+        which: &[usize],
+    ) -> Result<EventReport, KernelError> {
         let nc = self.ode.system().contacts.len();
         let n = self.ode.system().n;
         // updateIndexSet(1): closed contacts

@@ -21,13 +21,7 @@ fn set_mass(w: &mut DMatrix<f64>, m: &Option<DMatrix<f64>>) {
 }
 
 /// Builds `W` once when constant and flags linear systems.
-pub(crate) fn init(
-    ds: &DynamicalSystem,
-    w: &mut DsWork,
-    h: f64,
-    theta: f64,
-    t: f64,
-) -> Result<(), KernelError> {
+pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: f64) -> Result<(), KernelError> {
     match ds {
         DynamicalSystem::FirstOrderLinearTi(d) => {
             set_mass(&mut w.w, &d.mass);
@@ -52,28 +46,21 @@ pub(crate) fn init(
 }
 
 /// Saves `x_k` and evaluates `f(t_k, x_k)` into `w.f_k` (not needed for linear TI systems).
-pub(crate) fn begin_step(
-    ds: &DynamicalSystem,
-    w: &mut DsWork,
-    t_k: f64,
-) -> Result<(), KernelError> {
+pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<(), KernelError> {
     let id = w.id.0;
     w.x_k.copy_from(ds.state());
     match ds {
         DynamicalSystem::FirstOrderLinear(d) => {
-            d.a.eval(t_k, &mut w.mat)
-                .map_err(user_err(t_k, "A(t)", id))?;
+            d.a.eval(t_k, &mut w.mat).map_err(user_err(t_k, "A(t)", id))?;
             w.f_k.gemv(1.0, &w.mat, &w.x_k, 0.0);
             if let Some(b) = &d.b {
-                b.eval(t_k, w.tmp.as_mut_slice())
-                    .map_err(user_err(t_k, "b(t)", id))?;
+                b.eval(t_k, w.tmp.as_mut_slice()).map_err(user_err(t_k, "b(t)", id))?;
                 w.f_k += &w.tmp;
             }
             Ok(())
         }
         DynamicalSystem::FirstOrderNonLinear(d) => {
-            (d.f)(t_k, w.x_k.as_slice(), w.f_k.as_mut_slice())
-                .map_err(user_err(t_k, "f(t, x)", id))?;
+            (d.f)(t_k, w.x_k.as_slice(), w.f_k.as_mut_slice()).map_err(user_err(t_k, "f(t, x)", id))?;
             check_finite_out(w.f_k.as_slice()).map_err(user_err(t_k, "f(t, x)", id))
         }
         _ => Ok(()),
@@ -117,8 +104,7 @@ pub(crate) fn compute_free_state(
             mass_times(&mut w.free, &d.mass, &w.x_k);
             w.free.axpy(h * (1.0 - theta), &w.f_k, 1.0);
             if let Some(b) = &d.b {
-                b.eval(t1, w.tmp.as_mut_slice())
-                    .map_err(user_err(t1, "b(t)", id))?;
+                b.eval(t1, w.tmp.as_mut_slice()).map_err(user_err(t1, "b(t)", id))?;
                 w.free.axpy(h * theta, &w.tmp, 1.0);
             }
         }
@@ -149,12 +135,7 @@ pub(crate) fn compute_free_state(
 }
 
 /// `x = x_free + h W⁻¹ r` (with `r = w.input`); returns the max-norm change of `x`.
-pub(crate) fn update_state(
-    ds: &mut DynamicalSystem,
-    w: &mut DsWork,
-    h: f64,
-    t1: f64,
-) -> Result<f64, KernelError> {
+pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t1: f64) -> Result<f64, KernelError> {
     w.winv_input(t1)?;
     let (x, _, input) = ds.state_mut();
     let mut delta: f64 = 0.0;

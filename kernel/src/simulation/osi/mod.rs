@@ -73,10 +73,7 @@ impl Osi {
             if (0.0..=1.0).contains(&v) {
                 Ok(())
             } else {
-                Err(KernelError::InvalidOption {
-                    option,
-                    reason: format!("{v} is outside [0, 1]"),
-                })
+                Err(KernelError::InvalidOption { option, reason: format!("{v} is outside [0, 1]") })
             }
         };
         match self {
@@ -98,10 +95,7 @@ pub struct NewtonOptions {
 
 impl Default for NewtonOptions {
     fn default() -> Self {
-        NewtonOptions {
-            tol: 1e-10,
-            max_iter: 50,
-        }
+        NewtonOptions { tol: 1e-10, max_iter: 50 }
     }
 }
 
@@ -115,10 +109,7 @@ impl NewtonOptions {
             });
         }
         if self.max_iter == 0 {
-            return Err(KernelError::InvalidOption {
-                option: "newton.max_iter",
-                reason: "must be > 0".into(),
-            });
+            return Err(KernelError::InvalidOption { option: "newton.max_iter", reason: "must be > 0".into() });
         }
         Ok(())
     }
@@ -173,13 +164,7 @@ pub(crate) struct DenseLu {
 
 impl DenseLu {
     fn new(id: DsId, n: usize) -> Self {
-        DenseLu {
-            id,
-            n,
-            a: vec![0.0; n * n],
-            piv: vec![0; n],
-            ready: false,
-        }
+        DenseLu { id, n, a: vec![0.0; n * n], piv: vec![0; n], ready: false }
     }
 
     /// Factors `w` (`n × n`); `false` when a pivot is exactly zero (singular `W`).
@@ -243,11 +228,7 @@ impl DsWork {
             return Ok(());
         }
         if self.w.iter().any(|x| !x.is_finite()) {
-            return Err(KernelError::NonFinite {
-                t,
-                what: "iteration matrix W",
-                interaction: None,
-            });
+            return Err(KernelError::NonFinite { t, what: "iteration matrix W", interaction: None });
         }
         if !self.lu.factor(&self.w) {
             return Err(KernelError::SingularW { t, ds: self.id });
@@ -269,10 +250,7 @@ impl DsWork {
 
 /// The error for a system the integrator `osi` (Siconos class name) cannot integrate.
 pub(crate) fn unsupported(ds: &crate::model::ds::DynamicalSystem, w: &DsWork, osi: &str) -> KernelError {
-    KernelError::UnsupportedSystem {
-        ds: w.id,
-        reason: format!("{} cannot be integrated by {osi}", ds.kind_name()),
-    }
+    KernelError::UnsupportedSystem { ds: w.id, reason: format!("{} cannot be integrated by {osi}", ds.kind_name()) }
 }
 
 /// `KernelError::UserFn` for a failed evaluation of `what` (of system or interaction `id`) at
@@ -282,11 +260,7 @@ pub(crate) fn user_err(
     what: &'static str,
     id: u32,
 ) -> impl FnOnce(crate::model::userfn::UserFnError) -> KernelError {
-    move |source| KernelError::UserFn {
-        t,
-        what: format!("{what} (object #{id})"),
-        source,
-    }
+    move |source| KernelError::UserFn { t, what: format!("{what} (object #{id})"), source }
 }
 
 /// `w += alpha a` for matrices.

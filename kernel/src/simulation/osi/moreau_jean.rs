@@ -35,13 +35,7 @@ use crate::model::userfn::check_finite_out;
 use nalgebra::DVector;
 
 /// Builds `W` once when it is constant and flags linear systems.
-pub(crate) fn init(
-    ds: &DynamicalSystem,
-    w: &mut DsWork,
-    h: f64,
-    theta: f64,
-    t: f64,
-) -> Result<(), KernelError> {
+pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: f64) -> Result<(), KernelError> {
     match ds {
         DynamicalSystem::LagrangianLinearTi(d) => {
             w.w.copy_from(&d.mass);
@@ -56,8 +50,7 @@ pub(crate) fn init(
             w.factor(t)
         }
         DynamicalSystem::Lagrangian(d) => {
-            let constant =
-                matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
+            let constant = matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
             w.w_constant = constant;
             w.linear = constant;
             if let (true, Mass::Constant(m)) = (constant, &d.mass) {
@@ -72,20 +65,14 @@ pub(crate) fn init(
 
 /// Saves `(q_k, v_k)` and evaluates the forces at `t_k` (`F_ext(t_k)` for linear TI systems,
 /// the full `F(t_k, q_k, v_k)` otherwise) into `w.f_k`.
-pub(crate) fn begin_step(
-    ds: &DynamicalSystem,
-    w: &mut DsWork,
-    t_k: f64,
-) -> Result<(), KernelError> {
+pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<(), KernelError> {
     let id = w.id.0;
     match ds {
         DynamicalSystem::LagrangianLinearTi(d) => {
             w.x_k.copy_from(&d.q);
             w.v_k.copy_from(&d.v);
             match &d.f_ext {
-                Some(f) => f
-                    .eval(t_k, w.f_k.as_mut_slice())
-                    .map_err(user_err(t_k, "F_ext", id)),
+                Some(f) => f.eval(t_k, w.f_k.as_mut_slice()).map_err(user_err(t_k, "F_ext", id)),
                 None => Ok(()),
             }
         }
@@ -101,19 +88,11 @@ pub(crate) fn begin_step(
 }
 
 /// `w.tmp = F(t, q, v)`; with `jac`, also `w.mat = ∂F/∂q`, `w.mat2 = ∂F/∂v`.
-fn forces(
-    d: &LagrangianDs,
-    w: &mut DsWork,
-    t: f64,
-    q: &[f64],
-    v: &[f64],
-    jac: bool,
-) -> Result<(), KernelError> {
+fn forces(d: &LagrangianDs, w: &mut DsWork, t: f64, q: &[f64], v: &[f64], jac: bool) -> Result<(), KernelError> {
     let id = w.id.0;
     w.tmp.fill(0.0);
     if let Some(f) = &d.f_ext {
-        f.eval(t, w.tmp.as_mut_slice())
-            .map_err(user_err(t, "F_ext", id))?;
+        f.eval(t, w.tmp.as_mut_slice()).map_err(user_err(t, "F_ext", id))?;
     }
     if jac {
         w.mat.fill(0.0);
@@ -127,12 +106,10 @@ fn forces(
         w.tmp -= &w.tmp2;
         if jac {
             w.mat3.fill(0.0);
-            (force.jac_q)(t, q, v, &mut w.mat3)
-                .map_err(user_err(t, "Jacobian of a force wrt q", id))?;
+            (force.jac_q)(t, q, v, &mut w.mat3).map_err(user_err(t, "Jacobian of a force wrt q", id))?;
             w.mat -= &w.mat3;
             w.mat3.fill(0.0);
-            (force.jac_v)(t, q, v, &mut w.mat3)
-                .map_err(user_err(t, "Jacobian of a force wrt v", id))?;
+            (force.jac_v)(t, q, v, &mut w.mat3).map_err(user_err(t, "Jacobian of a force wrt v", id))?;
             w.mat2 -= &w.mat3;
         }
     }
@@ -157,8 +134,7 @@ pub(crate) fn compute_free_state(
                     w.tmp.copy_from(&w.f_k);
                     w.tmp *= -h;
                 } else {
-                    f.eval(t1, w.tmp2.as_mut_slice())
-                        .map_err(user_err(t1, "F_ext", id))?;
+                    f.eval(t1, w.tmp2.as_mut_slice()).map_err(user_err(t1, "F_ext", id))?;
                     w.tmp.copy_from(&w.f_k);
                     w.tmp *= -h * (1.0 - theta);
                     w.tmp.axpy(-h * theta, &w.tmp2, 1.0);

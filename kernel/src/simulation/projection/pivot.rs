@@ -125,13 +125,7 @@ impl Pivot {
                 }
                 w[a] = s;
             }
-            let flip = (n_eq..n).find(|&a| {
-                if self.basic[a] {
-                    mu[a] < -eps
-                } else {
-                    w[a] < -eps
-                }
-            });
+            let flip = (n_eq..n).find(|&a| if self.basic[a] { mu[a] < -eps } else { w[a] < -eps });
             match flip {
                 None => {
                     for (m, &b) in mu[n_eq..n].iter_mut().zip(&self.basic[n_eq..n]) {

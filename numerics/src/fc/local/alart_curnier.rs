@@ -12,7 +12,13 @@ use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 
 /// Value of the Alart–Curnier function and its generalized partial Jacobians
 /// `A = ∂Φ/∂r`, `B = ∂Φ/∂u`.
-pub fn function(r: &Vector3<f64>, u: &Vector3<f64>, mu: f64, rho_n: f64, rho_t: f64) -> (Vector3<f64>, Matrix3<f64>, Matrix3<f64>) {
+pub fn function(
+    r: &Vector3<f64>,
+    u: &Vector3<f64>,
+    mu: f64,
+    rho_n: f64,
+    rho_t: f64,
+) -> (Vector3<f64>, Matrix3<f64>, Matrix3<f64>) {
     let mut phi = Vector3::zeros();
     let mut a = Matrix3::zeros();
     let mut b = Matrix3::zeros();

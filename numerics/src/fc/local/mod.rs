@@ -40,7 +40,15 @@ pub fn local_residual(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &Vector3<f
 /// Solves one 3D contact in place (warm start `r`); returns `true` when the local residual
 /// reached `tol · max(‖r‖, ‖q‖/‖W‖)`-scale (or an exact regime was found). Falls back to the
 /// Alart–Curnier Newton and then to the projection iteration when the chosen method fails.
-pub fn solve_3d(kind: LocalSolver, w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, tol: f64, max_iter: usize) -> bool {
+pub fn solve_3d(
+    kind: LocalSolver,
+    w: &Matrix3<f64>,
+    q: &Vector3<f64>,
+    mu: f64,
+    r: &mut Vector3<f64>,
+    tol: f64,
+    max_iter: usize,
+) -> bool {
     // Separation: q_N ≥ 0 gives r = 0, û = q + μ‖q_T‖e_N ∈ K* (exact).
     if q[0] >= 0.0 {
         *r = Vector3::zeros();
