@@ -83,7 +83,7 @@ fn main() {
     for f in files {
         let Some(k) = kind(&f) else { continue };
         let name = f.file_name().and_then(|s| s.to_str()).unwrap_or("?").to_string();
-        let wanted = |s: &str| only.as_ref().map_or(true, |o| o.iter().any(|x| x == s));
+        let wanted = |s: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
         let is_h5 = f.extension().is_some_and(|e| e == "hdf5");
         if is_h5 && !cfg!(feature = "hdf5") {
             eprintln!("{name}: skipped (build with --features hdf5)");

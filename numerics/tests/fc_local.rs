@@ -5,13 +5,16 @@ use nalgebra::{DMatrix, Matrix3, Vector3};
 use saltus_numerics::fc::{self, local, FcSolver, FrictionContact};
 use saltus_numerics::{IterOptions, Operator, SolveStatus};
 
+/// `(name, W, q, μ, expected r)`.
+type Case = (&'static str, Matrix3<f64>, Vector3<f64>, f64, Vector3<f64>);
+
 /// (W, q, μ, exact r). Derivations:
 /// * separation: `q_N ≥ 0` ⇒ `r = 0`;
 /// * sticking (W = I): `u = 0` ⇒ `r = −q`, inside the cone since `‖q_T‖ ≤ μ |q_N|`;
 /// * sliding (W = diag(2,1,1), q = (−2, 3, 4), μ = ½): `u_N = 0` ⇒ `2 r_N = 2`, `r_N = 1`;
 ///   `r_T = −μ r_N t` with `t = u_T/‖u_T‖`; `u_T = r_T + q_T` is parallel to `q_T` when
 ///   `t = q_T/‖q_T‖ = (0.6, 0.8)`, so `r_T = (−0.3, −0.4)`, `u_T = (2.7, 3.6)` (same direction ✓).
-fn cases() -> Vec<(&'static str, Matrix3<f64>, Vector3<f64>, f64, Vector3<f64>)> {
+fn cases() -> Vec<Case> {
     vec![
         ("separation", Matrix3::identity(), Vector3::new(1.0, 0.3, -0.2), 0.5, Vector3::zeros()),
         ("sticking", Matrix3::identity(), Vector3::new(-1.0, 0.2, 0.1), 0.5, Vector3::new(1.0, -0.2, -0.1)),

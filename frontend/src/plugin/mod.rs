@@ -414,7 +414,9 @@ impl RelationFunction {
 /// # Safety
 /// `out` valid for `nout` writes, `params` valid for `np` reads, `f` of the right role.
 unsafe fn call_time(f: TimeFn, t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
-    f(t, nout, out, np, params)
+    // SAFETY: the caller upholds this function's contract (pointer validity and lengths), which is
+    // the ABI contract of `f`.
+    unsafe { f(t, nout, out, np, params) }
 }
 
 /// # Safety
@@ -431,7 +433,9 @@ unsafe fn call_lagrangian(
     np: u32,
     params: *const f64,
 ) -> i32 {
-    f(t, n, q, v, nout, out, np, params)
+    // SAFETY: the caller upholds this function's contract (pointer validity and lengths), which is
+    // the ABI contract of `f`.
+    unsafe { f(t, n, q, v, nout, out, np, params) }
 }
 
 /// # Safety
@@ -447,7 +451,9 @@ unsafe fn call_vector_field(
     np: u32,
     params: *const f64,
 ) -> i32 {
-    f(t, n, x, nout, out, np, params)
+    // SAFETY: the caller upholds this function's contract (pointer validity and lengths), which is
+    // the ABI contract of `f`.
+    unsafe { f(t, n, x, nout, out, np, params) }
 }
 
 /// # Safety
@@ -465,5 +471,7 @@ unsafe fn call_relation(
     np: u32,
     params: *const f64,
 ) -> i32 {
-    f(t, n, x, m, lambda, nout, out, np, params)
+    // SAFETY: the caller upholds this function's contract (pointer validity and lengths), which is
+    // the ABI contract of `f`.
+    unsafe { f(t, n, x, m, lambda, nout, out, np, params) }
 }

@@ -18,6 +18,9 @@ use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use std::time::Instant;
 
+/// The Alart–Curnier Jacobian blocks `(A_a, B_a)` per contact, filled when asked for.
+type JacobianBlocks<'a> = (&'a mut Vec<Matrix3<f64>>, &'a mut Vec<Matrix3<f64>>);
+
 /// What the Newton iteration stops on.
 pub(crate) enum Stop {
     /// The canonical normalized error of the original problem `≤ tol`.
@@ -78,11 +81,7 @@ pub(crate) fn newton_core(
     let mut phi = vec![0.0; n];
     let mut a_blocks = vec![Matrix3::zeros(); nc];
     let mut b_blocks = vec![Matrix3::zeros(); nc];
-    let eval = |r: &[f64],
-                u: &mut [f64],
-                phi: &mut [f64],
-                ab: Option<(&mut Vec<Matrix3<f64>>, &mut Vec<Matrix3<f64>>)>|
-     -> f64 {
+    let eval = |r: &[f64], u: &mut [f64], phi: &mut [f64], ab: Option<JacobianBlocks<'_>>| -> f64 {
         compute_u(p, r, u);
         if nu != 0.0 {
             for i in 0..n {

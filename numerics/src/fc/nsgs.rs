@@ -107,8 +107,8 @@ pub fn solve_with(
         for &a in order.iter() {
             let ra = &r[a * dim..(a + 1) * dim];
             p.w().block_row_times(a, dim, r, true, &mut qa);
-            for k in 0..dim {
-                qa[k] += p.q()[a * dim + k];
+            for (qk, &pk) in qa.iter_mut().zip(&p.q()[a * dim..(a + 1) * dim]) {
+                *qk += pk;
             }
             let blk = &diag[a * dim * dim..(a + 1) * dim * dim];
             let mut new = [0.0; 3];

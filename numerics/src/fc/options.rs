@@ -142,7 +142,8 @@ impl ProxOptions {
     /// Checks ranges.
     pub fn validate(&self) -> Result<()> {
         self.iter.validate()?;
-        if !(self.sigma > 0.0 && self.sigma.is_finite()) || !(self.alpha >= 0.0) || self.inner_max_iter == 0 {
+        let sigma_ok = self.sigma > 0.0 && self.sigma.is_finite();
+        if !sigma_ok || !(self.alpha >= 0.0) || self.inner_max_iter == 0 {
             return Err(bad("sigma/alpha/inner_max_iter", "need sigma > 0, alpha >= 0, inner_max_iter > 0".into()));
         }
         Ok(())

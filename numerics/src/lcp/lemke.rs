@@ -183,8 +183,8 @@ fn solve_tie(
     ws.flags.resize(n, false);
     if o.warm_start {
         // Try the basis suggested by the warm start: z_i > 0 ⇒ z_i basic.
-        for i in 0..n {
-            ws.flags[i] = z[i] > 0.0;
+        for (f, &zi) in ws.flags.iter_mut().zip(&z[..n]) {
+            *f = zi > 0.0;
         }
         if solve_on_set(lu, m, q, &ws.flags, &mut ws.idx, &mut ws.zp) && feasible(m, q, &ws.zp, &mut ws.wp, 1e-12) {
             ws.zp.iter_mut().for_each(|v| *v = v.max(0.0));

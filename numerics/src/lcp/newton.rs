@@ -161,8 +161,8 @@ pub(crate) fn solve(
         let mut t = 1.0;
         let mut accepted = false;
         for _ in 0..o.max_line_search {
-            for i in 0..n {
-                ws.zt[i] = z[i] + t * ws.d[i];
+            for ((zt, &zi), &di) in ws.zt[..n].iter_mut().zip(&z[..n]).zip(&ws.d[..n]) {
+                *zt = zi + t * di;
             }
             ws.wt.copy_from_slice(q);
             op.matvec_add(1.0, &ws.zt, &mut ws.wt);

@@ -61,8 +61,8 @@ pub(crate) fn solve(
         state.ql = ql;
     }
     let rep = rep?;
-    for i in 0..n {
-        z[i] = (p.lb()[i] + state.zl[i]).clamp(p.lb()[i], p.ub()[i]);
+    for (i, zi) in z[..n].iter_mut().enumerate() {
+        *zi = (p.lb()[i] + state.zl[i]).clamp(p.lb()[i], p.ub()[i]);
     }
     let failure = match rep.status {
         SolveStatus::Failed(r) => Some(r),

@@ -46,7 +46,8 @@
 //! );
 //! let mut out = [1.0; 3];
 //! let p = [2.0, 10.0];
-//! assert_eq!(weight(0.0, 3, out.as_mut_ptr(), 2, p.as_ptr()), 0);
+//! // SAFETY: `out` holds 3 writable values and `p` 2 readable ones, as passed.
+//! assert_eq!(unsafe { weight(0.0, 3, out.as_mut_ptr(), 2, p.as_ptr()) }, 0);
 //! assert_eq!(out, [-20.0, 0.0, 0.0]);
 //! assert_eq!(saltus_plugin_abi_version(), saltus_plugin_abi::ABI_VERSION);
 //! ```
@@ -69,10 +70,10 @@ pub const STATUS_PANIC: i32 = -101;
 pub const STATUS_NULL_POINTER: i32 = -102;
 
 /// Pure time function: `out = f(t)` with `nout` values.
-pub type TimeFn = extern "C" fn(t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
+pub type TimeFn = unsafe extern "C" fn(t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
 
 /// Lagrangian function of `(t, q, v)` with `n` degrees of freedom; `nout` = `n` or `n*n`.
-pub type LagrangianFn = extern "C" fn(
+pub type LagrangianFn = unsafe extern "C" fn(
     t: f64,
     n: u32,
     q: *const f64,
@@ -85,10 +86,10 @@ pub type LagrangianFn = extern "C" fn(
 
 /// First-order vector field of `(t, x)` with state size `n`; `nout` = `n` or `n*n`.
 pub type VectorFieldFn =
-    extern "C" fn(t: f64, n: u32, x: *const f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
+    unsafe extern "C" fn(t: f64, n: u32, x: *const f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32;
 
 /// Relation function of `(t, x, λ)`: state size `n`, multiplier size `m`, output size `nout`.
-pub type RelationFn = extern "C" fn(
+pub type RelationFn = unsafe extern "C" fn(
     t: f64,
     n: u32,
     x: *const f64,
@@ -164,8 +165,11 @@ macro_rules! export_abi_version {
 macro_rules! time_fn {
     ($(#[$m:meta])* $name:ident, |$t:pat_param, $out:ident, $p:ident| $body:block) => {
         $(#[$m])*
+        ///
+        /// # Safety
+        /// Called through the Saltus plugin ABI: every pointer is valid for the length passed with it.
         #[no_mangle]
-        pub extern "C" fn $name(t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
+        pub unsafe extern "C" fn $name(t: f64, nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
             $crate::guarded(|| {
                 // SAFETY: the ABI contract gives `nout` writable and `np` readable values.
                 let ($out, $p) = unsafe { ($crate::output(out, nout)?, $crate::input(params, np)?) };
@@ -182,8 +186,11 @@ macro_rules! time_fn {
 macro_rules! lagrangian_fn {
     ($(#[$m:meta])* $name:ident, |$t:pat_param, $q:pat_param, $v:pat_param, $out:ident, $p:ident| $body:block) => {
         $(#[$m])*
+        ///
+        /// # Safety
+        /// Called through the Saltus plugin ABI: every pointer is valid for the length passed with it.
         #[no_mangle]
-        pub extern "C" fn $name(t: f64, n: u32, q: *const f64, v: *const f64, nout: u32,
+        pub unsafe extern "C" fn $name(t: f64, n: u32, q: *const f64, v: *const f64, nout: u32,
                                 out: *mut f64, np: u32, params: *const f64) -> i32 {
             $crate::guarded(|| {
                 // SAFETY: the ABI contract gives `n` values in q and v, `nout` writable values in
@@ -205,8 +212,11 @@ macro_rules! lagrangian_fn {
 macro_rules! vector_field_fn {
     ($(#[$m:meta])* $name:ident, |$t:pat_param, $x:pat_param, $out:ident, $p:ident| $body:block) => {
         $(#[$m])*
+        ///
+        /// # Safety
+        /// Called through the Saltus plugin ABI: every pointer is valid for the length passed with it.
         #[no_mangle]
-        pub extern "C" fn $name(t: f64, n: u32, x: *const f64, nout: u32, out: *mut f64,
+        pub unsafe extern "C" fn $name(t: f64, n: u32, x: *const f64, nout: u32, out: *mut f64,
                                 np: u32, params: *const f64) -> i32 {
             $crate::guarded(|| {
                 // SAFETY: the ABI contract gives `n` values in x, `nout` writable values in out
@@ -227,8 +237,11 @@ macro_rules! vector_field_fn {
 macro_rules! relation_fn {
     ($(#[$m:meta])* $name:ident, |$t:pat_param, $x:pat_param, $l:pat_param, $out:ident, $p:ident| $body:block) => {
         $(#[$m])*
+        ///
+        /// # Safety
+        /// Called through the Saltus plugin ABI: every pointer is valid for the length passed with it.
         #[no_mangle]
-        pub extern "C" fn $name(t: f64, n: u32, x: *const f64, m: u32, lambda: *const f64,
+        pub unsafe extern "C" fn $name(t: f64, n: u32, x: *const f64, m: u32, lambda: *const f64,
                                 nout: u32, out: *mut f64, np: u32, params: *const f64) -> i32 {
             $crate::guarded(|| {
                 // SAFETY: the ABI contract gives `n` values in x, `m` in lambda, `nout` writable
@@ -267,17 +280,19 @@ mod tests {
     fn statuses() {
         let mut out = [0.0];
         let p = [3.0];
-        assert_eq!(ok_fn(2.0, 1, out.as_mut_ptr(), 1, p.as_ptr()), STATUS_OK);
+        // SAFETY (this test and the next): every non-null pointer points at a live local array of
+        // the length passed with it; the null ones come with length 0 or test the null check.
+        assert_eq!(unsafe { ok_fn(2.0, 1, out.as_mut_ptr(), 1, p.as_ptr()) }, STATUS_OK);
         assert_eq!(out[0], 6.0);
-        assert_eq!(err_fn(0.0, 1, out.as_mut_ptr(), 0, std::ptr::null()), 7);
-        assert_eq!(panicking_fn(0.0, 1, out.as_mut_ptr(), 0, std::ptr::null()), STATUS_PANIC);
-        assert_eq!(ok_fn(0.0, 1, std::ptr::null_mut(), 0, std::ptr::null()), STATUS_NULL_POINTER);
+        assert_eq!(unsafe { err_fn(0.0, 1, out.as_mut_ptr(), 0, std::ptr::null()) }, 7);
+        assert_eq!(unsafe { panicking_fn(0.0, 1, out.as_mut_ptr(), 0, std::ptr::null()) }, STATUS_PANIC);
+        assert_eq!(unsafe { ok_fn(0.0, 1, std::ptr::null_mut(), 0, std::ptr::null()) }, STATUS_NULL_POINTER);
     }
 
     #[test]
     fn relation_reads_both_inputs() {
         let (x, l, mut out) = ([1.5], [2.0], [0.0]);
-        let s = rel(0.0, 1, x.as_ptr(), 1, l.as_ptr(), 1, out.as_mut_ptr(), 0, std::ptr::null());
+        let s = unsafe { rel(0.0, 1, x.as_ptr(), 1, l.as_ptr(), 1, out.as_mut_ptr(), 0, std::ptr::null()) };
         assert_eq!((s, out[0]), (0, 3.5));
     }
 

@@ -26,10 +26,13 @@ mod tests {
 
     #[test]
     fn weight_of_unit_mass() {
-        let mut out = [5.0; 3];
-        let p = [1.0, 9.81];
-        assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 2, p.as_ptr()), 0);
-        assert_eq!(out, [-9.81, 0.0, 0.0]);
-        assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 1, p.as_ptr()), 1);
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let mut out = [5.0; 3];
+            let p = [1.0, 9.81];
+            assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 2, p.as_ptr()), 0);
+            assert_eq!(out, [-9.81, 0.0, 0.0]);
+            assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 1, p.as_ptr()), 1);
+        }
     }
 }

@@ -30,10 +30,13 @@ mod tests {
 
     #[test]
     fn tank_matrix_of_the_tutorial() {
-        let mut out = [0.0; 4];
-        let p = [1e-2, 1e-6];
-        assert_eq!(lc_tank_matrix(0.0, 4, out.as_mut_ptr(), 2, p.as_ptr()), 0);
-        assert_eq!(out, [0.0, 100.0, -1e6, 0.0]);
-        assert_eq!(lc_tank_matrix(0.0, 3, out.as_mut_ptr(), 2, p.as_ptr()), 2);
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let mut out = [0.0; 4];
+            let p = [1e-2, 1e-6];
+            assert_eq!(lc_tank_matrix(0.0, 4, out.as_mut_ptr(), 2, p.as_ptr()), 0);
+            assert_eq!(out, [0.0, 100.0, -1e6, 0.0]);
+            assert_eq!(lc_tank_matrix(0.0, 3, out.as_mut_ptr(), 2, p.as_ptr()), 2);
+        }
     }
 }

@@ -37,16 +37,19 @@ mod tests {
 
     #[test]
     fn constraint_vanishes_on_the_circle_and_jacobian_is_its_gradient() {
-        let (l, q) = (2.0f64, [1.2f64, -1.6f64]);
-        let (mut h, mut j) = ([9.0], [9.0; 2]);
-        assert_eq!(rod_h(0.0, 2, q.as_ptr(), 0, std::ptr::null(), 1, h.as_mut_ptr(), 1, &l), 0);
-        assert!(h[0].abs() < 1e-15);
-        assert_eq!(rod_jacobian(0.0, 2, q.as_ptr(), 0, std::ptr::null(), 2, j.as_mut_ptr(), 1, &l), 0);
-        let eps = 1e-6;
-        let mut hp = [0.0];
-        let qp = [q[0] + eps, q[1]];
-        rod_h(0.0, 2, qp.as_ptr(), 0, std::ptr::null(), 1, hp.as_mut_ptr(), 1, &l);
-        assert!(((hp[0] - h[0]) / eps - j[0]).abs() < 1e-5);
-        assert_eq!(rod_h(0.0, 2, q.as_ptr(), 0, std::ptr::null(), 1, h.as_mut_ptr(), 0, std::ptr::null()), 1);
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let (l, q) = (2.0f64, [1.2f64, -1.6f64]);
+            let (mut h, mut j) = ([9.0], [9.0; 2]);
+            assert_eq!(rod_h(0.0, 2, q.as_ptr(), 0, std::ptr::null(), 1, h.as_mut_ptr(), 1, &l), 0);
+            assert!(h[0].abs() < 1e-15);
+            assert_eq!(rod_jacobian(0.0, 2, q.as_ptr(), 0, std::ptr::null(), 2, j.as_mut_ptr(), 1, &l), 0);
+            let eps = 1e-6;
+            let mut hp = [0.0];
+            let qp = [q[0] + eps, q[1]];
+            rod_h(0.0, 2, qp.as_ptr(), 0, std::ptr::null(), 1, hp.as_mut_ptr(), 1, &l);
+            assert!(((hp[0] - h[0]) / eps - j[0]).abs() < 1e-5);
+            assert_eq!(rod_h(0.0, 2, q.as_ptr(), 0, std::ptr::null(), 1, h.as_mut_ptr(), 0, std::ptr::null()), 1);
+        }
     }
 }

@@ -158,44 +158,56 @@ mod tests {
 
     #[test]
     fn exports_write_column_major_and_refuse_bad_sizes() {
-        let (q, v) = ([0.3, -0.2, 0.01], [150.0, -75.0, 2.0]);
-        let mut m = [0.0; 9];
-        assert_eq!(slider_crank_mass(0.0, 3, q.as_ptr(), 9, m.as_mut_ptr(), 9, MECH.as_ptr()), 0);
-        let want = Mechanism::from_params(&MECH).unwrap().mass(&q);
-        assert_eq!(m[1], want[1][0]);
-        assert_eq!(m[3], want[0][1]);
-        assert_eq!(m[8], want[2][2]);
-        let mut j = [0.0; 9];
-        assert_eq!(
-            slider_crank_fgyr_jacobian_v(0.0, 3, q.as_ptr(), v.as_ptr(), 9, j.as_mut_ptr(), 9, MECH.as_ptr()),
-            0
-        );
-        let want = Mechanism::from_params(&MECH).unwrap().gyroscopic_jac_v(&q, &v);
-        assert_eq!(j[3], want[0][1]);
-        assert_eq!(j[1], want[1][0]);
-        // wrong output size, wrong parameter count
-        assert_eq!(slider_crank_mass(0.0, 3, q.as_ptr(), 4, m.as_mut_ptr(), 9, MECH.as_ptr()), BAD_INPUT);
-        assert_eq!(slider_crank_fgyr(0.0, 3, q.as_ptr(), v.as_ptr(), 3, m.as_mut_ptr(), 8, MECH.as_ptr()), BAD_INPUT);
-        let corner = [0.153, 0.306, 0.05, 0.025, 0.001, 1.0, -1.0];
-        let mut g = [0.0];
-        assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()), 0);
-        assert_eq!(g[0], Corner::from_params(&corner).unwrap().gap(&q));
-        assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 3, m.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
-        // friction form: (g, X) and the 2×3 column-major (∇g; ∇X)
-        let c = Corner::from_params(&corner).unwrap();
-        let mut gx = [0.0; 2];
-        assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 2, gx.as_mut_ptr(), 7, corner.as_ptr()), 0);
-        assert_eq!(gx, [c.gap(&q), c.abscissa(&q)]);
-        let mut jac = [0.0; 6];
-        assert_eq!(
-            slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 6, jac.as_mut_ptr(), 7, corner.as_ptr()),
-            0
-        );
-        assert_eq!((jac[2], jac[3]), (c.gap_jacobian(&q)[1], c.abscissa_jacobian(&q)[1]));
-        assert_eq!(
-            slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 4, jac.as_mut_ptr(), 7, corner.as_ptr()),
-            BAD_INPUT
-        );
-        assert_eq!(slider_crank_gap(0.0, 2, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()), BAD_INPUT);
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let (q, v) = ([0.3, -0.2, 0.01], [150.0, -75.0, 2.0]);
+            let mut m = [0.0; 9];
+            assert_eq!(slider_crank_mass(0.0, 3, q.as_ptr(), 9, m.as_mut_ptr(), 9, MECH.as_ptr()), 0);
+            let want = Mechanism::from_params(&MECH).unwrap().mass(&q);
+            assert_eq!(m[1], want[1][0]);
+            assert_eq!(m[3], want[0][1]);
+            assert_eq!(m[8], want[2][2]);
+            let mut j = [0.0; 9];
+            assert_eq!(
+                slider_crank_fgyr_jacobian_v(0.0, 3, q.as_ptr(), v.as_ptr(), 9, j.as_mut_ptr(), 9, MECH.as_ptr()),
+                0
+            );
+            let want = Mechanism::from_params(&MECH).unwrap().gyroscopic_jac_v(&q, &v);
+            assert_eq!(j[3], want[0][1]);
+            assert_eq!(j[1], want[1][0]);
+            // wrong output size, wrong parameter count
+            assert_eq!(slider_crank_mass(0.0, 3, q.as_ptr(), 4, m.as_mut_ptr(), 9, MECH.as_ptr()), BAD_INPUT);
+            assert_eq!(
+                slider_crank_fgyr(0.0, 3, q.as_ptr(), v.as_ptr(), 3, m.as_mut_ptr(), 8, MECH.as_ptr()),
+                BAD_INPUT
+            );
+            let corner = [0.153, 0.306, 0.05, 0.025, 0.001, 1.0, -1.0];
+            let mut g = [0.0];
+            assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()), 0);
+            assert_eq!(g[0], Corner::from_params(&corner).unwrap().gap(&q));
+            assert_eq!(
+                slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 3, m.as_mut_ptr(), 7, corner.as_ptr()),
+                BAD_INPUT
+            );
+            // friction form: (g, X) and the 2×3 column-major (∇g; ∇X)
+            let c = Corner::from_params(&corner).unwrap();
+            let mut gx = [0.0; 2];
+            assert_eq!(slider_crank_gap(0.0, 3, q.as_ptr(), 0, null(), 2, gx.as_mut_ptr(), 7, corner.as_ptr()), 0);
+            assert_eq!(gx, [c.gap(&q), c.abscissa(&q)]);
+            let mut jac = [0.0; 6];
+            assert_eq!(
+                slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 6, jac.as_mut_ptr(), 7, corner.as_ptr()),
+                0
+            );
+            assert_eq!((jac[2], jac[3]), (c.gap_jacobian(&q)[1], c.abscissa_jacobian(&q)[1]));
+            assert_eq!(
+                slider_crank_gap_jacobian(0.0, 3, q.as_ptr(), 0, null(), 4, jac.as_mut_ptr(), 7, corner.as_ptr()),
+                BAD_INPUT
+            );
+            assert_eq!(
+                slider_crank_gap(0.0, 2, q.as_ptr(), 0, null(), 1, g.as_mut_ptr(), 7, corner.as_ptr()),
+                BAD_INPUT
+            );
+        }
     }
 }

@@ -26,7 +26,7 @@ pub fn solve_2d(w: &Matrix2<f64>, q: &Vector2<f64>, mu: f64) -> Option<Vector2<f
         let ut = w[(1, 0)] * r[0] + w[(1, 1)] * r[1] + q[1];
         // Keep the regime whose sign condition is best satisfied (exact solutions give s·u_T ≥ 0).
         let viol = (-s * ut).max(0.0);
-        if best.as_ref().map_or(true, |(v, _)| viol < *v) {
+        if best.as_ref().is_none_or(|(v, _)| viol < *v) {
             best = Some((viol, r));
         }
     }
