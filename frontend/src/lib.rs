@@ -7,9 +7,12 @@
 //! * [`plugin`]: the plugin loader (the only `unsafe` code of Saltus).
 #![warn(missing_docs)]
 
+pub mod interrupt;
+pub mod output;
 pub mod plot;
 pub mod plugin;
 pub mod runner;
 pub mod runner_ed;
 pub mod solve_cmd;
+pub mod step_time;
 pub mod xml;

@@ -211,7 +211,11 @@ fn failure_mid_run_keeps_partial_file_only() {
         &o,
         &["weight_then_fail", "returned status 3", "traj.partial.csv", "the simulation failed after 199 steps"],
     );
-    assert!(!out.exists(), "a complete-looking output must not exist after a failure");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "stale content from an earlier run\n",
+        "an earlier output is left unchanged by a failed run"
+    );
     let partial = std::fs::read_to_string(tmp.path().join("traj.partial.csv")).unwrap();
     let rows: Vec<&str> = partial.lines().collect();
     assert_eq!(rows.len(), 1 + 200, "header + rows 0..=199");
