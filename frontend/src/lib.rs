@@ -10,6 +10,7 @@
 pub mod interrupt;
 pub mod output;
 pub mod plot;
+mod plot_text;
 pub mod plugin;
 pub mod runner;
 pub mod runner_ed;

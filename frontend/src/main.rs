@@ -34,7 +34,7 @@ const PLUGIN_NOTE: &str = "Plugins: libraries named in the model resolve relativ
 #[derive(Parser)]
 #[command(name = "saltus", version, about = "Nonsmooth dynamical systems: run XML models, plot trajectories, solve complementarity problems", long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error, 3 non-converged step with --strict, 130/143 interrupted (SIGINT/SIGTERM).\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns ball.q[0],ball.v[0]"
+    after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error, 3 non-converged step with --strict, 130/143 interrupted (SIGINT/SIGTERM).\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns 'ball.q[0],ball.v[0]'"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -89,7 +89,7 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
         plugins: PluginArgs,
     },
     /// Plot columns of a trajectory CSV against its first column (PNG or SVG).
-    #[command(after_help = "Example:\n  saltus plot ball.csv -o ball.svg --columns ball.q[0],ball.v[0]")]
+    #[command(after_help = "Example:\n  saltus plot ball.csv -o ball.svg --columns 'ball.q[0],ball.v[0]'")]
     Plot {
         /// The CSV (one header line).
         csv: PathBuf,
