@@ -190,8 +190,8 @@ where
         .x_desc(t.header[0].as_str())
         .y_desc(y_label(&names))
         .label_style((font, 16))
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
+        .x_label_formatter(&|v| tick(snap(*v, xmax - xmin)))
+        .y_label_formatter(&|v| tick(snap(*v, ymax - ymin)))
         .axis_desc_style((font, 18))
         .draw()
         .map_err(e)?;
@@ -214,14 +214,23 @@ where
     Ok(())
 }
 
-/// A tick label: plain below 1e5 (`0.5`, `-2`, `1200`), else scientific with 4 significant
-/// digits (`1.5e300`, `-2e-7`).
+/// `0` for a tick within round-off of zero on an axis of length `span` (`-1.11e-16` is 0).
+fn snap(v: f64, span: f64) -> f64 {
+    if v.abs() <= 1e-9 * span.abs() {
+        0.0
+    } else {
+        v
+    }
+}
+
+/// A tick label: plain from 1e-4 to 1e5 (`0.5`, `-2`, `0.0005`, `1200`), else scientific with
+/// 4 significant digits (`1.5e300`, `-2e-7`).
 pub fn tick(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         return "0".into();
     }
-    if (1e-3..1e5).contains(&a) {
+    if (1e-4..1e5).contains(&a) {
         let r = (v * 1e9).round() / 1e9;
         return format!("{r}");
     }
