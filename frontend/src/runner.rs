@@ -123,11 +123,11 @@ impl std::fmt::Display for StoppedRun {
             Stopped::Output(e) => write!(f, "{e} (after {steps} {unit})")?,
         }
         if self.in_place {
-            write!(f, "\nthe {rows} rows computed so far were written to {}", self.kept.display())
+            write!(f, "; the {rows} rows computed so far were written to {}", self.kept.display())
         } else {
             write!(
                 f,
-                "\nthe {rows} rows computed so far are in {} ({} was not written; an earlier one is unchanged)",
+                "; the {rows} rows computed so far are in {} ({} was not written; an earlier one is unchanged)",
                 self.kept.display(),
                 self.out.display()
             )

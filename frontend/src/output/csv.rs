@@ -69,7 +69,8 @@ impl Recorder for CsvRecorder {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        // the buffer holds whole rows only: the file never ends in the middle of a row
+        // the buffer holds whole rows only: a run that stops or crashes between writes leaves
+        // whole rows (SIGKILL can still cut a write that is under way at a page boundary)
         let r = self.file.write_all(&self.buf);
         self.buf.clear();
         r
