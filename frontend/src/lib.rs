@@ -7,9 +7,13 @@
 //! * [`plugin`]: the plugin loader (the only `unsafe` code of Saltus).
 #![warn(missing_docs)]
 
+pub mod interrupt;
+pub mod output;
 pub mod plot;
+mod plot_text;
 pub mod plugin;
 pub mod runner;
 pub mod runner_ed;
 pub mod solve_cmd;
+pub mod step_time;
 pub mod xml;

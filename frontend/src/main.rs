@@ -1,18 +1,40 @@
 //! `saltus`: run, check and plot nonsmooth dynamical system models; solve numerics problem files.
 //!
-//! Exit codes: 0 success, 1 model/input error or failed run, 2 usage error.
+//! Exit codes: 0 success, 1 model/input error or failed run, 2 usage error, 3 a non-converged
+//! step with `--strict`, 130/143 interrupted by SIGINT/SIGTERM.
+//!
+//! Messages go through [`say`] and [`warn`], which ignore write errors: a closed pipe on
+//! stdout or stderr (`saltus check m.xml | head -0`) never panics.
 
 use clap::{Args, Parser, Subcommand};
+use saltus_frontend::interrupt::StopFlags;
+use saltus_frontend::output::{inputs, Format, Target};
 use saltus_frontend::{plot, runner, solve_cmd, xml};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Runs longer than this many steps need `--force`.
+const MAX_STEPS: u64 = 100_000_000;
+/// Outputs estimated larger than this need `--force`.
+const MAX_OUTPUT_BYTES: u64 = 10_000_000_000;
+
+/// Prints a line on stdout, ignoring errors (closed pipe).
+fn say(line: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stdout().lock(), "{line}");
+}
+
+/// Prints a line on stderr, ignoring errors (closed pipe).
+fn warn(line: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
 
 const PLUGIN_NOTE: &str = "Plugins: libraries named in the model resolve relative to the model file, then to each --plugin-dir, then to the directory of the saltus executable (where `cargo build --release --workspace` puts the example plugins). Loading a plugin runs its code: only use trusted plugins.";
 
 #[derive(Parser)]
 #[command(name = "saltus", version, about = "Nonsmooth dynamical systems: run XML models, plot trajectories, solve complementarity problems", long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error.\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns ball.q[0],ball.v[0]"
+    after_help = "Exit codes: 0 success, 1 model or input error (or failed run), 2 usage error, 3 non-converged step with --strict, 130/143 interrupted (SIGINT/SIGTERM).\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv\n  saltus plot ball.csv -o ball.png --columns 'ball.q[0],ball.v[0]'"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -29,15 +51,16 @@ struct PluginArgs {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a simulation and write its trajectory as CSV.
-    #[command(after_help = format!("Columns: t, then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then NAME.y[i], NAME.lambda[i] for each interaction at the level its one-step problem solves (velocity level for Moreau-Jean). Row 0 is the initial state.\n\
-Event-driven models (<EventDriven>): one row per processed event and a last column `kind`: 0 time-discretisation event t0 + k h, 1 pre-impact state, 2 post-impact state (rows 1 and 2 share t). NAME.y is the gap; NAME.lambda is the contact force on kind 0 rows, 0 on kind 1 rows, the impact impulse on kind 2 rows. The initial state is not written; --every N keeps every N-th kind-0 row.\n\
-The summary (unless --quiet) gives the steps or events, solver iterations, max residual and the wall time of the run.\n\
-On failure the rows computed so far are kept in OUT.partial.csv and the exit code is 1.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/release\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
+    #[command(after_help = format!("Columns: t (the exact step time t0 + k h, shortest form), then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then for each interaction NAME.y[i] (y at level 0: the gap of a Lagrangian relation), NAME.ydot[i] (Lagrangian relations: the relative velocity, level 1) and NAME.lambda[i] (at the level the one-step problem solves: the impulse over the step for Moreau-Jean, lambda for Euler-Moreau). Row 0 is the initial state.\n\
+Event-driven models (<EventDriven>): one row per processed event and a last column `kind`: 0 time-discretisation event t0 + k h, 1 pre-impact state, 2 post-impact state (rows 1 and 2 share t). NAME.lambda is the contact force on kind 0 rows, 0 on kind 1 rows, the impact impulse on kind 2 rows. The initial state is not written; --every N keeps every N-th kind-0 row.\n\
+Output: OUT.csv (text) or OUT.npy (NumPy structured array, one float64 field per column: numpy.load(OUT)['t'], pandas.DataFrame(numpy.load(OUT))). Rows go to OUT.partial.csv (.npy), renamed to OUT only when the run completes; an existing FIFO or character device (e.g. /dev/stdout) is written in place. The output must not be an input (model, data file, plugin) nor a directory.\n\
+The summary (unless --quiet) gives the steps or events, solver iterations, max residual, the steps that did not converge (accepted unless --strict) and the wall time of the run.\n\
+On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so far are kept in OUT.partial.csv (an earlier OUT.csv is left unchanged) and the exit code is 1, or 130/143; with --strict a non-converged step stops the run with exit code 3. Rows are flushed every 0.5 s, so a crash keeps the rows computed before it.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/release\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
     Run {
         /// The model file.
         model: PathBuf,
-        /// Output CSV (default: the model's file name with .csv, in the current directory).
-        #[arg(short, long, value_name = "OUT.csv")]
+        /// Output file, .csv or .npy (default: the model's file name with .csv, in the current directory).
+        #[arg(short, long, value_name = "OUT.csv|OUT.npy")]
         output: Option<PathBuf>,
         /// Write every N-th step (row 0 and the last step are always written); event driven: every N-th time-discretisation event (impact rows are always written).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -45,6 +68,12 @@ On failure the rows computed so far are kept in OUT.partial.csv and the exit cod
         /// No progress bar and no summary.
         #[arg(short, long)]
         quiet: bool,
+        /// A step whose one-step solver (or Newton loop) does not converge is an error (exit code 3).
+        #[arg(long)]
+        strict: bool,
+        /// Run even above 10^8 steps or an estimated 10 GB of output.
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         plugins: PluginArgs,
     },
@@ -53,11 +82,14 @@ On failure the rows computed so far are kept in OUT.partial.csv and the exit cod
     Check {
         /// The model file.
         model: PathBuf,
+        /// Also take the first step: exit code 3 if its one-step solver (or Newton loop) does not converge.
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         plugins: PluginArgs,
     },
     /// Plot columns of a trajectory CSV against its first column (PNG or SVG).
-    #[command(after_help = "Example:\n  saltus plot ball.csv -o ball.svg --columns ball.q[0],ball.v[0]")]
+    #[command(after_help = "Example:\n  saltus plot ball.csv -o ball.svg --columns 'ball.q[0],ball.v[0]'")]
     Plot {
         /// The CSV (one header line).
         csv: PathBuf,
@@ -120,12 +152,16 @@ fn main() -> ExitCode {
     match dispatch(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(msg)) => {
-            eprintln!("error: {msg}");
+            warn(format_args!("error: {msg}"));
             ExitCode::from(1)
         }
         Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}\n\nFor more information, try '--help'.");
+            warn(format_args!("error: {msg}\n\nFor more information, try '--help'."));
             ExitCode::from(2)
+        }
+        Err(Failure::Code(msg, code)) => {
+            warn(format_args!("error: {msg}"));
+            ExitCode::from(code)
         }
     }
 }
@@ -133,6 +169,8 @@ fn main() -> ExitCode {
 enum Failure {
     /// Bad model, input file or failed run (exit 1).
     Input(String),
+    /// A run stopped with its own exit code (3 strict, 130/143 signals).
+    Code(String, u8),
     /// Bad command line (exit 2).
     Usage(String),
 }
@@ -155,40 +193,40 @@ fn load(model: &Path, plugin_dirs: Vec<PathBuf>) -> Result<(xml::LoadedModel, xm
 
 fn dispatch(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
-        Cmd::Run { model, output, every, quiet, plugins } => {
-            let (_, mut built) = load(&model, plugins.plugin_dirs)?;
+        Cmd::Run { model, output, every, quiet, strict, force, plugins } => {
             let out = output.unwrap_or_else(|| {
                 let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
                 PathBuf::from(format!("{stem}.csv"))
             });
+            // the output path first (cheap), then again against every input once they are known
+            Target::plan(&out, std::slice::from_ref(&model)).map_err(|e| Failure::Input(e.to_string()))?;
+            let (_, mut built) = load(&model, plugins.plugin_dirs.clone())?;
             let every = every.or(built.every).unwrap_or(1);
-            let opts = runner::RunOptions { out: out.clone(), every, quiet };
-            let sum = runner::run(&mut built, &opts).map_err(|e| Failure::Input(e.to_string()))?;
-            if !quiet {
-                let not_conv = if sum.not_converged > 0 {
-                    format!(" ({} solves not converged)", sum.not_converged)
-                } else {
-                    String::new()
-                };
-                if built.sim.time_stepping().is_some() {
-                    eprintln!(
-                        "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}{}, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
-                        model.display(), sum.steps, built.h, sum.events, sum.nonsmooth_steps, sum.solver_iterations, sum.max_residual, not_conv,
-                        sum.newton_iterations, sum.wall.as_secs_f64(), sum.rows, out.display()
-                    );
-                } else {
-                    eprintln!(
-                        "{}: event driven, {} events ({} time-discretisation events of h = {}, {} nonsmooth events of which {} impacts), {} LCP iterations, max residual {:.3e}{}, {} ODE steps ({} RHS evaluations), wall time {:.3} s; {} rows written to {}",
-                        model.display(), sum.steps + sum.events, sum.steps, built.h, sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, not_conv,
-                        sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
-                    );
+            let inputs = inputs::model_inputs(&model, &search_dirs(plugins.plugin_dirs));
+            let target = Target::plan(&out, &inputs).map_err(|e| Failure::Input(e.to_string()))?;
+            if !force {
+                check_size(&built, every, Format::of(&out))?;
+            }
+            let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
+            let opts = runner::RunOptions { every, quiet, strict, stop };
+            match runner::execute(&mut built, &opts, target) {
+                Ok(sum) => {
+                    if !quiet {
+                        summary(&model, &built, &sum, &out);
+                    }
+                    Ok(())
+                }
+                Err(e) => {
+                    if let (Some(sum), false) = (e.summary(), quiet) {
+                        summary(&model, &built, sum, &out);
+                    }
+                    Err(Failure::Code(e.to_string(), e.exit_code()))
                 }
             }
-            Ok(())
         }
-        Cmd::Check { model, plugins } => {
-            let (loaded, built) = load(&model, plugins.plugin_dirs)?;
-            println!(
+        Cmd::Check { model, strict, plugins } => {
+            let (loaded, mut built) = load(&model, plugins.plugin_dirs)?;
+            say(format_args!(
                 "{}: OK — {} dynamical system(s), {} interaction(s); {} {} of h = {} from t0 = {} to T = {}; {}",
                 model.display(),
                 built.nsds.n_ds(),
@@ -199,9 +237,12 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 built.t0,
                 built.t_end,
                 built.sim.describe()
-            );
+            ));
             if let Some(t) = &loaded.model.title {
-                println!("title: {t}");
+                say(format_args!("title: {t}"));
+            }
+            if strict {
+                first_step(&mut built)?;
             }
             Ok(())
         }
@@ -221,6 +262,71 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             solve_cmd::solve(&paths, &solver, kind.as_deref(), it, solutions.as_deref()).map_err(from_solve)
         }
         Cmd::Solvers { kind } => solve_cmd::solvers(kind.as_deref()).map_err(from_solve),
+    }
+}
+
+/// `check --strict`: takes the first step (or event) and fails (exit 3) if it did not converge.
+fn first_step(built: &mut xml::convert::Built) -> Result<(), Failure> {
+    use xml::convert::Advance;
+    let adv = built.sim.advance(&mut built.nsds).map_err(|e| Failure::Input(format!("the first step failed: {e}")))?;
+    let bad = match &adv {
+        Advance::Step(rep) => match &rep.osnsp {
+            Some(s) if !s.status.converged() => Some(("the one-step problem", s.residual)),
+            _ if !rep.newton_converged => Some(("the Newton loop", rep.newton_residual)),
+            _ => None,
+        },
+        Advance::Event(rep) => rep
+            .impact
+            .iter()
+            .chain(rep.acceleration.iter())
+            .find(|s| !s.status.converged())
+            .map(|s| ("an LCP of the first event", s.residual)),
+    };
+    match bad {
+        Some((what, r)) => {
+            Err(Failure::Code(format!("--strict: {what} did not converge in the first step (residual {r:.3e})"), 3))
+        }
+        None => {
+            say(format_args!("first step: converged"));
+            Ok(())
+        }
+    }
+}
+
+/// Refuses runs above [`MAX_STEPS`] steps or an estimated [`MAX_OUTPUT_BYTES`] of output.
+fn check_size(built: &xml::convert::Built, every: u64, format: Format) -> Result<(), Failure> {
+    if built.steps > MAX_STEPS {
+        return Err(Failure::Input(format!(
+            "this run has {} steps (more than 1e8): check h and T, or pass --force to run it anyway",
+            built.steps
+        )));
+    }
+    let cols = runner::header(&built.nsds).len() + 1;
+    let rows = built.steps / every.max(1) + 2;
+    let bytes = rows.saturating_mul(format.bytes_per_row(cols));
+    if bytes > MAX_OUTPUT_BYTES {
+        return Err(Failure::Input(format!(
+            "this run would write about {:.0} GB ({rows} rows of {cols} columns; more than 10 GB): use --every N, or pass --force to write it anyway",
+            bytes as f64 / 1e9
+        )));
+    }
+    Ok(())
+}
+
+/// The summary line of a run (stderr).
+fn summary(model: &Path, built: &xml::convert::Built, sum: &runner::Summary, out: &Path) {
+    if built.sim.time_stepping().is_some() {
+        warn(format_args!(
+            "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}, {} steps not converged, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
+            model.display(), sum.steps, built.h, sum.events, sum.nonsmooth_steps, sum.solver_iterations, sum.max_residual, sum.not_converged,
+            sum.newton_iterations, sum.wall.as_secs_f64(), sum.rows, out.display()
+        ));
+    } else {
+        warn(format_args!(
+            "{}: event driven, {} events ({} time-discretisation events of h = {}, {} nonsmooth events of which {} impacts), {} LCP iterations, max residual {:.3e}, {} LCP solves not converged, {} ODE steps ({} RHS evaluations), wall time {:.3} s; {} rows written to {}",
+            model.display(), sum.steps + sum.events, sum.steps, built.h, sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, sum.not_converged,
+            sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
+        ));
     }
 }
 

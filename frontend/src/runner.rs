@@ -1,16 +1,28 @@
-//! Running a built model and writing its trajectory as CSV (the `saltus run` command).
+//! Running a built model and recording its trajectory (the `saltus run` command).
 //!
-//! Rows are written while the simulation runs into `OUT.partial.csv`; the file is renamed to
-//! `OUT.csv` only when the run completes. On failure the partial file stays (with every row
-//! computed so far) and no `OUT.csv` exists. Event-driven runs: [`crate::runner_ed`].
+//! [`execute`] opens the planned [`Target`], runs the time loop ([`run_ts`] here, event-driven
+//! runs in [`crate::runner_ed`]) feeding rows to an [`Output`] (which knows the file format),
+//! then renames the partial file onto the output on success. A failed, interrupted or (with
+//! `strict`) non-converged run keeps its complete rows in the partial file and leaves an earlier
+//! output untouched.
+//!
+//! Columns: `t`, then per system `NAME.q[i]`, `NAME.v[i]` (Lagrangian) or `NAME.x[i]`
+//! (first order), then per interaction `NAME.y[i]` (the output `y` at level 0: the gap for a
+//! Lagrangian relation), `NAME.ydot[i]` (Lagrangian relations only: `y` at level 1, the relative
+//! velocity) and `NAME.lambda[i]` (`λ` at the level the one-step problem solves: the impulse
+//! over the step for Moreau–Jean, `λ` itself for Euler–Moreau).
 
+use crate::interrupt::{StopFlags, StopSignal};
+use crate::output::{Output, Target, TargetError, TargetKind};
+use crate::step_time::StepClock;
 use crate::xml::convert::{Advance, Built, Simulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use saltus_kernel::{KernelError, Nsds};
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+pub use crate::output::csv::fmt_num;
+pub use crate::output::target::partial_path;
 
 /// What a run did.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,7 +45,8 @@ pub struct Summary {
     pub solver_iterations: u64,
     /// Largest residual reported by the one-step solver.
     pub max_residual: f64,
-    /// One-step solves that did not converge (accepted by the policy).
+    /// Steps (event driven: LCP solves) accepted although their one-step solver or Newton loop
+    /// did not converge (the `accept` policy; `--strict` makes the first one an error).
     pub not_converged: u64,
     /// Total Newton iterations.
     pub newton_iterations: u64,
@@ -43,43 +56,108 @@ pub struct Summary {
     pub wall: Duration,
 }
 
+/// How the time loop ended before its final time.
+#[derive(Debug)]
+pub enum Stopped {
+    /// A step failed.
+    Failed(Box<KernelError>),
+    /// A signal asked the run to stop (at a step boundary).
+    Signal(StopSignal, f64),
+    /// `strict`: a step did not converge.
+    NotConverged {
+        /// Time at the end of the step.
+        t: f64,
+        /// Its residual.
+        residual: f64,
+        /// What did not converge.
+        what: &'static str,
+    },
+    /// Writing the output failed.
+    Output(TargetError),
+}
+
+impl From<TargetError> for Stopped {
+    fn from(e: TargetError) -> Stopped {
+        Stopped::Output(e)
+    }
+}
+
 /// Failure of a run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// Writing the output failed.
-    #[error("cannot write {}: {source}", .path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// A step failed; the rows computed so far are in `partial`.
-    #[error("the simulation failed after {steps} {unit}: {error}\nthe {rows} rows computed so far are in {} (no {} was written)", .partial.display(), .out.display())]
-    Step {
-        /// The kernel error.
-        error: Box<KernelError>,
-        /// Steps done (event driven: time-discretisation events done).
-        steps: u64,
-        /// What `steps` counts: `"steps"` or `"time-discretisation events"`.
-        unit: &'static str,
-        /// Rows in the partial file.
-        rows: u64,
-        /// The partial file.
-        partial: PathBuf,
-        /// The file that would have been written.
-        out: PathBuf,
-    },
+    /// The output could not be opened or written.
+    #[error("{0}")]
+    Output(#[from] TargetError),
+    /// The run stopped early; the complete rows are kept.
+    #[error("{0}")]
+    Stopped(Box<StoppedRun>),
 }
 
-/// `OUT.csv` -> `OUT.partial.csv`.
-pub fn partial_path(out: &Path) -> PathBuf {
-    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    out.with_file_name(format!("{stem}.partial.csv"))
+/// A run that stopped before its final time.
+#[derive(Debug)]
+pub struct StoppedRun {
+    /// Why.
+    pub stopped: Stopped,
+    /// The summary up to the stop.
+    pub summary: Summary,
+    /// `"steps"` or `"time-discretisation events"` (what `summary.steps` counts).
+    pub unit: &'static str,
+    /// Where the complete rows are.
+    pub kept: PathBuf,
+    /// The output asked for.
+    pub out: PathBuf,
+    /// The rows went straight to `out` (a FIFO or device).
+    pub in_place: bool,
+}
+
+impl std::fmt::Display for StoppedRun {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (steps, unit, rows) = (self.summary.steps, self.unit, self.summary.rows);
+        match &self.stopped {
+            Stopped::Failed(e) => write!(f, "the simulation failed after {steps} {unit}: {e}")?,
+            Stopped::Signal(sig, t) => write!(f, "interrupted by {} after {steps} {unit} (t = {t})", sig.name())?,
+            Stopped::NotConverged { t, residual, what } => write!(
+                f,
+                "--strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} {unit}; exit code 3"
+            )?,
+            Stopped::Output(e) => write!(f, "{e} (after {steps} {unit})")?,
+        }
+        if self.in_place {
+            write!(f, "; the {rows} rows computed so far were written to {}", self.kept.display())
+        } else {
+            write!(
+                f,
+                "; the {rows} rows computed so far are in {} ({} was not written; an earlier one is unchanged)",
+                self.kept.display(),
+                self.out.display()
+            )
+        }
+    }
+}
+
+impl RunError {
+    /// The process exit code: 130 (SIGINT), 143 (SIGTERM), 3 (`--strict` non-convergence), 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Stopped(s) => match s.stopped {
+                Stopped::Signal(sig, _) => sig.exit_code(),
+                Stopped::NotConverged { .. } => 3,
+                _ => 1,
+            },
+            RunError::Output(_) => 1,
+        }
+    }
+    /// The summary of the steps done, if the run started.
+    pub fn summary(&self) -> Option<&Summary> {
+        match self {
+            RunError::Stopped(s) => Some(&s.summary),
+            RunError::Output(_) => None,
+        }
+    }
 }
 
 /// Column names: `t`, then per system `NAME.q[i]`, `NAME.v[i]` (Lagrangian) or `NAME.x[i]`,
-/// then per interaction `NAME.y[i]`, `NAME.lambda[i]`.
+/// then per interaction `NAME.y[i]`, `NAME.ydot[i]` (Lagrangian relations), `NAME.lambda[i]`.
 pub fn header(nsds: &Nsds) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for (i, ds) in nsds.systems().iter().enumerate() {
@@ -92,15 +170,27 @@ pub fn header(nsds: &Nsds) -> Vec<String> {
     }
     for inter in nsds.interactions() {
         h.extend((0..inter.size()).map(|j| format!("{}.y[{j}]", inter.name)));
+        if inter.relation.is_lagrangian() {
+            h.extend((0..inter.size()).map(|j| format!("{}.ydot[{j}]", inter.name)));
+        }
         h.extend((0..inter.size()).map(|j| format!("{}.lambda[{j}]", inter.name)));
     }
     h
 }
 
-/// The current row (`y`, `λ` at `level`; zeros where the kernel has not computed them yet).
-pub fn row(nsds: &Nsds, level: usize, out: &mut Vec<f64>) {
+/// Appends `v` (or `m` zeros where the kernel has not computed it).
+fn push_or_zeros(out: &mut Vec<f64>, v: Option<&nalgebra::DVector<f64>>, m: usize) {
+    match v {
+        Some(v) if v.len() == m => out.extend_from_slice(v.as_slice()),
+        _ => out.extend(std::iter::repeat_n(0.0, m)),
+    }
+}
+
+/// The current row at time `t`: states, then `y` (level 0), `ẏ` (level 1, Lagrangian
+/// relations) and `λ` at `level`.
+pub fn row(nsds: &Nsds, t: f64, level: usize, out: &mut Vec<f64>) {
     out.clear();
-    out.push(nsds.t());
+    out.push(t);
     for ds in nsds.systems() {
         out.extend_from_slice(ds.state().as_slice());
         if let Some(v) = ds.velocity() {
@@ -109,82 +199,115 @@ pub fn row(nsds: &Nsds, level: usize, out: &mut Vec<f64>) {
     }
     for inter in nsds.interactions() {
         let m = inter.size();
-        for vec in [inter.y(level), inter.lambda(level)] {
-            match vec {
-                Some(v) if v.len() == m => out.extend_from_slice(v.as_slice()),
-                _ => out.extend(std::iter::repeat_n(0.0, m)),
-            }
+        push_or_zeros(out, inter.y(0), m);
+        if inter.relation.is_lagrangian() {
+            push_or_zeros(out, inter.y(1), m);
         }
+        push_or_zeros(out, inter.lambda(level), m);
     }
 }
 
-/// Formats a number so that it reads back to the same double (shortest round-trip form).
-pub fn fmt_num(v: f64, s: &mut String) {
-    use std::fmt::Write as _;
-    let a = v.abs();
-    if v == 0.0 {
-        s.push('0');
-    } else if (1e-4..1e15).contains(&a) {
-        let _ = write!(s, "{v}");
-    } else {
-        let _ = write!(s, "{v:e}");
-    }
-}
-
-pub(crate) struct CsvOut {
-    pub(crate) w: BufWriter<File>,
-    line: String,
-    path: PathBuf,
-}
-
-impl CsvOut {
-    /// Creates `path` and writes the header line.
-    pub(crate) fn create(path: &Path, head: &[String]) -> Result<CsvOut, RunError> {
-        let io = |source| RunError::Io { path: path.to_path_buf(), source };
-        let file = File::create(path).map_err(io)?;
-        let mut csv = CsvOut { w: BufWriter::new(file), line: String::new(), path: path.to_path_buf() };
-        csv.w.write_all(format!("{}\n", head.join(",")).as_bytes()).map_err(io)?;
-        Ok(csv)
-    }
-
-    pub(crate) fn write_row(&mut self, r: &[f64]) -> Result<(), RunError> {
-        self.line.clear();
-        for (i, v) in r.iter().enumerate() {
-            if i > 0 {
-                self.line.push(',');
-            }
-            fmt_num(*v, &mut self.line);
-        }
-        self.line.push('\n');
-        self.w.write_all(self.line.as_bytes()).map_err(|source| RunError::Io { path: self.path.clone(), source })
-    }
-}
-
-/// Options of [`run`].
+/// Options of [`execute`].
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    /// The CSV to produce.
-    pub out: PathBuf,
     /// Write every N-th step (row 0 and the last row are always written).
     pub every: u64,
     /// No progress bar.
     pub quiet: bool,
+    /// A step whose one-step solver (or Newton loop) did not converge stops the run.
+    pub strict: bool,
+    /// Signals that stop the run at the next step boundary.
+    pub stop: StopFlags,
 }
 
-/// Removes a stale `out` (a complete-looking file from an earlier run must not survive a failed
-/// run) and returns the partial file's path.
-pub(crate) fn prepare(out: &Path) -> Result<PathBuf, RunError> {
-    if out.exists() {
-        std::fs::remove_file(out).map_err(|source| RunError::Io { path: out.to_path_buf(), source })?;
+/// Runs `built` to its final time into `target` (see the module docs).
+pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<Summary, RunError> {
+    let event_driven = matches!(built.sim, Simulation::EventDriven(_));
+    let head = if event_driven { crate::runner_ed::header_ed(&built.nsds) } else { header(&built.nsds) };
+    let in_place = *target.kind() == TargetKind::InPlace;
+    let out_path = target.out().to_path_buf();
+    let mut out = Output::open(target, &head)?;
+    let mut sum = Summary::default();
+    let start = Instant::now();
+    let res = if event_driven {
+        crate::runner_ed::run_ed(built, opts, &mut out, &mut sum)
+    } else {
+        run_ts(built, opts, &mut out, &mut sum)
+    };
+    sum.wall = start.elapsed();
+    sum.rows = out.rows();
+    match res {
+        Ok(()) => {
+            out.commit()?;
+            Ok(sum)
+        }
+        Err(stopped) => {
+            let kept = out.abandon();
+            let unit = if event_driven { "time-discretisation events" } else { "steps" };
+            Err(RunError::Stopped(Box::new(StoppedRun { stopped, summary: sum, unit, kept, out: out_path, in_place })))
+        }
     }
-    Ok(partial_path(out))
 }
 
-/// Flushes the CSV and renames the partial file to `out`.
-pub(crate) fn finish(mut csv: CsvOut, partial: &Path, out: &Path) -> Result<(), RunError> {
-    csv.w.flush().map_err(|source| RunError::Io { path: partial.to_path_buf(), source })?;
-    drop(csv);
-    std::fs::rename(partial, out).map_err(|source| RunError::Io { path: out.to_path_buf(), source })
+/// The time-stepping loop: row 0, then every `every`-th step and the last.
+pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut Output, sum: &mut Summary) -> Result<(), Stopped> {
+    let clock = StepClock::new(built.t0, built.h);
+    let mut r = Vec::new();
+    row(&built.nsds, clock.time(0), built.level, &mut r);
+    out.row(&r)?;
+    let every = opts.every.max(1);
+    let total = built.steps;
+    let mut bar = Progress::new(total, "steps", opts.quiet);
+    let mut prev_active = 0usize;
+    let mut k = 0u64;
+    let result = loop {
+        if k >= total {
+            break Ok(());
+        }
+        if let Some(sig) = opts.stop.pending() {
+            break Err(Stopped::Signal(sig, clock.time(k)));
+        }
+        let rep = match built.sim.advance(&mut built.nsds) {
+            Ok(Advance::Step(rep)) => rep,
+            Ok(Advance::Event(_)) => unreachable!("time-stepping simulations advance by steps"),
+            Err(error) => break Err(Stopped::Failed(Box::new(error))),
+        };
+        sum.newton_iterations += rep.newton_iterations as u64;
+        let mut converged = rep.newton_converged;
+        let mut residual = rep.newton_residual;
+        let mut what = "the Newton loop";
+        if let Some(s) = &rep.osnsp {
+            sum.nonsmooth_steps += 1;
+            sum.solver_iterations += s.iterations as u64;
+            sum.max_residual = sum.max_residual.max(s.residual);
+            if !s.status.converged() {
+                converged = false;
+                residual = s.residual;
+                what = "the one-step problem";
+            }
+        }
+        if !converged {
+            if opts.strict {
+                break Err(Stopped::NotConverged { t: rep.t, residual, what });
+            }
+            sum.not_converged += 1;
+        }
+        k += 1;
+        sum.steps = k;
+        if rep.active > prev_active {
+            sum.events += 1;
+        }
+        prev_active = rep.active;
+        if k.is_multiple_of(every) || k == total {
+            row(&built.nsds, clock.time(k), built.level, &mut r);
+            out.row(&r)?;
+        }
+        if k.is_multiple_of(256) {
+            bar.update(k, rep.t);
+        }
+    };
+    bar.finish();
+    result
 }
 
 /// A progress bar drawn only once the run has lasted more than a second (and not `quiet`).
@@ -213,72 +336,4 @@ impl Progress {
     pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
     }
-}
-
-/// Runs `built` to its final time, writing the CSV as described in the module docs (event-driven
-/// simulations: [`crate::runner_ed::run`]).
-pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
-    if matches!(built.sim, Simulation::EventDriven(_)) {
-        return crate::runner_ed::run(built, opts);
-    }
-    let partial = prepare(&opts.out)?;
-    let head = header(&built.nsds);
-    let mut csv = CsvOut::create(&partial, &head)?;
-    let mut r = Vec::with_capacity(head.len());
-    row(&built.nsds, built.level, &mut r);
-    csv.write_row(&r)?;
-    let mut sum = Summary { rows: 1, ..Default::default() };
-    let every = opts.every.max(1);
-    let total = built.steps;
-    let start = Instant::now();
-    let mut bar = Progress::new(total, "steps", opts.quiet);
-    let mut prev_active = 0usize;
-    let mut k = 0u64;
-    while k < total {
-        let rep = match built.sim.advance(&mut built.nsds) {
-            Ok(Advance::Step(rep)) => rep,
-            Ok(Advance::Event(_)) => unreachable!("time-stepping simulations advance by steps"),
-            Err(error) => {
-                let _ = csv.w.flush();
-                bar.finish();
-                return Err(RunError::Step {
-                    error: Box::new(error),
-                    steps: k,
-                    unit: "steps",
-                    rows: sum.rows,
-                    partial,
-                    out: opts.out.clone(),
-                });
-            }
-        };
-        k += 1;
-        sum.steps = k;
-        sum.newton_iterations += rep.newton_iterations as u64;
-        if let Some(s) = &rep.osnsp {
-            sum.nonsmooth_steps += 1;
-            sum.solver_iterations += s.iterations as u64;
-            if s.residual > sum.max_residual {
-                sum.max_residual = s.residual;
-            }
-            if !s.status.converged() {
-                sum.not_converged += 1;
-            }
-        }
-        if rep.active > prev_active {
-            sum.events += 1;
-        }
-        prev_active = rep.active;
-        if k.is_multiple_of(every) || k == total {
-            row(&built.nsds, built.level, &mut r);
-            csv.write_row(&r)?;
-            sum.rows += 1;
-        }
-        if k.is_multiple_of(256) {
-            bar.update(k, built.nsds.t());
-        }
-    }
-    bar.finish();
-    sum.wall = start.elapsed();
-    finish(csv, &partial, &opts.out)?;
-    Ok(sum)
 }

@@ -1,7 +1,8 @@
 //! `saltus run` for event-driven simulations: one CSV row per processed event.
 //!
-//! Columns: those of time stepping (`t`, `NAME.q[i]`, `NAME.v[i]`, then per interaction
-//! `NAME.y[i]`, `NAME.lambda[i]`) and a final `kind`:
+//! Columns: `t`, `NAME.q[i]`, `NAME.v[i]`, then per interaction `NAME.y[i]` (the gap, level 0)
+//! and `NAME.lambda[i]`, and a final `kind` (no `NAME.ydot[i]`: on a pre-impact row the kernel
+//! holds the post-impact relative velocity, so it is left out; the velocities `v` are there):
 //! * `kind = 0`, time-discretisation event `t0 + k h`: the state; `y` = the gap `y(0)`;
 //!   `λ` = the contact force `λ(2)` of the acceleration problem (0 for open contacts).
 //! * `kind = 1`, pre-impact state of a nonsmooth event: positions (continuous) and the velocities
@@ -14,15 +15,16 @@
 //! with a TD event (merged) gives its rows 1 and 2 only. `--every N` keeps every N-th TD row
 //! (and the last); rows 1 and 2 are always written.
 
-use crate::runner::{finish, header, prepare, CsvOut, Progress, RunError, RunOptions, Summary};
+use crate::output::Output;
+use crate::runner::{header, Progress, RunOptions, Stopped, Summary};
+use crate::step_time::StepClock;
 use crate::xml::convert::{Built, Simulation};
 use saltus_kernel::{EventKind, EventReport, InterId, Nsds};
-use std::io::Write;
-use std::time::Instant;
 
-/// Column names: [`header`] then `kind`.
+/// Column names: [`header`] without the `NAME.ydot[i]` columns, then `kind`.
 pub fn header_ed(nsds: &Nsds) -> Vec<String> {
     let mut h = header(nsds);
+    h.retain(|c| !c.contains(".ydot["));
     h.push("kind".into());
     h
 }
@@ -74,12 +76,15 @@ fn row_ed(
     out.push(kind);
 }
 
-fn count(sum: &mut Summary, rep: &EventReport) {
+/// Adds `rep` to `sum`; returns the residual of a solve that did not converge, if any.
+fn count(sum: &mut Summary, rep: &EventReport) -> Option<f64> {
+    let mut bad = None;
     for s in rep.impact.iter().chain(rep.acceleration.iter()) {
         sum.solver_iterations += s.iterations as u64;
         sum.max_residual = sum.max_residual.max(s.residual);
         if !s.status.converged() {
             sum.not_converged += 1;
+            bad = Some(s.residual);
         }
     }
     if rep.impact.is_some() {
@@ -91,56 +96,51 @@ fn count(sum: &mut Summary, rep: &EventReport) {
     if rep.td_index.is_some() {
         sum.steps += 1;
     }
+    bad
 }
 
-/// Runs an event-driven `built` until the TD event at `T` (included); see the module docs.
-pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
+/// The event-driven loop until the TD event at `T` (included); see the module docs.
+pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut Output, sum: &mut Summary) -> Result<(), Stopped> {
     let Simulation::EventDriven(sim) = &mut built.sim else {
-        return crate::runner::run(built, opts);
+        return crate::runner::run_ts(built, opts, out, sum);
     };
-    let partial = prepare(&opts.out)?;
-    let head = header_ed(&built.nsds);
-    let mut csv = CsvOut::create(&partial, &head)?;
-    let mut r = Vec::with_capacity(head.len());
-    let mut sum = Summary::default();
+    let clock = StepClock::new(built.t0, built.h);
+    let mut r = Vec::new();
     let every = opts.every.max(1);
     let total = built.steps;
-    let start = Instant::now();
     let mut bar = Progress::new(total, "TD events", opts.quiet);
     let mut n = 0u64;
-    while sim.events().next_td_index() <= total {
+    let result = loop {
+        if sim.events().next_td_index() > total {
+            break Ok(());
+        }
+        if let Some(sig) = opts.stop.pending() {
+            break Err(Stopped::Signal(sig, built.nsds.t()));
+        }
         let rep = match sim.advance(&mut built.nsds) {
             Ok(rep) => rep,
-            Err(error) => {
-                let _ = csv.w.flush();
-                bar.finish();
-                return Err(RunError::Step {
-                    error: Box::new(error),
-                    steps: sum.steps,
-                    unit: "time-discretisation events",
-                    rows: sum.rows,
-                    partial,
-                    out: opts.out.clone(),
-                });
-            }
+            Err(error) => break Err(Stopped::Failed(Box::new(error))),
         };
-        count(&mut sum, &rep);
+        if let Some(residual) = count(sum, &rep) {
+            if opts.strict {
+                let what = if rep.impact.is_some() { "the impact LCP" } else { "the acceleration LCP" };
+                break Err(Stopped::NotConverged { t: rep.t, residual, what });
+            }
+        }
         let nsds = &built.nsds;
         match rep.kind {
             EventKind::NonSmooth => {
                 let pre = rep.pre_velocities.as_deref();
                 row_ed(nsds, sim, rep.t, pre, Lambda::Zero, 1.0, &mut r);
-                csv.write_row(&r)?;
+                out.row(&r)?;
                 row_ed(nsds, sim, rep.t, None, Lambda::Impulse, 2.0, &mut r);
-                csv.write_row(&r)?;
-                sum.rows += 2;
+                out.row(&r)?;
             }
             EventKind::TimeDiscretisation => {
                 let k = rep.td_index.unwrap_or(0);
                 if k.is_multiple_of(every) || k == total {
-                    row_ed(nsds, sim, rep.t, None, Lambda::Force, 0.0, &mut r);
-                    csv.write_row(&r)?;
-                    sum.rows += 1;
+                    row_ed(nsds, sim, clock.time(k), None, Lambda::Force, 0.0, &mut r);
+                    out.row(&r)?;
                 }
             }
         }
@@ -148,12 +148,10 @@ pub fn run(built: &mut Built, opts: &RunOptions) -> Result<Summary, RunError> {
         if n.is_multiple_of(256) {
             bar.update(sum.steps, rep.t);
         }
-    }
+    };
     bar.finish();
-    sum.wall = start.elapsed();
     let st = sim.ode_stats();
     sum.ode_steps = st.steps;
     sum.rhs_evals = st.rhs_evals;
-    finish(csv, &partial, &opts.out)?;
-    Ok(sum)
+    result
 }

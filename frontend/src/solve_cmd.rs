@@ -88,7 +88,7 @@ pub fn solve(
             Ok(p) => p,
             Err(e) => {
                 failures += 1;
-                eprintln!("error: {}:{e}", f.display());
+                let _ = writeln!(std::io::stderr(), "error: {}:{e}", f.display());
                 let _ = writeln!(out, "{name},{type_name},0,{solver},{:e},error,0,NaN,NaN", it.tol);
                 continue;
             }
@@ -120,13 +120,13 @@ pub fn solve(
                     let path = dir.join(format!("{name}.txt"));
                     if let Err(e) = write_atomic(&path, &text) {
                         failures += 1;
-                        eprintln!("error: {}: {e}", path.display());
+                        let _ = writeln!(std::io::stderr(), "error: {}: {e}", path.display());
                     }
                 }
             }
             Err(e) => {
                 failures += 1;
-                eprintln!("error: {}: {e}", f.display());
+                let _ = writeln!(std::io::stderr(), "error: {}: {e}", f.display());
                 let _ = writeln!(out, "{name},{},{n},{solver},{:e},error,0,NaN,NaN", k.as_str(), it.tol);
             }
         }

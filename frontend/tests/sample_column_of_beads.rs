@@ -27,7 +27,7 @@ fn column_of_beads_physics() {
     // interaction j = 0: ground; j >= 1: beads j-1, j
     let names: Vec<String> =
         std::iter::once("ground".to_string()).chain((1..N).map(|i| format!("contact{i}"))).collect();
-    let y: Vec<&[f64]> = names.iter().map(|n| tr.col(&format!("{n}.y[0]"))).collect();
+    let y: Vec<&[f64]> = names.iter().map(|n| tr.col(&format!("{n}.ydot[0]"))).collect();
     let lam: Vec<&[f64]> = names.iter().map(|n| tr.col(&format!("{n}.lambda[0]"))).collect();
     let gap = |j: usize, k: usize| if j == 0 { z[0][k] - R } else { z[j][k] - z[j - 1][k] - 2.0 * R };
 

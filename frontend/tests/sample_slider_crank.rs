@@ -132,12 +132,12 @@ fn check_sample(rel: &str, friction: bool) {
         (0..n).map(|k| [tr.col("crank.q[0]")[k], tr.col("crank.q[1]")[k], tr.col("crank.q[2]")[k]]).collect();
     let v: Vec<[f64; 3]> =
         (0..n).map(|k| [tr.col("crank.v[0]")[k], tr.col("crank.v[1]")[k], tr.col("crank.v[2]")[k]]).collect();
-    let y: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.y[0]"))).collect();
+    let y: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.ydot[0]"))).collect();
     let lam: Vec<&[f64]> = (1..=4).map(|i| tr.col(&format!("corner{i}.lambda[0]"))).collect();
     // tangential velocity and impulse (zero without friction)
     let zeros = vec![0.0; n];
     let tcol = |i: usize, c: &str| if friction { tr.col(&format!("corner{i}.{c}[1]")) } else { &zeros[..] };
-    let ut: Vec<&[f64]> = (1..=4).map(|i| tcol(i, "y")).collect();
+    let ut: Vec<&[f64]> = (1..=4).map(|i| tcol(i, "ydot")).collect();
     let lt: Vec<&[f64]> = (1..=4).map(|i| tcol(i, "lambda")).collect();
     // the solver's tolerance: Lemke (exact pivoting) without friction, NSGS (1e-10) with it
     let w_tol = if friction { 1e-8 } else { 1e-9 };

@@ -25,7 +25,7 @@ fn two_bouncing_balls_physics() {
     let t = tr.col("t");
     let (za, va, zb, vb) = (tr.col("a.q[0]"), tr.col("a.v[0]"), tr.col("b.q[0]"), tr.col("b.v[0]"));
     let laws = [("ground", 0.9), ("contact", 0.7)];
-    let y: Vec<&[f64]> = laws.iter().map(|(n, _)| tr.col(&format!("{n}.y[0]"))).collect();
+    let y: Vec<&[f64]> = laws.iter().map(|(n, _)| tr.col(&format!("{n}.ydot[0]"))).collect();
     let lam: Vec<&[f64]> = laws.iter().map(|(n, _)| tr.col(&format!("{n}.lambda[0]"))).collect();
     assert!((t[n - 1] - 5.0).abs() < 1e-9);
 

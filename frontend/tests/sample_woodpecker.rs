@@ -86,7 +86,7 @@ fn woodpecker_physics() {
     let mut sticking = 0usize;
     let mut max_pen: f64 = 0.0;
     for (ci, c) in contacts().iter().enumerate() {
-        let (un, ut) = (tr.col(&format!("{}.y[0]", c.name)), tr.col(&format!("{}.y[1]", c.name)));
+        let (un, ut) = (tr.col(&format!("{}.ydot[0]", c.name)), tr.col(&format!("{}.ydot[1]", c.name)));
         let (ln, lt) = (tr.col(&format!("{}.lambda[0]", c.name)), tr.col(&format!("{}.lambda[1]", c.name)));
         for k in 1..n {
             let at = |what: &str| format!("{what} at contact {} t = {}", c.name, t[k]);
@@ -157,7 +157,7 @@ fn woodpecker_physics() {
     for k in 1..n {
         let (mut work, mut friction_mid) = (0.0, 0.0);
         for c in contacts() {
-            let (un, ut) = (tr.col(&format!("{}.y[0]", c.name)), tr.col(&format!("{}.y[1]", c.name)));
+            let (un, ut) = (tr.col(&format!("{}.ydot[0]", c.name)), tr.col(&format!("{}.ydot[1]", c.name)));
             let (ln, lt) = (tr.col(&format!("{}.lambda[0]", c.name)), tr.col(&format!("{}.lambda[1]", c.name)));
             let normal = ln[k] * (un[k - 1] + un[k]) / 2.0;
             let tangential = lt[k] * (ut[k - 1] + ut[k]) / 2.0;

@@ -182,7 +182,11 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
         (None, None) => unreachable!("checked above"),
     };
-    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every: mf.output.as_ref().and_then(|o| o.every) })
+    let every = mf.output.as_ref().and_then(|o| o.every);
+    if every == Some(0) {
+        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
+    }
+    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every })
 }
 
 /// A kernel error reworded for a message that already carries the element path.
