@@ -9,7 +9,8 @@ Moreau-Jean theta = 0.50001, h = 1e-3, NSGS tol 1e-6, at most 1000 iterations.
 
 Run with Debian's python3-siconos (apt-get install python3-siconos python3-scipy python3-h5py):
     /usr/bin/python3 spheres_in_a_box_siconos.py N T [OUT_DIR]
-Prints one CSV row: engine,n,steps,seconds_per_step,mean_contacts,mean_height,kinetic_energy
+Prints one CSV row: engine,n,steps,seconds_per_step,mean_contacts,mean_height,kinetic_energy, NSGS iterations
+(mean and max over steps with contacts) and the number of steps whose residual stayed above the tolerance
 (seconds_per_step: the whole io.run loop divided by the steps, output written only at the last step).
 """
 import math
@@ -109,8 +110,16 @@ def main():
             so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 1000
             so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-6
 
+    iterations = []
+    residuals = []
+
     def count(runner):
-        contacts.append(runner._simulation.oneStepNSProblem(0).getSizeOutput() // 3)
+        osnspb = runner._simulation.oneStepNSProblem(0)
+        contacts.append(osnspb.getSizeOutput() // 3)
+        so = osnspb.numericsSolverOptions()
+        if contacts[-1] > 0:
+            iterations.append(so.iparam[sn.SICONOS_IPARAM_ITER_DONE])
+            residuals.append(so.dparam[sn.SICONOS_DPARAM_RESIDU])
     with MechanicsHdf5Runner(mode="r+", io_filename=fname, verbose=False) as io:
         start = time.perf_counter()
         io.run(t0=0, T=t_end, h=H, theta=0.50001, Newton_max_iter=1, bullet_options=options,
@@ -128,9 +137,13 @@ def main():
     v = lastv[:, 2:5]
     w = lastv[:, 5:8]
     ke = float(0.5 * mass * np.sum(v * v) + 0.5 * inertia * np.sum(w * w))
-    print("engine,n,steps,seconds_per_step,mean_contacts,mean_height,kinetic_energy")
-    print("siconos-4.4,{},{},{:.6e},{:.1f},{:.6e},{:.3e}".format(n, steps, secs / steps, float(np.mean(contacts)),
-                                                               mean_z, ke))
+    iters = np.array(iterations if iterations else [0])
+    not_converged = int(np.sum(np.array(residuals if residuals else [0.0]) > 1e-6))
+    print("engine,n,steps,seconds_per_step,mean_contacts,mean_height,kinetic_energy,mean_iterations,max_iterations,"
+          "not_converged_steps")
+    print("siconos-4.4,{},{},{:.6e},{:.1f},{:.6e},{:.3e},{:.1f},{},{}".format(
+        n, steps, secs / steps, float(np.mean(contacts)), mean_z, ke, float(iters.mean()), int(iters.max()),
+        not_converged))
 
 
 if __name__ == "__main__":
