@@ -31,6 +31,27 @@ pub struct BlockTriplet {
     pub values: Vec<f64>,
 }
 
+/// The raw arrays of a [`BlockCsr`], with the meaning given on the type: `row_starts` /
+/// `col_starts` (first scalar row / column of each block row / column, plus the total),
+/// `row_ptr` (stored blocks of block row `r` are `row_ptr[r]..row_ptr[r + 1]`), `col_idx` (block
+/// column of each stored block), `val_ptr` (values of block `k` are
+/// `values[val_ptr[k]..val_ptr[k + 1]]`, column-major).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BlockCsrParts {
+    /// First scalar row of each block row, plus the number of rows.
+    pub row_starts: Vec<usize>,
+    /// First scalar column of each block column, plus the number of columns.
+    pub col_starts: Vec<usize>,
+    /// Stored-block range of each block row (length: block rows + 1).
+    pub row_ptr: Vec<usize>,
+    /// Block column of each stored block.
+    pub col_idx: Vec<usize>,
+    /// Value range of each stored block (length: blocks + 1).
+    pub val_ptr: Vec<usize>,
+    /// Block values, column-major inside each block.
+    pub values: Vec<f64>,
+}
+
 fn starts_from_sizes(sizes: &[usize]) -> Vec<usize> {
     let mut s = Vec::with_capacity(sizes.len() + 1);
     s.push(0);
@@ -97,6 +118,60 @@ impl BlockCsr {
             row_ptr[r + 1] += row_ptr[r];
         }
         Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values })
+    }
+
+    /// Assembles from raw block-CSR arrays (see [`BlockCsrParts`]), checking the structure:
+    /// starts begin at 0 and never decrease, `row_ptr` has one entry per block row plus one,
+    /// block columns are strictly increasing within a block row, and every block has the size of
+    /// its position. Lets a time-stepping loop assemble in place and reuse the buffers of the
+    /// previous step ([`BlockCsr::into_parts`]) without allocating.
+    pub fn from_parts(parts: BlockCsrParts) -> Result<Self> {
+        let BlockCsrParts { row_starts, col_starts, row_ptr, col_idx, val_ptr, values } = parts;
+        let bad = |what: &'static str, expected: usize, found: usize| {
+            Err(NumericsError::DimensionMismatch { what, expected, found })
+        };
+        for (what, s) in [("row_starts", &row_starts), ("col_starts", &col_starts)] {
+            if s.first() != Some(&0) {
+                return bad(what, 0, s.first().copied().unwrap_or(usize::MAX));
+            }
+            if let Some(i) = s.windows(2).position(|w| w[1] < w[0]) {
+                return bad(what, s[i], s[i + 1]);
+            }
+        }
+        let (nbr, nbc) = (row_starts.len() - 1, col_starts.len() - 1);
+        if row_ptr.len() != nbr + 1 {
+            return bad("row_ptr length (block rows + 1)", nbr + 1, row_ptr.len());
+        }
+        if row_ptr[0] != 0 || row_ptr[nbr] != col_idx.len() || row_ptr.windows(2).any(|w| w[1] < w[0]) {
+            return bad("row_ptr (0, non-decreasing, ending at the number of blocks)", col_idx.len(), row_ptr[nbr]);
+        }
+        if val_ptr.len() != col_idx.len() + 1 || val_ptr[0] != 0 || val_ptr[col_idx.len()] != values.len() {
+            return bad(
+                "val_ptr length (blocks + 1, ending at the number of values)",
+                col_idx.len() + 1,
+                val_ptr.len(),
+            );
+        }
+        for r in 0..nbr {
+            let h = row_starts[r + 1] - row_starts[r];
+            for k in row_ptr[r]..row_ptr[r + 1] {
+                let c = col_idx[k];
+                if c >= nbc || (k > row_ptr[r] && c <= col_idx[k - 1]) {
+                    return bad("block column index (sorted, unique, in range)", nbc, c);
+                }
+                let len = h * (col_starts[c + 1] - col_starts[c]);
+                if val_ptr[k + 1] < val_ptr[k] || val_ptr[k + 1] - val_ptr[k] != len {
+                    return bad("block values", len, val_ptr[k + 1].wrapping_sub(val_ptr[k]));
+                }
+            }
+        }
+        Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values })
+    }
+
+    /// Gives back the raw arrays (the inverse of [`BlockCsr::from_parts`]).
+    pub fn into_parts(self) -> BlockCsrParts {
+        let BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values } = self;
+        BlockCsrParts { row_starts, col_starts, row_ptr, col_idx, val_ptr, values }
     }
 
     /// Builds block storage from a dense matrix with the given block partition, keeping every
@@ -304,6 +379,24 @@ mod tests {
         assert!(BlockCsr::from_triplets(&[2], &[2], blocks).is_err());
         let blocks = vec![BlockTriplet { row: 3, col: 0, values: vec![1.0] }];
         assert!(BlockCsr::from_triplets(&[1], &[1], blocks).is_err());
+    }
+
+    #[test]
+    fn parts_round_trip_and_checks() {
+        let d = DMatrix::from_fn(6, 6, |i, j| if (i / 3 + j / 3) % 2 == 0 { (i * 6 + j) as f64 } else { 0.0 });
+        let a = BlockCsr::from_dense(&d, &[3, 3], &[3, 3]).unwrap();
+        let parts = a.clone().into_parts();
+        assert_eq!(BlockCsr::from_parts(parts.clone()).unwrap(), a);
+        let mut unsorted = parts.clone();
+        unsorted.row_ptr = vec![0, 2, 2];
+        unsorted.col_idx = vec![1, 0];
+        assert!(BlockCsr::from_parts(unsorted).is_err());
+        let mut short = parts.clone();
+        short.values.pop();
+        assert!(BlockCsr::from_parts(short).is_err());
+        let mut wrong_rows = parts;
+        wrong_rows.row_ptr.push(2);
+        assert!(BlockCsr::from_parts(wrong_rows).is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 mod block_csr;
 
-pub use block_csr::{BlockCsr, BlockTriplet};
+pub use block_csr::{BlockCsr, BlockCsrParts, BlockTriplet};
 use nalgebra::DMatrix;
 
 /// A problem matrix: dense or sparse block-row.

@@ -1,0 +1,69 @@
+//! spheres_in_a_box benchmark: prints one CSV row per N.
+//!
+//! `cargo bench -p saltus-mechanics --bench spheres` runs N = 125 (T = 0.5 s) and N = 1000
+//! (T = 1 s); `SALTUS_BENCH_10K=1` adds N = 10 000 (T = 1 s, long). `SALTUS_BENCH_N=125,1000`
+//! picks the sizes and `SALTUS_BENCH_T` overrides the final time. Peak RSS is the process's
+//! VmHWM after the run of that N (monotone across rows).
+
+use saltus_mechanics::scenes::spheres_in_a_box;
+use std::time::Instant;
+
+fn vm_hwm_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() {
+    let mut sizes: Vec<usize> = match std::env::var("SALTUS_BENCH_N") {
+        Ok(v) => v.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
+        Err(_) => vec![125, 1000],
+    };
+    if std::env::var("SALTUS_BENCH_10K").is_ok_and(|v| v == "1") {
+        sizes.push(10_000);
+    }
+    let t_override: Option<f64> = std::env::var("SALTUS_BENCH_T").ok().and_then(|v| v.parse().ok());
+    println!("n,steps,mean_contacts,mean_active,seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib");
+    for n in sizes {
+        let mut scene = match spheres_in_a_box(n, 1) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("N = {n}: {e}");
+                std::process::exit(1);
+            }
+        };
+        if let Some(t) = t_override {
+            scene.t_end = t;
+        }
+        let steps = scene.n_steps();
+        let mut sim = scene.into_simulation().expect("valid scene");
+        let (mut contacts, mut active, mut max_iter, mut unconverged) = (0usize, 0usize, 0usize, 0usize);
+        let start = Instant::now();
+        for _ in 0..steps {
+            let rep = match sim.step() {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("N = {n}: {e}");
+                    std::process::exit(1);
+                }
+            };
+            contacts += rep.n_contacts;
+            active += rep.n_active;
+            if let Some(s) = &rep.solver {
+                max_iter = max_iter.max(s.iterations);
+                unconverged += usize::from(!s.status.converged());
+            }
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let per_step = secs / steps as f64;
+        let mean_contacts = contacts as f64 / steps as f64;
+        let mean_active = active as f64 / steps as f64;
+        let z: f64 = sim.model.bodies[..n].iter().map(|b| b.state.position.z).sum::<f64>() / n as f64;
+        let ke = sim.model.kinetic_energy();
+        let rss = vm_hwm_kib().map_or(f64::NAN, |k| k as f64 / 1024.0);
+        println!(
+            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1}",
+            per_step * 1e6 / mean_contacts.max(1.0)
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! Rigid bodies in the `NewtonEulerDS` form of Siconos.
+//!
+//! State: position `x ∈ ℝ³` of the centre of mass, orientation `q ∈ S³` (unit quaternion, body →
+//! world), and the twist `(v, Ω)` with **`v` the translational velocity in the world frame and `Ω`
+//! the angular velocity in the body frame** (as Siconos `NewtonEulerDS`). Dynamics:
+//!
+//! `m v̇ = f_ext(t)` (world frame), `I Ω̇ = −Ω × I Ω + τ_ext(t)` (body frame),
+//! `ẋ = v`, `q̇ = ½ q ⊗ (0, Ω)`,
+//!
+//! plus the contact impulses. The body frame's origin is the centre of mass and `I` is the
+//! inertia tensor about it in the body frame.
+
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use std::sync::Arc;
+
+/// Index of a body in a [`crate::MechanicsModel`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BodyId(pub u32);
+
+impl BodyId {
+    /// The index as `usize`.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How a body moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Integrated by Moreau–Jean under forces and contact impulses.
+    Dynamic,
+    /// Never moves (ground, walls, static meshes): infinite mass.
+    Static,
+    /// Moves with a prescribed motion `t ↦ (x, q, v, Ω)` (a shaker plate): infinite mass.
+    Kinematic,
+}
+
+/// Position, orientation and twist of a body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyState {
+    /// Centre of mass, world frame.
+    pub position: Vector3<f64>,
+    /// Orientation (maps body-frame vectors to the world frame).
+    pub orientation: UnitQuaternion<f64>,
+    /// Translational velocity, world frame.
+    pub v: Vector3<f64>,
+    /// Angular velocity, body frame.
+    pub omega: Vector3<f64>,
+}
+
+impl Default for BodyState {
+    fn default() -> Self {
+        BodyState {
+            position: Vector3::zeros(),
+            orientation: UnitQuaternion::identity(),
+            v: Vector3::zeros(),
+            omega: Vector3::zeros(),
+        }
+    }
+}
+
+impl BodyState {
+    /// `true` when every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.position.iter().chain(self.v.iter()).chain(self.omega.iter()).all(|x| x.is_finite())
+            && self.orientation.coords.iter().all(|x| x.is_finite())
+    }
+    /// Velocity of the material point at world position `p`: `v + (R Ω) × (p − x)`.
+    pub fn point_velocity(&self, p: &Vector3<f64>) -> Vector3<f64> {
+        self.v + (self.orientation * self.omega).cross(&(p - self.position))
+    }
+}
+
+/// User external force: `(t, state) ↦ (f, τ)` with `f` in the world frame and `τ` in the body
+/// frame, added to the constant force and torque of the body.
+pub type ForceFn = Arc<dyn Fn(f64, &BodyState) -> (Vector3<f64>, Vector3<f64>) + Send + Sync>;
+
+/// Prescribed motion of a kinematic body: `t ↦ (x, q, v, Ω)`, `v` world and `Ω` body frame
+/// (the caller keeps `v = ẋ` and `q̇ = ½ q ⊗ Ω` consistent).
+pub type MotionFn = Arc<dyn Fn(f64) -> BodyState + Send + Sync>;
+
+/// A rigid body: kind, state, mass properties, loads and contact group.
+#[derive(Clone)]
+pub struct RigidBody {
+    /// Name (unique in a model; used for output columns).
+    pub name: String,
+    /// Dynamic, static or kinematic.
+    pub kind: BodyKind,
+    /// Current state.
+    pub state: BodyState,
+    /// Constant external force, world frame (gravity is added by the model).
+    pub force: Vector3<f64>,
+    /// Constant external torque, body frame.
+    pub torque: Vector3<f64>,
+    /// Optional user force and torque, added to the constant ones.
+    pub force_fn: Option<ForceFn>,
+    /// Prescribed motion (kinematic bodies only).
+    pub motion: Option<MotionFn>,
+    /// Contact group: laws are given per pair of groups.
+    pub group: u32,
+    pub(crate) mass: f64,
+    pub(crate) inertia: Matrix3<f64>,
+    pub(crate) inv_mass: f64,
+    pub(crate) inv_inertia: Matrix3<f64>,
+    /// `I = i·1`: the gyroscopic term vanishes.
+    pub(crate) isotropic: bool,
+    /// Colliders of the body: `colliders[range]` in the model.
+    pub(crate) colliders: std::ops::Range<usize>,
+}
+
+impl std::fmt::Debug for RigidBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RigidBody")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .field("state", &self.state)
+            .field("mass", &self.mass)
+            .field("inertia", &self.inertia)
+            .field("group", &self.group)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RigidBody {
+    /// Mass `m` (infinite for static and kinematic bodies).
+    pub fn mass(&self) -> f64 {
+        self.mass
+    }
+    /// Body-frame inertia tensor about the centre of mass.
+    pub fn inertia(&self) -> &Matrix3<f64> {
+        &self.inertia
+    }
+    /// `1/m` (0 for static and kinematic bodies).
+    pub fn inv_mass(&self) -> f64 {
+        self.inv_mass
+    }
+    /// `I⁻¹` in the body frame (0 for static and kinematic bodies).
+    pub fn inv_inertia(&self) -> &Matrix3<f64> {
+        &self.inv_inertia
+    }
+    /// `true` for dynamic bodies.
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+    /// Indices of the body's colliders in [`crate::MechanicsModel::colliders`].
+    pub fn collider_range(&self) -> std::ops::Range<usize> {
+        self.colliders.clone()
+    }
+    /// Kinetic energy `½ m |v|² + ½ Ωᵀ I Ω` (0 for non-dynamic bodies).
+    pub fn kinetic_energy(&self) -> f64 {
+        if !self.is_dynamic() {
+            return 0.0;
+        }
+        let s = &self.state;
+        0.5 * self.mass * s.v.norm_squared() + 0.5 * s.omega.dot(&(self.inertia * s.omega))
+    }
+    /// Linear momentum `m v` (world frame).
+    pub fn linear_momentum(&self) -> Vector3<f64> {
+        if self.is_dynamic() {
+            self.state.v * self.mass
+        } else {
+            Vector3::zeros()
+        }
+    }
+    /// Angular momentum about the world origin, world frame: `x × m v + R I Ω`.
+    pub fn angular_momentum(&self) -> Vector3<f64> {
+        if !self.is_dynamic() {
+            return Vector3::zeros();
+        }
+        let s = &self.state;
+        s.position.cross(&(s.v * self.mass)) + s.orientation * (self.inertia * s.omega)
+    }
+}

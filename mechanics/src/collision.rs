@@ -1,0 +1,214 @@
+//! Collision detection: broad phase ([`crate::broad_phase`]) then parry's contact manifolds per
+//! candidate pair; every manifold point closer than the margin becomes a [`ContactPoint`] with a
+//! stable [`ContactKey`] (collider pair, sub-shapes, feature ids).
+//!
+//! Per-pair manifolds and parry workspaces persist between steps (matched on the sorted pair
+//! list), so composite shapes (meshes, height fields) keep their sub-shape caches.
+
+use crate::broad_phase::{BroadEntry, BroadPhase};
+use crate::convert::{from_pv, to_pose};
+use crate::error::{MechanicsError, Result};
+use crate::model::{ContactLaw, MechanicsModel};
+use crate::BodyId;
+use nalgebra::{Isometry3, Vector3};
+use parry3d_f64::math::Pose;
+use parry3d_f64::query::{
+    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+};
+use parry3d_f64::shape::ShapeType;
+
+/// Identity of a contact across steps: collider indices (`collider1 < collider2`), sub-shape
+/// indices inside composite shapes, and parry's packed feature ids on each side. Contacts are
+/// kept sorted by this key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ContactKey {
+    /// First collider.
+    pub collider1: u32,
+    /// Second collider.
+    pub collider2: u32,
+    /// Sub-shape of the first collider (0 unless composite).
+    pub subshape1: u32,
+    /// Sub-shape of the second collider.
+    pub subshape2: u32,
+    /// Packed feature id on the first shape (vertex, edge or face).
+    pub feature1: u32,
+    /// Packed feature id on the second shape.
+    pub feature2: u32,
+}
+
+/// A contact point between two bodies (Siconos `NewtonEuler3DR` data).
+///
+/// The normal `n` points from body 1 to body 2; the gap `g = (p₂ − p₁)·n` is negative in
+/// penetration. Reactions act as `+r` on body 2 and `−r` on body 1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactPoint {
+    /// Identity across steps.
+    pub key: ContactKey,
+    /// First body.
+    pub body1: BodyId,
+    /// Second body.
+    pub body2: BodyId,
+    /// Contact point on body 1's surface, world frame.
+    pub point1: Vector3<f64>,
+    /// Contact point on body 2's surface, world frame.
+    pub point2: Vector3<f64>,
+    /// Unit normal, world frame, from body 1 to body 2.
+    pub normal: Vector3<f64>,
+    /// Signed gap.
+    pub gap: f64,
+    /// The law between the two bodies' groups.
+    pub law: ContactLaw,
+    /// Impulse of the last step in the contact frame (normal, tangent 1, tangent 2); zero when
+    /// the contact was not active.
+    pub impulse: Vector3<f64>,
+    /// `true` if the contact was in the friction-contact problem of the last step (index set 1).
+    pub active: bool,
+}
+
+struct PairCache {
+    pair: (u32, u32),
+    manifolds: Vec<ContactManifold<(), ()>>,
+    workspace: Option<ContactManifoldsWorkspace>,
+}
+
+/// Broad and narrow phase with buffers and per-pair caches kept between steps.
+#[derive(Default)]
+pub struct CollisionDetector {
+    entries: Vec<BroadEntry>,
+    poses: Vec<Isometry3<f64>>,
+    broad: BroadPhase,
+    cache: Vec<PairCache>,
+    next_cache: Vec<PairCache>,
+}
+
+impl std::fmt::Debug for CollisionDetector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CollisionDetector").field("pairs", &self.broad.pairs.len()).finish_non_exhaustive()
+    }
+}
+
+impl CollisionDetector {
+    /// Number of candidate pairs of the last detection.
+    pub fn n_pairs(&self) -> usize {
+        self.broad.pairs.len()
+    }
+
+    /// Finds every contact closer than `model.margin` at the current poses, sorted by key,
+    /// into `out` (cleared first). `t` is only used in error messages.
+    pub fn detect(&mut self, model: &MechanicsModel, t: f64, out: &mut Vec<ContactPoint>) -> Result<()> {
+        out.clear();
+        let margin = model.margin;
+        self.entries.clear();
+        self.poses.clear();
+        for c in &model.colliders {
+            let b = model.body(c.body);
+            let body_pose = Isometry3::from_parts(b.state.position.into(), b.state.orientation);
+            let pose = body_pose * c.local_pose;
+            let pp = to_pose(&pose.translation.vector, &pose.rotation);
+            let plane = (c.shape.shape_type() == ShapeType::HalfSpace).then(|| {
+                let n = c.shape.as_halfspace().map(|h| from_pv(h.normal)).unwrap_or_else(Vector3::z);
+                let nw = pose.rotation * n;
+                (nw, nw.dot(&pose.translation.vector) + margin)
+            });
+            let aabb = c.shape.compute_aabb(&pp);
+            let half = 0.5 * margin;
+            self.entries.push(BroadEntry {
+                mins: from_pv(aabb.mins).add_scalar(-half),
+                maxs: from_pv(aabb.maxs).add_scalar(half),
+                dynamic: b.is_dynamic(),
+                plane,
+            });
+            self.poses.push(pose);
+        }
+        let cols = &model.colliders;
+        self.broad.update(&self.entries, |i, j| {
+            let (a, b) = (cols[i as usize].body, cols[j as usize].body);
+            a != b && model.law(model.body(a).group, model.body(b).group).is_some()
+        });
+        // Carry the caches of persisting pairs over (both lists sorted by pair).
+        let mut old = std::mem::take(&mut self.cache).into_iter().peekable();
+        self.next_cache.clear();
+        for &pair in &self.broad.pairs {
+            while old.peek().is_some_and(|c| c.pair < pair) {
+                old.next();
+            }
+            let entry = match old.peek() {
+                Some(c) if c.pair == pair => old.next().expect("peeked"),
+                _ => PairCache { pair, manifolds: Vec::new(), workspace: None },
+            };
+            self.next_cache.push(entry);
+        }
+        drop(old);
+        std::mem::swap(&mut self.cache, &mut self.next_cache);
+        let dispatcher = DefaultQueryDispatcher;
+        for pc in &mut self.cache {
+            let (i, j) = (pc.pair.0 as usize, pc.pair.1 as usize);
+            let (c1, c2) = (&cols[i], &cols[j]);
+            let (p1, p2) = (&self.poses[i], &self.poses[j]);
+            let pose1 = to_pose(&p1.translation.vector, &p1.rotation);
+            let pose2 = to_pose(&p2.translation.vector, &p2.rotation);
+            let pos12 = pose1.inv_mul(&pose2);
+            dispatcher
+                .contact_manifolds(&pos12, &*c1.shape.0, &*c2.shape.0, margin, &mut pc.manifolds, &mut pc.workspace)
+                .map_err(|_| MechanicsError::UnsupportedPair {
+                    t,
+                    body1: c1.body,
+                    shape1: c1.index_in_body as usize,
+                    body2: c2.body,
+                    shape2: c2.index_in_body as usize,
+                })?;
+            let (b1, b2) = (model.body(c1.body), model.body(c2.body));
+            let law = model.law(b1.group, b2.group).expect("filtered by the broad phase");
+            for m in &pc.manifolds {
+                if m.points.is_empty() {
+                    continue;
+                }
+                let sub1 = m.subshape_pos1().copied();
+                let sub2 = m.subshape_pos2().copied();
+                let w1: Pose = sub1.map_or(pose1, |s| pose1 * s);
+                let w2: Pose = sub2.map_or(pose2, |s| pose2 * s);
+                let n = from_pv(w1.rotation * m.local_n1);
+                let nn = n.norm();
+                if !(nn > 0.5 && nn.is_finite()) {
+                    continue; // degenerate manifold (should not happen)
+                }
+                let n = n / nn;
+                let dup_tol2 = (1e-6 * margin).powi(2);
+                for (ip, pt) in m.points.iter().enumerate() {
+                    if !(pt.dist < margin) {
+                        continue;
+                    }
+                    // Coincident faces give each corner twice (once per face): one constraint
+                    // twice makes W singular and slows NSGS down, so keep the first.
+                    if m.points[..ip]
+                        .iter()
+                        .any(|o| o.dist < margin && (o.local_p1 - pt.local_p1).length_squared() <= dup_tol2)
+                    {
+                        continue;
+                    }
+                    out.push(ContactPoint {
+                        key: ContactKey {
+                            collider1: i as u32,
+                            collider2: j as u32,
+                            subshape1: m.subshape1,
+                            subshape2: m.subshape2,
+                            feature1: pt.fid1.0,
+                            feature2: pt.fid2.0,
+                        },
+                        body1: c1.body,
+                        body2: c2.body,
+                        point1: from_pv(w1.transform_point(pt.local_p1)),
+                        point2: from_pv(w2.transform_point(pt.local_p2)),
+                        normal: n,
+                        gap: pt.dist,
+                        law,
+                        impulse: Vector3::zeros(),
+                        active: false,
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|c| c.key);
+        Ok(())
+    }
+}

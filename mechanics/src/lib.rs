@@ -1,0 +1,31 @@
+//! Saltus mechanics: 3D rigid bodies with collision detection.
+//!
+//! The layer above the kernel that Siconos calls `mechanics`: rigid bodies in the
+//! `NewtonEulerDS` form ([`body`]), shapes and colliders on parry3d-f64 ([`shape`]), a
+//! deterministic broad phase and parry's contact manifolds ([`collision`]), the
+//! `NewtonEuler3DR` contact relation ([`relation`]), and Moreau–Jean time stepping with a sparse
+//! FC3D problem per step solved by the numerics crate ([`simulation`]). The kernel stays free of
+//! geometry.
+
+// `!(x > 0.0)` is deliberate: it also rejects NaN.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod assembly;
+pub mod body;
+mod broad_phase;
+pub mod collision;
+pub mod convert;
+pub mod error;
+pub mod model;
+pub mod moreau_jean;
+pub mod relation;
+pub mod scenes;
+pub mod shape;
+pub mod simulation;
+
+pub use body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
+pub use collision::{CollisionDetector, ContactKey, ContactPoint};
+pub use error::{MechanicsError, Result};
+pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
+pub use shape::{Collider, ShapeDesc};
+pub use simulation::{nsgs, MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions};

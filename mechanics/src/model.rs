@@ -1,0 +1,357 @@
+//! The scene: bodies, their colliders, contact laws per pair of groups, gravity, margin
+//! (the data of Siconos `mechanics`' `MechanicsHdf5Runner` input, built in Rust).
+
+use crate::body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
+use crate::convert::{from_pv, to_pose};
+use crate::error::{MechanicsError, Result};
+use crate::shape::{Collider, ShapeDesc};
+use nalgebra::{Isometry3, Matrix3, Vector3};
+use saltus_kernel::NonSmoothLaw;
+
+/// Newton impact + Coulomb friction between two groups (Siconos `NewtonImpactFrictionNSL`, 3D):
+/// normal restitution `en`, tangential restitution `et` (kept for the vocabulary; the 3D
+/// Moreau–Jean step, like Siconos, does not use it), friction coefficient `μ`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactLaw {
+    /// Normal restitution `e ∈ [0, 1]`.
+    pub en: f64,
+    /// Tangential restitution (unused in 3D, as in Siconos).
+    pub et: f64,
+    /// Friction coefficient `μ ≥ 0`.
+    pub mu: f64,
+}
+
+impl ContactLaw {
+    /// Law with restitution `en`, `et = 0` and friction `mu`.
+    pub fn new(en: f64, mu: f64) -> Self {
+        ContactLaw { en, et: 0.0, mu }
+    }
+    /// The kernel's `NewtonImpactFriction` law of dimension 3.
+    pub fn to_nslaw(&self) -> NonSmoothLaw {
+        NonSmoothLaw::NewtonImpactFriction { en: self.en, et: self.et, mu: self.mu, dim: 3 }
+    }
+    fn validate(&self) -> std::result::Result<(), String> {
+        if !(0.0..=1.0).contains(&self.en) {
+            return Err(format!("restitution en must be in [0, 1], got {}", self.en));
+        }
+        if !(0.0..=1.0).contains(&self.et) {
+            return Err(format!("restitution et must be in [0, 1], got {}", self.et));
+        }
+        if !(self.mu >= 0.0 && self.mu.is_finite()) {
+            return Err(format!("friction coefficient must be finite and >= 0, got {}", self.mu));
+        }
+        Ok(())
+    }
+}
+
+/// How the mass properties of a new body are given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MassSpec {
+    /// Mass and body-frame inertia about the centre of mass.
+    Explicit {
+        /// Mass `m > 0`.
+        mass: f64,
+        /// Symmetric positive definite inertia tensor.
+        inertia: Matrix3<f64>,
+    },
+    /// Uniform density: mass and inertia from the shapes (their centre of mass must be the body
+    /// origin).
+    Density(f64),
+}
+
+/// Everything needed to add a body to a [`MechanicsModel`].
+#[derive(Clone)]
+pub struct BodyDesc {
+    /// Name (unique).
+    pub name: String,
+    /// Dynamic, static or kinematic.
+    pub kind: BodyKind,
+    /// Initial state.
+    pub state: BodyState,
+    /// Shapes with their pose in the body frame.
+    pub shapes: Vec<(ShapeDesc, Isometry3<f64>)>,
+    /// Mass properties (dynamic bodies only).
+    pub mass: Option<MassSpec>,
+    /// Constant force, world frame.
+    pub force: Vector3<f64>,
+    /// Constant torque, body frame.
+    pub torque: Vector3<f64>,
+    /// Optional user force and torque.
+    pub force_fn: Option<ForceFn>,
+    /// Prescribed motion (kinematic bodies).
+    pub motion: Option<MotionFn>,
+    /// Contact group.
+    pub group: u32,
+}
+
+impl BodyDesc {
+    fn with_kind(name: &str, kind: BodyKind) -> Self {
+        BodyDesc {
+            name: name.into(),
+            kind,
+            state: BodyState::default(),
+            shapes: Vec::new(),
+            mass: None,
+            force: Vector3::zeros(),
+            torque: Vector3::zeros(),
+            force_fn: None,
+            motion: None,
+            group: 0,
+        }
+    }
+    /// A dynamic body (give its mass with [`BodyDesc::mass`] or [`BodyDesc::density`]).
+    pub fn dynamic(name: &str) -> Self {
+        Self::with_kind(name, BodyKind::Dynamic)
+    }
+    /// A static body.
+    pub fn fixed(name: &str) -> Self {
+        Self::with_kind(name, BodyKind::Static)
+    }
+    /// A kinematic body following `motion`.
+    pub fn kinematic(name: &str, motion: MotionFn) -> Self {
+        let mut d = Self::with_kind(name, BodyKind::Kinematic);
+        d.motion = Some(motion);
+        d
+    }
+    /// Adds a shape at `offset` in the body frame.
+    pub fn shape(mut self, shape: ShapeDesc, offset: Isometry3<f64>) -> Self {
+        self.shapes.push((shape, offset));
+        self
+    }
+    /// Adds a shape at the body origin.
+    pub fn shape_at_origin(self, shape: ShapeDesc) -> Self {
+        self.shape(shape, Isometry3::identity())
+    }
+    /// Explicit mass and body-frame inertia.
+    pub fn mass(mut self, mass: f64, inertia: Matrix3<f64>) -> Self {
+        self.mass = Some(MassSpec::Explicit { mass, inertia });
+        self
+    }
+    /// Uniform density.
+    pub fn density(mut self, rho: f64) -> Self {
+        self.mass = Some(MassSpec::Density(rho));
+        self
+    }
+    /// Initial state.
+    pub fn state(mut self, state: BodyState) -> Self {
+        self.state = state;
+        self
+    }
+    /// Initial position.
+    pub fn position(mut self, x: Vector3<f64>) -> Self {
+        self.state.position = x;
+        self
+    }
+    /// Contact group.
+    pub fn group(mut self, g: u32) -> Self {
+        self.group = g;
+        self
+    }
+}
+
+/// A mechanical scene: bodies, colliders, contact laws, gravity, collision margin.
+#[derive(Clone, Debug)]
+pub struct MechanicsModel {
+    /// The bodies, indexed by [`BodyId`].
+    pub bodies: Vec<RigidBody>,
+    /// All colliders, body after body (`bodies[b].collider_range()`).
+    pub colliders: Vec<Collider>,
+    /// Gravity acceleration (world frame), applied to dynamic bodies as `m g`.
+    pub gravity: Vector3<f64>,
+    /// Contacts closer than this become interactions (> 0).
+    pub margin: f64,
+    /// `laws[g1 * n_groups + g2]` (symmetric).
+    laws: Vec<Option<ContactLaw>>,
+    n_groups: usize,
+}
+
+impl MechanicsModel {
+    /// Empty scene with the given gravity and collision margin.
+    pub fn new(gravity: Vector3<f64>, margin: f64) -> Result<Self> {
+        if !(margin > 0.0 && margin.is_finite()) {
+            return Err(MechanicsError::InvalidOption {
+                option: "margin",
+                reason: format!("must be > 0, got {margin}"),
+            });
+        }
+        if gravity.iter().any(|g| !g.is_finite()) {
+            return Err(MechanicsError::InvalidOption { option: "gravity", reason: "not finite".into() });
+        }
+        Ok(MechanicsModel { bodies: Vec::new(), colliders: Vec::new(), gravity, margin, laws: Vec::new(), n_groups: 0 })
+    }
+
+    /// The body `id`.
+    pub fn body(&self, id: BodyId) -> &RigidBody {
+        &self.bodies[id.index()]
+    }
+    /// The body `id`, mutable (state, loads).
+    pub fn body_mut(&mut self, id: BodyId) -> &mut RigidBody {
+        &mut self.bodies[id.index()]
+    }
+    /// The body called `name`.
+    pub fn body_by_name(&self, name: &str) -> Option<BodyId> {
+        self.bodies.iter().position(|b| b.name == name).map(|i| BodyId(i as u32))
+    }
+    /// Number of bodies.
+    pub fn n_bodies(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Sets the law between groups `g1` and `g2` (both orders). Pairs of groups without a law
+    /// do not interact (as in Siconos mechanics).
+    pub fn set_law(&mut self, g1: u32, g2: u32, law: ContactLaw) -> Result<()> {
+        law.validate().map_err(|reason| MechanicsError::InvalidModel { what: format!("law ({g1}, {g2})"), reason })?;
+        let need = g1.max(g2) as usize + 1;
+        if need > self.n_groups {
+            let mut t = vec![None; need * need];
+            for a in 0..self.n_groups {
+                for b in 0..self.n_groups {
+                    t[a * need + b] = self.laws[a * self.n_groups + b];
+                }
+            }
+            self.laws = t;
+            self.n_groups = need;
+        }
+        let n = self.n_groups;
+        self.laws[g1 as usize * n + g2 as usize] = Some(law);
+        self.laws[g2 as usize * n + g1 as usize] = Some(law);
+        Ok(())
+    }
+    /// The law between groups `g1` and `g2`, if any.
+    #[inline]
+    pub fn law(&self, g1: u32, g2: u32) -> Option<ContactLaw> {
+        let n = self.n_groups;
+        let (a, b) = (g1 as usize, g2 as usize);
+        if a < n && b < n {
+            self.laws[a * n + b]
+        } else {
+            None
+        }
+    }
+
+    /// Adds a body; checks names, shapes, mass properties and state.
+    pub fn add_body(&mut self, d: BodyDesc) -> Result<BodyId> {
+        let what = || format!("body `{}`", d.name);
+        let invalid = |reason: String| MechanicsError::InvalidModel { what: what(), reason };
+        if self.bodies.iter().any(|b| b.name == d.name) {
+            return Err(invalid("a body of that name exists".into()));
+        }
+        if !d.state.is_finite() || !d.force.iter().chain(d.torque.iter()).all(|x| x.is_finite()) {
+            return Err(invalid("non-finite initial state or load".into()));
+        }
+        let id = BodyId(self.bodies.len() as u32);
+        let mut colliders = Vec::with_capacity(d.shapes.len());
+        for (k, (desc, offset)) in d.shapes.iter().enumerate() {
+            if d.kind == BodyKind::Dynamic && desc.static_only() {
+                return Err(invalid(format!("shape {k}: a {} can only be static or kinematic", desc.kind_name())));
+            }
+            let (shape, inner) = desc.build().map_err(|r| invalid(format!("shape {k} ({}): {r}", desc.kind_name())))?;
+            colliders.push(Collider {
+                body: id,
+                index_in_body: k as u32,
+                desc: desc.clone(),
+                offset: *offset,
+                shape,
+                local_pose: offset * inner,
+            });
+        }
+        let (mass, inertia) = match (d.kind, &d.mass) {
+            (BodyKind::Dynamic, None) => return Err(invalid("a dynamic body needs a mass or a density".into())),
+            (BodyKind::Dynamic, Some(MassSpec::Explicit { mass, inertia })) => (*mass, *inertia),
+            (BodyKind::Dynamic, Some(MassSpec::Density(rho))) => {
+                mass_from_density(&colliders, *rho).map_err(invalid)?
+            }
+            _ => (f64::INFINITY, Matrix3::zeros()),
+        };
+        let (inv_mass, inv_inertia, isotropic) = if d.kind == BodyKind::Dynamic {
+            if !(mass > 0.0 && mass.is_finite()) {
+                return Err(invalid(format!("mass must be finite and > 0, got {mass}")));
+            }
+            let sym = (inertia - inertia.transpose()).abs().max() <= 1e-12 * inertia.abs().max();
+            let chol = nalgebra::Cholesky::new(inertia);
+            let inv = match (sym, chol) {
+                (true, Some(c)) => c.inverse(),
+                _ => return Err(invalid("the inertia tensor must be symmetric positive definite".into())),
+            };
+            // Within 1e-12 of `i·1` (round-off of a computed tensor) the body is isotropic and
+            // its gyroscopic term vanishes.
+            let iso_i = Matrix3::from_diagonal_element(inertia.trace() / 3.0);
+            let iso = (inertia - iso_i).abs().max() <= 1e-12 * iso_i[(0, 0)];
+            (1.0 / mass, inv, iso)
+        } else {
+            if d.force_fn.is_some() {
+                return Err(invalid("only dynamic bodies take forces".into()));
+            }
+            (0.0, Matrix3::zeros(), true)
+        };
+        if (d.kind == BodyKind::Kinematic) != d.motion.is_some() {
+            return Err(invalid("kinematic bodies, and only they, need a prescribed motion".into()));
+        }
+        let start = self.colliders.len();
+        self.colliders.extend(colliders);
+        let mut state = d.state;
+        if let Some(m) = &d.motion {
+            state = m(0.0);
+            if !state.is_finite() {
+                return Err(MechanicsError::NonFiniteUserValue { t: 0.0, what: "prescribed motion", body: id });
+            }
+        }
+        self.bodies.push(RigidBody {
+            name: d.name,
+            kind: d.kind,
+            state,
+            force: d.force,
+            torque: d.torque,
+            force_fn: d.force_fn,
+            motion: d.motion,
+            group: d.group,
+            mass,
+            inertia,
+            inv_mass,
+            inv_inertia,
+            isotropic,
+            colliders: start..self.colliders.len(),
+        });
+        Ok(id)
+    }
+
+    /// Total kinetic energy of the dynamic bodies.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.bodies.iter().map(|b| b.kinetic_energy()).sum()
+    }
+}
+
+/// Mass and inertia about the body origin from uniform density; the centre of mass of the
+/// shapes must be the body origin (to 1e-9 of the shapes' size).
+fn mass_from_density(colliders: &[Collider], rho: f64) -> std::result::Result<(f64, Matrix3<f64>), String> {
+    if !(rho > 0.0 && rho.is_finite()) {
+        return Err(format!("density must be finite and > 0, got {rho}"));
+    }
+    if colliders.is_empty() {
+        return Err("a body given by density needs at least one shape".into());
+    }
+    let mut total: Option<parry3d_f64::mass_properties::MassProperties> = None;
+    let mut size = 0.0f64;
+    for c in colliders {
+        let p = to_pose(&c.local_pose.translation.vector, &c.local_pose.rotation);
+        let mp = c.shape.mass_properties(rho).transform_by(&p);
+        let aabb = c.shape.compute_aabb(&p);
+        size = size.max(from_pv(aabb.maxs - aabb.mins).norm());
+        total = Some(match total {
+            None => mp,
+            Some(t) => t + mp,
+        });
+    }
+    let mp = total.expect("at least one collider");
+    let com = from_pv(mp.local_com);
+    if com.norm() > 1e-9 * size {
+        return Err(format!(
+            "the centre of mass of the shapes is at {com:?} in the body frame, not at its origin: offset the shapes by its opposite"
+        ));
+    }
+    let i = mp.reconstruct_inertia_matrix();
+    let inertia = Matrix3::new(
+        i.x_axis.x, i.y_axis.x, i.z_axis.x, i.x_axis.y, i.y_axis.y, i.z_axis.y, i.x_axis.z, i.y_axis.z, i.z_axis.z,
+    );
+    Ok((mp.mass(), 0.5 * (inertia + inertia.transpose())))
+}

@@ -1,0 +1,138 @@
+//! Ready-made scenes: a [`Scene`] is a model with its step, horizon and integrator options.
+
+use crate::body::BodyState;
+use crate::error::Result;
+use crate::model::{BodyDesc, ContactLaw, MechanicsModel};
+use crate::shape::ShapeDesc;
+use crate::simulation::{nsgs, MechanicsSimulation, MoreauJeanOptions};
+use nalgebra::{Isometry3, Matrix3, Vector3};
+
+/// A model with the time step, the final time and the integrator options to run it.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    /// The bodies, laws, gravity and margin.
+    pub model: MechanicsModel,
+    /// Time step.
+    pub h: f64,
+    /// Final time (the run starts at 0).
+    pub t_end: f64,
+    /// Moreau–Jean options.
+    pub options: MoreauJeanOptions,
+}
+
+impl Scene {
+    /// The simulation at `t = 0`.
+    pub fn into_simulation(self) -> Result<MechanicsSimulation> {
+        MechanicsSimulation::new(self.model, 0.0, self.h, self.options)
+    }
+    /// Number of steps to reach `t_end`.
+    pub fn n_steps(&self) -> usize {
+        (self.t_end / self.h).round() as usize
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): the tiny deterministic generator of the scenes.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// Next 64 bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `[0, 1)`: the top 53 bits times 2⁻⁵³.
+    pub fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// Parameters of [`spheres_in_a_box`] (the values as constants).
+pub mod spheres {
+    /// Sphere radius (m).
+    pub const RADIUS: f64 = 0.01;
+    /// Density (kg/m³).
+    pub const DENSITY: f64 = 2320.0;
+    /// Lattice spacing / radius.
+    pub const SPACING: f64 = 2.2;
+    /// Height of the bottom layer's centres / radius.
+    pub const BOTTOM: f64 = 1.5;
+    /// Half amplitude of the random x/y offsets / radius (uniform in ±0.05 r).
+    pub const JITTER: f64 = 0.05;
+    /// Friction coefficient.
+    pub const MU: f64 = 0.3;
+    /// Collision margin / radius.
+    pub const MARGIN: f64 = 0.3;
+    /// Wall and ground half thickness / radius.
+    pub const WALL: f64 = 1.0;
+}
+
+/// Number of spheres per lattice row: the smallest `k` with `k³ ≥ n`.
+pub fn lattice_side(n: usize) -> usize {
+    let mut k = 1;
+    while k * k * k < n {
+        k += 1;
+    }
+    k
+}
+
+/// The Siconos tutorial `GranularMaterial/spheres_in_a_box.py`, made deterministic.
+///
+/// `n` spheres of radius `r = 0.01` m and density 2320 kg/m³ (`m = ρ 4/3 π r³`,
+/// `I = 2/5 m r²`) on a cubic lattice of `k = ⌈∛n⌉` per row, spacing `s = 2.2 r`, filled row
+/// after row (`x` fastest, then `y`, then `z`): sphere `(i, j, l)` at
+/// `x = −W/2 + (i + ½) s + δx`, `y = −W/2 + (j + ½) s + δy`, `z = 1.5 r + l s`, with
+/// `W = k s` the lattice width and `δx, δy` drawn in that order, sphere after sphere, as
+/// `(u − ½) · 0.1 r` from [`SplitMix64`]`(seed)` (`u` uniform in `[0, 1)`). The box has inner
+/// width `W`: a ground whose top is `z = 0` and four walls (static boxes, thickness `2 r`)
+/// rising to the top layer plus `2 r`. Gravity `−9.81 ẑ`, one group, `μ = 0.3`, `e = 0`,
+/// margin `0.3 r`; Moreau–Jean `θ = 0.50001`, `h = 1e-3`, NSGS tolerance 1e-6, 1000 sweeps;
+/// `T = 0.5` s for `n ≤ 125`, else 1 s.
+pub fn spheres_in_a_box(n: usize, seed: u64) -> Result<Scene> {
+    use spheres::*;
+    let r = RADIUS;
+    let s = SPACING * r;
+    let k = lattice_side(n);
+    let layers = n.div_ceil(k * k);
+    let w = k as f64 * s;
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -9.81), MARGIN * r)?;
+    model.set_law(0, 0, ContactLaw::new(0.0, MU))?;
+    let mass = DENSITY * 4.0 / 3.0 * std::f64::consts::PI * r.powi(3);
+    let inertia = Matrix3::from_diagonal_element(0.4 * mass * r * r);
+    let mut rng = SplitMix64(seed);
+    for idx in 0..n {
+        let (i, j, l) = (idx % k, (idx / k) % k, idx / (k * k));
+        let dx = (rng.next_f64() - 0.5) * 2.0 * JITTER * r;
+        let dy = (rng.next_f64() - 0.5) * 2.0 * JITTER * r;
+        let x = Vector3::new(
+            -0.5 * w + (i as f64 + 0.5) * s + dx,
+            -0.5 * w + (j as f64 + 0.5) * s + dy,
+            BOTTOM * r + l as f64 * s,
+        );
+        let state = BodyState { position: x, ..Default::default() };
+        let desc = BodyDesc::dynamic(&format!("sphere{idx}"))
+            .shape_at_origin(ShapeDesc::Sphere { radius: r })
+            .mass(mass, inertia)
+            .state(state);
+        model.add_body(desc)?;
+    }
+    let t = WALL * r;
+    let top = BOTTOM * r + (layers.max(1) - 1) as f64 * s + 2.0 * r;
+    let half_w = 0.5 * w;
+    let at = |x: f64, y: f64, z: f64| Isometry3::translation(x, y, z);
+    let cub = |a: f64, b: f64, c: f64| ShapeDesc::Cuboid { half_extents: Vector3::new(a, b, c) };
+    let ground = BodyDesc::fixed("ground").shape(cub(half_w + 2.0 * t, half_w + 2.0 * t, t), at(0.0, 0.0, -t));
+    model.add_body(ground)?;
+    let hz = 0.5 * top;
+    let walls = BodyDesc::fixed("walls")
+        .shape(cub(t, half_w + 2.0 * t, hz), at(-half_w - t, 0.0, hz))
+        .shape(cub(t, half_w + 2.0 * t, hz), at(half_w + t, 0.0, hz))
+        .shape(cub(half_w, t, hz), at(0.0, -half_w - t, hz))
+        .shape(cub(half_w, t, hz), at(0.0, half_w + t, hz));
+    model.add_body(walls)?;
+    let options = MoreauJeanOptions { theta: 0.50001, solver: nsgs(1e-6, 1000), ..Default::default() };
+    Ok(Scene { model, h: 1e-3, t_end: if n <= 125 { 0.5 } else { 1.0 }, options })
+}

@@ -1,0 +1,213 @@
+//! Collision shapes (built on parry3d-f64) and colliders (a shape fixed to a body at an offset).
+//!
+//! A new shape is one [`ShapeDesc`] variant plus its arm in [`ShapeDesc::build`] (and in
+//! [`ShapeDesc::validate`] and [`ShapeDesc::static_only`] if it has parameters or cannot move).
+
+use crate::convert::to_pv;
+use nalgebra::{DMatrix, Isometry3, UnitQuaternion, Vector2, Vector3};
+use parry3d_f64::shape::SharedShape;
+use parry3d_f64::utils::Array2;
+
+/// A shape description: the parameters, in the collider's local frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeDesc {
+    /// Ball of the given radius centred at the origin.
+    Sphere {
+        /// Radius.
+        radius: f64,
+    },
+    /// Box `[−a, a] × [−b, b] × [−c, c]`.
+    Cuboid {
+        /// Half extents `(a, b, c)`.
+        half_extents: Vector3<f64>,
+    },
+    /// Capsule along the local `y` axis (parry and Bullet convention): segment `±half_height·ŷ`
+    /// swept by a ball of radius `radius`.
+    Capsule {
+        /// Half length of the axis segment.
+        half_height: f64,
+        /// Radius.
+        radius: f64,
+    },
+    /// Cylinder along the local `y` axis (parry and Bullet convention).
+    Cylinder {
+        /// Half height.
+        half_height: f64,
+        /// Radius.
+        radius: f64,
+    },
+    /// Convex hull of points.
+    ConvexHull {
+        /// The points (at least 4, not coplanar).
+        points: Vec<Vector3<f64>>,
+    },
+    /// Triangle mesh (static or kinematic bodies only).
+    TriMesh {
+        /// Vertices.
+        vertices: Vec<Vector3<f64>>,
+        /// Triangles as vertex indices.
+        indices: Vec<[u32; 3]>,
+    },
+    /// Half-space `{p : n·p ≤ 0}` with outward unit normal `n` (static or kinematic only).
+    HalfSpace {
+        /// Outward normal (normalised on build).
+        normal: Vector3<f64>,
+    },
+    /// Height field `z = h(x, y)` over `[−Lx/2, Lx/2] × [−Ly/2, Ly/2]` (static or kinematic only):
+    /// `heights[(i, j)]` is the height at `x_i = −Lx/2 + i·Lx/(nx−1)`, `y_j = −Ly/2 + j·Ly/(ny−1)`.
+    HeightField {
+        /// Heights, `nx × ny` (at least 2 × 2).
+        heights: DMatrix<f64>,
+        /// `(Lx, Ly)`.
+        size: Vector2<f64>,
+    },
+}
+
+impl ShapeDesc {
+    /// The shape's name in messages and XML.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            ShapeDesc::Sphere { .. } => "sphere",
+            ShapeDesc::Cuboid { .. } => "box",
+            ShapeDesc::Capsule { .. } => "capsule",
+            ShapeDesc::Cylinder { .. } => "cylinder",
+            ShapeDesc::ConvexHull { .. } => "convex hull",
+            ShapeDesc::TriMesh { .. } => "triangle mesh",
+            ShapeDesc::HalfSpace { .. } => "half-space",
+            ShapeDesc::HeightField { .. } => "height field",
+        }
+    }
+
+    /// `true` for shapes without finite mass properties (only static or kinematic bodies).
+    pub fn static_only(&self) -> bool {
+        matches!(self, ShapeDesc::TriMesh { .. } | ShapeDesc::HalfSpace { .. } | ShapeDesc::HeightField { .. })
+    }
+
+    /// Checks the parameters (positive finite sizes, indices in range); the reason otherwise.
+    pub fn validate(&self) -> Result<(), String> {
+        let pos = |name: &str, x: f64| {
+            if x > 0.0 && x.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{name} must be finite and > 0, got {x}"))
+            }
+        };
+        let finite = |name: &str, v: &[f64]| {
+            if v.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(format!("{name} has a non-finite value"))
+            }
+        };
+        match self {
+            ShapeDesc::Sphere { radius } => pos("radius", *radius),
+            ShapeDesc::Cuboid { half_extents } => half_extents.iter().try_for_each(|&x| pos("half extent", x)),
+            ShapeDesc::Capsule { half_height, radius } | ShapeDesc::Cylinder { half_height, radius } => {
+                pos("half height", *half_height)?;
+                pos("radius", *radius)
+            }
+            ShapeDesc::ConvexHull { points } => {
+                points.iter().try_for_each(|p| finite("point", p.as_slice()))?;
+                if points.len() < 4 {
+                    return Err(format!("a convex hull needs at least 4 points, got {}", points.len()));
+                }
+                Ok(())
+            }
+            ShapeDesc::TriMesh { vertices, indices } => {
+                vertices.iter().try_for_each(|p| finite("vertex", p.as_slice()))?;
+                if indices.is_empty() {
+                    return Err("a triangle mesh needs at least one triangle".into());
+                }
+                if let Some((t, _)) =
+                    indices.iter().enumerate().find(|(_, tri)| tri.iter().any(|&i| i as usize >= vertices.len()))
+                {
+                    return Err(format!("triangle {t} refers to a vertex beyond the {} given", vertices.len()));
+                }
+                Ok(())
+            }
+            ShapeDesc::HalfSpace { normal } => {
+                finite("normal", normal.as_slice())?;
+                pos("normal length", normal.norm())
+            }
+            ShapeDesc::HeightField { heights, size } => {
+                finite("heights", heights.as_slice())?;
+                pos("size x", size.x)?;
+                pos("size y", size.y)?;
+                if heights.nrows() < 2 || heights.ncols() < 2 {
+                    return Err(format!("a height field needs at least 2 × 2 heights, got {:?}", heights.shape()));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The parry shape and the fixed pose of the parry shape in the collider frame (identity
+    /// except for the height field, which parry defines with `y` up).
+    pub fn build(&self) -> Result<(SharedShape, Isometry3<f64>), String> {
+        self.validate()?;
+        let id = Isometry3::identity();
+        Ok(match self {
+            ShapeDesc::Sphere { radius } => (SharedShape::ball(*radius), id),
+            ShapeDesc::Cuboid { half_extents: h } => (SharedShape::cuboid(h.x, h.y, h.z), id),
+            ShapeDesc::Capsule { half_height, radius } => (SharedShape::capsule_y(*half_height, *radius), id),
+            ShapeDesc::Cylinder { half_height, radius } => (SharedShape::cylinder(*half_height, *radius), id),
+            ShapeDesc::ConvexHull { points } => {
+                let pts: Vec<_> = points.iter().map(to_pv).collect();
+                let s = SharedShape::convex_hull(&pts).ok_or("the points have no 3D convex hull (coplanar?)")?;
+                (s, id)
+            }
+            ShapeDesc::TriMesh { vertices, indices } => {
+                let s = SharedShape::trimesh(vertices.iter().map(to_pv).collect(), indices.clone())
+                    .map_err(|e| format!("triangle mesh: {e:?}"))?;
+                (s, id)
+            }
+            ShapeDesc::HalfSpace { normal } => (SharedShape::halfspace(to_pv(&normal.normalize())), id),
+            ShapeDesc::HeightField { heights, size } => {
+                // parry: rows advance along its z, columns along its x, heights along its y; the
+                // rotation by +90° about x maps its (x, y, z) to our (x, −z, y): parry row i is at
+                // our y = +Ly/2 − i·Ly/(ny−1), hence the reversed j.
+                let (nx, ny) = heights.shape();
+                let data: Vec<f64> =
+                    (0..nx).flat_map(|i| (0..ny).rev().map(move |j| (i, j))).map(|ij| heights[ij]).collect();
+                let arr = Array2::new(ny, nx, data);
+                let s = SharedShape::heightfield(arr, to_pv(&Vector3::new(size.x, 1.0, size.y)));
+                let rot = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
+                (s, Isometry3::from_parts(Vector3::zeros().into(), rot))
+            }
+        })
+    }
+}
+
+/// A shape fixed to a body.
+#[derive(Clone)]
+pub struct Collider {
+    /// The body.
+    pub body: crate::BodyId,
+    /// Shape number inside the body (0, 1, …).
+    pub index_in_body: u32,
+    /// The description it was built from.
+    pub desc: ShapeDesc,
+    /// Pose of the shape in the body frame (`offset · inner` maps parry's frame to the body's).
+    pub offset: Isometry3<f64>,
+    pub(crate) shape: SharedShape,
+    /// Pose of parry's shape frame in the body frame: `offset · (build's fixed pose)`.
+    pub(crate) local_pose: Isometry3<f64>,
+}
+
+impl std::fmt::Debug for Collider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Collider")
+            .field("body", &self.body)
+            .field("index_in_body", &self.index_in_body)
+            .field("desc", &self.desc)
+            .field("offset", &self.offset)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Collider {
+    /// The parry shape.
+    pub fn shape(&self) -> &SharedShape {
+        &self.shape
+    }
+}

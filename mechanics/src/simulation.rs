@@ -1,0 +1,384 @@
+//! Time stepping of a [`MechanicsModel`]: collision detection → interaction update →
+//! Moreau–Jean free velocities → sparse `W = H M⁻¹ Hᵀ` → FC3D solve → velocity and pose update.
+
+use crate::assembly::{Assembly, ContactRow, NO_BODY};
+use crate::body::{BodyKind, BodyState};
+use crate::collision::{CollisionDetector, ContactKey, ContactPoint};
+use crate::error::{MechanicsError, Result};
+use crate::model::MechanicsModel;
+use crate::moreau_jean::{free_angular_velocity, free_velocity, update_pose};
+use crate::relation::{contact_frame, SideJacobian};
+use crate::BodyId;
+use nalgebra::{Matrix3, Vector3};
+use saltus_kernel::OnNonConvergence;
+use saltus_numerics::fc::{solve_with_workspace, FcSolver, FcWorkspace, FrictionContact, NsgsOptions};
+use saltus_numerics::matrix::Operator;
+use saltus_numerics::{IterOptions, SolveReport};
+
+/// Options of the Moreau–Jean time stepping of rigid bodies.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoreauJeanOptions {
+    /// θ of the scheme, in `[½, 1]` (½: energy-conserving free flight; Siconos scenes use 0.50001).
+    pub theta: f64,
+    /// Activation: a contact enters the problem (index set 1) when `g + γ h u_N ≤ δ` at the
+    /// start of the step (Siconos's rule, γ = ½).
+    pub gamma: f64,
+    /// `δ` of the activation rule relative to the model's margin (default 1e-6): contacts at
+    /// rest with a gap at round-off level (a box face on a plane: `g = 0`, `u_N = ±1e-16`) stay
+    /// active instead of flickering.
+    pub activation_tol: f64,
+    /// The FC3D solver; default NSGS (Alart–Curnier local solver) with warm start,
+    /// tolerance 1e-6 and 1000 sweeps.
+    pub solver: FcSolver,
+    /// What to do when the solver does not converge.
+    pub on_non_convergence: OnNonConvergence,
+    /// Relative tolerance of the gyroscopic fixed point.
+    pub gyro_tol: f64,
+    /// Iteration cap of the gyroscopic fixed point.
+    pub gyro_max_iter: usize,
+}
+
+impl Default for MoreauJeanOptions {
+    fn default() -> Self {
+        MoreauJeanOptions {
+            theta: 0.5,
+            gamma: 0.5,
+            activation_tol: 1e-6,
+            solver: nsgs(1e-6, 1000),
+            on_non_convergence: OnNonConvergence::Accept,
+            gyro_tol: 1e-15,
+            gyro_max_iter: 50,
+        }
+    }
+}
+
+/// NSGS (Alart–Curnier local solver) with warm start, the given tolerance and sweep cap.
+pub fn nsgs(tol: f64, max_iter: usize) -> FcSolver {
+    let mut o = NsgsOptions::with_iter(IterOptions::new(tol, max_iter));
+    o.warm_start = true;
+    FcSolver::NsgsAc(o)
+}
+
+/// What happened in one step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MechanicsStepReport {
+    /// Time at the end of the step.
+    pub t: f64,
+    /// Contacts closer than the margin (index set 0).
+    pub n_contacts: usize,
+    /// Contacts in the friction-contact problem (index set 1).
+    pub n_active: usize,
+    /// Candidate pairs of the broad phase.
+    pub n_pairs: usize,
+    /// The solver's report (`None` when no contact was active).
+    pub solver: Option<SolveReport>,
+    /// Bodies whose gyroscopic fixed point hit its cap (0 normally).
+    pub gyro_not_converged: usize,
+}
+
+/// Per-body scratch of a step.
+#[derive(Debug, Clone, Copy, Default)]
+struct BodyWork {
+    v: Vector3<f64>,
+    omega: Vector3<f64>,
+    next: Option<BodyState>,
+}
+
+/// A running simulation: the model, the time, the options and every buffer reused between steps.
+#[derive(Debug)]
+pub struct MechanicsSimulation {
+    /// The scene (bodies carry the current state).
+    pub model: MechanicsModel,
+    t: f64,
+    h: f64,
+    opts: MoreauJeanOptions,
+    detector: CollisionDetector,
+    contacts: Vec<ContactPoint>,
+    /// Impulses of the last step in the world frame, by key (warm start).
+    warm: Vec<(ContactKey, Vector3<f64>)>,
+    next_warm: Vec<(ContactKey, Vector3<f64>)>,
+    active: Vec<u32>,
+    frames: Vec<Matrix3<f64>>,
+    work: Vec<BodyWork>,
+    asm: Assembly,
+    q: Vec<f64>,
+    mu: Vec<f64>,
+    r: Vec<f64>,
+    u: Vec<f64>,
+    fc_ws: FcWorkspace,
+}
+
+impl MechanicsSimulation {
+    /// A simulation starting at `t0` with step `h`.
+    pub fn new(model: MechanicsModel, t0: f64, h: f64, opts: MoreauJeanOptions) -> Result<Self> {
+        if !(h > 0.0 && h.is_finite() && t0.is_finite()) {
+            return Err(MechanicsError::InvalidOption { option: "h", reason: format!("step must be > 0, got {h}") });
+        }
+        if !(0.5..=1.0).contains(&opts.theta) {
+            return Err(MechanicsError::InvalidOption {
+                option: "theta",
+                reason: format!("must be in [0.5, 1], got {}", opts.theta),
+            });
+        }
+        if !(0.0..=1.0).contains(&opts.gamma) {
+            return Err(MechanicsError::InvalidOption {
+                option: "gamma",
+                reason: format!("must be in [0, 1], got {}", opts.gamma),
+            });
+        }
+        if !(0.0..1.0).contains(&opts.activation_tol) {
+            return Err(MechanicsError::InvalidOption {
+                option: "activation_tol",
+                reason: format!("must be in [0, 1), got {}", opts.activation_tol),
+            });
+        }
+        if opts.solver.tol().is_nan() || opts.gyro_max_iter == 0 || !(opts.gyro_tol > 0.0) {
+            return Err(MechanicsError::InvalidOption {
+                option: "gyro_tol",
+                reason: "tolerances must be > 0 and caps > 0".into(),
+            });
+        }
+        Ok(MechanicsSimulation {
+            model,
+            t: t0,
+            h,
+            opts,
+            detector: CollisionDetector::default(),
+            contacts: Vec::new(),
+            warm: Vec::new(),
+            next_warm: Vec::new(),
+            active: Vec::new(),
+            frames: Vec::new(),
+            work: Vec::new(),
+            asm: Assembly::default(),
+            q: Vec::new(),
+            mu: Vec::new(),
+            r: Vec::new(),
+            u: Vec::new(),
+            fc_ws: FcWorkspace::default(),
+        })
+    }
+    /// Current time.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+    /// Time step.
+    pub fn step_size(&self) -> f64 {
+        self.h
+    }
+    /// The options.
+    pub fn options(&self) -> &MoreauJeanOptions {
+        &self.opts
+    }
+    /// Contacts of the last step (index set 0, sorted by key) with their impulses.
+    pub fn contacts(&self) -> &[ContactPoint] {
+        &self.contacts
+    }
+
+    /// Free velocities of every body into `self.work` (prescribed velocity at `t + h` for
+    /// kinematic bodies, zero for static ones). Returns the number of gyroscopic fixed points
+    /// that hit their cap.
+    fn free_velocities(&mut self) -> Result<usize> {
+        let (t0, h, theta) = (self.t, self.h, self.opts.theta);
+        let t1 = t0 + h;
+        let g = self.model.gravity;
+        self.work.clear();
+        let mut gyro_fail = 0;
+        for (i, b) in self.model.bodies.iter().enumerate() {
+            let id = BodyId(i as u32);
+            let s = &b.state;
+            let w = match b.kind {
+                BodyKind::Static => BodyWork::default(),
+                BodyKind::Kinematic => {
+                    let m = b.motion.as_ref().expect("checked at add_body");
+                    let next = m(t1);
+                    if !next.is_finite() {
+                        return Err(MechanicsError::NonFiniteUserValue { t: t1, what: "prescribed motion", body: id });
+                    }
+                    BodyWork { v: next.v, omega: next.omega, next: Some(next) }
+                }
+                BodyKind::Dynamic => {
+                    let (mut f0, mut f1) = (b.force + g * b.mass, b.force + g * b.mass);
+                    let (mut tau0, mut tau1) = (b.torque, b.torque);
+                    if let Some(ff) = &b.force_fn {
+                        let (fa, ta) = ff(t0, s);
+                        let (fb, tb) = ff(t1, s);
+                        if ![fa, ta, fb, tb].iter().all(|v| v.iter().all(|x| x.is_finite())) {
+                            return Err(MechanicsError::NonFiniteUserValue { t: t0, what: "external force", body: id });
+                        }
+                        (f0, f1, tau0, tau1) = (f0 + fa, f1 + fb, tau0 + ta, tau1 + tb);
+                    }
+                    let v = free_velocity(&s.v, b.inv_mass, &f0, &f1, h, theta);
+                    let tau = tau1 * theta + tau0 * (1.0 - theta);
+                    let (omega, ok) = free_angular_velocity(
+                        &b.inertia,
+                        &b.inv_inertia,
+                        b.isotropic,
+                        &s.omega,
+                        &tau,
+                        h,
+                        theta,
+                        self.opts.gyro_tol,
+                        self.opts.gyro_max_iter,
+                    );
+                    gyro_fail += usize::from(!ok);
+                    BodyWork { v, omega, next: None }
+                }
+            };
+            self.work.push(w);
+        }
+        Ok(gyro_fail)
+    }
+
+    /// Takes one step `t → t + h`.
+    pub fn step(&mut self) -> Result<MechanicsStepReport> {
+        let (h, theta) = (self.h, self.opts.theta);
+        let t1 = self.t + h;
+        self.detector.detect(&self.model, self.t, &mut self.contacts)?;
+        let gyro_not_converged = self.free_velocities()?;
+        // Interactions: frames, Jacobians, activation, q, warm start.
+        let bodies = &self.model.bodies;
+        self.active.clear();
+        self.frames.clear();
+        self.asm.rows.clear();
+        self.q.clear();
+        self.mu.clear();
+        self.r.clear();
+        let mut wi = 0;
+        let delta = self.opts.activation_tol * self.model.margin;
+        for (k, c) in self.contacts.iter_mut().enumerate() {
+            c.impulse = Vector3::zeros();
+            c.active = false;
+            let frame = contact_frame(&c.normal);
+            let ids = [c.body1, c.body2];
+            let pts = [c.point1, c.point2];
+            let mut jac = [SideJacobian { ht: Matrix3::zeros(), hr: Matrix3::zeros() }; 2];
+            let mut body = [NO_BODY; 2];
+            let mut g = [(Matrix3::zeros(), Matrix3::zeros()); 2];
+            let mut u_k = Vector3::zeros();
+            let mut u_free = Vector3::zeros();
+            for s in 0..2 {
+                let b = &bodies[ids[s].index()];
+                if b.kind == BodyKind::Static {
+                    continue;
+                }
+                let sign = if s == 0 { -1.0 } else { 1.0 };
+                jac[s] = SideJacobian::new(&frame, &pts[s], &b.state.position, &b.state.orientation, sign);
+                u_k += jac[s].apply(&b.state.v, &b.state.omega);
+                let w = &self.work[ids[s].index()];
+                u_free += jac[s].apply(&w.v, &w.omega);
+                if b.is_dynamic() {
+                    body[s] = ids[s].0;
+                    g[s] = (jac[s].ht.transpose() * b.inv_mass, b.inv_inertia * jac[s].hr.transpose());
+                }
+            }
+            // Index set 1: predicted closing within the step.
+            if c.gap + self.opts.gamma * h * u_k.x > delta {
+                continue;
+            }
+            c.active = true;
+            self.active.push(k as u32);
+            self.frames.push(frame);
+            self.asm.rows.push(ContactRow { body, jac, g });
+            self.q.extend_from_slice(&[u_free.x + c.law.en * u_k.x, u_free.y, u_free.z]);
+            self.mu.push(c.law.mu);
+            while wi < self.warm.len() && self.warm[wi].0 < c.key {
+                wi += 1;
+            }
+            let r0 = match self.warm.get(wi) {
+                Some((key, lw)) if *key == c.key => frame.transpose() * lw,
+                _ => Vector3::zeros(),
+            };
+            self.r.extend_from_slice(r0.as_slice());
+        }
+        let n_active = self.active.len();
+        let mut solver_report = None;
+        if n_active > 0 {
+            let t = self.t;
+            let num = |source| MechanicsError::Numerics { t, source };
+            let w = self.asm.delassus(bodies.len()).map_err(num)?;
+            let p = FrictionContact::new(
+                3,
+                Operator::BlockCsr(w),
+                std::mem::take(&mut self.q),
+                std::mem::take(&mut self.mu),
+            )
+            .map_err(num)?;
+            self.u.clear();
+            self.u.resize(3 * n_active, 0.0);
+            let rep =
+                solve_with_workspace(&mut self.fc_ws, &p, &mut self.r, &mut self.u, &self.opts.solver).map_err(num)?;
+            let (w, q, mu) = p.into_parts();
+            if let Operator::BlockCsr(w) = w {
+                self.asm.parts = w.into_parts();
+            }
+            (self.q, self.mu) = (q, mu);
+            if !rep.status.converged() && self.opts.on_non_convergence == OnNonConvergence::Fail {
+                return Err(num(saltus_numerics::NumericsError::InvalidOption {
+                    option: "on_non_convergence",
+                    reason: format!(
+                        "solver {} did not converge: {:?}, residual {:e}",
+                        self.opts.solver.name(),
+                        rep.status,
+                        rep.residual
+                    ),
+                }));
+            }
+            if let Some(i) = self.r.iter().position(|x| !x.is_finite()) {
+                return Err(MechanicsError::NonFiniteState {
+                    t: t1,
+                    body: self.contacts[self.active[i / 3] as usize].body2,
+                });
+            }
+            // v = v_free + M⁻¹ Hᵀ λ.
+            for (a, row) in self.asm.rows.iter().enumerate() {
+                let lam = Vector3::new(self.r[3 * a], self.r[3 * a + 1], self.r[3 * a + 2]);
+                for s in 0..2 {
+                    if row.body[s] != NO_BODY {
+                        let w = &mut self.work[row.body[s] as usize];
+                        w.v += row.g[s].0 * lam;
+                        w.omega += row.g[s].1 * lam;
+                    }
+                }
+                self.contacts[self.active[a] as usize].impulse = lam;
+            }
+            solver_report = Some(rep);
+        }
+        // Poses; nothing is written before every new state is known to be finite.
+        for (i, b) in self.model.bodies.iter().enumerate() {
+            let w = &mut self.work[i];
+            if b.kind == BodyKind::Dynamic {
+                let s = &b.state;
+                let v_th = s.v * (1.0 - theta) + w.v * theta;
+                let om_th = s.omega * (1.0 - theta) + w.omega * theta;
+                let (x1, q1) = update_pose(&s.position, &s.orientation, &v_th, &om_th, h);
+                let next = BodyState { position: x1, orientation: q1, v: w.v, omega: w.omega };
+                if !next.is_finite() {
+                    return Err(MechanicsError::NonFiniteState { t: t1, body: BodyId(i as u32) });
+                }
+                w.next = Some(next);
+            }
+        }
+        for (b, w) in self.model.bodies.iter_mut().zip(&self.work) {
+            if let Some(next) = w.next {
+                b.state = next;
+            }
+        }
+        // Warm start of the next step, in the world frame.
+        self.next_warm.clear();
+        for (a, &k) in self.active.iter().enumerate() {
+            let c = &self.contacts[k as usize];
+            self.next_warm.push((c.key, self.frames[a] * c.impulse));
+        }
+        std::mem::swap(&mut self.warm, &mut self.next_warm);
+        self.t = t1;
+        Ok(MechanicsStepReport {
+            t: t1,
+            n_contacts: self.contacts.len(),
+            n_active,
+            n_pairs: self.detector.n_pairs(),
+            solver: solver_report,
+            gyro_not_converged,
+        })
+    }
+}
