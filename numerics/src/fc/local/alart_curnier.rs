@@ -80,9 +80,14 @@ pub fn solve(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, 
             return true;
         }
         let j = a + b * w;
-        let d = match j.lu().solve(&(-phi)) {
-            Some(d) if d.iter().all(|x| x.is_finite()) => d,
-            _ => return false,
+        // Closed-form 3×3 inverse (cofactors; `None` on a zero determinant), with partial-pivoting
+        // LU as the fallback when the cofactor result is not finite.
+        let d = match j.try_inverse().map(|ji| ji * (-phi)).filter(|d| d.iter().all(|x| x.is_finite())) {
+            Some(d) => d,
+            None => match j.lu().solve(&(-phi)) {
+                Some(d) if d.iter().all(|x| x.is_finite()) => d,
+                _ => return false,
+            },
         };
         let mut t = 1.0;
         let mut accepted = false;
