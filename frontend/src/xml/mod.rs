@@ -6,6 +6,7 @@ pub mod convert;
 mod convert_ed;
 mod convert_fc;
 mod convert_sim;
+mod document;
 pub mod line_table;
 pub mod schema;
 mod schema_ed;
@@ -206,6 +207,12 @@ pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
 /// Parses model text; `file` is only used in error messages and for relative paths.
 pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
     let lines = LineTable::new(text);
+    document::check(text).map_err(|(offset, message)| ModelError {
+        file: file.to_path_buf(),
+        pos: Some(lines.pos(offset)),
+        path: None,
+        message,
+    })?;
     let mut de = quick_xml::de::Deserializer::from_str(text);
     let result = ModelFile::deserialize(&mut de);
     let model = match result {

@@ -1,0 +1,116 @@
+//! Issue 16, strict and safe input: the document structure (one `<Model>` root, nothing after
+//! it, no NUL), mass matrices (symmetric positive (semi)definite) and data files (regular files
+//! only, a size cap, contents never echoed). Every refusal is located (`file:line:column`).
+//!
+//! Only files in temporary directories are used (FIFOs made with `mkfifo`), never `/dev/*`.
+mod common;
+
+use saltus_frontend::xml::{load_str, ModelError};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const FILE: &str = "m.xml";
+
+fn ball_text() -> String {
+    std::fs::read_to_string(common::workspace_root().join("samples/bouncing_ball/bouncing_ball_ts.xml")).unwrap()
+}
+
+fn load_err(text: &str) -> ModelError {
+    match load_str(text, Path::new(FILE)) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+/// Line and column (1-based, in characters) of the first occurrence of `needle`.
+fn pos_of(text: &str, needle: &str) -> (usize, usize) {
+    let off = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in the text"));
+    let before = &text[..off];
+    let line = before.matches('\n').count() + 1;
+    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..].chars().count() + 1;
+    (line, col)
+}
+
+fn assert_located(e: &ModelError, at: (usize, usize), needle: &str) {
+    let shown = e.to_string();
+    assert!(shown.starts_with(&format!("{FILE}:{}:{}: ", at.0, at.1)), "wrong place: {shown}");
+    assert!(shown.contains(needle), "missing `{needle}` in: {shown}");
+}
+
+fn saltus<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(args: I) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_saltus")).args(args).output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+// ---- the document -------------------------------------------------------------------------
+
+#[test]
+fn the_sample_passes_the_document_checks() {
+    load_str(&ball_text(), Path::new(FILE)).expect("the sample loads");
+}
+
+#[test]
+fn a_wrong_root_element_is_refused_at_its_tag() {
+    let t = ball_text().replace("<Model ", "<Modle ").replace("</Model>", "</Modle>");
+    assert_located(&load_err(&t), pos_of(&t, "<Modle "), "the root element is <Modle>, expected <Model>");
+}
+
+#[test]
+fn content_after_the_model_is_refused() {
+    let t = format!("{}\nstray words\n", ball_text().trim_end());
+    assert_located(&load_err(&t), pos_of(&t, "stray"), "text after </Model>");
+    let t = format!("{}\n<![CDATA[x]]>\n", ball_text().trim_end());
+    assert_located(&load_err(&t), pos_of(&t, "<![CDATA"), "content after </Model>");
+    // comments and blank lines after the root stay allowed
+    let t = format!("{}\n<!-- end -->\n\n", ball_text().trim_end());
+    load_str(&t, Path::new(FILE)).expect("a trailing comment is fine");
+}
+
+#[test]
+fn a_second_root_is_refused_at_its_tag() {
+    let ball = ball_text();
+    let body = &ball[ball.find("<Model").unwrap()..];
+    let t = format!("{}\n{body}", ball.trim_end());
+    let e = load_err(&t);
+    let second = t.rfind("<Model").unwrap();
+    let expect_line = t[..second].matches('\n').count() + 1;
+    assert_located(&e, (expect_line, 1), "a second root element <Model> after </Model>");
+}
+
+#[test]
+fn nul_and_control_characters_are_refused_where_they_are() {
+    let t = ball_text().replace("<q0>1 0 0</q0>", "<q0>1 0\0 0</q0>");
+    let (l, c) = pos_of(&t, "\0");
+    assert_located(&load_err(&t), (l, c), "NUL character (U+0000)");
+    let t = ball_text().replace("title=\"", "title=\"\u{7}");
+    assert_located(&load_err(&t), pos_of(&t, "\u{7}"), "control character U+0007");
+}
+
+#[test]
+fn an_empty_or_rootless_file_is_refused() {
+    let e = load_err("<?xml version=\"1.0\"?>\n<!-- nothing -->\n");
+    assert!(e.to_string().contains("no <Model> element"), "{e}");
+    let t = "just text\n<Model version=\"1.0\"/>";
+    assert_located(&load_err(t), (1, 1), "text before the root element <Model>");
+}
+
+#[test]
+fn the_cli_reports_document_errors_with_file_line_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = format!("{}\n<Model version=\"1.0\"/>\n", ball_text().trim_end());
+    let m = write(dir.path(), "two.xml", &t);
+    let o = saltus([Path::new("check"), &m]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = t.lines().count();
+    let want = format!("{}:{line}:1: a second root element <Model>", m.display());
+    assert!(stderr(&o).contains(&want), "want `{want}` in {}", stderr(&o));
+}
