@@ -114,3 +114,68 @@ fn the_cli_reports_document_errors_with_file_line_column() {
     let want = format!("{}:{line}:1: a second root element <Model>", m.display());
     assert!(stderr(&o).contains(&want), "want `{want}` in {}", stderr(&o));
 }
+
+// ---- mass matrices ------------------------------------------------------------------------
+
+const BALL_MASS: &str = "<Mass rows=\"3\" cols=\"3\">\n        1 0 0\n        0 1 0\n        0 0 0.004\n      </Mass>";
+
+fn ball_with_mass(values: &str) -> String {
+    let t = ball_text();
+    assert!(t.contains(BALL_MASS), "the sample's mass changed");
+    t.replace(BALL_MASS, &format!("<Mass rows=\"3\" cols=\"3\">{values}</Mass>"))
+}
+
+fn build_err(text: &str) -> String {
+    let loaded = load_str(text, Path::new(FILE)).expect("loads");
+    match saltus_frontend::xml::convert::build(&loaded, vec![]) {
+        Ok(_) => panic!("built:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_negative_mass_is_refused_at_the_mass_element() {
+    let t = ball_with_mass("-1 0 0  0 1 0  0 0 0.004");
+    let e = build_err(&t);
+    let (l, c) = pos_of(&t, "<Mass");
+    assert!(e.starts_with(&format!("{FILE}:{l}:{c}: NSDS/LagrangianLinearTIDS[ball]/Mass: ")), "{e}");
+    assert!(e.contains("diagonal entry 0 of the mass matrix is -1"), "{e}");
+    assert!(e.contains("symmetric positive definite"), "{e}");
+    // and a zero mass, which would make the iteration matrix singular without damping
+    let e = build_err(&ball_with_mass("1 0 0  0 0 0  0 0 0.004"));
+    assert!(e.contains("diagonal entry 1 of the mass matrix is 0"), "{e}");
+}
+
+#[test]
+fn an_asymmetric_or_indefinite_mass_is_refused() {
+    let e = build_err(&ball_with_mass("1 0.5 0  0 1 0  0 0 0.004"));
+    assert!(e.contains("not symmetric: entry (0, 1) is 0.5, entry (1, 0) is 0"), "{e}");
+    // eigenvalues of the upper block: 1 ± 2, so -1 with a positive diagonal
+    let e = build_err(&ball_with_mass("1 2 0  2 1 0  0 0 0.004"));
+    assert!(e.contains("not positive definite: its smallest eigenvalue is -1"), "{e}");
+}
+
+#[test]
+fn a_first_order_mass_may_be_singular_but_not_indefinite() {
+    let circuit =
+        std::fs::read_to_string(common::workspace_root().join("samples/diode_bridge/diode_bridge.xml")).unwrap();
+    let with_mass = |m: &str| circuit.replace("</A>", &format!("</A>\n      <Mass rows=\"2\" cols=\"2\">{m}</Mass>"));
+    // symmetric positive semidefinite (a DAE): accepted
+    let loaded = load_str(&with_mass("1 0 0 0"), Path::new(FILE)).unwrap();
+    assert!(saltus_frontend::xml::convert::build(&loaded, vec![]).is_ok());
+    let e = build_err(&with_mass("1 0 0 -1"));
+    assert!(e.contains("NSDS/FirstOrderLinearTIDS[circuit]/Mass"), "{e}");
+    assert!(e.contains("diagonal entry 1 of the mass matrix is -1"), "{e}");
+    assert!(e.contains("positive semidefinite"), "{e}");
+}
+
+#[test]
+fn the_cli_refuses_a_negative_mass_before_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = write(dir.path(), "neg.xml", &ball_with_mass("-1 0 0  0 1 0  0 0 0.004"));
+    let out = dir.path().join("neg.csv");
+    let o = saltus([Path::new("run"), &m, Path::new("-o"), &out]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("mass matrix is -1"), "{}", stderr(&o));
+    assert!(!out.exists(), "no output for a refused model");
+}

@@ -8,10 +8,10 @@ use crate::plugin::PluginResolver;
 use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
-    DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR,
-    FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
-    LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport, TimeStepping,
-    TimeSteppingDirectProjection,
+    check_mass, DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs,
+    FirstOrderLinearTiR, FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs,
+    LagrangianLinearTiR, LagrangianScleronomousR, Mass, MassError, MassRequirement, NonSmoothLaw, Nsds, Relation,
+    StepReport, TimeStepping, TimeSteppingDirectProjection,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -206,6 +206,22 @@ fn square(b: &Binder, m: &DMatrix<f64>, n: usize, path: &str, what: &str) -> Res
     Ok(())
 }
 
+/// [`check_mass`] with the error located at the `Mass` element.
+fn mass_ok(b: &Binder, m: &DMatrix<f64>, path: &str, req: MassRequirement) -> Result<(), ModelError> {
+    check_mass(m, req).map_err(|e| b.model.error_at(path, plain_mass_msg(&e, req)))
+}
+
+/// The kernel's message, with what the model requires.
+fn plain_mass_msg(e: &MassError, req: MassRequirement) -> String {
+    let need = match req {
+        MassRequirement::PositiveDefinite => "a Lagrangian mass must be symmetric positive definite",
+        MassRequirement::PositiveSemidefinite => {
+            "the mass of a first-order system must be symmetric positive semidefinite"
+        }
+    };
+    format!("{e} ({need})")
+}
+
 fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSystem, ModelError> {
     let p = |s: &str| format!("{path}/{s}");
     Ok(match item {
@@ -215,6 +231,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let v0 = b.const_vec(&s.v0, &p("v0"), Some(n))?;
             let mass = b.const_mat(&s.mass, &p("Mass"), (Some(n), Some(n)))?;
             square(b, &mass, n, &p("Mass"), "Mass")?;
+            mass_ok(b, &mass, &p("Mass"), MassRequirement::PositiveDefinite)?;
             let mut ds = LagrangianLinearTiDs::new(q0, v0, mass);
             if let Some(k) = &s.k {
                 let k = b.const_mat(k, &p("K"), (Some(n), Some(n)))?;
@@ -238,6 +255,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let mass = match super::values::matrix(b.model, &s.mass, &p("Mass"))? {
                 super::values::MatrixValue::Constant(mm) => {
                     square(b, &mm, n, &p("Mass"), "Mass")?;
+                    mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveDefinite)?;
                     Mass::Constant(mm)
                 }
                 super::values::MatrixValue::Plugin { plugin, .. } => {
@@ -268,6 +286,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -291,6 +310,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -315,6 +335,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds.mass = Some(mm);
             }
             if let Some(z) = &s.z {
