@@ -179,3 +179,127 @@ fn the_cli_refuses_a_negative_mass_before_running() {
     assert!(stderr(&o).contains("mass matrix is -1"), "{}", stderr(&o));
     assert!(!out.exists(), "no output for a refused model");
 }
+
+// ---- data files ---------------------------------------------------------------------------
+
+/// Runs `saltus ARGS` with `env`, killing it after 20 s (a FIFO opened for reading would block).
+fn saltus_timeout(args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_saltus"));
+    cmd.args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("saltus {args:?} blocked (reading a FIFO?)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The ball with `F_ext` read from `file` (relative to the model).
+fn ball_with_fext_file(dir: &Path, file: &str) -> PathBuf {
+    let t = ball_text().replace("<FExt>-9.81 0 0</FExt>", &format!("<FExt file=\"{file}\"/>"));
+    assert!(t.contains("<FExt file="), "the sample's FExt changed");
+    write(dir, "model.xml", &t)
+}
+
+fn check_with(model: &Path, env: &[(&str, &str)]) -> Output {
+    saltus_timeout(&[std::ffi::OsStr::new("check"), model.as_os_str()], env)
+}
+
+#[test]
+fn a_regular_data_file_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("fext.txt"), "# gravity\n-9.81 0 0\n").unwrap();
+    let o = check_with(&ball_with_fext_file(dir.path(), "fext.txt"), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn a_fifo_is_refused_without_being_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fext.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let m = ball_with_fext_file(dir.path(), "fext.fifo");
+    let o = check_with(&m, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    let (l, c) = pos_of(&std::fs::read_to_string(&m).unwrap(), "<FExt");
+    assert!(e.contains(&format!("model.xml:{l}:{c}: ")), "not located: {e}");
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+#[test]
+fn a_missing_file_or_a_directory_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = check_with(&ball_with_fext_file(dir.path(), "nothing.txt"), &[]);
+    assert!(stderr(&o).contains("nothing.txt not found"), "{}", stderr(&o));
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let o = check_with(&ball_with_fext_file(dir.path(), "sub"), &[]);
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_size_cap_is_set_by_an_environment_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = "-9.81 0 0\n"; // 10 bytes
+    std::fs::write(dir.path().join("fext.txt"), data).unwrap();
+    let m = ball_with_fext_file(dir.path(), "fext.txt");
+    let o = check_with(&m, &[("SALTUS_MAX_DATA_BYTES", "9")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("has 10 bytes, more than the limit of 9 bytes"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("SALTUS_MAX_DATA_BYTES"), "{}", stderr(&o));
+    let o = check_with(&m, &[("SALTUS_MAX_DATA_BYTES", "10")]);
+    assert_eq!(o.status.code(), Some(0), "exactly at the cap: {}", stderr(&o));
+    let o = check_with(&m, &[("SALTUS_MAX_DATA_BYTES", "lots")]);
+    assert!(stderr(&o).contains("`lots` is not a number of bytes"), "{}", stderr(&o));
+    assert_eq!(saltus_frontend::xml::values::DEFAULT_MAX_DATA_BYTES, 1 << 30);
+}
+
+#[test]
+fn file_contents_never_appear_in_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("vec.txt", "-9.81 hunter2-secret 0\n"),
+        ("vec2.txt", "root:x:0:0:root:/root:/bin/bash\n"),
+        ("bin.dat", "-9.81 0 \u{0}\u{1}secret\n"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let o = check_with(&ball_with_fext_file(dir.path(), name), &[]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(e.contains(name) && e.contains("is not a number"), "{e}");
+        for secret in ["hunter2", "secret", "root:x", "/bin/bash"] {
+            assert!(!e.contains(secret), "`{secret}` echoed: {e}");
+        }
+    }
+    // not UTF-8: named by position only
+    std::fs::write(dir.path().join("latin1.txt"), b"-9.81 0 0 \xe9t\xe9\n").unwrap();
+    let e = stderr(&check_with(&ball_with_fext_file(dir.path(), "latin1.txt"), &[]));
+    assert!(e.contains("not UTF-8 text (byte 11)"), "{e}");
+}
+
+#[test]
+fn solve_says_not_found_for_a_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("lcp/missing.dat");
+    let o = saltus([Path::new("solve"), &missing, Path::new("--solver"), Path::new("lemke")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("{}: not found", missing.display())), "{}", stderr(&o));
+}
+
+#[cfg(not(feature = "hdf5"))]
+#[test]
+fn solve_on_hdf5_without_the_feature_prints_the_build_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "fc3d.hdf5", "not really hdf5");
+    let o = saltus([Path::new("solve"), &f, Path::new("--solver"), Path::new("nsgs-ac")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let line = "apt-get install -y libhdf5-dev && cargo build --release -p saltus-frontend --features hdf5";
+    assert!(stderr(&o).contains(line), "{}", stderr(&o));
+}
