@@ -2,16 +2,17 @@
 //! check done before the run starts and every error naming the element path (and position).
 
 use super::bind::Binder;
+use super::probe::mass_ok;
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
-    check_mass, DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs,
-    FirstOrderLinearTiR, FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs,
-    LagrangianLinearTiR, LagrangianScleronomousR, Mass, MassError, MassRequirement, NonSmoothLaw, Nsds, Relation,
-    StepReport, TimeStepping, TimeSteppingDirectProjection,
+    DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR,
+    FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
+    LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, Relation, StepReport, TimeStepping,
+    TimeSteppingDirectProjection,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -177,6 +178,7 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law)
             .map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
     }
+    super::probe::probe(m, &nsds)?;
     let (sim, level) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
         (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
@@ -206,22 +208,6 @@ fn square(b: &Binder, m: &DMatrix<f64>, n: usize, path: &str, what: &str) -> Res
     Ok(())
 }
 
-/// [`check_mass`] with the error located at the `Mass` element.
-fn mass_ok(b: &Binder, m: &DMatrix<f64>, path: &str, req: MassRequirement) -> Result<(), ModelError> {
-    check_mass(m, req).map_err(|e| b.model.error_at(path, plain_mass_msg(&e, req)))
-}
-
-/// The kernel's message, with what the model requires.
-fn plain_mass_msg(e: &MassError, req: MassRequirement) -> String {
-    let need = match req {
-        MassRequirement::PositiveDefinite => "a Lagrangian mass must be symmetric positive definite",
-        MassRequirement::PositiveSemidefinite => {
-            "the mass of a first-order system must be symmetric positive semidefinite"
-        }
-    };
-    format!("{e} ({need})")
-}
-
 fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSystem, ModelError> {
     let p = |s: &str| format!("{path}/{s}");
     Ok(match item {
@@ -231,7 +217,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let v0 = b.const_vec(&s.v0, &p("v0"), Some(n))?;
             let mass = b.const_mat(&s.mass, &p("Mass"), (Some(n), Some(n)))?;
             square(b, &mass, n, &p("Mass"), "Mass")?;
-            mass_ok(b, &mass, &p("Mass"), MassRequirement::PositiveDefinite)?;
+            mass_ok(b.model, &mass, &p("Mass"), MassRequirement::PositiveDefinite)?;
             let mut ds = LagrangianLinearTiDs::new(q0, v0, mass);
             if let Some(k) = &s.k {
                 let k = b.const_mat(k, &p("K"), (Some(n), Some(n)))?;
@@ -255,7 +241,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let mass = match super::values::matrix(b.model, &s.mass, &p("Mass"))? {
                 super::values::MatrixValue::Constant(mm) => {
                     square(b, &mm, n, &p("Mass"), "Mass")?;
-                    mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveDefinite)?;
+                    mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveDefinite)?;
                     Mass::Constant(mm)
                 }
                 super::values::MatrixValue::Plugin { plugin, .. } => {
@@ -286,7 +272,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
-                mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -310,7 +296,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
-                mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -335,7 +321,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
-                mass_ok(b, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds.mass = Some(mm);
             }
             if let Some(z) = &s.z {

@@ -8,6 +8,7 @@ mod convert_fc;
 mod convert_sim;
 mod document;
 pub mod line_table;
+pub mod probe;
 pub mod schema;
 mod schema_ed;
 mod schema_sim;
@@ -42,6 +43,14 @@ impl Pos {
     pub fn of_offset(text: &str, offset: usize) -> Pos {
         LineTable::new(text).pos(offset)
     }
+}
+
+/// A number as a user writes it: the shortest decimal that reads back to the same double,
+/// without a trailing `.0` (`1e-6`, `0.001`, `223.724`, `3`), for messages.
+pub fn plain(v: f64) -> String {
+    let mut s = String::new();
+    crate::output::csv::fmt_num(v, &mut s);
+    s
 }
 
 /// An error in a model file (or in a file it refers to), with where it is.
@@ -188,7 +197,10 @@ impl PathIndex {
 /// Reads and parses a model file.
 pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
     let err = |message: String| ModelError { file: path.to_path_buf(), pos: None, path: None, message };
-    let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read the model file: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => err("model file not found".into()),
+        _ => err(format!("cannot read the model file: {e}")),
+    })?;
     if bytes.len() > MAX_FILE_BYTES {
         return Err(err(format!("file too large ({} bytes, limit {MAX_FILE_BYTES})", bytes.len())));
     }
