@@ -2,6 +2,7 @@
 //! check done before the run starts and every error naming the element path (and position).
 
 use super::bind::Binder;
+use super::probe::mass_ok;
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
@@ -10,7 +11,7 @@ use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstO
 use saltus_kernel::{
     DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR,
     FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
-    LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport, TimeStepping,
+    LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, Relation, StepReport, TimeStepping,
     TimeSteppingDirectProjection,
 };
 use std::collections::HashMap;
@@ -177,6 +178,7 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law)
             .map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
     }
+    super::probe::probe(m, &nsds)?;
     let (sim, level) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
         (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
@@ -215,6 +217,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let v0 = b.const_vec(&s.v0, &p("v0"), Some(n))?;
             let mass = b.const_mat(&s.mass, &p("Mass"), (Some(n), Some(n)))?;
             square(b, &mass, n, &p("Mass"), "Mass")?;
+            mass_ok(b.model, &mass, &p("Mass"), MassRequirement::PositiveDefinite)?;
             let mut ds = LagrangianLinearTiDs::new(q0, v0, mass);
             if let Some(k) = &s.k {
                 let k = b.const_mat(k, &p("K"), (Some(n), Some(n)))?;
@@ -238,6 +241,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let mass = match super::values::matrix(b.model, &s.mass, &p("Mass"))? {
                 super::values::MatrixValue::Constant(mm) => {
                     square(b, &mm, n, &p("Mass"), "Mass")?;
+                    mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveDefinite)?;
                     Mass::Constant(mm)
                 }
                 super::values::MatrixValue::Plugin { plugin, .. } => {
@@ -268,6 +272,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -291,6 +296,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -315,6 +321,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds.mass = Some(mm);
             }
             if let Some(z) = &s.z {
