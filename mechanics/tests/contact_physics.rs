@@ -85,7 +85,7 @@ fn sphere_rolls_down_incline_without_slipping() {
     let steps = 1000;
     for _ in 0..steps {
         let rep = sim.step().unwrap();
-        assert!(rep.solver.map_or(true, |s| s.status.converged()));
+        assert!(rep.solver.is_none_or(|s| s.status.converged()));
     }
     let s = sim.model.body(b).state;
     let t = steps as f64 * h;
