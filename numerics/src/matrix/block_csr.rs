@@ -307,6 +307,27 @@ impl BlockCsr {
     pub fn row_times(&self, r: usize, x: &[f64], skip_diag: bool, out: &mut [f64]) {
         let h = self.row_starts[r + 1] - self.row_starts[r];
         out[..h].iter_mut().for_each(|v| *v = 0.0);
+        if h == 3 && self.col_starts.len() == self.row_starts.len() && self.values.len() == 9 * self.col_idx.len() {
+            // Uniform 3 × 3 blocks (friction contact in 3D): the same products in the same
+            // order as the general loop below (bitwise identical), unrolled.
+            let mut o = [0.0; 3];
+            for k in self.row_blocks(r) {
+                let c = self.col_idx[k];
+                if skip_diag && c == r {
+                    continue;
+                }
+                let b: &[f64; 9] = self.values[9 * k..9 * k + 9].try_into().expect("9 values");
+                let c0 = self.col_starts[c];
+                let xs: &[f64; 3] = x[c0..c0 + 3].try_into().expect("3 values");
+                for j in 0..3 {
+                    o[0] += b[3 * j] * xs[j];
+                    o[1] += b[3 * j + 1] * xs[j];
+                    o[2] += b[3 * j + 2] * xs[j];
+                }
+            }
+            out[..3].copy_from_slice(&o);
+            return;
+        }
         for k in self.row_blocks(r) {
             let c = self.col_idx[k];
             if skip_diag && c == r {
