@@ -142,7 +142,7 @@ fn fc_problem_sparse(
     mu: PyReadonlyArray1<'_, f64>,
 ) -> PyResult<PyProblem> {
     guard(|| {
-        if dim == 0 || n % dim != 0 || rows.len() != vals.len() || cols.len() != vals.len() {
+        if dim == 0 || !n.is_multiple_of(dim) || rows.len() != vals.len() || cols.len() != vals.len() {
             return Err(NumericsError::new_err(format!(
                 "W: need n = {n} a multiple of dim = {dim} and as many rows, cols and values"
             )));
