@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmarks of the Python package (prints CSV: case,steps_or_tasks,seconds,per_unit_us,ratio).
 
-* the bouncing ball (h = 0.005, T = 100: 20 000 steps) driven from Python, per step:
+* the bouncing ball (h = 0.005, T = 100: 20 000 steps, or --T 10: the tutorial's 2000) driven
+  from Python, per step (best of --repeats runs, model built outside the clock on both sides):
   `run()` (no Python call per step) and a `compute_one_step()` loop reading q and λ each step,
   against the Siconos 4.4 tutorial loop (`siconos_ball_loop.py` under /usr/bin/python3);
 * `saltus.sweep` throughput on a LocalCluster of 1 and of 2 workers (cluster started before the
@@ -20,7 +21,7 @@ import numpy as np
 import saltus as sk
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-T, H = 100.0, 0.005
+T, H = 100.0, 0.005  # T is set by --T
 
 
 def ball(T=T, h=H, e=0.9):
@@ -37,7 +38,7 @@ def best(f, repeats=5):
 
 
 def fast_run():
-    sim, _, _ = ball()
+    sim, _, _ = ball(T=T)
     sim.core  # build outside the clock, as the Siconos side builds before its loop
     tic = time.perf_counter()
     sim.run(record=["t", "ball.q[0]", "floor.lambda[0]"])
@@ -45,7 +46,7 @@ def fast_run():
 
 
 def step_loop():
-    sim, b, inter = ball()
+    sim, b, inter = ball(T=T)
     sim.core
     n = int(round(T / H))
     out = np.empty((n + 1, 2))
@@ -79,13 +80,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--siconos-python", default="/usr/bin/python3")
     ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--T", type=float, default=100.0, help="final time of the ball (h = 0.005)")
+    ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args()
+    global T
+    T = args.T
     steps = int(round(T / H))
     print("case,units,seconds,per_unit_us,ratio_vs_siconos")
     sic = None
     try:
         r = subprocess.run(
-            [args.siconos_python, os.path.join(HERE, "siconos_ball_loop.py"), str(T), "5"],
+            [args.siconos_python, os.path.join(HERE, "siconos_ball_loop.py"), str(T), str(args.repeats)],
             check=True, capture_output=True, text=True,
         )
         _, n, s = r.stdout.strip().splitlines()[-1].split(",")
@@ -94,7 +99,7 @@ def main():
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"# Siconos side not run: {e}", file=sys.stderr)
     for name, f in (("saltus_run", fast_run), ("saltus_step_loop", step_loop)):
-        s = best(f)
+        s = best(f, args.repeats)
         per = s / steps
         ratio = "" if sic is None else f"{sic / per:.1f}"
         print(f"{name},{steps},{s:.6f},{per * 1e6:.3f},{ratio}")

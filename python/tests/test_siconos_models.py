@@ -147,3 +147,17 @@ def test_event_driven_ball_matches_siconos(reference_dir):
     for ours, theirs in (("t", "t"), ("ball.q[0]", "q0"), ("ball.v[0]", "v0"), ("kind", "kind")):
         err = np.max(np.abs(out[ours] - ref[theirs]))
         assert err <= 1e-9, f"{ours}: max |diff| = {err:.3e}"
+
+
+def test_run_continues_from_the_current_step():
+    """A few Python steps, then run(): the rows continue the same trajectory, bit for bit."""
+    _, full_sim, _, _ = bouncing_ball(T=2.0)
+    full = full_sim.run()
+    _, sim, ball, _ = bouncing_ball(T=2.0)
+    for _ in range(37):
+        sim.compute_one_step()
+    assert sim.t() == full["t"][37] and ball.q()[0] == full["ball.q[0]"][37]
+    rest = sim.run()
+    assert not sim.has_next_event()
+    for c in full:
+        assert np.array_equal(rest[c], full[c][37:]), c
