@@ -31,6 +31,8 @@ from .model import (
     LagrangianDS,
     LagrangianLinearTIDS,
     LagrangianLinearTIR,
+    LagrangianRheonomousR,
+    LagrangianScleronomousR,
     MixedComplementarityConditionNSL,
     NewtonImpactFrictionNSL,
     NewtonImpactNSL,
@@ -79,7 +81,7 @@ def write_csv(path, result, columns=None) -> None:
 __all__ = [
     "SaltusError", "ModelError", "SimulationError", "NumericsError", "OutputError",
     "DynamicalSystem", "LagrangianLinearTIDS", "LagrangianDS", "FirstOrderLinearTIDS", "FirstOrderLinearDS",
-    "Relation", "LagrangianLinearTIR", "FirstOrderLinearTIR",
+    "Relation", "LagrangianLinearTIR", "LagrangianScleronomousR", "LagrangianRheonomousR", "FirstOrderLinearTIR",
     "NonSmoothLaw", "NewtonImpactNSL", "NewtonImpactFrictionNSL", "RelayNSL", "ComplementarityConditionNSL",
     "EqualityConditionNSL", "MixedComplementarityConditionNSL",
     "Interaction", "NonSmoothDynamicalSystem",

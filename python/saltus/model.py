@@ -97,12 +97,23 @@ class _Host:
         self.time: Dict[str, Callable] = {}
         self.pair_vec: Dict[str, Callable] = {}
         self.pair_mat: Dict[str, Callable] = {}
+        self.state_vec: Dict[str, Callable] = {}
+        self.state_mat: Dict[str, Callable] = {}
 
     def as_dict(self):
-        return {"time": self.time, "pair_vec": self.pair_vec, "pair_mat": self.pair_mat}
+        return {
+            "time": self.time,
+            "pair_vec": self.pair_vec,
+            "pair_mat": self.pair_mat,
+            "state_vec": self.state_vec,
+            "state_mat": self.state_mat,
+        }
+
+    def names(self) -> List[str]:
+        return sorted(list(self.time) + list(self.pair_vec) + list(self.state_vec))
 
     def empty(self) -> bool:
-        return not (self.time or self.pair_vec or self.pair_mat)
+        return not (self.time or self.pair_vec or self.pair_mat or self.state_vec or self.state_mat)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -362,6 +373,74 @@ class LagrangianLinearTIR(Relation):
         if self.b is not None:
             _vec_el(el, "b", self.b)
         return el
+
+
+class _LagrangianNonLinearR(Relation):
+    def __init__(self, h, jacobian_q, dot_h=None, params=None):
+        self.plugin = isinstance(h, str)
+        if self.plugin:
+            # plugin: h is the library, the symbols are given by keyword
+            raise TypeError("use the .plugin(library, h=SYM, jacobian_q=SYM) constructor for a plugin relation")
+        funcs = (h, jacobian_q) + (() if dot_h is None else (dot_h,))
+        if not all(callable(f) for f in funcs):
+            raise TypeError(f"{self._kind}: give Python callables (or use {self._kind}.plugin(library, ...))")
+        self.h, self.jacobian_q, self.dot_h = h, jacobian_q, dot_h
+        self.library = None
+        self.params = params
+
+    @classmethod
+    def plugin(cls, library: str, h: str, jacobian_q: str, dot_h: Optional[str] = None, params=None):
+        """The relation from plugin symbols (fast): ``library``, ``h``, ``jacobian_q`` (``dot_h``)."""
+        self = cls.__new__(cls)
+        self.plugin, self.library = True, str(library)
+        self.h, self.jacobian_q, self.dot_h = str(h), str(jacobian_q), None if dot_h is None else str(dot_h)
+        self.params = None if params is None else [float(p) for p in params]
+        return self
+
+    def _wrap(self, f):
+        return f
+
+    def _element(self, parent, host, name):
+        if self.plugin:
+            attrs = {"library": self.library, "h": self.h, "jacobian_q": self.jacobian_q}
+            if self.dot_h is not None:
+                attrs["dot_h"] = self.dot_h
+            if self.params is not None:
+                attrs["params"] = " ".join(_num(p) for p in self.params)
+            return ET.SubElement(parent, self._kind, attrs)
+        key = f"{name}.h"
+        host.state_vec[key] = self._wrap(self.h)
+        host.state_mat[key + ".jacobian_q"] = self._wrap(self.jacobian_q)
+        attrs = {"library": HOST, "h": key, "jacobian_q": key + ".jacobian_q"}
+        if self.dot_h is not None:
+            host.state_vec[key + ".dot"] = self._wrap(self.dot_h)
+            attrs["dot_h"] = key + ".dot"
+        return ET.SubElement(parent, self._kind, attrs)
+
+
+class LagrangianScleronomousR(_LagrangianNonLinearR):
+    """``y = h(q)``, ``p = ∇h(q)ᵀ λ``: ``h(q) -> array`` and ``jacobian_q(q) -> matrix`` as
+    Python callables (slow), or ``LagrangianScleronomousR.plugin(library, h, jacobian_q)``."""
+
+    _kind = "LagrangianScleronomousR"
+
+    def __init__(self, h, jacobian_q, params=None):
+        super().__init__(h, jacobian_q, None, params)
+
+    def _wrap(self, f):
+        return lambda t, q: f(q)
+
+
+class LagrangianRheonomousR(_LagrangianNonLinearR):
+    """``y = h(t, q)`` with ``jacobian_q(t, q)`` and ``dot_h(t, q) = ∂h/∂t`` (Python callables or
+    ``LagrangianRheonomousR.plugin(library, h, jacobian_q, dot_h)``)."""
+
+    _kind = "LagrangianRheonomousR"
+
+    def __init__(self, h, jacobian_q, dot_h, params=None):
+        if dot_h is None:
+            raise TypeError("LagrangianRheonomousR needs dot_h(t, q)")
+        super().__init__(h, jacobian_q, dot_h, params)
 
 
 class FirstOrderLinearTIR(Relation):

@@ -434,7 +434,7 @@ def to_xml(nsds: NonSmoothDynamicalSystem, sim: Simulation, path: Optional[str] 
     host = _Host()
     text = sim.xml(host)
     if not host.empty():
-        names = sorted(list(host.time) + list(host.pair_vec))
+        names = host.names()
         raise SaltusError(
             f"the model uses Python callables ({', '.join(names)}), which a model file cannot hold: "
             "use plugin libraries (setComputeFExtFunction(library, function), ...) to write it"

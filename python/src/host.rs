@@ -9,7 +9,7 @@ use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_frontend::xml::HostFns;
-use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, TimeVecFn};
+use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn, TimeVecFn};
 use saltus_kernel::UserFnError;
 use std::sync::Arc;
 
@@ -110,7 +110,28 @@ fn pair_mat(f: Py<PyAny>, name: String) -> PairMatFn {
     })
 }
 
-/// The host functions from a dict `{"time": {name: f}, "pair_vec": {..}, "pair_mat": {..}}`.
+fn state_vec(f: Py<PyAny>, name: String) -> StateVecFn {
+    Arc::new(move |t, x: &[f64], out: &mut [f64]| {
+        Python::attach(|py| {
+            let x = numpy::PyArray1::from_slice(py, x);
+            let r = f.call1(py, (t, x)).map_err(|e| call_err(py, &name, e))?;
+            copy_vec(r.bind(py), out, &name)
+        })
+    })
+}
+
+fn state_mat(f: Py<PyAny>, name: String) -> StateMatFn {
+    Arc::new(move |t, x: &[f64], out: &mut DMatrix<f64>| {
+        Python::attach(|py| {
+            let x = numpy::PyArray1::from_slice(py, x);
+            let r = f.call1(py, (t, x)).map_err(|e| call_err(py, &name, e))?;
+            copy_mat(r.bind(py), out, &name)
+        })
+    })
+}
+
+/// The host functions from a dict `{"time": {name: f}, "pair_vec": {..}, "pair_mat": {..},
+/// "state_vec": {..}, "state_mat": {..}}`.
 pub fn host_fns(d: Option<&Bound<'_, PyDict>>) -> PyResult<HostFns> {
     let mut h = HostFns::default();
     let Some(d) = d else { return Ok(h) };
@@ -131,6 +152,12 @@ pub fn host_fns(d: Option<&Bound<'_, PyDict>>) -> PyResult<HostFns> {
     }
     for (k, f) in table("pair_mat")? {
         h.pair_mat.insert(k.clone(), pair_mat(f, k));
+    }
+    for (k, f) in table("state_vec")? {
+        h.state_vec.insert(k.clone(), state_vec(f, k));
+    }
+    for (k, f) in table("state_mat")? {
+        h.state_mat.insert(k.clone(), state_mat(f, k));
     }
     Ok(h)
 }

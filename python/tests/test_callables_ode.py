@@ -82,3 +82,34 @@ def test_ode_errors():
         sk.ode.integrate(lambda t, y: y, [1.0], [0, 1], method="rk4")
     with pytest.raises(sk.NumericsError, match="raised"):
         sk.ode.integrate(lambda t, y: 1 / 0, [1.0], [0, 1])
+
+
+def pendulum(relation):
+    bob = sk.LagrangianLinearTIDS([1.0, 0.0], [0.0, 0.0], np.eye(2), name="bob")
+    bob.setFExtPtr([0.0, -9.81])
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 5.0)
+    nsds.link(sk.Interaction(sk.EqualityConditionNSL(1), relation, name="rod"), bob)
+    return sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-3), sk.MoreauJeanOSI(0.5), sk.Equality())
+
+
+def test_python_relation_equals_the_plugin_sample(plugin_dir):
+    """The rigid rod h(q) = (x² + y² − l²)/(2l) as Python callables: the same bits as the
+    cartesian_pendulum sample, whose rod is a plugin; and the rod length stays near 1."""
+    from conftest import SAMPLES
+
+    l = 1.0
+    rod = sk.LagrangianScleronomousR(
+        lambda q: [(q[0] * q[0] + q[1] * q[1] - l * l) / (2.0 * l)], lambda q: [[q[0] / l, q[1] / l]]
+    )
+    ours = pendulum(rod).run()
+    sample = sk.load(SAMPLES / "cartesian_pendulum" / "cartesian_pendulum.xml", plugin_dirs=[plugin_dir]).run()
+    for c in sample:
+        assert np.array_equal(ours[c], sample[c]), c
+    length = np.hypot(ours["bob.q[0]"], ours["bob.q[1]"])
+    assert np.max(np.abs(length - 1.0)) < 1e-2
+    plug = sk.LagrangianScleronomousR.plugin("saltus_plugin_pendulum", "rod_h", "rod_jacobian", params=[1.0])
+    sim = pendulum(plug)
+    sim.plugin_dirs = [str(plugin_dir)]
+    fast = sim.run()
+    for c in sample:
+        assert np.array_equal(fast[c], sample[c]), c

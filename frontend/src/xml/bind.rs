@@ -25,6 +25,10 @@ pub struct HostFns {
     pub pair_vec: HashMap<String, PairVecFn>,
     /// `out = J(t, a, b)` (n×m, column-major): Jacobians of the `pair_vec` functions.
     pub pair_mat: HashMap<String, PairMatFn>,
+    /// `out = f(t, x)`: relation outputs `h(q)`, `h(t, q)`, `ḣ(t, q)`.
+    pub state_vec: HashMap<String, StateVecFn>,
+    /// `out = J(t, x)`: their Jacobians.
+    pub state_mat: HashMap<String, StateMatFn>,
 }
 
 impl HostFns {
@@ -276,6 +280,10 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<StateVecFn, ModelError> {
+        if library == HOST_LIBRARY {
+            let f = self.host.state_vec.get(symbol).cloned();
+            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+        }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut [f64]| f.call(t, a, &[], out).map_err(user_err)))
     }
@@ -288,6 +296,10 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<StateMatFn, ModelError> {
+        if library == HOST_LIBRARY {
+            let f = self.host.state_mat.get(symbol).cloned();
+            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+        }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut DMatrix<f64>| {
             f.call(t, a, &[], out.as_mut_slice()).map_err(user_err)
