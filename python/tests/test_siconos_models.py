@@ -161,3 +161,25 @@ def test_run_continues_from_the_current_step():
     assert not sim.has_next_event()
     for c in full:
         assert np.array_equal(rest[c], full[c][37:]), c
+
+
+def test_event_driven_step_loop_reaches_the_same_final_state():
+    def build():
+        ball = sk.LagrangianLinearTIDS([1, 0, 0], [0, 0, 0], np.diag([1.0, 1.0, 0.006]), name="ball")
+        ball.setFExtPtr([-9.81, 0, 0])
+        nsds = sk.NonSmoothDynamicalSystem(0, 2.0)
+        nsds.link(sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1, 0, 0]]), name="floor"), ball)
+        return sk.EventDriven(nsds, sk.TimeDiscretisation(0, 0.005), sk.LsodarOSI(rtol=1e-12, atol=1e-14)), ball
+
+    sim, ball = build()
+    events = 0
+    while sim.hasNextEvent():
+        sim.advanceToEvent()
+        sim.processEvents()
+        events += 1
+    out = build()[0].run()
+    assert sim.t() == out["t"][-1] == 2.0
+    assert ball.q()[0] == out["ball.q[0]"][-1] and ball.velocity()[0] == out["ball.v[0]"][-1]
+    # one TD event per h, plus the impacts (a kind-2 row each)
+    impacts = int(np.count_nonzero(out["kind"] == 2))
+    assert impacts >= 2 and events == 400 + impacts - int(np.count_nonzero((out["kind"] == 2) & np.isin(out["t"], out["t"][out["kind"] == 0])))
