@@ -2,6 +2,7 @@
 //! index of element paths used to locate semantic errors found later by [`convert`].
 
 mod bind;
+pub use bind::{HostFns, HOST_LIBRARY};
 pub mod convert;
 mod convert_ed;
 mod convert_fc;
