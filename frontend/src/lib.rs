@@ -14,6 +14,7 @@ mod plot_text;
 pub mod plugin;
 pub mod runner;
 pub mod runner_ed;
+pub mod simulation;
 pub mod solve_cmd;
 pub mod step_time;
 pub mod xml;

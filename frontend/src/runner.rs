@@ -13,9 +13,9 @@
 //! over the step for Moreau–Jean, `λ` itself for Euler–Moreau).
 
 use crate::interrupt::{StopFlags, StopSignal};
-use crate::output::{Output, Target, TargetError, TargetKind};
+use crate::output::{Output, RowSink, Target, TargetError, TargetKind};
+use crate::simulation::{Advance, Built, Simulation};
 use crate::step_time::StepClock;
-use crate::xml::convert::{Advance, Built, Simulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use saltus_kernel::{KernelError, Nsds};
 use std::path::PathBuf;
@@ -223,7 +223,7 @@ pub struct RunOptions {
 /// Runs `built` to its final time into `target` (see the module docs).
 pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<Summary, RunError> {
     let event_driven = matches!(built.sim, Simulation::EventDriven(_));
-    let head = if event_driven { crate::runner_ed::header_ed(&built.nsds) } else { header(&built.nsds) };
+    let head = columns(built);
     let in_place = *target.kind() == TargetKind::InPlace;
     let out_path = target.out().to_path_buf();
     let mut out = Output::open(target, &head)?;
@@ -249,8 +249,31 @@ pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<S
     }
 }
 
+/// The columns of a run of `built`: [`header`], or [`crate::runner_ed::header_ed`] for an
+/// event-driven simulation.
+pub fn columns(built: &Built) -> Vec<String> {
+    match built.sim {
+        Simulation::EventDriven(_) => crate::runner_ed::header_ed(&built.nsds),
+        _ => header(&built.nsds),
+    }
+}
+
+/// Runs `built` to its final time into `sink` (no file, no commit): [`run_ts`] or
+/// [`crate::runner_ed::run_ed`], with the rows of [`columns`]. The summary counts what was done
+/// even when the run stopped early.
+pub fn run_to_sink(built: &mut Built, opts: &RunOptions, sink: &mut impl RowSink) -> (Summary, Result<(), Stopped>) {
+    let mut sum = Summary::default();
+    let start = Instant::now();
+    let res = match built.sim {
+        Simulation::EventDriven(_) => crate::runner_ed::run_ed(built, opts, sink, &mut sum),
+        _ => run_ts(built, opts, sink, &mut sum),
+    };
+    sum.wall = start.elapsed();
+    (sum, res)
+}
+
 /// The time-stepping loop: row 0, then every `every`-th step and the last.
-pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut Output, sum: &mut Summary) -> Result<(), Stopped> {
+pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
     let clock = StepClock::new(built.t0, built.h);
     let mut r = Vec::new();
     row(&built.nsds, clock.time(0), built.level, &mut r);

@@ -113,10 +113,10 @@ fn wrong_schema_version() {
 #[test]
 fn missing_files() {
     let o = saltus(["check", "/nonexistent/model.xml"]);
-    assert_input_error(&o, &["/nonexistent/model.xml", "cannot read the model file"]);
+    assert_input_error(&o, &["/nonexistent/model.xml", "model file not found"]);
     let t = ball_text().replace("<q0>1 0 0</q0>", "<q0 file=\"q0.txt\"/>");
     let (o, _d, _) = check_text(&t, &[]);
-    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/q0", "cannot read data file", "q0.txt"]);
+    assert_input_error(&o, &["NSDS/LagrangianLinearTIDS[ball]/q0", "data file", "q0.txt not found"]);
 }
 
 #[test]

@@ -126,8 +126,8 @@ impl CollisionDetector {
             a != b && model.law(model.body(a).group, model.body(b).group).is_some()
         });
         // Carry the caches of persisting pairs over (both lists sorted by pair).
-        let mut old = std::mem::take(&mut self.cache).into_iter().peekable();
         self.next_cache.clear();
+        let mut old = self.cache.drain(..).peekable();
         for &pair in &self.broad.pairs {
             while old.peek().is_some_and(|c| c.pair < pair) {
                 old.next();
@@ -142,6 +142,7 @@ impl CollisionDetector {
         std::mem::swap(&mut self.cache, &mut self.next_cache);
         let dispatcher = DefaultQueryDispatcher;
         for pc in &mut self.cache {
+            let first = out.len();
             let (i, j) = (pc.pair.0 as usize, pc.pair.1 as usize);
             let (c1, c2) = (&cols[i], &cols[j]);
             let (p1, p2) = (&self.poses[i], &self.poses[j]);
@@ -207,8 +208,10 @@ impl CollisionDetector {
                     });
                 }
             }
+            // Pairs come sorted, so sorting each pair's few contacts sorts them all (stable; a
+            // short slice is sorted in place, without allocating).
+            out[first..].sort_by_key(|c| c.key);
         }
-        out.sort_by_key(|c| c.key);
         Ok(())
     }
 }

@@ -106,6 +106,8 @@ pub struct MechanicsSimulation {
     r: Vec<f64>,
     u: Vec<f64>,
     fc_ws: FcWorkspace,
+    capture: bool,
+    captured: Option<(FrictionContact, Vec<f64>)>,
 }
 
 impl MechanicsSimulation {
@@ -156,6 +158,8 @@ impl MechanicsSimulation {
             r: Vec::new(),
             u: Vec::new(),
             fc_ws: FcWorkspace::default(),
+            capture: false,
+            captured: None,
         })
     }
     /// Current time.
@@ -169,6 +173,16 @@ impl MechanicsSimulation {
     /// The options.
     pub fn options(&self) -> &MoreauJeanOptions {
         &self.opts
+    }
+    /// Keep a copy of each step's friction-contact problem and warm start (for solver studies
+    /// and dumps; costs a copy of `W` per step).
+    pub fn set_capture_problem(&mut self, on: bool) {
+        self.capture = on;
+        self.captured = None;
+    }
+    /// The last step's friction-contact problem and its warm start, when captured.
+    pub fn captured_problem(&self) -> Option<&(FrictionContact, Vec<f64>)> {
+        self.captured.as_ref()
     }
     /// Contacts of the last step (index set 0, sorted by key) with their impulses.
     pub fn contacts(&self) -> &[ContactPoint] {
@@ -304,6 +318,9 @@ impl MechanicsSimulation {
                 std::mem::take(&mut self.mu),
             )
             .map_err(num)?;
+            if self.capture {
+                self.captured = Some((p.clone(), self.r.clone()));
+            }
             self.u.clear();
             self.u.resize(3 * n_active, 0.0);
             let rep =

@@ -2,10 +2,14 @@
 //! index of element paths used to locate semantic errors found later by [`convert`].
 
 mod bind;
+pub use bind::{HostFns, HOST_LIBRARY};
 pub mod convert;
 mod convert_ed;
 mod convert_fc;
 mod convert_sim;
+mod document;
+pub mod line_table;
+pub mod probe;
 pub mod schema;
 mod schema_ed;
 mod schema_sim;
@@ -14,10 +18,12 @@ pub mod values;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use quick_xml::events::Event;
 use serde::Deserialize;
 
+pub use line_table::LineTable;
 pub use schema::{ModelFile, SCHEMA_VERSION};
 
 /// Largest model file accepted (protects against accidental huge inputs).
@@ -33,17 +39,19 @@ pub struct Pos {
 }
 
 impl Pos {
-    /// Line and column of byte `offset` in `text` (clamped to the text).
+    /// Line and column of byte `offset` in `text` (clamped to the text). For one lookup; use a
+    /// [`LineTable`] for many.
     pub fn of_offset(text: &str, offset: usize) -> Pos {
-        let mut off = offset.min(text.len());
-        while !text.is_char_boundary(off) {
-            off -= 1;
-        }
-        let before = &text[..off];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        Pos { line, column: before[line_start..].chars().count() + 1 }
+        LineTable::new(text).pos(offset)
     }
+}
+
+/// A number as a user writes it: the shortest decimal that reads back to the same double,
+/// without a trailing `.0` (`1e-6`, `0.001`, `223.724`, `3`), for messages.
+pub fn plain(v: f64) -> String {
+    let mut s = String::new();
+    crate::output::csv::fmt_num(v, &mut s);
+    s
 }
 
 /// An error in a model file (or in a file it refers to), with where it is.
@@ -80,8 +88,11 @@ pub struct LoadedModel {
     pub file: PathBuf,
     /// The DTO.
     pub model: ModelFile,
-    /// Element path -> position of its start tag.
-    pub index: PathIndex,
+    /// The text, kept to locate errors.
+    text: Arc<str>,
+    /// Element path -> position of its start tag, built at the first error (a model that loads
+    /// without error never pays for it: a second XML pass and one hashed path per element).
+    index: OnceLock<PathIndex>,
 }
 
 impl LoadedModel {
@@ -93,12 +104,17 @@ impl LoadedModel {
         }
     }
 
+    /// The positions of the elements by path (built on first use).
+    pub fn index(&self) -> &PathIndex {
+        self.index.get_or_init(|| PathIndex::build(&self.text))
+    }
+
     /// An error at the element `path` (its position is looked up in the index; if the exact
     /// path is absent, the nearest recorded ancestor is used).
     pub fn error_at(&self, path: &str, message: impl Into<String>) -> ModelError {
         ModelError {
             file: self.file.clone(),
-            pos: self.index.find(path),
+            pos: self.index().find(path),
             path: Some(path.to_string()),
             message: message.into(),
         }
@@ -116,6 +132,11 @@ pub struct PathIndex {
 impl PathIndex {
     /// Builds the index (best effort: stops at the first XML syntax error).
     pub fn build(text: &str) -> PathIndex {
+        PathIndex::build_with(text, &LineTable::new(text))
+    }
+
+    /// [`PathIndex::build`] with the line table of `text` already made.
+    pub fn build_with(text: &str, lines: &LineTable<'_>) -> PathIndex {
         let mut reader = quick_xml::Reader::from_str(text);
         let mut stack: Vec<String> = Vec::new();
         let mut map = HashMap::new();
@@ -140,7 +161,7 @@ impl PathIndex {
                     let off = start + text[start.min(text.len())..].find('<').unwrap_or(0);
                     if depth > 0 {
                         stack.push(seg);
-                        map.entry(stack.join("/")).or_insert_with(|| Pos::of_offset(text, off));
+                        map.entry(stack.join("/")).or_insert_with(|| lines.pos(off));
                         if empty {
                             stack.pop();
                         }
@@ -177,7 +198,10 @@ impl PathIndex {
 /// Reads and parses a model file.
 pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
     let err = |message: String| ModelError { file: path.to_path_buf(), pos: None, path: None, message };
-    let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read the model file: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => err("model file not found".into()),
+        _ => err(format!("cannot read the model file: {e}")),
+    })?;
     if bytes.len() > MAX_FILE_BYTES {
         return Err(err(format!("file too large ({} bytes, limit {MAX_FILE_BYTES})", bytes.len())));
     }
@@ -195,6 +219,13 @@ pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
 
 /// Parses model text; `file` is only used in error messages and for relative paths.
 pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
+    let lines = LineTable::new(text);
+    document::check(text).map_err(|(offset, message)| ModelError {
+        file: file.to_path_buf(),
+        pos: Some(lines.pos(offset)),
+        path: None,
+        message,
+    })?;
     let mut de = quick_xml::de::Deserializer::from_str(text);
     let result = ModelFile::deserialize(&mut de);
     let model = match result {
@@ -207,17 +238,17 @@ pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
             } as usize;
             return Err(ModelError {
                 file: file.to_path_buf(),
-                pos: Some(Pos::of_offset(text, offset)),
+                pos: Some(lines.pos(offset)),
                 path: None,
                 message: describe_de_error(&e),
             });
         }
     };
-    let loaded = LoadedModel { file: file.to_path_buf(), model, index: PathIndex::build(text) };
+    let loaded = LoadedModel { file: file.to_path_buf(), model, text: Arc::from(text), index: OnceLock::new() };
     if loaded.model.version != SCHEMA_VERSION {
         return Err(ModelError {
             file: file.to_path_buf(),
-            pos: Some(Pos::of_offset(text, text.find("<Model").unwrap_or(0))),
+            pos: Some(lines.pos(text.find("<Model").unwrap_or(0))),
             path: Some("Model".into()),
             message: format!(
                 "schema version `{}` is not supported (this saltus reads version {SCHEMA_VERSION})",

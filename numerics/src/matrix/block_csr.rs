@@ -307,31 +307,25 @@ impl BlockCsr {
     pub fn row_times(&self, r: usize, x: &[f64], skip_diag: bool, out: &mut [f64]) {
         let h = self.row_starts[r + 1] - self.row_starts[r];
         out[..h].iter_mut().for_each(|v| *v = 0.0);
-        if h == 3 {
-            // 3×3 contact blocks (FC3D): unrolled, the hot loop of NSGS.
-            let mut acc = [0.0; 3];
+        if h == 3 && self.col_starts.len() == self.row_starts.len() && self.values.len() == 9 * self.col_idx.len() {
+            // Uniform 3 × 3 blocks (friction contact in 3D): the same products in the same
+            // order as the general loop below (bitwise identical), unrolled.
+            let mut o = [0.0; 3];
             for k in self.row_blocks(r) {
                 let c = self.col_idx[k];
                 if skip_diag && c == r {
                     continue;
                 }
+                let b: &[f64; 9] = self.values[9 * k..9 * k + 9].try_into().expect("9 values");
                 let c0 = self.col_starts[c];
-                if self.col_starts[c + 1] - c0 != 3 {
-                    let b = self.block_values(k);
-                    for (j, &xj) in x[c0..self.col_starts[c + 1]].iter().enumerate() {
-                        for i in 0..3 {
-                            acc[i] += b[i + j * 3] * xj;
-                        }
-                    }
-                    continue;
+                let xs: &[f64; 3] = x[c0..c0 + 3].try_into().expect("3 values");
+                for j in 0..3 {
+                    o[0] += b[3 * j] * xs[j];
+                    o[1] += b[3 * j + 1] * xs[j];
+                    o[2] += b[3 * j + 2] * xs[j];
                 }
-                let b: &[f64; 9] = self.block_values(k).try_into().expect("3x3 block");
-                let (x0, x1, x2) = (x[c0], x[c0 + 1], x[c0 + 2]);
-                acc[0] += b[0] * x0 + b[3] * x1 + b[6] * x2;
-                acc[1] += b[1] * x0 + b[4] * x1 + b[7] * x2;
-                acc[2] += b[2] * x0 + b[5] * x1 + b[8] * x2;
             }
-            out[..3].copy_from_slice(&acc);
+            out[..3].copy_from_slice(&o);
             return;
         }
         for k in self.row_blocks(r) {
