@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod interrupt;
+pub mod names;
 pub mod output;
 pub mod plot;
 mod plot_text;

@@ -108,17 +108,26 @@ pub struct StoppedRun {
     pub out: PathBuf,
     /// The rows went straight to `out` (a FIFO or device).
     pub in_place: bool,
+    /// A failed step's error with systems and interactions named as in the model file
+    /// ([`crate::names::kernel_error`]).
+    pub failure: Option<String>,
 }
 
 impl std::fmt::Display for StoppedRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (steps, unit, rows) = (self.summary.steps, self.unit, self.summary.rows);
         match &self.stopped {
-            Stopped::Failed(e) => write!(f, "the simulation failed after {steps} {unit}: {e}")?,
-            Stopped::Signal(sig, t) => write!(f, "interrupted by {} after {steps} {unit} (t = {t})", sig.name())?,
+            Stopped::Failed(e) => {
+                let named = self.failure.clone().unwrap_or_else(|| e.to_string());
+                write!(f, "the simulation failed after {steps} {unit}: {named}")?
+            }
+            Stopped::Signal(sig, t) => {
+                write!(f, "interrupted by {} after {steps} {unit} (t = {})", sig.name(), crate::xml::plain(*t))?
+            }
             Stopped::NotConverged { t, residual, what } => write!(
                 f,
-                "--strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} {unit}; exit code 3"
+                "--strict: {what} did not converge at t = {} (residual {residual:.3e}) after {steps} {unit}; exit code 3",
+                crate::xml::plain(*t)
             )?,
             Stopped::Output(e) => write!(f, "{e} (after {steps} {unit})")?,
         }
@@ -244,7 +253,19 @@ pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<S
         Err(stopped) => {
             let kept = out.abandon();
             let unit = if event_driven { "time-discretisation events" } else { "steps" };
-            Err(RunError::Stopped(Box::new(StoppedRun { stopped, summary: sum, unit, kept, out: out_path, in_place })))
+            let failure = match &stopped {
+                Stopped::Failed(e) => Some(crate::names::kernel_error(e, &built.nsds)),
+                _ => None,
+            };
+            Err(RunError::Stopped(Box::new(StoppedRun {
+                stopped,
+                summary: sum,
+                unit,
+                kept,
+                out: out_path,
+                in_place,
+                failure,
+            })))
         }
     }
 }

@@ -31,7 +31,10 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
     let mf = &m.model;
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
-        return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {t0}, T = {t_end}")));
+        return Err(m.error_at(
+            "Time",
+            format!("need finite t0 < T, got t0 = {}, T = {}", super::plain(t0), super::plain(t_end)),
+        ));
     }
     let (h, sim_el) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), None) => (s.time_discretisation.h, "Simulation"),
@@ -48,11 +51,14 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
     };
     let td_path = format!("{sim_el}/TimeDiscretisation");
     if !(h > 0.0 && h.is_finite()) {
-        return Err(m.error_at(&td_path, format!("h must be finite and > 0, got {h}")));
+        return Err(m.error_at(&td_path, format!("h must be finite and > 0, got {}", super::plain(h))));
     }
     let steps_f = ((t_end - t0) / h).round();
     if !(1.0..=1e12).contains(&steps_f) {
-        return Err(m.error_at(&td_path, format!("(T − t0)/h = {} steps: need between 1 and 1e12", (t_end - t0) / h)));
+        return Err(m.error_at(
+            &td_path,
+            format!("(T − t0)/h = {} steps: need between 1 and 1e12", super::plain((t_end - t0) / h)),
+        ));
     }
     let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host };
     let mut nsds = Nsds::new(t0);
@@ -141,11 +147,18 @@ pub(crate) fn kernel_msg(e: &KernelError) -> String {
 
 fn square(b: &Binder, m: &DMatrix<f64>, n: usize, path: &str, what: &str) -> Result<(), ModelError> {
     if m.shape() != (n, n) {
-        return Err(b
-            .model
-            .error_at(path, format!("{what} is {}×{}, the system has {n} degrees of freedom", m.nrows(), m.ncols())));
+        return Err(b.model.error_at(path, format!("{what} is {}×{}, {}", m.nrows(), m.ncols(), size_words(path, n))));
     }
     Ok(())
+}
+
+/// "the state x has n components" (first-order systems) or "the system has n degrees of freedom".
+fn size_words(path: &str, n: usize) -> String {
+    if path.contains("FirstOrder") {
+        format!("the state x has {n} components")
+    } else {
+        format!("the system has {n} degrees of freedom")
+    }
 }
 
 fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSystem, ModelError> {
@@ -320,10 +333,17 @@ fn build_relation(
     m: usize,
 ) -> Result<Relation, ModelError> {
     let n: usize = concerned.iter().map(|c| c.2).sum();
-    let who = if concerned.len() == 1 {
-        format!("{} has {n} degrees of freedom", concerned[0].0)
-    } else {
-        format!("{} and {} have {n} degrees of freedom together", concerned[0].0, concerned[1].0)
+    let first_order = !matches!(
+        spec,
+        RelationSpec::LagrangianLinearTIR(_)
+            | RelationSpec::LagrangianScleronomousR(_)
+            | RelationSpec::LagrangianRheonomousR(_)
+    );
+    let who = match (concerned.len(), first_order) {
+        (1, false) => format!("{} has {n} degrees of freedom", concerned[0].0),
+        (1, true) => format!("the state x of {} has {n} components", concerned[0].0),
+        (_, false) => format!("{} and {} have {n} degrees of freedom together", concerned[0].0, concerned[1].0),
+        (_, true) => format!("the states x of {} and {} have {n} components together", concerned[0].0, concerned[1].0),
     };
     let shape = |b: &Binder, what: &str, mm: &DMatrix<f64>, r: usize, c: usize, why: &str| -> Result<(), ModelError> {
         if mm.nrows() != r {

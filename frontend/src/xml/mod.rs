@@ -7,6 +7,7 @@ pub mod convert;
 mod convert_ed;
 mod convert_fc;
 mod convert_sim;
+mod de_message;
 mod document;
 pub mod line_table;
 pub mod probe;
@@ -14,6 +15,7 @@ pub mod schema;
 mod schema_ed;
 mod schema_sim;
 pub mod values;
+pub mod xsd;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -236,12 +238,8 @@ pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
                 quick_xml::DeError::InvalidXml(_) => reader.error_position(),
                 _ => reader.buffer_position(),
             } as usize;
-            return Err(ModelError {
-                file: file.to_path_buf(),
-                pos: Some(lines.pos(offset)),
-                path: None,
-                message: describe_de_error(&e),
-            });
+            let (offset, message) = de_message::describe(text, offset, &e);
+            return Err(ModelError { file: file.to_path_buf(), pos: Some(lines.pos(offset)), path: None, message });
         }
     };
     let loaded = LoadedModel { file: file.to_path_buf(), model, text: Arc::from(text), index: OnceLock::new() };
@@ -257,23 +255,6 @@ pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
         });
     }
     Ok(loaded)
-}
-
-/// Rewords serde/quick-xml messages into the XML vocabulary.
-fn describe_de_error(e: &quick_xml::DeError) -> String {
-    let s = e.to_string();
-    let s = s.replace("unknown field `@", "unknown attribute `").replace("missing field `@", "missing attribute `");
-    let s = s.replace("unknown field `", "unknown element `").replace("missing field `", "missing element `");
-    let s = s.replace("unknown variant `", "unknown element `").replace("`@", "`");
-    let s = s.replace("missing element `$value`", "missing child element (see the schema for the allowed kinds)");
-    let s = s
-        .replace("expected f64", "expected a number")
-        .replace("expected usize", "expected a non-negative integer")
-        .replace("expected u64", "expected a non-negative integer");
-    match e {
-        quick_xml::DeError::InvalidXml(_) => format!("malformed XML: {s}"),
-        _ => s,
-    }
 }
 
 /// Serializes a DTO back to XML text (used by the round-trip tests and `saltus check --print`).
