@@ -190,12 +190,12 @@ class Simulation:
     # -- stepping ------------------------------------------------------------------------------
     def has_next_event(self) -> bool:
         """``True`` while the final time is not reached."""
-        return self.core.has_next_event()
+        return (self._core_obj or self.core).has_next_event()
 
     def compute_one_step(self) -> None:
         """One time step with every Siconos phase (event driven: up to the next event).
         Raises ``SimulationError`` if the step fails."""
-        self.core.compute_one_step()
+        (self._core_obj or self.core).compute_one_step()
 
     def next_step(self) -> None:
         """Kept for Siconos scripts: ``compute_one_step`` already moved to the next step."""
@@ -338,9 +338,9 @@ class _Built(Simulation):
             True,
         )
         for i, d in enumerate(self.nsds.systems):
-            d._sim, d._index = self, i
+            d._sim, d._core, d._index = self, core, i
         for i, inter in enumerate(self.nsds.interactions):
-            inter._sim, inter._index = self, i
+            inter._sim, inter._core, inter._index = self, core, i
         return core
 
 
