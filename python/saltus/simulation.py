@@ -232,8 +232,12 @@ class Simulation:
         returns ``{column: numpy array}`` keyed exactly like the CSV columns (``"t"``,
         ``"ball.q[0]"``, ...). ``record``: the columns to keep (default all); ``every``: keep
         every N-th step (row 0 and the last always). ``strict``: a step whose solver did not
-        converge raises ``SimulationError``. Continues from the current step."""
-        return self.core.run(None if record is None else list(record), every, strict)
+        converge raises ``SimulationError``. Continues from the current step. Ctrl-C (in the
+        main thread) stops the run at a step boundary with ``KeyboardInterrupt``."""
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()
+        return self.core.run(None if record is None else list(record), every, strict, main)
 
     def run_to_file(self, out: str, every: Optional[int] = None, strict: bool = False) -> Dict[str, float]:
         """Runs from t0 to T writing ``out`` (CSV, or ``.npy``) exactly as ``saltus run``."""
