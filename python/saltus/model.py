@@ -130,6 +130,7 @@ class DynamicalSystem:
     def __init__(self, name: Optional[str] = None):
         self.name = name
         self._sim = None
+        self._core = None  # the compiled simulation, once built
         self._index: Optional[int] = None
 
     def setName(self, name: str) -> None:
@@ -139,9 +140,7 @@ class DynamicalSystem:
     set_name = setName
 
     def _attached(self):
-        if self._sim is None:
-            return None
-        return self._sim._core_or_none()
+        return self._core
 
     def dimension(self) -> int:
         """Number of degrees of freedom (Lagrangian) or states (first order)."""
@@ -192,12 +191,12 @@ class _Lagrangian(DynamicalSystem):
 
     def q(self) -> np.ndarray:
         """Positions (the current ones once a simulation is built, else q0)."""
-        core = self._attached()
+        core = self._core
         return self.q0.copy() if core is None else core.state(self._index)
 
     def velocity(self) -> np.ndarray:
         """Velocities (the current ones once a simulation is built, else v0)."""
-        core = self._attached()
+        core = self._core
         return self.v0.copy() if core is None else core.velocity(self._index)
 
 
@@ -586,22 +585,20 @@ class Interaction:
         self.nsl, self.relation, self.name = nsl, relation, name
         self.ds: List[DynamicalSystem] = []
         self._sim = None
+        self._core = None  # the compiled simulation, once built
         self._index: Optional[int] = None
 
     def setName(self, name: str) -> None:
         self.name = str(name)
 
-    def _core(self):
-        return None if self._sim is None else self._sim._core_or_none()
-
     def y(self, level: int = 0) -> Optional[np.ndarray]:
         """Output y at ``level`` (0: the gap for a Lagrangian relation; 1: its velocity)."""
-        core = self._core()
+        core = self._core
         return None if core is None else core.y(self._index, level)
 
     def lambda_(self, level: int = 1) -> Optional[np.ndarray]:
         """Multiplier λ at ``level`` (Moreau–Jean: the impulse at level 1)."""
-        core = self._core()
+        core = self._core
         return None if core is None else core.lambda_(self._index, level)
 
     def _element(self, parent, host):

@@ -190,12 +190,12 @@ class Simulation:
     # -- stepping ------------------------------------------------------------------------------
     def has_next_event(self) -> bool:
         """``True`` while the final time is not reached."""
-        return self.core.has_next_event()
+        return (self._core_obj or self.core).has_next_event()
 
     def compute_one_step(self) -> None:
         """One time step with every Siconos phase (event driven: up to the next event).
         Raises ``SimulationError`` if the step fails."""
-        self.core.compute_one_step()
+        (self._core_obj or self.core).compute_one_step()
 
     def next_step(self) -> None:
         """Kept for Siconos scripts: ``compute_one_step`` already moved to the next step."""
@@ -232,8 +232,12 @@ class Simulation:
         returns ``{column: numpy array}`` keyed exactly like the CSV columns (``"t"``,
         ``"ball.q[0]"``, ...). ``record``: the columns to keep (default all); ``every``: keep
         every N-th step (row 0 and the last always). ``strict``: a step whose solver did not
-        converge raises ``SimulationError``. Continues from the current step."""
-        return self.core.run(None if record is None else list(record), every, strict)
+        converge raises ``SimulationError``. Continues from the current step. Ctrl-C (in the
+        main thread) stops the run at a step boundary with ``KeyboardInterrupt``."""
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()
+        return self.core.run(None if record is None else list(record), every, strict, main)
 
     def run_to_file(self, out: str, every: Optional[int] = None, strict: bool = False) -> Dict[str, float]:
         """Runs from t0 to T writing ``out`` (CSV, or ``.npy``) exactly as ``saltus run``."""
@@ -338,9 +342,9 @@ class _Built(Simulation):
             True,
         )
         for i, d in enumerate(self.nsds.systems):
-            d._sim, d._index = self, i
+            d._sim, d._core, d._index = self, core, i
         for i, inter in enumerate(self.nsds.interactions):
-            inter._sim, inter._index = self, i
+            inter._sim, inter._core, inter._index = self, core, i
         return core
 
 

@@ -263,20 +263,25 @@ impl CoreSimulation {
     /// `record` (all of `columns()` when `None`) every `every` steps (default: the model's
     /// `<Output every>`, else 1; row 0 and the last row always). Returns `{name: numpy array}`. A time-stepping run continues from the current
     /// step. `strict`: a step whose solver did not converge raises `SimulationError`.
-    #[pyo3(signature = (record=None, every=None, strict=false))]
+    /// `interruptible` (the main thread only): Ctrl-C stops the run at the next step boundary and
+    /// raises `KeyboardInterrupt`; the simulation stays at that step.
+    #[pyo3(signature = (record=None, every=None, strict=false, interruptible=false))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         record: Option<Vec<String>>,
         every: Option<u64>,
         strict: bool,
+        interruptible: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
             let mut i = self.lock();
             let mut table = ColumnTable::new(&runner::columns(&i.built), record.as_deref())
                 .map_err(pyo3::exceptions::PyKeyError::new_err)?;
             let every = every.or(i.built.every).unwrap_or(1);
-            let opts = RunOptions { every: every.max(1), quiet: true, strict, stop: StopFlags::none() };
+            let sigint = if interruptible { Some(SigInt::register()?) } else { None };
+            let stop = sigint.as_ref().map_or_else(StopFlags::none, |s| s.flags.clone());
+            let opts = RunOptions { every: every.max(1), quiet: true, strict, stop };
             let inner = &mut *i;
             let event_driven = matches!(inner.built.sim, Simulation::EventDriven(_));
             let (k0, t0, steps) = (inner.k, inner.built.t0, inner.built.steps);
@@ -302,6 +307,11 @@ impl CoreSimulation {
                 inner.k = k0 + sum.steps;
             }
             inner.last = Some(sum.clone());
+            drop(sigint);
+            if let Err(Stopped::Signal(..)) = &res {
+                // Python's own handler saw the signal too (chained): raise KeyboardInterrupt
+                py.check_signals()?;
+            }
             res.map_err(|s| stopped_err(s, sum.steps))?;
             let d = PyDict::new(py);
             for (name, col) in table.into_columns() {
@@ -349,6 +359,29 @@ impl CoreSimulation {
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let i = self.lock();
         i.last.as_ref().map(|s| summary_dict(py, s)).transpose()
+    }
+}
+
+/// A SIGINT handler for the duration of a run: sets the runner's stop flag, and (signal-hook
+/// chains handlers) still calls Python's, so the interpreter sees the Ctrl-C afterwards.
+struct SigInt {
+    flags: StopFlags,
+    id: signal_hook::SigId,
+}
+
+impl SigInt {
+    fn register() -> PyResult<SigInt> {
+        let int = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let term = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let id = signal_hook::flag::register(signal_hook::consts::SIGINT, int.clone())
+            .map_err(|e| SimulationError::new_err(format!("cannot watch SIGINT: {e}")))?;
+        Ok(SigInt { flags: StopFlags::from_flags(int, term), id })
+    }
+}
+
+impl Drop for SigInt {
+    fn drop(&mut self) {
+        signal_hook::low_level::unregister(self.id);
     }
 }
 

@@ -131,3 +131,24 @@ def test_run_to_file_is_the_cli_path(tmp_path):
     a = np.load(tmp_path / "ball.npy")
     b = sk.load(SAMPLES / "bouncing_ball" / "bouncing_ball_ts.xml").run()
     assert np.array_equal(a["ball.q[0]"], b["ball.q[0]"])
+
+
+def test_ctrl_c_stops_a_long_run():
+    """SIGINT during run() stops it at a step boundary with KeyboardInterrupt; the simulation can
+    go on afterwards from where it stopped."""
+    import os
+    import signal
+    import threading
+    import time
+
+    _, sim = ball_model(h=1e-5, T=1e5)  # 10^10 steps: only a signal ends it
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(record=["t"], every=1000)
+    assert time.perf_counter() - t0 < 30
+    k = sim.core.k
+    assert k > 0 and sim.has_next_event()
+    sim.compute_one_step()
+    assert sim.core.k == k + 1

@@ -183,3 +183,24 @@ def test_event_driven_step_loop_reaches_the_same_final_state():
     # one TD event per h, plus the impacts (a kind-2 row each)
     impacts = int(np.count_nonzero(out["kind"] == 2))
     assert impacts >= 2 and events == 400 + impacts - int(np.count_nonzero((out["kind"] == 2) & np.isin(out["t"], out["t"][out["kind"] == 0])))
+
+
+def test_sliding_block_with_coulomb_friction():
+    """A block launched at 1 m/s on a floor with μ = 0.3 stops after v²/(2 μ g), at t = v/(μ g)."""
+    mu, g, v0 = 0.3, 9.81, 1.0
+    block = sk.LagrangianLinearTIDS([0.0, 0.0], [v0, 0.0], np.eye(2), name="block")  # q = (x, z)
+    block.setFExtPtr([0.0, -g])
+    contact = sk.Interaction(
+        sk.NewtonImpactFrictionNSL(0.0, 0.0, mu, 2), sk.LagrangianLinearTIR([[0.0, 1.0], [1.0, 0.0]]), name="floor"
+    )  # y = (gap z, tangential x)
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 0.6)
+    nsds.link(contact, block)
+    h = 1e-3
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), sk.MoreauJeanOSI(0.5), sk.FrictionContact(2, "Nsgs2d", tol=1e-12))
+    out = sim.run()
+    d = v0**2 / (2 * mu * g)
+    assert abs(out["block.q[0]"][-1] - d) < 2 * h * v0, out["block.q[0]"][-1]
+    assert abs(out["block.v[0]"][-1]) < 1e-12
+    t_stop = out["t"][np.argmax(np.abs(out["block.v[0]"]) < 1e-12)]
+    assert abs(t_stop - v0 / (mu * g)) <= 2 * h
+    assert np.max(np.abs(out["block.q[1]"])) < 1e-9  # stays on the floor

@@ -32,9 +32,12 @@ impl ColumnTable {
         Ok(ColumnTable { names, keep, columns })
     }
 
-    /// Reserves room for `rows` more rows.
+    /// Reserves room for `rows` more rows (at most 2^16 at once: a long run grows as it goes;
+    /// a failed reservation is left to the growth in [`RowSink::row`], which reports it).
     pub fn reserve(&mut self, rows: usize) {
-        self.columns.iter_mut().for_each(|c| c.reserve(rows));
+        self.columns.iter_mut().for_each(|c| {
+            let _ = c.try_reserve(rows.min(1 << 16));
+        });
     }
 
     /// Rows recorded.
@@ -49,8 +52,22 @@ impl ColumnTable {
 }
 
 impl RowSink for ColumnTable {
+    /// Appends the kept values; running out of memory is an error (the run stops with the rows
+    /// recorded so far), never an abort.
     fn row(&mut self, values: &[f64]) -> Result<(), TargetError> {
         for (col, &i) in self.columns.iter_mut().zip(&self.keep) {
+            if col.len() == col.capacity() {
+                col.try_reserve(col.len().max(1024)).map_err(|e| TargetError::Io {
+                    path: std::path::PathBuf::from("<memory>"),
+                    source: std::io::Error::new(
+                        std::io::ErrorKind::OutOfMemory,
+                        format!(
+                            "cannot keep more than {} rows in memory ({e}): record fewer columns or use `every`",
+                            col.len()
+                        ),
+                    ),
+                })?;
+            }
             col.push(values.get(i).copied().unwrap_or(f64::NAN));
         }
         Ok(())
