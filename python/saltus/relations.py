@@ -1,0 +1,232 @@
+"""Relations and nonsmooth laws with the Siconos vocabulary (data only; see ``saltus.model``)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from ._xml import HOST, ArrayLike, _Host, _mat, _mat_el, _num, _Plugin, _vec, _vec_el
+
+
+# ---------------------------------------------------------------------------------------------
+# Relations and nonsmooth laws
+# ---------------------------------------------------------------------------------------------
+
+
+class Relation:
+    """Base class of the relations."""
+
+    _kind = "Relation"
+
+
+class LagrangianLinearTIR(Relation):
+    """``y = H q + b``, ``p = Hᵀ λ`` (Siconos ``LagrangianLinearTIR(H[, b])``)."""
+
+    _kind = "LagrangianLinearTIR"
+
+    def __init__(self, H, b: Optional[ArrayLike] = None):
+        self.H = _mat(H, "H")
+        self.b = None if b is None else _vec(b, "b")
+
+    def _element(self, parent, host, name):
+        el = ET.SubElement(parent, self._kind)
+        _mat_el(el, "H", self.H)
+        if self.b is not None:
+            _vec_el(el, "b", self.b)
+        return el
+
+
+class _LagrangianNonLinearR(Relation):
+    def __init__(self, h, jacobian_q, dot_h=None, params=None):
+        self.plugin = isinstance(h, str)
+        if self.plugin:
+            # plugin: h is the library, the symbols are given by keyword
+            raise TypeError("use the .plugin(library, h=SYM, jacobian_q=SYM) constructor for a plugin relation")
+        funcs = (h, jacobian_q) + (() if dot_h is None else (dot_h,))
+        if not all(callable(f) for f in funcs):
+            raise TypeError(f"{self._kind}: give Python callables (or use {self._kind}.plugin(library, ...))")
+        self.h, self.jacobian_q, self.dot_h = h, jacobian_q, dot_h
+        self.library = None
+        self.params = params
+
+    @classmethod
+    def plugin(cls, library: str, h: str, jacobian_q: str, dot_h: Optional[str] = None, params=None):
+        """The relation from plugin symbols (fast): ``library``, ``h``, ``jacobian_q`` (``dot_h``)."""
+        self = cls.__new__(cls)
+        self.plugin, self.library = True, str(library)
+        self.h, self.jacobian_q, self.dot_h = str(h), str(jacobian_q), None if dot_h is None else str(dot_h)
+        self.params = None if params is None else [float(p) for p in params]
+        return self
+
+    def _wrap(self, f):
+        return f
+
+    def _element(self, parent, host, name):
+        if self.plugin:
+            attrs = {"library": self.library, "h": self.h, "jacobian_q": self.jacobian_q}
+            if self.dot_h is not None:
+                attrs["dot_h"] = self.dot_h
+            if self.params is not None:
+                attrs["params"] = " ".join(_num(p) for p in self.params)
+            return ET.SubElement(parent, self._kind, attrs)
+        key = f"{name}.h"
+        host.state_vec[key] = self._wrap(self.h)
+        host.state_mat[key + ".jacobian_q"] = self._wrap(self.jacobian_q)
+        attrs = {"library": HOST, "h": key, "jacobian_q": key + ".jacobian_q"}
+        if self.dot_h is not None:
+            host.state_vec[key + ".dot"] = self._wrap(self.dot_h)
+            attrs["dot_h"] = key + ".dot"
+        return ET.SubElement(parent, self._kind, attrs)
+
+
+class LagrangianScleronomousR(_LagrangianNonLinearR):
+    """``y = h(q)``, ``p = ∇h(q)ᵀ λ``: ``h(q) -> array`` and ``jacobian_q(q) -> matrix`` as
+    Python callables (slow), or ``LagrangianScleronomousR.plugin(library, h, jacobian_q)``."""
+
+    _kind = "LagrangianScleronomousR"
+
+    def __init__(self, h, jacobian_q, params=None):
+        super().__init__(h, jacobian_q, None, params)
+
+    def _wrap(self, f):
+        return lambda t, q: f(q)
+
+
+class LagrangianRheonomousR(_LagrangianNonLinearR):
+    """``y = h(t, q)`` with ``jacobian_q(t, q)`` and ``dot_h(t, q) = ∂h/∂t`` (Python callables or
+    ``LagrangianRheonomousR.plugin(library, h, jacobian_q, dot_h)``)."""
+
+    _kind = "LagrangianRheonomousR"
+
+    def __init__(self, h, jacobian_q, dot_h, params=None):
+        if dot_h is None:
+            raise TypeError("LagrangianRheonomousR needs dot_h(t, q)")
+        super().__init__(h, jacobian_q, dot_h, params)
+
+
+class FirstOrderLinearTIR(Relation):
+    """``y = C x + D λ + F z + e``, ``r = B λ`` (Siconos ``FirstOrderLinearTIR(C, B)``;
+    ``setDPtr``, ``setFPtr``, ``setePtr``)."""
+
+    _kind = "FirstOrderLinearTIR"
+
+    def __init__(self, C, B):
+        self.C = _mat(C, "C")
+        self.B = _mat(B, "B")
+        self.D = None
+        self.F = None
+        self.e = None
+
+    def setDPtr(self, D) -> None:
+        """Feed-through matrix D."""
+        self.D = _mat(D, "D")
+
+    def setFPtr(self, F) -> None:
+        """Matrix F (of the parameters z)."""
+        self.F = _mat(F, "F")
+
+    def setePtr(self, e) -> None:
+        """Constant vector e."""
+        self.e = _vec(e, "e")
+
+    setEPtr = setePtr
+
+    def _element(self, parent, host, name):
+        el = ET.SubElement(parent, self._kind)
+        _mat_el(el, "C", self.C)
+        if self.D is not None:
+            _mat_el(el, "D", self.D)
+        if self.F is not None:
+            _mat_el(el, "F", self.F)
+        if self.e is not None:
+            _vec_el(el, "e", self.e)
+        _mat_el(el, "B", self.B)
+        return el
+
+
+class NonSmoothLaw:
+    """Base class of the nonsmooth laws."""
+
+    _kind = "NonSmoothLaw"
+
+    def _element(self, parent):
+        return ET.SubElement(parent, self._kind, self._attrs())
+
+    def _attrs(self) -> Dict[str, str]:
+        return {}
+
+
+class NewtonImpactNSL(NonSmoothLaw):
+    """Unilateral contact with Newton's impact law, restitution ``e``
+    (``ẏ⁺ = -e ẏ⁻`` at impacts)."""
+
+    _kind = "NewtonImpactNSL"
+
+    def __init__(self, e: float, size: int = 1):
+        self.e = float(e)
+
+    def _attrs(self):
+        return {"e": _num(self.e)}
+
+
+class NewtonImpactFrictionNSL(NonSmoothLaw):
+    """Contact with Coulomb friction ``mu`` and normal/tangential restitutions ``en``, ``et``;
+    ``dim`` 2 or 3 (Siconos ``NewtonImpactFrictionNSL(en, et, mu, dim)``)."""
+
+    _kind = "NewtonImpactFrictionNSL"
+
+    def __init__(self, en: float, et: float, mu: float, dim: int):
+        self.en, self.et, self.mu, self.dim = float(en), float(et), float(mu), int(dim)
+
+    def _attrs(self):
+        return {"en": _num(self.en), "et": _num(self.et), "mu": _num(self.mu), "dim": str(self.dim)}
+
+
+class ComplementarityConditionNSL(NonSmoothLaw):
+    """``0 <= y ⟂ λ >= 0`` of size ``size``."""
+
+    _kind = "ComplementarityConditionNSL"
+
+    def __init__(self, size: int):
+        self.size = int(size)
+
+    def _attrs(self):
+        return {"size": str(self.size)}
+
+
+class EqualityConditionNSL(ComplementarityConditionNSL):
+    """``y = 0`` (bilateral constraint) of size ``size``."""
+
+    _kind = "EqualityConditionNSL"
+
+
+class MixedComplementarityConditionNSL(NonSmoothLaw):
+    """``n_eq`` equalities then ``n_comp`` complementarity conditions."""
+
+    _kind = "MixedComplementarityConditionNSL"
+
+    def __init__(self, n_eq: int, n_comp: int):
+        self.n_eq, self.n_comp = int(n_eq), int(n_comp)
+
+    def _attrs(self):
+        return {"n_eq": str(self.n_eq), "n_comp": str(self.n_comp)}
+
+
+class RelayNSL(NonSmoothLaw):
+    """Relay ``-y ∈ N_[lb, ub](λ)`` of size ``size`` (Siconos ``RelayNSL(size, lb=-1, ub=1)``);
+    ``lb``/``ub`` scalars or vectors."""
+
+    _kind = "RelayNSL"
+
+    def __init__(self, size: int, lb: ArrayLike = -1.0, ub: ArrayLike = 1.0):
+        self.size = int(size)
+        self.lb = np.broadcast_to(_vec(lb, "lb"), (self.size,)).copy()
+        self.ub = np.broadcast_to(_vec(ub, "ub"), (self.size,)).copy()
+
+    def _element(self, parent):
+        el = ET.SubElement(parent, self._kind)
+        _vec_el(el, "lb", self.lb)
+        _vec_el(el, "ub", self.ub)
+        return el
