@@ -63,6 +63,12 @@ impl StopFlags {
         Ok(f)
     }
 
+    /// Flags set by the caller's own handlers (`int` for SIGINT, `term` for SIGTERM), e.g. an
+    /// embedding application that keeps its signal handling and only asks the run to stop.
+    pub fn from_flags(int: Arc<AtomicBool>, term: Arc<AtomicBool>) -> StopFlags {
+        StopFlags { int, term }
+    }
+
     /// The signal received, if any (SIGTERM first when both came).
     pub fn pending(&self) -> Option<StopSignal> {
         if self.term.load(Ordering::Relaxed) {

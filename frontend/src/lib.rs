@@ -8,12 +8,14 @@
 #![warn(missing_docs)]
 
 pub mod interrupt;
+pub mod names;
 pub mod output;
 pub mod plot;
 mod plot_text;
 pub mod plugin;
 pub mod runner;
 pub mod runner_ed;
+pub mod simulation;
 pub mod solve_cmd;
 pub mod step_time;
 pub mod xml;

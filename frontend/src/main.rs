@@ -233,9 +233,9 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 built.nsds.n_interactions(),
                 built.steps,
                 if built.sim.time_stepping().is_some() { "steps" } else { "time-discretisation events" },
-                built.h,
-                built.t0,
-                built.t_end,
+                xml::plain(built.h),
+                xml::plain(built.t0),
+                xml::plain(built.t_end),
                 built.sim.describe()
             ));
             if let Some(t) = &loaded.model.title {
@@ -318,13 +318,13 @@ fn summary(model: &Path, built: &xml::convert::Built, sum: &runner::Summary, out
     if built.sim.time_stepping().is_some() {
         warn(format_args!(
             "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}, {} steps not converged, {} Newton iterations, wall time {:.3} s; {} rows written to {}",
-            model.display(), sum.steps, built.h, sum.events, sum.nonsmooth_steps, sum.solver_iterations, sum.max_residual, sum.not_converged,
+            model.display(), sum.steps, xml::plain(built.h), sum.events, sum.nonsmooth_steps, sum.solver_iterations, sum.max_residual, sum.not_converged,
             sum.newton_iterations, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
     } else {
         warn(format_args!(
             "{}: event driven, {} events ({} time-discretisation events of h = {}, {} nonsmooth events of which {} impacts), {} LCP iterations, max residual {:.3e}, {} LCP solves not converged, {} ODE steps ({} RHS evaluations), wall time {:.3} s; {} rows written to {}",
-            model.display(), sum.steps + sum.events, sum.steps, built.h, sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, sum.not_converged,
+            model.display(), sum.steps + sum.events, sum.steps, xml::plain(built.h), sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, sum.not_converged,
             sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
     }

@@ -13,9 +13,9 @@
 //! over the step for Moreau–Jean, `λ` itself for Euler–Moreau).
 
 use crate::interrupt::{StopFlags, StopSignal};
-use crate::output::{Output, Target, TargetError, TargetKind};
+use crate::output::{Output, RowSink, Target, TargetError, TargetKind};
+use crate::simulation::{Advance, Built, Simulation};
 use crate::step_time::StepClock;
-use crate::xml::convert::{Advance, Built, Simulation};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use saltus_kernel::{KernelError, Nsds};
 use std::path::PathBuf;
@@ -108,17 +108,26 @@ pub struct StoppedRun {
     pub out: PathBuf,
     /// The rows went straight to `out` (a FIFO or device).
     pub in_place: bool,
+    /// A failed step's error with systems and interactions named as in the model file
+    /// ([`crate::names::kernel_error`]).
+    pub failure: Option<String>,
 }
 
 impl std::fmt::Display for StoppedRun {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (steps, unit, rows) = (self.summary.steps, self.unit, self.summary.rows);
         match &self.stopped {
-            Stopped::Failed(e) => write!(f, "the simulation failed after {steps} {unit}: {e}")?,
-            Stopped::Signal(sig, t) => write!(f, "interrupted by {} after {steps} {unit} (t = {t})", sig.name())?,
+            Stopped::Failed(e) => {
+                let named = self.failure.clone().unwrap_or_else(|| e.to_string());
+                write!(f, "the simulation failed after {steps} {unit}: {named}")?
+            }
+            Stopped::Signal(sig, t) => {
+                write!(f, "interrupted by {} after {steps} {unit} (t = {})", sig.name(), crate::xml::plain(*t))?
+            }
             Stopped::NotConverged { t, residual, what } => write!(
                 f,
-                "--strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} {unit}; exit code 3"
+                "--strict: {what} did not converge at t = {} (residual {residual:.3e}) after {steps} {unit}; exit code 3",
+                crate::xml::plain(*t)
             )?,
             Stopped::Output(e) => write!(f, "{e} (after {steps} {unit})")?,
         }
@@ -223,7 +232,7 @@ pub struct RunOptions {
 /// Runs `built` to its final time into `target` (see the module docs).
 pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<Summary, RunError> {
     let event_driven = matches!(built.sim, Simulation::EventDriven(_));
-    let head = if event_driven { crate::runner_ed::header_ed(&built.nsds) } else { header(&built.nsds) };
+    let head = columns(built);
     let in_place = *target.kind() == TargetKind::InPlace;
     let out_path = target.out().to_path_buf();
     let mut out = Output::open(target, &head)?;
@@ -244,13 +253,48 @@ pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<S
         Err(stopped) => {
             let kept = out.abandon();
             let unit = if event_driven { "time-discretisation events" } else { "steps" };
-            Err(RunError::Stopped(Box::new(StoppedRun { stopped, summary: sum, unit, kept, out: out_path, in_place })))
+            let failure = match &stopped {
+                Stopped::Failed(e) => Some(crate::names::kernel_error(e, &built.nsds)),
+                _ => None,
+            };
+            Err(RunError::Stopped(Box::new(StoppedRun {
+                stopped,
+                summary: sum,
+                unit,
+                kept,
+                out: out_path,
+                in_place,
+                failure,
+            })))
         }
     }
 }
 
+/// The columns of a run of `built`: [`header`], or [`crate::runner_ed::header_ed`] for an
+/// event-driven simulation.
+pub fn columns(built: &Built) -> Vec<String> {
+    match built.sim {
+        Simulation::EventDriven(_) => crate::runner_ed::header_ed(&built.nsds),
+        _ => header(&built.nsds),
+    }
+}
+
+/// Runs `built` to its final time into `sink` (no file, no commit): [`run_ts`] or
+/// [`crate::runner_ed::run_ed`], with the rows of [`columns`]. The summary counts what was done
+/// even when the run stopped early.
+pub fn run_to_sink(built: &mut Built, opts: &RunOptions, sink: &mut impl RowSink) -> (Summary, Result<(), Stopped>) {
+    let mut sum = Summary::default();
+    let start = Instant::now();
+    let res = match built.sim {
+        Simulation::EventDriven(_) => crate::runner_ed::run_ed(built, opts, sink, &mut sum),
+        _ => run_ts(built, opts, sink, &mut sum),
+    };
+    sum.wall = start.elapsed();
+    (sum, res)
+}
+
 /// The time-stepping loop: row 0, then every `every`-th step and the last.
-pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut Output, sum: &mut Summary) -> Result<(), Stopped> {
+pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
     let clock = StepClock::new(built.t0, built.h);
     let mut r = Vec::new();
     row(&built.nsds, clock.time(0), built.level, &mut r);

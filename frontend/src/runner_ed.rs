@@ -15,10 +15,10 @@
 //! with a TD event (merged) gives its rows 1 and 2 only. `--every N` keeps every N-th TD row
 //! (and the last); rows 1 and 2 are always written.
 
-use crate::output::Output;
+use crate::output::RowSink;
 use crate::runner::{header, Progress, RunOptions, Stopped, Summary};
+use crate::simulation::{Built, Simulation};
 use crate::step_time::StepClock;
-use crate::xml::convert::{Built, Simulation};
 use saltus_kernel::{EventKind, EventReport, InterId, Nsds};
 
 /// Column names: [`header`] without the `NAME.ydot[i]` columns, then `kind`.
@@ -100,7 +100,7 @@ fn count(sum: &mut Summary, rep: &EventReport) -> Option<f64> {
 }
 
 /// The event-driven loop until the TD event at `T` (included); see the module docs.
-pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut Output, sum: &mut Summary) -> Result<(), Stopped> {
+pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
     let Simulation::EventDriven(sim) = &mut built.sim else {
         return crate::runner::run_ts(built, opts, out, sum);
     };

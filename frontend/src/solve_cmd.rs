@@ -38,6 +38,26 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SolveFailure> {
     Ok(files)
 }
 
+/// The command that builds `saltus` with FCLib HDF5 support.
+pub const HDF5_BUILD_LINE: &str =
+    "apt-get install -y libhdf5-dev && cargo build --release -p saltus-frontend --features hdf5";
+
+/// Why `f` cannot be read, found before reading it: a missing file, or an `.hdf5` file in a build
+/// without the `hdf5` feature.
+fn unreadable(f: &Path) -> Option<String> {
+    if let Err(e) = std::fs::metadata(f) {
+        return Some(match e.kind() {
+            std::io::ErrorKind::NotFound => "not found".into(),
+            _ => format!("cannot read it: {e}"),
+        });
+    }
+    let hdf5 = f.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("hdf5"));
+    if hdf5 && !cfg!(feature = "hdf5") {
+        return Some(format!("this saltus was built without FCLib HDF5 support; build it with:\n  {HDF5_BUILD_LINE}"));
+    }
+    None
+}
+
 /// Parses `--type`.
 pub fn parse_kind(kind: Option<&str>) -> Result<Option<ProblemKind>, SolveFailure> {
     match kind {
@@ -84,6 +104,12 @@ pub fn solve(
         let name = f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let guessed = kind.or_else(|| ProblemKind::guess(f));
         let type_name = guessed.map(|k| k.as_str()).unwrap_or("unknown");
+        if let Some(why) = unreadable(f) {
+            failures += 1;
+            let _ = writeln!(std::io::stderr(), "error: {}: {why}", f.display());
+            let _ = writeln!(out, "{name},{type_name},0,{solver},{:e},error,0,NaN,NaN", it.tol);
+            continue;
+        }
         let problem = match driver::read_problem(f, kind) {
             Ok(p) => p,
             Err(e) => {

@@ -203,9 +203,9 @@ fn event_driven_errors_are_located() {
         &t.replace("rtol=\"1e-12\" atol=\"1e-14\"", "rtol=\"0\" atol=\"0\""),
         &["EventDriven/OneStepIntegrator/LsodarOSI", "atol"],
     );
-    check_error(&t.replace("<LsodarOSI", "<MoreauJeanOSI theta=\"0.5\""), &["unknown element `MoreauJeanOSI`"]);
+    check_error(&t.replace("<LsodarOSI", "<MoreauJeanOSI theta=\"0.5\""), &["unknown element <MoreauJeanOSI>"]);
     check_error(&t.replace("event_tol=\"1e-10\"", "event_tol=\"-1\""), &["EventDriven", "event_tol"]);
-    check_error(&t.replace("event_tol=\"1e-10\"", "tol=\"1\""), &["unknown attribute `tol`"]);
+    check_error(&t.replace("event_tol=\"1e-10\"", "tol=\"1\""), &["`tol` is not an attribute of"]);
     check_error(
         &t.replace("<Lemke tol=\"1e-6\"/>\n    </ImpactProblem>", "<Pgs max_iter=\"0\"/>\n    </ImpactProblem>"),
         &["EventDriven/ImpactProblem", "max_iter"],
@@ -214,7 +214,7 @@ fn event_driven_errors_are_located() {
         &t.replace("<NewtonImpactNSL e=\"0.9\"/>", "<ComplementarityConditionNSL size=\"1\"/>"),
         &["NSDS/Interaction[floor]", "NewtonImpactNSL"],
     );
-    check_error(&t.replace("0 0 0.006", "0 0 0"), &["NSDS/LagrangianLinearTIDS[ball]/Mass", "singular"]);
+    check_error(&t.replace("0 0 0.006", "0 0 0"), &["NSDS/LagrangianLinearTIDS[ball]/Mass", "mass matrix is 0"]);
     check_error(
         &t.replace("<TimeDiscretisation h=\"0.005\"/>", "<TimeDiscretisation h=\"20\"/>"),
         &["EventDriven/TimeDiscretisation", "steps"],

@@ -5,11 +5,13 @@ mod common;
 
 use proptest::prelude::*;
 use saltus_frontend::xml::{convert, load_str};
+use std::path::Path;
+use std::sync::OnceLock;
 
 const SNIPPETS: &[&str] = &[
     "<", ">", "/>", "\"", "'", "&amp;", "&bogus;", "<![CDATA[1 2]]>", "<!-- c -->", "nan", "NaN", "inf", "-inf", "1e308", "-1e308",
     "1e-320", "0", "-0", "-1", "18446744073709551616", "999999999999", "", " ", "\n", "é", "\u{0}", "<Foo/>", "bar=\"1\"",
-    "rows=\"0\"", "cols=\"1000000\"", "size=\"0\"", "file=\"/dev/null\"", "file=\"..\"", "library=\"x\"", "function=\"f\"",
+    "rows=\"0\"", "cols=\"1000000\"", "size=\"0\"", "file=\"data.fifo\"", "file=\"data.txt\"", "file=\"..\"", "library=\"x\"", "function=\"f\"",
     "<Interaction name=\"i\" ds=\"ball ball\"><Relation><LagrangianLinearTIR><H rows=\"1\" cols=\"6\">1 0 0 0 0 0</H></LagrangianLinearTIR></Relation><NonSmoothLaw><NewtonImpactNSL e=\"0.5\"/></NonSmoothLaw></Interaction>",
     "<ComplementarityConditionNSL size=\"3\"/>", "<EqualityConditionNSL size=\"1\"/>", "<Equality/>", "<Pgs max_iter=\"0\"/>",
     "<RelayNSL><lb>-1</lb><ub>1</ub></RelayNSL>", "<Projection/>", "<Newton max_iter=\"0\"/>", "<Psor omega=\"-2\"/>",
@@ -111,9 +113,23 @@ fn apply(text: &str, m: &Mutation) -> String {
     }
 }
 
+/// The folder the mutated models "live" in: it holds a FIFO `data.fifo` and a regular file
+/// `data.txt` for the `file="…"` snippets (never a real device such as `/dev/null`).
+fn model_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let st = std::process::Command::new("mkfifo").arg(d.path().join("data.fifo")).status().expect("mkfifo");
+        assert!(st.success(), "mkfifo failed");
+        std::fs::write(d.path().join("data.txt"), "1 0 0\n").unwrap();
+        d
+    })
+    .path()
+}
+
 /// Load, convert and take a few steps; returns whether it loaded. Panics propagate.
 fn exercise(text: &str) -> bool {
-    let tmp = std::env::temp_dir().join("saltus-fuzz-model-dir/model.xml");
+    let tmp = model_dir().join("model.xml");
     let Ok(loaded) = load_str(text, &tmp) else { return false };
     let Ok(mut built) = convert::build(&loaded, vec![]) else { return false };
     let steps = built.steps.min(20);

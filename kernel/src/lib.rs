@@ -38,6 +38,7 @@ pub use model::ds::{
     LagrangianLinearTiDs, Mass,
 };
 pub use model::interaction::Interaction;
+pub use model::mass_check::{check_mass, MassError, MassRequirement};
 pub use model::nsds::{DsId, InterId, Nsds};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{

@@ -14,6 +14,7 @@
 
 pub mod csv;
 pub mod inputs;
+pub mod memory;
 pub mod npy;
 pub mod target;
 
@@ -35,6 +36,19 @@ pub trait Recorder {
     fn finish(&mut self) -> io::Result<()>;
     /// Rows recorded so far.
     fn rows(&self) -> u64;
+}
+
+/// Where a runner's rows go: an [`Output`] (a file through a [`Recorder`]) or an in-memory
+/// [`memory::ColumnTable`] (the Python package's `run(record=…)`).
+pub trait RowSink {
+    /// Takes one row (as many values as there are columns).
+    fn row(&mut self, values: &[f64]) -> Result<(), TargetError>;
+}
+
+impl RowSink for Output {
+    fn row(&mut self, values: &[f64]) -> Result<(), TargetError> {
+        Output::row(self, values)
+    }
 }
 
 /// The file format of an output, from its extension.

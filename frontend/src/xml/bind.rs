@@ -5,9 +5,37 @@ use super::values::{self, MatrixValue, PluginRef, VectorValue};
 use super::{LoadedModel, ModelError};
 use crate::plugin::{PluginCallError, PluginResolver};
 use nalgebra::{DMatrix, DVector};
-use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn};
+use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn, TimeVecFn};
 use saltus_kernel::{MatOp, UserFnError, VecOp};
+use std::collections::HashMap;
 use std::sync::Arc;
+
+/// The `library` name that designates functions of the embedding application ([`HostFns`])
+/// instead of a plugin library, e.g. `<FExt library=":host" function="push"/>`.
+pub const HOST_LIBRARY: &str = ":host";
+
+/// Functions supplied by the application that embeds Saltus (e.g. Python callables), found by
+/// name when a model says `library=":host"`. They are called like plugin functions, with the
+/// same argument layout (`F_int(t, q, v)` and its Jacobians column-major).
+#[derive(Clone, Default)]
+pub struct HostFns {
+    /// `out = f(t)`: external forces `F_ext(t)`, `b(t)`, `e(t)`.
+    pub time: HashMap<String, TimeVecFn>,
+    /// `out = f(t, a, b)`: `F_int(t, q, v)`, `F_gyr`, relation functions.
+    pub pair_vec: HashMap<String, PairVecFn>,
+    /// `out = J(t, a, b)` (n×m, column-major): Jacobians of the `pair_vec` functions.
+    pub pair_mat: HashMap<String, PairMatFn>,
+    /// `out = f(t, x)`: relation outputs `h(q)`, `h(t, q)`, `ḣ(t, q)`.
+    pub state_vec: HashMap<String, StateVecFn>,
+    /// `out = J(t, x)`: their Jacobians.
+    pub state_mat: HashMap<String, StateMatFn>,
+}
+
+impl HostFns {
+    fn missing(path: &str, function: &str) -> String {
+        format!("{path}: no host function `{function}` was registered (library=\"{HOST_LIBRARY}\")")
+    }
+}
 
 fn user_err(e: PluginCallError) -> UserFnError {
     UserFnError::new(e.to_string())
@@ -21,6 +49,8 @@ pub struct Binder<'a> {
     pub plugins: PluginResolver,
     /// Initial time (where time-invariant plugin values are evaluated).
     pub t0: f64,
+    /// Functions of the embedding application (`library=":host"`).
+    pub host: HostFns,
 }
 
 impl Binder<'_> {
@@ -35,6 +65,12 @@ impl Binder<'_> {
     pub fn vec_op(&mut self, spec: &super::schema::VectorSpec, path: &str, n: usize) -> Result<VecOp, ModelError> {
         match values::vector(self.model, spec, path, Some(n))? {
             VectorValue::Constant(v) => Ok(VecOp::Constant(v)),
+            VectorValue::Plugin(p) if p.library == HOST_LIBRARY => {
+                let f = self.host_time(&p.function, path)?;
+                let mut probe = vec![0.0; n];
+                f(self.t0, &mut probe).map_err(|e| self.model.error_at(path, format!("at t0: {}", e.message)))?;
+                Ok(VecOp::Function(f))
+            }
             VectorValue::Plugin(p) => {
                 let f = self
                     .plugins
@@ -46,6 +82,10 @@ impl Binder<'_> {
                 Ok(VecOp::function(move |t, out| f.call(t, out).map_err(user_err)))
             }
         }
+    }
+
+    fn host_time(&self, function: &str, path: &str) -> Result<TimeVecFn, ModelError> {
+        self.host.time.get(function).cloned().ok_or_else(|| self.model.error_at(path, HostFns::missing(path, function)))
     }
 
     /// A constant vector (a plugin is evaluated once at `t0`), of length `n` when given.
@@ -180,6 +220,10 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<PairVecFn, ModelError> {
+        if library == HOST_LIBRARY {
+            let f = self.host.pair_vec.get(symbol).cloned();
+            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+        }
         let f = self.plugins.lagrangian_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut [f64]| f.call(t, q, v, out).map_err(user_err)))
     }
@@ -192,6 +236,10 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<PairMatFn, ModelError> {
+        if library == HOST_LIBRARY {
+            let f = self.host.pair_mat.get(symbol).cloned();
+            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+        }
         let f = self.plugins.lagrangian_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut DMatrix<f64>| {
             f.call(t, q, v, out.as_mut_slice()).map_err(user_err)
@@ -232,6 +280,10 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<StateVecFn, ModelError> {
+        if library == HOST_LIBRARY {
+            let f = self.host.state_vec.get(symbol).cloned();
+            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+        }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut [f64]| f.call(t, a, &[], out).map_err(user_err)))
     }
@@ -244,6 +296,10 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<StateMatFn, ModelError> {
+        if library == HOST_LIBRARY {
+            let f = self.host.state_mat.get(symbol).cloned();
+            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+        }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut DMatrix<f64>| {
             f.call(t, a, &[], out.as_mut_slice()).map_err(user_err)

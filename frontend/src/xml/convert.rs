@@ -1,17 +1,17 @@
 //! Conversion of a loaded model file into kernel objects ([`Nsds`] + simulation), with every
 //! check done before the run starts and every error naming the element path (and position).
 
-use super::bind::Binder;
+use super::bind::{Binder, HostFns};
+use super::probe::mass_ok;
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
-    DsId, DynamicalSystem, EventDriven, EventReport, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR,
-    FirstOrderNonLinearDs, ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
-    LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Relation, StepReport, TimeStepping,
-    TimeSteppingDirectProjection,
+    DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs,
+    ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass,
+    MassRequirement, NonSmoothLaw, Nsds, Relation,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -19,78 +19,22 @@ use std::path::PathBuf;
 /// Largest state size of one dynamical system (the integrators factor dense `n×n` matrices).
 pub const MAX_DOF: usize = 10_000;
 
-/// The simulation built from `<Simulation>` or `<EventDriven>`.
-pub enum Simulation {
-    /// Plain time stepping.
-    TimeStepping(Box<TimeStepping>),
-    /// Time stepping with projection of positions (`<Projection>` present).
-    Projection(Box<TimeSteppingDirectProjection>),
-    /// Event-driven simulation (`<EventDriven>`).
-    EventDriven(Box<EventDriven>),
-}
-
-/// What one [`Simulation::advance`] did.
-#[derive(Debug, Clone)]
-pub enum Advance {
-    /// A time step (time-stepping simulations).
-    Step(StepReport),
-    /// A processed event (event-driven simulations).
-    Event(Box<EventReport>),
-}
-
-impl Simulation {
-    /// One time step, or (event driven) the next event.
-    pub fn advance(&mut self, nsds: &mut Nsds) -> Result<Advance, KernelError> {
-        match self {
-            Simulation::TimeStepping(s) => s.step(nsds).map(Advance::Step),
-            Simulation::Projection(s) => s.step(nsds).map(Advance::Step),
-            Simulation::EventDriven(s) => s.advance(nsds).map(|r| Advance::Event(Box::new(r))),
-        }
-    }
-    /// The underlying time stepping (`None` for event-driven simulations).
-    pub fn time_stepping(&self) -> Option<&TimeStepping> {
-        match self {
-            Simulation::TimeStepping(s) => Some(s),
-            Simulation::Projection(s) => Some(s.time_stepping()),
-            Simulation::EventDriven(_) => None,
-        }
-    }
-    /// One-line description: integrator and problem(s).
-    pub fn describe(&self) -> String {
-        match self.time_stepping() {
-            Some(ts) => format!("{} + {}", ts.osi().kind_name(), ts.osnsp().kind_name()),
-            None => "EventDriven with LsodarOSI (impact and acceleration LCPs)".into(),
-        }
-    }
-}
-
-/// Everything needed to run a model.
-pub struct Built {
-    /// The model (systems + interactions).
-    pub nsds: Nsds,
-    /// The simulation.
-    pub sim: Simulation,
-    /// Start time.
-    pub t0: f64,
-    /// Final time.
-    pub t_end: f64,
-    /// Time step.
-    pub h: f64,
-    /// Number of steps (time stepping) or of time-discretisation events (event driven):
-    /// `round((T − t0)/h)` (Siconos's `while hasNextEvent()`).
-    pub steps: u64,
-    /// Level of `(y, λ)` solved by the one-step problem (time stepping; 0 for event driven).
-    pub level: usize,
-    /// `<Output every>`.
-    pub every: Option<u64>,
-}
+pub use crate::simulation::{Advance, Built, Simulation};
 
 /// Builds the kernel objects of a loaded model. `plugin_dirs`: the `--plugin-dir` options.
 pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelError> {
+    build_with_host(m, plugin_dirs, HostFns::default())
+}
+
+/// [`build`], with functions of the embedding application for `library=":host"` ([`HostFns`]).
+pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns) -> Result<Built, ModelError> {
     let mf = &m.model;
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
-        return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {t0}, T = {t_end}")));
+        return Err(m.error_at(
+            "Time",
+            format!("need finite t0 < T, got t0 = {}, T = {}", super::plain(t0), super::plain(t_end)),
+        ));
     }
     let (h, sim_el) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), None) => (s.time_discretisation.h, "Simulation"),
@@ -107,13 +51,16 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
     };
     let td_path = format!("{sim_el}/TimeDiscretisation");
     if !(h > 0.0 && h.is_finite()) {
-        return Err(m.error_at(&td_path, format!("h must be finite and > 0, got {h}")));
+        return Err(m.error_at(&td_path, format!("h must be finite and > 0, got {}", super::plain(h))));
     }
     let steps_f = ((t_end - t0) / h).round();
     if !(1.0..=1e12).contains(&steps_f) {
-        return Err(m.error_at(&td_path, format!("(T − t0)/h = {} steps: need between 1 and 1e12", (t_end - t0) / h)));
+        return Err(m.error_at(
+            &td_path,
+            format!("(T − t0)/h = {} steps: need between 1 and 1e12", super::plain((t_end - t0) / h)),
+        ));
     }
-    let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0 };
+    let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host };
     let mut nsds = Nsds::new(t0);
     let mut ids: HashMap<String, (DsId, usize)> = HashMap::new();
     let mut inter_names: HashMap<&str, ()> = HashMap::new();
@@ -177,6 +124,7 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
         nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law)
             .map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
     }
+    super::probe::probe(m, &nsds)?;
     let (sim, level) = match (&mf.simulation, &mf.event_driven) {
         (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
         (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
@@ -199,11 +147,18 @@ pub(crate) fn kernel_msg(e: &KernelError) -> String {
 
 fn square(b: &Binder, m: &DMatrix<f64>, n: usize, path: &str, what: &str) -> Result<(), ModelError> {
     if m.shape() != (n, n) {
-        return Err(b
-            .model
-            .error_at(path, format!("{what} is {}×{}, the system has {n} degrees of freedom", m.nrows(), m.ncols())));
+        return Err(b.model.error_at(path, format!("{what} is {}×{}, {}", m.nrows(), m.ncols(), size_words(path, n))));
     }
     Ok(())
+}
+
+/// "the state x has n components" (first-order systems) or "the system has n degrees of freedom".
+fn size_words(path: &str, n: usize) -> String {
+    if path.contains("FirstOrder") {
+        format!("the state x has {n} components")
+    } else {
+        format!("the system has {n} degrees of freedom")
+    }
 }
 
 fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSystem, ModelError> {
@@ -215,6 +170,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let v0 = b.const_vec(&s.v0, &p("v0"), Some(n))?;
             let mass = b.const_mat(&s.mass, &p("Mass"), (Some(n), Some(n)))?;
             square(b, &mass, n, &p("Mass"), "Mass")?;
+            mass_ok(b.model, &mass, &p("Mass"), MassRequirement::PositiveDefinite)?;
             let mut ds = LagrangianLinearTiDs::new(q0, v0, mass);
             if let Some(k) = &s.k {
                 let k = b.const_mat(k, &p("K"), (Some(n), Some(n)))?;
@@ -238,6 +194,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             let mass = match super::values::matrix(b.model, &s.mass, &p("Mass"))? {
                 super::values::MatrixValue::Constant(mm) => {
                     square(b, &mm, n, &p("Mass"), "Mass")?;
+                    mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveDefinite)?;
                     Mass::Constant(mm)
                 }
                 super::values::MatrixValue::Plugin { plugin, .. } => {
@@ -268,6 +225,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -291,6 +249,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds = ds.with_mass(mm);
             }
             if let Some(z) = &s.z {
@@ -315,6 +274,7 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             if let Some(mm) = &s.mass {
                 let mm = b.const_mat(mm, &p("Mass"), (Some(n), Some(n)))?;
                 square(b, &mm, n, &p("Mass"), "Mass")?;
+                mass_ok(b.model, &mm, &p("Mass"), MassRequirement::PositiveSemidefinite)?;
                 ds.mass = Some(mm);
             }
             if let Some(z) = &s.z {
@@ -373,10 +333,17 @@ fn build_relation(
     m: usize,
 ) -> Result<Relation, ModelError> {
     let n: usize = concerned.iter().map(|c| c.2).sum();
-    let who = if concerned.len() == 1 {
-        format!("{} has {n} degrees of freedom", concerned[0].0)
-    } else {
-        format!("{} and {} have {n} degrees of freedom together", concerned[0].0, concerned[1].0)
+    let first_order = !matches!(
+        spec,
+        RelationSpec::LagrangianLinearTIR(_)
+            | RelationSpec::LagrangianScleronomousR(_)
+            | RelationSpec::LagrangianRheonomousR(_)
+    );
+    let who = match (concerned.len(), first_order) {
+        (1, false) => format!("{} has {n} degrees of freedom", concerned[0].0),
+        (1, true) => format!("the state x of {} has {n} components", concerned[0].0),
+        (_, false) => format!("{} and {} have {n} degrees of freedom together", concerned[0].0, concerned[1].0),
+        (_, true) => format!("the states x of {} and {} have {n} components together", concerned[0].0, concerned[1].0),
     };
     let shape = |b: &Binder, what: &str, mm: &DMatrix<f64>, r: usize, c: usize, why: &str| -> Result<(), ModelError> {
         if mm.nrows() != r {

@@ -2,22 +2,30 @@
 //! index of element paths used to locate semantic errors found later by [`convert`].
 
 mod bind;
+pub use bind::{HostFns, HOST_LIBRARY};
 pub mod convert;
 mod convert_ed;
 mod convert_fc;
 mod convert_sim;
+mod de_message;
+mod document;
+pub mod line_table;
+pub mod probe;
 pub mod schema;
 mod schema_ed;
 mod schema_sim;
 pub mod values;
+pub mod xsd;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use quick_xml::events::Event;
 use serde::Deserialize;
 
+pub use line_table::LineTable;
 pub use schema::{ModelFile, SCHEMA_VERSION};
 
 /// Largest model file accepted (protects against accidental huge inputs).
@@ -33,17 +41,19 @@ pub struct Pos {
 }
 
 impl Pos {
-    /// Line and column of byte `offset` in `text` (clamped to the text).
+    /// Line and column of byte `offset` in `text` (clamped to the text). For one lookup; use a
+    /// [`LineTable`] for many.
     pub fn of_offset(text: &str, offset: usize) -> Pos {
-        let mut off = offset.min(text.len());
-        while !text.is_char_boundary(off) {
-            off -= 1;
-        }
-        let before = &text[..off];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        Pos { line, column: before[line_start..].chars().count() + 1 }
+        LineTable::new(text).pos(offset)
     }
+}
+
+/// A number as a user writes it: the shortest decimal that reads back to the same double,
+/// without a trailing `.0` (`1e-6`, `0.001`, `223.724`, `3`), for messages.
+pub fn plain(v: f64) -> String {
+    let mut s = String::new();
+    crate::output::csv::fmt_num(v, &mut s);
+    s
 }
 
 /// An error in a model file (or in a file it refers to), with where it is.
@@ -80,8 +90,11 @@ pub struct LoadedModel {
     pub file: PathBuf,
     /// The DTO.
     pub model: ModelFile,
-    /// Element path -> position of its start tag.
-    pub index: PathIndex,
+    /// The text, kept to locate errors.
+    text: Arc<str>,
+    /// Element path -> position of its start tag, built at the first error (a model that loads
+    /// without error never pays for it: a second XML pass and one hashed path per element).
+    index: OnceLock<PathIndex>,
 }
 
 impl LoadedModel {
@@ -93,12 +106,17 @@ impl LoadedModel {
         }
     }
 
+    /// The positions of the elements by path (built on first use).
+    pub fn index(&self) -> &PathIndex {
+        self.index.get_or_init(|| PathIndex::build(&self.text))
+    }
+
     /// An error at the element `path` (its position is looked up in the index; if the exact
     /// path is absent, the nearest recorded ancestor is used).
     pub fn error_at(&self, path: &str, message: impl Into<String>) -> ModelError {
         ModelError {
             file: self.file.clone(),
-            pos: self.index.find(path),
+            pos: self.index().find(path),
             path: Some(path.to_string()),
             message: message.into(),
         }
@@ -116,6 +134,11 @@ pub struct PathIndex {
 impl PathIndex {
     /// Builds the index (best effort: stops at the first XML syntax error).
     pub fn build(text: &str) -> PathIndex {
+        PathIndex::build_with(text, &LineTable::new(text))
+    }
+
+    /// [`PathIndex::build`] with the line table of `text` already made.
+    pub fn build_with(text: &str, lines: &LineTable<'_>) -> PathIndex {
         let mut reader = quick_xml::Reader::from_str(text);
         let mut stack: Vec<String> = Vec::new();
         let mut map = HashMap::new();
@@ -140,7 +163,7 @@ impl PathIndex {
                     let off = start + text[start.min(text.len())..].find('<').unwrap_or(0);
                     if depth > 0 {
                         stack.push(seg);
-                        map.entry(stack.join("/")).or_insert_with(|| Pos::of_offset(text, off));
+                        map.entry(stack.join("/")).or_insert_with(|| lines.pos(off));
                         if empty {
                             stack.pop();
                         }
@@ -177,7 +200,10 @@ impl PathIndex {
 /// Reads and parses a model file.
 pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
     let err = |message: String| ModelError { file: path.to_path_buf(), pos: None, path: None, message };
-    let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read the model file: {e}")))?;
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => err("model file not found".into()),
+        _ => err(format!("cannot read the model file: {e}")),
+    })?;
     if bytes.len() > MAX_FILE_BYTES {
         return Err(err(format!("file too large ({} bytes, limit {MAX_FILE_BYTES})", bytes.len())));
     }
@@ -195,6 +221,13 @@ pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
 
 /// Parses model text; `file` is only used in error messages and for relative paths.
 pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
+    let lines = LineTable::new(text);
+    document::check(text).map_err(|(offset, message)| ModelError {
+        file: file.to_path_buf(),
+        pos: Some(lines.pos(offset)),
+        path: None,
+        message,
+    })?;
     let mut de = quick_xml::de::Deserializer::from_str(text);
     let result = ModelFile::deserialize(&mut de);
     let model = match result {
@@ -205,19 +238,15 @@ pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
                 quick_xml::DeError::InvalidXml(_) => reader.error_position(),
                 _ => reader.buffer_position(),
             } as usize;
-            return Err(ModelError {
-                file: file.to_path_buf(),
-                pos: Some(Pos::of_offset(text, offset)),
-                path: None,
-                message: describe_de_error(&e),
-            });
+            let (offset, message) = de_message::describe(text, offset, &e);
+            return Err(ModelError { file: file.to_path_buf(), pos: Some(lines.pos(offset)), path: None, message });
         }
     };
-    let loaded = LoadedModel { file: file.to_path_buf(), model, index: PathIndex::build(text) };
+    let loaded = LoadedModel { file: file.to_path_buf(), model, text: Arc::from(text), index: OnceLock::new() };
     if loaded.model.version != SCHEMA_VERSION {
         return Err(ModelError {
             file: file.to_path_buf(),
-            pos: Some(Pos::of_offset(text, text.find("<Model").unwrap_or(0))),
+            pos: Some(lines.pos(text.find("<Model").unwrap_or(0))),
             path: Some("Model".into()),
             message: format!(
                 "schema version `{}` is not supported (this saltus reads version {SCHEMA_VERSION})",
@@ -226,23 +255,6 @@ pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
         });
     }
     Ok(loaded)
-}
-
-/// Rewords serde/quick-xml messages into the XML vocabulary.
-fn describe_de_error(e: &quick_xml::DeError) -> String {
-    let s = e.to_string();
-    let s = s.replace("unknown field `@", "unknown attribute `").replace("missing field `@", "missing attribute `");
-    let s = s.replace("unknown field `", "unknown element `").replace("missing field `", "missing element `");
-    let s = s.replace("unknown variant `", "unknown element `").replace("`@", "`");
-    let s = s.replace("missing element `$value`", "missing child element (see the schema for the allowed kinds)");
-    let s = s
-        .replace("expected f64", "expected a number")
-        .replace("expected usize", "expected a non-negative integer")
-        .replace("expected u64", "expected a non-negative integer");
-    match e {
-        quick_xml::DeError::InvalidXml(_) => format!("malformed XML: {s}"),
-        _ => s,
-    }
 }
 
 /// Serializes a DTO back to XML text (used by the round-trip tests and `saltus check --print`).

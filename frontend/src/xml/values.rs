@@ -45,15 +45,26 @@ pub enum MatrixValue {
 
 /// Parses whitespace-separated finite numbers; the error says which token is bad.
 pub fn parse_numbers(text: &str) -> Result<Vec<f64>, String> {
+    parse(text, true)
+}
+
+/// [`parse_numbers`] for the contents of a data file: the error gives the position of a bad
+/// value, never the value itself (a data file may be anything, e.g. a secret).
+pub fn parse_numbers_hidden(text: &str) -> Result<Vec<f64>, String> {
+    parse(text, false)
+}
+
+fn parse(text: &str, echo: bool) -> Result<Vec<f64>, String> {
     let mut out = Vec::new();
     for (i, tok) in text.split_whitespace().enumerate() {
         if out.len() >= MAX_VALUES {
             return Err(format!("more than {MAX_VALUES} values"));
         }
+        let shown = if echo { format!(" `{tok}`") } else { String::new() };
         match tok.parse::<f64>() {
             Ok(v) if v.is_finite() => out.push(v),
-            Ok(_) => return Err(format!("value {} `{tok}` is not finite", i + 1)),
-            Err(_) => return Err(format!("value {} `{tok}` is not a number", i + 1)),
+            Ok(_) => return Err(format!("value {}{shown} is not finite", i + 1)),
+            Err(_) => return Err(format!("value {}{shown} is not a number", i + 1)),
         }
     }
     Ok(out)
@@ -86,15 +97,66 @@ fn plugin_ref(
     }
 }
 
-fn read_data_file(m: &LoadedModel, path: &str, file: &str) -> Result<String, ModelError> {
-    let full = m.dir().join(file);
-    let meta = std::fs::metadata(&full)
-        .map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))?;
-    if meta.len() > super::MAX_FILE_BYTES as u64 {
-        return Err(m.error_at(path, format!("data file {} is too large", full.display())));
+/// Default size limit of a data file (`file="…"`): 1 GiB.
+pub const DEFAULT_MAX_DATA_BYTES: u64 = 1 << 30;
+
+/// Environment variable that sets the size limit of data files, in bytes.
+pub const MAX_DATA_BYTES_VAR: &str = "SALTUS_MAX_DATA_BYTES";
+
+/// The size limit of data files: [`MAX_DATA_BYTES_VAR`] when set, else [`DEFAULT_MAX_DATA_BYTES`].
+pub fn max_data_bytes() -> Result<u64, String> {
+    match std::env::var(MAX_DATA_BYTES_VAR) {
+        Err(_) => Ok(DEFAULT_MAX_DATA_BYTES),
+        Ok(v) => v.trim().parse::<u64>().map_err(|_| {
+            format!("{MAX_DATA_BYTES_VAR}=`{v}` is not a number of bytes (e.g. {DEFAULT_MAX_DATA_BYTES} for 1 GiB)")
+        }),
     }
-    std::fs::read_to_string(&full)
-        .map_err(|e| m.error_at(path, format!("cannot read data file {}: {e}", full.display())))
+}
+
+/// Reads a data file as text. Only regular files are read (a FIFO or a device could block or
+/// never end), up to [`max_data_bytes`]; errors name the file, never its contents.
+fn read_data_file(m: &LoadedModel, path: &str, file: &str) -> Result<String, ModelError> {
+    use std::io::Read;
+    let full = m.dir().join(file);
+    let shown = full.display();
+    let io_err = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => m.error_at(path, format!("data file {shown} not found")),
+        std::io::ErrorKind::PermissionDenied => m.error_at(path, format!("data file {shown}: permission denied")),
+        _ => m.error_at(path, format!("cannot read data file {shown}: {e}")),
+    };
+    let cap = max_data_bytes().map_err(|e| m.error_at(path, e))?;
+    let regular = |meta: &std::fs::Metadata| -> Result<(), ModelError> {
+        if meta.is_file() {
+            return Ok(());
+        }
+        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a FIFO, socket or device)" };
+        Err(m.error_at(path, format!("data file {shown} is {what}: only regular files are read")))
+    };
+    let too_large = |len: u64| {
+        m.error_at(
+            path,
+            format!(
+                "data file {shown} has {len} bytes, more than the limit of {cap} bytes (set {MAX_DATA_BYTES_VAR} to change it)"
+            ),
+        )
+    };
+    // Check the path before opening it: opening a FIFO for reading blocks until a writer comes.
+    let meta = std::fs::metadata(&full).map_err(io_err)?;
+    regular(&meta)?;
+    if meta.len() > cap {
+        return Err(too_large(meta.len()));
+    }
+    let f = std::fs::File::open(&full).map_err(io_err)?;
+    // The file may have been replaced between the two calls: check what was opened.
+    regular(&f.metadata().map_err(io_err)?)?;
+    let mut bytes = Vec::new();
+    f.take(cap.saturating_add(1)).read_to_end(&mut bytes).map_err(io_err)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        m.error_at(path, format!("data file {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to() + 1))
+    })
 }
 
 fn one_source(m: &LoadedModel, path: &str, text: bool, file: bool, plugin: bool) -> Result<(), ModelError> {
@@ -126,7 +188,8 @@ pub fn vector(
     let values = match &spec.file {
         Some(f) => {
             let content = read_data_file(m, path, f)?;
-            parse_numbers(&strip_comments(&content)).map_err(|e| m.error_at(path, format!("data file {f}: {e}")))?
+            parse_numbers_hidden(&strip_comments(&content))
+                .map_err(|e| m.error_at(path, format!("data file {f}: {e}")))?
         }
         None => parse_numbers(text.unwrap_or("")).map_err(|e| m.error_at(path, e))?,
     };
@@ -169,8 +232,8 @@ pub fn matrix(m: &LoadedModel, spec: &MatrixSpec, path: &str) -> Result<MatrixVa
             let content = strip_comments(&read_data_file(m, path, f)?);
             let mut rows_v: Vec<Vec<f64>> = Vec::new();
             for (i, line) in content.lines().enumerate() {
-                let r =
-                    parse_numbers(line).map_err(|e| m.error_at(path, format!("data file {f}, line {}: {e}", i + 1)))?;
+                let r = parse_numbers_hidden(line)
+                    .map_err(|e| m.error_at(path, format!("data file {f}, line {}: {e}", i + 1)))?;
                 if r.is_empty() {
                     continue;
                 }

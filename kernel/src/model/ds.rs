@@ -3,6 +3,7 @@
 //! First-order systems carry the state `x` and the input `r`; Lagrangian systems carry the
 //! positions `q`, velocities `v` and the input impulse `p` (level 1, Moreau–Jean).
 
+use super::mass_check::{check_mass, MassRequirement};
 use super::userfn::{MatOp, PairMatFn, PairVecFn, StateMatFn, StateVecFn, UserResult, VecOp};
 use nalgebra::{DMatrix, DVector};
 use std::sync::Arc;
@@ -284,6 +285,12 @@ fn check_square(what: &str, m: &DMatrix<f64>, n: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Shape and finiteness ([`check_square`]), then [`check_mass`].
+fn check_mass_of(what: &str, m: &DMatrix<f64>, n: usize, req: MassRequirement) -> Result<(), String> {
+    check_square(what, m, n)?;
+    check_mass(m, req).map_err(|e| e.to_string())
+}
+
 fn check_vec(what: &str, v: &DVector<f64>, n: usize) -> Result<(), String> {
     if v.len() != n {
         return Err(format!("{what} has length {}, expected {n}", v.len()));
@@ -408,11 +415,11 @@ impl DynamicalSystem {
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))
+                d.mass.as_ref().map_or(Ok(()), |m| check_mass_of("M", m, n, MassRequirement::PositiveSemidefinite))
             }
             DynamicalSystem::FirstOrderLinear(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))?;
+                d.mass.as_ref().map_or(Ok(()), |m| check_mass_of("M", m, n, MassRequirement::PositiveSemidefinite))?;
                 match &d.a {
                     MatOp::Constant(a) => check_square("A", a, n)?,
                     MatOp::Function { rows, cols, .. } if (*rows, *cols) != (n, n) => {
@@ -424,7 +431,7 @@ impl DynamicalSystem {
             }
             DynamicalSystem::FirstOrderLinearTi(d) => {
                 check_vec("x0", &d.x0, n)?;
-                d.mass.as_ref().map_or(Ok(()), |m| check_square("M", m, n))?;
+                d.mass.as_ref().map_or(Ok(()), |m| check_mass_of("M", m, n, MassRequirement::PositiveSemidefinite))?;
                 check_square("A", &d.a, n)?;
                 d.b.as_ref().map_or(Ok(()), |b| check_vec("b", b, n))
             }
@@ -432,14 +439,14 @@ impl DynamicalSystem {
                 check_vec("q0", &d.q0, n)?;
                 check_vec("v0", &d.v0, n)?;
                 if let Mass::Constant(m) = &d.mass {
-                    check_square("M", m, n)?;
+                    check_mass_of("M", m, n, MassRequirement::PositiveDefinite)?;
                 }
                 check_vecop("F_ext", &d.f_ext, n)
             }
             DynamicalSystem::LagrangianLinearTi(d) => {
                 check_vec("q0", &d.q0, n)?;
                 check_vec("v0", &d.v0, n)?;
-                check_square("M", &d.mass, n)?;
+                check_mass_of("M", &d.mass, n, MassRequirement::PositiveDefinite)?;
                 d.k.as_ref().map_or(Ok(()), |m| check_square("K", m, n))?;
                 d.c.as_ref().map_or(Ok(()), |m| check_square("C", m, n))?;
                 check_vecop("F_ext", &d.f_ext, n)

@@ -3,6 +3,7 @@
 
 pub mod ds;
 pub mod interaction;
+pub mod mass_check;
 pub mod nsds;
 pub mod nslaw;
 pub mod relation;

@@ -51,6 +51,8 @@ impl SplitMix64 {
 #[derive(Debug, Clone, Default)]
 pub struct NsgsWorkspace {
     diag: Vec<f64>,
+    /// `W_αα⁻¹` of each 3D contact (`None`: singular block).
+    diag_inv: Vec<Option<Matrix3<f64>>>,
     order: Vec<usize>,
 }
 
@@ -87,6 +89,11 @@ pub fn solve_with(
     for a in 0..nc {
         p.w().diag_block(a, dim, &mut diag[a * dim * dim..(a + 1) * dim * dim]);
     }
+    let diag_inv = &mut ws.diag_inv;
+    diag_inv.clear();
+    if dim == 3 {
+        diag_inv.extend(diag.chunks_exact(9).map(|b| Matrix3::from_column_slice(b).try_inverse()));
+    }
     let order = &mut ws.order;
     order.clear();
     order.extend(0..nc);
@@ -117,7 +124,16 @@ pub fn solve_with(
                 let w = Matrix3::from_column_slice(blk);
                 let q = Vector3::new(qa[0], qa[1], qa[2]);
                 let mut x = Vector3::new(ra[0], ra[1], ra[2]);
-                ok = local::solve_3d(local, &w, &q, p.mu()[a], &mut x, opts.local_tol, opts.local_max_iter);
+                ok = local::solve_3d_with_inverse(
+                    local,
+                    &w,
+                    diag_inv[a].as_ref(),
+                    &q,
+                    p.mu()[a],
+                    &mut x,
+                    opts.local_tol,
+                    opts.local_max_iter,
+                );
                 new[..3].copy_from_slice(x.as_slice());
             } else {
                 let w = Matrix2::from_column_slice(blk);

@@ -57,36 +57,6 @@ pub fn function(
     (phi, a, b)
 }
 
-/// `J x = b` for a 3 × 3 `J` by Gaussian elimination with partial pivoting (what
-/// `J.lu().solve(b)` computes, written out: the generic LU is the hot spot of NSGS on sphere
-/// piles). `None` when a pivot is exactly zero.
-#[inline]
-pub fn solve3(j: &Matrix3<f64>, b: &Vector3<f64>) -> Option<Vector3<f64>> {
-    let mut a =
-        [[j[(0, 0)], j[(0, 1)], j[(0, 2)]], [j[(1, 0)], j[(1, 1)], j[(1, 2)]], [j[(2, 0)], j[(2, 1)], j[(2, 2)]]];
-    let mut x = [b[0], b[1], b[2]];
-    for k in 0..3 {
-        let p = (k..3).max_by(|&i, &l| a[i][k].abs().total_cmp(&a[l][k].abs())).unwrap_or(k);
-        if a[p][k] == 0.0 {
-            return None;
-        }
-        a.swap(k, p);
-        x.swap(k, p);
-        let (ak, xk) = (a[k], x[k]);
-        for i in k + 1..3 {
-            let f = a[i][k] / ak[k];
-            for (v, &akc) in a[i].iter_mut().zip(&ak).skip(k + 1) {
-                *v -= f * akc;
-            }
-            x[i] -= f * xk;
-        }
-    }
-    let x2 = x[2] / a[2][2];
-    let x1 = (x[1] - a[1][2] * x2) / a[1][1];
-    let x0 = (x[0] - a[0][1] * x1 - a[0][2] * x2) / a[0][0];
-    Some(Vector3::new(x0, x1, x2))
-}
-
 /// `(ρ_N, ρ_T) = (1/W_NN, 1/λ_max(W_TT))`, falling back to 1 on non-positive values.
 pub fn rho_from_block(w: &Matrix3<f64>) -> (f64, f64) {
     let rn = if w[(0, 0)] > 0.0 { 1.0 / w[(0, 0)] } else { 1.0 };
@@ -110,9 +80,14 @@ pub fn solve(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, 
             return true;
         }
         let j = a + b * w;
-        let d = match solve3(&j, &(-phi)) {
-            Some(d) if d.iter().all(|x| x.is_finite()) => d,
-            _ => return false,
+        // Closed-form 3×3 inverse (cofactors; `None` on a zero determinant), with partial-pivoting
+        // LU as the fallback when the cofactor result is not finite.
+        let d = match j.try_inverse().map(|ji| ji * (-phi)).filter(|d| d.iter().all(|x| x.is_finite())) {
+            Some(d) => d,
+            None => match j.lu().solve(&(-phi)) {
+                Some(d) if d.iter().all(|x| x.is_finite()) => d,
+                _ => return false,
+            },
         };
         let mut t = 1.0;
         let mut accepted = false;
@@ -137,20 +112,4 @@ pub fn solve(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, 
         }
     }
     phi.norm() <= ROUNDOFF.max(tol) * local_scale(r, q, rho_n)
-}
-
-#[cfg(test)]
-mod solve3_tests {
-    use super::*;
-
-    #[test]
-    fn solve3_matches_lu_and_flags_singular() {
-        let j = Matrix3::new(1e-3, 2.0, -1.0, 4.0, 0.5, 0.25, -2.0, 1.0, 3.0);
-        let b = Vector3::new(1.0, -2.0, 0.5);
-        let x = solve3(&j, &b).unwrap();
-        assert!((j * x - b).norm() < 1e-14 * b.norm());
-        assert!((x - j.lu().solve(&b).unwrap()).norm() < 1e-14 * x.norm());
-        let singular = Matrix3::new(1.0, 2.0, 3.0, 2.0, 4.0, 6.0, 0.0, 1.0, 1.0);
-        assert!(solve3(&singular, &b).is_none(), "elimination meets an exact zero pivot");
-    }
 }

@@ -49,9 +49,31 @@ pub fn solve_3d(
     tol: f64,
     max_iter: usize,
 ) -> bool {
+    solve_3d_with_inverse(kind, w, w.try_inverse().as_ref(), q, mu, r, tol, max_iter)
+}
+
+/// [`solve_3d`] with `W⁻¹` given (computed once per contact by the caller; `None` if singular).
+/// Two exact regimes are tried first: separation (`q_N ≥ 0`: `r = 0`) and sticking
+/// (`r = −W⁻¹ q` in the cone: `u = 0`).
+#[allow(clippy::too_many_arguments)]
+pub fn solve_3d_with_inverse(
+    kind: LocalSolver,
+    w: &Matrix3<f64>,
+    w_inv: Option<&Matrix3<f64>>,
+    q: &Vector3<f64>,
+    mu: f64,
+    r: &mut Vector3<f64>,
+    tol: f64,
+    max_iter: usize,
+) -> bool {
     // Separation: q_N ≥ 0 gives r = 0, û = q + μ‖q_T‖e_N ∈ K* (exact).
     if q[0] >= 0.0 {
         *r = Vector3::zeros();
+        return true;
+    }
+    // Sticking: r = −W⁻¹ q inside the cone gives u = 0, û = 0 ∈ K*, r ⟂ û (exact).
+    if let Some(stick) = w_inv.and_then(|wi| stick_reaction(wi, q, mu)) {
+        *r = stick;
         return true;
     }
     let ok = match kind {
@@ -68,6 +90,15 @@ pub fn solve_3d(
     }
     *r = r0;
     projection::solve(w, q, mu, r, tol, 4 * max_iter)
+}
+
+/// The sticking solution `r = −W⁻¹ q` (given `W⁻¹`) when it lies in the cone `‖r_T‖ ≤ μ r_N`
+/// (then `u = 0`).
+#[inline]
+pub fn stick_reaction(w_inv: &Matrix3<f64>, q: &Vector3<f64>, mu: f64) -> Option<Vector3<f64>> {
+    let r = -(w_inv * q);
+    let rt = (r[1] * r[1] + r[2] * r[2]).sqrt();
+    (r[0] >= 0.0 && rt <= mu * r[0] && r.iter().all(|x| x.is_finite())).then_some(r)
 }
 
 /// Local stopping threshold: `tol · max(‖r‖, ρ‖q‖, tiny)` in reaction units.

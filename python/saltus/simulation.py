@@ -1,0 +1,449 @@
+"""Simulations with the Siconos vocabulary: one-step integrators, one-step nonsmooth problems,
+the time discretisation, ``TimeStepping`` and ``EventDriven``; ``load`` and ``to_xml``."""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from . import _saltus
+from .model import NonSmoothDynamicalSystem, _Host, _num
+
+SaltusError = _saltus.SaltusError
+
+
+def _attrs(d: Dict[str, object]) -> Dict[str, str]:
+    out = {}
+    for k, v in d.items():
+        if v is None:
+            continue
+        if isinstance(v, bool):
+            out[k] = "true" if v else "false"
+        elif isinstance(v, float):
+            out[k] = _num(v)
+        else:
+            out[k] = str(v)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Integrators and one-step problems
+# ---------------------------------------------------------------------------------------------
+
+
+class OneStepIntegrator:
+    """Base class of the one-step integrators."""
+
+    _kind = "OneStepIntegrator"
+
+    def __init__(self, **attrs):
+        self.attrs = attrs
+
+    def _element(self, parent):
+        return ET.SubElement(parent, self._kind, _attrs(self.attrs))
+
+
+class MoreauJeanOSI(OneStepIntegrator):
+    """Moreau–Jean θ-scheme for Lagrangian systems (velocity-level Newton impact law);
+    ``gamma`` as in Siconos (default: none)."""
+
+    _kind = "MoreauJeanOSI"
+
+    def __init__(self, theta: float = 0.5, gamma: Optional[float] = None):
+        super().__init__(theta=float(theta), gamma=None if gamma is None else float(gamma))
+
+
+class EulerMoreauOSI(OneStepIntegrator):
+    """Euler–Moreau θ-scheme for first-order systems."""
+
+    _kind = "EulerMoreauOSI"
+
+    def __init__(self, theta: float = 0.5):
+        super().__init__(theta=float(theta))
+
+
+class LsodarOSI(OneStepIntegrator):
+    """The LSODAR-class integrator of event-driven simulations (``rtol``, ``atol``, and the
+    ``<LsodarOSI>`` attributes of the schema: ``method``, ``hmax``, ``max_steps``, ...)."""
+
+    _kind = "LsodarOSI"
+
+    def __init__(self, rtol: Optional[float] = None, atol: Optional[float] = None, **attrs):
+        super().__init__(rtol=rtol, atol=atol, **attrs)
+
+
+class OneStepNSProblem:
+    """A one-step nonsmooth problem with a solver element of the schema (``solver``) and its
+    attributes (``tol``, ``max_iter``, ...). Problem attributes: ``storage``,
+    ``sparse_threshold``, ``warm_start``, ``on_non_convergence``."""
+
+    _kind = "OneStepNSProblem"
+    _problem_attrs = ("storage", "sparse_threshold", "warm_start", "on_non_convergence")
+    _default_solver = "Lemke"
+
+    def __init__(self, solver: Optional[str] = None, **options):
+        self.solver = solver or self._default_solver
+        self.problem = {k: options.pop(k) for k in list(options) if k in self._problem_attrs}
+        self.options = options
+
+    def setTolerance(self, tol: float) -> None:
+        """Solver tolerance."""
+        self.options["tol"] = float(tol)
+
+    def setMaxIterations(self, n: int) -> None:
+        """Solver iteration cap."""
+        self.options["max_iter"] = int(n)
+
+    def _extra(self) -> Dict[str, object]:
+        return {}
+
+    def _element(self, parent):
+        el = ET.SubElement(parent, self._kind, _attrs({**self._extra(), **self.problem}))
+        if self.solver is not None:
+            ET.SubElement(el, self.solver, _attrs(self.options))
+        return el
+
+
+class LCP(OneStepNSProblem):
+    """Linear complementarity problem; solvers ``Lemke`` (default), ``Pgs``, ``Psor``,
+    ``NewtonFB``, ``NewtonMin``, ``Enum``, ``Qp``."""
+
+    _kind = "LCP"
+
+
+class MLCP(OneStepNSProblem):
+    """Mixed LCP; solvers ``Enum`` (default), ``Pgs``, ``NewtonFB``, ``Lemke``."""
+
+    _kind = "MLCP"
+    _default_solver = "Enum"
+
+
+class Relay(OneStepNSProblem):
+    """Relay problem; solvers ``Lemke`` (default), ``Pgs``."""
+
+    _kind = "Relay"
+
+
+class Equality(OneStepNSProblem):
+    """Linear system of bilateral constraints only (no solver options)."""
+
+    _kind = "Equality"
+
+    def __init__(self):
+        super().__init__()
+        self.solver = None
+
+
+class FrictionContact(OneStepNSProblem):
+    """Friction-contact problem of dimension ``dim`` (2 or 3); solvers ``NsgsAc`` (default),
+    ``NsgsFb``, ``NsgsProj``, ``Prox``, ``NewtonAc``, ``ViFp``, ``ViEg``, ``Nsgs2d``,
+    ``Lemke2d``, ``Admm``."""
+
+    _kind = "FrictionContact"
+    _default_solver = "NsgsAc"
+
+    def __init__(self, dim: int = 3, solver: Optional[str] = None, **options):
+        super().__init__(solver, **options)
+        self.dim = int(dim)
+
+    def _extra(self):
+        return {"dim": self.dim}
+
+
+class TimeDiscretisation:
+    """Constant step ``h`` from ``t0`` (Siconos ``TimeDiscretisation(t0, h)``)."""
+
+    def __init__(self, t0: float, h: float):
+        self.t0, self.h = float(t0), float(h)
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulations
+# ---------------------------------------------------------------------------------------------
+
+
+class Simulation:
+    """What every simulation offers: stepping (``has_next_event``, ``compute_one_step``,
+    ``next_step``), the fast ``run`` into numpy, ``run_to_file`` and state access by name.
+    The compiled simulation is built on first use, so options may be set after construction."""
+
+    def __init__(self):
+        self._core_obj = None
+
+    # -- built lazily --------------------------------------------------------------------------
+    def _build(self):
+        raise NotImplementedError
+
+    def _core_or_none(self):
+        return self._core_obj
+
+    @property
+    def core(self):
+        """The compiled simulation (built on first access)."""
+        if self._core_obj is None:
+            self._core_obj = self._build()
+        return self._core_obj
+
+    # -- stepping ------------------------------------------------------------------------------
+    def has_next_event(self) -> bool:
+        """``True`` while the final time is not reached."""
+        return (self._core_obj or self.core).has_next_event()
+
+    def compute_one_step(self) -> None:
+        """One time step with every Siconos phase (event driven: up to the next event).
+        Raises ``SimulationError`` if the step fails."""
+        (self._core_obj or self.core).compute_one_step()
+
+    def next_step(self) -> None:
+        """Kept for Siconos scripts: ``compute_one_step`` already moved to the next step."""
+
+    advance_to_event = compute_one_step
+
+    def process_events(self) -> None:
+        """Kept for Siconos event-driven scripts (``advance_to_event`` processed the event)."""
+
+    hasNextEvent = has_next_event
+    computeOneStep = compute_one_step
+    nextStep = next_step
+    advanceToEvent = advance_to_event
+    processEvents = process_events
+
+    def t(self) -> float:
+        """Current time (time stepping: ``t0 + k h`` exactly as the CSV writes it)."""
+        return self.core.t
+
+    startingTime = t
+
+    def nextTime(self) -> float:
+        """Time at the end of the next step (time stepping)."""
+        c = self.core
+        return c.t0 + (c.k + 1) * c.h
+
+    # -- runs ----------------------------------------------------------------------------------
+    def columns(self) -> List[str]:
+        """The column names of ``run`` (those of the CSV of ``saltus run``)."""
+        return self.core.columns()
+
+    def run(self, record: Optional[Sequence[str]] = None, every: Optional[int] = None, strict: bool = False):
+        """Runs to the final time in Rust (no Python call per step, the GIL released) and
+        returns ``{column: numpy array}`` keyed exactly like the CSV columns (``"t"``,
+        ``"ball.q[0]"``, ...). ``record``: the columns to keep (default all); ``every``: keep
+        every N-th step (row 0 and the last always). ``strict``: a step whose solver did not
+        converge raises ``SimulationError``. Continues from the current step. Ctrl-C (in the
+        main thread) stops the run at a step boundary with ``KeyboardInterrupt``."""
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()
+        return self.core.run(None if record is None else list(record), every, strict, main)
+
+    def run_to_file(self, out: str, every: Optional[int] = None, strict: bool = False) -> Dict[str, float]:
+        """Runs from t0 to T writing ``out`` (CSV, or ``.npy``) exactly as ``saltus run``."""
+        return self.core.run_to_file(os.fspath(out), every, strict)
+
+    def summary(self) -> Optional[Dict[str, float]]:
+        """Counters of the last ``run``: steps, events, solver iterations, largest residual..."""
+        return self.core.summary()
+
+    # -- state by name -------------------------------------------------------------------------
+    def _ds_index(self, name: str) -> int:
+        names = self.core.ds_names()
+        if name not in names:
+            raise KeyError(f"no dynamical system `{name}` (known: {', '.join(names)})")
+        return names.index(name)
+
+    def _inter_index(self, name: str) -> int:
+        names = self.core.interaction_names()
+        if name not in names:
+            raise KeyError(f"no interaction `{name}` (known: {', '.join(names)})")
+        return names.index(name)
+
+    def q(self, ds: str) -> np.ndarray:
+        """Positions (Lagrangian) or state (first order) of the system called ``ds``."""
+        return self.core.state(self._ds_index(ds))
+
+    x = q
+
+    def velocity(self, ds: str) -> Optional[np.ndarray]:
+        """Velocities of the Lagrangian system called ``ds``."""
+        return self.core.velocity(self._ds_index(ds))
+
+    def y(self, inter: str, level: int = 0) -> Optional[np.ndarray]:
+        """Output ``y`` at ``level`` of the interaction called ``inter``."""
+        return self.core.y(self._inter_index(inter), level)
+
+    def lambda_(self, inter: str, level: int = 1) -> Optional[np.ndarray]:
+        """Multiplier ``λ`` at ``level`` of the interaction called ``inter``."""
+        return self.core.lambda_(self._inter_index(inter), level)
+
+
+class ModelSimulation(Simulation):
+    """A simulation loaded from a model file (``saltus.load``)."""
+
+    def __init__(self, core):
+        super().__init__()
+        self._core_obj = core
+
+    def _build(self):  # pragma: no cover - always built
+        return self._core_obj
+
+
+def load(path: str, plugin_dirs: Optional[Sequence[str]] = None) -> ModelSimulation:
+    """Loads a Saltus model file (``.xml``) and builds its simulation, with the checks and
+    located messages of ``saltus check`` (``ModelError``)."""
+    core = _saltus.CoreSimulation.load(os.fspath(path), None if plugin_dirs is None else [os.fspath(p) for p in plugin_dirs])
+    return ModelSimulation(core)
+
+
+class _Built(Simulation):
+    """A simulation of a Python-built NSDS: generates the model file and builds it."""
+
+    def __init__(self, nsds: NonSmoothDynamicalSystem, td: TimeDiscretisation, plugin_dirs=None):
+        super().__init__()
+        if not isinstance(nsds, NonSmoothDynamicalSystem):
+            raise TypeError(f"expected a NonSmoothDynamicalSystem, got {type(nsds).__name__}")
+        if not isinstance(td, TimeDiscretisation):
+            raise TypeError(f"expected a TimeDiscretisation, got {type(td).__name__}")
+        if td.t0 != nsds.t0:
+            raise ValueError(f"TimeDiscretisation starts at {td.t0}, the NSDS at {nsds.t0}")
+        self.nsds, self.td = nsds, td
+        self.plugin_dirs = [os.fspath(p) for p in (plugin_dirs or [])]
+        self.output_every: Optional[int] = None
+
+    def _sim_element(self, root: ET.Element) -> None:
+        raise NotImplementedError
+
+    def _tree(self, host: _Host) -> ET.Element:
+        root = ET.Element("Model", version="1.0")
+        if self.nsds.title:
+            root.set("title", self.nsds.title)
+        self.nsds._element(root, host)
+        self._sim_element(root)
+        if self.output_every is not None:
+            ET.SubElement(root, "Output", every=str(int(self.output_every)))
+        return root
+
+    def xml(self, host: Optional[_Host] = None) -> str:
+        """The model file of this NSDS and simulation."""
+        root = self._tree(host if host is not None else _Host())
+        ET.indent(root, space="  ")
+        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+    def _build(self):
+        host = _Host()
+        text = self.xml(host)
+        core = _saltus.CoreSimulation.from_xml(
+            text,
+            os.path.join(os.getcwd(), "<python model>"),
+            self.plugin_dirs,
+            None if host.empty() else host.as_dict(),
+            True,
+        )
+        for i, d in enumerate(self.nsds.systems):
+            d._sim, d._core, d._index = self, core, i
+        for i, inter in enumerate(self.nsds.interactions):
+            inter._sim, inter._core, inter._index = self, core, i
+        return core
+
+
+class TimeStepping(_Built):
+    """Time stepping (Siconos ``TimeStepping(nsds, td, osi, osnspb)``): Moreau–Jean or
+    Euler–Moreau with one one-step problem; ``setNewtonTolerance`` / ``setNewtonMaxIteration``
+    for nonlinear models. Step with ``compute_one_step`` or run to the end with ``run``."""
+
+    def __init__(self, nsds, td, osi: OneStepIntegrator, osnspb: OneStepNSProblem, plugin_dirs=None):
+        super().__init__(nsds, td, plugin_dirs)
+        if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI)):
+            raise TypeError(f"TimeStepping needs a MoreauJeanOSI or EulerMoreauOSI, got {type(osi).__name__}")
+        if not isinstance(osnspb, OneStepNSProblem):
+            raise TypeError(f"expected a one-step nonsmooth problem, got {type(osnspb).__name__}")
+        self.osi, self.osnspb = osi, osnspb
+        self.newton: Dict[str, object] = {}
+        self.projection: Optional[Dict[str, object]] = None
+
+    def setNewtonTolerance(self, tol: float) -> None:
+        """Tolerance of the Newton loop (nonlinear models)."""
+        self.newton["tol"] = float(tol)
+
+    def setNewtonMaxIteration(self, n: int) -> None:
+        """Iteration cap of the Newton loop."""
+        self.newton["max_iter"] = int(n)
+
+    def _sim_element(self, root):
+        sim = ET.SubElement(root, "Simulation")
+        ET.SubElement(sim, "TimeDiscretisation", h=_num(self.td.h))
+        self.osi._element(ET.SubElement(sim, "OneStepIntegrator"))
+        self.osnspb._element(ET.SubElement(sim, "OneStepNSProblem"))
+        if self.newton:
+            ET.SubElement(sim, "Newton", _attrs(self.newton))
+        if self.projection is not None:
+            ET.SubElement(sim, "Projection", _attrs(self.projection))
+
+
+class TimeSteppingDirectProjection(TimeStepping):
+    """Time stepping with a projection of the positions onto the active constraints after each
+    step (``tol``, ``max_iter`` of the projection)."""
+
+    def __init__(self, nsds, td, osi, osnspb, tol: Optional[float] = None, max_iter: Optional[int] = None, plugin_dirs=None):
+        super().__init__(nsds, td, osi, osnspb, plugin_dirs)
+        self.projection = {"tol": tol, "max_iter": max_iter}
+
+
+class EventDriven(_Built):
+    """Event-driven simulation (Siconos ``EventDriven(nsds, td)`` with ``LsodarOSI``): impacts
+    located by root finding, impact and acceleration LCPs. ``run`` gives one row per event with
+    a ``kind`` column (0 TD event, 1 pre-impact, 2 post-impact)."""
+
+    def __init__(
+        self,
+        nsds,
+        td,
+        osi: Optional[LsodarOSI] = None,
+        impact: Optional[OneStepNSProblem] = None,
+        acceleration: Optional[OneStepNSProblem] = None,
+        plugin_dirs=None,
+        **attrs,
+    ):
+        super().__init__(nsds, td, plugin_dirs)
+        self.osi = osi if osi is not None else LsodarOSI()
+        self.impact, self.acceleration = impact, acceleration
+        self.attrs = attrs
+
+    def insertIntegrator(self, osi: LsodarOSI) -> None:
+        self.osi = osi
+
+    def insertNonSmoothProblem(self, problem: OneStepNSProblem, level: int) -> None:
+        """Siconos: level 0 the impact problem, 1 the acceleration problem (both LCPs)."""
+        if level == 0:
+            self.impact = problem
+        else:
+            self.acceleration = problem
+
+    def _sim_element(self, root):
+        ed = ET.SubElement(root, "EventDriven", _attrs(self.attrs))
+        ET.SubElement(ed, "TimeDiscretisation", h=_num(self.td.h))
+        self.osi._element(ET.SubElement(ed, "OneStepIntegrator"))
+        for tag, p in (("ImpactProblem", self.impact), ("AccelerationProblem", self.acceleration)):
+            if p is not None:
+                ET.SubElement(ET.SubElement(ed, tag), p.solver, _attrs(p.options))
+
+
+def to_xml(nsds: NonSmoothDynamicalSystem, sim: Simulation, path: Optional[str] = None) -> str:
+    """The Saltus model file of ``nsds`` simulated by ``sim`` (written to ``path`` if given);
+    ``saltus run`` runs it. Models with Python callables cannot be written (use plugins)."""
+    if not isinstance(sim, _Built) or sim.nsds is not nsds:
+        raise SaltusError("to_xml(nsds, sim): sim must be a TimeStepping or EventDriven built on this nsds")
+    host = _Host()
+    text = sim.xml(host)
+    if not host.empty():
+        names = host.names()
+        raise SaltusError(
+            f"the model uses Python callables ({', '.join(names)}), which a model file cannot hold: "
+            "use plugin libraries (setComputeFExtFunction(library, function), ...) to write it"
+        )
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return text

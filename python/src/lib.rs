@@ -1,0 +1,30 @@
+//! `saltus._saltus`: the compiled core of the Python package `saltus`.
+//!
+//! The bindings only convert types: numpy arrays ↔ `f64` slices, Python callables ↔ the
+//! kernel's user-function closures ([`host`]), Rust errors ↔ Python exceptions ([`errors`]).
+//! Models are built by the frontend's XML converter (the Python classes emit the model file),
+//! runs go through the frontend's runner with an in-memory sink, and solvers through the
+//! numerics driver, so a model behaves in Python exactly as under `saltus run`.
+//!
+//! No panic crosses into Python: every entry point runs inside [`errors::guard`].
+
+mod errors;
+mod host;
+mod numerics_py;
+mod ode_py;
+mod sim;
+
+use pyo3::prelude::*;
+
+/// The compiled core of `saltus` (use the `saltus` package, not this module).
+#[pymodule]
+fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<sim::CoreSimulation>()?;
+    m.add_function(wrap_pyfunction!(sim::write_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::check_xml, m)?)?;
+    numerics_py::register(m)?;
+    m.add_function(wrap_pyfunction!(ode_py::integrate, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

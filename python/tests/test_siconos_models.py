@@ -1,0 +1,206 @@
+"""The bouncing ball and the diode bridge built with the Siconos-style classes: the same
+trajectories as Siconos 4.4 (../shared/reference) to 1e-9, and the same bits as the samples."""
+
+import numpy as np
+import pytest
+
+import saltus as sk
+
+from conftest import SAMPLES
+
+
+def bouncing_ball(T=10.0, h=0.005, e=0.9):
+    mass = np.eye(3)
+    mass[2, 2] = 2.0 / 5.0 * 0.1**2
+    ball = sk.LagrangianLinearTIDS([1.0, 0.0, 0.0], [0.0, 0.0, 0.0], mass, name="ball")
+    ball.setFExtPtr([-9.81, 0.0, 0.0])
+    inter = sk.Interaction(sk.NewtonImpactNSL(e), sk.LagrangianLinearTIR([[1.0, 0.0, 0.0]]), name="floor")
+    nsds = sk.NonSmoothDynamicalSystem(0.0, T)
+    nsds.insertDynamicalSystem(ball)
+    nsds.link(inter, ball)
+    lcp = sk.LCP("Lemke", tol=1e-6, max_iter=10000)
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), sk.MoreauJeanOSI(0.5, gamma=0.5), lcp)
+    return nsds, sim, ball, inter
+
+
+def diode_bridge():
+    L, C, R = 1e-2, 1e-6, 1e3
+    A = [[0.0, -1.0 / C], [1.0 / L, 0.0]]
+    Cm = [[0.0, 0.0], [0.0, 0.0], [-1.0, 0.0], [1.0, 0.0]]
+    D = [[1 / R, 1 / R, -1.0, 0.0], [1 / R, 1 / R, 0.0, -1.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+    B = [[0.0, 0.0, -1.0 / C, 1.0 / C], [0.0, 0.0, 0.0, 0.0]]
+    ds = sk.FirstOrderLinearTIDS([10.0, 0.0], A, name="circuit")
+    rel = sk.FirstOrderLinearTIR(Cm, B)
+    rel.setDPtr(D)
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(4), rel, name="bridge")
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 5e-3)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-6), sk.EulerMoreauOSI(0.5), sk.LCP("Lemke", tol=1e-6, max_iter=10000))
+    return nsds, sim
+
+
+def read_ref(path):
+    with open(path) as f:
+        names = f.readline().strip().split(",")
+    data = np.loadtxt(path, delimiter=",", skiprows=1)
+    return {n: data[:, i] for i, n in enumerate(names)}
+
+
+def test_bouncing_ball_matches_siconos(reference_dir):
+    ref = read_ref(reference_dir / "bouncing_ball_ts" / "bouncing_ball_ts.csv")
+    _, sim, _, _ = bouncing_ball()
+    out = sim.run(record=["t", "ball.q[0]", "ball.v[0]", "floor.lambda[0]"])
+    assert len(out["t"]) == len(ref["t"]) == 2001
+    for ours, theirs in (("t", "t"), ("ball.q[0]", "q0"), ("ball.v[0]", "v0"), ("floor.lambda[0]", "lambda")):
+        err = np.max(np.abs(out[ours] - ref[theirs]))
+        assert err <= 1e-9, f"{ours}: max |diff| = {err:.3e}"
+    # the ball bounced (354 steps with an active contact in Siconos); the velocity-level scheme
+    # lets it sink at most one step's travel, h max|v|
+    assert np.count_nonzero(out["floor.lambda[0]"]) > 100
+    assert out["ball.q[0]"].min() >= -0.005 * np.abs(out["ball.v[0]"]).max()
+
+
+def test_bouncing_ball_step_loop_equals_fast_run(reference_dir):
+    """The Siconos loop (has_next_event / compute_one_step / next_step) and run() agree bitwise."""
+    _, sim, ball, inter = bouncing_ball(T=2.0)
+    qs, lams = [ball.q()[0]], [0.0]
+    while sim.hasNextEvent():
+        sim.computeOneStep()
+        qs.append(ball.q()[0])
+        lams.append(inter.lambda_(1)[0])
+        sim.nextStep()
+    _, sim2, _, _ = bouncing_ball(T=2.0)
+    out = sim2.run(record=["ball.q[0]", "floor.lambda[0]"])
+    assert np.array_equal(np.array(qs), out["ball.q[0]"])
+    assert np.array_equal(np.array(lams), out["floor.lambda[0]"])
+    ref = read_ref(reference_dir / "bouncing_ball_ts" / "bouncing_ball_ts.csv")
+    assert np.max(np.abs(np.array(qs) - ref["q0"][: len(qs)])) <= 1e-9
+
+
+def test_bouncing_ball_bitwise_as_the_sample():
+    _, sim, _, _ = bouncing_ball()
+    ours = sim.run()
+    sample = sk.load(SAMPLES / "bouncing_ball" / "bouncing_ball_ts.xml").run()
+    assert list(ours) == list(sample)
+    for c in ours:
+        assert np.array_equal(ours[c], sample[c]), c
+
+
+def test_diode_bridge_matches_siconos(reference_dir):
+    ref = read_ref(reference_dir / "diode_bridge" / "diode_bridge.csv")
+    _, sim = diode_bridge()
+    out = sim.run()
+    assert len(out["t"]) == len(ref["t"]) == 5001
+    pairs = [("circuit.x[0]", "vC"), ("circuit.x[1]", "iL")]
+    pairs += [(f"bridge.y[{i}]", f"y{i}") for i in range(4)] + [(f"bridge.lambda[{i}]", f"lambda{i}") for i in range(4)]
+    for ours, theirs in pairs:
+        err = np.max(np.abs(out[ours] - ref[theirs]))
+        assert err <= 1e-9, f"{ours}: max |diff| = {err:.3e}"
+    # complementarity 0 <= y ⟂ λ >= 0 on every row
+    y = np.stack([out[f"bridge.y[{i}]"] for i in range(4)])
+    lam = np.stack([out[f"bridge.lambda[{i}]"] for i in range(4)])
+    assert y.min() > -1e-9 and lam.min() > -1e-9
+    assert np.max(np.abs(y * lam)) < 1e-9
+
+
+def test_diode_bridge_bitwise_as_the_sample():
+    _, sim = diode_bridge()
+    ours = sim.run()
+    sample = sk.load(SAMPLES / "diode_bridge" / "diode_bridge.xml").run()
+    for c in sample:
+        assert np.array_equal(ours[c], sample[c]), c
+
+
+def test_to_xml_round_trip(tmp_path):
+    nsds, sim, _, _ = bouncing_ball(T=1.0)
+    path = tmp_path / "ball.xml"
+    text = sk.to_xml(nsds, sim, path)
+    assert "<LagrangianLinearTIDS" in text and path.read_text() == text
+    a = sim.run()
+    b = sk.load(path).run()
+    for c in a:
+        assert np.array_equal(a[c], b[c]), c
+
+
+def test_event_driven_ball_matches_siconos(reference_dir):
+    ref = read_ref(reference_dir / "bouncing_ball_ed" / "bouncing_ball_ed_trajectory.csv")
+    mass = np.diag([1.0, 1.0, 0.006])
+    ball = sk.LagrangianLinearTIDS([1, 0, 0], [0, 0, 0], mass, name="ball")
+    ball.setFExtPtr([-9.81, 0, 0])
+    nsds = sk.NonSmoothDynamicalSystem(0, 8.5)
+    nsds.link(sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1, 0, 0]]), name="floor"), ball)
+    sim = sk.EventDriven(
+        nsds,
+        sk.TimeDiscretisation(0, 0.005),
+        sk.LsodarOSI(rtol=1e-12, atol=1e-14),
+        impact=sk.LCP("Lemke", tol=1e-6),
+        acceleration=sk.LCP("Lemke", tol=1e-6),
+        event_tol=1e-10,
+    )
+    out = sim.run()
+    sample = sk.load(SAMPLES / "bouncing_ball" / "bouncing_ball_ed.xml").run()
+    for c in sample:
+        assert np.array_equal(out[c], sample[c]), c
+    assert "kind" in out
+    assert len(out["t"]) == len(ref["t"])
+    for ours, theirs in (("t", "t"), ("ball.q[0]", "q0"), ("ball.v[0]", "v0"), ("kind", "kind")):
+        err = np.max(np.abs(out[ours] - ref[theirs]))
+        assert err <= 1e-9, f"{ours}: max |diff| = {err:.3e}"
+
+
+def test_run_continues_from_the_current_step():
+    """A few Python steps, then run(): the rows continue the same trajectory, bit for bit."""
+    _, full_sim, _, _ = bouncing_ball(T=2.0)
+    full = full_sim.run()
+    _, sim, ball, _ = bouncing_ball(T=2.0)
+    for _ in range(37):
+        sim.compute_one_step()
+    assert sim.t() == full["t"][37] and ball.q()[0] == full["ball.q[0]"][37]
+    rest = sim.run()
+    assert not sim.has_next_event()
+    for c in full:
+        assert np.array_equal(rest[c], full[c][37:]), c
+
+
+def test_event_driven_step_loop_reaches_the_same_final_state():
+    def build():
+        ball = sk.LagrangianLinearTIDS([1, 0, 0], [0, 0, 0], np.diag([1.0, 1.0, 0.006]), name="ball")
+        ball.setFExtPtr([-9.81, 0, 0])
+        nsds = sk.NonSmoothDynamicalSystem(0, 2.0)
+        nsds.link(sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1, 0, 0]]), name="floor"), ball)
+        return sk.EventDriven(nsds, sk.TimeDiscretisation(0, 0.005), sk.LsodarOSI(rtol=1e-12, atol=1e-14)), ball
+
+    sim, ball = build()
+    events = 0
+    while sim.hasNextEvent():
+        sim.advanceToEvent()
+        sim.processEvents()
+        events += 1
+    out = build()[0].run()
+    assert sim.t() == out["t"][-1] == 2.0
+    assert ball.q()[0] == out["ball.q[0]"][-1] and ball.velocity()[0] == out["ball.v[0]"][-1]
+    # one TD event per h, plus the impacts (a kind-2 row each)
+    impacts = int(np.count_nonzero(out["kind"] == 2))
+    assert impacts >= 2 and events == 400 + impacts - int(np.count_nonzero((out["kind"] == 2) & np.isin(out["t"], out["t"][out["kind"] == 0])))
+
+
+def test_sliding_block_with_coulomb_friction():
+    """A block launched at 1 m/s on a floor with μ = 0.3 stops after v²/(2 μ g), at t = v/(μ g)."""
+    mu, g, v0 = 0.3, 9.81, 1.0
+    block = sk.LagrangianLinearTIDS([0.0, 0.0], [v0, 0.0], np.eye(2), name="block")  # q = (x, z)
+    block.setFExtPtr([0.0, -g])
+    contact = sk.Interaction(
+        sk.NewtonImpactFrictionNSL(0.0, 0.0, mu, 2), sk.LagrangianLinearTIR([[0.0, 1.0], [1.0, 0.0]]), name="floor"
+    )  # y = (gap z, tangential x)
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 0.6)
+    nsds.link(contact, block)
+    h = 1e-3
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), sk.MoreauJeanOSI(0.5), sk.FrictionContact(2, "Nsgs2d", tol=1e-12))
+    out = sim.run()
+    d = v0**2 / (2 * mu * g)
+    assert abs(out["block.q[0]"][-1] - d) < 2 * h * v0, out["block.q[0]"][-1]
+    assert abs(out["block.v[0]"][-1]) < 1e-12
+    t_stop = out["t"][np.argmax(np.abs(out["block.v[0]"]) < 1e-12)]
+    assert abs(t_stop - v0 / (mu * g)) <= 2 * h
+    assert np.max(np.abs(out["block.q[1]"])) < 1e-9  # stays on the floor
