@@ -3,7 +3,8 @@
 //! `cargo bench -p saltus-mechanics --bench spheres` runs N = 125 (T = 0.5 s) and N = 1000
 //! (T = 1 s); `SALTUS_BENCH_10K=1` adds N = 10 000 (T = 1 s, long). `SALTUS_BENCH_N=125,1000`
 //! picks the sizes and `SALTUS_BENCH_T` overrides the final time. Peak RSS is the process's
-//! VmHWM after the run of that N (monotone across rows).
+//! VmHWM after the run of that N (monotone across rows). `seconds_per_step` is wall time,
+//! `cpu_seconds_per_step` this process's CPU time (the two differ on a shared machine).
 
 use saltus_mechanics::scenes::spheres_in_a_box;
 use std::time::Instant;
@@ -12,6 +13,15 @@ fn vm_hwm_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// User + system CPU seconds of this process (from /proc/self/stat, clock ticks of 1/100 s).
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let (ut, st): (f64, f64) = (f.get(11)?.parse().ok()?, f.get(12)?.parse().ok()?);
+    Some((ut + st) / 100.0)
 }
 
 fn main() {
@@ -23,7 +33,7 @@ fn main() {
         sizes.push(10_000);
     }
     let t_override: Option<f64> = std::env::var("SALTUS_BENCH_T").ok().and_then(|v| v.parse().ok());
-    println!("n,steps,mean_contacts,mean_active,seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib");
+    println!("n,steps,mean_contacts,mean_active,seconds_per_step,cpu_seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib");
     for n in sizes {
         let mut scene = match spheres_in_a_box(n, 1) {
             Ok(s) => s,
@@ -38,6 +48,7 @@ fn main() {
         let steps = scene.n_steps();
         let mut sim = scene.into_simulation().expect("valid scene");
         let (mut contacts, mut active, mut max_iter, mut unconverged) = (0usize, 0usize, 0usize, 0usize);
+        let cpu0 = cpu_seconds();
         let start = Instant::now();
         for _ in 0..steps {
             let rep = match sim.step() {
@@ -55,6 +66,10 @@ fn main() {
             }
         }
         let secs = start.elapsed().as_secs_f64();
+        let cpu = match (cpu0, cpu_seconds()) {
+            (Some(a), Some(b)) => (b - a) / steps as f64,
+            _ => f64::NAN,
+        };
         let per_step = secs / steps as f64;
         let mean_contacts = contacts as f64 / steps as f64;
         let mean_active = active as f64 / steps as f64;
@@ -62,7 +77,7 @@ fn main() {
         let ke = sim.model.kinetic_energy();
         let rss = vm_hwm_kib().map_or(f64::NAN, |k| k as f64 / 1024.0);
         println!(
-            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1}",
+            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{cpu:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1}",
             per_step * 1e6 / mean_contacts.max(1.0)
         );
     }
