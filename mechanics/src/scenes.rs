@@ -31,24 +31,7 @@ impl Scene {
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): the tiny deterministic generator of the scenes.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// Next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `[0, 1)`: the top 53 bits times 2⁻⁵³.
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
+pub use saltus_numerics::rng::SplitMix64;
 
 /// Parameters of [`spheres_in_a_box`] (the values as constants).
 pub mod spheres {
@@ -102,7 +85,7 @@ pub fn spheres_in_a_box(n: usize, seed: u64) -> Result<Scene> {
     model.set_law(0, 0, ContactLaw::new(0.0, MU))?;
     let mass = DENSITY * 4.0 / 3.0 * std::f64::consts::PI * r.powi(3);
     let inertia = Matrix3::from_diagonal_element(0.4 * mass * r * r);
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     for idx in 0..n {
         let (i, j, l) = (idx % k, (idx / k) % k, idx / (k * k));
         let dx = (rng.next_f64() - 0.5) * 2.0 * JITTER * r;

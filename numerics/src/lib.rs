@@ -18,6 +18,7 @@ pub mod ode;
 pub mod qp;
 pub mod relay;
 pub mod report;
+pub mod rng;
 
 pub use error::{NumericsError, Result};
 pub use matrix::{BlockCsr, Operator};

@@ -21,31 +21,7 @@ use std::time::Instant;
 /// error is small, which on several collection files never happens before the sweep cap).
 const FULL_CHECK_EVERY: usize = 10;
 
-/// Deterministic SplitMix64 generator for the shuffled sweep order.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// Seeded generator.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Fisher–Yates shuffle.
-    pub fn shuffle(&mut self, v: &mut [usize]) {
-        for i in (1..v.len()).rev() {
-            let j = (self.next_u64() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    }
-}
+pub use crate::rng::SplitMix64;
 
 /// Reusable buffers of NSGS (diagonal blocks, sweep order).
 #[derive(Debug, Clone, Default)]
