@@ -25,6 +25,7 @@ pub mod scene_desc;
 pub mod scenes;
 pub mod shape;
 pub mod simulation;
+pub mod view;
 
 pub use body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};

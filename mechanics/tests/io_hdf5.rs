@@ -28,7 +28,7 @@ fn spheres_run_reads_back() {
     let every = 10;
     let mut w = MechanicsHdf5Writer::create(&path, &sim, Hdf5Options { output_frequency: every, ..Default::default() })
         .unwrap();
-    let (steps, mut active_out) = (150, 0);
+    let (steps, mut active_out) = (150usize, 0);
     for k in 1..=steps {
         let rep = sim.step().unwrap();
         w.record(&sim, &rep).unwrap();
