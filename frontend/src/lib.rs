@@ -16,4 +16,5 @@ pub mod runner;
 pub mod runner_ed;
 pub mod solve_cmd;
 pub mod step_time;
+pub mod view_cmd;
 pub mod xml;
