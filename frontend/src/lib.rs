@@ -18,4 +18,5 @@ pub mod runner_ed;
 pub mod simulation;
 pub mod solve_cmd;
 pub mod step_time;
+pub mod view_cmd;
 pub mod xml;

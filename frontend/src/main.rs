@@ -9,7 +9,7 @@
 use clap::{Args, Parser, Subcommand};
 use saltus_frontend::interrupt::StopFlags;
 use saltus_frontend::output::{inputs, Format, Target};
-use saltus_frontend::{plot, runner, solve_cmd, xml};
+use saltus_frontend::{plot, runner, solve_cmd, view_cmd, xml};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -131,6 +131,11 @@ Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp -
         #[arg(long, value_name = "DIR")]
         solutions: Option<PathBuf>,
     },
+    /// Run a mechanics scene and write a self-contained HTML page playing it in 3D (WebGL, no network).
+    #[command(
+        after_help = "Drag to orbit, wheel to zoom; play/pause and a time slider.\n\nExample:\n  saltus view --scene spheres_in_a_box --n 125 -o spheres.html"
+    )]
+    View(view_cmd::ViewArgs),
     /// List the numerics solvers: one name per line, then a space and a description.
     #[command(after_help = "Example:\n  saltus solvers --type lcp")]
     Solvers {
@@ -262,6 +267,21 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             solve_cmd::solve(&paths, &solver, kind.as_deref(), it, solutions.as_deref()).map_err(from_solve)
         }
         Cmd::Solvers { kind } => solve_cmd::solvers(kind.as_deref()).map_err(from_solve),
+        Cmd::View(args) => match view_cmd::run(&args) {
+            Ok(s) => {
+                say(format_args!(
+                    "{}: {} bodies, {} steps, {} frames, {} bytes",
+                    args.output.display(),
+                    s.bodies,
+                    s.steps,
+                    s.frames,
+                    s.bytes
+                ));
+                Ok(())
+            }
+            Err(view_cmd::ViewFailure::Usage(m)) => Err(Failure::Usage(m)),
+            Err(view_cmd::ViewFailure::Input(m)) => Err(Failure::Input(m)),
+        },
     }
 }
 

@@ -16,12 +16,16 @@ mod broad_phase;
 pub mod collision;
 pub mod convert;
 pub mod error;
+#[cfg(feature = "hdf5")]
+pub mod io_hdf5;
 pub mod model;
 pub mod moreau_jean;
 pub mod relation;
+pub mod scene_desc;
 pub mod scenes;
 pub mod shape;
 pub mod simulation;
+pub mod view;
 
 pub use body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};

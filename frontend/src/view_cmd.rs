@@ -1,0 +1,107 @@
+//! `saltus view`: run a mechanics scene and write a self-contained HTML page that plays it in 3D
+//! ([`saltus_mechanics::view`]).
+//!
+//! Today the scene comes from `--scene spheres_in_a_box --n N [--t T] [--seed S]`. The XML loader
+//! of `<Mechanics>` models calls [`write_view`] with the [`Scene`] it builds (`saltus view
+//! MODEL.xml -o OUT.html` answers with a clear error until it does).
+
+use clap::Args;
+use saltus_mechanics::scenes::{self, Scene};
+use saltus_mechanics::view::Recording;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `saltus view`.
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    /// An XML model with a <Mechanics> section (not yet supported: use --scene).
+    #[arg(value_name = "MODEL.xml", conflicts_with = "scene")]
+    pub model: Option<PathBuf>,
+    /// A built-in scene: spheres_in_a_box.
+    #[arg(long, value_name = "NAME")]
+    pub scene: Option<String>,
+    /// Number of bodies of the built-in scene.
+    #[arg(long, default_value_t = 125, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub n: u64,
+    /// Final time (default: the scene's, 0.5 s for N ≤ 125, else 1 s).
+    #[arg(long, value_name = "T")]
+    pub t: Option<f64>,
+    /// Seed of the scene's random offsets.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Record every N-th step (default: one frame per 1/100 s of simulated time).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: Option<u64>,
+    /// The HTML page to write.
+    #[arg(short, long, value_name = "OUT.html")]
+    pub output: PathBuf,
+}
+
+/// Why `saltus view` failed.
+#[derive(Debug)]
+pub enum ViewFailure {
+    /// Bad command line (exit code 2).
+    Usage(String),
+    /// Bad model or failed run (exit code 1).
+    Input(String),
+}
+
+/// What [`write_view`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewSummary {
+    /// Bodies in the scene.
+    pub bodies: usize,
+    /// Steps taken.
+    pub steps: usize,
+    /// Frames in the page.
+    pub frames: usize,
+    /// Size of the page in bytes.
+    pub bytes: usize,
+}
+
+/// Runs `scene` from 0 to `scene.t_end`, records the initial state and every `every`-th step
+/// (and the last one), and writes the page to `out`. The hook for XML `<Mechanics>` models.
+pub fn write_view(scene: Scene, every: Option<usize>, out: &Path) -> Result<ViewSummary, String> {
+    let steps = scene.n_steps();
+    let every = every.unwrap_or_else(|| ((0.01 / scene.h).round() as usize).max(1)).max(1);
+    let mut sim = scene.into_simulation().map_err(|e| e.to_string())?;
+    let mut rec = Recording::new(&sim.model);
+    rec.record(&sim);
+    for k in 1..=steps {
+        sim.step().map_err(|e| e.to_string())?;
+        if k % every == 0 || k == steps {
+            rec.record(&sim);
+        }
+    }
+    let html = rec.html();
+    std::fs::write(out, &html).map_err(|e| format!("cannot write `{}`: {e}", out.display()))?;
+    Ok(ViewSummary { bodies: sim.model.n_bodies(), steps, frames: rec.n_frames(), bytes: html.len() })
+}
+
+/// `saltus view`.
+pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
+    if a.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() != Some("html") {
+        return Err(ViewFailure::Usage(format!("the output `{}` must end in .html", a.output.display())));
+    }
+    if let Some(t) = a.t {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(ViewFailure::Usage(format!("--t must be a finite time > 0, got {t}")));
+        }
+    }
+    let scene = match (&a.model, a.scene.as_deref()) {
+        (Some(m), _) => {
+            return Err(ViewFailure::Input(format!(
+                "{}: XML <Mechanics> models are not supported by `saltus view` yet; use --scene spheres_in_a_box",
+                m.display()
+            )))
+        }
+        (None, Some("spheres_in_a_box")) => {
+            scenes::spheres_in_a_box(a.n as usize, a.seed).map_err(|e| ViewFailure::Input(e.to_string()))?
+        }
+        (None, Some(other)) => {
+            return Err(ViewFailure::Usage(format!("unknown scene `{other}` (known: spheres_in_a_box)")))
+        }
+        (None, None) => return Err(ViewFailure::Usage("give a MODEL.xml or --scene NAME".into())),
+    };
+    let scene = Scene { t_end: a.t.unwrap_or(scene.t_end), ..scene };
+    write_view(scene, a.every.map(|e| e as usize), &a.output).map_err(ViewFailure::Input)
+}

@@ -1,0 +1,97 @@
+//! What the writers ([`crate::io_hdf5`], [`crate::view`]) share: Siconos object ids and the
+//! distinct shapes of a model.
+//!
+//! Ids follow Siconos `MechanicsHdf5.add_object`: moving bodies (dynamic, and here also
+//! kinematic) are numbered `1, 2, …` in the order they were added, static bodies `−1, −2, …`.
+
+use crate::body::BodyKind;
+use crate::model::MechanicsModel;
+use crate::shape::ShapeDesc;
+use std::collections::HashMap;
+
+/// Siconos id of every body, indexed by body index.
+pub fn siconos_ids(model: &MechanicsModel) -> Vec<i64> {
+    let (mut moving, mut fixed) = (0i64, 0i64);
+    model
+        .bodies
+        .iter()
+        .map(|b| {
+            if b.kind == BodyKind::Static {
+                fixed += 1;
+                -fixed
+            } else {
+                moving += 1;
+                moving
+            }
+        })
+        .collect()
+}
+
+/// A bit-exact key of a shape description (equal keys ⇔ equal parameters).
+fn shape_key(d: &ShapeDesc) -> Vec<u64> {
+    let bits = |v: &mut Vec<u64>, xs: &[f64]| v.extend(xs.iter().map(|x| x.to_bits()));
+    let mut k = Vec::new();
+    match d {
+        ShapeDesc::Sphere { radius } => bits(&mut k, &[0.0, *radius]),
+        ShapeDesc::Cuboid { half_extents } => bits(&mut k, &[1.0, half_extents.x, half_extents.y, half_extents.z]),
+        ShapeDesc::Capsule { half_height, radius } => bits(&mut k, &[2.0, *half_height, *radius]),
+        ShapeDesc::Cylinder { half_height, radius } => bits(&mut k, &[3.0, *half_height, *radius]),
+        ShapeDesc::ConvexHull { points } => {
+            bits(&mut k, &[4.0]);
+            points.iter().for_each(|p| bits(&mut k, p.as_slice()));
+        }
+        ShapeDesc::TriMesh { vertices, indices } => {
+            bits(&mut k, &[5.0, vertices.len() as f64]);
+            vertices.iter().for_each(|p| bits(&mut k, p.as_slice()));
+            k.extend(indices.iter().flatten().map(|&i| u64::from(i)));
+        }
+        ShapeDesc::HalfSpace { normal } => bits(&mut k, &[6.0, normal.x, normal.y, normal.z]),
+        ShapeDesc::HeightField { heights, size } => {
+            bits(&mut k, &[7.0, heights.nrows() as f64, size.x, size.y]);
+            bits(&mut k, heights.as_slice());
+        }
+    }
+    k
+}
+
+/// The distinct shapes of a model and, for every collider, the index of its shape.
+#[derive(Debug, Clone)]
+pub struct ShapeTable {
+    /// Distinct shapes, in order of first use.
+    pub shapes: Vec<ShapeDesc>,
+    /// Index in [`ShapeTable::shapes`] of each collider of the model.
+    pub of_collider: Vec<usize>,
+}
+
+impl ShapeTable {
+    /// Deduplicates the colliders' shapes (bit-exact parameter equality).
+    pub fn new(model: &MechanicsModel) -> Self {
+        let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
+        let mut shapes = Vec::new();
+        let of_collider = model
+            .colliders
+            .iter()
+            .map(|c| {
+                *seen.entry(shape_key(&c.desc)).or_insert_with(|| {
+                    shapes.push(c.desc.clone());
+                    shapes.len() - 1
+                })
+            })
+            .collect();
+        ShapeTable { shapes, of_collider }
+    }
+    /// Name of shape `k` in output files: its Siconos primitive name (or kind) and `k`.
+    pub fn name(&self, k: usize) -> String {
+        let kind = match &self.shapes[k] {
+            ShapeDesc::Sphere { .. } => "Sphere",
+            ShapeDesc::Cuboid { .. } => "Box",
+            ShapeDesc::Capsule { .. } => "Capsule",
+            ShapeDesc::Cylinder { .. } => "Cylinder",
+            ShapeDesc::ConvexHull { .. } => "Convex",
+            ShapeDesc::TriMesh { .. } => "Mesh",
+            ShapeDesc::HalfSpace { .. } => "HalfSpace",
+            ShapeDesc::HeightField { .. } => "HeightMap",
+        };
+        format!("{kind}{k}")
+    }
+}
