@@ -59,7 +59,7 @@ def test_non_finite_input_refused_in_python():
 
 
 def test_missing_model_file(tmp_path):
-    with pytest.raises(sk.ModelError, match="cannot read the model file"):
+    with pytest.raises(sk.ModelError, match="nope.xml: model file not found"):
         sk.load(tmp_path / "nope.xml")
 
 
