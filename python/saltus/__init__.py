@@ -61,7 +61,7 @@ from .simulation import (
     load,
     to_xml,
 )
-from . import numerics, ode, sweep as _sweep_module
+from . import mechanics, numerics, ode, sweep as _sweep_module
 
 sweep = _sweep_module.sweep
 grid = _sweep_module.grid
@@ -88,5 +88,5 @@ __all__ = [
     "OneStepIntegrator", "MoreauJeanOSI", "EulerMoreauOSI", "LsodarOSI",
     "OneStepNSProblem", "LCP", "MLCP", "Relay", "Equality", "FrictionContact",
     "TimeDiscretisation", "Simulation", "TimeStepping", "TimeSteppingDirectProjection", "EventDriven",
-    "ModelSimulation", "load", "to_xml", "write_csv", "numerics", "ode", "sweep", "grid",
+    "ModelSimulation", "load", "to_xml", "write_csv", "mechanics", "numerics", "ode", "sweep", "grid",
 ]

@@ -1,7 +1,7 @@
 """Type stubs of the compiled core ``saltus._saltus`` (use the ``saltus`` package)."""
 
 from os import PathLike
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -116,3 +116,45 @@ def integrate(
     method: str = "lsoda",
     terminal: bool = True,
 ) -> Dict[str, object]: ...
+
+class CoreMechanicsModel:
+    """A rigid-body scene being built (use ``saltus.mechanics.Scene``)."""
+
+    def __init__(self, gravity: Sequence[float], margin: float) -> None: ...
+    def set_law(self, g1: int, g2: int, e: float, mu: float) -> None: ...
+    def add_body(
+        self,
+        name: str,
+        kind: str,
+        shapes: Sequence[Tuple[str, Sequence[float], Sequence[float]]],
+        position: Sequence[float],
+        orientation: Sequence[float],
+        velocity: Sequence[float],
+        angular_velocity: Sequence[float],
+        group: int = 0,
+        mass: Optional[float] = None,
+        inertia: Optional[Sequence[float]] = None,
+        density: Optional[float] = None,
+    ) -> int: ...
+    def n_bodies(self) -> int: ...
+    def simulation(
+        self, h: float, t0: float = 0.0, theta: float = 0.5, tol: float = 1e-6, max_iter: int = 1000
+    ) -> CoreMechanicsSimulation: ...
+
+class CoreMechanicsSimulation:
+    """A running rigid-body simulation (use ``saltus.mechanics.MechanicsSimulation``)."""
+
+    @property
+    def t(self) -> float: ...
+    @property
+    def h(self) -> float: ...
+    @property
+    def n_bodies(self) -> int: ...
+    def body_names(self) -> List[str]: ...
+    def masses(self) -> _F64: ...
+    def kinetic_energy(self) -> float: ...
+    def state(self, i: int) -> Dict[str, _F64]: ...
+    def step(self) -> Dict[str, Any]: ...
+    def run(self, t_end: float, record_every: int = 1) -> Dict[str, Any]: ...
+
+def spheres_in_a_box(n: int, seed: int) -> Tuple[CoreMechanicsSimulation, float]: ...

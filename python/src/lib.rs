@@ -10,6 +10,7 @@
 
 mod errors;
 mod host;
+mod mech_py;
 mod numerics_py;
 mod ode_py;
 mod sim;
@@ -25,6 +26,9 @@ fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::check_xml, m)?)?;
     numerics_py::register(m)?;
     m.add_function(wrap_pyfunction!(ode_py::integrate, m)?)?;
+    m.add_class::<mech_py::CoreMechanicsModel>()?;
+    m.add_class::<mech_py::CoreMechanicsSimulation>()?;
+    m.add_function(wrap_pyfunction!(mech_py::spheres_in_a_box, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

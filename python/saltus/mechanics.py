@@ -1,0 +1,253 @@
+"""Rigid-body mechanics (the ``saltus-mechanics`` crate): 3D bodies with shapes, contact with
+Newton impact and Coulomb friction, Moreau–Jean time stepping with an NSGS friction-contact
+solver — the ``mechanics`` layer of Siconos.
+
+Build a :class:`Scene` (Siconos ``MechanicsHdf5Runner`` vocabulary: ``add_primitive_shape``,
+``add_convex_shape``, ``add_Newton_impact_friction_nsl``, ``add_object``), then
+``scene.simulation(h=...)`` gives a :class:`MechanicsSimulation` with ``step()`` (a report
+dict) and ``run(t_end, record_every=k)`` (numpy arrays, GIL released)::
+
+    import saltus.mechanics as sm
+    scene = sm.Scene(gravity=(0, 0, -9.81), margin=1e-3)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.0, mu=0.3)
+    scene.add_object("ground", [sm.Plane((0, 0, 1))])
+    scene.add_object("ball", [sm.Sphere(0.1)], translation=(0, 0, 1), density=1000)
+    out = scene.simulation(h=1e-3).run(1.0)   # out["position"]: (n_out, 2, 3)
+
+Orientations are quaternions ``(w, x, y, z)``, scalar first as in Siconos; angular velocities are
+in the body frame. Errors are ``saltus.ModelError`` (bad scene) and ``saltus.SimulationError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _saltus
+from ._saltus import ModelError
+
+__all__ = [
+    "Sphere",
+    "Box",
+    "Capsule",
+    "Cylinder",
+    "ConvexHull",
+    "Plane",
+    "Contactor",
+    "Scene",
+    "MechanicsSimulation",
+    "spheres_in_a_box",
+]
+
+_IDENTITY = (1.0, 0.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    kind: str
+    params: Tuple[float, ...]
+
+
+def Sphere(radius: float) -> _Shape:
+    """Ball of radius ``radius`` centred at the body origin."""
+    return _Shape("sphere", (float(radius),))
+
+
+def Box(hx: float, hy: float, hz: float) -> _Shape:
+    """Box ``[-hx, hx] × [-hy, hy] × [-hz, hz]`` (half extents)."""
+    return _Shape("box", (float(hx), float(hy), float(hz)))
+
+
+def Capsule(radius: float, half_height: float) -> _Shape:
+    """Capsule along the local ``y`` axis: segment ``±half_height·ŷ`` swept by a ball."""
+    return _Shape("capsule", (float(radius), float(half_height)))
+
+
+def Cylinder(radius: float, half_height: float) -> _Shape:
+    """Cylinder along the local ``y`` axis."""
+    return _Shape("cylinder", (float(radius), float(half_height)))
+
+
+def ConvexHull(points) -> _Shape:
+    """Convex hull of ``points`` (``k × 3``, at least 4 non-coplanar)."""
+    p = np.asarray(points, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 3:
+        raise ModelError(f"invalid convex hull: points must be k × 3, got shape {p.shape}")
+    return _Shape("convex_hull", tuple(p.ravel().tolist()))
+
+
+def Plane(normal: Sequence[float] = (0.0, 0.0, 1.0)) -> _Shape:
+    """Half-space ``{p : n·p ≤ 0}`` (body frame) with outward normal ``n`` (static bodies only)."""
+    return _Shape("plane", tuple(float(x) for x in normal))
+
+
+@dataclass
+class Contactor:
+    """A shape (an object or the name of a shape added to the scene) placed in the body frame."""
+
+    shape: Union[_Shape, str]
+    relative_translation: Sequence[float] = (0.0, 0.0, 0.0)
+    relative_orientation: Sequence[float] = _IDENTITY
+
+
+class MechanicsSimulation:
+    """A running rigid-body simulation (Moreau–Jean + NSGS)."""
+
+    def __init__(self, core, t_end: Optional[float] = None):
+        self._core = core
+        #: Final time of a ready-made scene (``None`` otherwise).
+        self.t_end = t_end
+
+    @property
+    def t(self) -> float:
+        return self._core.t
+
+    @property
+    def h(self) -> float:
+        return self._core.h
+
+    @property
+    def n_bodies(self) -> int:
+        return self._core.n_bodies
+
+    def body_names(self) -> List[str]:
+        return self._core.body_names()
+
+    def masses(self) -> np.ndarray:
+        """Masses by body index (``inf`` for static bodies)."""
+        return self._core.masses()
+
+    def kinetic_energy(self) -> float:
+        return self._core.kinetic_energy()
+
+    def state(self, body: Union[int, str]) -> Dict[str, np.ndarray]:
+        """``position``, ``orientation`` (w, x, y, z), ``velocity``, ``angular_velocity`` of a body."""
+        if isinstance(body, str):
+            body = self.body_names().index(body)
+        return self._core.state(body)
+
+    def step(self) -> dict:
+        """One step. Report: ``t``, ``contacts`` (closer than the margin), ``active`` (in the
+        friction-contact problem), ``pairs``, ``iterations``, ``residual``, ``status``, and the
+        step's contacts: ``bodies (k × 2)``, ``impulse (k × 3`` normal, tangents; contact frame),
+        ``normal``, ``gap``, ``contact_active``."""
+        return self._core.step()
+
+    def run(self, t_end: Optional[float] = None, record_every: int = 1) -> Dict[str, np.ndarray]:
+        """Steps to ``t_end`` (default: the scene's) with the GIL released. Records the initial
+        state, every ``record_every``-th step and the last: ``t (n_out)``, ``position``,
+        ``velocity``, ``angular_velocity (n_out × n_bodies × 3)``, ``orientation (… × 4)``; and per
+        step ``step_t``, ``contacts``, ``active``, ``iterations``, ``residual``, ``converged``."""
+        if t_end is None:
+            if self.t_end is None:
+                raise ModelError("invalid run: give t_end")
+            t_end = self.t_end
+        return self._core.run(float(t_end), int(record_every))
+
+
+class Scene:
+    """Bodies, shapes, contact laws, gravity and collision margin (Siconos mechanics vocabulary)."""
+
+    def __init__(self, gravity: Sequence[float] = (0.0, 0.0, -9.81), margin: float = 0.04):
+        self._core = _saltus.CoreMechanicsModel([float(g) for g in gravity], float(margin))
+        self._shapes: Dict[str, _Shape] = {}
+
+    def add_primitive_shape(self, name: str, primitive: str, params: Sequence[float]) -> None:
+        """Siconos's primitives with its conventions: ``Sphere (r)``, ``Box (lx, ly, lz)`` full
+        lengths, ``Capsule (r, length)`` and ``Cylinder (r, length)`` along ``y``, plus
+        ``Plane (nx, ny, nz)``."""
+        p = [float(x) for x in params]
+        k = primitive.lower()
+        if k == "sphere" and len(p) == 1:
+            s = Sphere(p[0])
+        elif k == "box" and len(p) == 3:
+            s = Box(p[0] / 2, p[1] / 2, p[2] / 2)
+        elif k in ("capsule", "cylinder") and len(p) == 2:
+            s = (Capsule if k == "capsule" else Cylinder)(p[0], p[1] / 2)
+        elif k == "plane" and len(p) == 3:
+            s = Plane(p)
+        else:
+            raise ModelError(f"invalid shape `{name}`: unknown primitive {primitive} with {len(p)} parameters")
+        self._shapes[name] = s
+
+    def add_convex_shape(self, name: str, points) -> None:
+        """A named convex hull of ``points`` (``k × 3``)."""
+        self._shapes[name] = ConvexHull(points)
+
+    def add_Newton_impact_friction_nsl(
+        self, name: str = "contact", e: float = 0.0, mu: float = 0.0, collision_group1: int = 0, collision_group2: int = 0
+    ) -> None:
+        """Newton impact (restitution ``e``) + Coulomb friction (``mu``) between two groups
+        (pairs of groups without a law do not interact)."""
+        self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu))
+
+    def _contactor(self, c) -> Tuple[str, List[float], List[float]]:
+        if not isinstance(c, Contactor):
+            c = Contactor(c)
+        s = c.shape
+        if isinstance(s, str):
+            if s not in self._shapes:
+                raise ModelError(f"invalid contactor: no shape named `{s}`")
+            s = self._shapes[s]
+        pose = [float(x) for x in c.relative_translation] + [float(x) for x in c.relative_orientation]
+        return (s.kind, list(s.params), pose)
+
+    def add_object(
+        self,
+        name: str,
+        shapes: Sequence[Union[Contactor, _Shape, str]],
+        translation: Sequence[float] = (0.0, 0.0, 0.0),
+        orientation: Sequence[float] = _IDENTITY,
+        velocity: Sequence[float] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        mass: Optional[float] = None,
+        inertia=None,
+        density: Optional[float] = None,
+        collision_group: int = 0,
+    ) -> int:
+        """Adds a body; returns its index. Dynamic when ``mass`` (with ``inertia``: 3 diagonal
+        values or a 3 × 3 matrix, about the centre of mass in the body frame; default a ball's
+        ``2/5 m r²`` is NOT assumed — give it) or ``density`` is given, static otherwise (unlike
+        Siconos, ``mass=0`` is an error, not a static body). ``velocity`` is ``(vx, vy, vz, ωx,
+        ωy, ωz)`` (ω in the body frame)."""
+        v = [float(x) for x in velocity]
+        if len(v) != 6:
+            raise ModelError(f"invalid body `{name}`: velocity is (vx, vy, vz, wx, wy, wz), got {len(v)} numbers")
+        dynamic = mass is not None or density is not None
+        if mass is not None and inertia is None:
+            raise ModelError(f"invalid body `{name}`: a mass needs an inertia (or give a density)")
+        inert = None if inertia is None else [float(x) for x in np.asarray(inertia, dtype=float).ravel()]
+        return self._core.add_body(
+            name,
+            "dynamic" if dynamic else "static",
+            [self._contactor(c) for c in shapes],
+            [float(x) for x in translation],
+            [float(x) for x in orientation],
+            v[:3],
+            v[3:],
+            int(collision_group),
+            None if mass is None else float(mass),
+            inert,
+            None if density is None else float(density),
+        )
+
+    @property
+    def n_bodies(self) -> int:
+        return self._core.n_bodies()
+
+    def simulation(
+        self, h: float, t0: float = 0.0, theta: float = 0.5, tol: float = 1e-6, max_iter: int = 1000
+    ) -> MechanicsSimulation:
+        """The Moreau–Jean simulation (θ, step ``h``; NSGS tolerance and sweep cap). The scene is
+        moved into it (build a new scene for another run)."""
+        return MechanicsSimulation(self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter)))
+
+
+def spheres_in_a_box(n: int = 27, seed: int = 0) -> MechanicsSimulation:
+    """The Siconos tutorial ``GranularMaterial/spheres_in_a_box.py`` (deterministic): ``n``
+    spheres of radius 0.01 m on a lattice above the floor of a box, μ = 0.3, e = 0, h = 1e-3,
+    θ = 0.50001. Its ``t_end`` (0.5 s up to 125 spheres, else 1 s) is ``run()``'s default. Bodies
+    ``0..n`` are the spheres, then ``ground`` and ``walls``."""
+    core, t_end = _saltus.spheres_in_a_box(int(n), int(seed))
+    return MechanicsSimulation(core, t_end)

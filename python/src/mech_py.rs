@@ -1,0 +1,384 @@
+//! Rigid-body mechanics (`saltus-mechanics`) for Python: a scene builder ([`CoreMechanicsModel`])
+//! and a running simulation ([`CoreMechanicsSimulation`]) whose `run` records into numpy arrays
+//! with the GIL released. Only conversions here: the physics is the mechanics crate's.
+
+use crate::errors::{guard, ModelError, SaltusError, SimulationError};
+use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use saltus_mechanics::body::BodyState;
+use saltus_mechanics::{
+    nsgs, scenes, BodyDesc, ContactLaw, MechanicsError, MechanicsModel, MechanicsSimulation, MechanicsStepReport,
+    MoreauJeanOptions, ShapeDesc,
+};
+
+/// Model-building errors become `ModelError`, step errors `SimulationError`.
+fn to_py(e: MechanicsError) -> PyErr {
+    match e {
+        MechanicsError::InvalidModel { .. } | MechanicsError::InvalidOption { .. } => {
+            ModelError::new_err(e.to_string())
+        }
+        _ => SimulationError::new_err(e.to_string()),
+    }
+}
+
+fn model_err(what: &str, reason: impl std::fmt::Display) -> PyErr {
+    ModelError::new_err(format!("invalid {what}: {reason}"))
+}
+
+fn vec3(what: &str, v: &[f64]) -> PyResult<Vector3<f64>> {
+    match v {
+        [x, y, z] => Ok(Vector3::new(*x, *y, *z)),
+        _ => Err(model_err(what, format!("expected 3 numbers, got {}", v.len()))),
+    }
+}
+
+/// A unit quaternion from `(w, x, y, z)` (scalar first, as Siconos), normalised; zero or
+/// non-finite is an error.
+fn quat(what: &str, q: &[f64]) -> PyResult<UnitQuaternion<f64>> {
+    match q {
+        [w, x, y, z] => {
+            let q = Quaternion::new(*w, *x, *y, *z);
+            let n = q.norm();
+            if !(n > 0.0 && n.is_finite()) {
+                return Err(model_err(what, "the orientation quaternion must be finite and non-zero"));
+            }
+            Ok(UnitQuaternion::new_normalize(q))
+        }
+        _ => Err(model_err(what, format!("expected a quaternion (w, x, y, z), got {} numbers", q.len()))),
+    }
+}
+
+/// A pose from 7 numbers `(x, y, z, qw, qx, qy, qz)`.
+fn pose(what: &str, p: &[f64]) -> PyResult<Isometry3<f64>> {
+    if p.len() != 7 {
+        return Err(model_err(what, format!("a pose is (x, y, z, qw, qx, qy, qz), got {} numbers", p.len())));
+    }
+    Ok(Isometry3::from_parts(Translation3::from(vec3(what, &p[..3])?), quat(what, &p[3..])?))
+}
+
+/// The shape `kind` with its parameters: `sphere (r)`, `box (a, b, c)` half extents,
+/// `capsule (r, half_height)`, `cylinder (r, half_height)` (axis `y`), `convex_hull` (flat
+/// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`).
+fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
+    let n = |k: usize| {
+        if p.len() == k {
+            Ok(())
+        } else {
+            Err(model_err(&format!("{kind} shape"), format!("expected {k} parameters, got {}", p.len())))
+        }
+    };
+    Ok(match kind {
+        "sphere" => {
+            n(1)?;
+            ShapeDesc::Sphere { radius: p[0] }
+        }
+        "box" => {
+            n(3)?;
+            ShapeDesc::Cuboid { half_extents: Vector3::new(p[0], p[1], p[2]) }
+        }
+        "capsule" => {
+            n(2)?;
+            ShapeDesc::Capsule { radius: p[0], half_height: p[1] }
+        }
+        "cylinder" => {
+            n(2)?;
+            ShapeDesc::Cylinder { radius: p[0], half_height: p[1] }
+        }
+        "convex_hull" => {
+            if !p.len().is_multiple_of(3) {
+                return Err(model_err("convex_hull shape", "points must be given as (x, y, z) triples"));
+            }
+            ShapeDesc::ConvexHull { points: p.chunks(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect() }
+        }
+        "plane" => {
+            n(3)?;
+            ShapeDesc::HalfSpace { normal: Vector3::new(p[0], p[1], p[2]) }
+        }
+        _ => {
+            return Err(model_err(
+                "shape",
+                format!("unknown kind `{kind}` (sphere, box, capsule, cylinder, convex_hull, plane)"),
+            ))
+        }
+    })
+}
+
+/// A mechanical scene being built (bodies, laws, gravity, margin).
+#[pyclass(module = "saltus._saltus")]
+pub struct CoreMechanicsModel {
+    model: Option<MechanicsModel>,
+}
+
+impl CoreMechanicsModel {
+    fn model(&mut self) -> PyResult<&mut MechanicsModel> {
+        self.model.as_mut().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))
+    }
+}
+
+#[pymethods]
+impl CoreMechanicsModel {
+    #[new]
+    fn new(gravity: Vec<f64>, margin: f64) -> PyResult<Self> {
+        guard(|| {
+            Ok(CoreMechanicsModel {
+                model: Some(MechanicsModel::new(vec3("gravity", &gravity)?, margin).map_err(to_py)?),
+            })
+        })
+    }
+
+    /// Sets the contact law (restitution `e`, friction `mu`) between groups `g1` and `g2`.
+    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64) -> PyResult<()> {
+        guard(|| self.model()?.set_law(g1, g2, ContactLaw::new(e, mu)).map_err(to_py))
+    }
+
+    /// Adds a body; returns its index. `kind` is `dynamic` or `static`; `shapes` a list of
+    /// `(kind, parameters, pose)`; `inertia` 3 (diagonal) or 9 (row-major) numbers.
+    #[pyo3(signature = (name, kind, shapes, position, orientation, velocity, angular_velocity, group=0, mass=None, inertia=None, density=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_body(
+        &mut self,
+        name: &str,
+        kind: &str,
+        shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
+        position: Vec<f64>,
+        orientation: Vec<f64>,
+        velocity: Vec<f64>,
+        angular_velocity: Vec<f64>,
+        group: u32,
+        mass: Option<f64>,
+        inertia: Option<Vec<f64>>,
+        density: Option<f64>,
+    ) -> PyResult<usize> {
+        guard(|| {
+            let what = format!("body `{name}`");
+            let mut d = match kind {
+                "dynamic" => BodyDesc::dynamic(name),
+                "static" => BodyDesc::fixed(name),
+                _ => return Err(model_err(&what, format!("kind must be `dynamic` or `static`, got `{kind}`"))),
+            };
+            for (k, (sk, p, at)) in shapes.iter().enumerate() {
+                d = d.shape(shape(sk, p)?, pose(&format!("{what}, shape {k}"), at)?);
+            }
+            d.state = BodyState {
+                position: vec3(&what, &position)?,
+                orientation: quat(&what, &orientation)?,
+                v: vec3(&what, &velocity)?,
+                omega: vec3(&what, &angular_velocity)?,
+            };
+            d = d.group(group);
+            match (mass, inertia, density) {
+                (Some(m), Some(i), None) => {
+                    let i = match i.len() {
+                        3 => Matrix3::from_diagonal(&Vector3::new(i[0], i[1], i[2])),
+                        9 => Matrix3::from_row_slice(&i),
+                        n => return Err(model_err(&what, format!("inertia takes 3 or 9 numbers, got {n}"))),
+                    };
+                    d = d.mass(m, i);
+                }
+                (None, None, Some(rho)) => d = d.density(rho),
+                (None, None, None) => {}
+                _ => return Err(model_err(&what, "give either mass and inertia, or density")),
+            }
+            Ok(self.model()?.add_body(d).map_err(to_py)?.index())
+        })
+    }
+
+    /// Number of bodies.
+    fn n_bodies(&mut self) -> PyResult<usize> {
+        Ok(self.model()?.n_bodies())
+    }
+
+    /// The simulation of this scene from `t0` with step `h` (the scene is moved into it).
+    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000))]
+    fn simulation(
+        &mut self,
+        h: f64,
+        t0: f64,
+        theta: f64,
+        tol: f64,
+        max_iter: usize,
+    ) -> PyResult<CoreMechanicsSimulation> {
+        guard(|| {
+            if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
+                return Err(model_err(
+                    "solver options",
+                    format!("tol must be > 0 and max_iter > 0, got {tol}, {max_iter}"),
+                ));
+            }
+            let model =
+                self.model.take().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))?;
+            let opts = MoreauJeanOptions { theta, solver: nsgs(tol, max_iter), ..Default::default() };
+            Ok(CoreMechanicsSimulation { sim: MechanicsSimulation::new(model, t0, h, opts).map_err(to_py)? })
+        })
+    }
+}
+
+/// A running rigid-body simulation.
+#[pyclass(module = "saltus._saltus")]
+pub struct CoreMechanicsSimulation {
+    sim: MechanicsSimulation,
+}
+
+fn report_dict<'py>(
+    py: Python<'py>,
+    r: &MechanicsStepReport,
+    sim: &MechanicsSimulation,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("t", r.t)?;
+    d.set_item("contacts", r.n_contacts)?;
+    d.set_item("active", r.n_active)?;
+    d.set_item("pairs", r.n_pairs)?;
+    let (it, res, st) = match &r.solver {
+        Some(s) => (s.iterations, s.residual, s.status.as_str()),
+        None => (0, 0.0, "no contact"),
+    };
+    d.set_item("iterations", it)?;
+    d.set_item("residual", res)?;
+    d.set_item("status", st)?;
+    let c = sim.contacts();
+    let flat = |f: &dyn Fn(&saltus_mechanics::ContactPoint) -> Vec<f64>| -> Vec<f64> { c.iter().flat_map(f).collect() };
+    let n = c.len();
+    let arr2 = |v: Vec<f64>, k: usize| PyArray1::from_vec(py, v).reshape([n, k]);
+    d.set_item("bodies", arr2(c.iter().flat_map(|p| [p.body1.index() as f64, p.body2.index() as f64]).collect(), 2)?)?;
+    d.set_item("impulse", arr2(flat(&|p| p.impulse.as_slice().to_vec()), 3)?)?;
+    d.set_item("normal", arr2(flat(&|p| p.normal.as_slice().to_vec()), 3)?)?;
+    d.set_item("gap", PyArray1::from_vec(py, c.iter().map(|p| p.gap).collect()))?;
+    d.set_item("contact_active", PyArray1::from_vec(py, c.iter().map(|p| p.active).collect()))?;
+    Ok(d)
+}
+
+/// Appends the positions, quaternions (w, x, y, z), velocities and angular velocities.
+fn record(sim: &MechanicsSimulation, out: &mut [Vec<f64>; 4]) {
+    for b in &sim.model.bodies {
+        let s = &b.state;
+        out[0].extend_from_slice(s.position.as_slice());
+        let q = s.orientation.quaternion();
+        out[1].extend_from_slice(&[q.w, q.i, q.j, q.k]);
+        out[2].extend_from_slice(s.v.as_slice());
+        out[3].extend_from_slice(s.omega.as_slice());
+    }
+}
+
+#[pymethods]
+impl CoreMechanicsSimulation {
+    /// Current time.
+    #[getter]
+    fn t(&self) -> f64 {
+        self.sim.time()
+    }
+    /// Time step.
+    #[getter]
+    fn h(&self) -> f64 {
+        self.sim.step_size()
+    }
+    /// Number of bodies.
+    #[getter]
+    fn n_bodies(&self) -> usize {
+        self.sim.model.n_bodies()
+    }
+    /// Body names, by index.
+    fn body_names(&self) -> Vec<String> {
+        self.sim.model.bodies.iter().map(|b| b.name.clone()).collect()
+    }
+    /// Masses (inf for static bodies).
+    fn masses<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        PyArray1::from_vec(py, self.sim.model.bodies.iter().map(|b| b.mass()).collect())
+    }
+    /// Total kinetic energy.
+    fn kinetic_energy(&self) -> f64 {
+        self.sim.model.kinetic_energy()
+    }
+    /// State of body `i`: position, quaternion (w, x, y, z), velocity, angular velocity (body frame).
+    fn state<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
+        let b = self.sim.model.bodies.get(i).ok_or_else(|| SaltusError::new_err(format!("no body {i}")))?;
+        let mut out: [Vec<f64>; 4] = Default::default();
+        let s = &b.state;
+        let q = s.orientation.quaternion();
+        out[0].extend_from_slice(s.position.as_slice());
+        out[1].extend_from_slice(&[q.w, q.i, q.j, q.k]);
+        out[2].extend_from_slice(s.v.as_slice());
+        out[3].extend_from_slice(s.omega.as_slice());
+        let d = PyDict::new(py);
+        for (k, v) in ["position", "orientation", "velocity", "angular_velocity"].iter().zip(out) {
+            d.set_item(*k, PyArray1::from_vec(py, v))?;
+        }
+        Ok(d)
+    }
+    /// One step (GIL released); the report and the contacts of the step.
+    fn step<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        guard(|| {
+            let sim = &mut self.sim;
+            let r = py.detach(|| guard(|| sim.step().map_err(to_py)))?;
+            report_dict(py, &r, &self.sim)
+        })
+    }
+    /// Steps until `t_end` (GIL released), recording every `record_every` steps (and the
+    /// initial state): arrays `t (n_out)`, `position`, `velocity`, `angular_velocity`
+    /// `(n_out × n_bodies × 3)`, `orientation (n_out × n_bodies × 4)`, and per step `contacts`,
+    /// `active`, `iterations`, `residual`, `converged`, `step_t`.
+    #[pyo3(signature = (t_end, record_every=1))]
+    fn run<'py>(&mut self, py: Python<'py>, t_end: f64, record_every: usize) -> PyResult<Bound<'py, PyDict>> {
+        guard(|| {
+            if record_every == 0 || !t_end.is_finite() {
+                return Err(SaltusError::new_err("record_every must be >= 1 and t_end finite"));
+            }
+            let sim = &mut self.sim;
+            let nb = sim.model.n_bodies();
+            let n_steps = ((t_end - sim.time()) / sim.step_size() - 1e-9).ceil().max(0.0) as usize;
+            let (mut ts, mut rec, mut per) = (Vec::new(), <[Vec<f64>; 4]>::default(), <[Vec<f64>; 6]>::default());
+            let res: PyResult<()> = py.detach(|| {
+                guard(|| {
+                    ts.push(sim.time());
+                    record(sim, &mut rec);
+                    for k in 1..=n_steps {
+                        let r = sim.step().map_err(to_py)?;
+                        let (it, resid, conv) = r.solver.as_ref().map_or((0.0, 0.0, 1.0), |s| {
+                            (s.iterations as f64, s.residual, f64::from(u8::from(s.status.converged())))
+                        });
+                        for (v, x) in per.iter_mut().zip([r.t, r.n_contacts as f64, r.n_active as f64, it, resid, conv])
+                        {
+                            v.push(x);
+                        }
+                        if k % record_every == 0 || k == n_steps {
+                            ts.push(sim.time());
+                            record(sim, &mut rec);
+                        }
+                    }
+                    Ok(())
+                })
+            });
+            res?;
+            let d = PyDict::new(py);
+            let n_out = ts.len();
+            d.set_item("t", PyArray1::from_vec(py, ts))?;
+            for ((k, v), w) in
+                ["position", "orientation", "velocity", "angular_velocity"].iter().zip(rec).zip([3, 4, 3, 3])
+            {
+                let a: Bound<'_, PyArray3<f64>> = PyArray1::from_vec(py, v).reshape([n_out, nb, w])?;
+                d.set_item(*k, a)?;
+            }
+            let [st, nc, na, it, resid, conv] = per;
+            d.set_item("step_t", PyArray1::from_vec(py, st))?;
+            d.set_item("contacts", PyArray1::from_vec(py, nc.iter().map(|x| *x as i64).collect()))?;
+            d.set_item("active", PyArray1::from_vec(py, na.iter().map(|x| *x as i64).collect()))?;
+            d.set_item("iterations", PyArray1::from_vec(py, it.iter().map(|x| *x as i64).collect()))?;
+            d.set_item("residual", PyArray1::from_vec(py, resid))?;
+            d.set_item("converged", PyArray1::from_vec(py, conv.iter().map(|x| *x != 0.0).collect()))?;
+            Ok(d)
+        })
+    }
+}
+
+/// The Siconos tutorial `spheres_in_a_box` with `n` spheres (deterministic `seed`): the
+/// simulation and the scene's final time.
+#[pyfunction]
+pub fn spheres_in_a_box(n: usize, seed: u64) -> PyResult<(CoreMechanicsSimulation, f64)> {
+    guard(|| {
+        let scene = scenes::spheres_in_a_box(n, seed).map_err(to_py)?;
+        let t_end = scene.t_end;
+        Ok((CoreMechanicsSimulation { sim: scene.into_simulation().map_err(to_py)? }, t_end))
+    })
+}

@@ -1,0 +1,139 @@
+"""Rigid-body mechanics from Python: physics checks (impulses, impact time, settling), not
+printed values."""
+
+import math
+
+import numpy as np
+import pytest
+
+import saltus
+import saltus.mechanics as sm
+
+G = 9.81
+
+
+def ball_scene(z, r=0.1, m=1.0, e=0.0, mu=0.3, margin=0.02):
+    scene = sm.Scene(gravity=(0, 0, -G), margin=margin)
+    scene.add_Newton_impact_friction_nsl("contact", e=e, mu=mu)
+    scene.add_object("ground", [sm.Plane((0, 0, 1))])
+    scene.add_object("ball", [sm.Sphere(r)], translation=(0, 0, z), mass=m, inertia=[0.4 * m * r * r] * 3)
+    return scene
+
+
+def test_resting_sphere_carries_m_g_h_per_step():
+    m, r, h = 2.5, 0.1, 1e-3
+    sim = ball_scene(r, r=r, m=m).simulation(h=h, theta=0.5)
+    for _ in range(20):
+        rep = sim.step()
+    assert rep["active"] == 1 and rep["status"] == "converged"
+    lam = rep["impulse"]
+    assert lam.shape == (1, 3)
+    # the normal impulse balances gravity over the step; no friction without tangential load
+    assert lam[0, 0] == pytest.approx(m * G * h, rel=1e-6)
+    assert np.abs(lam[0, 1:]).max() < 1e-9 * m * G * h
+    s = sim.state("ball")
+    assert s["position"][2] == pytest.approx(r, abs=1e-9)
+    assert np.linalg.norm(s["velocity"]) < 1e-9
+    assert s["orientation"] == pytest.approx([1, 0, 0, 0], abs=1e-12)
+
+
+def test_dropped_sphere_hits_at_sqrt_2z0_over_g():
+    r, z0, h = 0.1, 0.5, 1e-3
+    sim = ball_scene(r + z0, r=r).simulation(h=h, theta=0.5)
+    out = sim.run(0.5, record_every=1)
+    t, z, vz = out["t"], out["position"][:, 1, 2], out["velocity"][:, 1, 2]
+    assert out["position"].shape == (len(t), 2, 3) and out["orientation"].shape == (len(t), 2, 4)
+    assert len(out["contacts"]) == len(t) - 1
+    # free flight (θ = ½ integrates constant gravity exactly) before the impact
+    t_hit = math.sqrt(2 * z0 / G)
+    before = t < t_hit - h
+    assert np.allclose(z[before], r + z0 - 0.5 * G * t[before] ** 2, atol=1e-9)
+    # e = 0: the ball stops at the step containing the impact
+    stopped = np.nonzero(np.abs(vz) < 1e-6 * G * t_hit)[0]
+    stopped = stopped[stopped > 0]
+    assert abs(t[stopped[0]] - t_hit) <= h
+    # velocity-level impact: the penetration is at most one step of the impact velocity, then
+    # the ball rests where it stopped
+    v_hit = G * t_hit
+    assert np.all(z[stopped[0]:] > r - v_hit * h)
+    assert np.ptp(z[stopped[0]:]) < 1e-9
+    assert out["active"][-1] == 1 and np.all(out["converged"])
+
+
+def test_27_spheres_settle_in_the_box():
+    sim = sm.spheres_in_a_box(27, seed=7)
+    assert sim.n_bodies == 29 and sim.body_names()[-2:] == ["ground", "walls"]
+    r, half_w = 0.01, 1.5 * 2.2 * 0.01
+    out = sim.run(record_every=50)
+    assert out["t"][-1] == pytest.approx(sim.t_end)
+    p = out["position"][-1, :27]
+    v = out["velocity"][-1, :27]
+    # "no significant penetration": 5 % of a radius (measured: 1.8 % into the ground, 4.2 % between
+    # spheres under two layers, seed 7)
+    tol = 0.05 * r
+    assert np.all(p[:, 2] >= r - tol)
+    assert np.all(np.abs(p[:, :2]) <= half_w - r + tol)
+    # settled vertically (spheres may still roll: no rolling resistance)
+    # and the kinetic energy left is below 1 % of the energy of a drop of one radius
+    m = sim.masses()[0]
+    assert np.abs(v[:, 2]).max() < 5e-3
+    assert sim.kinetic_energy() < 0.01 * 27 * m * 9.81 * r
+    assert p[:, 2].max() < r + 3 * 2.2 * r
+    q = out["orientation"][-1, :27]
+    assert np.allclose(np.linalg.norm(q, axis=1), 1.0, atol=1e-12)
+    # NSGS may stop at its 1000-sweep cap, but the FC3D residual stays small on every step
+    assert out["contacts"][-1] >= 27 and out["residual"].max() < 1e-3
+    # pairwise: no two spheres interpenetrate by more than tol
+    d = np.linalg.norm(p[:, None, :] - p[None, :, :], axis=2) + np.eye(27) * 1e9
+    assert d.min() >= 2 * r - tol
+
+
+def test_deterministic_scene():
+    a = sm.spheres_in_a_box(8, seed=3).run(0.05)
+    b = sm.spheres_in_a_box(8, seed=3).run(0.05)
+    assert np.array_equal(a["position"], b["position"])
+
+
+def test_shapes_and_density():
+    scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+    scene.add_Newton_impact_friction_nsl("c", e=0.0, mu=0.5)
+    scene.add_primitive_shape("Ground", "Box", (4, 4, 0.2))
+    scene.add_object("ground", [sm.Contactor("Ground", (0, 0, -0.1))])
+    c = math.sqrt(0.5)
+    scene.add_object("cyl", [sm.Cylinder(0.1, 0.2)], translation=(0, 0, 0.1), orientation=(c, c, 0, 0), density=1000)
+    scene.add_object("cap", [sm.Capsule(0.1, 0.2)], translation=(1, 0, 0.1), orientation=(c, 0, 0, c), density=1000)
+    pts = [[x, y, z] for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)]
+    scene.add_object("hull", [sm.ConvexHull(pts)], translation=(-1, 0, 0.1), density=1000)
+    scene.add_object("box", [sm.Box(0.1, 0.1, 0.1)], translation=(0, 1, 0.1), density=1000)
+    sim = scene.simulation(h=1e-3)
+    m = sim.masses()
+    assert m[0] == math.inf
+    assert m[1] == pytest.approx(1000 * math.pi * 0.01 * 0.4, rel=1e-9)
+    assert m[2] == pytest.approx(1000 * (math.pi * 0.01 * 0.4 + 4 / 3 * math.pi * 1e-3), rel=1e-9)
+    assert m[3] == pytest.approx(8.0, rel=1e-9) and m[4] == pytest.approx(8.0, rel=1e-9)
+    out = sim.run(0.2, record_every=10)
+    # every body rests on the ground, lowest point at z = 0 (no sinking)
+    assert np.allclose(out["position"][-1, 1:, 2], 0.1, atol=1e-4)
+    assert np.abs(out["velocity"][-1]).max() < 1e-6
+
+
+@pytest.mark.parametrize(
+    "build, words",
+    [
+        (lambda s: s.add_object("b", [sm.Sphere(-0.1)], mass=1, inertia=[1, 1, 1]), ["radius", "b"]),
+        (lambda s: s.add_object("b", [sm.Sphere(0.1)], mass=0.0, inertia=[1, 1, 1]), ["mass", "b"]),
+        (lambda s: s.add_object("b", [sm.Sphere(0.1)], mass=1.0, inertia=[1, -1, 1]), ["inertia"]),
+        (lambda s: s.add_object("b", [sm.Sphere(0.1)], density=-1.0), ["density"]),
+        (lambda s: s.add_Newton_impact_friction_nsl("c", e=1.5), ["restitution"]),
+        (lambda s: s.add_object("g", [sm.Plane()], mass=1.0, inertia=[1, 1, 1]), ["static"]),
+        (lambda s: s.simulation(h=-1.0), ["step"]),
+        (lambda s: s.simulation(h=1e-3, theta=0.2), ["theta"]),
+    ],
+)
+def test_bad_input_raises_model_error(build, words):
+    scene = sm.Scene()
+    with pytest.raises(saltus.ModelError) as e:
+        build(scene)
+    assert isinstance(e.value, saltus.SaltusError)
+    for w in words:
+        assert w in str(e.value)
