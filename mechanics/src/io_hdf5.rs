@@ -338,13 +338,15 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
         let name = table.name(k);
         let what = || format!("dataset data/ref/{name}");
         let (kind, primitive, cols, values): (&str, Option<&str>, usize, Vec<f64>) = match shape {
-            ShapeDesc::Sphere { radius } => ("primitive", Some("Sphere"), 1, vec![*radius]),
-            ShapeDesc::Cuboid { half_extents: e } => ("primitive", Some("Box"), 3, (e * 2.0).as_slice().to_vec()),
+            ShapeDesc::Sphere { radius } => ("primitive", Some(shape.siconos_name()), 1, vec![*radius]),
+            ShapeDesc::Cuboid { half_extents: e } => {
+                ("primitive", Some(shape.siconos_name()), 3, (e * 2.0).as_slice().to_vec())
+            }
             ShapeDesc::Capsule { half_height, radius } => {
-                ("primitive", Some("Capsule"), 2, vec![*radius, 2.0 * half_height])
+                ("primitive", Some(shape.siconos_name()), 2, vec![*radius, 2.0 * half_height])
             }
             ShapeDesc::Cylinder { half_height, radius } => {
-                ("primitive", Some("Cylinder"), 2, vec![*radius, 2.0 * half_height])
+                ("primitive", Some(shape.siconos_name()), 2, vec![*radius, 2.0 * half_height])
             }
             ShapeDesc::ConvexHull { points } => {
                 ("convex", None, 3, points.iter().flat_map(|p| p.iter().copied()).collect())

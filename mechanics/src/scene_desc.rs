@@ -82,16 +82,7 @@ impl ShapeTable {
     }
     /// Name of shape `k` in output files: its Siconos primitive name (or kind) and `k`.
     pub fn name(&self, k: usize) -> String {
-        let kind = match &self.shapes[k] {
-            ShapeDesc::Sphere { .. } => "Sphere",
-            ShapeDesc::Cuboid { .. } => "Box",
-            ShapeDesc::Capsule { .. } => "Capsule",
-            ShapeDesc::Cylinder { .. } => "Cylinder",
-            ShapeDesc::ConvexHull { .. } => "Convex",
-            ShapeDesc::TriMesh { .. } => "Mesh",
-            ShapeDesc::HalfSpace { .. } => "HalfSpace",
-            ShapeDesc::HeightField { .. } => "HeightMap",
-        };
+        let kind = self.shapes[k].siconos_name();
         format!("{kind}{k}")
     }
 }

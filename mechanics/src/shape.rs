@@ -78,6 +78,21 @@ impl ShapeDesc {
         }
     }
 
+    /// The shape's name in Siconos's `mechanics_hdf5` files (`data/ref`): the primitive names
+    /// `Sphere`, `Box`, `Capsule`, `Cylinder`, and `Convex`, `Mesh`, `HalfSpace`, `HeightMap`.
+    pub fn siconos_name(&self) -> &'static str {
+        match self {
+            ShapeDesc::Sphere { .. } => "Sphere",
+            ShapeDesc::Cuboid { .. } => "Box",
+            ShapeDesc::Capsule { .. } => "Capsule",
+            ShapeDesc::Cylinder { .. } => "Cylinder",
+            ShapeDesc::ConvexHull { .. } => "Convex",
+            ShapeDesc::TriMesh { .. } => "Mesh",
+            ShapeDesc::HalfSpace { .. } => "HalfSpace",
+            ShapeDesc::HeightField { .. } => "HeightMap",
+        }
+    }
+
     /// `true` for shapes without finite mass properties (only static or kinematic bodies).
     pub fn static_only(&self) -> bool {
         matches!(self, ShapeDesc::TriMesh { .. } | ShapeDesc::HalfSpace { .. } | ShapeDesc::HeightField { .. })
