@@ -160,16 +160,21 @@ pub(crate) struct DenseLu {
     piv: Vec<usize>,
     /// The factors are those of a regular matrix.
     ready: bool,
+    /// `W` is diagonal (a common mass matrix): `solve` divides by `a[i, i]`, which gives the
+    /// same numbers as the triangular solves (`L = I`, no row exchange) without their loops.
+    diagonal: bool,
 }
 
 impl DenseLu {
     fn new(id: DsId, n: usize) -> Self {
-        DenseLu { id, n, a: vec![0.0; n * n], piv: vec![0; n], ready: false }
+        DenseLu { id, n, a: vec![0.0; n * n], piv: vec![0; n], ready: false, diagonal: false }
     }
 
     /// Factors `w` (`n × n`); `false` when a pivot is exactly zero (singular `W`).
     fn factor(&mut self, w: &DMatrix<f64>) -> bool {
         self.a.copy_from_slice(w.as_slice());
+        let n = self.n;
+        self.diagonal = (0..n).all(|j| (0..n).all(|i| i == j || self.a[j * n + i] == 0.0));
         self.ready = lu_factor(&mut self.a, self.n, &mut self.piv, 0.0).is_ok();
         self.ready
     }
@@ -180,7 +185,13 @@ impl DenseLu {
         if !self.ready {
             return Err(KernelError::SingularW { t, ds: self.id });
         }
-        if self.n > 0 {
+        if self.diagonal {
+            for col in b.chunks_exact_mut(self.n) {
+                for (i, x) in col.iter_mut().enumerate() {
+                    *x /= self.a[i * self.n + i];
+                }
+            }
+        } else if self.n > 0 {
             for col in b.chunks_exact_mut(self.n) {
                 for (k, &p) in self.piv.iter().enumerate() {
                     col.swap(k, p);
@@ -243,6 +254,11 @@ impl DsWork {
 
     /// `tmp = W⁻¹ input`: the state change per unit of input of `update_state`.
     pub fn winv_input(&mut self, t: f64) -> Result<(), KernelError> {
+        if self.lu.ready && self.input.iter().all(|&p| p == 0.0) {
+            // no impulse (free flight): W⁻¹ 0 = 0 without the solve
+            self.tmp.fill(0.0);
+            return Ok(());
+        }
         self.tmp.copy_from(&self.input);
         self.lu.solve(self.tmp.as_mut_slice(), t)
     }
