@@ -1,8 +1,9 @@
 //! Compares FC3D solvers on `spheres_in_a_box`: `cargo run --release -p saltus-mechanics --example solver_probe --
 //! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start), `sor`
-//! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order)
-//! `admm`, `prox` (proximal point around the Alart–Curnier Newton) or `newton` (global Alart–Curnier Newton). Prints time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic
-//! energy at T, and (step, sweeps, residual) every 50 steps.
+//! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order),
+//! `admm`, `prox` (proximal point around the Alart–Curnier Newton) or `newton` (global Alart–Curnier Newton). Prints
+//! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
+//! (step, sweeps, residual) every 50 steps.
 use saltus_mechanics::scenes::spheres_in_a_box;
 use saltus_numerics::fc::{AdmmOptions, FcSolver, NsgsOptions};
 use saltus_numerics::IterOptions;
