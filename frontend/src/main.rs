@@ -137,7 +137,7 @@ Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp -
     },
     /// Run a mechanics scene and write a self-contained HTML page playing it in 3D (WebGL, no network).
     #[command(
-        after_help = "Drag to orbit, wheel to zoom; play/pause and a time slider.\n\nExample:\n  saltus view --scene spheres_in_a_box --n 125 -o spheres.html"
+        after_help = "Drag to orbit, wheel to zoom; play/pause and a time slider.\n\nExample:\n  saltus view samples/spheres_in_a_box/spheres_in_a_box_125.xml -o spheres.html\n  saltus view --scene spheres_in_a_box --n 125 -o spheres.html"
     )]
     View(view_cmd::ViewArgs),
     /// List the numerics solvers: one name per line, then a space and a description.
