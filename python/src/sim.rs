@@ -97,6 +97,7 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
 fn stopped_err(s: Stopped, steps: u64) -> PyErr {
     match s {
         Stopped::Failed(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
+        Stopped::Mechanics(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::NotConverged { t, residual, what } => SimulationError::new_err(format!(
             "strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} steps"
         )),
