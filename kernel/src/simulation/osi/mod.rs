@@ -29,6 +29,17 @@ pub enum Osi {
         /// Activation look-ahead γ ∈ [0, 1] (Siconos default 0.5).
         gamma: f64,
     },
+    /// Global Moreau–Jean (Siconos `MoreauJeanGOSI`) for Lagrangian systems: the same θ-scheme
+    /// and activation rule as [`Osi::MoreauJean`], but the one-step problem keeps the iteration
+    /// matrices and the relations apart (a [`crate::Osnsp::GlobalFrictionContact`]):
+    /// `W v_{k+1} = W v_free + Hᵀ λ`, `u = H v_{k+1} + e u_k`, `(u, λ)` in the friction law;
+    /// `v_{k+1}` is the problem's global velocity and `q_{k+1} = q_k + h((1−θ) v_k + θ v_{k+1})`.
+    MoreauJeanGosi {
+        /// θ ∈ [0, 1].
+        theta: f64,
+        /// Activation look-ahead γ ∈ [0, 1] (Siconos default 0.5).
+        gamma: f64,
+    },
     /// Euler–Moreau (Siconos `EulerMoreauOSI`) for first-order systems:
     /// `M (x_{k+1} − x_k) = h θ f(t_{k+1}, x_{k+1}) + h (1−θ) f(t_k, x_k) + h r_{k+1}`,
     /// the input `r` fully implicit; every interaction is active.
@@ -43,6 +54,10 @@ impl Osi {
     pub fn moreau_jean(theta: f64) -> Self {
         Osi::MoreauJean { theta, gamma: 0.5 }
     }
+    /// Global Moreau–Jean with the Siconos default `γ = 1/2`.
+    pub fn moreau_jean_gosi(theta: f64) -> Self {
+        Osi::MoreauJeanGosi { theta, gamma: 0.5 }
+    }
     /// Euler–Moreau.
     pub fn euler_moreau(theta: f64) -> Self {
         Osi::EulerMoreau { theta }
@@ -51,19 +66,24 @@ impl Osi {
     pub fn kind_name(&self) -> &'static str {
         match self {
             Osi::MoreauJean { .. } => "MoreauJeanOSI",
+            Osi::MoreauJeanGosi { .. } => "MoreauJeanGOSI",
             Osi::EulerMoreau { .. } => "EulerMoreauOSI",
         }
     }
     /// θ.
     pub fn theta(&self) -> f64 {
         match self {
-            Osi::MoreauJean { theta, .. } | Osi::EulerMoreau { theta } => *theta,
+            Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta } => *theta,
         }
+    }
+    /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not).
+    pub fn is_lagrangian(&self) -> bool {
+        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
     }
     /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean, 0 for Euler–Moreau.
     pub fn level(&self) -> usize {
         match self {
-            Osi::MoreauJean { .. } => 1,
+            Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => 1,
             Osi::EulerMoreau { .. } => 0,
         }
     }
@@ -77,7 +97,9 @@ impl Osi {
             }
         };
         match self {
-            Osi::MoreauJean { theta, gamma } => chk("theta", *theta).and(chk("gamma", *gamma)),
+            Osi::MoreauJean { theta, gamma } | Osi::MoreauJeanGosi { theta, gamma } => {
+                chk("theta", *theta).and(chk("gamma", *gamma))
+            }
             Osi::EulerMoreau { theta } => chk("theta", *theta),
         }
     }
