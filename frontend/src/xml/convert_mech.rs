@@ -71,7 +71,7 @@ fn quaternion(text: &Option<String>, what: &str) -> Result<UnitQuaternion<f64>, 
 fn data(m: &LoadedModel, d: &DataMatrixSpec, path: &str, cols: usize) -> Result<DMatrix<f64>, ModelError> {
     let spec = MatrixSpec {
         rows: d.rows,
-        cols: d.cols.or(if d.file.is_none() { Some(cols) } else { None }),
+        cols: d.cols.or(if d.file.is_none() && cols > 0 { Some(cols) } else { None }),
         file: d.file.clone(),
         text: d.text.clone(),
         ..Default::default()
@@ -164,7 +164,10 @@ fn body(
     shapes: &HashMap<&str, ShapeDesc>,
 ) -> Result<BodyDesc, ModelError> {
     let at = |e: String| m.error_at(path, e);
-    let kind = b.kind.unwrap_or(BodyKindSpec::Dynamic);
+    let kind = match &b.kind {
+        None => BodyKindSpec::Dynamic,
+        Some(k) => BodyKindSpec::parse(k).map_err(at)?,
+    };
     let position = vec3(&b.translation, "translation", Vector3::zeros()).map_err(at)?;
     let orientation = quaternion(&b.orientation, "orientation").map_err(at)?;
     let (v, omega) = match &b.velocity {
@@ -257,7 +260,7 @@ pub fn build_mechanics(m: &LoadedModel) -> Result<MechanicsBuilt, ModelError> {
     let Some(mech) = &mf.mechanics else {
         return Err(m.error_at("Mechanics", "the model has no <Mechanics> section"));
     };
-    if !mf.nsds.is_empty() {
+    if !mf.nsds.is_empty() || m.index().find("NSDS").is_some() {
         return Err(m.error_at("NSDS", "a model has an <NSDS> or a <Mechanics> scene, not both"));
     }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);

@@ -151,13 +151,25 @@ pub struct MechLawSpec {
     pub group2: Option<u32>,
 }
 
-/// `kind` of a rigid body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// `kind` of a rigid body (read from the attribute's text by [`BodyKindSpec::parse`], so that a
+/// wrong word gets a message naming the allowed ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyKindSpec {
     Dynamic,
     Static,
     Kinematic,
+}
+
+impl BodyKindSpec {
+    /// `dynamic`, `static` or `kinematic`.
+    pub fn parse(s: &str) -> Result<BodyKindSpec, String> {
+        match s {
+            "dynamic" => Ok(BodyKindSpec::Dynamic),
+            "static" => Ok(BodyKindSpec::Static),
+            "kinematic" => Ok(BodyKindSpec::Kinematic),
+            _ => Err(format!("`kind` must be dynamic, static or kinematic, got `{s}`")),
+        }
+    }
 }
 
 /// `<RigidBody>` (Siconos `add_object`).
@@ -167,7 +179,7 @@ pub struct RigidBodySpec {
     #[serde(rename = "@name")]
     pub name: String,
     #[serde(rename = "@kind", default, skip_serializing_if = "is_none")]
-    pub kind: Option<BodyKindSpec>,
+    pub kind: Option<String>,
     #[serde(rename = "@group", default, skip_serializing_if = "is_none")]
     pub group: Option<u32>,
     #[serde(rename = "@mass", default, skip_serializing_if = "is_none")]
