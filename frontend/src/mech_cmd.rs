@@ -163,7 +163,7 @@ pub fn check(loaded: &LoadedModel, model: &Path, strict: bool) -> Result<Vec<Str
     let built = build_mechanics(loaded).map_err(|e| input(e.to_string()))?;
     let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     let mut lines = vec![format!(
-        "{}: OK — mechanics: {} bodies ({} dynamic), {} shapes; {} steps of h = {} from t0 = {} to T = {}; MoreauJeanOSI (theta = {}) + FrictionContact(3) {}",
+        "{}: OK — mechanics: {} bodies ({} dynamic), {} contactors; {} steps of h = {} from t0 = {} to T = {}; MoreauJeanOSI (theta = {}) + FrictionContact(3) {}",
         model.display(),
         built.model.n_bodies(),
         moving,
