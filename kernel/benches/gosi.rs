@@ -5,10 +5,10 @@
 //! balls with three coordinates each: height, tangential position, rotation angle; ball1 m = 1 on
 //! the floor, ball2 m = 2 1 mm above it, R = 0.1, M = diag(m, m, 2/5 m R²)); 3D Newton
 //! impact–friction contacts (eN = eT = 0.95, μ = 0.6) floor–ball1 and ball1–ball2 in each copy;
-//! θ = 1/2, h = 1e-3, 1000 steps (1 s). The copies do not interact, so `M` is block-diagonal with
+//! θ = 1/2, h = 1e-3, 3000 steps (T = 3 as the tutorial: bouncing, then resting stacks). The copies do not interact, so `M` is block-diagonal with
 //! 2n blocks and `W` block-diagonal with n 2×2-contact blocks: the cost of a step should grow
 //! linearly with n. Each size runs three ways: GOSI with the condensed NSGS (`nsgs_wr`, W
-//! block-sparse above 600 unknowns), GOSI with the W-free global NSGS (`nsgs_global`), and the local
+//! block-sparse above 64 unknowns), GOSI with the W-free global NSGS (`nsgs_global`), and the local
 //! formulation MoreauJeanOSI + FrictionContact (`local_fc`, W assembled by the kernel), all NSGS
 //! with tol 1e-10 and warm start.
 //!
@@ -80,7 +80,7 @@ fn main() {
                 let mut sim = TimeStepping::new(&nsds, 1e-3, osi, osnsp.clone()).unwrap();
                 (iters, solver_s, active) = (0, 0.0, 0);
                 steps = sim
-                    .run(&mut nsds, 1.0, &mut |_, rep| {
+                    .run(&mut nsds, 3.0, &mut |_, rep| {
                         iters += rep.osnsp.as_ref().map_or(0, |r| r.iterations);
                         solver_s += rep.osnsp.as_ref().map_or(0.0, |r| r.elapsed.as_secs_f64());
                         active += rep.active;
