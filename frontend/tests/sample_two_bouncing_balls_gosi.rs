@@ -61,3 +61,35 @@ fn two_bouncing_balls_gosi_matches_siconos() {
     }
     assert!(impacts >= 20, "the balls bounce: {impacts} impacts");
 }
+
+/// MoreauJeanGOSI and GlobalFrictionContact only go together; the error names the element and
+/// its line:column.
+#[test]
+fn gosi_pairing_errors_are_located() {
+    let text = std::fs::read_to_string(sample("two_bouncing_balls/two_bouncing_balls_gosi.xml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            text.replace("<GlobalFrictionContact dim=\"3\">", "<FrictionContact dim=\"3\">")
+                .replace("</GlobalFrictionContact>", "</FrictionContact>")
+                .replace("NsgsWr", "NsgsAc"),
+            "Simulation/OneStepNSProblem: MoreauJeanGOSI needs the one-step problem GlobalFrictionContact",
+        ),
+        (
+            text.replace("<MoreauJeanGOSI theta", "<MoreauJeanOSI theta"),
+            "Simulation/OneStepIntegrator/MoreauJeanOSI: the one-step problem GlobalFrictionContact needs MoreauJeanGOSI",
+        ),
+        (text.replace("<NsgsWr tol=\"1e-13\"", "<Nsgs relaxation=\"2.5\" tol=\"1e-13\""), "GlobalFrictionContact/Nsgs"),
+    ];
+    for (k, (xml, expected)) in cases.iter().enumerate() {
+        let path = tmp.path().join(format!("bad{k}.xml"));
+        std::fs::write(&path, xml).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_saltus")).arg("check").arg(&path).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        let located = format!("bad{k}.xml:");
+        assert!(err.contains(expected) && err.contains(&located), "case {k}: {err}");
+        let pos = err.split(&located).nth(1).unwrap_or("");
+        assert!(pos.split(':').take(2).all(|x| x.parse::<usize>().is_ok()), "line:column in {err}");
+    }
+}

@@ -10,6 +10,7 @@
 pub mod driver;
 pub mod error;
 pub mod fc;
+pub mod gmp;
 pub mod io;
 pub mod lcp;
 pub mod matrix;

@@ -180,3 +180,21 @@ pub fn gfc_solver(spec: &GlobalFrictionContactSpec) -> Result<GfcSolver, String>
     o.validate().map_err(|e| e.to_string())?;
     Ok(solver)
 }
+
+/// The solver of a `<GenericMechanical>` element, or the reason it is rejected.
+pub fn gmp_solver(spec: &GenericMechanicalSpec) -> Result<saltus_kernel::solvers::gmp::GmpOptions, String> {
+    let GmpSolverSpec::GaussSeidel(o) = &spec.solver;
+    let mut x = saltus_kernel::solvers::gmp::GmpOptions::default();
+    set_iter(&mut x.iter, o.tol, o.max_iter);
+    if let Some(v) = o.warm_start {
+        x.warm_start = v;
+    }
+    if let Some(v) = o.local_tol {
+        x.local_tol = v;
+    }
+    if let Some(v) = o.local_max_iter {
+        x.local_max_iter = v;
+    }
+    x.validate().map_err(|e| e.to_string())?;
+    Ok(x)
+}

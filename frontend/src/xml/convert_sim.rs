@@ -310,6 +310,11 @@ pub fn build_simulation(
                 options(f.storage, f.sparse_threshold, f.warm_start, f.on_non_convergence),
             )
         }
+        OsnspSpec::GenericMechanical(g) => {
+            let o = super::convert_fc::gmp_solver(g)
+                .map_err(|e| m.error_at("Simulation/OneStepNSProblem/GenericMechanical/GaussSeidel", e))?;
+            (Osnsp::GenericMechanical(o), options(g.storage, g.sparse_threshold, g.warm_start, g.on_non_convergence))
+        }
         OsnspSpec::GlobalFrictionContact(f) => {
             let solver = super::convert_fc::gfc_solver(f).map_err(|e| {
                 m.error_at(&format!("Simulation/OneStepNSProblem/GlobalFrictionContact/{}", f.solver.kind_name()), e)

@@ -93,6 +93,45 @@ pub enum OsnspSpec {
     MLCP(MlcpProblemSpec),
     FrictionContact(FrictionContactSpec),
     GlobalFrictionContact(GlobalFrictionContactSpec),
+    GenericMechanical(GenericMechanicalSpec),
+}
+
+/// `<GenericMechanical>`: mixed problem (equality, complementarity, friction blocks).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenericMechanicalSpec {
+    #[serde(rename = "@storage", default, skip_serializing_if = "is_none")]
+    pub storage: Option<StorageSpec>,
+    #[serde(rename = "@sparse_threshold", default, skip_serializing_if = "is_none")]
+    pub sparse_threshold: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: GmpSolverSpec,
+}
+
+/// Solvers of the generic mechanical problem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum GmpSolverSpec {
+    GaussSeidel(GmpGaussSeidelSpec),
+}
+
+/// `<GaussSeidel>` of `<GenericMechanical>`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GmpGaussSeidelSpec {
+    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
+    pub tol: Option<f64>,
+    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
+    pub max_iter: Option<usize>,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@local_tol", default, skip_serializing_if = "is_none")]
+    pub local_tol: Option<f64>,
+    #[serde(rename = "@local_max_iter", default, skip_serializing_if = "is_none")]
+    pub local_max_iter: Option<usize>,
 }
 
 /// `<GlobalFrictionContact dim="2|3">`: global friction-contact problem and one solver element.

@@ -5,6 +5,7 @@ use super::assembly::{Assembly, Storage};
 use crate::error::KernelError;
 use crate::model::nslaw::NonSmoothLaw;
 use crate::solvers::fc::{self, FcSolver, FcWorkspace, FrictionContact, GfcSolver};
+use crate::solvers::gmp::{self, GenericMechanical, GmpBlock, GmpOptions};
 use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
 use crate::solvers::mlcp::{self, Mlcp, MlcpSolver, MlcpSolverState};
 use crate::solvers::relay::{self, Relay, RelaySolver, RelaySolverState};
@@ -49,6 +50,12 @@ pub enum Osnsp {
         /// The solver.
         solver: GfcSolver,
     },
+    /// Generic mechanical problem (Siconos `GenericMechanical`): `w = W λ + q` with one block per
+    /// active interaction of its own kind, equality rows (`EqualityConditionNSL`),
+    /// complementarity rows (`ComplementarityConditionNSL`, `NewtonImpactNSL`) and friction
+    /// contacts (`NewtonImpactFrictionNSL`, 2D or 3D), solved by a block Gauss–Seidel calling the
+    /// solver of each block's kind ([`saltus_numerics::gmp`]).
+    GenericMechanical(GmpOptions),
 }
 
 impl Osnsp {
@@ -61,6 +68,7 @@ impl Osnsp {
             Osnsp::Mlcp(_) => "MLCP",
             Osnsp::FrictionContact { .. } => "FrictionContact",
             Osnsp::GlobalFrictionContact { .. } => "GlobalFrictionContact",
+            Osnsp::GenericMechanical(_) => "GenericMechanical",
         }
     }
 
@@ -73,7 +81,7 @@ impl Osnsp {
             Osnsp::FrictionContact { solver, .. } => {
                 matches!(solver, FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_))
             }
-            Osnsp::GlobalFrictionContact { .. } => false,
+            Osnsp::GlobalFrictionContact { .. } | Osnsp::GenericMechanical(_) => false,
         }
     }
 
@@ -90,6 +98,11 @@ impl Osnsp {
             Osnsp::FrictionContact { dim, .. } | Osnsp::GlobalFrictionContact { dim, .. } => {
                 matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim) && lagrangian
             }
+            Osnsp::GenericMechanical(_) => match law {
+                NonSmoothLaw::EqualityCondition { .. } | NonSmoothLaw::ComplementarityCondition { .. } => true,
+                NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. } => lagrangian,
+                _ => false,
+            },
             Osnsp::Mlcp(_) => match law {
                 NonSmoothLaw::EqualityCondition { .. }
                 | NonSmoothLaw::ComplementarityCondition { .. }
@@ -128,6 +141,7 @@ impl Osnsp {
             }),
             Osnsp::GlobalFrictionContact { solver: GfcSolver::Nsgs(o), .. } => o.validate(),
             Osnsp::GlobalFrictionContact { .. } => Ok(()),
+            Osnsp::GenericMechanical(o) => o.validate(),
         }
         .map_err(|e| KernelError::InvalidOption { option: "osnsp solver", reason: e.to_string() })
     }
@@ -198,6 +212,8 @@ pub(crate) struct OsnspState {
     pub n_eq: usize,
     /// Friction coefficients of the active contacts.
     pub mu: Vec<f64>,
+    /// Blocks of the generic mechanical problem, one per active interaction.
+    pub gmp: Vec<GmpBlock>,
     /// The permuted MLCP (matrix, `q`, `z`, `w`), or the LU factors and pivots of the
     /// Equality problem (in `dense` and `piv`).
     dense: DMatrix<f64>,
@@ -245,6 +261,13 @@ pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> R
         Osnsp::Equality => {
             let res = solve_equality(&op, asm, st);
             asm.op = Some(op);
+            res
+        }
+        Osnsp::GenericMechanical(o) => {
+            let problem = GenericMechanical::new(op, take(&mut asm.q), take(&mut st.gmp))?;
+            let res = gmp::solve(&problem, &mut asm.z, &mut asm.w, o);
+            let (op, q, blocks) = problem.into_parts();
+            (asm.op, asm.q, st.gmp) = (Some(op), q, blocks);
             res
         }
         Osnsp::GlobalFrictionContact { .. } => {

@@ -12,6 +12,7 @@ use crate::error::KernelError;
 use crate::model::nsds::{InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
+use saltus_numerics::gmp::GmpBlock;
 
 /// A time-stepping simulation of one [`Nsds`].
 ///
@@ -485,6 +486,14 @@ fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds
         }
     }
     st.n_eq = st.perm.len();
+    st.gmp.clear();
+    for (_, law) in laws() {
+        st.gmp.push(match law {
+            NonSmoothLaw::EqualityCondition { size } => GmpBlock::Equality(*size),
+            NonSmoothLaw::NewtonImpactFriction { mu, dim, .. } => GmpBlock::FrictionContact { dim: *dim, mu: *mu },
+            other => GmpBlock::Complementarity(other.size()),
+        });
+    }
     for (off, law) in laws() {
         st.perm.extend(off + law.n_equalities()..off + law.size());
     }

@@ -205,8 +205,9 @@ impl BlockDiagSystem {
         }
     }
 
-    /// The condensed `W = Hᵀ M⁻¹ H`: dense up to `dense_max` unknowns, else block-sparse
-    /// (`dim × dim` blocks, only pairs of contacts sharing a block of `M`).
+    /// The condensed `W = Hᵀ M⁻¹ H`: dense up to 64 unknowns (or up to `dense_max` when a quarter
+    /// of its blocks are nonzero), else block-sparse (`dim × dim` blocks, only pairs of contacts
+    /// sharing a block of `M`).
     pub fn delassus(&self, dense_max: usize) -> Result<Operator> {
         let (d, nc) = (self.dim, self.n_contacts());
         // contacts touching each block of M
@@ -233,7 +234,8 @@ impl BlockDiagSystem {
             }
         }
         let mut blk = vec![0.0; d * d];
-        if d * nc <= dense_max {
+        // dense when small, or when a quarter of the blocks are nonzero anyway
+        if d * nc <= dense_max && (d * nc <= 64 || 4 * pairs.len() >= nc * nc) {
             let mut w = DMatrix::<f64>::zeros(d * nc, d * nc);
             for &(a, b) in pairs.keys() {
                 self.coupling(a, b, &mut blk);

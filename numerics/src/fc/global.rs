@@ -156,8 +156,8 @@ impl GlobalFrictionContact {
 
     /// Factorizes `M` and builds the equivalent local problem. A block-diagonal `M` (blocks of
     /// at most 256 rows, the mechanical case) is factored block by block and `W` assembled from
-    /// the pairs of contacts sharing a block (block-sparse above 600 unknowns, never through a
-    /// dense `M⁻¹H`); any other `M` goes through a sparse LU and a dense `M⁻¹ [H | q]`.
+    /// the pairs of contacts sharing a block (block-sparse above 64 unknowns unless a quarter of
+    /// its blocks are nonzero, and always above 600; never through a dense `M⁻¹H`); any other `M` goes through a sparse LU and a dense `M⁻¹ [H | q]`.
     pub fn condense(&self) -> Result<Condensed> {
         let n = self.n_velocities();
         if let Some(sys) = BlockDiagSystem::new(self.dim, n, &self.m.entries, &self.h.entries, self.n_contacts())? {
