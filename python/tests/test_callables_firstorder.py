@@ -253,6 +253,7 @@ def test_exception_in_f_is_a_simulation_error_with_its_cause():
         sim.run()
     msg = str(e.value)
     assert "decay.f" in msg and "ZeroDivisionError" in msg and "bad f" in msg
+    assert "at t = 0.06" in msg  # the first step whose f raised
     assert isinstance(e.value.__cause__, ZeroDivisionError)
     assert 0.05 <= sim.t() <= 0.07 and np.isfinite(ds.x()).all()
 
@@ -268,6 +269,7 @@ def test_exception_in_relation_at_t0_is_a_model_error():
         sim.run()
     msg = str(e.value)
     assert "Interaction[bridge]" in msg and "FirstOrderType2R" in msg and "no diode here" in msg
+    assert "at t0 = 0" in msg
     assert isinstance(e.value.__cause__, ValueError)
 
 
