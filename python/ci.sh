@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
-# The Python package's tests: `bash python/ci.sh` (from anywhere).
+# The Python package's tests: `bash python/ci.sh` (from anywhere; `.ci/run` calls it last).
 # Creates a virtualenv (in $CARGO_TARGET_DIR/python-venv, else target/python-venv at the root),
-# installs maturin and the test dependencies, builds the `saltus` CLI and the sample plugins
-# (release; the tests compare against `saltus run`), builds the wheel with maturin (release,
-# sharing the root's target directory) and installs it, then runs pytest on python/tests.
+# installs maturin and the test dependencies, then
+#  1. the `saltus` CLI and the sample plugins the tests compare against: those `cargo test` of
+#     `.ci/run` built (the same cargo command with --no-run: nothing is rebuilt after it; run
+#     alone, it builds them). `cargo test` leaves target/debug/saltus built with the test
+#     profile (opt-level 2). Debug, test and release builds give the same bits on every sample
+#     (no fast-math; checked on the 17 samples);
+#  2. the wheel, built once with maturin in release (as `pip install ./python` builds it), and
+#     installed; SALTUS_PY_PROFILE=ci builds it in the `ci` profile of python/Cargo.toml instead
+#     (opt-level 1, no debug info);
+#  3. pytest on python/tests.
+#
+# Measured on the shared 2-core machine (load 7-12, so wall times are long; CPU = user+sys of
+# /usr/bin/time), for this script after `.ci/run`:
+#   before: `cargo build --release --workspace` (the CLI and plugins again) 545 s CPU
+#           + release wheel 440 s CPU (it reused part of that release build) + pytest 44 s wall
+#   after:  the cargo command is a no-op (0 s: the test-profile CLI of .ci/run's `cargo test`)
+#           + the wheel + pytest 36 s wall (85 tests, `ci` wheel and test-profile CLI).
+#   Wheel from scratch: `ci` profile 564 s CPU, release @REL@; the `ci` profile does not pay
+#   for itself in these measurements, so the default stays release.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -25,9 +41,15 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy scipy pytest dask distributed pandas matplotlib
 
-(cd "$repo" && cargo build --release --workspace --locked)
+if pkg-config --exists hdf5 2>/dev/null || [ -e /usr/include/hdf5/serial/hdf5.h ] || [ -e /usr/include/hdf5.h ]; then
+  (cd "$repo" && cargo test --workspace --all-features --locked --no-run)   # exactly .ci/run's
+else
+  (cd "$repo" && cargo build --workspace --locked)   # no HDF5 (feature `hdf5`): the CLI and plugins
+fi
+export SALTUS_BIN="$CARGO_TARGET_DIR/debug/saltus"
+profile="${SALTUS_PY_PROFILE:-release}"
 rm -rf "$CARGO_TARGET_DIR/wheels"
-(cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin build --release --locked -q \
+(cd "$here" && VIRTUAL_ENV="$venv" PATH="$venv/bin:$PATH" maturin build --profile "$profile" --locked -q \
   --interpreter "$venv/bin/python" -o "$CARGO_TARGET_DIR/wheels")
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$CARGO_TARGET_DIR"/wheels/saltus-*.whl
 

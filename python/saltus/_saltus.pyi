@@ -29,7 +29,11 @@ class CoreSimulation:
         plugin_dirs: Optional[Sequence[_Path]] = None,
         host: Optional[Dict[str, Dict[str, Callable[..., object]]]] = None,
         hide_positions: bool = False,
-    ) -> CoreSimulation: ...
+    ) -> CoreSimulation:
+        """``host``: Python callables by kind, ``{"time": {name: f(t)}, "time_mat": {name: A(t)},
+        "pair_vec": {name: f(t, a, b)}, "pair_mat": {name: J(t, a, b)}, "state_vec": {name: f(t, x)},
+        "state_mat": {name: J(t, x)}}``, found by the model's ``library=":host" function=name``."""
+        ...
     @property
     def t0(self) -> float: ...
     @property

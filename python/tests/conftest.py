@@ -26,15 +26,21 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def saltus_bin() -> Path:
-    """The `saltus` command-line tool (release build; built here if missing)."""
+    """The `saltus` command-line tool: $SALTUS_BIN (ci.sh sets it), else target/debug/saltus
+    (as `cargo build` or `cargo test` left it; built here if missing), else the release one.
+    Every profile gives the same bits (no fast-math, no FMA contraction); the tests compare bits."""
     exe = os.environ.get("SALTUS_BIN")
     if exe:
         return Path(exe)
-    exe = target_dir() / "release" / "saltus"
-    if not exe.exists():
-        subprocess.run(
-            ["cargo", "build", "--release", "--workspace"], cwd=REPO, check=True, env={**os.environ}
-        )
+    for profile in ("debug", "release"):
+        exe = target_dir() / profile / "saltus"
+        if exe.exists():
+            return exe
+    exe = target_dir() / "debug" / "saltus"
+    subprocess.run(
+        ["cargo", "build", "--workspace", "--locked"],
+        cwd=REPO, check=True, env={**os.environ},
+    )
     assert exe.exists(), f"{exe} was not built"
     return exe
 

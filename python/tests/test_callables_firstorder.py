@@ -48,6 +48,22 @@ def test_exponential_diode_against_closed_form():
     assert 3.6 < e1 / e2 < 4.4, (e1, e2)
 
 
+def test_time_dependent_a_against_closed_form():
+    """FirstOrderLinearDS with a Python A(t): x' = -(1 + t) x, x = e^{-t - t²/2} (order 2)."""
+
+    def run(h):
+        ds = sk.FirstOrderLinearDS([1.0], [[0.0]], name="x")
+        ds.setComputeAFunction(lambda t: [[-(1.0 + t)]])
+        nsds = sk.NonSmoothDynamicalSystem(0.0, 1.0)
+        nsds.insert_dynamical_system(ds)
+        out = euler_moreau(nsds, h).run()
+        return np.max(np.abs(out["x.x[0]"] - np.exp(-out["t"] - out["t"] ** 2 / 2)))
+
+    e1, e2 = run(0.01), run(0.005)
+    assert e1 < 1e-4
+    assert 3.6 < e1 / e2 < 4.4, (e1, e2)
+
+
 # ---------------------------------------------------------------------------------------------
 # The diode bridge: FirstOrderNonLinearDS + FirstOrderType2R
 # ---------------------------------------------------------------------------------------------
@@ -237,6 +253,7 @@ def test_exception_in_f_is_a_simulation_error_with_its_cause():
         sim.run()
     msg = str(e.value)
     assert "decay.f" in msg and "ZeroDivisionError" in msg and "bad f" in msg
+    assert "at t = 0.06" in msg  # the first step whose f raised
     assert isinstance(e.value.__cause__, ZeroDivisionError)
     assert 0.05 <= sim.t() <= 0.07 and np.isfinite(ds.x()).all()
 
@@ -252,6 +269,7 @@ def test_exception_in_relation_at_t0_is_a_model_error():
         sim.run()
     msg = str(e.value)
     assert "Interaction[bridge]" in msg and "FirstOrderType2R" in msg and "no diode here" in msg
+    assert "at t0 = 0" in msg
     assert isinstance(e.value.__cause__, ValueError)
 
 

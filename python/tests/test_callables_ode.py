@@ -113,3 +113,12 @@ def test_python_relation_equals_the_plugin_sample(plugin_dir):
     fast = sim.run()
     for c in sample:
         assert np.array_equal(fast[c], sample[c]), c
+    # Siconos plugin strings "library:function"
+    siconos = sk.LagrangianScleronomousR(
+        "saltus_plugin_pendulum:rod_h", "saltus_plugin_pendulum:rod_jacobian", params=[1.0]
+    )
+    sim = pendulum(siconos)
+    sim.plugin_dirs = [str(plugin_dir)]
+    fast = sim.run()
+    for c in sample:
+        assert np.array_equal(fast[c], sample[c]), c
