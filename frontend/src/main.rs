@@ -9,7 +9,7 @@
 use clap::{Args, Parser, Subcommand};
 use saltus_frontend::interrupt::StopFlags;
 use saltus_frontend::output::{inputs, Format, Target};
-use saltus_frontend::{plot, runner, solve_cmd, view_cmd, xml};
+use saltus_frontend::{plot, runner, runner_control, solve_cmd, view_cmd, xml};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -189,13 +189,6 @@ fn search_dirs(mut plugin_dirs: Vec<PathBuf>) -> Vec<PathBuf> {
     plugin_dirs
 }
 
-fn load(model: &Path, plugin_dirs: Vec<PathBuf>) -> Result<(xml::LoadedModel, xml::convert::Built), Failure> {
-    let plugin_dirs = search_dirs(plugin_dirs);
-    let loaded = xml::load_file(model).map_err(|e| Failure::Input(e.to_string()))?;
-    let built = xml::convert::build(&loaded, plugin_dirs).map_err(|e| Failure::Input(e.to_string()))?;
-    Ok((loaded, built))
-}
-
 fn dispatch(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
         Cmd::Run { model, output, every, quiet, strict, force, plugins } => {
@@ -205,7 +198,12 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             });
             // the output path first (cheap), then again against every input once they are known
             Target::plan(&out, std::slice::from_ref(&model)).map_err(|e| Failure::Input(e.to_string()))?;
-            let (_, mut built) = load(&model, plugins.plugin_dirs.clone())?;
+            let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
+            if loaded.model.control.is_some() {
+                return run_control(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
+            }
+            let built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()));
+            let mut built = built.map_err(|e| Failure::Input(e.to_string()))?;
             let every = every.or(built.every).unwrap_or(1);
             let inputs = inputs::model_inputs(&model, &search_dirs(plugins.plugin_dirs));
             let target = Target::plan(&out, &inputs).map_err(|e| Failure::Input(e.to_string()))?;
@@ -230,7 +228,25 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             }
         }
         Cmd::Check { model, strict, plugins } => {
-            let (loaded, mut built) = load(&model, plugins.plugin_dirs)?;
+            let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
+            if loaded.model.control.is_some() {
+                let dirs = search_dirs(plugins.plugin_dirs);
+                let c =
+                    xml::convert_control::build_control(&loaded, dirs).map_err(|e| Failure::Input(e.to_string()))?;
+                say(format_args!(
+                    "{}: OK — control simulation (ZOH), {} steps of h = {} from t0 = {} to T = {}, h_c = {}; {}",
+                    model.display(),
+                    c.steps,
+                    xml::plain(c.h),
+                    xml::plain(c.t0),
+                    xml::plain(c.t_end),
+                    xml::plain(c.h_c),
+                    c.elements.join(", ")
+                ));
+                return Ok(());
+            }
+            let built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs));
+            let mut built = built.map_err(|e| Failure::Input(e.to_string()))?;
             say(format_args!(
                 "{}: OK — {} dynamical system(s), {} interaction(s); {} {} of h = {} from t0 = {} to T = {}; {}",
                 model.display(),
@@ -282,6 +298,46 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             Err(view_cmd::ViewFailure::Usage(m)) => Err(Failure::Usage(m)),
             Err(view_cmd::ViewFailure::Input(m)) => Err(Failure::Input(m)),
         },
+    }
+}
+
+/// `run` of a `<Control>` model (zero-order-hold control simulation).
+fn run_control(
+    model: &Path,
+    loaded: &xml::LoadedModel,
+    out: &Path,
+    every: Option<u64>,
+    quiet: bool,
+    force: bool,
+    plugin_dirs: Vec<PathBuf>,
+) -> Result<(), Failure> {
+    let dirs = search_dirs(plugin_dirs);
+    let mut built =
+        xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
+    let every = every.or(loaded.model.output.as_ref().and_then(|o| o.every)).unwrap_or(1);
+    let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
+    let rows = built.steps / every.max(1) + 2;
+    let bytes = Format::of(out).bytes_per_row(built.columns.len()).saturating_mul(rows);
+    if !force && (built.steps > MAX_STEPS || bytes > MAX_OUTPUT_BYTES) {
+        return Err(Failure::Input(format!(
+            "this run has {} steps and about {bytes} bytes of output: check h and T, or pass --force",
+            built.steps
+        )));
+    }
+    let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
+    let opts = runner::RunOptions { every, quiet, strict: false, stop };
+    match runner_control::execute(&mut built, &opts, target) {
+        Ok(sum) => {
+            if !quiet {
+                warn(format_args!(
+                    "{}: control simulation, {} steps (h = {}), {} actuations, {} relay problems not converged, max residual {:.3e}, wall time {:.3} s; {} rows written to {}",
+                    model.display(), sum.steps, xml::plain(built.h), sum.events, sum.not_converged, sum.max_residual,
+                    sum.wall.as_secs_f64(), sum.rows, out.display()
+                ));
+            }
+            Ok(())
+        }
+        Err(e) => Err(Failure::Code(e.to_string(), e.exit_code())),
     }
 }
 

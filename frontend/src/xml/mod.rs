@@ -4,6 +4,7 @@
 mod bind;
 pub use bind::{HostFns, HOST_LIBRARY};
 pub mod convert;
+pub mod convert_control;
 mod convert_ed;
 mod convert_fc;
 mod convert_sim;
@@ -12,6 +13,7 @@ mod document;
 pub mod line_table;
 pub mod probe;
 pub mod schema;
+mod schema_control;
 mod schema_ed;
 mod schema_sim;
 pub mod values;
