@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod interrupt;
+pub mod mech_cmd;
 pub mod names;
 pub mod output;
 pub mod plot;
@@ -16,6 +17,9 @@ pub mod plugin;
 pub mod runner;
 pub mod runner_control;
 pub mod runner_ed;
+pub mod runner_mech;
+#[cfg(feature = "hdf5")]
+pub mod runner_mech_hdf5;
 pub mod simulation;
 pub mod solve_cmd;
 pub mod step_time;

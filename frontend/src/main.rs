@@ -9,7 +9,7 @@
 use clap::{Args, Parser, Subcommand};
 use saltus_frontend::interrupt::StopFlags;
 use saltus_frontend::output::{inputs, Format, Target};
-use saltus_frontend::{plot, runner, runner_control, solve_cmd, view_cmd, xml};
+use saltus_frontend::{mech_cmd, plot, runner, runner_control, solve_cmd, view_cmd, xml};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,6 +54,7 @@ enum Cmd {
     #[command(after_help = format!("Columns: t (the exact step time t0 + k h, shortest form), then NAME.q[i], NAME.v[i] (Lagrangian systems) or NAME.x[i] (first-order systems), then for each interaction NAME.y[i] (y at level 0: the gap of a Lagrangian relation), NAME.ydot[i] (Lagrangian relations: the relative velocity, level 1) and NAME.lambda[i] (at the level the one-step problem solves: the impulse over the step for Moreau-Jean, lambda for Euler-Moreau). Row 0 is the initial state.\n\
 Event-driven models (<EventDriven>): one row per processed event and a last column `kind`: 0 time-discretisation event t0 + k h, 1 pre-impact state, 2 post-impact state (rows 1 and 2 share t). NAME.lambda is the contact force on kind 0 rows, 0 on kind 1 rows, the impact impulse on kind 2 rows. The initial state is not written; --every N keeps every N-th kind-0 row.\n\
 Output: OUT.csv (text) or OUT.npy (NumPy structured array, one float64 field per column: numpy.load(OUT)['t'], pandas.DataFrame(numpy.load(OUT))). Rows go to OUT.partial.csv (.npy), renamed to OUT only when the run completes; an existing FIFO or character device (e.g. /dev/stdout) is written in place. The output must not be an input (model, data file, plugin) nor a directory.\n\
+<Mechanics> models (rigid bodies): columns t, then per moving body NAME.x, .y, .z (centre of mass), NAME.qw, .qx, .qy, .qz (orientation), NAME.vx, .vy, .vz (velocity, world frame), NAME.wx, .wy, .wz (angular velocity, body frame); --contacts also writes one row per contact and written step to OUT.contacts.csv (.npy); -o OUT.hdf5 writes the Siconos mechanics_hdf5 layout (build with --features hdf5).\n\
 The summary (unless --quiet) gives the steps or events, solver iterations, max residual, the steps that did not converge (accepted unless --strict) and the wall time of the run.\n\
 On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so far are kept in OUT.partial.csv (an earlier OUT.csv is left unchanged) and the exit code is 1, or 130/143; with --strict a non-converged step stops the run with exit code 3. Rows are flushed every 0.5 s, so a crash keeps the rows computed before it.\n{PLUGIN_NOTE}\n\nExample:\n  saltus run samples/bouncing_ball/bouncing_ball_ts.xml -o ball.csv --every 10\n  saltus run samples/bouncing_ball/bouncing_ball_ts_plugin.xml --plugin-dir target/release\n  saltus run samples/bouncing_ball/bouncing_ball_ed.xml -o ball_ed.csv\n  saltus plot ball_ed.csv -o ball_ed.png --columns 'ball.q[0],ball.v[0]'"))]
     Run {
@@ -74,6 +75,9 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
         /// Run even above 10^8 steps or an estimated 10 GB of output.
         #[arg(long)]
         force: bool,
+        /// <Mechanics> models: also write the contacts of every written step to OUT.contacts.csv (.npy).
+        #[arg(long)]
+        contacts: bool,
         #[command(flatten)]
         plugins: PluginArgs,
     },
@@ -133,7 +137,7 @@ Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp -
     },
     /// Run a mechanics scene and write a self-contained HTML page playing it in 3D (WebGL, no network).
     #[command(
-        after_help = "Drag to orbit, wheel to zoom; play/pause and a time slider.\n\nExample:\n  saltus view --scene spheres_in_a_box --n 125 -o spheres.html"
+        after_help = "Drag to orbit, wheel to zoom; play/pause and a time slider.\n\nExample:\n  saltus view samples/spheres_in_a_box/spheres_in_a_box_125.xml -o spheres.html\n  saltus view --scene spheres_in_a_box --n 125 -o spheres.html"
     )]
     View(view_cmd::ViewArgs),
     /// List the numerics solvers: one name per line, then a space and a description.
@@ -191,7 +195,7 @@ fn search_dirs(mut plugin_dirs: Vec<PathBuf>) -> Vec<PathBuf> {
 
 fn dispatch(cmd: Cmd) -> Result<(), Failure> {
     match cmd {
-        Cmd::Run { model, output, every, quiet, strict, force, plugins } => {
+        Cmd::Run { model, output, every, quiet, strict, force, contacts, plugins } => {
             let out = output.unwrap_or_else(|| {
                 let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
                 PathBuf::from(format!("{stem}.csv"))
@@ -199,11 +203,20 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             // the output path first (cheap), then again against every input once they are known
             Target::plan(&out, std::slice::from_ref(&model)).map_err(|e| Failure::Input(e.to_string()))?;
             let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
+            if loaded.model.mechanics.is_some() {
+                let plugin_dirs = search_dirs(plugins.plugin_dirs);
+                let a = mech_cmd::MechRunArgs { model, out, every, quiet, strict, force, contacts, plugin_dirs };
+                let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
+                return mech_cmd::run(&loaded, &a, stop, |l| warn(format_args!("{l}"))).map_err(from_mech);
+            }
+            if contacts {
+                return Err(Failure::Usage("--contacts applies to <Mechanics> models only".into()));
+            }
             if loaded.model.control.is_some() {
                 return run_control(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
             }
-            let built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()));
-            let mut built = built.map_err(|e| Failure::Input(e.to_string()))?;
+            let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()))
+                .map_err(|e| Failure::Input(e.to_string()))?;
             let every = every.or(built.every).unwrap_or(1);
             let inputs = inputs::model_inputs(&model, &search_dirs(plugins.plugin_dirs));
             let target = Target::plan(&out, &inputs).map_err(|e| Failure::Input(e.to_string()))?;
@@ -229,6 +242,12 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
         }
         Cmd::Check { model, strict, plugins } => {
             let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
+            if loaded.model.mechanics.is_some() {
+                for l in mech_cmd::check(&loaded, &model, strict).map_err(from_mech)? {
+                    say(format_args!("{l}"));
+                }
+                return Ok(());
+            }
             if loaded.model.control.is_some() {
                 let dirs = search_dirs(plugins.plugin_dirs);
                 let c =
@@ -245,8 +264,8 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 ));
                 return Ok(());
             }
-            let built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs));
-            let mut built = built.map_err(|e| Failure::Input(e.to_string()))?;
+            let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs))
+                .map_err(|e| Failure::Input(e.to_string()))?;
             say(format_args!(
                 "{}: OK — {} dynamical system(s), {} interaction(s); {} {} of h = {} from t0 = {} to T = {}; {}",
                 model.display(),
@@ -403,6 +422,13 @@ fn summary(model: &Path, built: &xml::convert::Built, sum: &runner::Summary, out
             model.display(), sum.steps + sum.events, sum.steps, xml::plain(built.h), sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, sum.not_converged,
             sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
+    }
+}
+
+fn from_mech(f: mech_cmd::MechFailure) -> Failure {
+    match f.code {
+        1 => Failure::Input(f.message),
+        c => Failure::Code(f.message, c),
     }
 }
 

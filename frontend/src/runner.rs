@@ -61,6 +61,8 @@ pub struct Summary {
 pub enum Stopped {
     /// A step failed.
     Failed(Box<KernelError>),
+    /// A step of a `<Mechanics>` scene failed ([`crate::runner_mech`]).
+    Mechanics(Box<saltus_mechanics::MechanicsError>),
     /// A signal asked the run to stop (at a step boundary).
     Signal(StopSignal, f64),
     /// `strict`: a step did not converge.
@@ -118,6 +120,10 @@ impl std::fmt::Display for StoppedRun {
         let (steps, unit, rows) = (self.summary.steps, self.unit, self.summary.rows);
         match &self.stopped {
             Stopped::Failed(e) => {
+                let named = self.failure.clone().unwrap_or_else(|| e.to_string());
+                write!(f, "the simulation failed after {steps} {unit}: {named}")?
+            }
+            Stopped::Mechanics(e) => {
                 let named = self.failure.clone().unwrap_or_else(|| e.to_string());
                 write!(f, "the simulation failed after {steps} {unit}: {named}")?
             }

@@ -1,19 +1,21 @@
 //! `saltus view`: run a mechanics scene and write a self-contained HTML page that plays it in 3D
 //! ([`saltus_mechanics::view`]).
 //!
-//! Today the scene comes from `--scene spheres_in_a_box --n N [--t T] [--seed S]`. The XML loader
-//! of `<Mechanics>` models calls [`write_view`] with the [`Scene`] it builds (`saltus view
-//! MODEL.xml -o OUT.html` answers with a clear error until it does).
+//! The scene comes from a model file with a `<Mechanics>` section (`saltus view MODEL.xml -o
+//! OUT.html [--t T]`, built by [`build_mechanics`]) or from `--scene spheres_in_a_box --n N [--t T]
+//! [--seed S]`.
 
+use crate::xml::convert_mech::build_mechanics;
 use clap::Args;
 use saltus_mechanics::scenes::{self, Scene};
 use saltus_mechanics::view::Recording;
+use saltus_mechanics::MechanicsSimulation;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `saltus view`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
-    /// An XML model with a <Mechanics> section (not yet supported: use --scene).
+    /// An XML model with a <Mechanics> section.
     #[arg(value_name = "MODEL.xml", conflicts_with = "scene")]
     pub model: Option<PathBuf>,
     /// A built-in scene: spheres_in_a_box.
@@ -62,8 +64,18 @@ pub struct ViewSummary {
 /// (and the last one), and writes the page to `out`. The hook for XML `<Mechanics>` models.
 pub fn write_view(scene: Scene, every: Option<usize>, out: &Path) -> Result<ViewSummary, String> {
     let steps = scene.n_steps();
-    let every = every.unwrap_or_else(|| ((0.01 / scene.h).round() as usize).max(1)).max(1);
-    let mut sim = scene.into_simulation().map_err(|e| e.to_string())?;
+    let sim = scene.into_simulation().map_err(|e| e.to_string())?;
+    write_view_of(sim, steps, every, out)
+}
+
+/// [`write_view`] of a simulation already set up (an XML `<Mechanics>` model's), for `steps` steps.
+pub fn write_view_of(
+    mut sim: MechanicsSimulation,
+    steps: usize,
+    every: Option<usize>,
+    out: &Path,
+) -> Result<ViewSummary, String> {
+    let every = every.unwrap_or_else(|| ((0.01 / sim.step_size()).round() as usize).max(1)).max(1);
     let mut rec = Recording::new(&sim.model);
     rec.record(&sim);
     for k in 1..=steps {
@@ -89,10 +101,22 @@ pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
     }
     let scene = match (&a.model, a.scene.as_deref()) {
         (Some(m), _) => {
-            return Err(ViewFailure::Input(format!(
-                "{}: XML <Mechanics> models are not supported by `saltus view` yet; use --scene spheres_in_a_box",
-                m.display()
-            )))
+            let input = |e: String| ViewFailure::Input(e);
+            let loaded = crate::xml::load_file(m).map_err(|e| input(e.to_string()))?;
+            if loaded.model.mechanics.is_none() {
+                return Err(input(format!(
+                    "{}: `saltus view` plays <Mechanics> scenes; this model has none (plot its run with `saltus plot`)",
+                    m.display()
+                )));
+            }
+            let built = build_mechanics(&loaded).map_err(|e| input(e.to_string()))?;
+            let t_end = a.t.unwrap_or(built.t_end);
+            if t_end <= built.t0 {
+                return Err(ViewFailure::Usage(format!("--t must be after t0 = {}", crate::xml::plain(built.t0))));
+            }
+            let steps = ((t_end - built.t0) / built.h).round() as usize;
+            let sim = built.simulation().map_err(|e| input(e.to_string()))?;
+            return write_view_of(sim, steps, a.every.map(|e| e as usize), &a.output).map_err(ViewFailure::Input);
         }
         (None, Some("spheres_in_a_box")) => {
             scenes::spheres_in_a_box(a.n as usize, a.seed).map_err(|e| ViewFailure::Input(e.to_string()))?

@@ -47,7 +47,25 @@ fn view_errors() {
     assert_eq!(o.status.code(), Some(2));
     let o = saltus(&["view", "model.xml", "-o", "x.html"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not supported by `saltus view` yet"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("model file not found"));
     let o = saltus(&["view", "--scene", "spheres_in_a_box", "--t", "-1", "-o", "x.html"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A `<Mechanics>` model file plays like the built-in scene it was written from.
+#[test]
+fn view_plays_a_model_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.html");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let model = root.join("samples/spheres_in_a_box/spheres_in_a_box_125.xml");
+    let o = saltus(&["view", model.to_str().unwrap(), "--t", "0.02", "--every", "5", "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("127 bodies, 20 steps, 5 frames"), "{said}");
+    // a model without <Mechanics> is refused with a reason
+    let ball = root.join("samples/bouncing_ball/bouncing_ball_ts.xml");
+    let o = saltus(&["view", ball.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("plays <Mechanics> scenes"));
 }

@@ -1,8 +1,9 @@
 //! Compares FC3D solvers on `spheres_in_a_box`: `cargo run --release -p saltus-mechanics --example solver_probe --
 //! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start), `sor`
-//! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order)
-//! or `admm`. Prints time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic
-//! energy at T, and (step, sweeps, residual) every 50 steps.
+//! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order),
+//! `admm`, `prox` (proximal point around the Alart–Curnier Newton) or `newton` (global Alart–Curnier Newton). Prints
+//! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
+//! (step, sweeps, residual) every 50 steps.
 use saltus_mechanics::scenes::spheres_in_a_box;
 use saltus_numerics::fc::{AdmmOptions, FcSolver, NsgsOptions};
 use saltus_numerics::IterOptions;
@@ -30,6 +31,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             FcSolver::Admm(o)
         }
         "sor" => FcSolver::NsgsAc(nsgs(1.5, None)),
+        "prox" => {
+            let mut o = saltus_numerics::fc::ProxOptions::with_iter(it);
+            o.warm_start = true;
+            FcSolver::Prox(o)
+        }
+        "newton" => {
+            let mut o = saltus_numerics::fc::NewtonOptions::with_iter(it);
+            o.warm_start = true;
+            FcSolver::NewtonAc(o)
+        }
         "proj" => FcSolver::NsgsProj(nsgs(1.0, None)),
         "shuffle" => FcSolver::NsgsAc(nsgs(1.0, Some(3))),
         _ => scene.options.solver.clone(),

@@ -27,6 +27,9 @@ from .model import (
     FirstOrderLinearDS,
     FirstOrderLinearTIDS,
     FirstOrderLinearTIR,
+    FirstOrderNonLinearDS,
+    FirstOrderType1R,
+    FirstOrderType2R,
     Interaction,
     LagrangianDS,
     LagrangianLinearTIDS,
@@ -81,6 +84,7 @@ def write_csv(path, result, columns=None) -> None:
 __all__ = [
     "SaltusError", "ModelError", "SimulationError", "NumericsError", "OutputError",
     "DynamicalSystem", "LagrangianLinearTIDS", "LagrangianDS", "FirstOrderLinearTIDS", "FirstOrderLinearDS",
+    "FirstOrderNonLinearDS", "FirstOrderType1R", "FirstOrderType2R",
     "Relation", "LagrangianLinearTIR", "LagrangianScleronomousR", "LagrangianRheonomousR", "FirstOrderLinearTIR",
     "NonSmoothLaw", "NewtonImpactNSL", "NewtonImpactFrictionNSL", "RelayNSL", "ComplementarityConditionNSL",
     "EqualityConditionNSL", "MixedComplementarityConditionNSL",

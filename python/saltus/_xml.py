@@ -81,6 +81,7 @@ class _Host:
 
     def __init__(self):
         self.time: Dict[str, Callable] = {}
+        self.time_mat: Dict[str, Callable] = {}
         self.pair_vec: Dict[str, Callable] = {}
         self.pair_mat: Dict[str, Callable] = {}
         self.state_vec: Dict[str, Callable] = {}
@@ -89,6 +90,7 @@ class _Host:
     def as_dict(self):
         return {
             "time": self.time,
+            "time_mat": self.time_mat,
             "pair_vec": self.pair_vec,
             "pair_mat": self.pair_mat,
             "state_vec": self.state_vec,
@@ -96,7 +98,83 @@ class _Host:
         }
 
     def names(self) -> List[str]:
-        return sorted(list(self.time) + list(self.pair_vec) + list(self.state_vec))
+        return sorted(
+            list(self.time) + list(self.time_mat) + list(self.pair_vec) + list(self.pair_mat) + list(self.state_vec)
+            + list(self.state_mat)
+        )
 
     def empty(self) -> bool:
-        return not (self.time or self.pair_vec or self.pair_mat or self.state_vec or self.state_mat)
+        return not (
+            self.time or self.time_mat or self.pair_vec or self.pair_mat or self.state_vec or self.state_mat
+        )
+
+
+def _siconos_plugin(spec: str, what: str) -> Tuple[str, str]:
+    """``"library:function"`` (the Siconos plugin string) as ``(library, function)``."""
+    library, sep, function = str(spec).rpartition(":")
+    if not sep or not library or not function:
+        raise ValueError(f"{what}: a plugin is named \"library:function\" (Siconos style), got {spec!r}")
+    return library, function
+
+
+class _Funcs:
+    """The user functions of one model element: each a Python callable or a plugin symbol, all
+    plugin symbols from one library (the model file has one ``library`` attribute per element).
+    ``slots`` maps the Siconos names (``f``, ``jacobianfx``, ...) to the model-file attributes."""
+
+    def __init__(self, owner: str, slots: Dict[str, str]):
+        self.owner, self.slots = owner, slots
+        self.funcs: Dict[str, object] = {}
+        self.library: Optional[str] = None
+        self.params: Optional[List[float]] = None
+
+    def set(self, slot: str, f, function: Optional[str] = None, params: Optional[Sequence[float]] = None) -> None:
+        """``f`` a callable; or a library with ``function``; or a Siconos ``"library:function"``."""
+        if f is None:
+            return
+        if callable(f):
+            if function is not None:
+                raise TypeError(f"{self.owner}.{slot}: give a Python callable or (library, function), not both")
+            self.funcs[slot] = f
+            return
+        if not isinstance(f, str):
+            raise TypeError(f"{self.owner}.{slot}: expected a Python callable or a plugin, got {type(f).__name__}")
+        library, function = (f, function) if function is not None else _siconos_plugin(f, f"{self.owner}.{slot}")
+        if self.library is not None and self.library != library:
+            raise ValueError(
+                f"{self.owner}: all its plugin functions must come from one library "
+                f"({self.library!r}, then {library!r} for {slot})"
+            )
+        self.library = library
+        self.funcs[slot] = str(function)
+        if params is not None:
+            self.params = [float(p) for p in params]
+
+    def attrs(self, host_table: Callable[[str], Dict[str, Callable]], key: str, wrap) -> Dict[str, str]:
+        """The element's attributes; the callables go into ``host_table(slot)`` as ``key.slot``
+        (wrapped by ``wrap(slot, f)`` to the kernel's argument order)."""
+        missing = [s for s in self.slots if s not in self.funcs]
+        if missing:
+            raise ValueError(f"{self.owner}: {', '.join(missing)} not given (the Newton loop needs every Jacobian)")
+        kinds = {callable(f) for f in self.funcs.values()}
+        if len(kinds) > 1:
+            raise ValueError(
+                f"{self.owner}: its functions are all Python callables or all plugin symbols, not a mix "
+                "(put the Python ones in the plugin, or write the plugin ones in Python)"
+            )
+        if kinds == {True}:
+            attrs = {"library": HOST}
+            for slot, attr in self.slots.items():
+                name = f"{key}.{slot}"
+                host_table(slot)[name] = wrap(slot, self.funcs[slot])
+                attrs[attr] = name
+            return attrs
+        attrs = {"library": str(self.library)}
+        for slot, attr in self.slots.items():
+            attrs[attr] = str(self.funcs[slot])
+        if self.params is not None:
+            attrs["params"] = " ".join(_num(p) for p in self.params)
+        return attrs
+
+    def python(self) -> bool:
+        return any(callable(f) for f in self.funcs.values())

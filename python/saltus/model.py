@@ -23,7 +23,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._xml import HOST, ArrayLike, _Host, _mat, _mat_el, _num, _Plugin, _vec, _vec_el  # noqa: F401
+from ._xml import HOST, ArrayLike, _Funcs, _Host, _mat, _mat_el, _num, _Plugin, _siconos_plugin, _vec  # noqa: F401
+from ._xml import _vec_el
 from .relations import *  # noqa: F401,F403 (the relations and laws, re-exported)
 from .relations import NonSmoothLaw, Relation
 
@@ -146,16 +147,43 @@ class LagrangianLinearTIDS(_Lagrangian):
 
 
 class LagrangianDS(_Lagrangian):
-    """``M v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p`` with a constant mass and user
-    forces (Siconos ``LagrangianDS``). Forces with their Jacobians are Python callables
-    ``f(t, q, v)`` (slow) or plugin symbols (fast)."""
+    """``M(q) v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p`` (Siconos ``LagrangianDS``).
+    ``M``: a constant matrix, a Python callable ``M(q) -> matrix`` (slow) or a Siconos plugin
+    string ``"library:function"`` (fast; also ``setComputeMassFunction``). Forces with their
+    Jacobians are Python callables ``f(t, q, v)`` (slow) or plugin symbols (fast)."""
 
     _kind = "LagrangianDS"
 
     def __init__(self, q0: ArrayLike, v0: ArrayLike, M, name: Optional[str] = None):
         super().__init__(q0, v0, name)
-        self.M = _mat(M, "Mass")
+        self.M = None
+        self._mass = None  # a callable M(q) or a _Plugin
+        if callable(M) or isinstance(M, str):
+            self.setComputeMassFunction(M)
+        else:
+            self.M = _mat(M, "Mass")
         self._forces: Dict[str, Tuple] = {}
+
+    def setComputeMassFunction(self, M, function: Optional[str] = None, params=None) -> None:
+        """The mass matrix as a function of the positions: a Python callable ``M(q) -> n×n
+        matrix`` (slow: one Python call per evaluation), or a plugin (fast):
+        ``setComputeMassFunction(library, function)`` or ``("library:function")``, a
+        ``VectorFieldFn`` called with ``(t, q)`` writing ``M`` column-major. ``M(q)`` must be
+        symmetric positive definite (checked at ``q0``)."""
+        if callable(M):
+            if function is not None:
+                raise TypeError("setComputeMassFunction: a Python callable, or (library, function), not both")
+            self._mass = M
+        elif isinstance(M, str):
+            library, function = (M, function) if function is not None else _siconos_plugin(M, "Mass")
+            self._mass = _Plugin(library, function, params)
+        else:
+            raise TypeError(f"setComputeMassFunction: expected a callable or a plugin, got {type(M).__name__}")
+        self.M = None
+
+    def setMassPtr(self, M) -> None:
+        """A constant mass matrix."""
+        self.M, self._mass = _mat(M, "Mass"), None
 
     def _set_force(self, which: str, f, jacobian_q, jacobian_v, params=None) -> None:
         if isinstance(f, str):
@@ -185,7 +213,15 @@ class LagrangianDS(_Lagrangian):
         el = ET.SubElement(parent, self._kind, name=self.name)
         _vec_el(el, "q0", self.q0)
         _vec_el(el, "v0", self.v0)
-        _mat_el(el, "Mass", self.M)
+        if self.M is not None:
+            _mat_el(el, "Mass", self.M)
+        elif isinstance(self._mass, _Plugin):
+            ET.SubElement(el, "Mass", self._mass.attrs())
+        else:
+            key = f"{self.name}.Mass"
+            mass = self._mass
+            host.state_mat[key] = lambda t, q: mass(q)
+            ET.SubElement(el, "Mass", library=HOST, function=key)
         for which in ("FInt", "FGyr"):
             spec = self._forces.get(which)
             if spec is None:
@@ -248,6 +284,7 @@ class FirstOrderLinearDS(_FirstOrder):
     """``M ẋ = A x + b(t) + r``; ``b`` constant, a Python callable ``b(t)`` (slow) or a plugin."""
 
     _kind = "FirstOrderLinearDS"
+    _A_fn = None  # A(t): a callable or a _Plugin, else the constant A
 
     def setbPtr(self, b) -> None:
         """b: a constant vector or a Python callable ``b(t) -> array``."""
@@ -256,6 +293,93 @@ class FirstOrderLinearDS(_FirstOrder):
     def setComputebFunction(self, library: str, function: str, params: Optional[Sequence[float]] = None) -> None:
         """b(t) from a plugin library."""
         self._b = _Plugin(library, function, params)
+
+    def setComputeAFunction(self, A, function: Optional[str] = None, params: Optional[Sequence[float]] = None):
+        """``A(t)``: a Python callable ``A(t) -> n×n matrix`` (slow), or a plugin (fast):
+        ``setComputeAFunction(library, function)`` or ``("library:function")``, a ``TimeFn``
+        writing ``A`` column-major. The constant ``A`` given to the constructor is replaced."""
+        if callable(A):
+            self._A_fn = A
+        else:
+            library, function = (A, function) if function is not None else _siconos_plugin(A, "A")
+            self._A_fn = _Plugin(library, function, params)
+
+    def _element(self, parent, host):
+        el = super()._element(parent, host)
+        fn = self._A_fn
+        if fn is not None:
+            a = el.find("A")
+            a.text = None
+            a.attrib.clear()
+            n = self.x0.size
+            a.attrib.update(rows=str(n), cols=str(n))
+            if isinstance(fn, _Plugin):
+                a.attrib.update(fn.attrs())
+            else:
+                key = f"{self.name}.A"
+                host.time_mat[key] = fn
+                a.attrib.update(library=HOST, function=key)
+        return el
+
+
+class FirstOrderNonLinearDS(DynamicalSystem):
+    """``M ẋ = f(t, x) + r`` (Siconos ``FirstOrderNonLinearDS(x0, f, jacobianfx)``).
+
+    ``f(t, x) -> array`` and its Jacobian ``jacobianfx(t, x) -> n×n matrix`` are Python
+    callables (slow: one Python call per evaluation, several per Newton iteration) or plugins
+    (fast): Siconos strings ``"library:function"``, or ``setComputeFFunction(library,
+    function)`` and ``setComputeJacobianfxFunction(library, function)`` (``VectorFieldFn``
+    symbols of one library). ``M`` (``setMPtr``) is constant, the identity by default; ``z``
+    (``setzPtr``) is read by the relations (``h(x, z)`` of ``FirstOrderType1R``). The
+    integrator is ``EulerMoreauOSI`` with its Newton loop (``setNewtonTolerance``)."""
+
+    _kind = "FirstOrderNonLinearDS"
+
+    def __init__(self, x0: ArrayLike, f=None, jacobianfx=None, name: Optional[str] = None):
+        super().__init__(name)
+        self.x0 = _vec(x0, "x0")
+        self.M = None
+        self.z = None
+        self._fns = _Funcs("FirstOrderNonLinearDS", {"f": "function", "jacobianfx": "jacobian"})
+        self._fns.set("f", f)
+        self._fns.set("jacobianfx", jacobianfx)
+
+    def _initial(self):
+        return self.x0
+
+    def setComputeFFunction(self, f, function: Optional[str] = None, params: Optional[Sequence[float]] = None):
+        """``f(t, x)``: a Python callable, ``(library, function)`` or ``"library:function"``;
+        ``params`` are passed to the plugin."""
+        self._fns.set("f", f, function, params)
+
+    def setComputeJacobianfxFunction(self, jacobianfx, function: Optional[str] = None, params=None):
+        """``∇ₓf(t, x)`` (n×n): a Python callable, ``(library, function)`` or ``"library:function"``."""
+        self._fns.set("jacobianfx", jacobianfx, function, params)
+
+    def setMPtr(self, M) -> None:
+        """Constant mass matrix ``M`` of ``M ẋ = f(t, x) + r`` (symmetric positive semidefinite)."""
+        self.M = _mat(M, "Mass")
+
+    def setzPtr(self, z: ArrayLike) -> None:
+        """Parameters ``z`` (read by ``h(x, z)``, ``g(λ, z)`` of ``FirstOrderType1R``)."""
+        self.z = _vec(z, "z")
+
+    def x(self) -> np.ndarray:
+        """State (the current one once a simulation is built, else x0)."""
+        core = self._attached()
+        return self.x0.copy() if core is None else core.state(self._index)
+
+    def _element(self, parent, host):
+        el = ET.SubElement(parent, self._kind, name=self.name)
+        _vec_el(el, "x0", self.x0)
+        if self.M is not None:
+            _mat_el(el, "Mass", self.M)
+        tables = {"f": host.state_vec, "jacobianfx": host.state_mat}
+        attrs = self._fns.attrs(tables.__getitem__, self.name, lambda slot, f: f)
+        ET.SubElement(el, "F", attrs)
+        if self.z is not None:
+            _vec_el(el, "z", self.z)
+        return el
 
 
 # ---------------------------------------------------------------------------------------------

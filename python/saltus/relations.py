@@ -7,7 +7,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ._xml import HOST, ArrayLike, _Host, _mat, _mat_el, _num, _Plugin, _vec, _vec_el
+from ._xml import HOST, ArrayLike, _Funcs, _Host, _mat, _mat_el, _num, _Plugin, _siconos_plugin, _vec, _vec_el
 
 
 # ---------------------------------------------------------------------------------------------
@@ -42,8 +42,16 @@ class _LagrangianNonLinearR(Relation):
     def __init__(self, h, jacobian_q, dot_h=None, params=None):
         self.plugin = isinstance(h, str)
         if self.plugin:
-            # plugin: h is the library, the symbols are given by keyword
-            raise TypeError("use the .plugin(library, h=SYM, jacobian_q=SYM) constructor for a plugin relation")
+            # Siconos plugin strings "library:function", all from one library
+            specs = [_siconos_plugin(f, self._kind) for f in (h, jacobian_q, dot_h) if f is not None]
+            if len({lib for lib, _ in specs}) != 1:
+                raise ValueError(f"{self._kind}: the plugin functions must come from one library")
+            syms = [sym for _, sym in specs]
+            self.library = specs[0][0]
+            self.h, self.jacobian_q = syms[0], syms[1]
+            self.dot_h = syms[2] if len(syms) > 2 else None
+            self.params = None if params is None else [float(p) for p in params]
+            return
         funcs = (h, jacobian_q) + (() if dot_h is None else (dot_h,))
         if not all(callable(f) for f in funcs):
             raise TypeError(f"{self._kind}: give Python callables (or use {self._kind}.plugin(library, ...))")
@@ -144,6 +152,141 @@ class FirstOrderLinearTIR(Relation):
             _vec_el(el, "e", self.e)
         _mat_el(el, "B", self.B)
         return el
+
+
+class _FirstOrderNonLinearR(Relation):
+    """User functions of a nonlinear first-order relation: Python callables or plugin symbols."""
+
+    # Siconos name -> model-file attribute, and the kernel's argument kind
+    _slots: Dict[str, str] = {}
+
+    def __init__(self, **funcs):
+        self._fns = _Funcs(self._kind, self._slots)
+        for slot, f in funcs.items():
+            self._fns.set(slot, f)
+
+    @classmethod
+    def plugin(cls, library: str, params: Optional[Sequence[float]] = None, **symbols: str):
+        """The relation from symbols of one plugin library (fast), e.g.
+        ``FirstOrderType2R.plugin("libmy.so", h="h", jachx="C", jachlambda="D", g="g",
+        jacglambda="B", params=[...])``."""
+        self = cls.__new__(cls)
+        _FirstOrderNonLinearR.__init__(self)
+        for slot, sym in symbols.items():
+            if slot not in cls._slots:
+                raise TypeError(f"{cls._kind}.plugin: unknown function {slot!r} (known: {', '.join(cls._slots)})")
+            self._fns.set(slot, library, sym, params)
+        return self
+
+    def _set(self, slot, f, function, params):
+        self._fns.set(slot, f, function, params)
+
+    def _tables(self, host: _Host):
+        raise NotImplementedError
+
+    def _wrap(self, slot: str, f):
+        raise NotImplementedError
+
+    def _element(self, parent, host, name):
+        attrs = self._fns.attrs(self._tables(host).__getitem__, f"{name}.{self._kind}", self._wrap)
+        return ET.SubElement(parent, self._kind, attrs)
+
+
+class FirstOrderType1R(_FirstOrderNonLinearR):
+    """``y = h(x, z)``, ``r = g(λ, z)`` (Siconos ``FirstOrderType1R(h, g, jachx, jacglambda)``).
+
+    The functions, with Siconos's arguments: ``h(x, z) -> array`` (size m), ``jachx(x, z)`` (m×n),
+    ``g(λ, z) -> array`` (size n), ``jacglambda(λ, z)`` (n×m), where ``x`` and ``z`` are those of
+    the linked systems (concatenated for two). Python callables (slow: a Python call per
+    evaluation, several per Newton iteration), Siconos plugin strings ``"library:function"``,
+    ``setComputehFunction(library, function)``-style setters, or
+    ``FirstOrderType1R.plugin(library, h=..., jachx=..., g=..., jacglambda=...)`` (fast; the
+    symbols are ``RelationFn`` of one library: ``h(t, x, z)``, ``g(t, λ, z)``)."""
+
+    _kind = "FirstOrderType1R"
+    _slots = {"h": "h", "jachx": "jacobian_h", "g": "g", "jacglambda": "jacobian_g"}
+
+    def __init__(self, h, g, jachx=None, jacglambda=None):
+        super().__init__(h=h, g=g, jachx=jachx, jacglambda=jacglambda)
+
+    def setComputehFunction(self, h, function: Optional[str] = None, params=None) -> None:
+        """``h(x, z)``."""
+        self._set("h", h, function, params)
+
+    def setComputeJachxFunction(self, jachx, function: Optional[str] = None, params=None) -> None:
+        """``C = ∇ₓh(x, z)`` (m×n)."""
+        self._set("jachx", jachx, function, params)
+
+    def setComputegFunction(self, g, function: Optional[str] = None, params=None) -> None:
+        """``g(λ, z)``."""
+        self._set("g", g, function, params)
+
+    def setComputeJacglambdaFunction(self, jacglambda, function: Optional[str] = None, params=None) -> None:
+        """``B = ∇_λ g(λ, z)`` (n×m)."""
+        self._set("jacglambda", jacglambda, function, params)
+
+    def _tables(self, host):
+        return {"h": host.pair_vec, "jachx": host.pair_mat, "g": host.pair_vec, "jacglambda": host.pair_mat}
+
+    def _wrap(self, slot, f):
+        return lambda t, a, b: f(a, b)
+
+
+class FirstOrderType2R(_FirstOrderNonLinearR):
+    """``y = h(x, λ)``, ``r = g(λ)`` (Siconos ``FirstOrderType2R(h, g, jachx, jacglambda)``,
+    with ``jachlambda`` given to the constructor or by ``setComputeJachlambdaFunction``).
+
+    The functions, with Siconos's arguments: ``h(x, λ) -> array`` (size m), ``jachx(x, λ)``
+    (m×n), ``jachlambda(x, λ)`` (m×m), ``g(λ) -> array`` (size n), ``jacglambda(λ)`` (n×m). Python
+    callables (slow), Siconos plugin strings ``"library:function"``, the setters, or
+    ``FirstOrderType2R.plugin(library, h=..., jachx=..., jachlambda=..., g=..., jacglambda=...)``
+    (fast; ``RelationFn`` symbols: ``h(t, x, λ)``, ``g(t, λ)`` with an empty second argument)."""
+
+    _kind = "FirstOrderType2R"
+    _slots = {
+        "h": "h",
+        "jachx": "jacobian_h_x",
+        "jachlambda": "jacobian_h_lambda",
+        "g": "g",
+        "jacglambda": "jacobian_g",
+    }
+
+    def __init__(self, h, g, jachx=None, jacglambda=None, jachlambda=None):
+        super().__init__(h=h, g=g, jachx=jachx, jacglambda=jacglambda, jachlambda=jachlambda)
+
+    def setComputehFunction(self, h, function: Optional[str] = None, params=None) -> None:
+        """``h(x, λ)``."""
+        self._set("h", h, function, params)
+
+    def setComputeJachxFunction(self, jachx, function: Optional[str] = None, params=None) -> None:
+        """``C = ∇ₓh(x, λ)`` (m×n)."""
+        self._set("jachx", jachx, function, params)
+
+    def setComputeJachlambdaFunction(self, jachlambda, function: Optional[str] = None, params=None) -> None:
+        """``D = ∇_λ h(x, λ)`` (m×m)."""
+        self._set("jachlambda", jachlambda, function, params)
+
+    def setComputegFunction(self, g, function: Optional[str] = None, params=None) -> None:
+        """``g(λ)``."""
+        self._set("g", g, function, params)
+
+    def setComputeJacglambdaFunction(self, jacglambda, function: Optional[str] = None, params=None) -> None:
+        """``B = ∇_λ g(λ)`` (n×m)."""
+        self._set("jacglambda", jacglambda, function, params)
+
+    def _tables(self, host):
+        return {
+            "h": host.pair_vec,
+            "jachx": host.pair_mat,
+            "jachlambda": host.pair_mat,
+            "g": host.state_vec,
+            "jacglambda": host.state_mat,
+        }
+
+    def _wrap(self, slot, f):
+        if slot in ("g", "jacglambda"):
+            return lambda t, lam: f(lam)
+        return lambda t, x, lam: f(x, lam)
 
 
 class NonSmoothLaw:

@@ -2,7 +2,7 @@
 //! step at a time from Python or run to the end in Rust with the GIL released.
 
 use crate::errors::{guard, ModelError, OutputError, SimulationError};
-use crate::host::host_fns;
+use crate::host::{host_fns, Raised};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -25,6 +25,8 @@ struct Inner {
     /// The model file (for `run_to_file`'s check that the output is not an input).
     file: PathBuf,
     last: Option<Summary>,
+    /// The exception of a Python callable that failed (the `__cause__` of the error raised).
+    raised: Raised,
 }
 
 /// A model built from a model file (or from the Python classes) with its simulation.
@@ -47,9 +49,9 @@ fn dirs(plugin_dirs: Option<Vec<PathBuf>>) -> Vec<PathBuf> {
 }
 
 impl CoreSimulation {
-    fn new(built: Built, file: PathBuf) -> CoreSimulation {
+    fn new(built: Built, file: PathBuf, raised: Raised) -> CoreSimulation {
         let clock = StepClock::new(built.t0, built.h);
-        CoreSimulation { inner: Mutex::new(Inner { built, clock, k: 0, file, last: None }) }
+        CoreSimulation { inner: Mutex::new(Inner { built, clock, k: 0, file, last: None, raised }) }
     }
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A poisoned lock only means a panic was caught earlier; the data is still consistent
@@ -97,6 +99,7 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
 fn stopped_err(s: Stopped, steps: u64) -> PyErr {
     match s {
         Stopped::Failed(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
+        Stopped::Mechanics(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::NotConverged { t, residual, what } => SimulationError::new_err(format!(
             "strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} steps"
         )),
@@ -116,7 +119,7 @@ impl CoreSimulation {
         guard(|| {
             let m = xml::load_file(&path).map_err(|e| model_err(e, false))?;
             let built = xml::convert::build(&m, dirs(plugin_dirs)).map_err(|e| model_err(e, false))?;
-            Ok(CoreSimulation::new(built, path))
+            Ok(CoreSimulation::new(built, path, Raised::default()))
         })
     }
 
@@ -126,6 +129,7 @@ impl CoreSimulation {
     #[staticmethod]
     #[pyo3(signature = (text, file, plugin_dirs=None, host=None, hide_positions=false))]
     fn from_xml(
+        py: Python<'_>,
         text: &str,
         file: PathBuf,
         plugin_dirs: Option<Vec<PathBuf>>,
@@ -133,11 +137,11 @@ impl CoreSimulation {
         hide_positions: bool,
     ) -> PyResult<CoreSimulation> {
         guard(|| {
-            let host = host_fns(host)?;
+            let (host, raised) = host_fns(host)?;
             let m = xml::load_str(text, &file).map_err(|e| model_err(e, hide_positions))?;
-            let built =
-                xml::convert::build_with_host(&m, dirs(plugin_dirs), host).map_err(|e| model_err(e, hide_positions))?;
-            Ok(CoreSimulation::new(built, file))
+            let built = xml::convert::build_with_host(&m, dirs(plugin_dirs), host)
+                .map_err(|e| raised.chain(py, model_err(e, hide_positions)))?;
+            Ok(CoreSimulation::new(built, file, raised))
         })
     }
 
@@ -218,17 +222,18 @@ impl CoreSimulation {
 
     /// One time step (event driven: the next event), with every Siconos phase. Raises
     /// `SimulationError` if the step fails (the state stays at the last good step).
-    fn compute_one_step(&self) -> PyResult<()> {
+    fn compute_one_step(&self, py: Python<'_>) -> PyResult<()> {
         guard(|| {
             let mut i = self.lock();
             let inner = &mut *i;
+            inner.raised.clear();
             match inner.built.sim.advance(&mut inner.built.nsds) {
                 Ok(Advance::Step(_)) => {
                     inner.k += 1;
                     Ok(())
                 }
                 Ok(Advance::Event(_)) => Ok(()),
-                Err(e) => Err(SimulationError::new_err(e.to_string())),
+                Err(e) => Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
             }
         })
     }
@@ -283,6 +288,7 @@ impl CoreSimulation {
             let stop = sigint.as_ref().map_or_else(StopFlags::none, |s| s.flags.clone());
             let opts = RunOptions { every: every.max(1), quiet: true, strict, stop };
             let inner = &mut *i;
+            inner.raised.clear();
             let event_driven = matches!(inner.built.sim, Simulation::EventDriven(_));
             let (k0, t0, steps) = (inner.k, inner.built.t0, inner.built.steps);
             if !event_driven {
@@ -312,7 +318,7 @@ impl CoreSimulation {
                 // Python's own handler saw the signal too (chained): raise KeyboardInterrupt
                 py.check_signals()?;
             }
-            res.map_err(|s| stopped_err(s, sum.steps))?;
+            res.map_err(|s| inner.raised.chain(py, stopped_err(s, sum.steps)))?;
             let d = PyDict::new(py);
             for (name, col) in table.into_columns() {
                 d.set_item(name, PyArray1::from_vec(py, col))?;
@@ -341,6 +347,7 @@ impl CoreSimulation {
             let every = every.or(i.built.every).unwrap_or(1);
             let opts = RunOptions { every: every.max(1), quiet: true, strict, stop: StopFlags::none() };
             let inner = &mut *i;
+            inner.raised.clear();
             let built = &mut inner.built;
             let res = py.detach(|| no_panic(|| runner::execute(built, &opts, target)))?;
             match res {
@@ -350,7 +357,7 @@ impl CoreSimulation {
                     inner.last = Some(sum);
                     Ok(d)
                 }
-                Err(e) => Err(SimulationError::new_err(e.to_string())),
+                Err(e) => Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
             }
         })
     }

@@ -5,7 +5,7 @@ use super::values::{self, MatrixValue, PluginRef, VectorValue};
 use super::{LoadedModel, ModelError};
 use crate::plugin::{PluginCallError, PluginResolver};
 use nalgebra::{DMatrix, DVector};
-use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn, TimeVecFn};
+use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn, TimeMatFn, TimeVecFn};
 use saltus_kernel::{MatOp, UserFnError, VecOp};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,13 +21,18 @@ pub const HOST_LIBRARY: &str = ":host";
 pub struct HostFns {
     /// `out = f(t)`: external forces `F_ext(t)`, `b(t)`, `e(t)`.
     pub time: HashMap<String, TimeVecFn>,
-    /// `out = f(t, a, b)`: `F_int(t, q, v)`, `F_gyr`, relation functions.
+    /// `out = A(t)` (column-major, the declared shape): `A(t)` of `FirstOrderLinearDS`, `C(t)`,
+    /// `B(t)`, `D(t)` of `FirstOrderLinearR`.
+    pub time_mat: HashMap<String, TimeMatFn>,
+    /// `out = f(t, a, b)`: `F_int(t, q, v)`, `F_gyr`, `h(x, z)` and `g(λ, z)` of
+    /// `FirstOrderType1R`, `h(x, λ)` of `FirstOrderType2R`.
     pub pair_vec: HashMap<String, PairVecFn>,
     /// `out = J(t, a, b)` (n×m, column-major): Jacobians of the `pair_vec` functions.
     pub pair_mat: HashMap<String, PairMatFn>,
-    /// `out = f(t, x)`: relation outputs `h(q)`, `h(t, q)`, `ḣ(t, q)`.
+    /// `out = f(t, x)`: the vector field `f(t, x)` of `FirstOrderNonLinearDS`, `g(λ)` of
+    /// `FirstOrderType2R`, Lagrangian relation outputs `h(q)`, `h(t, q)`, `ḣ(t, q)`.
     pub state_vec: HashMap<String, StateVecFn>,
-    /// `out = J(t, x)`: their Jacobians.
+    /// `out = J(t, x)`: their Jacobians, and the mass matrix `M(q)` of `LagrangianDS`.
     pub state_mat: HashMap<String, StateMatFn>,
 }
 
@@ -85,7 +90,12 @@ impl Binder<'_> {
     }
 
     fn host_time(&self, function: &str, path: &str) -> Result<TimeVecFn, ModelError> {
-        self.host.time.get(function).cloned().ok_or_else(|| self.model.error_at(path, HostFns::missing(path, function)))
+        self.host_fn(&self.host.time, function, path)
+    }
+
+    /// The host function `function` of `table` (`library=":host"`), or an error naming `path`.
+    fn host_fn<F: Clone>(&self, table: &HashMap<String, F>, function: &str, path: &str) -> Result<F, ModelError> {
+        table.get(function).cloned().ok_or_else(|| self.model.error_at(path, HostFns::missing(path, function)))
     }
 
     /// A constant vector (a plugin is evaluated once at `t0`), of length `n` when given.
@@ -153,20 +163,19 @@ impl Binder<'_> {
                 let f = self.time_mat(&plugin, path)?;
                 let mut probe = DMatrix::zeros(r, c);
                 f(self.t0, &mut probe).map_err(|e| self.model.error_at(path, format!("at t0: {}", e.message)))?;
-                Ok(MatOp::Function { rows: r, cols: c, f: Arc::new(move |t, out: &mut DMatrix<f64>| f(t, out)) })
+                Ok(MatOp::Function { rows: r, cols: c, f })
             }
         }
     }
 
-    fn time_mat(
-        &mut self,
-        p: &PluginRef,
-        path: &str,
-    ) -> Result<impl Fn(f64, &mut DMatrix<f64>) -> Result<(), UserFnError> + Send + Sync + 'static, ModelError> {
+    fn time_mat(&mut self, p: &PluginRef, path: &str) -> Result<TimeMatFn, ModelError> {
+        if p.library == HOST_LIBRARY {
+            return self.host_fn(&self.host.time_mat, &p.function, path);
+        }
         let f =
             self.plugins.time_fn(&p.library, &p.function, path, p.params.clone()).map_err(|e| self.perr(path, e))?;
         // DMatrix is column-major, as the ABI's matrix outputs.
-        Ok(move |t: f64, out: &mut DMatrix<f64>| f.call(t, out.as_mut_slice()).map_err(user_err))
+        Ok(Arc::new(move |t: f64, out: &mut DMatrix<f64>| f.call(t, out.as_mut_slice()).map_err(user_err)))
     }
 
     /// A constant matrix (a plugin is evaluated once at `t0`).
@@ -196,6 +205,9 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<StateVecFn, ModelError> {
+        if library == HOST_LIBRARY {
+            return self.host_fn(&self.host.state_vec, symbol, path);
+        }
         let f = self.plugins.vector_field_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, x: &[f64], out: &mut [f64]| f.call(t, x, out).map_err(user_err)))
     }
@@ -208,6 +220,9 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<StateMatFn, ModelError> {
+        if library == HOST_LIBRARY {
+            return self.host_fn(&self.host.state_mat, symbol, path);
+        }
         let f = self.plugins.vector_field_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, x: &[f64], out: &mut DMatrix<f64>| f.call(t, x, out.as_mut_slice()).map_err(user_err)))
     }
@@ -221,8 +236,7 @@ impl Binder<'_> {
         path: &str,
     ) -> Result<PairVecFn, ModelError> {
         if library == HOST_LIBRARY {
-            let f = self.host.pair_vec.get(symbol).cloned();
-            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+            return self.host_fn(&self.host.pair_vec, symbol, path);
         }
         let f = self.plugins.lagrangian_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut [f64]| f.call(t, q, v, out).map_err(user_err)))
@@ -237,8 +251,7 @@ impl Binder<'_> {
         path: &str,
     ) -> Result<PairMatFn, ModelError> {
         if library == HOST_LIBRARY {
-            let f = self.host.pair_mat.get(symbol).cloned();
-            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+            return self.host_fn(&self.host.pair_mat, symbol, path);
         }
         let f = self.plugins.lagrangian_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, q: &[f64], v: &[f64], out: &mut DMatrix<f64>| {
@@ -254,6 +267,9 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<PairVecFn, ModelError> {
+        if library == HOST_LIBRARY {
+            return self.host_fn(&self.host.pair_vec, symbol, path);
+        }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], b: &[f64], out: &mut [f64]| f.call(t, a, b, out).map_err(user_err)))
     }
@@ -266,6 +282,9 @@ impl Binder<'_> {
         params: &[f64],
         path: &str,
     ) -> Result<PairMatFn, ModelError> {
+        if library == HOST_LIBRARY {
+            return self.host_fn(&self.host.pair_mat, symbol, path);
+        }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], b: &[f64], out: &mut DMatrix<f64>| {
             f.call(t, a, b, out.as_mut_slice()).map_err(user_err)
@@ -281,8 +300,7 @@ impl Binder<'_> {
         path: &str,
     ) -> Result<StateVecFn, ModelError> {
         if library == HOST_LIBRARY {
-            let f = self.host.state_vec.get(symbol).cloned();
-            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+            return self.host_fn(&self.host.state_vec, symbol, path);
         }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut [f64]| f.call(t, a, &[], out).map_err(user_err)))
@@ -297,8 +315,7 @@ impl Binder<'_> {
         path: &str,
     ) -> Result<StateMatFn, ModelError> {
         if library == HOST_LIBRARY {
-            let f = self.host.state_mat.get(symbol).cloned();
-            return f.ok_or_else(|| self.model.error_at(path, HostFns::missing(path, symbol)));
+            return self.host_fn(&self.host.state_mat, symbol, path);
         }
         let f = self.plugins.relation_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
         Ok(Arc::new(move |t, a: &[f64], out: &mut DMatrix<f64>| {

@@ -29,6 +29,12 @@ pub fn build(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Built, ModelE
 /// [`build`], with functions of the embedding application for `library=":host"` ([`HostFns`]).
 pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns) -> Result<Built, ModelError> {
     let mf = &m.model;
+    if mf.mechanics.is_some() {
+        return Err(m.error_at(
+            "Mechanics",
+            "a <Mechanics> scene is not a system of the kernel: it runs with `saltus run`, `check` and `view` (xml::convert_mech)",
+        ));
+    }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
         return Err(m.error_at(
@@ -93,7 +99,12 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         ids.insert(name.clone(), (id, dim));
     }
     if ids.is_empty() {
-        return Err(m.error_at("NSDS", "the NSDS has no dynamical system"));
+        let what = if mf.nsds.is_empty() {
+            "the model has no <NSDS> (or it is empty) and no <Mechanics>"
+        } else {
+            "the NSDS has no dynamical system"
+        };
+        return Err(m.error_at("NSDS", what));
     }
     for item in &mf.nsds.items {
         let NsdsItem::Interaction(spec) = item else { continue };

@@ -40,6 +40,12 @@ pub struct ControlBuilt {
 pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<ControlBuilt, ModelError> {
     let mf = &m.model;
     let c = mf.control.as_ref().ok_or_else(|| m.error_at("Control", "the model has no <Control> element"))?;
+    if mf.mechanics.is_some() {
+        return Err(m.error_at(
+            "Control",
+            "the plant of a <Control> model is a FirstOrderLinearTIDS in <NSDS>, not <Mechanics>",
+        ));
+    }
     if mf.simulation.is_some() || mf.event_driven.is_some() {
         return Err(m.error_at("Control", "a model has one simulation: <Simulation>, <EventDriven> or <Control>"));
     }

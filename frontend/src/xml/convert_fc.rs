@@ -2,7 +2,7 @@
 //! (ranges and the solver/dimension match) before the run.
 
 use super::schema::*;
-use saltus_kernel::solvers::fc::{self, FcSolver};
+use saltus_kernel::solvers::fc::{self, FcSolver, GfcSolver};
 use saltus_numerics::IterOptions;
 
 fn set_iter(it: &mut IterOptions, tol: Option<f64>, max_iter: Option<usize>) {
@@ -165,5 +165,18 @@ pub fn fc_solver(spec: &FrictionContactSpec) -> Result<FcSolver, String> {
         }
     };
     check.map_err(|e| format!("{}: {e}", spec.solver.kind_name()))?;
+    Ok(solver)
+}
+
+/// The solver of a `<GlobalFrictionContact dim=..>` element, or the reason it is rejected.
+pub fn gfc_solver(spec: &GlobalFrictionContactSpec) -> Result<GfcSolver, String> {
+    if spec.dim != 2 && spec.dim != 3 {
+        return Err(format!("dim = {}: a friction-contact problem has dimension 2 or 3", spec.dim));
+    }
+    let (solver, o) = match &spec.solver {
+        GfcSolverSpec::NsgsWr(o) => (GfcSolver::Condensed(FcSolver::NsgsAc(nsgs(o))), nsgs(o)),
+        GfcSolverSpec::Nsgs(o) => (GfcSolver::Nsgs(nsgs(o)), nsgs(o)),
+    };
+    o.validate().map_err(|e| e.to_string())?;
     Ok(solver)
 }

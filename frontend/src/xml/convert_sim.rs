@@ -226,6 +226,11 @@ pub(super) fn sim_error(m: &LoadedModel, nsds: &Nsds, e: &KernelError, osi_kind:
             };
             m.error_at(&format!("NSDS/{kind}[{name}]/Mass"), what)
         }
+        // the integrator / one-step problem pairing (MoreauJeanGOSI with GlobalFrictionContact)
+        KernelError::InvalidOption { option: "osnsp", reason } => m.error_at("Simulation/OneStepNSProblem", reason),
+        KernelError::InvalidOption { option: "osi", reason } => {
+            m.error_at(&format!("Simulation/OneStepIntegrator/{osi_kind}"), reason)
+        }
         KernelError::InvalidOption { option, reason } => {
             m.error_at("Simulation", format!("option `{option}`: {reason}"))
         }
@@ -251,6 +256,7 @@ impl OsiSpec {
         match self {
             OsiSpec::MoreauJeanOSI(_) => "MoreauJeanOSI",
             OsiSpec::EulerMoreauOSI(_) => "EulerMoreauOSI",
+            OsiSpec::MoreauJeanGOSI(_) => "MoreauJeanGOSI",
         }
     }
 }
@@ -272,6 +278,7 @@ pub fn build_simulation(
     let osi = match &s.osi.kind {
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta },
+        OsiSpec::MoreauJeanGOSI(o) => Osi::MoreauJeanGosi { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
     };
     osi.validate()
         .map_err(|e| m.error_at(&format!("Simulation/OneStepIntegrator/{}", s.osi.kind_name()), kernel_msg(&e)))?;
@@ -301,6 +308,15 @@ pub fn build_simulation(
             (
                 Osnsp::FrictionContact { dim: f.dim, solver },
                 options(f.storage, f.sparse_threshold, f.warm_start, f.on_non_convergence),
+            )
+        }
+        OsnspSpec::GlobalFrictionContact(f) => {
+            let solver = super::convert_fc::gfc_solver(f).map_err(|e| {
+                m.error_at(&format!("Simulation/OneStepNSProblem/GlobalFrictionContact/{}", f.solver.kind_name()), e)
+            })?;
+            (
+                Osnsp::GlobalFrictionContact { dim: f.dim, solver },
+                options(None, None, f.warm_start, f.on_non_convergence),
             )
         }
     };

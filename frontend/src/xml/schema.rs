@@ -24,8 +24,12 @@ pub struct ModelFile {
     pub title: Option<String>,
     #[serde(rename = "Time")]
     pub time: TimeSpec,
-    #[serde(rename = "NSDS")]
+    /// Dynamical systems and interactions (absent, i.e. empty, in a `<Mechanics>` model).
+    #[serde(rename = "NSDS", default, skip_serializing_if = "NsdsSpec::is_empty")]
     pub nsds: NsdsSpec,
+    /// A rigid-body scene with collision detection (instead of `<NSDS>`).
+    #[serde(rename = "Mechanics", default, skip_serializing_if = "is_none")]
+    pub mechanics: Option<MechanicsSpec>,
     /// Time stepping (exactly one of `Simulation` and `EventDriven` is given).
     #[serde(rename = "Simulation", default, skip_serializing_if = "is_none")]
     pub simulation: Option<SimulationSpec>,
@@ -50,11 +54,18 @@ pub struct TimeSpec {
 }
 
 /// `<NSDS>`: dynamical systems and interactions, in any order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NsdsSpec {
     #[serde(rename = "$value", default)]
     pub items: Vec<NsdsItem>,
+}
+
+impl NsdsSpec {
+    /// No system and no interaction (an absent `<NSDS>`).
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
 }
 
 /// One child of `<NSDS>`.
@@ -379,4 +390,5 @@ pub struct RelaySpec {
 
 pub use super::schema_control::*;
 pub use super::schema_ed::*;
+pub use super::schema_mech::*;
 pub use super::schema_sim::*;

@@ -40,6 +40,7 @@ pub struct OsiWrapper {
 pub enum OsiSpec {
     MoreauJeanOSI(MoreauJeanSpec),
     EulerMoreauOSI(EulerMoreauSpec),
+    MoreauJeanGOSI(MoreauJeanSpec),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -91,6 +92,38 @@ pub enum OsnspSpec {
     Relay(RelayProblemSpec),
     MLCP(MlcpProblemSpec),
     FrictionContact(FrictionContactSpec),
+    GlobalFrictionContact(GlobalFrictionContactSpec),
+}
+
+/// `<GlobalFrictionContact dim="2|3">`: global friction-contact problem and one solver element.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalFrictionContactSpec {
+    #[serde(rename = "@dim")]
+    pub dim: usize,
+    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
+    pub warm_start: Option<bool>,
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: GfcSolverSpec,
+}
+
+/// Global friction-contact solvers (`numerics::fc::GfcSolver`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum GfcSolverSpec {
+    NsgsWr(FcNsgsSpec),
+    Nsgs(FcNsgsSpec),
+}
+
+impl GfcSolverSpec {
+    /// XML element name.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            GfcSolverSpec::NsgsWr(_) => "NsgsWr",
+            GfcSolverSpec::Nsgs(_) => "Nsgs",
+        }
+    }
 }
 
 /// `<FrictionContact dim="2|3">`: local friction-contact problem and one solver element.

@@ -3,6 +3,7 @@
 
 pub mod assembly;
 pub mod event_driven;
+mod gosi;
 pub mod index_sets;
 pub(crate) mod interaction_work;
 pub mod osi;

@@ -4,7 +4,7 @@
 use super::assembly::{Assembly, Storage};
 use crate::error::KernelError;
 use crate::model::nslaw::NonSmoothLaw;
-use crate::solvers::fc::{self, FcSolver, FcWorkspace, FrictionContact};
+use crate::solvers::fc::{self, FcSolver, FcWorkspace, FrictionContact, GfcSolver};
 use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
 use crate::solvers::mlcp::{self, Mlcp, MlcpSolver, MlcpSolverState};
 use crate::solvers::relay::{self, Relay, RelaySolver, RelaySolverState};
@@ -37,6 +37,18 @@ pub enum Osnsp {
         /// The solver.
         solver: FcSolver,
     },
+    /// Global friction-contact problem in dimension `dim` (Siconos
+    /// `GlobalFrictionContact(dim)`), the one-step problem of [`crate::Osi::MoreauJeanGosi`]:
+    /// `M v = q + Hᵀ r` with `M` the block-diagonal iteration matrices, `u = H v + b` with `b` the
+    /// impact-law terms, Coulomb cone per contact; for `NewtonImpactFrictionNSL` of the same
+    /// dimension. `M` and `H` stay separate: the solver condenses `W = H M⁻¹ Hᵀ` block-sparse
+    /// ([`GfcSolver::Condensed`], Siconos `*_WR`) or never forms it ([`GfcSolver::Nsgs`]).
+    GlobalFrictionContact {
+        /// 2 or 3.
+        dim: usize,
+        /// The solver.
+        solver: GfcSolver,
+    },
 }
 
 impl Osnsp {
@@ -48,6 +60,7 @@ impl Osnsp {
             Osnsp::Relay(_) => "Relay",
             Osnsp::Mlcp(_) => "MLCP",
             Osnsp::FrictionContact { .. } => "FrictionContact",
+            Osnsp::GlobalFrictionContact { .. } => "GlobalFrictionContact",
         }
     }
 
@@ -60,6 +73,7 @@ impl Osnsp {
             Osnsp::FrictionContact { solver, .. } => {
                 matches!(solver, FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_))
             }
+            Osnsp::GlobalFrictionContact { .. } => false,
         }
     }
 
@@ -73,7 +87,7 @@ impl Osnsp {
             },
             Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
             Osnsp::Relay(_) => matches!(law, NonSmoothLaw::Relay { .. }),
-            Osnsp::FrictionContact { dim, .. } => {
+            Osnsp::FrictionContact { dim, .. } | Osnsp::GlobalFrictionContact { dim, .. } => {
                 matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim) && lagrangian
             }
             Osnsp::Mlcp(_) => match law {
@@ -108,6 +122,12 @@ impl Osnsp {
                 reason: format!("friction contact dimension {dim} must be 2 or 3"),
             }),
             Osnsp::FrictionContact { .. } => Ok(()),
+            Osnsp::GlobalFrictionContact { dim, .. } if *dim != 2 && *dim != 3 => Err(NumericsError::InvalidOption {
+                option: "dim",
+                reason: format!("global friction contact dimension {dim} must be 2 or 3"),
+            }),
+            Osnsp::GlobalFrictionContact { solver: GfcSolver::Nsgs(o), .. } => o.validate(),
+            Osnsp::GlobalFrictionContact { .. } => Ok(()),
         }
         .map_err(|e| KernelError::InvalidOption { option: "osnsp solver", reason: e.to_string() })
     }
@@ -226,6 +246,13 @@ pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> R
             let res = solve_equality(&op, asm, st);
             asm.op = Some(op);
             res
+        }
+        Osnsp::GlobalFrictionContact { .. } => {
+            asm.op = Some(op);
+            Err(NumericsError::Unsupported {
+                solver: "GlobalFrictionContact",
+                what: "a condensed matrix (the global problem is solved by the MoreauJeanGOSI step)".into(),
+            })
         }
     }
 }

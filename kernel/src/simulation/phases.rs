@@ -13,7 +13,7 @@ impl TimeStepping {
         for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
             w.input_k.copy_from(ds.input());
             match self.osi {
-                Osi::MoreauJean { .. } => moreau_jean::begin_step(ds, w, t_k)?,
+                Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => moreau_jean::begin_step(ds, w, t_k)?,
                 Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k)?,
             }
         }
@@ -25,7 +25,9 @@ impl TimeStepping {
         let (h, theta) = (self.h, self.osi.theta());
         for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
             match self.osi {
-                Osi::MoreauJean { .. } => moreau_jean::compute_free_state(ds, w, t1, h, theta)?,
+                Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => {
+                    moreau_jean::compute_free_state(ds, w, t1, h, theta)?
+                }
                 Osi::EulerMoreau { .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta)?,
             }
             w.free_osnsp.copy_from(&w.free);
@@ -54,10 +56,17 @@ impl TimeStepping {
         let mut delta: f64 = 0.0;
         let mut scale_x: f64 = 0.0;
         let (systems, _) = nsds.parts_mut();
+        // MoreauJeanGOSI: the global problem's velocity when it was solved (else the free one)
+        let global = self.gosi.as_ref().filter(|g| g.solved);
         for (ds, w) in systems.iter_mut().zip(self.dsw.iter_mut()) {
-            let d = match self.osi {
-                Osi::MoreauJean { .. } => moreau_jean::update_state(ds, w, h, theta, t1)?,
-                Osi::EulerMoreau { .. } => euler_moreau::update_state(ds, w, h, t1)?,
+            let d = match (self.osi, global) {
+                (Osi::MoreauJeanGosi { .. }, Some(g)) => {
+                    super::gosi::update_state_global(ds, w, g.velocity(w.id.index(), w.free.len()), h, theta)
+                }
+                (Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. }, _) => {
+                    moreau_jean::update_state(ds, w, h, theta, t1)?
+                }
+                (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1)?,
             };
             let bad_v = ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()));
             if !d.is_finite() || bad_v || ds.state().iter().any(|v| !v.is_finite()) {

@@ -1,6 +1,7 @@
 //! Time stepping (Siconos `TimeStepping`): `t_k = t0 + k h`, one Newton loop per step.
 
 use super::assembly::Assembly;
+use super::gosi::GosiWork;
 use super::index_sets::IndexSets;
 use super::interaction_work::InterWork;
 use super::osi::{euler_moreau, moreau_jean, DsWork, NewtonOptions, Osi};
@@ -24,8 +25,8 @@ pub struct TimeStepping {
     t_start: f64,
     k: u64,
     pub(crate) osi: Osi,
-    osnsp: Osnsp,
-    options: OsnspOptions,
+    pub(crate) osnsp: Osnsp,
+    pub(crate) options: OsnspOptions,
     newton: NewtonOptions,
     pub(crate) topo: Topology,
     pub(crate) dsw: Vec<DsWork>,
@@ -39,8 +40,10 @@ pub struct TimeStepping {
     constant_matrix: bool,
     /// The active set of the next step (level of the problem).
     pub(crate) level_set: usize,
-    osnsp_size: usize,
+    pub(crate) osnsp_size: usize,
     activation_threshold: f64,
+    /// The global problem's buffers (MoreauJeanGOSI only).
+    pub(crate) gosi: Option<GosiWork>,
 }
 
 impl TimeStepping {
@@ -62,7 +65,9 @@ impl TimeStepping {
         for (i, ds) in nsds.systems().iter().enumerate() {
             let mut w = DsWork::new(crate::DsId(i as u32), ds.dim());
             match osi {
-                Osi::MoreauJean { theta, .. } => moreau_jean::init(ds, &mut w, h, theta, t)?,
+                Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => {
+                    moreau_jean::init(ds, &mut w, h, theta, t)?
+                }
                 Osi::EulerMoreau { theta } => euler_moreau::init(ds, &mut w, h, theta, t)?,
             }
             dsw.push(w);
@@ -75,6 +80,7 @@ impl TimeStepping {
             .collect();
         let linear = dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
         let constant_matrix = dsw.iter().all(|w| w.w_constant) && iws.iter().all(|w| w.constant);
+        let gosi = matches!(osi, Osi::MoreauJeanGosi { .. }).then(|| GosiWork::new(&dsw));
         let mut ts = TimeStepping {
             h,
             t_start: t,
@@ -94,6 +100,7 @@ impl TimeStepping {
             level_set: if osi.level() == 1 { 1 } else { 0 },
             osnsp_size: 0,
             activation_threshold: 0.0,
+            gosi,
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -213,8 +220,12 @@ impl TimeStepping {
             for w in self.dsw.iter_mut() {
                 w.input.fill(0.0);
             }
+            if let Some(g) = self.gosi.as_mut() {
+                g.solved = false;
+            }
             if n > 0 {
-                let rep = self.solve_osnsp(nsds, t1, sparse)?;
+                let rep =
+                    if self.gosi.is_some() { self.solve_gfc(nsds, t1)? } else { self.solve_osnsp(nsds, t1, sparse)? };
                 report.osnsp = Some(rep);
             }
             self.update_input(nsds, nonlinear_fo);
@@ -336,7 +347,7 @@ impl TimeStepping {
     /// Euler–Moreau uses every interaction.
     fn update_index_sets(&mut self, nsds: &Nsds) {
         let changed = match self.osi {
-            Osi::MoreauJean { gamma, .. } => {
+            Osi::MoreauJean { gamma, .. } | Osi::MoreauJeanGosi { gamma, .. } => {
                 let h = self.h;
                 let s = self.activation_threshold;
                 let iws = &self.iws;
@@ -392,7 +403,27 @@ impl TimeStepping {
 
 /// Checks every (system, relation, law, integrator, problem) combination.
 fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), KernelError> {
-    let lagrangian_osi = matches!(osi, Osi::MoreauJean { .. });
+    let lagrangian_osi = osi.is_lagrangian();
+    let gosi = matches!(osi, Osi::MoreauJeanGosi { .. });
+    let gfc = matches!(osnsp, Osnsp::GlobalFrictionContact { .. });
+    if gosi && !gfc {
+        return Err(KernelError::InvalidOption {
+            option: "osnsp",
+            reason: format!(
+                "MoreauJeanGOSI needs the one-step problem GlobalFrictionContact, not {}",
+                osnsp.kind_name()
+            ),
+        });
+    }
+    if gfc && !gosi {
+        return Err(KernelError::InvalidOption {
+            option: "osi",
+            reason: format!(
+                "the one-step problem GlobalFrictionContact needs MoreauJeanGOSI (it keeps M and H apart), not {}",
+                osi.kind_name()
+            ),
+        });
+    }
     for (i, ds) in nsds.systems().iter().enumerate() {
         if ds.is_lagrangian() != lagrangian_osi {
             return Err(KernelError::UnsupportedSystem {

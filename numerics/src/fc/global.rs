@@ -5,6 +5,7 @@
 //! `v = M⁻¹ (H r + q)`. The error of a global solution is the canonical error of that
 //! equivalent local problem at `r` ([`gfc_error`]).
 
+use super::block_diag::BlockDiagSystem;
 use super::sparse_lu::SparseLu;
 use super::{solve as solve_local, FcSolver, FrictionContact, NewtonOptions, NsgsOptions, ProxOptions};
 use crate::error::{check_finite, check_len, NumericsError, Result};
@@ -132,10 +133,45 @@ impl GlobalFrictionContact {
     pub fn size(&self) -> usize {
         self.b.len()
     }
+    /// `M`.
+    pub fn m(&self) -> &Triplets {
+        &self.m
+    }
+    /// `H` (n × d·nc).
+    pub fn h(&self) -> &Triplets {
+        &self.h
+    }
+    /// `q`.
+    pub fn q(&self) -> &[f64] {
+        &self.q
+    }
+    /// `b`.
+    pub fn b(&self) -> &[f64] {
+        &self.b
+    }
+    /// Friction coefficients.
+    pub fn mu(&self) -> &[f64] {
+        &self.mu
+    }
 
-    /// Factorizes `M` and builds the equivalent local problem.
+    /// Factorizes `M` and builds the equivalent local problem. A block-diagonal `M` (blocks of
+    /// at most 256 rows, the mechanical case) is factored block by block and `W` assembled from
+    /// the pairs of contacts sharing a block (block-sparse above 600 unknowns, never through a
+    /// dense `M⁻¹H`); any other `M` goes through a sparse LU and a dense `M⁻¹ [H | q]`.
     pub fn condense(&self) -> Result<Condensed> {
         let n = self.n_velocities();
+        if let Some(sys) = BlockDiagSystem::new(self.dim, n, &self.m.entries, &self.h.entries, self.n_contacts())? {
+            let mut qloc = self.b.clone();
+            let mut vfree = vec![0.0; n];
+            let zero = vec![0.0; self.size()];
+            if !sys.velocity(&self.q, &zero, &mut vfree) {
+                return Err(NumericsError::Singular { what: "M (block LU)", index: 0 });
+            }
+            self.h.tr_matvec_add(&vfree, &mut qloc);
+            let op = sys.delassus(DENSE_MAX)?;
+            let local = FrictionContact::new(self.dim, op, qloc, self.mu.clone())?;
+            return Ok(Condensed { local, factors: Factors::Blocks(sys), problem: self.clone() });
+        }
         let pattern: Vec<(usize, usize)> = self.m.entries.iter().map(|&(i, j, _)| (i, j)).collect();
         let mut lu = SparseLu::new(n, &pattern)
             .ok_or(NumericsError::InvalidOption { option: "M", reason: "entry out of range".into() })?;
@@ -171,21 +207,30 @@ impl GlobalFrictionContact {
             qloc[j] += v * rhs[(i, m)];
         }
         let dim = self.dim;
-        let op = if m > 600 {
+        let op = if m > DENSE_MAX {
             let sizes = vec![dim; m / dim];
             Operator::BlockCsr(BlockCsr::from_dense(&w, &sizes, &sizes)?)
         } else {
             Operator::Dense(w)
         };
         let local = FrictionContact::new(dim, op, qloc, self.mu.clone())?;
-        Ok(Condensed { local, lu, problem: self.clone() })
+        Ok(Condensed { local, factors: Factors::Lu(Box::new(lu)), problem: self.clone() })
     }
+}
+
+/// Above this many contact unknowns the condensed `W` is stored block-sparse.
+const DENSE_MAX: usize = 600;
+
+/// The factors of `M`.
+enum Factors {
+    Lu(Box<SparseLu>),
+    Blocks(BlockDiagSystem),
 }
 
 /// A global problem with `M` factorized and its equivalent local problem.
 pub struct Condensed {
     local: FrictionContact,
-    lu: SparseLu,
+    factors: Factors,
     problem: GlobalFrictionContact,
 }
 
@@ -197,10 +242,19 @@ impl Condensed {
     /// `v = M⁻¹ (H r + q)`.
     pub fn velocity(&self, r: &[f64], v: &mut [f64]) {
         let n = self.problem.n_velocities();
+        let lu = match &self.factors {
+            Factors::Blocks(sys) => {
+                if !sys.velocity(&self.problem.q, r, v) {
+                    v.iter_mut().for_each(|x| *x = f64::NAN);
+                }
+                return;
+            }
+            Factors::Lu(lu) => lu,
+        };
         let mut x = self.problem.q.clone();
         self.problem.h.matvec_add(r, &mut x);
         let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| x[i]);
-        if n > 0 && !self.lu.solve_in_place(rhs.as_mut()) {
+        if n > 0 && !lu.solve_in_place(rhs.as_mut()) {
             rhs.fill(f64::NAN);
         }
         for i in 0..n {
@@ -214,11 +268,15 @@ pub fn gfc_error(c: &Condensed, r: &[f64]) -> f64 {
     super::fc_error(c.local(), r)
 }
 
-/// Solvers of the global problem: condensation, then the given local solver.
+/// Solvers of the global problem.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GfcSolver {
-    /// Condense with a sparse LU of `M`, then solve the local problem with this solver.
+    /// Condense (Siconos `*_WR`: `W = Hᵀ M⁻¹ H`, see [`GlobalFrictionContact::condense`]), then
+    /// solve the local problem with this solver.
     Condensed(FcSolver),
+    /// NSGS on the global problem without forming `W` (Siconos `GFC3D_NSGS`; `M`
+    /// block-diagonal): [`super::global_nsgs`], with the Alart–Curnier one-contact solver.
+    Nsgs(NsgsOptions),
 }
 
 /// Global solver catalogue.
@@ -226,10 +284,14 @@ pub const GFC_SOLVERS: &[(&str, &str)] = &[
     ("gfc3d-nsgs", "condense W = H^T M^-1 H (sparse LU), then NSGS with Alart-Curnier local solver"),
     ("gfc3d-newton", "condense, then the global Alart-Curnier semismooth Newton"),
     ("gfc3d-prox", "condense, then proximal point around Newton"),
+    ("gfc3d-nsgs-global", "NSGS on the global problem without forming W (M block-diagonal)"),
 ];
 
 /// The global solver called `name` in [`GFC_SOLVERS`].
 pub fn gfc_solver_by_name(name: &str, it: IterOptions) -> Option<GfcSolver> {
+    if name == "gfc3d-nsgs-global" {
+        return Some(GfcSolver::Nsgs(NsgsOptions::with_iter(it)));
+    }
     Some(GfcSolver::Condensed(match name {
         "gfc3d-nsgs" => FcSolver::NsgsAc(NsgsOptions::with_iter(it)),
         "gfc3d-newton" => FcSolver::NewtonAc(NewtonOptions::with_iter(it)),
@@ -251,7 +313,10 @@ pub fn solve_global(
     check_len("u", p.size(), u.len())?;
     check_len("v", p.n_velocities(), v.len())?;
     let start = std::time::Instant::now();
-    let GfcSolver::Condensed(s) = solver;
+    let s = match solver {
+        GfcSolver::Condensed(s) => s,
+        GfcSolver::Nsgs(o) => return super::global_nsgs::solve(p, r, u, v, o, super::LocalSolver::AlartCurnier),
+    };
     let c = p.condense()?;
     let mut rep = solve_local(c.local(), r, u, s)?;
     c.velocity(r, v);

@@ -9,11 +9,13 @@
 //! [`fc_error`] on the returned `r`).
 
 pub mod admm;
+mod block_diag;
 pub mod cone;
 #[cfg(feature = "hdf5")]
 pub mod fclib;
 pub mod generate;
 pub mod global;
+pub mod global_nsgs;
 pub mod io;
 pub mod lemke2d;
 pub mod local;

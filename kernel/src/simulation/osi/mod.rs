@@ -29,6 +29,17 @@ pub enum Osi {
         /// Activation look-ahead γ ∈ [0, 1] (Siconos default 0.5).
         gamma: f64,
     },
+    /// Global Moreau–Jean (Siconos `MoreauJeanGOSI`) for Lagrangian systems: the same θ-scheme
+    /// and activation rule as [`Osi::MoreauJean`], but the one-step problem keeps the iteration
+    /// matrices and the relations apart (a [`crate::Osnsp::GlobalFrictionContact`]):
+    /// `W v_{k+1} = W v_free + Hᵀ λ`, `u = H v_{k+1} + e u_k`, `(u, λ)` in the friction law;
+    /// `v_{k+1}` is the problem's global velocity and `q_{k+1} = q_k + h((1−θ) v_k + θ v_{k+1})`.
+    MoreauJeanGosi {
+        /// θ ∈ [0, 1].
+        theta: f64,
+        /// Activation look-ahead γ ∈ [0, 1] (Siconos default 0.5).
+        gamma: f64,
+    },
     /// Euler–Moreau (Siconos `EulerMoreauOSI`) for first-order systems:
     /// `M (x_{k+1} − x_k) = h θ f(t_{k+1}, x_{k+1}) + h (1−θ) f(t_k, x_k) + h r_{k+1}`,
     /// the input `r` fully implicit; every interaction is active.
@@ -43,6 +54,10 @@ impl Osi {
     pub fn moreau_jean(theta: f64) -> Self {
         Osi::MoreauJean { theta, gamma: 0.5 }
     }
+    /// Global Moreau–Jean with the Siconos default `γ = 1/2`.
+    pub fn moreau_jean_gosi(theta: f64) -> Self {
+        Osi::MoreauJeanGosi { theta, gamma: 0.5 }
+    }
     /// Euler–Moreau.
     pub fn euler_moreau(theta: f64) -> Self {
         Osi::EulerMoreau { theta }
@@ -51,19 +66,24 @@ impl Osi {
     pub fn kind_name(&self) -> &'static str {
         match self {
             Osi::MoreauJean { .. } => "MoreauJeanOSI",
+            Osi::MoreauJeanGosi { .. } => "MoreauJeanGOSI",
             Osi::EulerMoreau { .. } => "EulerMoreauOSI",
         }
     }
     /// θ.
     pub fn theta(&self) -> f64 {
         match self {
-            Osi::MoreauJean { theta, .. } | Osi::EulerMoreau { theta } => *theta,
+            Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta } => *theta,
         }
+    }
+    /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not).
+    pub fn is_lagrangian(&self) -> bool {
+        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
     }
     /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean, 0 for Euler–Moreau.
     pub fn level(&self) -> usize {
         match self {
-            Osi::MoreauJean { .. } => 1,
+            Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => 1,
             Osi::EulerMoreau { .. } => 0,
         }
     }
@@ -77,7 +97,9 @@ impl Osi {
             }
         };
         match self {
-            Osi::MoreauJean { theta, gamma } => chk("theta", *theta).and(chk("gamma", *gamma)),
+            Osi::MoreauJean { theta, gamma } | Osi::MoreauJeanGosi { theta, gamma } => {
+                chk("theta", *theta).and(chk("gamma", *gamma))
+            }
             Osi::EulerMoreau { theta } => chk("theta", *theta),
         }
     }
@@ -160,16 +182,21 @@ pub(crate) struct DenseLu {
     piv: Vec<usize>,
     /// The factors are those of a regular matrix.
     ready: bool,
+    /// `W` is diagonal (a common mass matrix): `solve` divides by `a[i, i]`, which gives the
+    /// same numbers as the triangular solves (`L = I`, no row exchange) without their loops.
+    diagonal: bool,
 }
 
 impl DenseLu {
     fn new(id: DsId, n: usize) -> Self {
-        DenseLu { id, n, a: vec![0.0; n * n], piv: vec![0; n], ready: false }
+        DenseLu { id, n, a: vec![0.0; n * n], piv: vec![0; n], ready: false, diagonal: false }
     }
 
     /// Factors `w` (`n × n`); `false` when a pivot is exactly zero (singular `W`).
     fn factor(&mut self, w: &DMatrix<f64>) -> bool {
         self.a.copy_from_slice(w.as_slice());
+        let n = self.n;
+        self.diagonal = (0..n).all(|j| (0..n).all(|i| i == j || self.a[j * n + i] == 0.0));
         self.ready = lu_factor(&mut self.a, self.n, &mut self.piv, 0.0).is_ok();
         self.ready
     }
@@ -180,7 +207,13 @@ impl DenseLu {
         if !self.ready {
             return Err(KernelError::SingularW { t, ds: self.id });
         }
-        if self.n > 0 {
+        if self.diagonal {
+            for col in b.chunks_exact_mut(self.n) {
+                for (i, x) in col.iter_mut().enumerate() {
+                    *x /= self.a[i * self.n + i];
+                }
+            }
+        } else if self.n > 0 {
             for col in b.chunks_exact_mut(self.n) {
                 for (k, &p) in self.piv.iter().enumerate() {
                     col.swap(k, p);
@@ -243,6 +276,11 @@ impl DsWork {
 
     /// `tmp = W⁻¹ input`: the state change per unit of input of `update_state`.
     pub fn winv_input(&mut self, t: f64) -> Result<(), KernelError> {
+        if self.lu.ready && self.input.iter().all(|&p| p == 0.0) {
+            // no impulse (free flight): W⁻¹ 0 = 0 without the solve
+            self.tmp.fill(0.0);
+            return Ok(());
+        }
         self.tmp.copy_from(&self.input);
         self.lu.solve(self.tmp.as_mut_slice(), t)
     }

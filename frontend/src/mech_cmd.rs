@@ -1,0 +1,200 @@
+//! `saltus run` and `saltus check` on a `<Mechanics>` model (the CLI glue of
+//! [`crate::xml::convert_mech`] and [`crate::runner_mech`]); `main.rs` prints what these return.
+
+use crate::interrupt::StopFlags;
+use crate::output::{inputs, Format, Target};
+use crate::runner::RunOptions;
+use crate::runner_mech::{self, execute_mech};
+use crate::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use crate::xml::{plain, LoadedModel};
+use std::path::{Path, PathBuf};
+
+/// Why a mechanics command failed: the message and the exit code (1 input or failed run,
+/// 3 `--strict`, 130/143 signals).
+#[derive(Debug)]
+pub struct MechFailure {
+    /// What went wrong.
+    pub message: String,
+    /// Process exit code.
+    pub code: u8,
+}
+
+fn input(message: String) -> MechFailure {
+    MechFailure { message, code: 1 }
+}
+
+/// Options of `saltus run` for a mechanics model.
+#[derive(Debug, Clone)]
+pub struct MechRunArgs {
+    /// The model file.
+    pub model: PathBuf,
+    /// The output (`.csv`, `.npy`, or `.hdf5`/`.h5` with the `hdf5` feature).
+    pub out: PathBuf,
+    /// `--every` (else the model's `<Output every>`, else 1).
+    pub every: Option<u64>,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// `--strict`.
+    pub strict: bool,
+    /// `--force`.
+    pub force: bool,
+    /// `--contacts`: also write `OUT.contacts.EXT`.
+    pub contacts: bool,
+    /// `--plugin-dir` (only for the inputs check).
+    pub plugin_dirs: Vec<PathBuf>,
+}
+
+/// `true` when `out` asks for HDF5 (`.hdf5`, `.h5`).
+pub fn is_hdf5(out: &Path) -> bool {
+    matches!(out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref(), Some("hdf5" | "h5"))
+}
+
+/// The exact command that builds `saltus` with HDF5 output.
+pub const HDF5_BUILD: &str =
+    "apt-get install -y libhdf5-dev pkg-config && cargo build --release -p saltus-frontend --features hdf5";
+
+/// `OUT.contacts.EXT` beside `OUT.EXT`.
+pub fn contacts_path(out: &Path) -> PathBuf {
+    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let ext = out.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_else(|| "csv".into());
+    out.with_file_name(format!("{stem}.contacts.{ext}"))
+}
+
+/// The summary line of a mechanics run.
+pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &crate::runner::Summary, out: &Path) -> String {
+    format!(
+        "{}: {} steps (h = {}), {} bodies, {} steps with contacts, {} contact events, {} solver iterations, max residual {:.3e}, {} steps not converged, wall time {:.3} s; {} rows written to {}",
+        model.display(),
+        s.steps,
+        plain(built.h),
+        built.model.n_bodies(),
+        s.nonsmooth_steps,
+        s.events,
+        s.solver_iterations,
+        s.max_residual,
+        s.not_converged,
+        s.wall.as_secs_f64(),
+        s.rows,
+        out.display()
+    )
+}
+
+/// `saltus run` on a loaded `<Mechanics>` model; `say` receives the summary line (unless quiet).
+pub fn run(loaded: &LoadedModel, a: &MechRunArgs, stop: StopFlags, say: impl Fn(&str)) -> Result<(), MechFailure> {
+    let built = build_mechanics(loaded).map_err(|e| input(e.to_string()))?;
+    let every = a.every.or(built.every).unwrap_or(1);
+    let inputs = inputs::model_inputs(&a.model, &a.plugin_dirs);
+    if is_hdf5(&a.out) {
+        return run_hdf5(&built, a, every, &inputs, stop, say);
+    }
+    let target = Target::plan(&a.out, &inputs).map_err(|e| input(e.to_string()))?;
+    let contacts = if a.contacts {
+        let p = contacts_path(&a.out);
+        if *target.kind() == crate::output::TargetKind::InPlace {
+            return Err(input(format!(
+                "--contacts needs a regular output file (the contacts go to OUT.contacts.EXT beside it), not `{}`",
+                a.out.display()
+            )));
+        }
+        Some(Target::plan(&p, &inputs).map_err(|e| input(e.to_string()))?)
+    } else {
+        None
+    };
+    if !a.force {
+        let cols = runner_mech::header(&built.model).len() as u64;
+        let rows = built.steps / every + 2;
+        let bytes = rows.saturating_mul(Format::of(&a.out).bytes_per_row(cols as usize));
+        if built.steps > 100_000_000 || bytes > 10_000_000_000 {
+            return Err(input(format!(
+                "this run has {} steps and would write about {:.0} GB: use --every N, or pass --force",
+                built.steps,
+                bytes as f64 / 1e9
+            )));
+        }
+    }
+    let sim = built.simulation().map_err(|e| input(e.to_string()))?;
+    let opts = RunOptions { every, quiet: a.quiet, strict: a.strict, stop };
+    match execute_mech(&built, sim, &opts, target, contacts) {
+        Ok(sum) => {
+            if !a.quiet {
+                say(&summary_line(&a.model, &built, &sum, &a.out));
+            }
+            Ok(())
+        }
+        Err(e) => {
+            if let (Some(sum), false) = (e.summary(), a.quiet) {
+                say(&summary_line(&a.model, &built, sum, &a.out));
+            }
+            Err(MechFailure { message: e.to_string(), code: e.exit_code() })
+        }
+    }
+}
+
+#[cfg(not(feature = "hdf5"))]
+fn run_hdf5(
+    _: &MechanicsBuilt,
+    a: &MechRunArgs,
+    _: u64,
+    _: &[PathBuf],
+    _: StopFlags,
+    _: impl Fn(&str),
+) -> Result<(), MechFailure> {
+    Err(input(format!(
+        "`{}`: this saltus was built without HDF5 output; build it with:\n  {HDF5_BUILD}\n(or write .csv or .npy)",
+        a.out.display()
+    )))
+}
+
+#[cfg(feature = "hdf5")]
+fn run_hdf5(
+    built: &MechanicsBuilt,
+    a: &MechRunArgs,
+    every: u64,
+    inputs: &[PathBuf],
+    stop: StopFlags,
+    say: impl Fn(&str),
+) -> Result<(), MechFailure> {
+    crate::runner_mech_hdf5::run(built, a, every, inputs, stop, say)
+}
+
+/// `saltus check` on a `<Mechanics>` model: the lines to print, after building the scene (and,
+/// with `strict`, taking its first step: exit code 3 if its solver did not converge).
+pub fn check(loaded: &LoadedModel, model: &Path, strict: bool) -> Result<Vec<String>, MechFailure> {
+    let built = build_mechanics(loaded).map_err(|e| input(e.to_string()))?;
+    let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
+    let mut lines = vec![format!(
+        "{}: OK — mechanics: {} bodies ({} dynamic), {} contactors; {} steps of h = {} from t0 = {} to T = {}; MoreauJeanOSI (theta = {}) + FrictionContact(3) {}",
+        model.display(),
+        built.model.n_bodies(),
+        moving,
+        built.model.colliders.len(),
+        built.steps,
+        plain(built.h),
+        plain(built.t0),
+        plain(built.t_end),
+        plain(built.options.theta),
+        built.options.solver.name()
+    )];
+    if let Some(t) = &loaded.model.title {
+        lines.push(format!("title: {t}"));
+    }
+    if strict {
+        let mut sim = built.simulation().map_err(|e| input(e.to_string()))?;
+        let rep = sim
+            .step()
+            .map_err(|e| input(format!("the first step failed: {}", runner_mech::named_error(&e, &sim.model))))?;
+        match rep.solver {
+            Some(s) if !s.status.converged() => {
+                return Err(MechFailure {
+                    message: format!(
+                        "--strict: the friction-contact problem did not converge in the first step (residual {:.3e})",
+                        s.residual
+                    ),
+                    code: 3,
+                })
+            }
+            _ => lines.push("first step: converged".into()),
+        }
+    }
+    Ok(lines)
+}

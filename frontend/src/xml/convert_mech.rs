@@ -1,0 +1,328 @@
+//! `<Mechanics>` model files -> a [`saltus_mechanics`] scene ([`MechanicsBuilt`]): shapes by
+//! name, bodies with their contactors, contact laws per pair of groups, and the Moreau–Jean
+//! options of `<Simulation>`. Every error names the element path (and its position).
+
+use super::schema::*;
+use super::values::{matrix, parse_numbers, MatrixValue};
+use super::{plain, LoadedModel, ModelError};
+use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
+use saltus_kernel::OnNonConvergence;
+use saltus_mechanics::{
+    BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, MotionFn, ShapeDesc,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A `<Mechanics>` model ready to run: the scene, its integrator options and time span.
+#[derive(Debug, Clone)]
+pub struct MechanicsBuilt {
+    /// Bodies, colliders, laws, gravity, margin.
+    pub model: MechanicsModel,
+    /// Moreau–Jean options (θ, γ, the FC3D solver, the non-convergence policy).
+    pub options: MoreauJeanOptions,
+    /// Start time.
+    pub t0: f64,
+    /// Final time.
+    pub t_end: f64,
+    /// Time step.
+    pub h: f64,
+    /// `round((T − t0)/h)`.
+    pub steps: u64,
+    /// `<Output every>`.
+    pub every: Option<u64>,
+}
+
+impl MechanicsBuilt {
+    /// The simulation at `t0` (the model is cloned: a built model can run several times).
+    pub fn simulation(&self) -> saltus_mechanics::Result<MechanicsSimulation> {
+        MechanicsSimulation::new(self.model.clone(), self.t0, self.h, self.options.clone())
+    }
+}
+
+/// `n` numbers from an attribute, or the reason.
+fn numbers(text: &str, what: &str, counts: &[usize]) -> Result<Vec<f64>, String> {
+    let v = parse_numbers(text).map_err(|e| format!("`{what}`: {e}"))?;
+    if !counts.contains(&v.len()) {
+        let want: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+        return Err(format!("`{what}` has {} numbers, expected {}", v.len(), want.join(" or ")));
+    }
+    Ok(v)
+}
+
+fn vec3(text: &Option<String>, what: &str, default: Vector3<f64>) -> Result<Vector3<f64>, String> {
+    match text {
+        None => Ok(default),
+        Some(t) => numbers(t, what, &[3]).map(|v| Vector3::new(v[0], v[1], v[2])),
+    }
+}
+
+/// A quaternion `w x y z`, normalised (it must not be 0).
+fn quaternion(text: &Option<String>, what: &str) -> Result<UnitQuaternion<f64>, String> {
+    let Some(t) = text else { return Ok(UnitQuaternion::identity()) };
+    let v = numbers(t, what, &[4])?;
+    let q = Quaternion::new(v[0], v[1], v[2], v[3]);
+    if q.norm() <= 1e-12 {
+        return Err(format!("`{what}` is not a rotation: the quaternion w x y z has norm {}", plain(q.norm())));
+    }
+    Ok(UnitQuaternion::from_quaternion(q))
+}
+
+/// A data matrix with `cols` columns (inline rows may omit `rows`).
+fn data(m: &LoadedModel, d: &DataMatrixSpec, path: &str, cols: usize) -> Result<DMatrix<f64>, ModelError> {
+    let spec = MatrixSpec {
+        rows: d.rows,
+        cols: d.cols.or(if d.file.is_none() && cols > 0 { Some(cols) } else { None }),
+        file: d.file.clone(),
+        text: d.text.clone(),
+        ..Default::default()
+    };
+    let MatrixValue::Constant(mat) = matrix(m, &spec, path)? else {
+        unreachable!("no plugin attributes in a data matrix")
+    };
+    if cols > 0 && mat.ncols() != cols {
+        return Err(m.error_at(path, format!("has {} columns, expected {cols}", mat.ncols())));
+    }
+    Ok(mat)
+}
+
+fn rows3(mat: &DMatrix<f64>) -> Vec<Vector3<f64>> {
+    mat.row_iter().map(|r| Vector3::new(r[0], r[1], r[2])).collect()
+}
+
+/// The shape declared by `item` (None for laws and bodies).
+fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDesc>, ModelError> {
+    let at = |e: String| m.error_at(path, e);
+    let desc = match item {
+        MechItem::Sphere(s) => ShapeDesc::Sphere { radius: s.radius },
+        MechItem::Box(s) => ShapeDesc::Cuboid {
+            half_extents: vec3(&Some(s.half_extents.clone()), "half_extents", Vector3::zeros()).map_err(at)?,
+        },
+        MechItem::Capsule(s) => ShapeDesc::Capsule { half_height: s.half_height, radius: s.radius },
+        MechItem::Cylinder(s) => ShapeDesc::Cylinder { half_height: s.half_height, radius: s.radius },
+        MechItem::Convex(s) => {
+            let d = DataMatrixSpec { file: s.file.clone(), text: s.text.clone(), ..Default::default() };
+            ShapeDesc::ConvexHull { points: rows3(&data(m, &d, path, 3)?) }
+        }
+        MechItem::Mesh(s) => {
+            let vertices = rows3(&data(m, &s.vertices, &format!("{path}/vertices"), 3)?);
+            let tri_path = format!("{path}/triangles");
+            let tris = data(m, &s.triangles, &tri_path, 3)?;
+            let mut indices = Vec::with_capacity(tris.nrows());
+            for (k, r) in tris.row_iter().enumerate() {
+                let mut t = [0u32; 3];
+                for (j, x) in r.iter().enumerate() {
+                    if !(x.fract() == 0.0 && *x >= 0.0 && *x < u32::MAX as f64) {
+                        return Err(
+                            m.error_at(&tri_path, format!("triangle {k}: `{}` is not a vertex index", plain(*x)))
+                        );
+                    }
+                    t[j] = *x as u32;
+                }
+                indices.push(t);
+            }
+            ShapeDesc::TriMesh { vertices, indices }
+        }
+        MechItem::HalfSpace(s) => {
+            ShapeDesc::HalfSpace { normal: vec3(&Some(s.normal.clone()), "normal", Vector3::zeros()).map_err(at)? }
+        }
+        MechItem::HeightMap(s) => {
+            let size = numbers(&s.size, "size", &[2]).map_err(at)?;
+            let heights = data(m, &s.heights, &format!("{path}/heights"), 0)?;
+            ShapeDesc::HeightField { heights, size: Vector2::new(size[0], size[1]) }
+        }
+        MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) => return Ok(None),
+    };
+    desc.validate().map_err(|e| m.error_at(path, e))?;
+    Ok(Some(desc))
+}
+
+/// The prescribed motion of a kinematic body: `x(t) = x₀ + v t + a (sin(2πf t + φ) − sin φ)`,
+/// `q(t) = q₀ exp(t Ω)` (`Ω` in the body frame, constant), `x₀, q₀` the pose at `t = 0`.
+fn motion(
+    x0: Vector3<f64>,
+    q0: UnitQuaternion<f64>,
+    v: Vector3<f64>,
+    omega: Vector3<f64>,
+    osc: Option<(Vector3<f64>, f64, f64)>,
+) -> MotionFn {
+    Arc::new(move |t: f64| {
+        let (mut x, mut vel) = (x0 + v * t, v);
+        if let Some((a, f, phase)) = osc {
+            let w = 2.0 * std::f64::consts::PI * f;
+            x += a * ((w * t + phase).sin() - phase.sin());
+            vel += a * (w * (w * t + phase).cos());
+        }
+        let orientation = q0 * UnitQuaternion::from_scaled_axis(omega * t);
+        BodyState { position: x, orientation, v: vel, omega }
+    })
+}
+
+fn body(
+    m: &LoadedModel,
+    b: &RigidBodySpec,
+    path: &str,
+    shapes: &HashMap<&str, ShapeDesc>,
+) -> Result<BodyDesc, ModelError> {
+    let at = |e: String| m.error_at(path, e);
+    let kind = match &b.kind {
+        None => BodyKindSpec::Dynamic,
+        Some(k) => BodyKindSpec::parse(k).map_err(at)?,
+    };
+    let position = vec3(&b.translation, "translation", Vector3::zeros()).map_err(at)?;
+    let orientation = quaternion(&b.orientation, "orientation").map_err(at)?;
+    let (v, omega) = match &b.velocity {
+        None => (Vector3::zeros(), Vector3::zeros()),
+        Some(t) => {
+            let x = numbers(t, "velocity", &[3, 6]).map_err(at)?;
+            let w = if x.len() == 6 { Vector3::new(x[3], x[4], x[5]) } else { Vector3::zeros() };
+            (Vector3::new(x[0], x[1], x[2]), w)
+        }
+    };
+    let state = BodyState { position, orientation, v, omega };
+    let mut d = match kind {
+        BodyKindSpec::Dynamic => BodyDesc::dynamic(&b.name),
+        BodyKindSpec::Static => BodyDesc::fixed(&b.name),
+        BodyKindSpec::Kinematic => {
+            let osc = match &b.oscillation {
+                None => None,
+                Some(o) => {
+                    let a = vec3(&Some(o.amplitude.clone()), "amplitude", Vector3::zeros())
+                        .map_err(|e| m.error_at(&format!("{path}/Oscillation"), e))?;
+                    if !(o.frequency > 0.0 && o.frequency.is_finite()) {
+                        return Err(m.error_at(
+                            &format!("{path}/Oscillation"),
+                            format!("`frequency` must be finite and > 0, got {}", plain(o.frequency)),
+                        ));
+                    }
+                    Some((a, o.frequency, o.phase.unwrap_or(0.0)))
+                }
+            };
+            BodyDesc::kinematic(&b.name, motion(position, orientation, v, omega, osc))
+        }
+    };
+    if kind != BodyKindSpec::Kinematic && b.oscillation.is_some() {
+        return Err(m.error_at(
+            &format!("{path}/Oscillation"),
+            "only a kinematic body (kind=\"kinematic\") has a prescribed motion",
+        ));
+    }
+    if kind == BodyKindSpec::Static && b.velocity.is_some() {
+        return Err(at("a static body does not move: remove `velocity` (or make it kinematic)".into()));
+    }
+    d = d.state(state).group(b.group.unwrap_or(0));
+    d.force = vec3(&b.force, "force", Vector3::zeros()).map_err(at)?;
+    d.torque = vec3(&b.torque, "torque", Vector3::zeros()).map_err(at)?;
+    if kind != BodyKindSpec::Dynamic && (b.force.is_some() || b.torque.is_some()) {
+        return Err(at("only dynamic bodies take a force or a torque".into()));
+    }
+    match (kind, b.mass, &b.inertia, b.density) {
+        (BodyKindSpec::Dynamic, Some(mass), Some(i), None) => {
+            let x = numbers(i, "inertia", &[3, 9]).map_err(at)?;
+            let inertia = if x.len() == 3 {
+                Matrix3::from_diagonal(&Vector3::new(x[0], x[1], x[2]))
+            } else {
+                Matrix3::from_row_slice(&x)
+            };
+            d = d.mass(mass, inertia);
+        }
+        (BodyKindSpec::Dynamic, None, None, Some(rho)) => d = d.density(rho),
+        (BodyKindSpec::Dynamic, Some(_), None, None) => {
+            return Err(at(
+                "`mass` needs `inertia` (3 numbers: the diagonal, or 9: the matrix); or give `density` instead".into(),
+            ))
+        }
+        (BodyKindSpec::Dynamic, None, Some(_), None) => return Err(at("`inertia` needs `mass`".into())),
+        (BodyKindSpec::Dynamic, None, None, None) => {
+            return Err(at("a dynamic body needs `mass` and `inertia`, or `density`".into()))
+        }
+        (BodyKindSpec::Dynamic, ..) => return Err(at("give `mass` and `inertia`, or `density`, not both".into())),
+        (_, None, None, None) => {}
+        _ => return Err(at("static and kinematic bodies have no `mass`, `inertia` or `density`".into())),
+    }
+    for (k, c) in b.contactors.iter().enumerate() {
+        let cpath = format!("{path}/Contactor");
+        let cat = |e: String| m.error_at(&cpath, format!("contactor {k}: {e}"));
+        let desc = shapes.get(c.shape.as_str()).ok_or_else(|| {
+            let mut known: Vec<&str> = shapes.keys().copied().collect();
+            known.sort_unstable();
+            cat(format!("unknown shape `{}` (declared: {})", c.shape, known.join(", ")))
+        })?;
+        let t = vec3(&c.translation, "translation", Vector3::zeros()).map_err(cat)?;
+        let r = quaternion(&c.orientation, "orientation").map_err(cat)?;
+        d = d.shape(desc.clone(), Isometry3::from_parts(Translation3::from(t), r));
+    }
+    Ok(d)
+}
+
+/// Builds the scene of a `<Mechanics>` model (the caller has checked that it has one).
+pub fn build_mechanics(m: &LoadedModel) -> Result<MechanicsBuilt, ModelError> {
+    let mf = &m.model;
+    let Some(mech) = &mf.mechanics else {
+        return Err(m.error_at("Mechanics", "the model has no <Mechanics> section"));
+    };
+    if !mf.nsds.is_empty() || m.index().find("NSDS").is_some() {
+        return Err(m.error_at("NSDS", "a model has an <NSDS> or a <Mechanics> scene, not both"));
+    }
+    let (t0, t_end) = (mf.time.t0, mf.time.t_end);
+    if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
+        return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {}, T = {}", plain(t0), plain(t_end))));
+    }
+    let gravity =
+        vec3(&mech.gravity, "gravity", Vector3::new(0.0, 0.0, -9.81)).map_err(|e| m.error_at("Mechanics", e))?;
+    let mut model = MechanicsModel::new(gravity, mech.margin).map_err(|e| m.error_at("Mechanics", e.to_string()))?;
+    let mut shapes: HashMap<&str, ShapeDesc> = HashMap::new();
+    for item in &mech.items {
+        if let Some((tag, name)) = item.shape_name() {
+            let path = format!("Mechanics/{tag}[{name}]");
+            let desc = shape(m, item, &path)?.expect("a shape declaration");
+            if shapes.insert(name, desc).is_some() {
+                return Err(m.error_at(&path, format!("a shape named `{name}` is already declared")));
+            }
+        }
+    }
+    let mut pairs: HashMap<(u32, u32), ()> = HashMap::new();
+    for item in &mech.items {
+        let MechItem::NewtonImpactFrictionNSL(l) = item else { continue };
+        let (g1, g2) = (l.group1.unwrap_or(0), l.group2.unwrap_or(0));
+        let path = "Mechanics/NewtonImpactFrictionNSL";
+        if pairs.insert((g1.min(g2), g1.max(g2)), ()).is_some() {
+            return Err(m.error_at(path, format!("a second law for the groups ({g1}, {g2})")));
+        }
+        let law = ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu };
+        model.set_law(g1, g2, law).map_err(|e| m.error_at(path, e.to_string()))?;
+    }
+    let mut n_bodies = 0;
+    for item in &mech.items {
+        let MechItem::RigidBody(b) = item else { continue };
+        let path = format!("Mechanics/RigidBody[{}]", b.name);
+        let desc = body(m, b, &path, &shapes)?;
+        model.add_body(desc).map_err(|e| m.error_at(&path, e.to_string()))?;
+        n_bodies += 1;
+    }
+    if n_bodies == 0 {
+        return Err(m.error_at("Mechanics", "the scene has no <RigidBody>"));
+    }
+    let (options, h) = super::convert_mech_sim::options(m)?;
+    let steps_f = ((t_end - t0) / h).round();
+    if !(1.0..=1e12).contains(&steps_f) {
+        return Err(m.error_at(
+            "Simulation/TimeDiscretisation",
+            format!("(T − t0)/h = {} steps: need between 1 and 1e12", plain((t_end - t0) / h)),
+        ));
+    }
+    let every = mf.output.as_ref().and_then(|o| o.every);
+    if every == Some(0) {
+        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
+    }
+    let built = MechanicsBuilt { model, options, t0, t_end, h, steps: steps_f as u64, every };
+    built.simulation().map_err(|e| m.error_at("Simulation", e.to_string()))?;
+    Ok(built)
+}
+
+/// `OnNonConvergence` of a policy attribute.
+pub(super) fn policy(p: Option<PolicySpec>) -> OnNonConvergence {
+    match p {
+        Some(PolicySpec::Fail) => OnNonConvergence::Fail,
+        _ => OnNonConvergence::Accept,
+    }
+}

@@ -1,0 +1,229 @@
+//! DTOs of `<Mechanics>` (rigid bodies with collision detection) mirroring
+//! `schemas/saltus-model.xsd`; re-exported by [`super::schema`]. Lists of numbers stay text until
+//! [`super::convert_mech`] parses them with the element path in every error.
+#![allow(missing_docs)] // the fields are the XML vocabulary, documented in the XSD.
+
+use super::schema::is_none;
+use serde::{Deserialize, Serialize};
+
+/// `<Mechanics gravity=".." margin="..">`: shapes, contact laws and bodies, in any order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MechanicsSpec {
+    #[serde(rename = "@gravity", default, skip_serializing_if = "is_none")]
+    pub gravity: Option<String>,
+    #[serde(rename = "@margin")]
+    pub margin: f64,
+    #[serde(rename = "$value", default)]
+    pub items: Vec<MechItem>,
+}
+
+/// One child of `<Mechanics>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum MechItem {
+    Sphere(SphereSpec),
+    Box(BoxSpec),
+    Capsule(RoundShapeSpec),
+    Cylinder(RoundShapeSpec),
+    Convex(PointListSpec),
+    Mesh(MeshSpec),
+    HalfSpace(HalfSpaceSpec),
+    HeightMap(HeightMapSpec),
+    NewtonImpactFrictionNSL(MechLawSpec),
+    RigidBody(RigidBodySpec),
+}
+
+impl MechItem {
+    /// The element name and the `name` attribute of a shape declaration (`None` for laws and
+    /// bodies).
+    pub fn shape_name(&self) -> Option<(&'static str, &str)> {
+        Some(match self {
+            MechItem::Sphere(s) => ("Sphere", &s.name),
+            MechItem::Box(s) => ("Box", &s.name),
+            MechItem::Capsule(s) => ("Capsule", &s.name),
+            MechItem::Cylinder(s) => ("Cylinder", &s.name),
+            MechItem::Convex(s) => ("Convex", &s.name),
+            MechItem::Mesh(s) => ("Mesh", &s.name),
+            MechItem::HalfSpace(s) => ("HalfSpace", &s.name),
+            MechItem::HeightMap(s) => ("HeightMap", &s.name),
+            MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SphereSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@radius")]
+    pub radius: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@half_extents")]
+    pub half_extents: String,
+}
+
+/// `<Capsule>` and `<Cylinder>` (along the local `y` axis).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundShapeSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@radius")]
+    pub radius: f64,
+    #[serde(rename = "@half_height")]
+    pub half_height: f64,
+}
+
+/// `<Convex name="..">x y z ...</Convex>` (or `file="..."`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PointListSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@file", default, skip_serializing_if = "is_none")]
+    pub file: Option<String>,
+    #[serde(rename = "$text", default, skip_serializing_if = "is_none")]
+    pub text: Option<String>,
+}
+
+/// Numbers inline (row-major) or from a file.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataMatrixSpec {
+    #[serde(rename = "@rows", default, skip_serializing_if = "is_none")]
+    pub rows: Option<usize>,
+    #[serde(rename = "@cols", default, skip_serializing_if = "is_none")]
+    pub cols: Option<usize>,
+    #[serde(rename = "@file", default, skip_serializing_if = "is_none")]
+    pub file: Option<String>,
+    #[serde(rename = "$text", default, skip_serializing_if = "is_none")]
+    pub text: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    pub vertices: DataMatrixSpec,
+    pub triangles: DataMatrixSpec,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HalfSpaceSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@normal")]
+    pub normal: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeightMapSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@size")]
+    pub size: String,
+    pub heights: DataMatrixSpec,
+}
+
+/// `<NewtonImpactFrictionNSL en et mu group1 group2>` of `<Mechanics>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MechLawSpec {
+    #[serde(rename = "@en")]
+    pub en: f64,
+    #[serde(rename = "@et", default, skip_serializing_if = "is_none")]
+    pub et: Option<f64>,
+    #[serde(rename = "@mu")]
+    pub mu: f64,
+    #[serde(rename = "@group1", default, skip_serializing_if = "is_none")]
+    pub group1: Option<u32>,
+    #[serde(rename = "@group2", default, skip_serializing_if = "is_none")]
+    pub group2: Option<u32>,
+}
+
+/// `kind` of a rigid body (read from the attribute's text by [`BodyKindSpec::parse`], so that a
+/// wrong word gets a message naming the allowed ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKindSpec {
+    Dynamic,
+    Static,
+    Kinematic,
+}
+
+impl BodyKindSpec {
+    /// `dynamic`, `static` or `kinematic`.
+    pub fn parse(s: &str) -> Result<BodyKindSpec, String> {
+        match s {
+            "dynamic" => Ok(BodyKindSpec::Dynamic),
+            "static" => Ok(BodyKindSpec::Static),
+            "kinematic" => Ok(BodyKindSpec::Kinematic),
+            _ => Err(format!("`kind` must be dynamic, static or kinematic, got `{s}`")),
+        }
+    }
+}
+
+/// `<RigidBody>` (Siconos `add_object`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RigidBodySpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@kind", default, skip_serializing_if = "is_none")]
+    pub kind: Option<String>,
+    #[serde(rename = "@group", default, skip_serializing_if = "is_none")]
+    pub group: Option<u32>,
+    #[serde(rename = "@mass", default, skip_serializing_if = "is_none")]
+    pub mass: Option<f64>,
+    #[serde(rename = "@inertia", default, skip_serializing_if = "is_none")]
+    pub inertia: Option<String>,
+    #[serde(rename = "@density", default, skip_serializing_if = "is_none")]
+    pub density: Option<f64>,
+    #[serde(rename = "@translation", default, skip_serializing_if = "is_none")]
+    pub translation: Option<String>,
+    #[serde(rename = "@orientation", default, skip_serializing_if = "is_none")]
+    pub orientation: Option<String>,
+    #[serde(rename = "@velocity", default, skip_serializing_if = "is_none")]
+    pub velocity: Option<String>,
+    #[serde(rename = "@force", default, skip_serializing_if = "is_none")]
+    pub force: Option<String>,
+    #[serde(rename = "@torque", default, skip_serializing_if = "is_none")]
+    pub torque: Option<String>,
+    #[serde(rename = "Contactor")]
+    pub contactors: Vec<ContactorSpec>,
+    #[serde(rename = "Oscillation", default, skip_serializing_if = "is_none")]
+    pub oscillation: Option<OscillationSpec>,
+}
+
+/// `<Contactor shape=".." translation=".." orientation=".."/>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactorSpec {
+    #[serde(rename = "@shape")]
+    pub shape: String,
+    #[serde(rename = "@translation", default, skip_serializing_if = "is_none")]
+    pub translation: Option<String>,
+    #[serde(rename = "@orientation", default, skip_serializing_if = "is_none")]
+    pub orientation: Option<String>,
+}
+
+/// `<Oscillation amplitude=".." frequency=".." phase=".."/>` of a kinematic body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OscillationSpec {
+    #[serde(rename = "@amplitude")]
+    pub amplitude: String,
+    #[serde(rename = "@frequency")]
+    pub frequency: f64,
+    #[serde(rename = "@phase", default, skip_serializing_if = "is_none")]
+    pub phase: Option<f64>,
+}

@@ -1,0 +1,168 @@
+//! The rigid-body samples run through `saltus run` (XML → frontend → CSV), checked against
+//! analytic mechanics: a stack of ten boxes stays up and the ground carries its weight; a ball
+//! rolls down an incline without slipping at a = 5/7 g sin α; a box slides to rest after
+//! v²/(2 μ g); a free body spun about its intermediate axis flips while its energy and angular
+//! momentum stay constant; Newton's cradle passes the first ball's momentum to the last one.
+
+mod mech_util;
+
+use mech_util::{run, sample, unit_quaternions, Table};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
+
+const G: f64 = 9.81;
+
+fn v3(t: &Table, row: usize, name: &str, c: [&str; 3]) -> Vector3<f64> {
+    Vector3::new(
+        t.rows[row][t.idx(&format!("{name}.{}", c[0]))],
+        t.rows[row][t.idx(&format!("{name}.{}", c[1]))],
+        t.rows[row][t.idx(&format!("{name}.{}", c[2]))],
+    )
+}
+fn pos(t: &Table, row: usize, name: &str) -> Vector3<f64> {
+    v3(t, row, name, ["x", "y", "z"])
+}
+fn vel(t: &Table, row: usize, name: &str) -> Vector3<f64> {
+    v3(t, row, name, ["vx", "vy", "vz"])
+}
+fn omega(t: &Table, row: usize, name: &str) -> Vector3<f64> {
+    v3(t, row, name, ["wx", "wy", "wz"])
+}
+fn quat(t: &Table, row: usize, name: &str) -> UnitQuaternion<f64> {
+    let c = |s: &str| t.rows[row][t.idx(&format!("{name}.{s}"))];
+    UnitQuaternion::new_unchecked(Quaternion::new(c("qw"), c("qx"), c("qy"), c("qz")))
+}
+
+/// Ten 1 kg cubes stay stacked for 2 s: no drift, no tilt, heights kept, and at the last step
+/// the ground's impulse carries the whole weight: Σ λ_z = M g h.
+#[test]
+fn box_stack_stays_standing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, c) = run(&sample("box_stack/box_stack.xml"), tmp.path(), &["--every", "100"]);
+    let last = b.rows.len() - 1;
+    assert_eq!(b.last("t"), 2.0);
+    for i in 0..10 {
+        let name = format!("box{i}");
+        let z0 = 0.05 * (2 * i + 1) as f64;
+        let x = pos(&b, last, &name);
+        assert!(x.xy().norm() < 1e-6, "{name} drifted to {x:?}");
+        assert!((x.z - z0).abs() < 1e-4 * z0, "{name} at z = {} instead of {z0}", x.z);
+        assert!(quat(&b, last, &name).angle() < 1e-6, "{name} tilted");
+        unit_quaternions(&b, &name, 1e-12);
+    }
+    let t_end = b.last("t");
+    let (it, ib1, ib2, ifz) = (c.idx("t"), c.idx("body1"), c.idx("body2"), c.idx("fz"));
+    let carried: f64 = c
+        .rows
+        .iter()
+        .filter(|r| r[it] == t_end)
+        .map(|r| {
+            if r[ib1] == 0.0 {
+                r[ifz]
+            } else if r[ib2] == 0.0 {
+                -r[ifz]
+            } else {
+                0.0
+            }
+        })
+        .sum();
+    let weight = 10.0 * G * 1e-3;
+    assert!((carried - weight).abs() < 1e-6 * weight, "the ground's impulse {carried}, M g h = {weight}");
+}
+
+/// a = v·down / t = 5/7 g sin α to 1e-6, the contact point does not slip, the ball stays on the plane.
+#[test]
+fn ball_rolls_down_the_incline_without_slipping() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, _) = run(&sample("rolling_sphere/rolling_sphere.xml"), tmp.path(), &["--every", "1000"]);
+    let n = Vector3::new(0.29552020666133955, 0.0, 0.955336489125606).normalize();
+    let sin_a = n.x;
+    let down = Vector3::new(n.z, 0.0, -n.x);
+    let (last, t, r) = (b.rows.len() - 1, b.last("t"), 0.1);
+    assert_eq!(t, 1.0);
+    let v = vel(&b, last, "ball");
+    let a = v.dot(&down) / t;
+    let exact = 5.0 / 7.0 * G * sin_a;
+    assert!((a - exact).abs() <= 1e-6 * exact, "a = {a}, 5/7 g sin α = {exact}");
+    assert!(v.dot(&n).abs() < 1e-9, "leaves the plane at {}", v.dot(&n));
+    // velocity of the contact point x − r n: v + (R Ω) × (−r n)
+    let w_world = quat(&b, last, "ball") * omega(&b, last, "ball");
+    let slip = v + w_world.cross(&(-n * r));
+    assert!(slip.norm() <= 1e-6 * v.norm(), "the contact point slips at {slip:?}");
+    let travelled = (pos(&b, last, "ball") - pos(&b, 0, "ball")).dot(&down);
+    assert!((travelled - 0.5 * exact * t * t).abs() < 1e-3 * travelled, "distance {travelled}");
+}
+
+/// The box stops after v₀²/(2 μ g) (to 1e-3), at rest, untipped, on the ground.
+#[test]
+fn box_slides_to_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, c) = run(&sample("sliding_box/sliding_box.xml"), tmp.path(), &["--every", "10"]);
+    let last = b.rows.len() - 1;
+    let (v0, mu) = (1.0, 0.3);
+    let d = v0 * v0 / (2.0 * mu * G);
+    let x = pos(&b, last, "box");
+    assert!((x.x - d).abs() <= 1e-3 * d, "stopped at {}, v²/(2μg) = {d}", x.x);
+    assert!(vel(&b, last, "box").norm() < 1e-9 && omega(&b, last, "box").norm() < 1e-9, "still moving");
+    assert!(quat(&b, last, "box").angle() < 1e-6, "tipped");
+    assert!((x.z - 0.05).abs() < 1e-6, "z = {}", x.z);
+    // While it slides (t < v₀/(μg)), friction is on the cone's edge: |r_T| = μ r_N.
+    let (it, ia, irn, irt1, irt2) = (c.idx("t"), c.idx("active"), c.idx("rn"), c.idx("rt1"), c.idx("rt2"));
+    let sliding: Vec<&Vec<f64>> = c.rows.iter().filter(|r| r[it] > 0.01 && r[it] < 0.3 && r[ia] == 1.0).collect();
+    assert!(sliding.len() >= 100, "{} active contact rows while sliding", sliding.len());
+    for r in sliding {
+        let rt = (r[irt1] * r[irt1] + r[irt2] * r[irt2]).sqrt();
+        assert!(
+            (rt - mu * r[irn]).abs() <= 1e-9 * r[irn].max(1e-12),
+            "t = {}: |r_T| = {rt}, μ r_N = {}",
+            r[it],
+            mu * r[irn]
+        );
+    }
+}
+
+/// Over 10 s the body flips (Ω_y changes sign at least twice) while ½ Ωᵀ I Ω and R I Ω stay
+/// constant to 1e-6 (relative), read back from the CSV.
+#[test]
+fn dzhanibekov_flips_and_conserves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, _) = run(&sample("dzhanibekov/dzhanibekov.xml"), tmp.path(), &[]);
+    assert_eq!(b.rows.len(), 10_001);
+    let i = Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0));
+    let state = |k: usize| {
+        let w = omega(&b, k, "racket");
+        (0.5 * w.dot(&(i * w)), quat(&b, k, "racket") * (i * w))
+    };
+    let (e0, l0) = state(0);
+    let (mut de, mut dl, mut flips) = (0.0f64, 0.0f64, 0);
+    let wy = b.col("racket.wy");
+    for k in 1..b.rows.len() {
+        let (e, l) = state(k);
+        de = de.max((e - e0).abs() / e0);
+        dl = dl.max((l - l0).norm() / l0.norm());
+        if wy[k].signum() != wy[k - 1].signum() {
+            flips += 1;
+        }
+    }
+    assert!(de < 1e-6, "energy drift {de}");
+    assert!(dl < 1e-6, "angular momentum drift {dl}");
+    assert!(flips >= 2, "Ω_y changed sign {flips} times");
+    unit_quaternions(&b, "racket", 1e-12);
+}
+
+/// The last ball leaves at v₀, the others rest; momentum and energy are conserved.
+#[test]
+fn newtons_cradle_passes_momentum() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, _) = run(&sample("newtons_cradle/newtons_cradle.xml"), tmp.path(), &["--every", "100"]);
+    let last = b.rows.len() - 1;
+    let (m, v0) = (0.5, 1.0);
+    let v: Vec<Vector3<f64>> = (0..5).map(|k| vel(&b, last, &format!("ball{k}"))).collect();
+    for (k, vk) in v.iter().enumerate().take(4) {
+        assert!(vk.norm() < 1e-10, "ball{k} still moves at {vk:?}");
+    }
+    assert!((v[4] - Vector3::new(v0, 0.0, 0.0)).norm() < 1e-10, "last ball {:?}", v[4]);
+    let p: Vector3<f64> = v.iter().sum::<Vector3<f64>>() * m;
+    assert!((p.x - m * v0).abs() < 1e-14 && p.yz().norm() < 1e-14);
+    let e: f64 = v.iter().map(|x| 0.5 * m * x.norm_squared()).sum();
+    assert!((e - 0.5 * m * v0 * v0).abs() < 1e-12, "energy {e}");
+}
