@@ -142,7 +142,7 @@ pub(crate) fn actuate(
 ) -> Result<ActuateReport> {
     match (ctrl, state) {
         (Controller::LinearSmc(c), ActuatorState::Smc { mat, relay, ueq, us }) => {
-            compute_ueq(c, mat, y, ueq);
+            compute_ueq(what, c, mat, y, ueq)?;
             // x_free = Φ x_k + Γ u^eq ; σ_{k+1} = C_s x_free + M λ
             let x_free = &mat.phi * y + &mat.gamma * &*ueq;
             let q = &c.csurface * x_free;
@@ -159,7 +159,7 @@ pub(crate) fn actuate(
             Ok(Some(report))
         }
         (Controller::ExplicitLinearSmc(c), ActuatorState::Smc { mat, ueq, us, .. }) => {
-            compute_ueq(c, mat, y, ueq);
+            compute_ueq(what, c, mat, y, ueq)?;
             let sigma = &c.csurface * y;
             for i in 0..sigma.len() {
                 let s = sigma[i];
@@ -192,16 +192,20 @@ pub(crate) fn actuate(
 }
 
 /// `u^eq = −Π ((1 − θ) x_k + θ x̃_{k+1})` with `(I + θ Γ Π) x̃_{k+1} = Φ x_k − (1 − θ) Γ Π x_k`.
-fn compute_ueq(c: &CommonSmc, mat: &SmcMatrices, x: &DVector<f64>, ueq: &mut DVector<f64>) {
+fn compute_ueq(what: &str, c: &CommonSmc, mat: &SmcMatrices, x: &DVector<f64>, ueq: &mut DVector<f64>) -> Result<()> {
     if c.no_ueq {
         ueq.fill(0.0);
-        return;
+        return Ok(());
     }
     let th = c.theta;
     let rhs = &mat.phi * x - &mat.gamma_pi * x * (1.0 - th);
-    // W is invertible (checked when the simulation was built).
-    let xt = mat.w.solve(&rhs).unwrap_or(rhs);
+    // W was found invertible when the simulation was built
+    let xt = mat
+        .w
+        .solve(&rhs)
+        .ok_or_else(|| ControlError::Singular { what: what.to_string(), matrix: "I + theta Gamma Pi" })?;
     ueq.copy_from(&(-(&mat.pi * x) * (1.0 - th) - &mat.pi * xt * th));
+    Ok(())
 }
 
 /// `true` if the report says the relay solver converged.

@@ -12,10 +12,16 @@ const H: f64 = 1e-3;
 const HC: f64 = 1e-2;
 
 fn run(implicit: bool) -> Vec<Vec<f64>> {
+    run_sat(implicit, None)
+}
+
+/// With `Some(d)`: the saturation matrix `D = [d]`.
+fn run_sat(implicit: bool, d: Option<f64>) -> Vec<Vec<f64>> {
     let plant = FirstOrderLinearTiDs::new(dvector![1.0, 0.0], dmatrix![0.0, 1.0; 0.0, 0.0]);
     let mut sim = ControlZohSimulation::new(&plant, 0.0, 3.0, H).unwrap();
     let s = sim.add_sensor(Sensor::State, HC).unwrap();
-    let smc = CommonSmc::new(dmatrix![1.0, 1.0], dmatrix![0.0; 1.0], 2.0);
+    let mut smc = CommonSmc::new(dmatrix![1.0, 1.0], dmatrix![0.0; 1.0], 2.0);
+    smc.saturation = d.map(|d| dmatrix![d]);
     let ctrl = if implicit { Controller::LinearSmc(smc) } else { Controller::ExplicitLinearSmc(smc) };
     sim.add_actuator("smc", ctrl, s, HC).unwrap();
     let mut rows = Vec::new();
@@ -68,15 +74,33 @@ fn explicit_smc_chatters_with_amplitude_of_order_hc() {
     assert!(us.iter().any(|&u| u > 1.0) && us.iter().any(|&u| u < -1.0), "the input keeps switching");
 }
 
-/// Same algorithms as Siconos 4.4 (`ControlZOHSimulation`, `LinearSMC`/`ExplicitLinearSMC`,
-/// the samples' `siconos_compare.py`): trajectories and inputs agree to 1e-9.
+/// Same algorithms as Siconos 4.4 (`ControlZOHSimulation`, `LinearSMC`/`ExplicitLinearSMC`, with
+/// and without the saturation matrix `D`; the sample's `siconos_compare.py`): trajectories and
+/// inputs agree to 1e-9.
 #[test]
 fn matches_siconos_4_4() {
-    for (implicit, file) in [(true, "siconos_implicit.csv"), (false, "siconos_explicit.csv")] {
+    for (implicit, d, file) in [
+        (true, None, "siconos_implicit.csv"),
+        (false, None, "siconos_explicit.csv"),
+        (true, Some(0.05), "siconos_implicit_sat.csv"),
+        (false, Some(0.05), "siconos_explicit_sat.csv"),
+    ] {
         let theirs = read_csv(&sample_file("smc_double_integrator", file));
-        let ours = run(implicit);
+        let ours = run_sat(implicit, d);
         let d = max_diff(&ours, &theirs, 4);
         println!("{file}: max |diff| = {d:e}");
         assert!(d < 1e-9, "{file}: max |diff| = {d:e}");
     }
+}
+
+/// With the saturation `D` (boundary layer `|σ| ≤ D`), the explicit law is linear inside the
+/// layer, `u^s = −σ/D`: no chattering, σ contracts at every sample.
+#[test]
+fn saturated_explicit_smc_does_not_chatter() {
+    let rows = run_sat(false, Some(0.05));
+    let tail = &rows[rows.len() / 2..];
+    let switches = tail.windows(2).filter(|w| (w[0][3] - w[1][3]).abs() > 0.5).count();
+    assert_eq!(switches, 0, "the input jumps");
+    let amp = tail.iter().map(|r| sigma(r).abs()).fold(0.0, f64::max);
+    assert!(amp < 1e-2 * HC, "|σ| = {amp:e}");
 }

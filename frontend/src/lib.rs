@@ -15,6 +15,7 @@ pub mod plot;
 mod plot_text;
 pub mod plugin;
 pub mod runner;
+pub mod runner_control;
 pub mod runner_ed;
 pub mod runner_mech;
 #[cfg(feature = "hdf5")]

@@ -9,7 +9,7 @@
 use clap::{Args, Parser, Subcommand};
 use saltus_frontend::interrupt::StopFlags;
 use saltus_frontend::output::{inputs, Format, Target};
-use saltus_frontend::{mech_cmd, plot, runner, solve_cmd, view_cmd, xml};
+use saltus_frontend::{mech_cmd, plot, runner, runner_control, solve_cmd, view_cmd, xml};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -212,6 +212,9 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             if contacts {
                 return Err(Failure::Usage("--contacts applies to <Mechanics> models only".into()));
             }
+            if loaded.model.control.is_some() {
+                return run_control(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
+            }
             let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()))
                 .map_err(|e| Failure::Input(e.to_string()))?;
             let every = every.or(built.every).unwrap_or(1);
@@ -243,6 +246,22 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 for l in mech_cmd::check(&loaded, &model, strict).map_err(from_mech)? {
                     say(format_args!("{l}"));
                 }
+                return Ok(());
+            }
+            if loaded.model.control.is_some() {
+                let dirs = search_dirs(plugins.plugin_dirs);
+                let c =
+                    xml::convert_control::build_control(&loaded, dirs).map_err(|e| Failure::Input(e.to_string()))?;
+                say(format_args!(
+                    "{}: OK — control simulation (ZOH), {} steps of h = {} from t0 = {} to T = {}, h_c = {}; {}",
+                    model.display(),
+                    c.steps,
+                    xml::plain(c.h),
+                    xml::plain(c.t0),
+                    xml::plain(c.t_end),
+                    xml::plain(c.h_c),
+                    c.elements.join(", ")
+                ));
                 return Ok(());
             }
             let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs))
@@ -298,6 +317,46 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             Err(view_cmd::ViewFailure::Usage(m)) => Err(Failure::Usage(m)),
             Err(view_cmd::ViewFailure::Input(m)) => Err(Failure::Input(m)),
         },
+    }
+}
+
+/// `run` of a `<Control>` model (zero-order-hold control simulation).
+fn run_control(
+    model: &Path,
+    loaded: &xml::LoadedModel,
+    out: &Path,
+    every: Option<u64>,
+    quiet: bool,
+    force: bool,
+    plugin_dirs: Vec<PathBuf>,
+) -> Result<(), Failure> {
+    let dirs = search_dirs(plugin_dirs);
+    let mut built =
+        xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
+    let every = every.or(loaded.model.output.as_ref().and_then(|o| o.every)).unwrap_or(1);
+    let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
+    let rows = built.steps / every.max(1) + 2;
+    let bytes = Format::of(out).bytes_per_row(built.columns.len()).saturating_mul(rows);
+    if !force && (built.steps > MAX_STEPS || bytes > MAX_OUTPUT_BYTES) {
+        return Err(Failure::Input(format!(
+            "this run has {} steps and about {bytes} bytes of output: check h and T, or pass --force",
+            built.steps
+        )));
+    }
+    let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
+    let opts = runner::RunOptions { every, quiet, strict: false, stop };
+    match runner_control::execute(&mut built, &opts, target) {
+        Ok(sum) => {
+            if !quiet {
+                warn(format_args!(
+                    "{}: control simulation, {} steps (h = {}), {} actuations, {} relay problems not converged, max residual {:.3e}, wall time {:.3} s; {} rows written to {}",
+                    model.display(), sum.steps, xml::plain(built.h), sum.events, sum.not_converged, sum.max_residual,
+                    sum.wall.as_secs_f64(), sum.rows, out.display()
+                ));
+            }
+            Ok(())
+        }
+        Err(e) => Err(Failure::Code(e.to_string(), e.exit_code())),
     }
 }
 

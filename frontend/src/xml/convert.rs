@@ -51,6 +51,9 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
                 "a model has one simulation: <Simulation> (time stepping) or <EventDriven>, not both",
             ))
         }
+        (None, None) if mf.control.is_some() => {
+            return Err(m.error_at("Control", "a <Control> model is built by xml::convert_control::build_control"))
+        }
         (None, None) => {
             return Err(m.error_at("NSDS", "missing element `Simulation` (time stepping) or `EventDriven` after <NSDS>"))
         }

@@ -4,6 +4,7 @@
 mod bind;
 pub use bind::{HostFns, HOST_LIBRARY};
 pub mod convert;
+pub mod convert_control;
 mod convert_ed;
 mod convert_fc;
 pub mod convert_mech;
@@ -15,6 +16,7 @@ pub mod line_table;
 pub mod mech_writer;
 pub mod probe;
 pub mod schema;
+mod schema_control;
 mod schema_ed;
 mod schema_mech;
 mod schema_sim;

@@ -36,6 +36,9 @@ pub struct ModelFile {
     /// Event-driven simulation.
     #[serde(rename = "EventDriven", default, skip_serializing_if = "is_none")]
     pub event_driven: Option<EventDrivenSpec>,
+    /// Zero-order-hold control simulation (Siconos `ControlZOHSimulation`).
+    #[serde(rename = "Control", default, skip_serializing_if = "is_none")]
+    pub control: Option<ControlSpec>,
     #[serde(rename = "Output", default, skip_serializing_if = "is_none")]
     pub output: Option<OutputSpec>,
 }
@@ -385,6 +388,7 @@ pub struct RelaySpec {
     pub ub: VectorSpec,
 }
 
+pub use super::schema_control::*;
 pub use super::schema_ed::*;
 pub use super::schema_mech::*;
 pub use super::schema_sim::*;

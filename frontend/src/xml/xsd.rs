@@ -213,7 +213,10 @@ mod tests {
     fn the_shipped_schema_is_read() {
         let s = Schema::parse(SCHEMA_XSD).expect("parses");
         let model = s.element(&["Model"]).unwrap();
-        assert_eq!(model.child_names(), ["Time", "NSDS", "Mechanics", "Simulation", "EventDriven", "Output"]);
+        assert_eq!(
+            model.child_names(),
+            ["Time", "NSDS", "Mechanics", "Simulation", "EventDriven", "Control", "Output"]
+        );
         assert_eq!(model.attributes, [("version".to_string(), true), ("title".to_string(), false)]);
         let ds = s.element(&["Model", "NSDS", "LagrangianLinearTIDS"]).unwrap();
         assert_eq!(ds.child_names(), ["q0", "v0", "Mass", "K", "C", "FExt"]);
