@@ -11,8 +11,8 @@
 
 use nalgebra::{dmatrix, dvector};
 use saltus_kernel::{
-    solvers::lcp::LcpSolver, DsId, InterId, KernelError, LagrangianLinearTiDs, LagrangianLinearTiR, NonSmoothLaw, Nsds,
-    Osi, Osnsp, Relation, TimeStepping, VecOp,
+    solvers::lcp::LcpSolver, DsId, EventDriven, EventDrivenOptions, InterId, KernelError, LagrangianLinearTiDs,
+    LagrangianLinearTiR, NonSmoothLaw, Nsds, Osi, Osnsp, Relation, TimeStepping, VecOp,
 };
 
 const N: usize = 10;
@@ -176,4 +176,12 @@ fn bad_ids_dimensions_and_stale_topologies_are_typed_errors() {
     s.initialize_interaction(&mut nsds, InterId(2)).unwrap();
     s.step(&mut nsds).unwrap();
     assert!(nsds.interactions().iter().all(|i| i.y(0).unwrap().iter().all(|y| y.is_finite())));
+    // event-driven simulations need a model without tombstones
+    s.remove_interaction(&mut nsds, InterId(1)).unwrap();
+    let ed = EventDriven::new(&nsds, EventDrivenOptions::default());
+    assert!(matches!(ed, Err(KernelError::InvalidOption { option: "nsds", .. })));
+    // a removed slot keeps zero y and λ in the model while the run goes on
+    s.step(&mut nsds).unwrap();
+    let dead = &nsds.interactions()[1];
+    assert!(!nsds.is_linked(InterId(1)) && dead.y(0).unwrap()[0] == 0.0 && dead.lambda(1).unwrap()[0] == 0.0);
 }

@@ -393,14 +393,17 @@ impl TimeStepping {
     /// index set; writes `y` into the model.
     pub(crate) fn refresh_outputs(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if !nsds.is_linked(iw.id) {
+                continue;
+            }
             if !iw.constant && inter.relation.is_lagrangian() {
                 iw.compute_jacobians(inter, nsds.systems(), t)?;
             }
             iw.update_output(inter, nsds.systems(), t)?;
             iw.y_old[0].copy_from(&iw.y[0]);
         }
-        let (_, inters) = nsds.parts_mut();
-        for (iw, inter) in self.iws.iter().zip(inters.iter_mut()) {
+        let (inters, removed) = nsds.interactions_mut_with_tombstones();
+        for ((iw, inter), _) in self.iws.iter().zip(inters.iter_mut()).zip(removed).filter(|(_, r)| !**r) {
             inter.y[0].copy_from(&iw.y[0]);
         }
         self.update_index_sets(nsds);
