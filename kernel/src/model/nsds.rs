@@ -39,12 +39,29 @@ pub struct Nsds {
     ds_names: Vec<String>,
     /// `ds_to_inters[d]`: the interactions concerning system `d`, in id order.
     ds_to_inters: Vec<Vec<InterId>>,
+    /// `removed[i]`: slot `i` is a tombstone (its interaction was removed).
+    removed: Vec<bool>,
+    /// Tombstoned slots, reused (smallest first) by the next links.
+    free: Vec<InterId>,
+    /// Incremented by every change of the topology (system added, interaction linked or removed);
+    /// a simulation built on another revision refuses to step.
+    revision: u64,
 }
 
 impl Nsds {
     /// An empty system starting at `t0`.
     pub fn new(t0: f64) -> Self {
-        Nsds { t0, t: t0, ds: Vec::new(), inters: Vec::new(), ds_names: Vec::new(), ds_to_inters: Vec::new() }
+        Nsds {
+            t0,
+            t: t0,
+            ds: Vec::new(),
+            inters: Vec::new(),
+            ds_names: Vec::new(),
+            ds_to_inters: Vec::new(),
+            removed: Vec::new(),
+            free: Vec::new(),
+            revision: 0,
+        }
     }
 
     /// Adds a dynamical system (checked with [`DynamicalSystem::validate`]).
@@ -59,6 +76,7 @@ impl Nsds {
         self.ds.push(ds);
         self.ds_names.push(name);
         self.ds_to_inters.push(Vec::new());
+        self.revision += 1;
         Ok(id)
     }
 
@@ -77,6 +95,14 @@ impl Nsds {
     }
 
     /// Adds an already built interaction (see [`Nsds::link`]).
+    ///
+    /// Ids are slots: a new interaction takes the smallest slot freed by
+    /// [`Nsds::remove_interaction`], else a new slot at the end. Slots (tombstones plus a free
+    /// list) rather than a compacting `Vec` keep every live [`InterId`] — and the per-interaction
+    /// workspaces of a running simulation indexed by it — stable across removals, and the free
+    /// list bounds the number of slots by the largest number of interactions alive at once (a
+    /// column of beads whose contacts open and close does not grow). The price: the id of a
+    /// removed interaction may name a later one.
     pub fn add_interaction(&mut self, inter: Interaction) -> Result<InterId, KernelError> {
         let err = |reason: String| KernelError::InvalidModel { what: format!("interaction `{}`", inter.name), reason };
         let mut n = 0;
@@ -94,12 +120,60 @@ impl Nsds {
             .relation
             .validate(inter.law.size(), n, nz)
             .map_err(|r| err(format!("{}: {r}", inter.relation.kind_name())))?;
-        let id = InterId(self.inters.len() as u32);
+        let id = match self.free.iter().enumerate().min_by_key(|(_, id)| **id) {
+            Some((k, _)) => self.free.swap_remove(k),
+            None => InterId(self.inters.len() as u32),
+        };
         for d in inter.ds_ids() {
-            self.ds_to_inters[d.index()].push(id);
+            let list = &mut self.ds_to_inters[d.index()];
+            let at = list.partition_point(|x| *x < id);
+            list.insert(at, id);
         }
-        self.inters.push(inter);
+        if id.index() == self.inters.len() {
+            self.inters.push(inter);
+            self.removed.push(false);
+        } else {
+            self.inters[id.index()] = inter;
+            self.removed[id.index()] = false;
+        }
+        self.revision += 1;
         Ok(id)
+    }
+
+    /// Removes interaction `id` (Siconos `removeInteraction`): its slot becomes a tombstone (kept
+    /// in [`Nsds::interactions`] with zero `y` and `λ`, see [`Nsds::is_linked`]) that a later link
+    /// may reuse. Errors if `id` is not a live interaction.
+    pub fn remove_interaction(&mut self, id: InterId) -> Result<(), KernelError> {
+        if !self.is_linked(id) {
+            return Err(KernelError::InvalidModel {
+                what: format!("interaction {id:?}"),
+                reason: "no such live interaction (unknown or already removed)".into(),
+            });
+        }
+        let inter = &mut self.inters[id.index()];
+        inter.reset();
+        for d in inter.ds_ids() {
+            self.ds_to_inters[d.index()].retain(|x| *x != id);
+        }
+        self.removed[id.index()] = true;
+        self.free.push(id);
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// `id` names a live interaction (not a removed slot).
+    pub fn is_linked(&self, id: InterId) -> bool {
+        self.removed.get(id.index()).is_some_and(|r| !r)
+    }
+
+    /// Number of live interactions (slots minus tombstones).
+    pub fn n_linked(&self) -> usize {
+        self.inters.len() - self.free.len()
+    }
+
+    /// The topology revision (changes with every added system, linked or removed interaction).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Initial time.
@@ -117,7 +191,8 @@ impl Nsds {
     pub fn systems(&self) -> &[DynamicalSystem] {
         &self.ds
     }
-    /// All interactions, indexed by [`InterId`].
+    /// All interaction slots, indexed by [`InterId`] (removed ones included: see
+    /// [`Nsds::is_linked`]).
     pub fn interactions(&self) -> &[Interaction] {
         &self.inters
     }
@@ -141,7 +216,7 @@ impl Nsds {
     pub fn n_ds(&self) -> usize {
         self.ds.len()
     }
-    /// Number of interactions.
+    /// Number of interaction slots (live ones: [`Nsds::n_linked`]).
     pub fn n_interactions(&self) -> usize {
         self.inters.len()
     }
@@ -150,6 +225,10 @@ impl Nsds {
         self.t = self.t0;
         self.ds.iter_mut().for_each(|d| d.reset());
         self.inters.iter_mut().for_each(|i| i.reset());
+    }
+    /// The interaction slots and, for each, whether it is a tombstone.
+    pub(crate) fn interactions_mut_with_tombstones(&mut self) -> (&mut [Interaction], &[bool]) {
+        (&mut self.inters, &self.removed)
     }
     pub(crate) fn parts_mut(&mut self) -> (&mut [DynamicalSystem], &mut [Interaction]) {
         (&mut self.ds, &mut self.inters)

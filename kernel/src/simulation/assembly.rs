@@ -63,6 +63,18 @@ impl Assembly {
         }
     }
 
+    /// Makes room for `n` interaction slots and forgets the cached sparse patterns (a reused slot
+    /// may couple other systems than the interaction its id named before).
+    pub fn reset_topology(&mut self, n_inters: usize) {
+        if self.block.len() < n_inters {
+            self.block.resize(n_inters, None);
+        }
+        self.patterns.clear();
+        self.op = None;
+        self.key.clear();
+        self.ready_generation = None;
+    }
+
     /// Resizes `q`, `z`, `w` to `n` (no allocation when the size does not grow).
     pub fn resize(&mut self, n: usize) {
         self.n = n;

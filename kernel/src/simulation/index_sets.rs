@@ -22,6 +22,13 @@ impl IndexSets {
         IndexSets { sets: [all, Vec::new(), Vec::new()], position: vec![None; n_inters], generation: 0 }
     }
 
+    /// Makes room for `n` interaction slots (new slots in no set until the next update).
+    pub(crate) fn grow(&mut self, n: usize) {
+        if self.position.len() < n {
+            self.position.resize(n, None);
+        }
+    }
+
     /// The interactions of index set `level` (0, 1 or 2), sorted by id; empty above 2.
     pub fn set(&self, level: usize) -> &[InterId] {
         self.sets.get(level).map_or(&[], |s| s.as_slice())

@@ -2,6 +2,7 @@
 //! helpers to run and record.
 
 pub mod assembly;
+mod dynamic_topology;
 pub mod event_driven;
 mod gosi;
 pub mod index_sets;

@@ -82,6 +82,9 @@ impl TimeStepping {
     /// relations).
     pub(super) fn update_output(&mut self, nsds: &Nsds, t1: f64) -> Result<(), KernelError> {
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if !nsds.is_linked(iw.id) {
+                continue;
+            }
             if !iw.constant && inter.relation.is_lagrangian() {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
             }
@@ -95,8 +98,8 @@ impl TimeStepping {
     pub(super) fn commit(&mut self, nsds: &mut Nsds, t1: f64) {
         let level = self.osi.level();
         nsds.set_t(t1);
-        let (_, inters) = nsds.parts_mut();
-        for (iw, inter) in self.iws.iter_mut().zip(inters.iter_mut()) {
+        let (inters, removed) = nsds.interactions_mut_with_tombstones();
+        for ((iw, inter), _) in self.iws.iter_mut().zip(inters.iter_mut()).zip(removed).filter(|(_, r)| !**r) {
             inter.y[0].copy_from(&iw.y[0]);
             inter.y[1].copy_from(&iw.y[1]);
             if self.sets.position(iw.id).is_none() {

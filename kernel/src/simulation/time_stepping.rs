@@ -33,18 +33,20 @@ pub struct TimeStepping {
     pub(crate) dsw: Vec<DsWork>,
     pub(crate) iws: Vec<InterWork>,
     pub(crate) sets: IndexSets,
-    asm: Assembly,
+    pub(crate) asm: Assembly,
     state: OsnspState,
     /// Every system and relation is linear: one Newton iteration is exact.
-    linear: bool,
+    pub(crate) linear: bool,
     /// Every block of `M` is constant while the active set is stable.
-    constant_matrix: bool,
+    pub(crate) constant_matrix: bool,
     /// The active set of the next step (level of the problem).
     pub(crate) level_set: usize,
     pub(crate) osnsp_size: usize,
     activation_threshold: f64,
     /// The global problem's buffers (MoreauJeanGOSI only).
     pub(crate) gosi: Option<GosiWork>,
+    /// The [`Nsds::revision`] this simulation's workspaces match.
+    pub(crate) revision: u64,
 }
 
 impl TimeStepping {
@@ -102,6 +104,7 @@ impl TimeStepping {
             osnsp_size: 0,
             activation_threshold: 0.0,
             gosi,
+            revision: nsds.revision(),
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -180,6 +183,16 @@ impl TimeStepping {
     pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
         let t_k = self.t();
         let t1 = self.next_time();
+        if nsds.revision() != self.revision {
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: format!(
+                    "at t = {t_k}: the model's topology changed since the simulation was built or updated; \
+                     link and remove interactions through TimeStepping::link / initialize_interaction / \
+                     remove_interaction"
+                ),
+            });
+        }
         match self.step_inner(nsds, t_k, t1) {
             Ok(r) => Ok(r),
             Err(e) => {
@@ -268,6 +281,9 @@ impl TimeStepping {
         let scale = if self.osi.level() == 0 { self.h } else { 1.0 };
         let mut nonlinear_fo = false;
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if !nsds.is_linked(iw.id) {
+                continue;
+            }
             if !iw.constant || self.k == 0 {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
             }
@@ -346,14 +362,19 @@ impl TimeStepping {
     /// update_index_sets: Moreau–Jean activates a unilateral interaction when
     /// `y₀ + γ h ẏ₀ ≤ 0` (first component) and always activates equality-type laws;
     /// Euler–Moreau uses every interaction.
-    fn update_index_sets(&mut self, nsds: &Nsds) {
+    pub(crate) fn update_index_sets(&mut self, nsds: &Nsds) {
+        // I0: the live interactions (removed slots are tombstones)
+        let changed0 = self.sets.update(0, (0..self.iws.len()).map(|i| nsds.is_linked(InterId(i as u32))));
+        let changed0 = changed0 && self.level_set == 0;
         let changed = match self.osi {
             Osi::MoreauJean { gamma, .. } | Osi::MoreauJeanGosi { gamma, .. } => {
                 let h = self.h;
                 let s = self.activation_threshold;
                 let iws = &self.iws;
                 let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
-                    if inter.law.is_unilateral() {
+                    if !nsds.is_linked(iw.id) {
+                        false
+                    } else if inter.law.is_unilateral() {
                         iw.y[0][0] + gamma * h * iw.y[1][0] <= s
                     } else {
                         true
@@ -363,7 +384,7 @@ impl TimeStepping {
             }
             Osi::EulerMoreau { .. } => false,
         };
-        if changed || self.sets.generation == 0 {
+        if changed || changed0 || self.sets.generation == 0 {
             let iws = &self.iws;
             self.osnsp_size = self.sets.place(self.level_set, |id| iws[id.index()].m);
         }
@@ -373,14 +394,17 @@ impl TimeStepping {
     /// index set; writes `y` into the model.
     pub(crate) fn refresh_outputs(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if !nsds.is_linked(iw.id) {
+                continue;
+            }
             if !iw.constant && inter.relation.is_lagrangian() {
                 iw.compute_jacobians(inter, nsds.systems(), t)?;
             }
             iw.update_output(inter, nsds.systems(), t)?;
             iw.y_old[0].copy_from(&iw.y[0]);
         }
-        let (_, inters) = nsds.parts_mut();
-        for (iw, inter) in self.iws.iter().zip(inters.iter_mut()) {
+        let (inters, removed) = nsds.interactions_mut_with_tombstones();
+        for ((iw, inter), _) in self.iws.iter().zip(inters.iter_mut()).zip(removed).filter(|(_, r)| !**r) {
             inter.y[0].copy_from(&iw.y[0]);
         }
         self.update_index_sets(nsds);
@@ -433,30 +457,38 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
             });
         }
     }
-    for (i, inter) in nsds.interactions().iter().enumerate() {
-        let err = |reason: String| KernelError::InvalidCombination {
-            name: inter.name.clone(),
-            id: InterId(i as u32),
-            reason,
-        };
-        for d in inter.ds_ids() {
-            let ds = &nsds.systems()[d.index()];
-            if ds.is_lagrangian() != inter.relation.is_lagrangian() {
-                return Err(err(format!(
-                    "relation {} cannot act on the {} `{}`",
-                    inter.relation.kind_name(),
-                    ds.kind_name(),
-                    nsds.ds_name(d).unwrap_or("?")
-                )));
-            }
-        }
-        if matches!(inter.law, NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. })
-            && !lagrangian_osi
-        {
-            return Err(err(format!("{} needs Lagrangian systems and MoreauJeanOSI", inter.law.kind_name())));
-        }
-        osnsp.accepts(&inter.law, inter.relation.is_lagrangian()).map_err(err)?;
+    for i in 0..nsds.n_interactions() {
+        check_interaction(nsds, InterId(i as u32), lagrangian_osi, osnsp)?;
     }
+    Ok(())
+}
+
+/// Checks the (systems, relation, law, problem) combination of interaction `id`.
+pub(crate) fn check_interaction(
+    nsds: &Nsds,
+    id: InterId,
+    lagrangian_osi: bool,
+    osnsp: &Osnsp,
+) -> Result<(), KernelError> {
+    let inter = &nsds.interactions()[id.index()];
+    let err = |reason: String| KernelError::InvalidCombination { name: inter.name.clone(), id, reason };
+    for d in inter.ds_ids() {
+        let ds = &nsds.systems()[d.index()];
+        if ds.is_lagrangian() != inter.relation.is_lagrangian() {
+            return Err(err(format!(
+                "relation {} cannot act on the {} `{}`",
+                inter.relation.kind_name(),
+                ds.kind_name(),
+                nsds.ds_name(d).unwrap_or("?")
+            )));
+        }
+    }
+    if matches!(inter.law, NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. })
+        && !lagrangian_osi
+    {
+        return Err(err(format!("{} needs Lagrangian systems and MoreauJeanOSI", inter.law.kind_name())));
+    }
+    osnsp.accepts(&inter.law, inter.relation.is_lagrangian()).map_err(err)?;
     Ok(())
 }
 

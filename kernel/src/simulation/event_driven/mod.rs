@@ -156,6 +156,14 @@ impl EventDriven {
     /// else is a typed error naming the system or interaction) and the options.
     pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
         opts.validate()?;
+        if nsds.n_linked() != nsds.n_interactions() {
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: "the model has removed interactions (tombstones); event-driven simulations need a \
+                         model whose interactions were never removed"
+                    .into(),
+            });
+        }
         let dynamics = Dynamics::new(nsds)?;
         let n = dynamics.n;
         let nc = dynamics.contacts.len();
