@@ -34,8 +34,16 @@ def c_plugin_dir(tmp_path: Path) -> Path:
     return out
 
 
+# `saltus.load` builds kernel models (`<NSDS>`); rigid-body scenes (`<Mechanics>`) and control simulations
+# (`<Control>`) run through the CLI only for now (rigid bodies from Python: `saltus.mechanics`).
+NOT_YET_FROM_PYTHON = ("<Mechanics", "<Control")
+
+
 @pytest.mark.parametrize("model", ALL, ids=lambda p: p.name)
 def test_sample_csv_identical_to_cli(model: Path, tmp_path, saltus_bin, plugin_dir):
+    text = model.read_text()
+    if any(tag in text for tag in NOT_YET_FROM_PYTHON):
+        pytest.skip(f"{model.name}: <Mechanics>/<Control> models are not loaded by saltus.load yet")
     if model.name.endswith("_c.xml"):
         plugin_dir = c_plugin_dir(tmp_path)
     cli = tmp_path / "cli.csv"
