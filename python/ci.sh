@@ -12,14 +12,15 @@
 #     (opt-level 1, no debug info);
 #  3. pytest on python/tests.
 #
-# Measured on the shared 2-core machine (load 7-12, so wall times are long; CPU = user+sys of
+# Measured on the shared 2-core machine (loaded: wall times vary; CPU = user+sys of
 # /usr/bin/time), for this script after `.ci/run`:
 #   before: `cargo build --release --workspace` (the CLI and plugins again) 545 s CPU
-#           + release wheel 440 s CPU (it reused part of that release build) + pytest 44 s wall
-#   after:  the cargo command is a no-op (0 s: the test-profile CLI of .ci/run's `cargo test`)
-#           + the wheel + pytest 36 s wall (85 tests, `ci` wheel and test-profile CLI).
-#   Wheel from scratch: `ci` profile 564 s CPU, release @REL@; the `ci` profile does not pay
-#   for itself in these measurements, so the default stays release.
+#           + release wheel 440 s CPU (it reused part of that build) + pytest 44 s wall
+#           = ~990 s CPU;
+#   after:  the cargo command is a no-op (the test-profile CLI of .ci/run's `cargo test`)
+#           + release wheel from scratch 481 s CPU + pytest 14 s wall (85 tests) = ~490 s CPU.
+#   The `ci` wheel profile took 564 s CPU from scratch (pytest 36 s wall, at a higher load):
+#   no gain over release, so the default stays release.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
