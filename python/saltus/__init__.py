@@ -50,6 +50,7 @@ from .simulation import (
     Equality,
     EulerMoreauOSI,
     EventDriven,
+    FileRunSimulation,
     FrictionContact,
     LsodarOSI,
     ModelSimulation,
@@ -92,5 +93,5 @@ __all__ = [
     "OneStepIntegrator", "MoreauJeanOSI", "EulerMoreauOSI", "LsodarOSI",
     "OneStepNSProblem", "LCP", "MLCP", "Relay", "Equality", "FrictionContact",
     "TimeDiscretisation", "Simulation", "TimeStepping", "TimeSteppingDirectProjection", "EventDriven",
-    "ModelSimulation", "load", "to_xml", "write_csv", "mechanics", "numerics", "ode", "sweep", "grid",
+    "ModelSimulation", "FileRunSimulation", "load", "to_xml", "write_csv", "mechanics", "numerics", "ode", "sweep", "grid",
 ]

@@ -290,11 +290,66 @@ class ModelSimulation(Simulation):
         return self._core_obj
 
 
-def load(path: str, plugin_dirs: Optional[Sequence[str]] = None) -> ModelSimulation:
+class FileRunSimulation:
+    """A ``<Mechanics>`` (rigid bodies) or ``<Control>`` (zero-order-hold control) model file
+    loaded by ``saltus.load``: run it to the final time with ``run``; its columns are those of
+    the CSV of ``saltus run`` on the same file (``saltus.write_csv(path, sim.run())`` writes
+    that CSV byte for byte). No stepping from Python (use ``saltus.mechanics`` for that)."""
+
+    def __init__(self, core):
+        self.core = core
+
+    @property
+    def kind(self) -> str:
+        """``"mechanics"`` or ``"control"``."""
+        return self.core.kind
+
+    @property
+    def t0(self) -> float:
+        return self.core.t0
+
+    @property
+    def t_end(self) -> float:
+        return self.core.t_end
+
+    @property
+    def h(self) -> float:
+        """Time step (control: the plant step)."""
+        return self.core.h
+
+    @property
+    def steps(self) -> int:
+        return self.core.steps
+
+    def columns(self) -> List[str]:
+        """The column names of ``run`` (those of the CSV of ``saltus run``)."""
+        return self.core.columns()
+
+    def run(self, record: Optional[Sequence[str]] = None, every: Optional[int] = None, strict: bool = False):
+        """Runs from t0 to the final time in Rust (the GIL released; every call starts again at
+        t0) and returns ``{column: numpy array}`` keyed exactly like the CSV columns.
+        ``record``: the columns to keep (default all); ``every``: keep every N-th step (default
+        the model's ``<Output every>``; row 0 and the last always). ``strict`` (mechanics): a
+        step whose friction-contact problem did not converge raises ``SimulationError``. Ctrl-C
+        (in the main thread) stops the run with ``KeyboardInterrupt``."""
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()
+        return self.core.run(None if record is None else list(record), every, strict, main)
+
+    def summary(self) -> Optional[Dict[str, float]]:
+        """Counters of the last ``run``: steps, events, solver iterations, largest residual..."""
+        return self.core.summary()
+
+
+def load(path: str, plugin_dirs: Optional[Sequence[str]] = None):
     """Loads a Saltus model file (``.xml``) and builds its simulation, with the checks and
-    located messages of ``saltus check`` (``ModelError``)."""
-    core = _saltus.CoreSimulation.load(os.fspath(path), None if plugin_dirs is None else [os.fspath(p) for p in plugin_dirs])
-    return ModelSimulation(core)
+    located messages of ``saltus check`` (``ModelError``): a ``ModelSimulation`` for a kernel
+    model (``<NSDS>``), a ``FileRunSimulation`` for a ``<Mechanics>`` or ``<Control>`` model."""
+    core = _saltus.load_model(os.fspath(path), None if plugin_dirs is None else [os.fspath(p) for p in plugin_dirs])
+    if isinstance(core, _saltus.CoreSimulation):
+        return ModelSimulation(core)
+    return FileRunSimulation(core)
 
 
 class _Built(Simulation):

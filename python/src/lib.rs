@@ -9,6 +9,7 @@
 //! No panic crosses into Python: every entry point runs inside [`errors::guard`].
 
 mod errors;
+mod file_sim;
 mod host;
 mod mech_py;
 mod numerics_py;
@@ -22,6 +23,8 @@ use pyo3::prelude::*;
 fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<sim::CoreSimulation>()?;
+    m.add_class::<file_sim::CoreModelRun>()?;
+    m.add_function(wrap_pyfunction!(sim::load_model, m)?)?;
     m.add_function(wrap_pyfunction!(sim::write_csv, m)?)?;
     m.add_function(wrap_pyfunction!(sim::check_xml, m)?)?;
     numerics_py::register(m)?;

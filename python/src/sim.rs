@@ -53,6 +53,10 @@ impl CoreSimulation {
         let clock = StepClock::new(built.t0, built.h);
         CoreSimulation { inner: Mutex::new(Inner { built, clock, k: 0, file, last: None, raised }) }
     }
+    fn from_loaded(m: xml::LoadedModel, path: PathBuf, dirs: Vec<PathBuf>) -> PyResult<CoreSimulation> {
+        let built = xml::convert::build(&m, dirs).map_err(|e| model_err(e, false))?;
+        Ok(CoreSimulation::new(built, path, Raised::default()))
+    }
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A poisoned lock only means a panic was caught earlier; the data is still consistent
         // at step boundaries (the kernel rolls a failed step back).
@@ -82,7 +86,7 @@ fn inter_id(i: &Inner, k: usize) -> PyResult<InterId> {
     }
 }
 
-fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("steps", s.steps)?;
     d.set_item("nonsmooth_steps", s.nonsmooth_steps)?;
@@ -96,7 +100,7 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
-fn stopped_err(s: Stopped, steps: u64) -> PyErr {
+pub(crate) fn stopped_err(s: Stopped, steps: u64) -> PyErr {
     match s {
         Stopped::Failed(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::Mechanics(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
@@ -118,8 +122,7 @@ impl CoreSimulation {
     fn load(path: PathBuf, plugin_dirs: Option<Vec<PathBuf>>) -> PyResult<CoreSimulation> {
         guard(|| {
             let m = xml::load_file(&path).map_err(|e| model_err(e, false))?;
-            let built = xml::convert::build(&m, dirs(plugin_dirs)).map_err(|e| model_err(e, false))?;
-            Ok(CoreSimulation::new(built, path, Raised::default()))
+            CoreSimulation::from_loaded(m, path, dirs(plugin_dirs))
         })
     }
 
@@ -379,13 +382,13 @@ impl CoreSimulation {
 
 /// A SIGINT handler for the duration of a run: sets the runner's stop flag, and (signal-hook
 /// chains handlers) still calls Python's, so the interpreter sees the Ctrl-C afterwards.
-struct SigInt {
-    flags: StopFlags,
+pub(crate) struct SigInt {
+    pub(crate) flags: StopFlags,
     id: signal_hook::SigId,
 }
 
 impl SigInt {
-    fn register() -> PyResult<SigInt> {
+    pub(crate) fn register() -> PyResult<SigInt> {
         let int = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let term = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let id = signal_hook::flag::register(signal_hook::consts::SIGINT, int.clone())
@@ -401,7 +404,7 @@ impl Drop for SigInt {
 }
 
 /// Runs `f` (without the GIL), catching a panic as its message (it never unwinds into Python).
-fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, PyErr> {
+pub(crate) fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, PyErr> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
         let what = p
             .downcast_ref::<&str>()
@@ -409,6 +412,21 @@ fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, PyErr> {
             .or_else(|| p.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
         crate::errors::SaltusError::new_err(format!("internal error (please report): {what}"))
+    })
+}
+
+/// Loads and builds any model file (`saltus.load`): a `CoreSimulation` for a kernel model
+/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>` or `<Control>` model.
+#[pyfunction]
+#[pyo3(signature = (path, plugin_dirs=None))]
+pub fn load_model(py: Python<'_>, path: PathBuf, plugin_dirs: Option<Vec<PathBuf>>) -> PyResult<Py<PyAny>> {
+    guard(|| {
+        let m = xml::load_file(&path).map_err(|e| model_err(e, false))?;
+        let dirs = dirs(plugin_dirs);
+        match crate::file_sim::build_file_model(m, dirs.clone())? {
+            Ok(run) => Ok(Py::new(py, run)?.into_any()),
+            Err(m) => Ok(Py::new(py, CoreSimulation::from_loaded(m, path, dirs)?)?.into_any()),
+        }
     })
 }
 

@@ -1,0 +1,252 @@
+//! `CoreModelRun`: a `<Mechanics>` (rigid bodies) or `<Control>` (zero-order-hold control)
+//! model file, run to its final time by the CLI's own runners ([`runner_mech::run_mech`],
+//! [`runner_control::run_to_sink`]) into an in-memory [`ColumnTable`], with the GIL released.
+//! The columns are those of the CSV of `saltus run` on the same file.
+
+use crate::errors::{guard, ModelError, OutputError, SimulationError};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use saltus_frontend::interrupt::{StopFlags, StopSignal};
+use saltus_frontend::output::memory::ColumnTable;
+use saltus_frontend::runner::{RunOptions, Stopped, Summary};
+use saltus_frontend::runner_control;
+use saltus_frontend::runner_mech::{self, named_error, Sinks};
+use saltus_frontend::xml::convert_control::{build_control, ControlBuilt};
+use saltus_frontend::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_frontend::xml::{self, LoadedModel};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// The built model: a mechanics scene (its simulation is made afresh from it by every run), or
+/// a control simulation (rebuilt from the model file after a run: a ZOH simulation runs once).
+enum Model {
+    Mechanics(Box<MechanicsBuilt>),
+    Control { loaded: Box<LoadedModel>, dirs: Vec<PathBuf>, built: Option<Box<ControlBuilt>>, meta: Meta },
+}
+
+/// What a control model's getters show (its [`ControlBuilt`] is consumed by a run).
+struct Meta {
+    columns: Vec<String>,
+    t0: f64,
+    t_end: f64,
+    h: f64,
+    steps: u64,
+    every: Option<u64>,
+}
+
+struct Inner {
+    model: Model,
+    last: Option<Summary>,
+}
+
+/// A `<Mechanics>` or `<Control>` model file and its simulation (`saltus.load`). Use
+/// `saltus.load` rather than this class.
+#[pyclass(module = "saltus._saltus")]
+pub struct CoreModelRun {
+    inner: Mutex<Inner>,
+}
+
+impl CoreModelRun {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // a poisoned lock only means a caught panic; every run starts from the built model
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Builds the model of `loaded` if it is a `<Mechanics>` or `<Control>` model (`None` for a
+/// kernel model), with the located messages of `saltus check`.
+pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyResult<Result<CoreModelRun, LoadedModel>> {
+    let err = |e: xml::ModelError| ModelError::new_err(e.to_string());
+    let model = if loaded.model.mechanics.is_some() {
+        Model::Mechanics(Box::new(build_mechanics(&loaded).map_err(err)?))
+    } else if loaded.model.control.is_some() {
+        let built = build_control(&loaded, plugin_dirs.clone()).map_err(err)?;
+        let meta = Meta {
+            columns: built.columns.clone(),
+            t0: built.t0,
+            t_end: built.t_end,
+            h: built.h,
+            steps: built.steps,
+            every: loaded.model.output.as_ref().and_then(|o| o.every),
+        };
+        Model::Control { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
+    } else {
+        return Ok(Err(loaded));
+    };
+    Ok(Ok(CoreModelRun { inner: Mutex::new(Inner { model, last: None }) }))
+}
+
+fn columns_of(m: &Model) -> Vec<String> {
+    match m {
+        Model::Mechanics(b) => runner_mech::header(&b.model),
+        Model::Control { meta, .. } => meta.columns.clone(),
+    }
+}
+
+/// How a run ended, without the GIL.
+enum Ended {
+    Done,
+    Mech(Stopped, u64),
+    Control(String, Option<StopSignal>),
+}
+
+#[pymethods]
+impl CoreModelRun {
+    /// `"mechanics"` or `"control"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.lock().model {
+            Model::Mechanics(_) => "mechanics",
+            Model::Control { .. } => "control",
+        }
+    }
+    /// Start time.
+    #[getter]
+    fn t0(&self) -> f64 {
+        match &self.lock().model {
+            Model::Mechanics(b) => b.t0,
+            Model::Control { meta, .. } => meta.t0,
+        }
+    }
+    /// Final time.
+    #[getter]
+    fn t_end(&self) -> f64 {
+        match &self.lock().model {
+            Model::Mechanics(b) => b.t_end,
+            Model::Control { meta, .. } => meta.t_end,
+        }
+    }
+    /// Time step (control: the plant step `h`).
+    #[getter]
+    fn h(&self) -> f64 {
+        match &self.lock().model {
+            Model::Mechanics(b) => b.h,
+            Model::Control { meta, .. } => meta.h,
+        }
+    }
+    /// Number of steps from t0 to T.
+    #[getter]
+    fn steps(&self) -> u64 {
+        match &self.lock().model {
+            Model::Mechanics(b) => b.steps,
+            Model::Control { meta, .. } => meta.steps,
+        }
+    }
+    /// `<Output every>` of the model file, if any.
+    #[getter]
+    fn every(&self) -> Option<u64> {
+        self_every(&self.lock().model)
+    }
+    /// The column names of `run()` (exactly those of the CSV of `saltus run`).
+    fn columns(&self) -> Vec<String> {
+        columns_of(&self.lock().model)
+    }
+
+    /// Runs from t0 to the final time in Rust with the GIL released (every call starts again at
+    /// t0), recording the columns named in `record` (all of `columns()` when `None`) every
+    /// `every` steps (default: the model's `<Output every>`, else 1; row 0 and the last row
+    /// always). Returns `{name: numpy array}`. `strict` (mechanics): a step whose
+    /// friction-contact problem did not converge raises `SimulationError`. `interruptible` (the
+    /// main thread only): Ctrl-C stops the run at the next step and raises `KeyboardInterrupt`.
+    #[pyo3(signature = (record=None, every=None, strict=false, interruptible=false))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        record: Option<Vec<String>>,
+        every: Option<u64>,
+        strict: bool,
+        interruptible: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        guard(|| {
+            let mut i = self.lock();
+            let mut table = ColumnTable::new(&columns_of(&i.model), record.as_deref())
+                .map_err(pyo3::exceptions::PyKeyError::new_err)?;
+            let every = every.or_else(|| self_every(&i.model)).unwrap_or(1).max(1);
+            let sigint = if interruptible { Some(crate::sim::SigInt::register()?) } else { None };
+            let stop = sigint.as_ref().map_or_else(StopFlags::none, |s| s.flags.clone());
+            let opts = RunOptions { every, quiet: true, strict, stop };
+            let mut sum = Summary::default();
+            let start = std::time::Instant::now();
+            let ended = match &mut i.model {
+                Model::Mechanics(built) => {
+                    let mut sim = built.simulation().map_err(|e| ModelError::new_err(named_error(&e, &built.model)))?;
+                    table.reserve((built.steps / every + 2) as usize);
+                    let built = &**built;
+                    let res = py.detach(|| {
+                        crate::sim::no_panic(|| {
+                            let sinks = Sinks::<ColumnTable, ColumnTable> { bodies: &mut table, contacts: None };
+                            runner_mech::run_mech(built, &mut sim, &opts, sinks, &mut sum)
+                        })
+                    })?;
+                    match res {
+                        Ok(()) => Ended::Done,
+                        Err(Stopped::Mechanics(e)) => {
+                            let msg = named_error(&e, &built.model);
+                            return Err(SimulationError::new_err(format!(
+                                "the simulation failed after {} steps: {msg}",
+                                sum.steps
+                            )));
+                        }
+                        Err(s) => Ended::Mech(s, sum.steps),
+                    }
+                }
+                Model::Control { loaded, dirs, built, .. } => {
+                    let mut b = match built.take() {
+                        Some(b) => b,
+                        None => Box::new(
+                            build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?,
+                        ),
+                    };
+                    table.reserve((b.steps / every + 2) as usize);
+                    let res = py.detach(|| {
+                        crate::sim::no_panic(|| runner_control::run_to_sink(&mut b, &opts, &mut table, &mut sum))
+                    })?;
+                    match res {
+                        Ok(()) => Ended::Done,
+                        Err((message, signal)) => Ended::Control(message, signal),
+                    }
+                }
+            };
+            sum.wall = start.elapsed();
+            sum.rows = table.rows() as u64;
+            i.last = Some(sum.clone());
+            drop(sigint);
+            let interrupted = |t: String| -> PyResult<()> {
+                py.check_signals()?;
+                Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(format!("interrupted {t}after {} steps", sum.steps)))
+            };
+            match ended {
+                Ended::Done => {}
+                Ended::Mech(Stopped::Signal(_, t), _) => interrupted(format!("at t = {t} "))?,
+                Ended::Mech(s, steps) => return Err(crate::sim::stopped_err(s, steps)),
+                Ended::Control(_, Some(_)) => interrupted(String::new())?,
+                Ended::Control(message, None) => {
+                    return Err(if message.starts_with("the control simulation failed") {
+                        SimulationError::new_err(message)
+                    } else {
+                        OutputError::new_err(message)
+                    })
+                }
+            }
+            let d = PyDict::new(py);
+            for (name, col) in table.into_columns() {
+                d.set_item(name, PyArray1::from_vec(py, col))?;
+            }
+            Ok(d)
+        })
+    }
+
+    /// Counters of the last `run` (steps, events, solver iterations, largest residual, ...).
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let i = self.lock();
+        i.last.as_ref().map(|s| crate::sim::summary_dict(py, s)).transpose()
+    }
+}
+
+fn self_every(m: &Model) -> Option<u64> {
+    match m {
+        Model::Mechanics(b) => b.every,
+        Model::Control { meta, .. } => meta.every,
+    }
+}
