@@ -44,3 +44,16 @@ def test_unknown_column_and_bad_model_raise(tmp_path):
     bad.write_text((SAMPLES / "sliding_box" / "sliding_box.xml").read_text().replace('shape="brick"', 'shape="nope"'))
     with pytest.raises(saltus.ModelError, match="bad.xml"):
         saltus.load(bad)
+
+
+def test_strict_raises_at_the_first_unconverged_step(tmp_path):
+    # one NSGS sweep cannot reach tol 1e-16: every contact step is unconverged, strict stops at the first
+    m = tmp_path / "strict.xml"
+    text = (SAMPLES / "sliding_box" / "sliding_box.xml").read_text()
+    m.write_text(text.replace('tol="1e-12" max_iter="10000"', 'tol="1e-16" max_iter="1"'))
+    sim = saltus.load(m)
+    sim.run()
+    s = sim.summary()
+    assert s["not_converged"] == s["nonsmooth_steps"] > 0
+    with pytest.raises(saltus.SimulationError, match=r"strict: the friction-contact problem did not converge at t = 0\.001"):
+        sim.run(strict=True)
