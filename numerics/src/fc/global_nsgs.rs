@@ -15,14 +15,13 @@
 
 use super::block_diag::BlockDiagSystem;
 use super::local::{self, LocalSolver};
+use super::nsgs::SweepMonitor;
 use super::residual::natural_map_residual;
 use super::{GlobalFrictionContact, NsgsOptions};
 use crate::error::{NumericsError, Result};
-use crate::report::{FailReason, SolveReport, SolveStatus};
+use crate::report::{SolveReport, SolveStatus};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 use std::time::Instant;
-
-const FULL_CHECK_EVERY: usize = 10;
 
 fn norm(v: &[f64]) -> f64 {
     v.iter().map(|x| x * x).sum::<f64>().sqrt()
@@ -91,8 +90,7 @@ pub fn solve(
     } else {
         Vec::new()
     };
-    let tol = opts.iter.tol;
-    let mut work_tol = tol;
+    let mut monitor = SweepMonitor::new(opts.iter.tol, opts.iter.max_iter);
     let mut status = SolveStatus::MaxIterations;
     let mut iterations = 0;
     let mut error = f64::INFINITY;
@@ -150,16 +148,10 @@ pub fn solve(
         }
         let rn = norm(r);
         let light = if rn > f64::EPSILON { light.sqrt() / rn } else { light.sqrt() };
-        if light < work_tol || sweep % FULL_CHECK_EVERY == 0 || sweep == opts.iter.max_iter {
+        if monitor.wants_full(light, sweep) {
             error = full_error(r, v, u);
-            if error <= tol {
-                status = SolveStatus::Converged;
-                break;
-            }
-            if light < work_tol && light > 0.0 && error > 0.0 {
-                work_tol = (work_tol * light / error).min(work_tol * 0.5);
-            } else if light == 0.0 {
-                status = SolveStatus::Failed(FailReason::Stalled);
+            if let Some(s) = monitor.after_full(light, error) {
+                status = s;
                 break;
             }
         }

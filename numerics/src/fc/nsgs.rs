@@ -21,6 +21,41 @@ use std::time::Instant;
 /// error is small, which on several collection files never happens before the sweep cap).
 const FULL_CHECK_EVERY: usize = 10;
 
+/// The stopping test of the NSGS solvers (local and global): the relative change of a sweep (the
+/// "light" error) is cheap; the full error is computed when it falls below a working tolerance,
+/// every [`FULL_CHECK_EVERY`] sweeps and at the last sweep. When the light error was too optimistic
+/// the working tolerance shrinks to `min(w · light / error, w / 2)`.
+pub(crate) struct SweepMonitor {
+    tol: f64,
+    work_tol: f64,
+    max_iter: usize,
+}
+
+impl SweepMonitor {
+    pub(crate) fn new(tol: f64, max_iter: usize) -> Self {
+        SweepMonitor { tol, work_tol: tol, max_iter }
+    }
+
+    /// Whether sweep `sweep`, whose relative change is `light`, needs the full error.
+    pub(crate) fn wants_full(&self, light: f64, sweep: usize) -> bool {
+        light < self.work_tol || sweep.is_multiple_of(FULL_CHECK_EVERY) || sweep == self.max_iter
+    }
+
+    /// After the full `error`: `Some(status)` ends the solve (converged, or stalled when a sweep
+    /// changed nothing: a fixed point of the sweep that is not a solution), `None` goes on.
+    pub(crate) fn after_full(&mut self, light: f64, error: f64) -> Option<SolveStatus> {
+        if error <= self.tol {
+            return Some(SolveStatus::Converged);
+        }
+        if light < self.work_tol && light > 0.0 && error > 0.0 {
+            self.work_tol = (self.work_tol * light / error).min(self.work_tol * 0.5);
+        } else if light == 0.0 {
+            return Some(SolveStatus::Failed(FailReason::Stalled));
+        }
+        None
+    }
+}
+
 pub use crate::rng::SplitMix64;
 
 /// Reusable buffers of NSGS (diagonal blocks, sweep order).
@@ -74,8 +109,7 @@ pub fn solve_with(
     order.clear();
     order.extend(0..nc);
     let mut rng = opts.shuffle_seed.map(SplitMix64::new);
-    let tol = opts.iter.tol;
-    let mut work_tol = tol;
+    let mut monitor = SweepMonitor::new(opts.iter.tol, opts.iter.max_iter);
     let mut qa = [0.0; 3];
     let mut status = SolveStatus::MaxIterations;
     let mut iterations = 0;
@@ -140,19 +174,11 @@ pub fn solve_with(
         }
         let rn = r.iter().map(|x| x * x).sum::<f64>().sqrt();
         let light = if rn > f64::EPSILON { light.sqrt() / rn } else { light.sqrt() };
-        if light < work_tol || sweep % FULL_CHECK_EVERY == 0 || sweep == opts.iter.max_iter {
+        if monitor.wants_full(light, sweep) {
             compute_u(p, r, u);
             error = fc_error_with_u(p, r, u);
-            if error <= tol {
-                status = SolveStatus::Converged;
-                break;
-            }
-            if light < work_tol && light > 0.0 && error > 0.0 {
-                work_tol = (work_tol * light / error).min(work_tol * 0.5);
-            } else if light == 0.0 {
-                // A sweep that changes nothing will not change anything later: a fixed point of
-                // the sweep that is not a solution (a local solver cannot progress).
-                status = SolveStatus::Failed(FailReason::Stalled);
+            if let Some(s) = monitor.after_full(light, error) {
+                status = s;
                 break;
             }
         }
