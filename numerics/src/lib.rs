@@ -7,6 +7,7 @@
 // `!(x > 0.0)` is how the solvers reject NaN along with non-positive values; keep it.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod avi;
 pub mod driver;
 pub mod error;
 pub mod fc;

@@ -26,7 +26,11 @@ fn analytic_relay_solutions() {
     let p =
         Relay::new(Operator::Dense(DMatrix::identity(3, 3) * 2.0), vec![-1.0, 3.0, 10.0], vec![-1.0; 3], vec![1.0; 3])
             .unwrap();
-    for s in [RelaySolver::Pgs(Default::default()), RelaySolver::Lemke(Default::default())] {
+    for s in [
+        RelaySolver::Pgs(Default::default()),
+        RelaySolver::Lemke(Default::default()),
+        RelaySolver::AviCaoFerris(Default::default()),
+    ] {
         let (mut z, mut w) = (vec![0.0; 3], vec![0.0; 3]);
         let rep = solve(&p, &mut z, &mut w, &s).unwrap();
         assert!(rep.status.converged(), "{rep:?}");
@@ -70,13 +74,13 @@ fn relay_collection_conformance() {
     };
     // (file stem, solvers that must reach 1e-8); PGS stalls on relay1 (not diagonally dominant).
     const EXPECT: &[(&str, &[&str])] = &[
-        ("relay1", &["lemke"]),
-        ("relay_2x2", &["pgs", "lemke"]),
-        ("relay_4x4", &["pgs", "lemke"]),
-        ("relay_simple2", &["pgs", "lemke"]),
-        ("step_1x1", &["pgs", "lemke"]),
-        ("step_2x2", &["pgs", "lemke"]),
-        ("step_4x4", &["pgs", "lemke"]),
+        ("relay1", &["lemke", "avi-caoferris"]),
+        ("relay_2x2", &["pgs", "lemke", "avi-caoferris"]),
+        ("relay_4x4", &["pgs", "lemke", "avi-caoferris"]),
+        ("relay_simple2", &["pgs", "lemke", "avi-caoferris"]),
+        ("step_1x1", &["pgs", "lemke", "avi-caoferris"]),
+        ("step_2x2", &["pgs", "lemke", "avi-caoferris"]),
+        ("step_4x4", &["pgs", "lemke", "avi-caoferris"]),
     ];
     let mut seen = 0;
     for e in std::fs::read_dir(&dir).unwrap() {

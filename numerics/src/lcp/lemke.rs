@@ -49,7 +49,8 @@ impl LemkeWorkspace {
         &self.t[j * self.n..(j + 1) * self.n]
     }
 
-    fn init(&mut self, m: &nalgebra::DMatrix<f64>, q: &[f64]) {
+    /// The tableau of `w − M z − d z₀ = q` (`d = e` when `None`).
+    fn init(&mut self, m: &nalgebra::DMatrix<f64>, q: &[f64], d: Option<&[f64]>) {
         let n = q.len();
         self.n = n;
         let wd = 2 * n + 2;
@@ -63,7 +64,10 @@ impl LemkeWorkspace {
                 *x = -mij;
             }
         }
-        self.t[2 * n * n..(2 * n + 1) * n].iter_mut().for_each(|v| *v = -1.0);
+        match d {
+            Some(d) => self.t[2 * n * n..(2 * n + 1) * n].iter_mut().zip(d).for_each(|(v, di)| *v = -di),
+            None => self.t[2 * n * n..(2 * n + 1) * n].iter_mut().for_each(|v| *v = -1.0),
+        }
         self.t[(2 * n + 1) * n..].copy_from_slice(q);
         self.basis.clear();
         self.basis.extend(0..n);
@@ -197,7 +201,7 @@ fn solve_tie(
             }
         }
     }
-    ws.init(m, q);
+    ws.init(m, q, None);
     // initial pivot: z0 enters, the row of min q leaves. Ties: the smallest index, which is the
     // lexicographic choice for B⁻¹ columns compared last to first (after the pivot every row
     // (q_i − q_r, e_i − e_r) is lexicographically positive in that order).
@@ -211,6 +215,66 @@ fn solve_tie(
             r = i;
         }
     }
+    let (pivots, failure) = complementary_pivots(ws, r, o, tie);
+    ws.extract_z(z);
+    if failure.is_none() {
+        polish(ws, lu, lcp, z, q_norm, o.iter.tol);
+    }
+    Ok(Outcome { iterations: pivots, failure })
+}
+
+/// Lemke's method with a covering vector `d ≥ 0` (`w = M z + q + d z₀`): `z₀` enters at the row
+/// of the smallest `q_i / d_i` among `d_i > 0` (all rows with `d_i = 0` must have `q_i ≥ 0`),
+/// then complementary pivots with the lexicographic rule. `z = 0` when `q_i ≥ 0` on every
+/// covered row. This is the form Cao and Ferris use for affine variational inequalities: the
+/// rows that describe the feasible set are left uncovered, so the path stays feasible.
+pub(crate) fn solve_covering(
+    ws: &mut LemkeWorkspace,
+    lu: &mut DenseLu,
+    lcp: &Lcp,
+    d: &[f64],
+    z: &mut [f64],
+    o: &LemkeOptions,
+) -> Result<Outcome> {
+    let m = lcp.m().dense("lemke")?;
+    let q = lcp.q();
+    let n = q.len();
+    ws.zp.resize(n, 0.0);
+    ws.wp.resize(n, 0.0);
+    ws.flags.resize(n, false);
+    // the most negative q_i / d_i among the covered rows (smallest index on ties)
+    let mut r = None;
+    for i in (0..n).filter(|&i| d[i] > 0.0) {
+        let better = match r {
+            None => true,
+            Some(k) => q[i] / d[i] < q[k] / d[k],
+        };
+        if q[i] < 0.0 && better {
+            r = Some(i);
+        }
+    }
+    let Some(r) = r else {
+        z.iter_mut().for_each(|v| *v = 0.0);
+        return Ok(Outcome { iterations: 0, failure: None });
+    };
+    ws.init(m, q, Some(d));
+    let (pivots, failure) = complementary_pivots(ws, r, o, o.tie_break);
+    ws.extract_z(z);
+    if failure.is_none() {
+        polish(ws, lu, lcp, z, super::error::norm(q), o.iter.tol);
+    }
+    Ok(Outcome { iterations: pivots, failure })
+}
+
+/// The pivots of Lemke's method from the initial pivot (`z₀` enters at row `r`) until `z₀`
+/// leaves (`None`), a secondary ray, or the pivot cap; returns (pivots, failure).
+fn complementary_pivots(
+    ws: &mut LemkeWorkspace,
+    mut r: usize,
+    o: &LemkeOptions,
+    tie: TieBreak,
+) -> (usize, Option<FailReason>) {
+    let n = ws.n;
     let z0 = 2 * n;
     let mut entering = z0;
     let mut pivots = 0;
@@ -234,11 +298,7 @@ fn solve_tie(
             }
         }
     }
-    ws.extract_z(z);
-    if failure.is_none() {
-        polish(ws, lu, lcp, z, q_norm, o.iter.tol);
-    }
-    Ok(Outcome { iterations: pivots, failure })
+    (pivots, failure)
 }
 
 /// When the tableau answer misses `tol`, re-solves `M_FF z_F = −q_F` on the final basis from

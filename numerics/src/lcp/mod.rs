@@ -203,6 +203,18 @@ pub(crate) struct Outcome {
     pub failure: Option<FailReason>,
 }
 
+/// Lemke's method on `lcp` with the covering vector `d ≥ 0` (`lemke::solve_covering`), for the
+/// AVI solvers; `z` is the answer when `failure` is `None`.
+pub(crate) fn lemke_covering(
+    state: &mut LcpSolverState,
+    lcp: &Lcp,
+    d: &[f64],
+    z: &mut [f64],
+    o: &LemkeOptions,
+) -> Result<Outcome> {
+    lemke::solve_covering(&mut state.lemke, &mut state.lu, lcp, d, z, o)
+}
+
 /// Solves `lcp` with `solver`. `z` holds the warm start on entry when the options ask for it;
 /// `(z, w)` hold the answer on exit. Allocates a fresh [`LcpSolverState`]; see [`solve_with`].
 pub fn solve(lcp: &Lcp, z: &mut [f64], w: &mut [f64], solver: &LcpSolver) -> Result<SolveReport> {

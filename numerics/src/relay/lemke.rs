@@ -18,7 +18,7 @@ use nalgebra::DMatrix;
 
 /// Builds the `2n` LCP of the module documentation into the buffers `big` and `ql` (reused when
 /// of the right size).
-fn relay_to_lcp_in(p: &Relay, mut big: DMatrix<f64>, mut ql: Vec<f64>) -> Result<Lcp> {
+pub(super) fn relay_to_lcp_in(p: &Relay, mut big: DMatrix<f64>, mut ql: Vec<f64>) -> Result<Lcp> {
     let m = p.m().dense("relay lemke")?;
     let n = p.size();
     if big.shape() == (2 * n, 2 * n) {

@@ -4,6 +4,7 @@
 //!
 //! The residual is Siconos's `relay_compute_error`: `‖z − P_[lb,ub](z − w)‖ / (‖q‖ + 1)`.
 
+mod avi;
 mod io;
 mod lemke;
 mod pgs;
@@ -84,6 +85,10 @@ pub enum RelaySolver {
     Pgs(PgsOptions),
     /// Exact pivoting: Lemke's method on the equivalent LCP of size `2n` (dense `M`).
     Lemke(LemkeOptions),
+    /// The AVI on the box solved by Cao–Ferris pivoting (Siconos's default relay solver,
+    /// `RELAY_AVI_CAOFERRIS`): Lemke's method with the artificial variable on the KKT rows only,
+    /// which ends at a solution for every `M` (dense `M`; see the `avi` module).
+    AviCaoFerris(LemkeOptions),
 }
 
 impl RelaySolver {
@@ -91,14 +96,14 @@ impl RelaySolver {
     pub fn iter_options(&self) -> IterOptions {
         match self {
             RelaySolver::Pgs(o) => o.iter,
-            RelaySolver::Lemke(o) => o.iter,
+            RelaySolver::Lemke(o) | RelaySolver::AviCaoFerris(o) => o.iter,
         }
     }
     /// Validates the options.
     pub fn validate(&self) -> Result<()> {
         match self {
             RelaySolver::Pgs(o) => o.validate(),
-            RelaySolver::Lemke(o) => o.validate(),
+            RelaySolver::Lemke(o) | RelaySolver::AviCaoFerris(o) => o.validate(),
         }
     }
 }
@@ -107,6 +112,7 @@ impl RelaySolver {
 pub const SOLVERS: &[(&str, &str)] = &[
     ("pgs", "projected Gauss-Seidel on the box (dense or sparse block)"),
     ("lemke", "Lemke's method on the equivalent LCP of size 2n (dense)"),
+    ("avi-caoferris", "AVI on the box by Cao-Ferris pivoting, Siconos's default (dense; any M)"),
 ];
 
 /// The relay solver named `name` with default options and `it` as tolerance/cap.
@@ -114,6 +120,7 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<RelaySolver> {
     match name {
         "pgs" => Some(RelaySolver::Pgs(PgsOptions { iter: it, ..Default::default() })),
         "lemke" => Some(RelaySolver::Lemke(LemkeOptions { iter: it, ..Default::default() })),
+        "avi-caoferris" => Some(RelaySolver::AviCaoFerris(LemkeOptions { iter: it, ..Default::default() })),
         _ => None,
     }
 }
@@ -149,6 +156,8 @@ pub struct RelaySolverState {
     /// The `2n` LCP of the Lemke path (matrix and `q`), refilled at each solve.
     big: nalgebra::DMatrix<f64>,
     ql: Vec<f64>,
+    /// The covering vector of the Cao–Ferris path.
+    cover: Vec<f64>,
 }
 
 impl RelaySolverState {
@@ -188,6 +197,7 @@ pub fn solve_with(
             pgs::solve(p, z, it, &mut state.inv_diag, &mut state.w)?
         }
         RelaySolver::Lemke(o) => lemke::solve(state, p, z, o)?,
+        RelaySolver::AviCaoFerris(o) => avi::solve(state, p, z, o)?,
     };
     let mut failure = failure;
     if z.iter().any(|v| !v.is_finite()) {
