@@ -42,8 +42,8 @@ pub use model::mass_check::{check_mass, MassError, MassRequirement};
 pub use model::nsds::{DsId, InterId, Nsds};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{
-    FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderType1R, FirstOrderType2R, LagrangianLinearTiR,
-    LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R,
+    LagrangianLinearTiR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
 };
 pub use model::userfn::{MatOp, UserFnError, VecOp};
 pub use saltus_numerics::ode::OdeOptions;

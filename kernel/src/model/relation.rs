@@ -19,6 +19,8 @@ pub enum Relation {
     FirstOrderType1(FirstOrderType1R),
     /// `y = h(x, λ)`, `r = g(λ)` (Siconos `FirstOrderType2R`).
     FirstOrderType2(FirstOrderType2R),
+    /// `y = h(t, x, λ)`, `r = g(t, x, λ)` (Siconos `FirstOrderNonLinearR`).
+    FirstOrderNonLinear(FirstOrderNonLinearR),
     /// `y = H q + b`, `p = Hᵀ λ` (Siconos `LagrangianLinearTIR`).
     LagrangianLinearTi(LagrangianLinearTiR),
     /// `y = h(q)`, `p = ∇h(q)ᵀ λ` (Siconos `LagrangianScleronomousR`).
@@ -87,6 +89,31 @@ pub struct FirstOrderType2R {
     pub g: StateVecFn,
     /// `B = ∇_λ g(t, λ)` (n×m).
     pub jac_g: StateMatFn,
+}
+
+/// `y = h(t, x, λ)`, `r = g(t, x, λ)` with the four Jacobians `C = ∇ₓh`, `D = ∇_λ h`,
+/// `K = ∇ₓg`, `B = ∇_λ g` (Siconos `FirstOrderNonLinearR`).
+///
+/// The Euler–Moreau Newton loop linearizes both maps at the iterate `(x_i, λ_i)`:
+/// `y ≈ h_i + C (x − x_i) + D (λ − λ_i)`, `r ≈ g_i + K (x − x_i) + B (λ − λ_i)`; the `K` term
+/// enters the iteration matrix, `W = M − hθ ∇f − h K` (the blocks of `K` that couple two
+/// systems are left out of `W`, which changes the convergence rate, not the solution).
+#[derive(Clone)]
+pub struct FirstOrderNonLinearR {
+    /// Output size `m`.
+    pub size: usize,
+    /// `y = h(t, x, λ)` (m).
+    pub h: PairVecFn,
+    /// `C = ∇ₓh(t, x, λ)` (m×n).
+    pub jac_h_x: PairMatFn,
+    /// `D = ∇_λ h(t, x, λ)` (m×m).
+    pub jac_h_lambda: PairMatFn,
+    /// `r = g(t, x, λ)` (n).
+    pub g: PairVecFn,
+    /// `K = ∇ₓg(t, x, λ)` (n×n).
+    pub jac_g_x: PairMatFn,
+    /// `B = ∇_λ g(t, x, λ)` (n×m).
+    pub jac_g_lambda: PairMatFn,
 }
 
 /// `y = H q + b`, `p = Hᵀ λ`.
@@ -210,6 +237,30 @@ impl FirstOrderType2R {
     }
 }
 
+impl FirstOrderNonLinearR {
+    /// `y = h(t, x, λ)` of output size `size` with `C = ∇ₓh`, `D = ∇_λ h`, and
+    /// `r = g(t, x, λ)` with `K = ∇ₓg`, `B = ∇_λ g`.
+    pub fn new(
+        size: usize,
+        h: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_h_x: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        jac_h_lambda: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        g: impl Fn(f64, &[f64], &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
+        jac_g_x: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+        jac_g_lambda: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        FirstOrderNonLinearR {
+            size,
+            h: Arc::new(h),
+            jac_h_x: Arc::new(jac_h_x),
+            jac_h_lambda: Arc::new(jac_h_lambda),
+            g: Arc::new(g),
+            jac_g_x: Arc::new(jac_g_x),
+            jac_g_lambda: Arc::new(jac_g_lambda),
+        }
+    }
+}
+
 impl LagrangianScleronomousR {
     /// `y = h(q)` of size `size` with its Jacobian.
     pub fn new(
@@ -229,6 +280,7 @@ impl Relation {
             Relation::FirstOrderLinear(_) => "FirstOrderLinearR",
             Relation::FirstOrderType1(_) => "FirstOrderType1R",
             Relation::FirstOrderType2(_) => "FirstOrderType2R",
+            Relation::FirstOrderNonLinear(_) => "FirstOrderNonLinearR",
             Relation::LagrangianLinearTi(_) => "LagrangianLinearTIR",
             Relation::LagrangianScleronomous(_) => "LagrangianScleronomousR",
             Relation::LagrangianRheonomous(_) => "LagrangianRheonomousR",
@@ -259,6 +311,7 @@ impl Relation {
             Relation::FirstOrderLinear(r) => r.c.shape().0,
             Relation::FirstOrderType1(r) => r.size,
             Relation::FirstOrderType2(r) => r.size,
+            Relation::FirstOrderNonLinear(r) => r.size,
             Relation::LagrangianLinearTi(r) => r.h.nrows(),
             Relation::LagrangianScleronomous(r) => r.size,
             Relation::LagrangianRheonomous(r) => r.size,
@@ -333,5 +386,6 @@ macro_rules! debug_opaque {
 }
 debug_opaque!(FirstOrderType1R);
 debug_opaque!(FirstOrderType2R);
+debug_opaque!(FirstOrderNonLinearR);
 debug_opaque!(LagrangianScleronomousR);
 debug_opaque!(LagrangianRheonomousR);

@@ -4,7 +4,8 @@
 //! Notation: for a Lagrangian relation `jac = H = ∇_q h` and `bmat = Hᵀ`; for a first-order
 //! relation `jac = C = ∇ₓh`, `bmat = B = ∇_λ g` and `d = D = ∇_λ h`. `winv_b = W⁻¹ bmat` scaled by
 //! `h` for first-order systems (the input enters `x = x_free + h W⁻¹ r`), so every one-step
-//! problem has the matrix `M_ab = D_a δ_ab + Σ_ds jac_a,ds winv_b_b,ds`.
+//! problem has the matrix `M_ab = D_a δ_ab + Σ_ds jac_a,ds winv_b_b,ds`. A `FirstOrderNonLinearR`
+//! also keeps `k = K = ∇ₓg`, which enters the systems' `W`.
 
 use super::osi::{user_err, DsWork};
 use crate::error::KernelError;
@@ -25,6 +26,8 @@ pub(crate) struct InterWork {
     pub bmat: DMatrix<f64>,
     pub d: DMatrix<f64>,
     pub has_d: bool,
+    /// `K = ∇ₓg` of a `FirstOrderNonLinearR` (n×n; empty for other relations).
+    pub k: DMatrix<f64>,
     pub winv_b: DMatrix<f64>,
     /// `jac`, `bmat`, `d` do not change with time or state.
     pub constant: bool,
@@ -113,6 +116,7 @@ impl InterWork {
             bmat: DMatrix::zeros(n, m),
             d: DMatrix::zeros(m, m),
             has_d: false,
+            k: DMatrix::zeros(0, 0),
             winv_b: DMatrix::zeros(n, m),
             constant: false,
             winv_ready: false,
@@ -149,6 +153,10 @@ impl InterWork {
                     r.c.is_constant() && r.b.is_constant() && r.d.as_ref().map(|d| d.is_constant()).unwrap_or(true);
             }
             Relation::FirstOrderType2(_) => iw.has_d = true,
+            Relation::FirstOrderNonLinear(_) => {
+                iw.has_d = true;
+                iw.k = DMatrix::zeros(n, n);
+            }
             _ => {}
         }
         iw
@@ -229,8 +237,28 @@ impl InterWork {
                 (r.g)(t, self.lambda_i.as_slice(), self.r_lin.as_mut_slice()).map_err(user_err(t, "g(λ)", id))?;
                 self.finish_linearization(t)?;
             }
+            Relation::FirstOrderNonLinear(r) => {
+                let l = self.lambda_i.as_slice();
+                (r.jac_h_x)(t, x, l, &mut self.jac).map_err(user_err(t, "Jacobian of h(x, λ) wrt x", id))?;
+                (r.jac_h_lambda)(t, x, l, &mut self.d).map_err(user_err(t, "Jacobian of h(x, λ) wrt λ", id))?;
+                (r.h)(t, x, l, self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?;
+                (r.jac_g_x)(t, x, l, &mut self.k).map_err(user_err(t, "Jacobian of g(x, λ) wrt x", id))?;
+                (r.jac_g_lambda)(t, x, l, &mut self.bmat).map_err(user_err(t, "Jacobian of g(x, λ) wrt λ", id))?;
+                (r.g)(t, x, l, self.r_lin.as_mut_slice()).map_err(user_err(t, "g(x, λ)", id))?;
+                check_finite_out(self.k.as_slice()).map_err(user_err(t, "Jacobian of g(x, λ) wrt x", id))?;
+                self.finish_linearization(t)?;
+            }
         }
         Ok(())
+    }
+
+    /// Adds the diagonal blocks of `K = ∇ₓg` (one per system) to the systems' `k_sum`.
+    pub fn add_k(&self, dsw: &mut [DsWork]) {
+        for (d, off, n) in [(Some(self.ds.0), 0, self.n1), (self.ds.1, self.n1, self.n2)] {
+            let Some(d) = d else { continue };
+            let w = &mut dsw[d.index()];
+            w.k_sum += &self.k.view((off, off), (n, n));
+        }
     }
 
     /// Checks the nonlinear first-order terms and turns `r_lin` into `g(λ_i) − B λ_i`.
@@ -308,7 +336,7 @@ impl InterWork {
         let mut o = nalgebra::DVectorViewMut::from_slice(out, self.m);
         let free_v = nalgebra::DVectorView::from_slice(free, free.len());
         match &inter.relation {
-            Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) => {
+            Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) | Relation::FirstOrderNonLinear(_) => {
                 let x = gather(&mut self.xbuf, systems, self.ds, state);
                 o.copy_from(&self.y_lin);
                 o.gemv(1.0, &self.jac, &free_v, 1.0);
@@ -391,6 +419,9 @@ impl InterWork {
                 (r.h)(t, x, z, self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?
             }
             Relation::FirstOrderType2(r) => {
+                (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?
+            }
+            Relation::FirstOrderNonLinear(r) => {
                 (r.h)(t, x, self.lambda.as_slice(), self.y[0].as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?
             }
         }

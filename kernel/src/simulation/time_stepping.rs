@@ -47,6 +47,9 @@ pub struct TimeStepping {
     pub(crate) gosi: Option<GosiWork>,
     /// The [`Nsds::revision`] this simulation's workspaces match.
     pub(crate) revision: u64,
+    /// A `FirstOrderNonLinearR` is present: its Jacobians are evaluated before the free
+    /// state, whose `W` contains `−h K`.
+    has_k: bool,
 }
 
 impl TimeStepping {
@@ -81,6 +84,16 @@ impl TimeStepping {
             .enumerate()
             .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems()))
             .collect();
+        // systems under a FirstOrderNonLinearR: W = M − hθ∇f − hK, rebuilt at every iterate
+        let mut has_k = false;
+        for (iw, inter) in iws.iter().zip(nsds.interactions()) {
+            if matches!(inter.relation, Relation::FirstOrderNonLinear(_)) {
+                has_k = true;
+                for d in [Some(iw.ds.0), iw.ds.1].into_iter().flatten() {
+                    euler_moreau::enable_k(&mut dsw[d.index()]);
+                }
+            }
+        }
         let linear = dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
         let constant_matrix = dsw.iter().all(|w| w.w_constant) && iws.iter().all(|w| w.constant);
         let gosi = matches!(osi, Osi::MoreauJeanGosi { .. }).then(|| GosiWork::new(&dsw));
@@ -105,6 +118,7 @@ impl TimeStepping {
             activation_threshold: 0.0,
             gosi,
             revision: nsds.revision(),
+            has_k,
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -224,6 +238,9 @@ impl TimeStepping {
         let mut iter = 0;
         loop {
             iter += 1;
+            if self.has_k {
+                self.compute_k(nsds, t1)?;
+            }
             self.compute_free_state(nsds, t1)?;
             // relations at the iterate (Jacobians, linearization, F z + e(t))
             let nonlinear_fo = self.compute_relations(nsds, t1)?;
@@ -284,16 +301,34 @@ impl TimeStepping {
             if !nsds.is_linked(iw.id) {
                 continue;
             }
-            if !iw.constant || self.k == 0 {
+            let fresh = matches!(inter.relation, Relation::FirstOrderNonLinear(_)); // by compute_k
+            if (!iw.constant || self.k == 0) && !fresh {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
             }
             iw.compute_extra(inter, nsds.systems(), t1)?;
-            nonlinear_fo |= matches!(inter.relation, Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_));
+            nonlinear_fo |= matches!(
+                inter.relation,
+                Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) | Relation::FirstOrderNonLinear(_)
+            );
             if self.sets.position(iw.id).is_some() {
                 iw.compute_winv_b(&self.dsw, scale, t1)?;
             }
         }
         Ok(nonlinear_fo)
+    }
+
+    /// Jacobians of every `FirstOrderNonLinearR` at the iterate, and `Σ K` per system.
+    fn compute_k(&mut self, nsds: &Nsds, t1: f64) -> Result<(), KernelError> {
+        for w in self.dsw.iter_mut().filter(|w| w.has_k) {
+            w.k_sum.fill(0.0);
+        }
+        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if nsds.is_linked(iw.id) && matches!(inter.relation, Relation::FirstOrderNonLinear(_)) {
+                iw.compute_jacobians(inter, nsds.systems(), t1)?;
+                iw.add_k(&mut self.dsw);
+            }
+        }
+        Ok(())
     }
 
     /// For nonlinear first-order relations: the one-step problem sees

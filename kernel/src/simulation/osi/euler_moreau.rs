@@ -6,6 +6,11 @@
 //! Nonlinear systems, Newton iterate `x_i`: `W = M − hθ ∇f(t_{k+1}, x_i)`,
 //! `x_free = x_i − W⁻¹[M(x_i − x_k) − hθ f(t_{k+1}, x_i) − h(1−θ) f(t_k, x_k)]`.
 //! In both cases `x = x_free + h W⁻¹ r`.
+//!
+//! A system under a `FirstOrderNonLinearR` (input `r = g(t, x, λ)`, `K = ∇ₓg`) takes the Newton
+//! form whatever its vector field: `W = M − hθ ∇f(t_{k+1}, x_i) − h K_i` (Σ over its
+//! relations) and `x_free = x_i − W⁻¹[M(x_i − x_k) − hθ f(t_{k+1}, x_i) − h(1−θ) f(t_k, x_k)]`,
+//! with `r_i − B λ_i − K (x − x_i)` moved into `W`, so `x = x_free + h W⁻¹ (g_i − B λ_i + B λ)`.
 
 use super::{user_err, DsWork};
 use crate::error::KernelError;
@@ -18,6 +23,16 @@ fn set_mass(w: &mut DMatrix<f64>, m: &Option<DMatrix<f64>>) {
         Some(m) => w.copy_from(m),
         None => w.fill_with_identity(),
     }
+}
+
+/// Marks a system under a `FirstOrderNonLinearR`: its `W` includes `−h K` and changes with
+/// the Newton iterate.
+pub(crate) fn enable_k(w: &mut DsWork) {
+    let n = w.x_k.len();
+    w.has_k = true;
+    w.k_sum = DMatrix::zeros(n, n);
+    w.w_constant = false;
+    w.linear = false;
 }
 
 /// Builds `W` once when constant and flags linear systems.
@@ -63,8 +78,80 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
             (d.f)(t_k, w.x_k.as_slice(), w.f_k.as_mut_slice()).map_err(user_err(t_k, "f(t, x)", id))?;
             check_finite_out(w.f_k.as_slice()).map_err(user_err(t_k, "f(t, x)", id))
         }
+        DynamicalSystem::FirstOrderLinearTi(d) if w.has_k => {
+            w.f_k.gemv(1.0, &d.a, &w.x_k, 0.0);
+            if let Some(b) = &d.b {
+                w.f_k += b;
+            }
+            Ok(())
+        }
         _ => Ok(()),
     }
+}
+
+/// The mass matrix of a first-order system (`None` = identity).
+fn mass_of(ds: &DynamicalSystem) -> &Option<DMatrix<f64>> {
+    match ds {
+        DynamicalSystem::FirstOrderLinearTi(d) => &d.mass,
+        DynamicalSystem::FirstOrderLinear(d) => &d.mass,
+        DynamicalSystem::FirstOrderNonLinear(d) => &d.mass,
+        _ => &None,
+    }
+}
+
+/// `w.mat = ∇f(t1, x)` and `w.tmp = f(t1, x)` for any first-order system (`f = A x + b` for
+/// the linear ones).
+fn field_and_jacobian(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, x: &DVector<f64>) -> Result<(), KernelError> {
+    let id = w.id.0;
+    match ds {
+        DynamicalSystem::FirstOrderLinearTi(d) => {
+            w.mat.copy_from(&d.a);
+            w.tmp.gemv(1.0, &d.a, x, 0.0);
+            if let Some(b) = &d.b {
+                w.tmp += b;
+            }
+        }
+        DynamicalSystem::FirstOrderLinear(d) => {
+            d.a.eval(t1, &mut w.mat).map_err(user_err(t1, "A(t)", id))?;
+            w.tmp.gemv(1.0, &w.mat, x, 0.0);
+            if let Some(b) = &d.b {
+                b.eval(t1, w.tmp2.as_mut_slice()).map_err(user_err(t1, "b(t)", id))?;
+                w.tmp += &w.tmp2;
+            }
+        }
+        DynamicalSystem::FirstOrderNonLinear(d) => {
+            (d.jac_f)(t1, x.as_slice(), &mut w.mat).map_err(user_err(t1, "Jacobian of f", id))?;
+            check_finite_out(w.mat.as_slice()).map_err(user_err(t1, "Jacobian of f", id))?;
+            (d.f)(t1, x.as_slice(), w.tmp.as_mut_slice()).map_err(user_err(t1, "f(t, x)", id))?;
+            check_finite_out(w.tmp.as_slice()).map_err(user_err(t1, "f(t, x)", id))?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The Newton form at the iterate `x_i` (the system's current state):
+/// `W = M − hθ ∇f(t1, x_i) − h K`, `x_free = x_i − W⁻¹[M(x_i − x_k) − hθ f(t1, x_i) − h(1−θ) f_k]`.
+fn newton_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, h: f64, theta: f64) -> Result<(), KernelError> {
+    let x_i = ds.state();
+    let mass = mass_of(ds);
+    // M(x_i − x_k) into `free`
+    w.tmp.copy_from(x_i);
+    w.tmp -= &w.x_k;
+    mass_times(&mut w.free, mass, &w.tmp);
+    field_and_jacobian(ds, w, t1, x_i)?;
+    set_mass(&mut w.w, mass);
+    super::mat_axpy(&mut w.w, -h * theta, &w.mat);
+    if w.has_k {
+        super::mat_axpy(&mut w.w, -h, &w.k_sum);
+    }
+    w.factor(t1)?;
+    w.free.axpy(-h * theta, &w.tmp, 1.0);
+    w.free.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
+    w.lu.solve(w.free.as_mut_slice(), t1)?;
+    w.free.neg_mut();
+    w.free += x_i;
+    Ok(())
 }
 
 /// `out = M x` (`M = I` when `None`).
@@ -84,6 +171,9 @@ pub(crate) fn compute_free_state(
     theta: f64,
 ) -> Result<(), KernelError> {
     let id = w.id.0;
+    if w.has_k {
+        return newton_free_state(ds, w, t1, h, theta);
+    }
     match ds {
         DynamicalSystem::FirstOrderLinearTi(d) => {
             // x_free = W⁻¹[M x_k + h(1−θ) A x_k + h b]
@@ -108,27 +198,7 @@ pub(crate) fn compute_free_state(
                 w.free.axpy(h * theta, &w.tmp, 1.0);
             }
         }
-        DynamicalSystem::FirstOrderNonLinear(d) => {
-            let x_i = &d.x;
-            // W = M − hθ ∇f(t1, x_i)
-            (d.jac_f)(t1, x_i.as_slice(), &mut w.mat).map_err(user_err(t1, "Jacobian of f", id))?;
-            set_mass(&mut w.w, &d.mass);
-            super::mat_axpy(&mut w.w, -h * theta, &w.mat);
-            w.factor(t1)?;
-            // R = M(x_i − x_k) − hθ f(t1, x_i) − h(1−θ) f_k (in `free`)
-            w.tmp.copy_from(x_i);
-            w.tmp -= &w.x_k;
-            mass_times(&mut w.free, &d.mass, &w.tmp);
-            (d.f)(t1, x_i.as_slice(), w.tmp.as_mut_slice()).map_err(user_err(t1, "f(t, x)", id))?;
-            check_finite_out(w.tmp.as_slice()).map_err(user_err(t1, "f(t, x)", id))?;
-            w.free.axpy(-h * theta, &w.tmp, 1.0);
-            w.free.axpy(-h * (1.0 - theta), &w.f_k, 1.0);
-            // x_free = x_i − W⁻¹ R
-            w.lu.solve(w.free.as_mut_slice(), t1)?;
-            w.free.neg_mut();
-            w.free += x_i;
-            return Ok(());
-        }
+        DynamicalSystem::FirstOrderNonLinear(_) => return newton_free_state(ds, w, t1, h, theta),
         _ => return Ok(()),
     }
     w.lu.solve(w.free.as_mut_slice(), t1)

@@ -169,6 +169,11 @@ pub(crate) struct DsWork {
     pub mat2: DMatrix<f64>,
     /// Scratch for user matrices (`M(q)`, force Jacobians).
     pub mat3: DMatrix<f64>,
+    /// The system is under a `FirstOrderNonLinearR`: `W` includes `−h k_sum`.
+    pub has_k: bool,
+    /// `Σ K` over its `FirstOrderNonLinearR`s at the Newton iterate (its own diagonal blocks;
+    /// empty unless `has_k`).
+    pub k_sum: DMatrix<f64>,
 }
 
 /// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
@@ -252,6 +257,8 @@ impl DsWork {
             mat: DMatrix::zeros(n, n),
             mat2: DMatrix::zeros(n, n),
             mat3: DMatrix::zeros(n, n),
+            has_k: false,
+            k_sum: DMatrix::zeros(0, 0),
         }
     }
 
