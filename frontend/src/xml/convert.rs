@@ -7,7 +7,9 @@ use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use nalgebra::DMatrix;
-use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
+use saltus_kernel::model::relation::{
+    FirstOrderLinearR, FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR,
+};
 use saltus_kernel::{
     DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs,
     ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass,
@@ -462,6 +464,19 @@ fn build_relation(
                 jac_h_lambda: b.relation_mat(&s.library, &s.jacobian_h_lambda, &params, &rp)?,
                 g: b.relation_state_vec(&s.library, &s.g, &params, &rp)?,
                 jac_g: b.relation_state_mat(&s.library, &s.jacobian_g, &params, &rp)?,
+            })
+        }
+        RelationSpec::FirstOrderNonLinearR(s) => {
+            let rp = format!("{path}/FirstOrderNonLinearR");
+            let params = b.params(&s.params, &rp)?;
+            Relation::FirstOrderNonLinear(FirstOrderNonLinearR {
+                size: m,
+                h: b.relation_vec(&s.library, &s.h, &params, &rp)?,
+                jac_h_x: b.relation_mat(&s.library, &s.jacobian_h_x, &params, &rp)?,
+                jac_h_lambda: b.relation_mat(&s.library, &s.jacobian_h_lambda, &params, &rp)?,
+                g: b.relation_vec(&s.library, &s.g, &params, &rp)?,
+                jac_g_x: b.relation_mat(&s.library, &s.jacobian_g_x, &params, &rp)?,
+                jac_g_lambda: b.relation_mat(&s.library, &s.jacobian_g_lambda, &params, &rp)?,
             })
         }
         RelationSpec::LagrangianScleronomousR(s) => {

@@ -122,6 +122,14 @@ fn relay_solver(s: &RelaySolverSpec) -> relay::RelaySolver {
             }
             relay::RelaySolver::Lemke(x)
         }
+        RelaySolverSpec::AviCaoFerris(o) => {
+            let mut x = lcp::LemkeOptions::default();
+            set_iter(&mut x.iter, o.tol, o.max_iter);
+            if let Some(w) = o.warm_start {
+                x.warm_start = w;
+            }
+            relay::RelaySolver::AviCaoFerris(x)
+        }
     }
 }
 

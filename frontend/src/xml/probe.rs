@@ -155,6 +155,15 @@ fn probe_relation(p: &Probe, nsds: &Nsds, inter: &saltus_kernel::Interaction) ->
             p.vec(&rp, "g(λ)", n, |o| (r.g)(t, l, o))?;
             p.mat(&rp, "∇_λ g(λ)", (n, m), |o| (r.jac_g)(t, l, o))?;
         }
+        Relation::FirstOrderNonLinear(r) => {
+            let rp = path("FirstOrderNonLinearR");
+            p.vec(&rp, "h(t, x, λ)", m, |o| (r.h)(t, &x, l, o))?;
+            p.mat(&rp, "∇ₓh(t, x, λ)", (m, n), |o| (r.jac_h_x)(t, &x, l, o))?;
+            p.mat(&rp, "∇_λ h(t, x, λ)", (m, m), |o| (r.jac_h_lambda)(t, &x, l, o))?;
+            p.vec(&rp, "g(t, x, λ)", n, |o| (r.g)(t, &x, l, o))?;
+            p.mat(&rp, "∇ₓg(t, x, λ)", (n, n), |o| (r.jac_g_x)(t, &x, l, o))?;
+            p.mat(&rp, "∇_λ g(t, x, λ)", (n, m), |o| (r.jac_g_lambda)(t, &x, l, o))?;
+        }
         Relation::LagrangianScleronomous(r) => {
             let rp = path("LagrangianScleronomousR");
             p.vec(&rp, "h(q)", m, |o| (r.h)(t, &x, o))?;

@@ -240,6 +240,8 @@ pub enum RelationSpec {
     FirstOrderType1R(FirstOrderType1RSpec),
     /// `y = h(x, λ)`, `r = g(λ)`.
     FirstOrderType2R(FirstOrderType2RSpec),
+    /// `y = h(t, x, λ)`, `r = g(t, x, λ)`.
+    FirstOrderNonLinearR(FirstOrderNonLinearRSpec),
     /// `y = H q + b`.
     LagrangianLinearTIR(LagrangianLinearTiRSpec),
     /// `y = h(q)`.
@@ -297,6 +299,28 @@ pub struct FirstOrderType2RSpec {
     pub g: String,
     #[serde(rename = "@jacobian_g")]
     pub jacobian_g: String,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+}
+
+/// Plugin symbols of `FirstOrderNonLinearR`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstOrderNonLinearRSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@h")]
+    pub h: String,
+    #[serde(rename = "@jacobian_h_x")]
+    pub jacobian_h_x: String,
+    #[serde(rename = "@jacobian_h_lambda")]
+    pub jacobian_h_lambda: String,
+    #[serde(rename = "@g")]
+    pub g: String,
+    #[serde(rename = "@jacobian_g_x")]
+    pub jacobian_g_x: String,
+    #[serde(rename = "@jacobian_g_lambda")]
+    pub jacobian_g_lambda: String,
     #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
     pub params: Option<String>,
 }

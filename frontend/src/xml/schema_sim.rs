@@ -359,6 +359,7 @@ pub struct RelayProblemSpec {
 pub enum RelaySolverSpec {
     Pgs(IterSpec),
     Lemke(IterSpec),
+    AviCaoFerris(IterSpec),
 }
 
 /// `<MLCP>`: problem options and one solver element.

@@ -49,7 +49,8 @@ typedef int32_t (*saltus_vector_field_fn)(double t, uint32_t n, const double *x,
                                           uint32_t nout, double *out,
                                           uint32_t np, const double *params);
 
-/* Relation function of (t, x, lambda): output h (nout = m), input g (nout = n), Jacobians. */
+/* Relation function of (t, x, lambda): output h (nout = m), input g (nout = n), Jacobians
+   (dh/dx: m*n, dh/dlambda: m*m, dg/dx: n*n, dg/dlambda: n*m, column-major). */
 typedef int32_t (*saltus_relation_fn)(double t, uint32_t n, const double *x,
                                       uint32_t m, const double *lambda,
                                       uint32_t nout, double *out,

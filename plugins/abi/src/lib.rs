@@ -28,7 +28,7 @@
 //! | [`TimeFn`] | `(t, nout, out, np, params)` | external force `f_ext(t)`, source terms `b(t)`, `e(t)`, time-dependent matrices `A(t)` |
 //! | [`LagrangianFn`] | `(t, n, q, v, nout, out, np, params)` | internal force `f_int(t,q,v)`, gyroscopic force `f_gyr(q,v)`, mass matrix `M(q)` (`nout = n*n`), Jacobians (`nout = n*n`) |
 //! | [`VectorFieldFn`] | `(t, n, x, nout, out, np, params)` | first-order vector field `f(t,x)`, its Jacobian `∂f/∂x` (`nout = n*n`) |
-//! | [`RelationFn`] | `(t, n, x, m, lambda, nout, out, np, params)` | relation output `h(t,x,λ)` (`nout = m`), input `g(t,x,λ)` (`nout = n`), Jacobians (column-major) |
+//! | [`RelationFn`] | `(t, n, x, m, lambda, nout, out, np, params)` | relation output `h(t,x,λ)` (`nout = m`), input `g(t,x,λ)` (`nout = n`), Jacobians (column-major: ∇ₓh `m*n`, ∇_λh `m*m`, ∇ₓg `n*n`, ∇_λg `n*m`) |
 //!
 //! ## Example (Rust)
 //!
