@@ -50,7 +50,7 @@ fn solvers_lists_every_family() {
     let o = saltus(["solvers", "--type", "relay"]);
     let s = String::from_utf8_lossy(&o.stdout);
     let names: Vec<&str> = s.lines().map(|l| l.split(' ').next().unwrap()).collect();
-    assert_eq!(names, ["pgs", "lemke"], "{s}");
+    assert_eq!(names, ["pgs", "lemke", "avi-caoferris"], "{s}");
     assert_eq!(saltus(["solvers", "--type", "nope"]).status.code(), Some(2));
 }
 

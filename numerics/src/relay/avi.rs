@@ -19,7 +19,6 @@
 use super::Relay;
 use crate::error::Result;
 use crate::lcp::LemkeOptions;
-use crate::matrix::Operator;
 use crate::report::FailReason;
 
 /// Solves `p` by Cao–Ferris pivoting; returns (pivots, failure).
@@ -29,22 +28,13 @@ pub(crate) fn solve(
     z: &mut [f64],
     o: &LemkeOptions,
 ) -> Result<(usize, Option<FailReason>)> {
-    let lcp = super::lemke::relay_to_lcp_in(p, std::mem::take(&mut state.big), std::mem::take(&mut state.ql))?;
-    let n = p.size();
-    state.zl.clear();
-    state.zl.resize(2 * n, 0.0);
-    state.cover.clear();
-    state.cover.resize(2 * n, 0.0);
-    state.cover[..n].iter_mut().for_each(|d| *d = 1.0);
     let opts = LemkeOptions { warm_start: false, ..*o };
-    let out = crate::lcp::lemke_covering(&mut state.lcp, &lcp, &state.cover, &mut state.zl, &opts);
-    if let (Operator::Dense(big), ql) = lcp.into_parts() {
-        state.big = big;
-        state.ql = ql;
-    }
-    let out = out?;
-    for (i, zi) in z[..n].iter_mut().enumerate() {
-        *zi = (p.lb()[i] + state.zl[i]).clamp(p.lb()[i], p.ub()[i]);
-    }
-    Ok((out.iterations, out.failure))
+    let n = p.size();
+    super::lemke::via_lcp(state, p, z, |ws, lcp, zl, cover| {
+        // covering vector: e on the KKT rows, 0 on the rows of the box
+        cover[..n].iter_mut().for_each(|d| *d = 1.0);
+        cover[n..].iter_mut().for_each(|d| *d = 0.0);
+        let out = crate::lcp::lemke_covering(ws, lcp, cover, zl, &opts)?;
+        Ok((out.iterations, out.failure))
+    })
 }

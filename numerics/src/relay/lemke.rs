@@ -11,7 +11,7 @@
 
 use super::Relay;
 use crate::error::Result;
-use crate::lcp::{Lcp, LcpSolver, LemkeOptions};
+use crate::lcp::{Lcp, LcpSolver, LcpSolverState, LemkeOptions};
 use crate::matrix::Operator;
 use crate::report::{FailReason, SolveStatus};
 use nalgebra::DMatrix;
@@ -41,12 +41,14 @@ pub(super) fn relay_to_lcp_in(p: &Relay, mut big: DMatrix<f64>, mut ql: Vec<f64>
     Lcp::new(Operator::Dense(big), ql)
 }
 
-/// Solves through [`relay_to_lcp_in`]; returns (pivots, failure).
-pub(crate) fn solve(
+/// Builds the `2n` LCP of `p` in the buffers of `state`, runs `pivot` on it (with the LCP
+/// workspace, the `2n` iterate and a `2n` scratch vector) and maps the answer back to `z`;
+/// returns (pivots, failure).
+pub(super) fn via_lcp(
     state: &mut super::RelaySolverState,
     p: &Relay,
     z: &mut [f64],
-    o: &LemkeOptions,
+    pivot: impl FnOnce(&mut LcpSolverState, &Lcp, &mut [f64], &mut [f64]) -> Result<(usize, Option<FailReason>)>,
 ) -> Result<(usize, Option<FailReason>)> {
     let lcp = relay_to_lcp_in(p, std::mem::take(&mut state.big), std::mem::take(&mut state.ql))?;
     let n = p.size();
@@ -54,19 +56,32 @@ pub(crate) fn solve(
     state.zl.resize(2 * n, 0.0);
     state.wl.clear();
     state.wl.resize(2 * n, 0.0);
-    let opts = LemkeOptions { warm_start: false, ..*o };
-    let rep = crate::lcp::solve_with(&mut state.lcp, &lcp, &mut state.zl, &mut state.wl, &LcpSolver::Lemke(opts));
+    let out = pivot(&mut state.lcp, &lcp, &mut state.zl, &mut state.wl);
     if let (Operator::Dense(big), ql) = lcp.into_parts() {
         state.big = big;
         state.ql = ql;
     }
-    let rep = rep?;
+    let out = out?;
     for (i, zi) in z[..n].iter_mut().enumerate() {
         *zi = (p.lb()[i] + state.zl[i]).clamp(p.lb()[i], p.ub()[i]);
     }
-    let failure = match rep.status {
-        SolveStatus::Failed(r) => Some(r),
-        _ => None,
-    };
-    Ok((rep.iterations, failure))
+    Ok(out)
+}
+
+/// Solves through [`relay_to_lcp_in`] by Lemke's method; returns (pivots, failure).
+pub(crate) fn solve(
+    state: &mut super::RelaySolverState,
+    p: &Relay,
+    z: &mut [f64],
+    o: &LemkeOptions,
+) -> Result<(usize, Option<FailReason>)> {
+    let opts = LemkeOptions { warm_start: false, ..*o };
+    via_lcp(state, p, z, |ws, lcp, zl, wl| {
+        let rep = crate::lcp::solve_with(ws, lcp, zl, wl, &LcpSolver::Lemke(opts))?;
+        let failure = match rep.status {
+            SolveStatus::Failed(r) => Some(r),
+            _ => None,
+        };
+        Ok((rep.iterations, failure))
+    })
 }

@@ -143,8 +143,8 @@ fn relay_error_zw(p: &Relay, z: &[f64], w: &[f64]) -> f64 {
     e / (crate::lcp::error_norm(&p.q) + 1.0)
 }
 
-/// Reusable workspaces of the relay solvers (the Lemke path keeps its `2n` LCP iterate and
-/// Lemke tableau here). Create once, pass to [`solve_with`] at every step.
+/// Reusable workspaces of the relay solvers (the Lemke and Cao–Ferris paths keep their `2n`
+/// LCP iterate and tableau here). Create once, pass to [`solve_with`] at every step.
 #[derive(Debug, Clone, Default)]
 pub struct RelaySolverState {
     lcp: crate::lcp::LcpSolverState,
@@ -156,8 +156,6 @@ pub struct RelaySolverState {
     /// The `2n` LCP of the Lemke path (matrix and `q`), refilled at each solve.
     big: nalgebra::DMatrix<f64>,
     ql: Vec<f64>,
-    /// The covering vector of the Cao–Ferris path.
-    cover: Vec<f64>,
 }
 
 impl RelaySolverState {
