@@ -13,8 +13,9 @@
 //! A contact farther than `d` gets no impulse as long as `d > γ h |ẏ|` (it cannot be in the
 //! Moreau–Jean active set), so the run solves the same one-step problems as one that declares
 //! every interaction up front (tested to round-off in `kernel/tests/proximity.rs`).
-//! Dormant interactions keep their outputs here (`y₀ = h(q)`, `y₁ = ∇h(q) v`, `λ = 0`) so
-//! recorders can write every declared interaction at every step.
+//! Dormant interactions keep their outputs here (`y₀ = h(q)`, `y₁ = ∇h(q) v`, `λ = 0`; zero
+//! before the first step, as every interaction's) so recorders can write every declared
+//! interaction at every step.
 
 use super::time_stepping::TimeStepping;
 use crate::error::KernelError;
@@ -147,6 +148,14 @@ impl ProximityManager {
                 Some(ProximityOutputs { y: [inter.y(0)?, inter.y(1)?], lambda: inter.lambda(level)? })
             }
             None => Some(ProximityOutputs { y: [&e.y[0], &e.y[1]], lambda: &e.zeros }),
+        }
+    }
+
+    /// Zeroes the outputs of the dormant interactions: before the first step a simulation reports
+    /// `y = 0` for every interaction (as Siconos), and so do the dormant ones.
+    pub(crate) fn clear_dormant_outputs(&mut self) {
+        for e in self.entries.iter_mut().filter(|e| e.slot.is_none()) {
+            e.y.iter_mut().for_each(|y| y.fill(0.0));
         }
     }
 

@@ -171,6 +171,7 @@ impl TimeStepping {
                 });
             }
             manager.update(&mut self, nsds)?;
+            manager.clear_dormant_outputs();
             self.proximity = Some(Box::new(manager));
         }
         Ok(self)
