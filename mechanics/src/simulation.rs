@@ -5,6 +5,9 @@ use crate::assembly::{Assembly, ContactRow, NO_BODY};
 use crate::body::{BodyKind, BodyState};
 use crate::collision::{CollisionDetector, ContactKey, ContactPoint};
 use crate::error::{MechanicsError, Result};
+use crate::joints::projection::{project, ProjectionReport};
+use crate::joints::step::{solve_step, JointWorkspace};
+use crate::joints::JointProjection;
 use crate::model::MechanicsModel;
 use crate::moreau_jean::{free_angular_velocity, free_velocity, update_pose};
 use crate::relation::{contact_frame, SideJacobian};
@@ -12,6 +15,7 @@ use crate::BodyId;
 use nalgebra::{Matrix3, Vector3};
 use saltus_kernel::OnNonConvergence;
 use saltus_numerics::fc::{solve_with_workspace, FcSolver, FcWorkspace, FrictionContact, NsgsOptions};
+use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::matrix::Operator;
 use saltus_numerics::{IterOptions, SolveReport};
 
@@ -36,6 +40,11 @@ pub struct MoreauJeanOptions {
     pub gyro_tol: f64,
     /// Iteration cap of the gyroscopic fixed point.
     pub gyro_max_iter: usize,
+    /// Solver of the one-step problem when the model has joints (block Gauss–Seidel over one
+    /// equality block and the contacts; default tolerance 1e-10, 1000 sweeps).
+    pub joint_solver: GmpOptions,
+    /// Projection onto the joints after each step.
+    pub joint_projection: JointProjection,
 }
 
 impl Default for MoreauJeanOptions {
@@ -48,6 +57,8 @@ impl Default for MoreauJeanOptions {
             on_non_convergence: OnNonConvergence::Accept,
             gyro_tol: 1e-15,
             gyro_max_iter: 50,
+            joint_solver: GmpOptions::with_iter(IterOptions::new(1e-10, 1000)),
+            joint_projection: JointProjection::default(),
         }
     }
 }
@@ -74,14 +85,18 @@ pub struct MechanicsStepReport {
     pub solver: Option<SolveReport>,
     /// Bodies whose gyroscopic fixed point hit its cap (0 normally).
     pub gyro_not_converged: usize,
+    /// The joint projection after the step (`None` without joints or projection).
+    pub projection: Option<ProjectionReport>,
 }
 
 /// Per-body scratch of a step.
 #[derive(Debug, Clone, Copy, Default)]
-struct BodyWork {
-    v: Vector3<f64>,
-    omega: Vector3<f64>,
-    next: Option<BodyState>,
+pub(crate) struct BodyWork {
+    pub(crate) v: Vector3<f64>,
+    pub(crate) omega: Vector3<f64>,
+    /// `τ_θ`, the θ-weighted torque of the step (dynamic bodies).
+    pub(crate) tau: Vector3<f64>,
+    pub(crate) next: Option<BodyState>,
 }
 
 /// A running simulation: the model, the time, the options and every buffer reused between steps.
@@ -108,6 +123,9 @@ pub struct MechanicsSimulation {
     fc_ws: FcWorkspace,
     capture: bool,
     captured: Option<(FrictionContact, Vec<f64>)>,
+    joint_ws: JointWorkspace,
+    joint_vel: Vec<(Vector3<f64>, Vector3<f64>)>,
+    joint_mid: Vec<(Vector3<f64>, Vector3<f64>)>,
 }
 
 impl MechanicsSimulation {
@@ -160,6 +178,9 @@ impl MechanicsSimulation {
             fc_ws: FcWorkspace::default(),
             capture: false,
             captured: None,
+            joint_ws: JointWorkspace::default(),
+            joint_vel: Vec::new(),
+            joint_mid: Vec::new(),
         })
     }
     /// Current time.
@@ -209,7 +230,7 @@ impl MechanicsSimulation {
                     if !next.is_finite() {
                         return Err(MechanicsError::NonFiniteUserValue { t: t1, what: "prescribed motion", body: id });
                     }
-                    BodyWork { v: next.v, omega: next.omega, next: Some(next) }
+                    BodyWork { v: next.v, omega: next.omega, tau: Vector3::zeros(), next: Some(next) }
                 }
                 BodyKind::Dynamic => {
                     let (mut f0, mut f1) = (b.force + g * b.mass, b.force + g * b.mass);
@@ -236,7 +257,7 @@ impl MechanicsSimulation {
                         self.opts.gyro_max_iter,
                     );
                     gyro_fail += usize::from(!ok);
-                    BodyWork { v, omega, next: None }
+                    BodyWork { v, omega, tau, next: None }
                 }
             };
             self.work.push(w);
@@ -307,7 +328,9 @@ impl MechanicsSimulation {
         }
         let n_active = self.active.len();
         let mut solver_report = None;
-        if n_active > 0 {
+        if !self.model.joints().is_empty() {
+            solver_report = Some(self.solve_with_joints()?);
+        } else if n_active > 0 {
             let t = self.t;
             let num = |source| MechanicsError::Numerics { t, source };
             let w = self.asm.delassus(bodies.len()).map_err(num)?;
@@ -388,6 +411,7 @@ impl MechanicsSimulation {
             self.next_warm.push((c.key, self.frames[a] * c.impulse));
         }
         std::mem::swap(&mut self.warm, &mut self.next_warm);
+        let projection = self.project_joints(t1)?;
         self.t = t1;
         Ok(MechanicsStepReport {
             t: t1,
@@ -396,6 +420,92 @@ impl MechanicsSimulation {
             n_pairs: self.detector.n_pairs(),
             solver: solver_report,
             gyro_not_converged,
+            projection,
         })
+    }
+
+    /// The one-step problem with the joints and the active contacts (see
+    /// [`crate::joints::step`]): impulses into `self.contacts`, velocities into `self.work`.
+    fn solve_with_joints(&mut self) -> Result<SolveReport> {
+        let t = self.t;
+        let num = |source| MechanicsError::Numerics { t, source };
+        let (h, theta) = (self.h, self.opts.theta);
+        // The joint forces are not impulsive: the gyroscopic rotation exp(−h Ω̂_θ) of the
+        // momentum must use the Ω_θ of the constrained step, not of the free one, and the
+        // joints are evaluated at the mid-step poses of (v_θ, Ω_θ). Fixed point: solve,
+        // recompute the free Ω and the mid-step twists, solve again (warm started) until
+        // neither changes by more than 10 gyro_tol (relative) or gyro_max_iter solves.
+        let mut iter = 0;
+        self.joint_mid.clear();
+        self.joint_mid.extend(self.model.bodies.iter().map(|b| (b.state.v, b.state.omega)));
+        let rep = loop {
+            iter += 1;
+            self.joint_vel.clear();
+            self.joint_vel.extend(self.work.iter().map(|w| (w.v, w.omega)));
+            let sol = solve_step(
+                &mut self.joint_ws,
+                self.model.joints(),
+                &self.model.bodies,
+                &mut self.joint_vel,
+                &self.joint_mid,
+                &self.asm.rows,
+                &self.q,
+                &self.mu,
+                &mut self.r,
+                (h, theta),
+                &self.opts.joint_solver,
+            )
+            .map_err(num)?;
+            let mut change = 0.0f64;
+            let rel = |a: Vector3<f64>, b: Vector3<f64>| (a - b).norm() / a.norm().max(b.norm()).max(f64::MIN_POSITIVE);
+            let bodies = self.model.bodies.iter().zip(&mut self.work).zip(&self.joint_vel).zip(&mut self.joint_mid);
+            for (((b, w), &(v1, om1)), mid) in bodies {
+                let om0 = b.state.omega;
+                let om_th = om0 * (1.0 - theta) + om1 * theta;
+                if b.is_dynamic() {
+                    let next = (b.state.v * (1.0 - theta) + v1 * theta, om_th);
+                    change = change.max(rel(next.0, mid.0)).max(rel(next.1, mid.1));
+                    *mid = next;
+                }
+                if b.is_dynamic() && !b.isotropic {
+                    let rot = nalgebra::UnitQuaternion::from_scaled_axis(om_th * h);
+                    let free = b.inv_inertia * (rot.inverse_transform_vector(&(b.inertia * om0)) + w.tau * h);
+                    change = change.max(rel(free, w.omega));
+                    w.omega = free;
+                }
+            }
+            if change <= self.opts.gyro_tol * 10.0 || iter >= self.opts.gyro_max_iter {
+                break sol.report;
+            }
+        };
+        if !rep.status.converged() && self.opts.on_non_convergence == OnNonConvergence::Fail {
+            return Err(num(saltus_numerics::NumericsError::InvalidOption {
+                option: "on_non_convergence",
+                reason: format!("joint solver did not converge: {:?}, residual {:e}", rep.status, rep.residual),
+            }));
+        }
+        for (w, &(v, om)) in self.work.iter_mut().zip(&self.joint_vel) {
+            (w.v, w.omega) = (v, om);
+        }
+        for (a, &k) in self.active.iter().enumerate() {
+            self.contacts[k as usize].impulse = Vector3::new(self.r[3 * a], self.r[3 * a + 1], self.r[3 * a + 2]);
+        }
+        Ok(rep)
+    }
+
+    /// Projection onto the joints after the step (the state is already the new one).
+    fn project_joints(&mut self, t1: f64) -> Result<Option<ProjectionReport>> {
+        let p = self.opts.joint_projection;
+        if self.model.joints().is_empty() || !p.enabled {
+            return Ok(None);
+        }
+        let (joints, bodies) = self.model.joints_and_bodies_mut();
+        match project(&mut self.joint_ws, joints, bodies, &p) {
+            Some(rep) => Ok(Some(rep)),
+            None => Err(MechanicsError::InvalidModel {
+                what: format!("joints at t = {t1}"),
+                reason: "the projection matrix J M⁻¹ Jᵀ could not be factorized".into(),
+            }),
+        }
     }
 }
