@@ -3,7 +3,7 @@
 //! along the axis are free.
 
 use super::rows::orthonormal_pair;
-use super::{finite_point, unit_axis, JointRelation, JointRows};
+use super::{local_point_axis, JointRelation, JointRows};
 use crate::body::BodyState;
 use nalgebra::Vector3;
 
@@ -37,14 +37,11 @@ impl JointRelation for CylindricalJointR {
         4
     }
     fn bind(&mut self, a: &BodyState, b: &BodyState) -> Result<(), String> {
-        let p = finite_point(&self.point)?;
-        let axis = unit_axis(&self.axis)?;
-        self.p1 = a.orientation.inverse_transform_vector(&(p - a.position));
-        self.p2 = b.orientation.inverse_transform_vector(&(p - b.position));
-        self.axis1 = a.orientation.inverse_transform_vector(&axis);
+        let axis2;
+        [self.p1, self.p2, self.axis1, axis2] = local_point_axis(&self.point, &self.axis, a, b)?;
         let (c1, c2) = orthonormal_pair(&self.axis1);
         self.perp1 = [c1, c2];
-        let (d1, d2) = orthonormal_pair(&b.orientation.inverse_transform_vector(&axis));
+        let (d1, d2) = orthonormal_pair(&axis2);
         self.perp2 = [d1, d2];
         Ok(())
     }

@@ -141,6 +141,24 @@ pub(crate) fn unit_axis(axis: &Vector3<f64>) -> Result<Vector3<f64>, String> {
     Ok(axis / n)
 }
 
+/// A point and an axis given in the world frame at assembly, in the frames of the two sides:
+/// `[p₁, p₂, α₁, α₂]` (`α` of unit length).
+pub(crate) fn local_point_axis(
+    point: &Vector3<f64>,
+    axis: &Vector3<f64>,
+    a: &BodyState,
+    b: &BodyState,
+) -> Result<[Vector3<f64>; 4], String> {
+    let p = finite_point(point)?;
+    let axis = unit_axis(axis)?;
+    Ok([
+        a.orientation.inverse_transform_vector(&(p - a.position)),
+        b.orientation.inverse_transform_vector(&(p - b.position)),
+        a.orientation.inverse_transform_vector(&axis),
+        b.orientation.inverse_transform_vector(&axis),
+    ])
+}
+
 /// `p`, or an error when it is not finite.
 pub(crate) fn finite_point(p: &Vector3<f64>) -> Result<Vector3<f64>, String> {
     if p.iter().all(|x| x.is_finite()) {

@@ -3,7 +3,7 @@
 //! (R₁ α₁)·(R₂ β₂))` with `β₁, β₂ ⟂ α₂` in body 2's frame.
 
 use super::rows::orthonormal_pair;
-use super::{finite_point, unit_axis, JointRelation, JointRows};
+use super::{local_point_axis, JointRelation, JointRows};
 use crate::body::BodyState;
 use nalgebra::Vector3;
 
@@ -36,12 +36,9 @@ impl JointRelation for PivotJointR {
         5
     }
     fn bind(&mut self, a: &BodyState, b: &BodyState) -> Result<(), String> {
-        let p = finite_point(&self.point)?;
-        let axis = unit_axis(&self.axis)?;
-        self.p1 = a.orientation.inverse_transform_vector(&(p - a.position));
-        self.p2 = b.orientation.inverse_transform_vector(&(p - b.position));
-        self.axis1 = a.orientation.inverse_transform_vector(&axis);
-        let (c1, c2) = orthonormal_pair(&b.orientation.inverse_transform_vector(&axis));
+        let axis2;
+        [self.p1, self.p2, self.axis1, axis2] = local_point_axis(&self.point, &self.axis, a, b)?;
+        let (c1, c2) = orthonormal_pair(&axis2);
         self.perp2 = [c1, c2];
         Ok(())
     }

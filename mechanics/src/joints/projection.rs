@@ -70,6 +70,12 @@ fn max_abs(x: &[f64]) -> f64 {
     x.iter().fold(0.0f64, |m, v| m.max(v.abs()))
 }
 
+/// `J v` over the joint rows of `ws` at the bodies' velocities.
+fn joint_velocities(ws: &JointWorkspace, bodies: &[RigidBody]) -> Vec<f64> {
+    let vel = |b: usize| (bodies[b].state.v, bodies[b].state.omega);
+    ws.rows.iter().zip(&ws.sides).map(|(r, s)| row_velocity(r, *s, vel)).collect()
+}
+
 /// Joint violation `max_i |h_i(q)|` at the bodies' states.
 pub(crate) fn violation(ws: &mut JointWorkspace, joints: &[Joint], bodies: &[RigidBody]) -> f64 {
     ws.rows.clear();
@@ -111,12 +117,7 @@ pub(crate) fn project(
     if opts.project_velocity {
         ws.sides.clear();
         joint_sides(joints, &mut ws.sides);
-        let jv: Vec<f64> = ws
-            .rows
-            .iter()
-            .zip(&ws.sides)
-            .map(|(r, s)| row_velocity(r, *s, |b| (bodies[b].state.v, bodies[b].state.omega)))
-            .collect();
+        let jv = joint_velocities(ws, bodies);
         dense_w(&ws.rows, &mut ws.w);
         let nu = solve_g(ws, -DVector::from_vec(jv))?;
         if nu.iter().any(|x| !x.is_finite()) {
@@ -126,12 +127,7 @@ pub(crate) fn project(
             bodies[b].state.v += dv;
             bodies[b].state.omega += dom;
         });
-        let jv: Vec<f64> = ws
-            .rows
-            .iter()
-            .zip(&ws.sides)
-            .map(|(r, s)| row_velocity(r, *s, |b| (bodies[b].state.v, bodies[b].state.omega)))
-            .collect();
+        let jv = joint_velocities(ws, bodies);
         rep.velocity_violation = max_abs(&jv);
     }
     Some(rep)
