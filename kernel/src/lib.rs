@@ -37,6 +37,7 @@ pub use model::ds::{
     DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
     LagrangianLinearTiDs, Mass,
 };
+pub use model::event::{EventAction, EventFunction, UserEvent, UserEventHit};
 pub use model::interaction::Interaction;
 pub use model::mass_check::{check_mass, MassError, MassRequirement};
 pub use model::nsds::{DsId, InterId, Nsds};
@@ -56,3 +57,4 @@ pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
+pub use simulation::user_events::EventMonitor;
