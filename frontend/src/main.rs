@@ -423,6 +423,11 @@ fn summary(model: &Path, built: &xml::convert::Built, sum: &runner::Summary, out
             sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
     }
+    if sum.user_events > 0 {
+        let stop =
+            sum.stopped_at.map(|t| format!("; stopped by an event at t = {}", xml::plain(t))).unwrap_or_default();
+        warn(format_args!("{}: {} user events{stop}", model.display(), sum.user_events));
+    }
 }
 
 fn from_mech(f: mech_cmd::MechFailure) -> Failure {

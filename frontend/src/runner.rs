@@ -50,6 +50,10 @@ pub struct Summary {
     pub not_converged: u64,
     /// Total Newton iterations.
     pub newton_iterations: u64,
+    /// User events found (`<Events>`; one per event in a window).
+    pub user_events: u64,
+    /// Time at which a user event with `action="stop"` ended the run, if one did.
+    pub stopped_at: Option<f64>,
     /// Rows written (including row 0).
     pub rows: u64,
     /// Wall time of the time (event) loop.
@@ -304,12 +308,17 @@ pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<S
 }
 
 /// The columns of a run of `built`: [`header`], or [`crate::runner_ed::header_ed`] for an
-/// event-driven simulation.
+/// event-driven simulation, then `event` if the model has user events
+/// ([`crate::runner_events`]).
 pub fn columns(built: &Built) -> Vec<String> {
-    match built.sim {
+    let mut h = match built.sim {
         Simulation::EventDriven(_) => crate::runner_ed::header_ed(&built.nsds),
         _ => header(&built.nsds, proximity(built)),
+    };
+    if crate::runner_events::has_events(built) {
+        h.push("event".into());
     }
+    h
 }
 
 /// Runs `built` to its final time into `sink` (no file, no commit): [`run_ts`] or
@@ -330,7 +339,11 @@ pub fn run_to_sink(built: &mut Built, opts: &RunOptions, sink: &mut impl RowSink
 pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
     let clock = StepClock::new(built.t0, built.h);
     let mut r = Vec::new();
+    let with_events = built.events.is_some();
     row(&built.nsds, proximity(built), clock.time(0), built.level, &mut r);
+    if with_events {
+        r.push(0.0);
+    }
     out.row(&r)?;
     let every = opts.every.max(1);
     let total = built.steps;
@@ -375,8 +388,30 @@ pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
             sum.events += 1;
         }
         prev_active = rep.active;
+        let mut stop = false;
+        if let Some(mon) = &mut built.events {
+            let hits = match mon.after_step(&mut built.nsds) {
+                Ok(h) => h,
+                Err(error) => break Err(Stopped::Failed(Box::new(error))),
+            };
+            for hit in &hits {
+                row(&built.nsds, proximity(built), hit.t, built.level, &mut r);
+                crate::runner_events::write_hit_rows(hit, &r, out)?;
+                sum.user_events += hit.transitions.len() as u64;
+                if hit.stop {
+                    stop = true;
+                    sum.stopped_at = Some(hit.t);
+                }
+            }
+        }
+        if stop {
+            break Ok(());
+        }
         if k.is_multiple_of(every) || k == total {
             row(&built.nsds, proximity(built), clock.time(k), built.level, &mut r);
+            if with_events {
+                r.push(0.0);
+            }
             out.row(&r)?;
         }
         if k.is_multiple_of(256) {

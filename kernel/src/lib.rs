@@ -37,6 +37,7 @@ pub use model::ds::{
     DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
     LagrangianLinearTiDs, Mass,
 };
+pub use model::event::{EventAction, EventFunction, UserEvent, UserEventHit};
 pub use model::interaction::Interaction;
 pub use model::mass_check::{check_mass, MassError, MassRequirement};
 pub use model::nsds::{DsId, InterId, Nsds};
@@ -57,3 +58,4 @@ pub use simulation::proximity::{ProximityChanges, ProximityInteraction, Proximit
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
+pub use simulation::user_events::EventMonitor;

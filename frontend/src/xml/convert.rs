@@ -151,9 +151,27 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         }
     }
     super::probe::probe(m, &nsds)?;
-    let (sim, level) = match (&mf.simulation, &mf.event_driven) {
-        (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
-        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
+    let scale = match &mf.event_driven {
+        Some(e) => super::convert_ed::window_scale(m, e)?,
+        None => Default::default(),
+    };
+    let user_events = match &mf.events {
+        Some(ev) => super::convert_events::build_events(&mut b, ev, &nsds, scale)?,
+        None => Vec::new(),
+    };
+    let (sim, level, events) = match (&mf.simulation, &mf.event_driven) {
+        (Some(s), _) => {
+            let (sim, level) = super::convert_sim::build_simulation(m, s, &nsds, h)?;
+            let monitor = if user_events.is_empty() {
+                None
+            } else {
+                let mon = saltus_kernel::EventMonitor::new(&nsds, user_events)
+                    .map_err(|e| m.error_at("Events", kernel_msg(&e)))?;
+                Some(mon)
+            };
+            (sim, level, monitor)
+        }
+        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h, user_events)?, 0, None),
         (None, None) => unreachable!("checked above"),
     };
     let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
@@ -161,7 +179,7 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
     if every == Some(0) {
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
     }
-    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every })
+    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events })
 }
 
 /// A kernel error reworded for a message that already carries the element path.

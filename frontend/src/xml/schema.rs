@@ -39,6 +39,9 @@ pub struct ModelFile {
     /// Zero-order-hold control simulation (Siconos `ControlZOHSimulation`).
     #[serde(rename = "Control", default, skip_serializing_if = "is_none")]
     pub control: Option<ControlSpec>,
+    /// User events of a `Simulation` or `EventDriven` run.
+    #[serde(rename = "Events", default, skip_serializing_if = "is_none")]
+    pub events: Option<EventsSpec>,
     #[serde(rename = "Output", default, skip_serializing_if = "is_none")]
     pub output: Option<OutputSpec>,
 }
@@ -393,5 +396,6 @@ pub struct RelaySpec {
 
 pub use super::schema_control::*;
 pub use super::schema_ed::*;
+pub use super::schema_events::*;
 pub use super::schema_mech::*;
 pub use super::schema_sim::*;

@@ -16,3 +16,4 @@ pub mod recorder;
 pub mod report;
 pub mod time_stepping;
 pub(crate) mod topology;
+pub mod user_events;
