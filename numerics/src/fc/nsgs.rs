@@ -118,27 +118,34 @@ fn local_update(
         *qk += pk;
     }
     let blk = &diag[a * dim * dim..(a + 1) * dim * dim];
+    solve_contact(dim, blk, diag_inv.get(a).and_then(|x| x.as_ref()), &qa, ra, p.mu()[a], opts, local)
+}
+
+/// The one-contact problem `u_α = W_αα r_α + q̃_α` (`blk` = `W_αα` column-major, `w_inv` its
+/// inverse in 3D, `ra` the warm start): the chosen local solver in 3D, the exact solution in 2D.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_contact(
+    dim: usize,
+    blk: &[f64],
+    w_inv: Option<&Matrix3<f64>>,
+    qa: &[f64; 3],
+    ra: &[f64],
+    mu: f64,
+    opts: &NsgsOptions,
+    local: LocalSolver,
+) -> Update {
     let mut new = [0.0; 3];
     let ok;
     if dim == 3 {
         let w = Matrix3::from_column_slice(blk);
         let q = Vector3::new(qa[0], qa[1], qa[2]);
         let mut x = Vector3::new(ra[0], ra[1], ra[2]);
-        ok = local::solve_3d_with_inverse(
-            local,
-            &w,
-            diag_inv[a].as_ref(),
-            &q,
-            p.mu()[a],
-            &mut x,
-            opts.local_tol,
-            opts.local_max_iter,
-        );
+        ok = local::solve_3d_with_inverse(local, &w, w_inv, &q, mu, &mut x, opts.local_tol, opts.local_max_iter);
         new[..3].copy_from_slice(x.as_slice());
     } else {
         let w = Matrix2::from_column_slice(blk);
         let q = Vector2::new(qa[0], qa[1]);
-        match local::solve_2d(&w, &q, p.mu()[a]) {
+        match local::solve_2d(&w, &q, mu) {
             Some(x) => {
                 new[..2].copy_from_slice(x.as_slice());
                 ok = true;
