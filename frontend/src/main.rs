@@ -396,7 +396,7 @@ fn check_size(built: &xml::convert::Built, every: u64, format: Format) -> Result
             built.steps
         )));
     }
-    let cols = runner::header(&built.nsds).len() + 1;
+    let cols = runner::columns(built).len() + 1;
     let rows = built.steps / every.max(1) + 2;
     let bytes = rows.saturating_mul(format.bytes_per_row(cols));
     if bytes > MAX_OUTPUT_BYTES {

@@ -23,7 +23,7 @@ use saltus_kernel::{EventKind, EventReport, InterId, Nsds};
 
 /// Column names: [`header`] without the `NAME.ydot[i]` columns, then `kind`.
 pub fn header_ed(nsds: &Nsds) -> Vec<String> {
-    let mut h = header(nsds);
+    let mut h = header(nsds, None);
     h.retain(|c| !c.contains(".ydot["));
     h.push("kind".into());
     h

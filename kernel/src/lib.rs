@@ -53,6 +53,7 @@ pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, E
 pub use simulation::osi::{NewtonOptions, Osi};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};
+pub use simulation::proximity::{ProximityChanges, ProximityInteraction, ProximityManager, ProximityOutputs};
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;

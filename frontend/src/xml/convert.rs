@@ -10,8 +10,9 @@ use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
     DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs,
-    ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass,
-    MassRequirement, NonSmoothLaw, Nsds, Relation,
+    ForceFn, Interaction, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
+    LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, ProximityInteraction, ProximityManager,
+    Relation,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -106,6 +107,8 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         };
         return Err(m.error_at("NSDS", what));
     }
+    // interactions declared with an activation distance, linked by the simulation when close
+    let mut proximity = Vec::new();
     for item in &mf.nsds.items {
         let NsdsItem::Interaction(spec) = item else { continue };
         let path = format!("NSDS/Interaction[{}]", spec.name);
@@ -135,8 +138,17 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         let rel_path = format!("{path}/Relation");
         let relation = build_relation(&mut b, &spec.relation.kind, &rel_path, &concerned, law.size())?;
         let ds2 = concerned.get(1).map(|c| c.1);
-        nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law)
-            .map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+        let inter = Interaction::new(spec.name.clone(), concerned[0].1, ds2, relation, law);
+        match spec.activation_distance {
+            None => {
+                nsds.add_interaction(inter).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+            }
+            Some(distance) => {
+                let p = ProximityInteraction { template: inter, distance };
+                ProximityManager::new(vec![p.clone()], &nsds).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+                proximity.push(p);
+            }
+        }
     }
     super::probe::probe(m, &nsds)?;
     let (sim, level) = match (&mf.simulation, &mf.event_driven) {
@@ -144,6 +156,7 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
         (None, None) => unreachable!("checked above"),
     };
+    let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
     let every = mf.output.as_ref().and_then(|o| o.every);
     if every == Some(0) {
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));

@@ -215,6 +215,9 @@ pub struct InteractionSpec {
     /// One or two dynamical system names, whitespace-separated.
     #[serde(rename = "@ds")]
     pub ds: String,
+    /// Linked only while its gap is at most this distance (kernel `ProximityManager`).
+    #[serde(rename = "@activation_distance", default, skip_serializing_if = "Option::is_none")]
+    pub activation_distance: Option<f64>,
     #[serde(rename = "Relation")]
     pub relation: RelationWrapper,
     #[serde(rename = "NonSmoothLaw")]

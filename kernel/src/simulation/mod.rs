@@ -11,6 +11,7 @@ pub mod osi;
 pub mod osnsp;
 mod phases;
 pub mod projection;
+pub mod proximity;
 pub mod recorder;
 pub mod report;
 pub mod time_stepping;
