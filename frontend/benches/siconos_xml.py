@@ -39,6 +39,13 @@ def mat(el):
     return vec(el).reshape(r, c)
 
 
+def set_present(el, setters):
+    """Calls `setter(convert(child))` for each `(tag, convert, setter)` whose child `tag` is present."""
+    for tag, convert, setter in setters:
+        if el.find(tag) is not None:
+            setter(convert(el.find(tag)))
+
+
 def build(root):
     t0 = float(root.find("Time").get("t0"))
     T = float(root.find("Time").get("T"))
@@ -50,20 +57,13 @@ def build(root):
     for el in nsds_el:
         if el.tag == "LagrangianLinearTIDS":
             ds = sk.LagrangianLinearTIDS(vec(el.find("q0")), vec(el.find("v0")), mat(el.find("Mass")))
-            for tag, setter in (("K", ds.setKPtr), ("C", ds.setCPtr)):
-                if el.find(tag) is not None:
-                    setter(mat(el.find(tag)))
-            if el.find("FExt") is not None:
-                if el.find("FExt").get("library"):
-                    raise Unsupported("FExt plugin")
-                ds.setFExtPtr(vec(el.find("FExt")))
+            if el.find("FExt") is not None and el.find("FExt").get("library"):
+                raise Unsupported("FExt plugin")
+            set_present(el, [("K", mat, ds.setKPtr), ("C", mat, ds.setCPtr), ("FExt", vec, ds.setFExtPtr)])
             lag = True
         elif el.tag == "FirstOrderLinearTIDS":
             ds = sk.FirstOrderLinearTIDS(vec(el.find("x0")), mat(el.find("A")))
-            if el.find("b") is not None:
-                ds.setbPtr(vec(el.find("b")))
-            if el.find("Mass") is not None:
-                ds.setMPtr(mat(el.find("Mass")))
+            set_present(el, [("b", vec, ds.setbPtr), ("Mass", mat, ds.setMPtr)])
             lag = False
         elif el.tag == "Interaction":
             continue
@@ -76,15 +76,12 @@ def build(root):
     for el in nsds_el.findall("Interaction"):
         rel_el = el.find("Relation")[0]
         if rel_el.tag == "LagrangianLinearTIR":
-            rel = sk.LagrangianLinearTIR(mat(rel_el.find("H")))
-            if rel_el.find("b") is not None:
-                rel = sk.LagrangianLinearTIR(mat(rel_el.find("H")), vec(rel_el.find("b")))
+            b = rel_el.find("b")
+            H = mat(rel_el.find("H"))
+            rel = sk.LagrangianLinearTIR(H) if b is None else sk.LagrangianLinearTIR(H, vec(b))
         elif rel_el.tag == "FirstOrderLinearTIR":
             rel = sk.FirstOrderLinearTIR(mat(rel_el.find("C")), mat(rel_el.find("B")))
-            if rel_el.find("D") is not None:
-                rel.setDPtr(mat(rel_el.find("D")))
-            if rel_el.find("e") is not None:
-                rel.setePtr(vec(rel_el.find("e")))
+            set_present(rel_el, [("D", mat, rel.setDPtr), ("e", vec, rel.setePtr)])
         else:
             raise Unsupported(rel_el.tag)
         law = el.find("NonSmoothLaw")[0]
