@@ -21,13 +21,14 @@ pub mod events;
 pub(crate) mod impact;
 mod writeback;
 
+use crate::model::event::{EventAction, UserEvent, UserEventHit};
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
 use dynamics::Dynamics;
 pub use events::{EventKind, EventsManager};
 use nalgebra::DVector;
 use saltus_numerics::lcp::LcpSolver;
-use saltus_numerics::ode::{Integrator, OdeOptions, OdeStats, OdeStop};
+use saltus_numerics::ode::{Integrator, OdeOptions, OdeStats, OdeStop, RootTransition};
 use saltus_numerics::SolveReport;
 
 /// Options of [`EventDriven`].
@@ -121,6 +122,8 @@ pub struct EventReport {
     pub impact: Option<SolveReport>,
     /// Report of the acceleration LCP, if solved.
     pub acceleration: Option<SolveReport>,
+    /// User events located at `t` (with the state before their handlers), if any.
+    pub user: Option<UserEventHit>,
 }
 
 /// The event-driven simulation (Siconos `EventDriven`).
@@ -155,7 +158,16 @@ impl EventDriven {
     /// Checks the model (Lagrangian systems, Lagrangian relations, `NewtonImpactNSL`; anything
     /// else is a typed error naming the system or interaction) and the options.
     pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
+        Self::with_events(nsds, opts, Vec::new())
+    }
+
+    /// [`Self::new`] with user events: their trigger functions are root functions of the
+    /// integrator (after the contacts' ones), located to their window; see [`Self::advance`].
+    pub fn with_events(nsds: &Nsds, opts: EventDrivenOptions, events: Vec<UserEvent>) -> Result<Self, KernelError> {
         opts.validate()?;
+        for e in &events {
+            e.validate(nsds)?;
+        }
         if nsds.n_linked() != nsds.n_interactions() {
             return Err(KernelError::InvalidOption {
                 option: "nsds",
@@ -164,7 +176,8 @@ impl EventDriven {
                     .into(),
             });
         }
-        let dynamics = Dynamics::new(nsds)?;
+        let mut dynamics = Dynamics::new(nsds)?;
+        dynamics.user = events;
         let n = dynamics.n;
         let nc = dynamics.contacts.len();
         let mut x = vec![0.0; 2 * n];
@@ -208,6 +221,10 @@ impl EventDriven {
     pub fn t(&self) -> f64 {
         self.t_event
     }
+    /// The user events (root functions after the contacts').
+    pub fn user_events(&self) -> &[UserEvent] {
+        &self.ode.system().user
+    }
     /// Number of nonsmooth events processed.
     pub fn n_nonsmooth(&self) -> u64 {
         self.n_ns
@@ -233,6 +250,12 @@ impl EventDriven {
     /// next TD event or the first root before it, handles an impact/detachment, restarts the
     /// integrator and writes the new state into `nsds`. On error `nsds` keeps the state of the
     /// last processed event.
+    ///
+    /// User events found at the same time are reported in [`EventReport::user`]; their resets
+    /// act on the located state (the right end of the window), then the index sets are rebuilt
+    /// as at a nonsmooth event and the integrator restarts. Record and stop events leave the
+    /// state and the integrator's steps unchanged ([`EventKind::User`]); stopping is the
+    /// caller's decision ([`UserEventHit::stop`]).
     pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
         if !self.started {
             let t0 = self.t_event;
@@ -244,21 +267,22 @@ impl EventDriven {
         }
         let t_td = self.events.next_td_time();
         let stop = self.step_ode(t_td)?;
-        // (time, roots, merged TD index): a root within merge_tol before the TD event is
-        // merged with it; after reaching the TD event, the integrator peeks merge_tol ahead
-        // for a root to merge (without restarting, so the step sequence is unchanged)
-        let (t, which, td) = match stop {
-            OdeStop::Root { t, which, .. } => {
+        // (time, window start, transitions, merged TD index): a root within merge_tol before
+        // the TD event is merged with it; after reaching the TD event, the integrator peeks
+        // merge_tol ahead for a root to merge (without restarting, so the step sequence is
+        // unchanged)
+        let (t, t_low, found, td) = match stop {
+            OdeStop::Root { t, t_low, transitions, .. } => {
                 let td = self.events.coincides(t).then(|| self.events.consume_td());
-                (t, Some(which), td)
+                (t, t_low, Some(transitions), td)
             }
             OdeStop::Reached(t) => {
                 self.x.copy_from_slice(self.ode.y());
                 let k = self.events.consume_td();
                 let t_peek = t + self.opts.merge_tol * t.abs().max(1.0);
                 match self.step_ode(t_peek)? {
-                    OdeStop::Root { t: tr, which, .. } => (tr, Some(which), Some(k)),
-                    OdeStop::Reached(_) => (t, None, Some(k)),
+                    OdeStop::Root { t: tr, t_low, transitions, .. } => (tr, t_low, Some(transitions), Some(k)),
+                    OdeStop::Reached(_) => (t, t, None, Some(k)),
                 }
             }
         };
@@ -267,7 +291,8 @@ impl EventDriven {
         if self.ns_since_td > self.opts.max_events_between_td {
             return Err(KernelError::TooManyEvents { t, count: self.ns_since_td });
         }
-        let Some(which) = which else {
+        let closed = |s: &Self| s.ode.system().in_i2.iter().filter(|&&b| b).count();
+        let Some(transitions) = found else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
             self.write_back(nsds, t)?;
@@ -278,21 +303,93 @@ impl EventDriven {
                 pre_velocities: None,
                 impulses: Vec::new(),
                 zeno: Vec::new(),
-                closed: self.ode.system().in_i2.iter().filter(|&&b| b).count(),
+                closed: closed(self),
                 impact: None,
                 acceleration: None,
+                user: None,
             });
         };
+        let nc = self.ode.system().contacts.len();
+        let which: Vec<usize> = transitions.iter().filter(|r| r.index < nc).map(|r| r.index).collect();
         let mut x = self.ode.y().to_vec();
         let pre = self.split_velocities(&x);
+        let user = self.handle_user(t, t_low, &transitions, &mut x)?;
+        if which.is_empty() && !user.as_ref().is_some_and(|u| u.reset) {
+            // record or stop only: the state is unchanged and the integration goes on
+            self.x.copy_from_slice(&x);
+            self.p.fill(0.0);
+            self.impulse.fill(0.0);
+            self.write_back(nsds, t)?;
+            return Ok(EventReport {
+                t,
+                kind: EventKind::User,
+                td_index: td,
+                pre_velocities: Some(pre),
+                impulses: Vec::new(),
+                zeno: Vec::new(),
+                closed: closed(self),
+                impact: None,
+                acceleration: None,
+                user,
+            });
+        }
+        // contacts changed, or a reset moved the state: the index sets are rebuilt as at the start
         let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
         self.ode.reinit(t, &x).map_err(ode_err(t))?;
         self.x = x;
         rep.td_index = td;
-        self.n_ns += 1;
+        if which.is_empty() {
+            rep.kind = EventKind::User;
+        } else {
+            self.n_ns += 1;
+        }
+        rep.user = user;
         self.write_back(nsds, t)?;
         rep.pre_velocities = Some(pre);
         Ok(rep)
+    }
+
+    /// The user events among `transitions` (root indices `nc + k`): their hit, with the
+    /// states before the handlers, and the resets applied to `x` in index order.
+    fn handle_user(
+        &self,
+        t: f64,
+        t_low: f64,
+        transitions: &[RootTransition],
+        x: &mut [f64],
+    ) -> Result<Option<UserEventHit>, KernelError> {
+        let d = self.ode.system();
+        let nc = d.contacts.len();
+        let user: Vec<RootTransition> = transitions
+            .iter()
+            .filter(|r| r.index >= nc)
+            .map(|r| RootTransition { index: r.index - nc, ..*r })
+            .collect();
+        if user.is_empty() {
+            return Ok(None);
+        }
+        let states: Vec<Vec<f64>> = (0..d.ds.len())
+            .map(|k| {
+                let mut s = Vec::new();
+                d.event_state(k, x, &mut s);
+                s
+            })
+            .collect();
+        let (mut stop, mut reset) = (false, false);
+        let mut s = Vec::new();
+        for tr in &user {
+            let e = &d.user[tr.index];
+            match e.action {
+                EventAction::Record => {}
+                EventAction::Stop => stop = true,
+                EventAction::Reset(_) => {
+                    d.event_state(e.ds.index(), x, &mut s);
+                    reset |= e.apply_reset(t, &mut s)?;
+                    d.scatter_event_state(e.ds.index(), &s, x);
+                }
+            }
+        }
+        Ok(Some(UserEventHit { t, t_low, transitions: user, states, stop, reset }))
     }
 
     /// `step_until` with the integrator's error mapped to [`KernelError::Ode`] at the time reached.
@@ -329,8 +426,8 @@ impl EventDriven {
         }
     }
 
-    /// Processes events until the TD event at `until` (included), calling `f` after each.
-    /// Returns the number of events processed.
+    /// Processes events until the TD event at `until` (included) or a user event that stops
+    /// the run, calling `f` after each. Returns the number of events processed.
     pub fn run(
         &mut self,
         nsds: &mut Nsds,
@@ -344,6 +441,9 @@ impl EventDriven {
             let rep = self.advance(nsds)?;
             f(nsds, &rep);
             done += 1;
+            if rep.user.as_ref().is_some_and(|u| u.stop) {
+                break;
+            }
         }
         Ok(done)
     }

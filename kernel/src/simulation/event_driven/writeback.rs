@@ -67,6 +67,7 @@ impl EventDriven {
             closed: 0,
             impact: None,
             acceleration: None,
+            user: None,
         };
         // impact problem when a closed contact approaches
         if ydot.iter().any(|&yd| yd < -self.opts.velocity_tol) {
