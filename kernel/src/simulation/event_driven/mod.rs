@@ -1,6 +1,8 @@
-//! Event-driven simulation of Lagrangian systems with unilateral contacts (Siconos
-//! `EventDriven` with `LsodarOSI`).
+//! Event-driven simulation (Siconos `EventDriven` with `LsodarOSI`). [`EventDriven`] runs one
+//! of two engines, chosen from the model: Lagrangian systems with unilateral contacts (this
+//! module, below) or first-order linear complementarity systems (module [`first_order`]).
 //!
+//! **Lagrangian engine.**
 //! Between events the smooth dynamics `q̇ = v`, `M v̇ = F + Jᵀ_{I2} λ` is integrated by the
 //! LSODAR-class integrator of `saltus_numerics::ode`, the contacts of index set 2 held closed by
 //! the acceleration-level problem. The integrator stops at
@@ -18,8 +20,12 @@
 pub(crate) mod acceleration;
 pub(crate) mod dynamics;
 pub mod events;
+mod facade;
+pub(crate) mod first_order;
 pub(crate) mod impact;
 mod writeback;
+
+pub use facade::EventDriven;
 
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
@@ -53,6 +59,10 @@ pub struct EventDrivenOptions {
     /// Largest number of consecutive nonsmooth events between two TD events before
     /// [`KernelError::TooManyEvents`] (guards against chattering; default 100 000).
     pub max_events_between_td: u64,
+    /// First-order systems: the mode after a switch is read from an implicit Euler step of
+    /// length `δ = mode_probe · h` from the switching state (default 1e-6; see
+    /// `first_order::mode`). It must be far below the time scales of the system.
+    pub mode_probe: f64,
 }
 
 impl Default for EventDrivenOptions {
@@ -67,6 +77,7 @@ impl Default for EventDrivenOptions {
             gap_tol: 1e-10,
             velocity_tol: 1e-10,
             max_events_between_td: 100_000,
+            mode_probe: 1e-6,
         }
     }
 }
@@ -89,6 +100,7 @@ impl EventDrivenOptions {
         pos("merge_tol", self.merge_tol, false)?;
         pos("gap_tol", self.gap_tol, false)?;
         pos("velocity_tol", self.velocity_tol, false)?;
+        pos("mode_probe", self.mode_probe, true)?;
         if self.max_events_between_td == 0 {
             return Err(KernelError::InvalidOption { option: "max_events_between_td", reason: "must be > 0".into() });
         }
@@ -111,6 +123,11 @@ pub struct EventReport {
     /// Nonsmooth events only: the velocities of each system before the impact (positions are
     /// continuous; the post-impact state is in the `Nsds`).
     pub pre_velocities: Option<Vec<DVector<f64>>>,
+    /// Nonsmooth events of first-order systems only: `λ` of each interaction just before the
+    /// mode switch (the old mode's; the new mode's is in the `Nsds`).
+    pub pre_lambda: Option<Vec<DVector<f64>>>,
+    /// Nonsmooth events of first-order systems only: `y` of each interaction just before the switch.
+    pub pre_y: Option<Vec<DVector<f64>>>,
     /// Impulses `P_i` of the impact problem, per contact of I1 (empty without impact).
     pub impulses: Vec<(InterId, f64)>,
     /// Contacts whose impact used `e = 0` by the accumulation (Zeno) rule.
@@ -123,11 +140,11 @@ pub struct EventReport {
     pub acceleration: Option<SolveReport>,
 }
 
-/// The event-driven simulation (Siconos `EventDriven`).
-pub struct EventDriven {
+/// The Lagrangian engine of [`EventDriven`] (Siconos `EventDriven` with `LsodarOSI`).
+pub(crate) struct LagrangianEd {
     opts: EventDrivenOptions,
     ode: Integrator<Dynamics>,
-    events: EventsManager,
+    pub(crate) events: EventsManager,
     started: bool,
     x: Vec<f64>,
     /// Impulse `Jᵀ P` of the last impact on all coordinates (zeroed at every event).
@@ -141,9 +158,9 @@ pub struct EventDriven {
     ns_since_td: u64,
 }
 
-impl std::fmt::Debug for EventDriven {
+impl std::fmt::Debug for LagrangianEd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EventDriven").field("t", &self.t_event).field("next_td", &self.events.next_td_index()).finish()
+        f.debug_struct("LagrangianEd").field("t", &self.t_event).field("next_td", &self.events.next_td_index()).finish()
     }
 }
 
@@ -151,19 +168,10 @@ fn ode_err(t: f64) -> impl Fn(saltus_numerics::ode::OdeError) -> KernelError {
     move |source| KernelError::Ode { t, source }
 }
 
-impl EventDriven {
+impl LagrangianEd {
     /// Checks the model (Lagrangian systems, Lagrangian relations, `NewtonImpactNSL`; anything
     /// else is a typed error naming the system or interaction) and the options.
     pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
-        opts.validate()?;
-        if nsds.n_linked() != nsds.n_interactions() {
-            return Err(KernelError::InvalidOption {
-                option: "nsds",
-                reason: "the model has removed interactions (tombstones); event-driven simulations need a \
-                         model whose interactions were never removed"
-                    .into(),
-            });
-        }
         let dynamics = Dynamics::new(nsds)?;
         let n = dynamics.n;
         let nc = dynamics.contacts.len();
@@ -172,7 +180,7 @@ impl EventDriven {
         let t0 = nsds.t();
         let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
         let events = EventsManager::new(t0, opts.h, opts.merge_tol);
-        Ok(EventDriven {
+        Ok(LagrangianEd {
             opts,
             ode,
             events,
@@ -199,10 +207,6 @@ impl EventDriven {
     /// The options.
     pub fn options(&self) -> &EventDrivenOptions {
         &self.opts
-    }
-    /// The events manager.
-    pub fn events(&self) -> &EventsManager {
-        &self.events
     }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {
@@ -276,6 +280,8 @@ impl EventDriven {
                 kind: EventKind::TimeDiscretisation,
                 td_index: td,
                 pre_velocities: None,
+                pre_lambda: None,
+                pre_y: None,
                 impulses: Vec::new(),
                 zeno: Vec::new(),
                 closed: self.ode.system().in_i2.iter().filter(|&&b| b).count(),
@@ -327,24 +333,5 @@ impl EventDriven {
                 }
             }
         }
-    }
-
-    /// Processes events until the TD event at `until` (included), calling `f` after each.
-    /// Returns the number of events processed.
-    pub fn run(
-        &mut self,
-        nsds: &mut Nsds,
-        until: f64,
-        f: &mut impl FnMut(&Nsds, &EventReport),
-    ) -> Result<u64, KernelError> {
-        let t0 = self.events.td_time(0);
-        let total = ((until - t0) / self.opts.h).round().max(0.0) as u64;
-        let mut done = 0;
-        while self.events.next_td_index() <= total {
-            let rep = self.advance(nsds)?;
-            f(nsds, &rep);
-            done += 1;
-        }
-        Ok(done)
     }
 }

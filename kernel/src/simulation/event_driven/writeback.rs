@@ -3,7 +3,7 @@
 
 use super::acceleration::acceleration_lcp;
 use super::impact::impact;
-use super::{EventDriven, EventKind, EventReport};
+use super::{EventKind, EventReport, LagrangianEd};
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
 use nalgebra::DVector;
@@ -12,7 +12,7 @@ fn ufe(t: f64, what: &str, e: saltus_numerics::ode::UserFnError) -> KernelError 
     KernelError::UserFn { t, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
 }
 
-impl EventDriven {
+impl LagrangianEd {
     pub(super) fn split_velocities(&self, x: &[f64]) -> Vec<DVector<f64>> {
         let d = self.ode.system();
         d.ds.iter().map(|m| DVector::from_column_slice(&x[d.n + m.off..d.n + m.off + m.n])).collect()
@@ -62,6 +62,8 @@ impl EventDriven {
             kind: EventKind::NonSmooth,
             td_index: None,
             pre_velocities: None,
+            pre_lambda: None,
+            pre_y: None,
             impulses: Vec::new(),
             zeno: Vec::new(),
             closed: 0,
