@@ -16,7 +16,9 @@ enum Engine {
 ///
 /// * Lagrangian systems (`LagrangianDS`, `LagrangianLinearTIDS`) with `LagrangianLinearTIR` /
 ///   `LagrangianScleronomousR` relations and `NewtonImpactNSL`: impacts and contact
-///   closing/detachment are the events (see the [module docs](super)).
+///   closing/detachment are the events (see the [module docs](super)); or bilateral constraints
+///   (`EqualityConditionNSL` of size 1, not mixed with contacts) held at acceleration level with
+///   `q`, `v` projected at every event (`bilateral` module).
 /// * First-order linear systems (`FirstOrderLinearDS`, `FirstOrderLinearTIDS`) with
 ///   `FirstOrderLinearR` / `FirstOrderLinearTIR` relations and `ComplementarityConditionNSL` /
 ///   `RelayNSL`: mode switches are the events (see [`super::first_order`]).

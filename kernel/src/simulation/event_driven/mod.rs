@@ -18,6 +18,7 @@
 //! LCP (module `acceleration`) keeps those with `λ_i > 0`; the integrator restarts.
 
 pub(crate) mod acceleration;
+mod bilateral;
 pub(crate) mod dynamics;
 pub mod events;
 mod facade;
@@ -274,6 +275,12 @@ impl LagrangianEd {
         let Some(which) = which else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
+            if self.has_bilateral() {
+                let mut x = self.x.clone();
+                self.project(t, &mut x)?;
+                self.ode.reinit(t, &x).map_err(ode_err(t))?;
+                self.x = x;
+            }
             self.write_back(nsds, t)?;
             return Ok(EventReport {
                 t,

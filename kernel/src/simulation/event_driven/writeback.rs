@@ -39,6 +39,24 @@ impl LagrangianEd {
     ) -> Result<EventReport, KernelError> {
         let nc = self.ode.system().contacts.len();
         let n = self.ode.system().n;
+        if self.has_bilateral() {
+            // bilateral-only model (checked in `Dynamics::new`): no impacts, all held in I2
+            self.project(t, x)?;
+            let closed = nc;
+            return Ok(EventReport {
+                t,
+                kind: EventKind::NonSmooth,
+                td_index: None,
+                pre_velocities: None,
+                pre_lambda: None,
+                pre_y: None,
+                impulses: Vec::new(),
+                zeno: Vec::new(),
+                closed,
+                impact: None,
+                acceleration: None,
+            });
+        }
         // updateIndexSet(1): closed contacts
         let mut i1 = Vec::new();
         {
@@ -107,6 +125,18 @@ impl LagrangianEd {
         rep.closed = in_i2.iter().filter(|&&b| b).count();
         self.ode.system_mut().in_i2 = in_i2;
         Ok(rep)
+    }
+
+    /// Whether the model has bilateral constraints (then it has only those).
+    pub(super) fn has_bilateral(&self) -> bool {
+        self.ode.system().contacts.iter().any(|c| c.bilateral)
+    }
+
+    /// Projects `x` onto the bilateral constraints (see `super::bilateral`).
+    pub(super) fn project(&self, t: f64, x: &mut [f64]) -> Result<(), KernelError> {
+        let n = self.ode.system().n;
+        let tol = 1e-13 * x[..n].iter().fold(1.0f64, |a, v| a.max(v.abs()));
+        self.ode.system().project_bilateral(t, x, tol).map(|_| ())
     }
 
     fn accumulate_p(&mut self, t: f64, q: &[f64], set: &[usize], p: &[f64]) -> Result<(), KernelError> {
