@@ -24,9 +24,11 @@ pub mod events;
 mod facade;
 pub(crate) mod first_order;
 pub(crate) mod impact;
+mod stepping;
 mod writeback;
 
 pub use facade::EventDriven;
+use stepping::{EdStepper, Stop};
 
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
@@ -247,31 +249,7 @@ impl LagrangianEd {
             self.x = x;
             self.started = true;
         }
-        let t_td = self.events.next_td_time();
-        let stop = self.step_ode(t_td)?;
-        // (time, roots, merged TD index): a root within merge_tol before the TD event is
-        // merged with it; after reaching the TD event, the integrator peeks merge_tol ahead
-        // for a root to merge (without restarting, so the step sequence is unchanged)
-        let (t, which, td) = match stop {
-            OdeStop::Root { t, which, .. } => {
-                let td = self.events.coincides(t).then(|| self.events.consume_td());
-                (t, Some(which), td)
-            }
-            OdeStop::Reached(t) => {
-                self.x.copy_from_slice(self.ode.y());
-                let k = self.events.consume_td();
-                let t_peek = t + self.opts.merge_tol * t.abs().max(1.0);
-                match self.step_ode(t_peek)? {
-                    OdeStop::Root { t: tr, which, .. } => (tr, Some(which), Some(k)),
-                    OdeStop::Reached(_) => (t, None, Some(k)),
-                }
-            }
-        };
-        self.t_event = t;
-        self.ns_since_td = if td.is_some() { 0 } else { self.ns_since_td + 1 };
-        if self.ns_since_td > self.opts.max_events_between_td {
-            return Err(KernelError::TooManyEvents { t, count: self.ns_since_td });
-        }
+        let Stop { t, which, td } = self.next_stop()?;
         let Some(which) = which else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
@@ -282,19 +260,9 @@ impl LagrangianEd {
                 self.x = x;
             }
             self.write_back(nsds, t)?;
-            return Ok(EventReport {
-                t,
-                kind: EventKind::TimeDiscretisation,
-                td_index: td,
-                pre_velocities: None,
-                pre_lambda: None,
-                pre_y: None,
-                impulses: Vec::new(),
-                zeno: Vec::new(),
-                closed: self.ode.system().in_i2.iter().filter(|&&b| b).count(),
-                impact: None,
-                acceleration: None,
-            });
+            let mut rep = EventReport::bare(t, EventKind::TimeDiscretisation, td);
+            rep.closed = self.ode.system().in_i2.iter().filter(|&&b| b).count();
+            return Ok(rep);
         };
         let mut x = self.ode.y().to_vec();
         let pre = self.split_velocities(&x);
@@ -342,3 +310,5 @@ impl LagrangianEd {
         }
     }
 }
+
+crate::simulation::event_driven::stepping::impl_ed_stepper!(LagrangianEd);

@@ -42,20 +42,9 @@ impl LagrangianEd {
         if self.has_bilateral() {
             // bilateral-only model (checked in `Dynamics::new`): no impacts, all held in I2
             self.project(t, x)?;
-            let closed = nc;
-            return Ok(EventReport {
-                t,
-                kind: EventKind::NonSmooth,
-                td_index: None,
-                pre_velocities: None,
-                pre_lambda: None,
-                pre_y: None,
-                impulses: Vec::new(),
-                zeno: Vec::new(),
-                closed,
-                impact: None,
-                acceleration: None,
-            });
+            let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
+            rep.closed = nc;
+            return Ok(rep);
         }
         // updateIndexSet(1): closed contacts
         let mut i1 = Vec::new();
@@ -75,19 +64,7 @@ impl LagrangianEd {
         }
         self.p.fill(0.0);
         self.impulse.fill(0.0);
-        let mut rep = EventReport {
-            t,
-            kind: EventKind::NonSmooth,
-            td_index: None,
-            pre_velocities: None,
-            pre_lambda: None,
-            pre_y: None,
-            impulses: Vec::new(),
-            zeno: Vec::new(),
-            closed: 0,
-            impact: None,
-            acceleration: None,
-        };
+        let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
         // impact problem when a closed contact approaches
         if ydot.iter().any(|&yd| yd < -self.opts.velocity_tol) {
             let (q, v) = x.split_at_mut(n);

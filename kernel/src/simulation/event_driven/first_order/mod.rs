@@ -13,6 +13,7 @@
 pub(crate) mod lcs;
 pub(crate) mod mode;
 
+use super::stepping::{EdStepper, Stop};
 use super::{EventDrivenOptions, EventKind, EventReport, EventsManager};
 use crate::model::ds::DynamicalSystem;
 use crate::model::nsds::{DsId, InterId, Nsds};
@@ -286,37 +287,9 @@ impl FirstOrderEd {
             self.x = x;
             self.started = true;
         }
-        let t_td = self.events.next_td_time();
-        let (t, root, td) = match self.step_ode(t_td)? {
-            OdeStop::Root { t, .. } => (t, true, self.events.coincides(t).then(|| self.events.consume_td())),
-            OdeStop::Reached(t) => {
-                self.x.copy_from_slice(self.ode.y());
-                let k = self.events.consume_td();
-                let t_peek = t + self.opts.merge_tol * t.abs().max(1.0);
-                match self.step_ode(t_peek)? {
-                    OdeStop::Root { t: tr, .. } => (tr, true, Some(k)),
-                    OdeStop::Reached(_) => (t, false, Some(k)),
-                }
-            }
-        };
-        self.t_event = t;
-        self.ns_since_td = if td.is_some() { 0 } else { self.ns_since_td + 1 };
-        if self.ns_since_td > self.opts.max_events_between_td {
-            return Err(KernelError::TooManyEvents { t, count: self.ns_since_td });
-        }
-        let mut rep = EventReport {
-            t,
-            kind: EventKind::TimeDiscretisation,
-            td_index: td,
-            pre_velocities: None,
-            pre_lambda: None,
-            pre_y: None,
-            impulses: Vec::new(),
-            zeno: Vec::new(),
-            closed: 0,
-            impact: None,
-            acceleration: None,
-        };
+        let Stop { t, which, td } = self.next_stop()?;
+        let root = which.is_some();
+        let mut rep = EventReport::bare(t, EventKind::TimeDiscretisation, td);
         if root {
             let mut x = self.ode.y().to_vec();
             let (lam0, y0) = self.outputs(t, &x)?;
@@ -359,5 +332,7 @@ impl FirstOrderEd {
         Ok(())
     }
 }
+
+crate::simulation::event_driven::stepping::impl_ed_stepper!(FirstOrderEd);
 
 type SolveReportOpt = Option<saltus_numerics::SolveReport>;
