@@ -44,8 +44,8 @@ fi
 
 if pkg-config --exists hdf5 2>/dev/null || [ -e /usr/include/hdf5/serial/hdf5.h ] || [ -e /usr/include/hdf5.h ]; then
   (cd "$repo" && cargo test --workspace --all-features --locked --no-run)   # exactly .ci/run's
-  # the sample plugins (cdylib, in target/debug) that `cargo test --no-run` does not link; .ci/run's
-  # `cargo build` made them already (then this is a no-op)
+  # the sample plugins (cdylib, in target/debug) that `cargo test --no-run` does not link;
+  # the frontend tests built them already (then this is a no-op)
   plugins=$(cd "$repo" && grep -l 'cdylib' plugins/*/Cargo.toml | grep -v template | xargs awk -F'"' '/^name = /{print "-p " $2; nextfile}')
   (cd "$repo" && cargo build --locked $plugins)
 else

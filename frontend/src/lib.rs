@@ -17,6 +17,7 @@ pub mod plugin;
 pub mod runner;
 pub mod runner_control;
 pub mod runner_ed;
+pub mod runner_events;
 pub mod runner_mech;
 #[cfg(feature = "hdf5")]
 pub mod runner_mech_hdf5;

@@ -396,7 +396,7 @@ fn check_size(built: &xml::convert::Built, every: u64, format: Format) -> Result
             built.steps
         )));
     }
-    let cols = runner::header(&built.nsds).len() + 1;
+    let cols = runner::columns(built).len() + 1;
     let rows = built.steps / every.max(1) + 2;
     let bytes = rows.saturating_mul(format.bytes_per_row(cols));
     if bytes > MAX_OUTPUT_BYTES {
@@ -422,6 +422,11 @@ fn summary(model: &Path, built: &xml::convert::Built, sum: &runner::Summary, out
             model.display(), sum.steps + sum.events, sum.steps, xml::plain(built.h), sum.events, sum.impacts, sum.solver_iterations, sum.max_residual, sum.not_converged,
             sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
+    }
+    if sum.user_events > 0 {
+        let stop =
+            sum.stopped_at.map(|t| format!("; stopped by an event at t = {}", xml::plain(t))).unwrap_or_default();
+        warn(format_args!("{}: {} user events{stop}", model.display(), sum.user_events));
     }
 }
 

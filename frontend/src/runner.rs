@@ -17,7 +17,7 @@ use crate::output::{Output, RowSink, Target, TargetError, TargetKind};
 use crate::simulation::{Advance, Built, Simulation};
 use crate::step_time::StepClock;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use saltus_kernel::{KernelError, Nsds};
+use saltus_kernel::{KernelError, Nsds, ProximityManager};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,10 @@ pub struct Summary {
     pub not_converged: u64,
     /// Total Newton iterations.
     pub newton_iterations: u64,
+    /// User events found (`<Events>`; one per event in a window).
+    pub user_events: u64,
+    /// Time at which a user event with `action="stop"` ended the run, if one did.
+    pub stopped_at: Option<f64>,
     /// Rows written (including row 0).
     pub rows: u64,
     /// Wall time of the time (event) loop.
@@ -172,8 +176,10 @@ impl RunError {
 }
 
 /// Column names: `t`, then per system `NAME.q[i]`, `NAME.v[i]` (Lagrangian) or `NAME.x[i]`,
-/// then per interaction `NAME.y[i]`, `NAME.ydot[i]` (Lagrangian relations), `NAME.lambda[i]`.
-pub fn header(nsds: &Nsds) -> Vec<String> {
+/// then per interaction `NAME.y[i]`, `NAME.ydot[i]` (Lagrangian relations), `NAME.lambda[i]`:
+/// first those linked from the start, then those declared with an activation distance (`prox`),
+/// each in model order.
+pub fn header(nsds: &Nsds, prox: Option<&ProximityManager>) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for (i, ds) in nsds.systems().iter().enumerate() {
         let name = nsds.ds_name(saltus_kernel::DsId(i as u32)).unwrap_or("ds");
@@ -183,7 +189,8 @@ pub fn header(nsds: &Nsds) -> Vec<String> {
             h.extend((0..n).map(|j| format!("{name}.v[{j}]")));
         }
     }
-    for inter in nsds.interactions() {
+    let declared = prox.into_iter().flat_map(|p| p.declared());
+    for inter in nsds.interactions().iter().take(n_static(nsds, prox)).chain(declared) {
         h.extend((0..inter.size()).map(|j| format!("{}.y[{j}]", inter.name)));
         if inter.relation.is_lagrangian() {
             h.extend((0..inter.size()).map(|j| format!("{}.ydot[{j}]", inter.name)));
@@ -191,6 +198,17 @@ pub fn header(nsds: &Nsds) -> Vec<String> {
         h.extend((0..inter.size()).map(|j| format!("{}.lambda[{j}]", inter.name)));
     }
     h
+}
+
+/// The interactions linked from the start: the first slots of `nsds` (the simulation links the
+/// declared proximity interactions after them and never removes a static one).
+fn n_static(nsds: &Nsds, prox: Option<&ProximityManager>) -> usize {
+    nsds.n_linked() - prox.map_or(0, |p| p.n_linked())
+}
+
+/// The interactions declared with an activation distance of `built`'s simulation, if any.
+pub fn proximity(built: &Built) -> Option<&ProximityManager> {
+    built.sim.time_stepping().and_then(|ts| ts.proximity())
 }
 
 /// Appends `v` (or `m` zeros where the kernel has not computed it).
@@ -202,8 +220,8 @@ fn push_or_zeros(out: &mut Vec<f64>, v: Option<&nalgebra::DVector<f64>>, m: usiz
 }
 
 /// The current row at time `t`: states, then `y` (level 0), `ẏ` (level 1, Lagrangian
-/// relations) and `λ` at `level`.
-pub fn row(nsds: &Nsds, t: f64, level: usize, out: &mut Vec<f64>) {
+/// relations) and `λ` at `level`, in the order of [`header`].
+pub fn row(nsds: &Nsds, prox: Option<&ProximityManager>, t: f64, level: usize, out: &mut Vec<f64>) {
     out.clear();
     out.push(t);
     for ds in nsds.systems() {
@@ -212,13 +230,26 @@ pub fn row(nsds: &Nsds, t: f64, level: usize, out: &mut Vec<f64>) {
             out.extend_from_slice(v.as_slice());
         }
     }
-    for inter in nsds.interactions() {
+    for inter in nsds.interactions().iter().take(n_static(nsds, prox)) {
         let m = inter.size();
         push_or_zeros(out, inter.y(0), m);
         if inter.relation.is_lagrangian() {
             push_or_zeros(out, inter.y(1), m);
         }
         push_or_zeros(out, inter.lambda(level), m);
+    }
+    if let Some(p) = prox {
+        for (i, inter) in p.declared().enumerate() {
+            let m = inter.size();
+            match p.outputs(i, nsds, level) {
+                Some(o) => {
+                    push_or_zeros(out, Some(o.y[0]), m);
+                    push_or_zeros(out, Some(o.y[1]), m);
+                    push_or_zeros(out, Some(o.lambda), m);
+                }
+                None => out.extend(std::iter::repeat_n(0.0, 3 * m)),
+            }
+        }
     }
 }
 
@@ -277,12 +308,17 @@ pub fn execute(built: &mut Built, opts: &RunOptions, target: Target) -> Result<S
 }
 
 /// The columns of a run of `built`: [`header`], or [`crate::runner_ed::header_ed`] for an
-/// event-driven simulation.
+/// event-driven simulation, then `event` if the model has user events
+/// ([`crate::runner_events`]).
 pub fn columns(built: &Built) -> Vec<String> {
-    match built.sim {
+    let mut h = match built.sim {
         Simulation::EventDriven(_) => crate::runner_ed::header_ed(&built.nsds),
-        _ => header(&built.nsds),
+        _ => header(&built.nsds, proximity(built)),
+    };
+    if crate::runner_events::has_events(built) {
+        h.push("event".into());
     }
+    h
 }
 
 /// Runs `built` to its final time into `sink` (no file, no commit): [`run_ts`] or
@@ -303,7 +339,11 @@ pub fn run_to_sink(built: &mut Built, opts: &RunOptions, sink: &mut impl RowSink
 pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
     let clock = StepClock::new(built.t0, built.h);
     let mut r = Vec::new();
-    row(&built.nsds, clock.time(0), built.level, &mut r);
+    let with_events = built.events.is_some();
+    row(&built.nsds, proximity(built), clock.time(0), built.level, &mut r);
+    if with_events {
+        r.push(0.0);
+    }
     out.row(&r)?;
     let every = opts.every.max(1);
     let total = built.steps;
@@ -348,8 +388,30 @@ pub fn run_ts(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
             sum.events += 1;
         }
         prev_active = rep.active;
+        let mut stop = false;
+        if let Some(mon) = &mut built.events {
+            let hits = match mon.after_step(&mut built.nsds) {
+                Ok(h) => h,
+                Err(error) => break Err(Stopped::Failed(Box::new(error))),
+            };
+            for hit in &hits {
+                row(&built.nsds, proximity(built), hit.t, built.level, &mut r);
+                crate::runner_events::write_hit_rows(hit, &r, out)?;
+                sum.user_events += hit.transitions.len() as u64;
+                if hit.stop {
+                    stop = true;
+                    sum.stopped_at = Some(hit.t);
+                }
+            }
+        }
+        if stop {
+            break Ok(());
+        }
         if k.is_multiple_of(every) || k == total {
-            row(&built.nsds, clock.time(k), built.level, &mut r);
+            row(&built.nsds, proximity(built), clock.time(k), built.level, &mut r);
+            if with_events {
+                r.push(0.0);
+            }
             out.row(&r)?;
         }
         if k.is_multiple_of(256) {

@@ -9,6 +9,9 @@
 //!   just before the event; `y` = the gap; `λ` = 0 (nothing has acted yet).
 //! * `kind = 2`, post-impact state of the same event: `y` = the gap; `λ` = the impulse `λ(1)`
 //!   of the impact problem (0 if the event needed no impact, e.g. a detachment).
+//! * `kind = 3`, a user event (`<Events>`; the last column `event` is its number, see
+//!   [`crate::runner_events`]): the located state before its handler; `λ` = 0.
+//! * `kind = 4`, the state after a user event's reset.
 //!
 //! First-order models (circuits with ideal diodes, relays: mode switches are the events) have
 //! `NAME.x[i]` instead of `q`, `v`, and every component of `NAME.y[i]` and `NAME.lambda[i]`:
@@ -29,7 +32,7 @@ use saltus_kernel::{EventKind, EventReport, InterId, Nsds};
 
 /// Column names: [`header`] without the `NAME.ydot[i]` columns, then `kind`.
 pub fn header_ed(nsds: &Nsds) -> Vec<String> {
-    let mut h = header(nsds);
+    let mut h = header(nsds, None);
     h.retain(|c| !c.contains(".ydot["));
     h.push("kind".into());
     h
@@ -131,6 +134,15 @@ fn count(sum: &mut Summary, rep: &EventReport) -> Option<f64> {
     bad
 }
 
+/// Writes `r`, with the `event` column (0) if the model has user events.
+fn put(out: &mut impl RowSink, r: &mut Vec<f64>, with_events: bool) -> Result<(), Stopped> {
+    if with_events {
+        r.push(0.0);
+    }
+    out.row(r)?;
+    Ok(())
+}
+
 /// The event-driven loop until the TD event at `T` (included); see the module docs.
 pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
     let Simulation::EventDriven(sim) = &mut built.sim else {
@@ -138,6 +150,7 @@ pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
     };
     let clock = StepClock::new(built.t0, built.h);
     let mut r = Vec::new();
+    let with_events = !sim.user_events().is_empty();
     let every = opts.every.max(1);
     let total = built.steps;
     let mut bar = Progress::new(total, "TD events", opts.quiet);
@@ -160,6 +173,16 @@ pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
             }
         }
         let nsds = &built.nsds;
+        if let Some(hit) = &rep.user {
+            // the state before the handlers (kind 3), after a reset (kind 4)
+            row_ed(nsds, sim, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, &mut r);
+            crate::runner_events::write_hit_rows(hit, &r, out)?;
+            sum.user_events += hit.transitions.len() as u64;
+            if hit.reset {
+                row_ed(nsds, sim, rep.t, None, Lambda::Force, 4.0, &mut r);
+                put(out, &mut r, with_events)?;
+            }
+        }
         match rep.kind {
             EventKind::NonSmooth if sim.is_first_order() => {
                 row_first_order(nsds, rep.t, Some(&rep), 1.0, &mut r);
@@ -177,17 +200,22 @@ pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
             EventKind::NonSmooth => {
                 let pre = rep.pre_velocities.as_deref();
                 row_ed(nsds, sim, rep.t, pre, Lambda::Zero, 1.0, &mut r);
-                out.row(&r)?;
+                put(out, &mut r, with_events)?;
                 row_ed(nsds, sim, rep.t, None, Lambda::Impulse, 2.0, &mut r);
-                out.row(&r)?;
+                put(out, &mut r, with_events)?;
             }
             EventKind::TimeDiscretisation => {
                 let k = rep.td_index.unwrap_or(0);
                 if k.is_multiple_of(every) || k == total {
                     row_ed(nsds, sim, clock.time(k), None, Lambda::Force, 0.0, &mut r);
-                    out.row(&r)?;
+                    put(out, &mut r, with_events)?;
                 }
             }
+            EventKind::User => {}
+        }
+        if let Some(hit) = rep.user.as_ref().filter(|h| h.stop) {
+            sum.stopped_at = Some(hit.t);
+            break Ok(());
         }
         n += 1;
         if n.is_multiple_of(256) {

@@ -5,7 +5,7 @@
 //! needs the XML types.
 
 use saltus_kernel::{
-    EventDriven, EventReport, KernelError, Nsds, StepReport, TimeStepping, TimeSteppingDirectProjection,
+    EventDriven, EventMonitor, EventReport, KernelError, Nsds, StepReport, TimeStepping, TimeSteppingDirectProjection,
 };
 
 /// The simulation built from `<Simulation>` or `<EventDriven>`.
@@ -72,4 +72,7 @@ pub struct Built {
     pub level: usize,
     /// `<Output every>`.
     pub every: Option<u64>,
+    /// User events of a time-stepping run (`<Events>`), checked after each step (event-driven
+    /// runs hold theirs in the integrator).
+    pub events: Option<EventMonitor>,
 }

@@ -104,3 +104,65 @@ fn column_of_beads_physics() {
         }
     }
 }
+
+/// `column_of_beads_activation.xml` declares the bead–bead contacts with `activation_distance`
+/// d = 0.02: the simulation links a contact when its gap drops to d and removes it when the gap
+/// opens again. A contact farther than d cannot be active (d > γ h |ẏ|max, checked below), so
+/// the run must be the all-declared one: every column (states, gaps, relative velocities,
+/// impulses) agrees to round-off.
+#[test]
+fn activation_distance_run_matches_the_all_declared_column() {
+    let all = run(&sample("column_of_beads/column_of_beads.xml"), &[]);
+    let model = sample("column_of_beads/column_of_beads_activation.xml");
+    validate_xml(&model);
+    let act = run(&model, &[]);
+    assert_eq!(all.len(), act.len());
+    let names: Vec<String> = (0..N)
+        .flat_map(|i| [format!("bead{i}.q[0]"), format!("bead{i}.v[0]")])
+        .chain(
+            std::iter::once("ground".into())
+                .chain((1..N).map(|i| format!("contact{i}")))
+                .flat_map(|n| [format!("{n}.y[0]"), format!("{n}.ydot[0]"), format!("{n}.lambda[0]")]),
+        )
+        .collect();
+    let mut max_ydot: f64 = 0.0;
+    for name in &names {
+        let (a, b) = (all.col(name), act.col(name));
+        for k in 0..a.len() {
+            assert!((a[k] - b[k]).abs() <= 1e-12 * (1.0 + a[k].abs()), "{name} at row {k}: {} vs {}", a[k], b[k]);
+        }
+        if name.ends_with(".ydot[0]") {
+            max_ydot = a.iter().fold(max_ydot, |m, x| m.max(x.abs()));
+        }
+    }
+    assert!(0.5 * H * max_ydot < 0.02, "premise d > γ h |ẏ| fails: max |ẏ| = {max_ydot}");
+    // contacts really were dormant: some bead–bead gap above d at some row, with λ = 0 there
+    let dormant = (1..N).any(|i| act.col(&format!("contact{i}.y[0]")).iter().any(|g| *g > 0.02));
+    assert!(dormant);
+}
+
+/// Bad `activation_distance` declarations are refused with the interaction's path.
+#[test]
+fn activation_distance_errors_are_located() {
+    let text = std::fs::read_to_string(sample("column_of_beads/column_of_beads_activation.xml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let check = |body: String, want: &str| {
+        let f = tmp.path().join("m.xml");
+        std::fs::write(&f, body).unwrap();
+        let out = tmp.path().join("o.csv");
+        let res = std::process::Command::new(env!("CARGO_BIN_EXE_saltus"))
+            .args(["run", "-q", "-o"])
+            .arg(&out)
+            .arg(&f)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&res.stderr);
+        assert!(!res.status.success() && err.contains(want), "want {want:?} in: {err}");
+        assert!(err.contains("Interaction[contact1]") && err.contains("m.xml:"), "not located: {err}");
+        assert!(!out.exists(), "an output file was left behind");
+    };
+    let first = r#"ds="bead0 bead1" activation_distance="0.02""#;
+    check(text.replacen(first, r#"ds="bead0 bead1" activation_distance="-1""#, 1), "finite and >= 0");
+    let projection = text.replacen("</Simulation>", "<Projection/></Simulation>", 1);
+    check(projection, "does not combine with <Projection>");
+}

@@ -37,6 +37,7 @@ pub use model::ds::{
     DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
     LagrangianLinearTiDs, Mass,
 };
+pub use model::event::{EventAction, EventFunction, UserEvent, UserEventHit};
 pub use model::interaction::Interaction;
 pub use model::mass_check::{check_mass, MassError, MassRequirement};
 pub use model::nsds::{DsId, InterId, Nsds};
@@ -53,6 +54,8 @@ pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, E
 pub use simulation::osi::{NewtonOptions, Osi};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};
+pub use simulation::proximity::{ProximityChanges, ProximityInteraction, ProximityManager, ProximityOutputs};
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;
+pub use simulation::user_events::EventMonitor;

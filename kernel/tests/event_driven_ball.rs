@@ -46,6 +46,7 @@ fn impacts(until: f64) -> (Vec<(f64, f64, f64)>, Nsds, EventDriven, usize) {
             n_td += rep.td_index.is_some() as usize;
         }
         EventKind::TimeDiscretisation => n_td += 1,
+        EventKind::User => panic!("the model has no user events"),
     })
     .unwrap();
     (out, nsds, sim, n_td)

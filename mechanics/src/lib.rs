@@ -18,6 +18,7 @@ pub mod convert;
 pub mod error;
 #[cfg(feature = "hdf5")]
 pub mod io_hdf5;
+pub mod joints;
 pub mod model;
 pub mod moreau_jean;
 pub mod relation;
@@ -30,6 +31,7 @@ pub mod view;
 pub use body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};
 pub use error::{MechanicsError, Result};
+pub use joints::{Joint, JointId, JointType};
 pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
 pub use shape::{Collider, ShapeDesc};
 pub use simulation::{nsgs, MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions};

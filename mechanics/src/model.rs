@@ -4,6 +4,7 @@
 use crate::body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
 use crate::convert::{from_pv, to_pose};
 use crate::error::{MechanicsError, Result};
+use crate::joints::{Joint, JointId, JointType};
 use crate::shape::{Collider, ShapeDesc};
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use saltus_kernel::NonSmoothLaw;
@@ -163,6 +164,10 @@ pub struct MechanicsModel {
     /// `laws[g1 * n_groups + g2]` (symmetric).
     laws: Vec<Option<ContactLaw>>,
     n_groups: usize,
+    /// Joints, indexed by [`JointId`] (bound at the poses they were added at).
+    joints: Vec<Joint>,
+    /// Pairs of bodies linked by a joint (`(min, max)`, sorted): they do not collide.
+    linked: Vec<(u32, u32)>,
 }
 
 impl MechanicsModel {
@@ -177,7 +182,16 @@ impl MechanicsModel {
         if gravity.iter().any(|g| !g.is_finite()) {
             return Err(MechanicsError::InvalidOption { option: "gravity", reason: "not finite".into() });
         }
-        Ok(MechanicsModel { bodies: Vec::new(), colliders: Vec::new(), gravity, margin, laws: Vec::new(), n_groups: 0 })
+        Ok(MechanicsModel {
+            bodies: Vec::new(),
+            colliders: Vec::new(),
+            gravity,
+            margin,
+            laws: Vec::new(),
+            n_groups: 0,
+            joints: Vec::new(),
+            linked: Vec::new(),
+        })
     }
 
     /// The body `id`.
@@ -313,6 +327,58 @@ impl MechanicsModel {
             colliders: start..self.colliders.len(),
         });
         Ok(id)
+    }
+
+    /// Adds a joint between `body1` and `body2` (`None`: the world), given in the world frame
+    /// at the bodies' current poses (see [`crate::joints`]). Checks the bodies (they exist,
+    /// differ, one is dynamic), the name and the joint's points and axes. The two bodies no
+    /// longer collide with each other.
+    pub fn add_joint(&mut self, name: &str, body1: BodyId, body2: Option<BodyId>, kind: JointType) -> Result<JointId> {
+        let invalid = |reason: String| MechanicsError::InvalidModel { what: format!("joint `{name}`"), reason };
+        if self.joints.iter().any(|j| j.name == name) {
+            return Err(invalid("a joint of that name exists".into()));
+        }
+        for b in std::iter::once(body1).chain(body2) {
+            if b.index() >= self.bodies.len() {
+                return Err(invalid(format!("no body {} (the model has {})", b.0, self.bodies.len())));
+            }
+        }
+        if body2 == Some(body1) {
+            return Err(invalid(format!("links body `{}` to itself", self.bodies[body1.index()].name)));
+        }
+        if !self.bodies[body1.index()].is_dynamic() && body2.is_none_or(|b| !self.bodies[b.index()].is_dynamic()) {
+            return Err(invalid("at least one of the bodies must be dynamic".into()));
+        }
+        let mut joint = Joint { name: name.into(), body1, body2, kind };
+        let world = BodyState::default();
+        let a = self.bodies[body1.index()].state;
+        let b = body2.map_or(world, |b| self.bodies[b.index()].state);
+        joint.bind(&a, &b).map_err(|r| invalid(format!("{}: {r}", joint.kind.relation().type_name())))?;
+        if let Some(b2) = body2 {
+            let pair = (body1.0.min(b2.0), body1.0.max(b2.0));
+            if let Err(i) = self.linked.binary_search(&pair) {
+                self.linked.insert(i, pair);
+            }
+        }
+        self.joints.push(joint);
+        Ok(JointId(self.joints.len() as u32 - 1))
+    }
+    /// The joints.
+    pub fn joints(&self) -> &[Joint] {
+        &self.joints
+    }
+    /// The joints and the bodies (mutable), for the projection.
+    pub(crate) fn joints_and_bodies_mut(&mut self) -> (&[Joint], &mut [RigidBody]) {
+        (&self.joints, &mut self.bodies)
+    }
+    /// `true` if a joint links bodies `a` and `b` (they do not collide).
+    #[inline]
+    pub fn linked(&self, a: BodyId, b: BodyId) -> bool {
+        !self.linked.is_empty() && self.linked.binary_search(&(a.0.min(b.0), a.0.max(b.0))).is_ok()
+    }
+    /// Gravitational potential energy `−Σ m g·x` of the dynamic bodies.
+    pub fn potential_energy(&self) -> f64 {
+        self.bodies.iter().filter(|b| b.is_dynamic()).map(|b| -b.mass * self.gravity.dot(&b.state.position)).sum()
     }
 
     /// Total kinetic energy of the dynamic bodies.

@@ -60,6 +60,36 @@ def step_loop():
     return time.perf_counter() - tic
 
 
+def step_loop_copies():
+    """The loop as main ran it before the views: a Python frame per call, and a new numpy
+    array per state read (`core.state`, `core.lambda_` return copies)."""
+    sim, b, inter = ball(T=T)
+    core = sim.core
+    n = int(round(T / H))
+    out = np.empty((n + 1, 2))
+    k = 0
+
+    def has_next_event():
+        return core.has_next_event()
+
+    def compute_one_step():
+        core.compute_one_step()
+
+    def q():
+        return core.state(b._index)
+
+    def lambda_(level):
+        return core.lambda_(inter._index, level)
+
+    tic = time.perf_counter()
+    while has_next_event():
+        compute_one_step()
+        k += 1
+        out[k] = (q()[0], lambda_(1)[0])
+        sim.next_step()
+    return time.perf_counter() - tic
+
+
 def sweep_task(e, h):
     sim, _, _ = ball(T=1000.0, h=h, e=e)
     return sim
@@ -98,7 +128,7 @@ def main():
         print(f"siconos_loop,{n},{float(s):.6f},{sic * 1e6:.3f},1")
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"# Siconos side not run: {e}", file=sys.stderr)
-    for name, f in (("saltus_run", fast_run), ("saltus_step_loop", step_loop)):
+    for name, f in (("saltus_run", fast_run), ("saltus_step_loop", step_loop), ("saltus_step_loop_copies", step_loop_copies)):
         s = best(f, args.repeats)
         per = s / steps
         ratio = "" if sic is None else f"{sic / per:.1f}"

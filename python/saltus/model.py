@@ -42,18 +42,27 @@ class DynamicalSystem:
 
     def __init__(self, name: Optional[str] = None):
         self.name = name
-        self._sim = None
-        self._core = None  # the compiled simulation, once built
-        self._index: Optional[int] = None
+        self._attach(None, None, None)
+
+    def _attach(self, sim, core, index: Optional[int]) -> None:
+        """Binds the system to a built simulation (forgets the views of an earlier one)."""
+        self._sim, self._core, self._index = sim, core, index
+        self._views: Dict[str, Optional[np.ndarray]] = {}
+
+    def _view(self, what: str, initial: np.ndarray) -> Optional[np.ndarray]:
+        """The live view ``what`` (``"q"`` or ``"v"``) of the built simulation, else a copy of
+        ``initial``."""
+        core = self._core
+        if core is None:
+            return initial.copy()
+        v = self._views[what] = core.view(what, self._index)
+        return v
 
     def setName(self, name: str) -> None:
         """Sets the name used in column names and in the model file."""
         self.name = str(name)
 
     set_name = setName
-
-    def _attached(self):
-        return self._core
 
     def dimension(self) -> int:
         """Number of degrees of freedom (Lagrangian) or states (first order)."""
@@ -103,14 +112,21 @@ class _Lagrangian(DynamicalSystem):
         self._fext = _Plugin(library, function, params)
 
     def q(self) -> np.ndarray:
-        """Positions (the current ones once a simulation is built, else q0)."""
-        core = self._core
-        return self.q0.copy() if core is None else core.state(self._index)
+        """Positions: once a simulation is built, a read-only view of the current ones, updated
+        in place after every step (as Siconos returns a view; ``.copy()`` keeps a value); before,
+        a copy of q0."""
+        try:
+            return self._views["q"]
+        except KeyError:
+            return self._view("q", self.q0)
 
     def velocity(self) -> np.ndarray:
-        """Velocities (the current ones once a simulation is built, else v0)."""
-        core = self._core
-        return self.v0.copy() if core is None else core.velocity(self._index)
+        """Velocities: a read-only view of the current ones once a simulation is built (see
+        ``q``), else a copy of v0."""
+        try:
+            return self._views["v"]
+        except KeyError:
+            return self._view("v", self.v0)
 
 
 class LagrangianLinearTIDS(_Lagrangian):
@@ -256,9 +272,12 @@ class _FirstOrder(DynamicalSystem):
         self.M = _mat(M, "Mass")
 
     def x(self) -> np.ndarray:
-        """State (the current one once a simulation is built, else x0)."""
-        core = self._attached()
-        return self.x0.copy() if core is None else core.state(self._index)
+        """State: once a simulation is built, a read-only view of the current one, updated in
+        place after every step (``.copy()`` keeps a value); before, a copy of x0."""
+        try:
+            return self._views["x"]
+        except KeyError:
+            return self._view("x", self.x0)
 
     def _element(self, parent, host):
         el = ET.SubElement(parent, self._kind, name=self.name)
@@ -365,9 +384,12 @@ class FirstOrderNonLinearDS(DynamicalSystem):
         self.z = _vec(z, "z")
 
     def x(self) -> np.ndarray:
-        """State (the current one once a simulation is built, else x0)."""
-        core = self._attached()
-        return self.x0.copy() if core is None else core.state(self._index)
+        """State: once a simulation is built, a read-only view of the current one, updated in
+        place after every step (``.copy()`` keeps a value); before, a copy of x0."""
+        try:
+            return self._views["x"]
+        except KeyError:
+            return self._view("x", self.x0)
 
     def _element(self, parent, host):
         el = ET.SubElement(parent, self._kind, name=self.name)
@@ -398,22 +420,40 @@ class Interaction:
             raise TypeError(f"Interaction(nsl, relation): relation must be a relation, got {type(relation).__name__}")
         self.nsl, self.relation, self.name = nsl, relation, name
         self.ds: List[DynamicalSystem] = []
-        self._sim = None
-        self._core = None  # the compiled simulation, once built
-        self._index: Optional[int] = None
+        self._attach(None, None, None)
+
+    def _attach(self, sim, core, index: Optional[int]) -> None:
+        """Binds the interaction to a built simulation (forgets the views of an earlier one)."""
+        self._sim, self._core, self._index = sim, core, index
+        self._y: Dict[int, Optional[np.ndarray]] = {}
+        self._lambda: Dict[int, Optional[np.ndarray]] = {}
+
+    def _view(self, what: str, cache: Dict[int, Optional[np.ndarray]], level: int) -> Optional[np.ndarray]:
+        core = self._core
+        if core is None:
+            return None
+        v = cache[level] = core.view(what, self._index, level)
+        return v
 
     def setName(self, name: str) -> None:
         self.name = str(name)
 
     def y(self, level: int = 0) -> Optional[np.ndarray]:
-        """Output y at ``level`` (0: the gap for a Lagrangian relation; 1: its velocity)."""
-        core = self._core
-        return None if core is None else core.y(self._index, level)
+        """Output y at ``level`` (0: the gap for a Lagrangian relation; 1: its velocity): a
+        read-only view updated in place after every step (``.copy()`` keeps a value); ``None``
+        before the simulation is built or where the kernel does not compute that level."""
+        try:
+            return self._y[level]
+        except KeyError:
+            return self._view("y", self._y, level)
 
     def lambda_(self, level: int = 1) -> Optional[np.ndarray]:
-        """Multiplier λ at ``level`` (Moreau–Jean: the impulse at level 1)."""
-        core = self._core
-        return None if core is None else core.lambda_(self._index, level)
+        """Multiplier λ at ``level`` (Moreau–Jean: the impulse at level 1): a read-only view
+        updated in place after every step, as ``y``."""
+        try:
+            return self._lambda[level]
+        except KeyError:
+            return self._view("lambda", self._lambda, level)
 
     def _element(self, parent, host):
         el = ET.SubElement(parent, "Interaction", name=self.name, ds=" ".join(d.name for d in self.ds))

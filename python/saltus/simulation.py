@@ -184,8 +184,16 @@ class Simulation:
     def core(self):
         """The compiled simulation (built on first access)."""
         if self._core_obj is None:
-            self._core_obj = self._build()
+            self._bind(self._build())
         return self._core_obj
+
+    def _bind(self, core) -> None:
+        """Keeps the compiled simulation and calls its stepping methods directly from now on
+        (no Python frame per call in a step loop)."""
+        self._core_obj = core
+        self.has_next_event = self.hasNextEvent = core.has_next_event
+        self.compute_one_step = self.computeOneStep = core.compute_one_step
+        self.advance_to_event = self.advanceToEvent = core.compute_one_step
 
     # -- stepping ------------------------------------------------------------------------------
     def has_next_event(self) -> bool:
@@ -260,23 +268,27 @@ class Simulation:
             raise KeyError(f"no interaction `{name}` (known: {', '.join(names)})")
         return names.index(name)
 
+    # The arrays below are read-only views updated in place after every step (as Siconos
+    # returns views): `.copy()` keeps a value.
     def q(self, ds: str) -> np.ndarray:
-        """Positions (Lagrangian) or state (first order) of the system called ``ds``."""
-        return self.core.state(self._ds_index(ds))
+        """Positions (Lagrangian) or state (first order) of the system called ``ds`` (a live
+        read-only view)."""
+        return self.core.view("q", self._ds_index(ds))
 
     x = q
 
     def velocity(self, ds: str) -> Optional[np.ndarray]:
-        """Velocities of the Lagrangian system called ``ds``."""
-        return self.core.velocity(self._ds_index(ds))
+        """Velocities of the Lagrangian system called ``ds`` (a live read-only view)."""
+        return self.core.view("v", self._ds_index(ds))
 
     def y(self, inter: str, level: int = 0) -> Optional[np.ndarray]:
-        """Output ``y`` at ``level`` of the interaction called ``inter``."""
-        return self.core.y(self._inter_index(inter), level)
+        """Output ``y`` at ``level`` of the interaction called ``inter`` (a live read-only view)."""
+        return self.core.view("y", self._inter_index(inter), level)
 
     def lambda_(self, inter: str, level: int = 1) -> Optional[np.ndarray]:
-        """Multiplier ``λ`` at ``level`` of the interaction called ``inter``."""
-        return self.core.lambda_(self._inter_index(inter), level)
+        """Multiplier ``λ`` at ``level`` of the interaction called ``inter`` (a live read-only
+        view)."""
+        return self.core.view("lambda", self._inter_index(inter), level)
 
 
 class ModelSimulation(Simulation):
@@ -284,7 +296,7 @@ class ModelSimulation(Simulation):
 
     def __init__(self, core):
         super().__init__()
-        self._core_obj = core
+        self._bind(core)
 
     def _build(self):  # pragma: no cover - always built
         return self._core_obj
@@ -397,9 +409,9 @@ class _Built(Simulation):
             True,
         )
         for i, d in enumerate(self.nsds.systems):
-            d._sim, d._core, d._index = self, core, i
+            d._attach(self, core, i)
         for i, inter in enumerate(self.nsds.interactions):
-            inter._sim, inter._core, inter._index = self, core, i
+            inter._attach(self, core, i)
         return core
 
 

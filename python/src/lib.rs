@@ -15,6 +15,7 @@ mod mech_py;
 mod numerics_py;
 mod ode_py;
 mod sim;
+mod views;
 
 use pyo3::prelude::*;
 

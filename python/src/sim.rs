@@ -3,6 +3,7 @@
 
 use crate::errors::{guard, ModelError, OutputError, SimulationError};
 use crate::host::{host_fns, Raised};
+use crate::views::{ViewOf, Views};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,6 +28,8 @@ struct Inner {
     last: Option<Summary>,
     /// The exception of a Python callable that failed (the `__cause__` of the error raised).
     raised: Raised,
+    /// Live numpy views of the state (`ds.q()`, `inter.lambda_(1)`, ...), refreshed after each step.
+    views: Views,
 }
 
 /// A model built from a model file (or from the Python classes) with its simulation.
@@ -51,7 +54,9 @@ fn dirs(plugin_dirs: Option<Vec<PathBuf>>) -> Vec<PathBuf> {
 impl CoreSimulation {
     fn new(built: Built, file: PathBuf, raised: Raised) -> CoreSimulation {
         let clock = StepClock::new(built.t0, built.h);
-        CoreSimulation { inner: Mutex::new(Inner { built, clock, k: 0, file, last: None, raised }) }
+        CoreSimulation {
+            inner: Mutex::new(Inner { built, clock, k: 0, file, last: None, raised, views: Views::default() }),
+        }
     }
     fn from_loaded(m: xml::LoadedModel, path: PathBuf, dirs: Vec<PathBuf>) -> PyResult<CoreSimulation> {
         let built = xml::convert::build(&m, dirs).map_err(|e| model_err(e, false))?;
@@ -234,13 +239,12 @@ impl CoreSimulation {
             let inner = &mut *i;
             inner.raised.clear();
             match inner.built.sim.advance(&mut inner.built.nsds) {
-                Ok(Advance::Step(_)) => {
-                    inner.k += 1;
-                    Ok(())
-                }
-                Ok(Advance::Event(_)) => Ok(()),
-                Err(e) => Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
+                Ok(Advance::Step(_)) => inner.k += 1,
+                Ok(Advance::Event(_)) => {}
+                Err(e) => return Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
             }
+            inner.views.refresh(py, &inner.built.nsds);
+            Ok(())
         })
     }
 
@@ -268,6 +272,34 @@ impl CoreSimulation {
         let i = self.lock();
         let id = inter_id(&i, inter)?;
         Ok(i.built.nsds.interaction(id).and_then(|x| x.lambda(level)).map(|v| PyArray1::from_slice(py, v.as_slice())))
+    }
+
+    /// A live view of a vector of the model (see `views.rs`): `what` is `"q"` (or `"x"`: the
+    /// state of system `index`), `"v"` (its velocities), `"y"` or `"lambda"` (of interaction
+    /// `index` at `level`). The same read-only numpy array on every call, refreshed after each
+    /// step; `None` where the model has no such vector.
+    #[pyo3(signature = (what, index, level=0))]
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        what: &str,
+        index: usize,
+        level: usize,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let mut i = self.lock();
+        let of = match what {
+            "q" | "x" => ViewOf::State(ds_id(&i, index)?),
+            "v" => ViewOf::Velocity(ds_id(&i, index)?),
+            "y" => ViewOf::Y(inter_id(&i, index)?, level),
+            "lambda" => ViewOf::Lambda(inter_id(&i, index)?, level),
+            _ => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "view of `{what}`: expected \"q\", \"x\", \"v\", \"y\" or \"lambda\""
+                )))
+            }
+        };
+        let inner = &mut *i;
+        inner.views.get(py, &inner.built.nsds, of)
     }
 
     /// Runs to the final time in Rust with the GIL released, recording the columns named in
@@ -319,6 +351,7 @@ impl CoreSimulation {
                 inner.k = k0 + sum.steps;
             }
             inner.last = Some(sum.clone());
+            inner.views.refresh(py, &inner.built.nsds);
             drop(sigint);
             if let Err(Stopped::Signal(_, t)) = &res {
                 // Python's own handler saw the signal too (chained): raise KeyboardInterrupt
@@ -361,6 +394,7 @@ impl CoreSimulation {
             inner.raised.clear();
             let built = &mut inner.built;
             let res = py.detach(|| no_panic(|| runner::execute(built, &opts, target)))?;
+            inner.views.refresh(py, &inner.built.nsds);
             match res {
                 Ok(sum) => {
                     inner.k = sum.steps;

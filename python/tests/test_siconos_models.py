@@ -149,6 +149,36 @@ def test_event_driven_ball_matches_siconos(reference_dir):
         assert err <= 1e-9, f"{ours}: max |diff| = {err:.3e}"
 
 
+def test_state_accessors_are_live_read_only_views():
+    """ds.q(), ds.velocity(), inter.lambda_(1), ds.x(): before the build a copy of the initial
+    values; after it one read-only array per vector, updated in place after every step and run,
+    equal bit for bit to the rows of run()."""
+    _, full_sim, _, _ = bouncing_ball(T=1.0)
+    full = full_sim.run()
+    _, sim, ball, inter = bouncing_ball(T=1.0)
+    q0 = ball.q()
+    q0[0] = 5.0  # a copy before the build: q0 itself is untouched
+    assert ball.q()[0] == 1.0 and inter.lambda_(1) is None
+    assert sim.has_next_event()  # builds the simulation
+    q, v, lam = ball.q(), ball.velocity(), inter.lambda_(1)
+    assert q is ball.q() and v is ball.velocity() and lam is inter.lambda_(1) and q is sim.q("ball")
+    assert sim.lambda_("floor") is lam and inter.lambda_(0) is sim.lambda_("floor", 0)
+    with pytest.raises(ValueError):
+        q[0] = 2.0
+    for k in range(1, 61):
+        sim.compute_one_step()
+        assert (q[0], v[0], lam[0]) == (full["ball.q[0]"][k], full["ball.v[0]"][k], full["floor.lambda[0]"][k])
+    kept = q.copy()
+    sim.run()
+    assert q[0] == full["ball.q[0]"][-1] and v[0] == full["ball.v[0]"][-1] and kept[0] == full["ball.q[0]"][60]
+    _, dsim = diode_bridge()
+    circuit, bridge = dsim.nsds.systems[0], dsim.nsds.interactions[0]
+    out = dsim.run(record=["circuit.x[0]", "bridge.lambda[3]"])
+    x, lam = circuit.x(), bridge.lambda_(0)
+    assert x[0] == out["circuit.x[0]"][-1] and lam[3] == out["bridge.lambda[3]"][-1]
+    assert dsim.velocity("circuit") is None
+
+
 def test_run_continues_from_the_current_step():
     """A few Python steps, then run(): the rows continue the same trajectory, bit for bit."""
     _, full_sim, _, _ = bouncing_ball(T=2.0)

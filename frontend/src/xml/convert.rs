@@ -10,8 +10,9 @@ use nalgebra::DMatrix;
 use saltus_kernel::model::relation::{FirstOrderLinearR, FirstOrderType1R, FirstOrderType2R, LagrangianRheonomousR};
 use saltus_kernel::{
     DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs,
-    ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass,
-    MassRequirement, NonSmoothLaw, Nsds, Relation,
+    ForceFn, Interaction, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
+    LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, ProximityInteraction, ProximityManager,
+    Relation,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -106,6 +107,8 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         };
         return Err(m.error_at("NSDS", what));
     }
+    // interactions declared with an activation distance, linked by the simulation when close
+    let mut proximity = Vec::new();
     for item in &mf.nsds.items {
         let NsdsItem::Interaction(spec) = item else { continue };
         let path = format!("NSDS/Interaction[{}]", spec.name);
@@ -135,20 +138,48 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         let rel_path = format!("{path}/Relation");
         let relation = build_relation(&mut b, &spec.relation.kind, &rel_path, &concerned, law.size())?;
         let ds2 = concerned.get(1).map(|c| c.1);
-        nsds.link(spec.name.clone(), concerned[0].1, ds2, relation, law)
-            .map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+        let inter = Interaction::new(spec.name.clone(), concerned[0].1, ds2, relation, law);
+        match spec.activation_distance {
+            None => {
+                nsds.add_interaction(inter).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+            }
+            Some(distance) => {
+                let p = ProximityInteraction { template: inter, distance };
+                ProximityManager::new(vec![p.clone()], &nsds).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+                proximity.push(p);
+            }
+        }
     }
     super::probe::probe(m, &nsds)?;
-    let (sim, level) = match (&mf.simulation, &mf.event_driven) {
-        (Some(s), _) => super::convert_sim::build_simulation(m, s, &nsds, h)?,
-        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h)?, 0),
+    let scale = match &mf.event_driven {
+        Some(e) => super::convert_ed::window_scale(m, e)?,
+        None => Default::default(),
+    };
+    let user_events = match &mf.events {
+        Some(ev) => super::convert_events::build_events(&mut b, ev, &nsds, scale)?,
+        None => Vec::new(),
+    };
+    let (sim, level, events) = match (&mf.simulation, &mf.event_driven) {
+        (Some(s), _) => {
+            let (sim, level) = super::convert_sim::build_simulation(m, s, &nsds, h)?;
+            let monitor = if user_events.is_empty() {
+                None
+            } else {
+                let mon = saltus_kernel::EventMonitor::new(&nsds, user_events)
+                    .map_err(|e| m.error_at("Events", kernel_msg(&e)))?;
+                Some(mon)
+            };
+            (sim, level, monitor)
+        }
+        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h, user_events)?, 0, None),
         (None, None) => unreachable!("checked above"),
     };
+    let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
     let every = mf.output.as_ref().and_then(|o| o.every);
     if every == Some(0) {
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
     }
-    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every })
+    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events })
 }
 
 /// A kernel error reworded for a message that already carries the element path.

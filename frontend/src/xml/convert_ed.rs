@@ -3,11 +3,12 @@
 //! tolerances, all checked before the run with the element path in every error.
 
 use super::convert::{kernel_msg, Simulation};
+use super::convert_events::WindowScale;
 use super::convert_sim::{lcp_solver, sim_error};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
-use saltus_kernel::{EventDriven, EventDrivenOptions, KernelError, Nsds, OdeOptions};
-use saltus_numerics::ode::{ErrorNorm, OdeMethod};
+use saltus_kernel::{EventDriven, EventDrivenOptions, KernelError, Nsds, OdeOptions, UserEvent};
+use saltus_numerics::ode::{ErrorNorm, OdeMethod, Tolerance};
 
 const OSI_PATH: &str = "EventDriven/OneStepIntegrator/LsodarOSI";
 
@@ -61,13 +62,23 @@ fn is_first_order(nsds: &Nsds) -> bool {
 }
 
 /// Builds the event-driven simulation of `<EventDriven>` (TD events every `h`).
-pub fn build_event_driven(m: &LoadedModel, e: &EventDrivenSpec, nsds: &Nsds, h: f64) -> Result<Simulation, ModelError> {
+pub fn build_event_driven(
+    m: &LoadedModel,
+    e: &EventDrivenSpec,
+    nsds: &Nsds,
+    h: f64,
+    events: Vec<UserEvent>,
+) -> Result<Simulation, ModelError> {
     let mut o = EventDrivenOptions { h, ..Default::default() };
     let EdOsiSpec::LsodarOSI(ls) = &e.osi.kind;
     o.ode = ode_options(ls);
     // (q, v) per Lagrangian system, x per first-order one
     let n_state: usize =
         nsds.systems().iter().map(|d| if d.velocity().is_some() { 2 * d.dim() } else { d.dim() }).sum();
+    if let Some(a) = &e.accuracy {
+        accuracy(m, a, ls, n_state, &mut o.ode)?;
+        o.ode.validate(n_state).map_err(|err| m.error_at(ACC_PATH, err.to_string()))?;
+    }
     o.ode.validate(n_state).map_err(|err| m.error_at(OSI_PATH, err.to_string()))?;
     if let Some(s) = &e.impact {
         if is_first_order(nsds) {
@@ -116,12 +127,68 @@ pub fn build_event_driven(m: &LoadedModel, e: &EventDrivenSpec, nsds: &Nsds, h: 
         }
         other => m.error_at("EventDriven", kernel_msg(other)),
     })?;
-    let sim = EventDriven::new(nsds, o).map_err(|err| match &err {
+    let sim = EventDriven::with_events(nsds, o, events).map_err(|err| match &err {
         KernelError::Ode { source, .. } => m.error_at(OSI_PATH, source.to_string()),
+        KernelError::InvalidOption { option: "event", reason } => m.error_at("Events", reason.clone()),
         KernelError::SingularW { .. }
         | KernelError::InvalidCombination { .. }
         | KernelError::UnsupportedSystem { .. } => sim_error(m, nsds, &err, "LsodarOSI"),
         other => m.error_at("EventDriven", kernel_msg(other)),
     })?;
     Ok(Simulation::EventDriven(Box::new(sim)))
+}
+
+/// The localization scale of the events (`<Accuracy>`'s α and τ; defaults without it).
+pub fn window_scale(m: &LoadedModel, e: &EventDrivenSpec) -> Result<WindowScale, ModelError> {
+    let Some(a) = &e.accuracy else { return Ok(WindowScale::default()) };
+    let (alpha, time_scale) = (a.alpha, a.time_scale.unwrap_or(1.0));
+    if !(alpha > 0.0 && alpha <= 1.0) {
+        return Err(m.error_at(ACC_PATH, format!("`alpha` must be in (0, 1], got {}", super::plain(alpha))));
+    }
+    if !(time_scale.is_finite() && time_scale > 0.0) {
+        return Err(
+            m.error_at(ACC_PATH, format!("`time_scale` must be finite and > 0, got {}", super::plain(time_scale)))
+        );
+    }
+    Ok(WindowScale { alpha, time_scale, explicit: true })
+}
+
+const ACC_PATH: &str = "EventDriven/Accuracy";
+
+/// `<Accuracy>` onto the integrator's error test: `Tolerance::Accuracy` over the `n_state`
+/// entries `(q, v)`, RMS norm unless `norm="max"`.
+fn accuracy(
+    m: &LoadedModel,
+    a: &AccuracySpec,
+    ls: &LsodarSpec,
+    n_state: usize,
+    o: &mut OdeOptions,
+) -> Result<(), ModelError> {
+    if ls.rtol.is_some() || ls.atol.is_some() {
+        return Err(m.error_at(ACC_PATH, "<Accuracy> replaces the `rtol`/`atol` of <LsodarOSI>: give one or the other"));
+    }
+    let list = |attr: &str, text: &Option<String>| -> Result<Option<Vec<f64>>, ModelError> {
+        let Some(text) = text else { return Ok(None) };
+        let v = super::values::parse_numbers(text).map_err(|e| m.error_at(ACC_PATH, format!("`{attr}`: {e}")))?;
+        if v.len() != n_state {
+            return Err(m.error_at(
+                ACC_PATH,
+                format!(
+                    "`{attr}` has {} entries, the integrator's state (q of every system, then v) has {n_state}",
+                    v.len()
+                ),
+            ));
+        }
+        Ok(Some(v))
+    };
+    let (weights, units) = (list("weights", &a.weights)?, list("units", &a.units)?);
+    if weights.is_some() && units.is_some() {
+        return Err(m.error_at(ACC_PATH, "give `weights` or `units`, not both"));
+    }
+    o.tolerance = Tolerance::Accuracy { alpha: a.alpha, weights, units };
+    o.norm = match a.norm.or(ls.norm) {
+        Some(ErrorNormSpec::Max) => ErrorNorm::Max,
+        _ => ErrorNorm::Rms,
+    };
+    Ok(())
 }

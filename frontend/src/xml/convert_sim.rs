@@ -358,3 +358,31 @@ pub fn build_simulation(
     };
     Ok((sim, level))
 }
+
+/// Installs the interactions declared with `activation_distance` (kernel `ProximityManager`):
+/// plain Moreau–Jean time stepping only.
+pub(crate) fn with_proximity(
+    m: &LoadedModel,
+    sim: Simulation,
+    list: Vec<saltus_kernel::ProximityInteraction>,
+    nsds: &mut Nsds,
+) -> Result<Simulation, ModelError> {
+    let Some(first) = list.first() else { return Ok(sim) };
+    let path = format!("NSDS/Interaction[{}]", first.template.name);
+    let manager = saltus_kernel::ProximityManager::new(list, nsds).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+    match sim {
+        Simulation::TimeStepping(ts) => {
+            let ts = ts.with_proximity(manager, nsds).map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+            Ok(Simulation::TimeStepping(Box::new(ts)))
+        }
+        Simulation::Projection(_) => Err(m.error_at(
+            &path,
+            "`activation_distance` (interactions linked during the run) does not combine with <Projection>",
+        )),
+        Simulation::EventDriven(_) => Err(m.error_at(
+            &path,
+            "`activation_distance` (interactions linked during the run) needs <Simulation> with <MoreauJeanOSI>, \
+             not <EventDriven>",
+        )),
+    }
+}

@@ -39,6 +39,9 @@ pub struct ModelFile {
     /// Zero-order-hold control simulation (Siconos `ControlZOHSimulation`).
     #[serde(rename = "Control", default, skip_serializing_if = "is_none")]
     pub control: Option<ControlSpec>,
+    /// User events of a `Simulation` or `EventDriven` run.
+    #[serde(rename = "Events", default, skip_serializing_if = "is_none")]
+    pub events: Option<EventsSpec>,
     #[serde(rename = "Output", default, skip_serializing_if = "is_none")]
     pub output: Option<OutputSpec>,
 }
@@ -215,6 +218,9 @@ pub struct InteractionSpec {
     /// One or two dynamical system names, whitespace-separated.
     #[serde(rename = "@ds")]
     pub ds: String,
+    /// Linked only while its gap is at most this distance (kernel `ProximityManager`).
+    #[serde(rename = "@activation_distance", default, skip_serializing_if = "Option::is_none")]
+    pub activation_distance: Option<f64>,
     #[serde(rename = "Relation")]
     pub relation: RelationWrapper,
     #[serde(rename = "NonSmoothLaw")]
@@ -390,5 +396,6 @@ pub struct RelaySpec {
 
 pub use super::schema_control::*;
 pub use super::schema_ed::*;
+pub use super::schema_events::*;
 pub use super::schema_mech::*;
 pub use super::schema_sim::*;

@@ -32,12 +32,31 @@ pub struct EventDrivenSpec {
     pub time_discretisation: TimeDiscretisationSpec,
     #[serde(rename = "OneStepIntegrator")]
     pub osi: EdOsiWrapper,
+    /// The accuracy knob α with weights or units, instead of rtol/atol.
+    #[serde(rename = "Accuracy", default, skip_serializing_if = "is_none")]
+    pub accuracy: Option<AccuracySpec>,
     /// LCP solved at impacts (velocity level, Newton impact law); default Lemke.
     #[serde(rename = "ImpactProblem", default, skip_serializing_if = "is_none")]
     pub impact: Option<EdLcpSpec>,
     /// LCP solved for the contact forces of closed contacts (acceleration level); default Lemke.
     #[serde(rename = "AccelerationProblem", default, skip_serializing_if = "is_none")]
     pub acceleration: Option<EdLcpSpec>,
+}
+
+/// `<Accuracy alpha time_scale weights units norm>` (`events-accuracy-projection.md` §5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccuracySpec {
+    #[serde(rename = "@alpha")]
+    pub alpha: f64,
+    #[serde(rename = "@time_scale", default, skip_serializing_if = "is_none")]
+    pub time_scale: Option<f64>,
+    #[serde(rename = "@weights", default, skip_serializing_if = "is_none")]
+    pub weights: Option<String>,
+    #[serde(rename = "@units", default, skip_serializing_if = "is_none")]
+    pub units: Option<String>,
+    #[serde(rename = "@norm", default, skip_serializing_if = "is_none")]
+    pub norm: Option<ErrorNormSpec>,
 }
 
 /// `<OneStepIntegrator>` of an event-driven simulation.

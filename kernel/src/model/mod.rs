@@ -2,6 +2,7 @@
 //! nonsmooth dynamical system that owns them.
 
 pub mod ds;
+pub mod event;
 pub mod interaction;
 pub mod mass_check;
 pub mod nsds;

@@ -6,6 +6,7 @@ use super::index_sets::IndexSets;
 use super::interaction_work::InterWork;
 use super::osi::{euler_moreau, moreau_jean, DsWork, NewtonOptions, Osi};
 use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
+use super::proximity::ProximityManager;
 use super::report::StepReport;
 use super::topology::Topology;
 use crate::error::KernelError;
@@ -47,6 +48,8 @@ pub struct TimeStepping {
     pub(crate) gosi: Option<GosiWork>,
     /// The [`Nsds::revision`] this simulation's workspaces match.
     pub(crate) revision: u64,
+    /// Interactions declared with an activation distance (`proximity.rs`).
+    proximity: Option<Box<ProximityManager>>,
 }
 
 impl TimeStepping {
@@ -105,6 +108,7 @@ impl TimeStepping {
             activation_threshold: 0.0,
             gosi,
             revision: nsds.revision(),
+            proximity: None,
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -150,6 +154,34 @@ impl TimeStepping {
         Ok(self)
     }
 
+    /// Installs the interactions declared with an activation distance (see [`ProximityManager`]):
+    /// those already within their distance are linked now, the others after the step that brings
+    /// them close. Only with [`Osi::MoreauJean`] (the integrators whose workspaces follow links).
+    pub fn with_proximity(mut self, mut manager: ProximityManager, nsds: &mut Nsds) -> Result<Self, KernelError> {
+        if !manager.is_empty() {
+            if !matches!(self.osi, Osi::MoreauJean { .. }) {
+                let first = manager.declared().next().map(|i| i.name.clone()).unwrap_or_default();
+                return Err(KernelError::InvalidCombination {
+                    name: first,
+                    id: InterId(u32::MAX),
+                    reason: format!(
+                        "interactions with an activation distance need MoreauJeanOSI, not {}",
+                        self.osi.kind_name()
+                    ),
+                });
+            }
+            manager.update(&mut self, nsds)?;
+            manager.clear_dormant_outputs();
+            self.proximity = Some(Box::new(manager));
+        }
+        Ok(self)
+    }
+
+    /// The interactions declared with an activation distance, if any.
+    pub fn proximity(&self) -> Option<&ProximityManager> {
+        self.proximity.as_deref()
+    }
+
     /// The time step `h`.
     pub fn h(&self) -> f64 {
         self.h
@@ -193,13 +225,21 @@ impl TimeStepping {
                 ),
             });
         }
-        match self.step_inner(nsds, t_k, t1) {
-            Ok(r) => Ok(r),
+        let report = match self.step_inner(nsds, t_k, t1) {
+            Ok(r) => r,
             Err(e) => {
                 self.rollback(nsds);
-                Err(e)
+                return Err(e);
             }
+        };
+        // links and removals between this step and the next (Siconos tutorials: between
+        // `computeOneStep` and `nextStep`)
+        if let Some(mut manager) = self.proximity.take() {
+            let res = manager.update(self, nsds);
+            self.proximity = Some(manager);
+            res?;
         }
+        Ok(report)
     }
 
     fn step_inner(&mut self, nsds: &mut Nsds, t_k: f64, t1: f64) -> Result<StepReport, KernelError> {

@@ -14,13 +14,13 @@
 //! the light error is small and every 10 sweeps, as in [`super::nsgs`].
 
 use super::block_diag::BlockDiagSystem;
-use super::local::{self, LocalSolver};
+use super::local::LocalSolver;
 use super::nsgs::SweepMonitor;
 use super::residual::natural_map_residual;
 use super::{GlobalFrictionContact, NsgsOptions};
 use crate::error::{NumericsError, Result};
 use crate::report::{SolveReport, SolveStatus};
-use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
+use nalgebra::Matrix3;
 use std::time::Instant;
 
 fn norm(v: &[f64]) -> f64 {
@@ -110,29 +110,16 @@ pub fn solve(
                     qa[row] -= blk[row + col * dim] * ra[col];
                 }
             }
-            let mut new = [0.0; 3];
-            if dim == 3 {
-                let w = Matrix3::from_column_slice(blk);
-                let mut x = Vector3::new(ra[0], ra[1], ra[2]);
-                let q = Vector3::new(qa[0], qa[1], qa[2]);
-                local::solve_3d_with_inverse(
-                    kind,
-                    &w,
-                    diag_inv[a].as_ref(),
-                    &q,
-                    p.mu()[a],
-                    &mut x,
-                    opts.local_tol,
-                    opts.local_max_iter,
-                );
-                new.copy_from_slice(x.as_slice());
-            } else {
-                let w = Matrix2::from_column_slice(blk);
-                match local::solve_2d(&w, &Vector2::new(qa[0], qa[1]), p.mu()[a]) {
-                    Some(x) => new[..2].copy_from_slice(x.as_slice()),
-                    None => new[..2].copy_from_slice(ra),
-                }
-            }
+            let (new, _) = super::nsgs::solve_contact(
+                dim,
+                blk,
+                diag_inv.get(a).and_then(|x| x.as_ref()),
+                &qa,
+                ra,
+                p.mu()[a],
+                opts,
+                kind,
+            );
             if new[..dim].iter().any(|x| !x.is_finite()) {
                 continue;
             }

@@ -9,6 +9,7 @@
 //! [`fc_error`] on the returned `r`).
 
 pub mod admm;
+mod anderson;
 mod block_diag;
 pub mod cone;
 #[cfg(feature = "hdf5")]

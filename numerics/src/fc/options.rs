@@ -23,6 +23,16 @@ pub struct NsgsOptions {
     pub local_tol: f64,
     /// Iteration cap of the one-contact solver.
     pub local_max_iter: usize,
+    /// Symmetric Gauss–Seidel: every second sweep visits the contacts in reverse order.
+    pub symmetric: bool,
+    /// Anderson acceleration of the sweep map with this memory (0 = plain NSGS); see
+    /// [`super::anderson`].
+    pub anderson: usize,
+    /// Visit the contacts colour by colour (greedy colouring of the contact graph: contacts of a
+    /// colour share no body). With the `parallel` feature each colour's local problems are solved
+    /// on rayon; the result is bitwise the same for any number of threads (and equals a
+    /// sequential sweep in that colour order). Not combinable with `shuffle_seed`.
+    pub colouring: bool,
 }
 
 impl Default for NsgsOptions {
@@ -34,6 +44,9 @@ impl Default for NsgsOptions {
             shuffle_seed: None,
             local_tol: 1e-14,
             local_max_iter: 50,
+            symmetric: false,
+            anderson: 0,
+            colouring: false,
         }
     }
 }
@@ -51,6 +64,12 @@ impl NsgsOptions {
         }
         if !(self.local_tol > 0.0 && self.local_tol.is_finite()) || self.local_max_iter == 0 {
             return Err(bad("local_tol/local_max_iter", "local tolerance must be > 0 and the local cap > 0".into()));
+        }
+        if self.colouring && self.shuffle_seed.is_some() {
+            return Err(bad("colouring", "a coloured sweep has its own order: unset shuffle_seed".into()));
+        }
+        if self.anderson > 64 {
+            return Err(bad("anderson", format!("memory must be at most 64, got {}", self.anderson)));
         }
         Ok(())
     }

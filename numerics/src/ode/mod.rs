@@ -67,7 +67,7 @@ mod weights;
 pub use error::OdeError;
 pub use integrator::{Integrator, MethodInUse, OdeStop};
 pub use options::{Atol, ErrorNorm, JacobianKind, OdeMethod, OdeOptions, ProjectionOptions, Tolerance};
-pub use root::RootTransition;
+pub use root::{RootFinder, RootHit, RootTransition};
 pub use sparse::SparsityPattern;
 pub use stats::OdeStats;
 pub use system::{OdeSystem, RootDirection, RootKind, UserFnError};

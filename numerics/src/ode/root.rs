@@ -51,7 +51,10 @@ fn sign(x: f64) -> i8 {
     }
 }
 
-/// Root-search state carried between steps.
+/// Root-search state carried between steps: the declared transitions of each function, the base
+/// signs, the masks (see the module docs and `events-accuracy-projection.md` §4). The integrator
+/// uses it on its dense output; other steppers ([`RootFinder::with_kinds`],
+/// [`RootFinder::search_with`]) use it on their own interpolant.
 #[derive(Debug, Clone)]
 pub struct RootFinder {
     kinds: Vec<RootKind>,
@@ -60,7 +63,7 @@ pub struct RootFinder {
     /// Continuous component that landed exactly on zero and was reported: zero values do not
     /// trigger again until it has left zero.
     hold: Vec<bool>,
-    /// Left end of the unsearched interval and g there.
+    /// Left end of the unsearched interval (g is known there).
     pub t_lo: f64,
     g_lo: Vec<f64>,
     g_hi: Vec<f64>,
@@ -71,19 +74,38 @@ pub struct RootFinder {
 
 impl RootFinder {
     /// Root finder for the system's root functions.
-    pub fn new<S: OdeSystem + ?Sized>(sys: &S, sampling: bool) -> Self {
-        let m = sys.n_roots();
+    pub(crate) fn new<S: OdeSystem + ?Sized>(sys: &S, sampling: bool) -> Self {
+        let mut r = Self::with_kinds((0..sys.n_roots()).map(|i| sys.root_kind(i)).collect(), sampling);
+        r.y = vec![0.0; sys.dim()];
+        r
+    }
+
+    /// Root finder for `kinds.len()` functions of a state of size `n` evaluated through a closure
+    /// ([`Self::start_with`], [`Self::search_with`]): the same transition rules for callers that
+    /// have their own interpolant (e.g. a time-stepping scheme's linear one).
+    pub fn with_kinds(kinds: Vec<RootKind>, sampling: bool) -> Self {
+        let m = kinds.len();
         RootFinder {
-            kinds: (0..m).map(|i| sys.root_kind(i)).collect(),
+            kinds,
             base: vec![0; m],
             hold: vec![false; m],
             t_lo: 0.0,
             g_lo: vec![0.0; m],
             g_hi: vec![0.0; m],
             g_m: vec![0.0; m],
-            y: vec![0.0; sys.dim()],
+            y: Vec::new(),
             sampling,
         }
+    }
+
+    /// (Re)starts at `t` with the root function values `g` there (see [`Self::start`]).
+    pub fn start_with(&mut self, t: f64, g: &[f64]) {
+        self.g_lo.copy_from_slice(g);
+        for (b, g) in self.base.iter_mut().zip(&self.g_lo) {
+            *b = sign(*g);
+        }
+        self.hold.fill(false);
+        self.t_lo = t;
     }
 
     /// Number of root functions.
@@ -113,7 +135,7 @@ impl RootFinder {
 
     /// (Re)starts at `(t, y)`: records base signs; continuous components that are exactly zero
     /// are masked.
-    pub fn start<S: OdeSystem + ?Sized>(
+    pub(crate) fn start<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
         t: f64,
@@ -124,12 +146,12 @@ impl RootFinder {
             self.t_lo = t;
             return Ok(());
         }
-        Self::eval(sys, t, y, &mut self.g_lo, stats)?;
-        for (b, g) in self.base.iter_mut().zip(&self.g_lo) {
-            *b = sign(*g);
-        }
-        self.hold.fill(false);
-        self.t_lo = t;
+        let mut g = std::mem::take(&mut self.g_lo);
+        let r = Self::eval(sys, t, y, &mut g, stats);
+        self.g_lo = g;
+        r?;
+        let g = self.g_lo.clone();
+        self.start_with(t, &g);
         Ok(())
     }
 
@@ -169,22 +191,40 @@ impl RootFinder {
 
     /// Searches `(t_lo, t_hi]` on the dense output `dense` (which must cover it). On a hit, the
     /// search state moves to the hit time; otherwise to `t_hi`.
-    pub fn search<S: OdeSystem + ?Sized>(
+    pub(crate) fn search<S: OdeSystem + ?Sized>(
         &mut self,
         sys: &S,
         dense: &DenseOutput,
         t_hi: f64,
         stats: &mut OdeStats,
     ) -> Result<Option<RootHit>, OdeError> {
+        let mut y = std::mem::take(&mut self.y);
+        let r = self.search_with(t_hi, dense.h, |t, g| {
+            dense.eval(t, &mut y);
+            Self::eval(sys, t, &y, g, stats)
+        });
+        self.y = y;
+        r
+    }
+
+    /// Searches `(t_lo, t_hi]` with `eval(t, g)` writing the root functions at `t` (on the
+    /// caller's interpolant; it must return an error for non-finite values). `h` is the length
+    /// of the step the interpolant covers (for the roundoff window). On a hit, the search state
+    /// moves to the hit time; otherwise to `t_hi`.
+    pub fn search_with<E>(
+        &mut self,
+        t_hi: f64,
+        h: f64,
+        mut eval: impl FnMut(f64, &mut [f64]) -> Result<(), E>,
+    ) -> Result<Option<RootHit>, E> {
         if self.is_empty() || t_hi <= self.t_lo {
             self.t_lo = self.t_lo.max(t_hi);
             return Ok(None);
         }
         let mut b = t_hi;
-        dense.eval(b, &mut self.y);
-        Self::eval(sys, b, &self.y, &mut self.g_hi, stats)?;
+        eval(b, &mut self.g_hi)?;
         if !self.any_triggered(&self.g_hi) {
-            let hidden = if self.sampling { self.sample_hidden(sys, dense, t_hi, stats)? } else { None };
+            let hidden = if self.sampling { self.sample_hidden(t_hi, &mut eval)? } else { None };
             match hidden {
                 Some(tm) => {
                     b = tm;
@@ -197,7 +237,7 @@ impl RootFinder {
             }
         }
         // roundoff window: 10 uround (|t| + |h|), ten times tighter than LSODAR's
-        let hmin = 10.0 * UROUND * (t_hi.abs() + dense.h.abs());
+        let hmin = 10.0 * UROUND * (t_hi.abs() + h.abs());
         let window = (0..self.len())
             .filter(|&i| self.triggered(i, self.g_hi[i]))
             .filter_map(|i| self.kinds[i].window)
@@ -242,8 +282,7 @@ impl RootFinder {
                     break;
                 }
             }
-            dense.eval(tm, &mut self.y);
-            Self::eval(sys, tm, &self.y, &mut gm, stats)?;
+            eval(tm, &mut gm)?;
             if self.any_triggered(&gm) {
                 b = tm;
                 gb.copy_from_slice(&gm);
@@ -289,22 +328,22 @@ impl RootFinder {
     /// parabola through g at the ends and the middle; if its extremum lies inside and is past
     /// zero (in a declared direction), evaluates g there. Returns a point where some component
     /// has triggered (g_hi then holds g at that point).
-    fn sample_hidden<S: OdeSystem + ?Sized>(
+    fn sample_hidden<E>(
         &mut self,
-        sys: &S,
-        dense: &DenseOutput,
         t_hi: f64,
-        stats: &mut OdeStats,
-    ) -> Result<Option<f64>, OdeError> {
+        eval: &mut impl FnMut(f64, &mut [f64]) -> Result<(), E>,
+    ) -> Result<Option<f64>, E> {
         let t_lo = self.t_lo;
         let width = t_hi - t_lo;
         if width <= 0.0 {
             return Ok(None);
         }
         let tm = t_lo + 0.5 * width;
-        dense.eval(tm, &mut self.y);
         let mut gm = std::mem::take(&mut self.g_m);
-        Self::eval(sys, tm, &self.y, &mut gm, stats)?;
+        if let Err(e) = eval(tm, &mut gm) {
+            self.g_m = gm;
+            return Err(e);
+        }
         let result = if self.any_triggered(&gm) {
             self.g_hi.copy_from_slice(&gm);
             Some(tm)
@@ -332,8 +371,10 @@ impl RootFinder {
             cands.sort_by(|a, b| a.total_cmp(b));
             let mut found = None;
             for tc in cands {
-                dense.eval(tc, &mut self.y);
-                Self::eval(sys, tc, &self.y, &mut self.g_hi, stats)?;
+                if let Err(e) = eval(tc, &mut self.g_hi) {
+                    self.g_m = gm;
+                    return Err(e);
+                }
                 if self.any_triggered(&self.g_hi) {
                     found = Some(tc);
                     break;
@@ -341,8 +382,10 @@ impl RootFinder {
             }
             if found.is_none() {
                 // restore g at t_hi
-                dense.eval(t_hi, &mut self.y);
-                Self::eval(sys, t_hi, &self.y, &mut self.g_hi, stats)?;
+                if let Err(e) = eval(t_hi, &mut self.g_hi) {
+                    self.g_m = gm;
+                    return Err(e);
+                }
             }
             found
         };

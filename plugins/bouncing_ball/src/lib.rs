@@ -1,8 +1,12 @@
 //! Example Saltus plugin for `samples/bouncing_ball/bouncing_ball_ts_plugin.xml`: the weight of
-//! the ball as an external force `f_ext(t) = (-m g, 0, 0)` with `params = [m, g]`.
+//! the ball as an external force `f_ext(t) = (-m g, 0, 0)` with `params = [m, g]`; and for
+//! `samples/ball_events`: the event reset `ball_kick` and the trigger `ball_height`.
 #![warn(missing_docs)]
+// The exported functions are the C ABI: the loader passes pointers with the lengths the ABI
+// contract states, and the export macro checks them (null with non-zero length is an error).
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use saltus_plugin_abi::{export_abi_version, time_fn};
+use saltus_plugin_abi::{export_abi_version, time_fn, vector_field_fn};
 
 export_abi_version!();
 
@@ -20,6 +24,33 @@ time_fn!(
     }
 );
 
+vector_field_fn!(
+    /// Event reset of a ball with state `s = (q, v)`: `v[0] := v_up`, the rest unchanged;
+    /// `params = [v_up]`; status 1 on bad sizes or parameters.
+    ball_kick,
+    |_t, s, out, params| {
+        let [v_up] = params else { return Err(1) };
+        if s.len() != out.len() || s.len() < 2 || s.len() % 2 != 0 {
+            return Err(1);
+        }
+        out.copy_from_slice(s);
+        out[s.len() / 2] = *v_up;
+        Ok(())
+    }
+);
+
+vector_field_fn!(
+    /// Event trigger `g(s) = q[0] − z` (the height above `z`) of a ball with state
+    /// `s = (q, v)`; `params = [z]`; status 1 on bad sizes or parameters.
+    ball_height,
+    |_t, s, out, params| {
+        let ([z], [g]) = (params, out) else { return Err(1) };
+        let Some(q0) = s.first() else { return Err(1) };
+        *g = q0 - z;
+        Ok(())
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,6 +64,21 @@ mod tests {
             assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 2, p.as_ptr()), 0);
             assert_eq!(out, [-9.81, 0.0, 0.0]);
             assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 1, p.as_ptr()), 1);
+        }
+    }
+
+    #[test]
+    fn kick_sets_the_first_velocity_and_height_is_q0_minus_z() {
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let s = [0.3, 7.0, -2.0, 1.0];
+            let mut out = [0.0; 4];
+            assert_eq!(ball_kick(0.0, 4, s.as_ptr(), 4, out.as_mut_ptr(), 1, [3.0].as_ptr()), 0);
+            assert_eq!(out, [0.3, 7.0, 3.0, 1.0]);
+            assert_eq!(ball_kick(0.0, 4, s.as_ptr(), 3, out.as_mut_ptr(), 1, [3.0].as_ptr()), 1);
+            let mut g = [0.0];
+            assert_eq!(ball_height(0.0, 4, s.as_ptr(), 1, g.as_mut_ptr(), 1, [0.5].as_ptr()), 0);
+            assert!((g[0] - (0.3 - 0.5)).abs() < 1e-15);
         }
     }
 }

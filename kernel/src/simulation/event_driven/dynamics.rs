@@ -7,6 +7,7 @@
 
 use super::acceleration::Accel;
 use crate::model::ds::{DynamicalSystem, ForceFn, Mass};
+use crate::model::event::UserEvent;
 use crate::model::nsds::{InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
@@ -60,6 +61,8 @@ pub(crate) struct Work {
     pub jloc: DMatrix<f64>,
     pub f: Vec<f64>,
     pub accel: Accel,
+    /// Event state `(q, v)` of one system.
+    pub sloc: Vec<f64>,
 }
 
 /// The stacked Lagrangian model seen by the integrator.
@@ -69,6 +72,8 @@ pub(crate) struct Dynamics {
     pub contacts: Vec<Contact>,
     /// `in_i2[i]`: contact `i` is held closed between events.
     pub in_i2: Vec<bool>,
+    /// User events: root functions `nc + k` (after the contacts' ones).
+    pub user: Vec<UserEvent>,
     pub work: RefCell<Work>,
     /// The last recoverable user-function failure `(t, message)` since the integrator was last
     /// asked to step: when the integrator then gives up (step size too small, repeated
@@ -174,6 +179,7 @@ impl Dynamics {
             jloc: DMatrix::zeros(1, max_loc),
             f: vec![0.0; off],
             accel: Accel::new(off),
+            sloc: Vec::new(),
         };
         if contacts.iter().any(|c| c.bilateral) && contacts.iter().any(|c| !c.bilateral) {
             let i = contacts.iter().position(|c| c.bilateral).unwrap_or(0);
@@ -187,7 +193,15 @@ impl Dynamics {
             });
         }
         let in_i2 = contacts.iter().map(|c| c.bilateral).collect();
-        Ok(Dynamics { n: off, ds, contacts, in_i2, work: RefCell::new(work), last_failure: RefCell::new(None) })
+        Ok(Dynamics {
+            n: off,
+            ds,
+            contacts,
+            in_i2,
+            user: Vec::new(),
+            work: RefCell::new(work),
+            last_failure: RefCell::new(None),
+        })
     }
 
     /// Gap `y_i = h_i(q)`.
@@ -340,6 +354,21 @@ fn invert(m: &DMatrix<f64>) -> Option<DMatrix<f64>> {
 }
 
 impl Dynamics {
+    /// The event state `(q, v)` of system `d` from the stacked `x = (q, v)`.
+    pub fn event_state(&self, d: usize, x: &[f64], out: &mut Vec<f64>) {
+        let m = &self.ds[d];
+        out.clear();
+        out.extend_from_slice(&x[m.off..m.off + m.n]);
+        out.extend_from_slice(&x[self.n + m.off..self.n + m.off + m.n]);
+    }
+
+    /// Writes the event state `s = (q, v)` of system `d` into the stacked `x`.
+    pub fn scatter_event_state(&self, d: usize, s: &[f64], x: &mut [f64]) {
+        let m = &self.ds[d];
+        x[m.off..m.off + m.n].copy_from_slice(&s[..m.n]);
+        x[self.n + m.off..self.n + m.off + m.n].copy_from_slice(&s[m.n..2 * m.n]);
+    }
+
     /// Keeps a recoverable failure's message (see [`Dynamics::last_failure`]) and passes it on.
     fn remember(&self, t: f64, e: UserFnError) -> UserFnError {
         if let UserFnError::Recoverable(msg) = &e {
@@ -365,7 +394,7 @@ impl OdeSystem for Dynamics {
     }
 
     fn n_roots(&self) -> usize {
-        self.contacts.len()
+        self.contacts.len() + self.user.len()
     }
 
     /// Siconos `computeg`: `g_i = y_i` for open contacts (an impact when it falls through 0),
@@ -376,7 +405,8 @@ impl OdeSystem for Dynamics {
         if self.in_i2.iter().any(|&b| b) {
             self.accelerations(t, q, v, &mut w).map_err(|e| self.remember(t, e))?;
         }
-        for (i, gi) in g.iter_mut().enumerate().take(self.contacts.len()) {
+        let nc = self.contacts.len();
+        for (i, gi) in g.iter_mut().enumerate().take(nc) {
             *gi = if self.contacts[i].bilateral {
                 1.0
             } else if self.in_i2[i] {
@@ -385,10 +415,20 @@ impl OdeSystem for Dynamics {
                 self.gap(i, t, q, &mut w).map_err(|e| self.remember(t, e))?
             };
         }
+        for (e, gi) in self.user.iter().zip(&mut g[nc..]) {
+            let mut s = std::mem::take(&mut w.sloc);
+            self.event_state(e.ds.index(), x, &mut s);
+            let r = e.value(t, &s);
+            w.sloc = s;
+            *gi = r.map_err(|err| self.remember(t, uerr(&format!("event `{}`", e.name), err)))?;
+        }
         Ok(())
     }
 
-    fn root_kind(&self, _i: usize) -> RootKind {
-        RootKind { direction: RootDirection::Falling, ..Default::default() }
+    fn root_kind(&self, i: usize) -> RootKind {
+        match i.checked_sub(self.contacts.len()) {
+            Some(k) => self.user[k].kind,
+            None => RootKind { direction: RootDirection::Falling, ..Default::default() },
+        }
     }
 }

@@ -9,6 +9,8 @@ pub enum EventKind {
     TimeDiscretisation,
     /// A nonsmooth event: an impact, a contact closing or a contact detaching.
     NonSmooth,
+    /// User events only ([`crate::UserEvent`]; no contact changed).
+    User,
 }
 
 /// The queue of events. TD events are generated on demand from their index `k`; NS events are

@@ -3,6 +3,7 @@
 
 use super::first_order::{is_first_order, FirstOrderEd};
 use super::{EventDrivenOptions, EventReport, EventsManager, LagrangianEd};
+use crate::model::event::UserEvent;
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
 use saltus_numerics::ode::OdeStats;
@@ -46,6 +47,13 @@ macro_rules! both {
 impl EventDriven {
     /// Checks the options and the model, and picks the engine (see the type docs).
     pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
+        Self::with_events(nsds, opts, Vec::new())
+    }
+
+    /// [`Self::new`] with user events (Lagrangian engine): their trigger functions are root
+    /// functions of the integrator after the contacts' ones, located to their window; a hit is
+    /// reported in [`EventReport::user`]. First-order models with user events are refused.
+    pub fn with_events(nsds: &Nsds, opts: EventDrivenOptions, events: Vec<UserEvent>) -> Result<Self, KernelError> {
         opts.validate()?;
         if nsds.n_linked() != nsds.n_interactions() {
             return Err(KernelError::InvalidOption {
@@ -56,9 +64,17 @@ impl EventDriven {
             });
         }
         let engine = if is_first_order(nsds) {
+            if !events.is_empty() {
+                return Err(KernelError::InvalidOption {
+                    option: "events",
+                    reason: "user events in event-driven runs are supported for Lagrangian systems; this model is a \
+                             first-order complementarity system"
+                        .into(),
+                });
+            }
             Engine::FirstOrder(Box::new(FirstOrderEd::new(nsds, opts)?))
         } else {
-            Engine::Lagrangian(Box::new(LagrangianEd::new(nsds, opts)?))
+            Engine::Lagrangian(Box::new(LagrangianEd::with_events(nsds, opts, events)?))
         };
         Ok(EventDriven { engine })
     }
@@ -74,6 +90,13 @@ impl EventDriven {
     /// The events manager.
     pub fn events(&self) -> &EventsManager {
         both!(self, e => &e.events)
+    }
+    /// The user events (root functions after the contacts'; none for first-order models).
+    pub fn user_events(&self) -> &[UserEvent] {
+        match &self.engine {
+            Engine::Lagrangian(e) => e.user_events(),
+            Engine::FirstOrder(_) => &[],
+        }
     }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {
@@ -131,8 +154,8 @@ impl EventDriven {
         }
     }
 
-    /// Processes events until the TD event at `until` (included), calling `f` after each.
-    /// Returns the number of events processed.
+    /// Processes events until the TD event at `until` (included) or a user event that stops
+    /// the run, calling `f` after each. Returns the number of events processed.
     pub fn run(
         &mut self,
         nsds: &mut Nsds,
@@ -146,6 +169,9 @@ impl EventDriven {
             let rep = self.advance(nsds)?;
             f(nsds, &rep);
             done += 1;
+            if rep.user.as_ref().is_some_and(|u| u.stop) {
+                break;
+            }
         }
         Ok(done)
     }

@@ -30,13 +30,14 @@ mod writeback;
 pub use facade::EventDriven;
 use stepping::{EdStepper, Stop};
 
+use crate::model::event::{EventAction, UserEvent, UserEventHit};
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
 use dynamics::Dynamics;
 pub use events::{EventKind, EventsManager};
 use nalgebra::DVector;
 use saltus_numerics::lcp::LcpSolver;
-use saltus_numerics::ode::{Integrator, OdeOptions, OdeStats, OdeStop};
+use saltus_numerics::ode::{Integrator, OdeOptions, OdeStats, OdeStop, RootTransition};
 use saltus_numerics::SolveReport;
 
 /// Options of [`EventDriven`].
@@ -141,6 +142,8 @@ pub struct EventReport {
     pub impact: Option<SolveReport>,
     /// Report of the acceleration LCP, if solved.
     pub acceleration: Option<SolveReport>,
+    /// User events located at `t` (with the state before their handlers), if any.
+    pub user: Option<UserEventHit>,
 }
 
 /// The Lagrangian engine of [`EventDriven`] (Siconos `EventDriven` with `LsodarOSI`).
@@ -173,9 +176,15 @@ fn ode_err(t: f64) -> impl Fn(saltus_numerics::ode::OdeError) -> KernelError {
 
 impl LagrangianEd {
     /// Checks the model (Lagrangian systems, Lagrangian relations, `NewtonImpactNSL`; anything
-    /// else is a typed error naming the system or interaction) and the options.
-    pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
-        let dynamics = Dynamics::new(nsds)?;
+    /// else is a typed error naming the system or interaction), with user events: their trigger functions are root functions of the
+    /// integrator (after the contacts' ones), located to their window; see [`Self::advance`].
+    /// The facade ([`EventDriven::with_events`]) has checked the options and the model's slots.
+    pub fn with_events(nsds: &Nsds, opts: EventDrivenOptions, events: Vec<UserEvent>) -> Result<Self, KernelError> {
+        for e in &events {
+            e.validate(nsds)?;
+        }
+        let mut dynamics = Dynamics::new(nsds)?;
+        dynamics.user = events;
         let n = dynamics.n;
         let nc = dynamics.contacts.len();
         let mut x = vec![0.0; 2 * n];
@@ -215,6 +224,10 @@ impl LagrangianEd {
     pub fn t(&self) -> f64 {
         self.t_event
     }
+    /// The user events (root functions after the contacts').
+    pub fn user_events(&self) -> &[UserEvent] {
+        &self.ode.system().user
+    }
     /// Number of nonsmooth events processed.
     pub fn n_nonsmooth(&self) -> u64 {
         self.n_ns
@@ -240,6 +253,12 @@ impl LagrangianEd {
     /// next TD event or the first root before it, handles an impact/detachment, restarts the
     /// integrator and writes the new state into `nsds`. On error `nsds` keeps the state of the
     /// last processed event.
+    ///
+    /// User events found at the same time are reported in [`EventReport::user`]; their resets
+    /// act on the located state (the right end of the window), then the index sets are rebuilt
+    /// as at a nonsmooth event and the integrator restarts. Record and stop events leave the
+    /// state and the integrator's steps unchanged ([`EventKind::User`]); stopping is the
+    /// caller's decision ([`UserEventHit::stop`]).
     pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
         if !self.started {
             let t0 = self.t_event;
@@ -249,8 +268,9 @@ impl LagrangianEd {
             self.x = x;
             self.started = true;
         }
-        let Stop { t, which, td } = self.next_stop()?;
-        let Some(which) = which else {
+        let Stop { t, t_low, which, transitions, td } = self.next_stop()?;
+        let closed = |s: &Self| s.ode.system().in_i2.iter().filter(|&&b| b).count();
+        let Some(_) = which else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
             if self.has_bilateral() {
@@ -261,19 +281,83 @@ impl LagrangianEd {
             }
             self.write_back(nsds, t)?;
             let mut rep = EventReport::bare(t, EventKind::TimeDiscretisation, td);
-            rep.closed = self.ode.system().in_i2.iter().filter(|&&b| b).count();
+            rep.closed = closed(self);
             return Ok(rep);
         };
+        let nc = self.ode.system().contacts.len();
+        let which: Vec<usize> = transitions.iter().filter(|r| r.index < nc).map(|r| r.index).collect();
         let mut x = self.ode.y().to_vec();
         let pre = self.split_velocities(&x);
+        let user = self.handle_user(t, t_low, &transitions, &mut x)?;
+        if which.is_empty() && !user.as_ref().is_some_and(|u| u.reset) {
+            // record or stop only: the state is unchanged and the integration goes on
+            self.x.copy_from_slice(&x);
+            self.p.fill(0.0);
+            self.impulse.fill(0.0);
+            self.write_back(nsds, t)?;
+            let mut rep = EventReport::bare(t, EventKind::User, td);
+            rep.pre_velocities = Some(pre);
+            rep.closed = closed(self);
+            rep.user = user;
+            return Ok(rep);
+        }
+        // contacts changed, or a reset moved the state: the index sets are rebuilt as at the start
         let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
         self.ode.reinit(t, &x).map_err(ode_err(t))?;
         self.x = x;
         rep.td_index = td;
-        self.n_ns += 1;
+        if which.is_empty() {
+            rep.kind = EventKind::User;
+        } else {
+            self.n_ns += 1;
+        }
+        rep.user = user;
         self.write_back(nsds, t)?;
         rep.pre_velocities = Some(pre);
         Ok(rep)
+    }
+
+    /// The user events among `transitions` (root indices `nc + k`): their hit, with the
+    /// states before the handlers, and the resets applied to `x` in index order.
+    fn handle_user(
+        &self,
+        t: f64,
+        t_low: f64,
+        transitions: &[RootTransition],
+        x: &mut [f64],
+    ) -> Result<Option<UserEventHit>, KernelError> {
+        let d = self.ode.system();
+        let nc = d.contacts.len();
+        let user: Vec<RootTransition> = transitions
+            .iter()
+            .filter(|r| r.index >= nc)
+            .map(|r| RootTransition { index: r.index - nc, ..*r })
+            .collect();
+        if user.is_empty() {
+            return Ok(None);
+        }
+        let states: Vec<Vec<f64>> = (0..d.ds.len())
+            .map(|k| {
+                let mut s = Vec::new();
+                d.event_state(k, x, &mut s);
+                s
+            })
+            .collect();
+        let (mut stop, mut reset) = (false, false);
+        let mut s = Vec::new();
+        for tr in &user {
+            let e = &d.user[tr.index];
+            match e.action {
+                EventAction::Record => {}
+                EventAction::Stop => stop = true,
+                EventAction::Reset(_) => {
+                    d.event_state(e.ds.index(), x, &mut s);
+                    reset |= e.apply_reset(t, &mut s)?;
+                    d.scatter_event_state(e.ds.index(), &s, x);
+                }
+            }
+        }
+        Ok(Some(UserEventHit { t, t_low, transitions: user, states, stop, reset }))
     }
 
     /// `step_until` with the integrator's error mapped to [`KernelError::Ode`] at the time reached.

@@ -4,13 +4,17 @@
 
 use super::{EventDrivenOptions, EventReport, EventsManager};
 use crate::{EventKind, KernelError};
-use saltus_numerics::ode::OdeStop;
+use saltus_numerics::ode::{OdeStop, RootTransition};
 
 /// Where the integrator stopped.
 pub(crate) struct Stop {
     pub t: f64,
+    /// Left end of the localization window (`t` at a plain TD event).
+    pub t_low: f64,
     /// The root functions that fired (`None` at a plain TD event).
     pub which: Option<Vec<usize>>,
+    /// The sign transitions of the roots in `which` (empty at a plain TD event).
+    pub transitions: Vec<RootTransition>,
     /// The TD event processed (alone or merged with the root).
     pub td: Option<u64>,
 }
@@ -31,19 +35,21 @@ pub(crate) trait EdStepper {
     /// merge (without restarting, so the step sequence is unchanged).
     fn next_stop(&mut self) -> Result<Stop, KernelError> {
         let t_td = self.events_mut().next_td_time();
-        let (t, which, td) = match self.advance_ode(t_td)? {
-            OdeStop::Root { t, which, .. } => {
+        let (t, t_low, which, transitions, td) = match self.advance_ode(t_td)? {
+            OdeStop::Root { t, t_low, which, transitions } => {
                 let ev = self.events_mut();
                 let td = ev.coincides(t).then(|| ev.consume_td());
-                (t, Some(which), td)
+                (t, t_low, Some(which), transitions, td)
             }
             OdeStop::Reached(t) => {
                 self.keep_td_state();
                 let k = self.events_mut().consume_td();
                 let t_peek = t + self.ed_options().merge_tol * t.abs().max(1.0);
                 match self.advance_ode(t_peek)? {
-                    OdeStop::Root { t: tr, which, .. } => (tr, Some(which), Some(k)),
-                    OdeStop::Reached(_) => (t, None, Some(k)),
+                    OdeStop::Root { t: tr, t_low, which, transitions } => {
+                        (tr, t_low, Some(which), transitions, Some(k))
+                    }
+                    OdeStop::Reached(_) => (t, t, None, Vec::new(), Some(k)),
                 }
             }
         };
@@ -54,7 +60,7 @@ pub(crate) trait EdStepper {
         if *ns > max {
             return Err(KernelError::TooManyEvents { t, count: *ns });
         }
-        Ok(Stop { t, which, td })
+        Ok(Stop { t, t_low, which, transitions, td })
     }
 }
 
@@ -98,6 +104,7 @@ impl EventReport {
             closed: 0,
             impact: None,
             acceleration: None,
+            user: None,
         }
     }
 }

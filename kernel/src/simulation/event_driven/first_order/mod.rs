@@ -287,7 +287,7 @@ impl FirstOrderEd {
             self.x = x;
             self.started = true;
         }
-        let Stop { t, which, td } = self.next_stop()?;
+        let Stop { t, which, td, .. } = self.next_stop()?;
         let root = which.is_some();
         let mut rep = EventReport::bare(t, EventKind::TimeDiscretisation, td);
         if root {

@@ -1,0 +1,53 @@
+//! Diagnosis of NSGS on one settled-pile step: `pile_probe [N] [STEP] [SWEEPS]` runs
+//! spheres_in_a_box with the default solver up to STEP, captures that step's FC3D problem and
+//! runs plain NSGS from the warm start for SWEEPS sweeps, printing every 100 sweeps the Siconos
+//! error, ‖r‖, ‖u‖ and the number of separated / sticking / sliding contacts (a fourth argument
+//! containing `aa` adds Anderson acceleration, memory 5).
+use saltus_mechanics::scenes::spheres_in_a_box;
+use saltus_numerics::fc::{self, FcSolver, NsgsOptions};
+use saltus_numerics::IterOptions;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(125);
+    let step: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let sweeps: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(5000);
+    let variant = args.next().unwrap_or_default();
+    let scene = spheres_in_a_box(n, 1)?;
+    let mut sim = scene.into_simulation()?;
+    sim.set_capture_problem(true);
+    for _ in 0..=step {
+        sim.step()?;
+    }
+    let (p, r0) = sim.captured_problem().ok_or("no problem")?.clone();
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    println!("contacts {}, |q| {:.3e}, |r0| {:.3e}", p.n_contacts(), norm(p.q()), norm(&r0));
+    let mut r = r0.clone();
+    let mut u = vec![0.0; r.len()];
+    for k in 1..=sweeps / 100 {
+        let mut o = NsgsOptions::with_iter(IterOptions::new(1e-300, 100));
+        o.warm_start = true;
+        o.anderson = if variant.contains("aa") { 5 } else { 0 };
+        let rep = fc::solve(&p, &mut r, &mut u, &FcSolver::NsgsAc(o))?;
+        let (mut sep, mut stick, mut slide) = (0, 0, 0);
+        for a in 0..p.n_contacts() {
+            let ra = &r[3 * a..3 * a + 3];
+            let rt = (ra[1] * ra[1] + ra[2] * ra[2]).sqrt();
+            if ra[0] <= 0.0 {
+                sep += 1;
+            } else if rt < 0.999 * p.mu()[a] * ra[0] {
+                stick += 1;
+            } else {
+                slide += 1;
+            }
+        }
+        println!(
+            "{:6} error {:.3e} |r| {:.4e} |u| {:.3e} sep {sep} stick {stick} slide {slide}",
+            k * 100,
+            rep.residual,
+            norm(&r),
+            norm(&u)
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! Joints between rigid bodies, or between a body and the world (Siconos
+//! `siconos.mechanics.joints`): bilateral constraints `h(q) = 0` on the poses of two bodies.
+//!
+//! A joint type is one file implementing [`JointRelation`] (its rows of `h` and of the
+//! Jacobian `J = ∂h/∂(v, Ω)` in twist coordinates, `v` world and `Ω` body frame) plus one line
+//! in the `joint_types!` registration below. The rows are built from the primitives of
+//! [`rows`] (coincident points, fixed relative orientation, parallel axes, point on a line),
+//! each with its exact Jacobian.
+//!
+//! | type | rows | free motion |
+//! |---|---|---|
+//! | [`KneeJointR`] (ball) | 3 | rotations about the point |
+//! | [`PivotJointR`] (hinge) | 5 | rotation about the axis |
+//! | [`PrismaticJointR`] | 5 | translation along the axis |
+//! | [`CylindricalJointR`] | 4 | rotation about and translation along the axis |
+//! | [`FixedJointR`] | 6 | none |
+//!
+//! Joints are given in the world frame at assembly (points, axes), as Siconos's
+//! `absoluteRef = true`, and bound to body-frame data by [`JointRelation::bind`] when added to
+//! the model. In a step, the joint rows enter the one-step problem as one equality block
+//! (`J v_{k+1} = 0`, see [`step`]); after the step the positions and velocities are projected
+//! back onto the constraints ([`projection`]).
+
+mod cylindrical;
+mod fixed;
+mod knee;
+mod pivot;
+mod prismatic;
+pub(crate) mod projection;
+pub mod rows;
+pub(crate) mod step;
+
+pub use cylindrical::CylindricalJointR;
+pub use fixed::FixedJointR;
+pub use knee::KneeJointR;
+pub use pivot::PivotJointR;
+pub use prismatic::PrismaticJointR;
+pub use projection::{JointProjection, ProjectionReport};
+
+use crate::body::{BodyId, BodyState};
+use nalgebra::{SMatrix, SVector, Vector3};
+
+/// Most rows a joint has (a fixed joint: 3 translations + 3 rotations).
+pub const MAX_ROWS: usize = 6;
+
+/// Index of a joint in a [`crate::MechanicsModel`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JointId(pub u32);
+
+/// The rows of one joint at one configuration: `h` (first `n` entries) and the Jacobian of
+/// each side (`j[0]` body 1, `j[1]` body 2; row `i` = `(∂ḣ_i/∂v, ∂ḣ_i/∂Ω)`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointRows {
+    /// Number of rows in use.
+    pub n: usize,
+    /// `h(q)`.
+    pub h: SVector<f64, MAX_ROWS>,
+    /// Jacobian of each side.
+    pub j: [SMatrix<f64, MAX_ROWS, 6>; 2],
+}
+
+impl Default for JointRows {
+    fn default() -> Self {
+        JointRows { n: 0, h: SVector::zeros(), j: [SMatrix::zeros(); 2] }
+    }
+}
+
+/// A joint relation (Siconos `NewtonEulerJointR`).
+pub trait JointRelation {
+    /// Siconos name of the type (`"PivotJointR"`).
+    fn type_name(&self) -> &'static str;
+    /// Number of constraint rows.
+    fn n_rows(&self) -> usize;
+    /// Computes the body-frame data from the world-frame description and the poses at assembly
+    /// (`b` is the identity pose for the world). Errors say what is wrong (e.g. a zero axis).
+    fn bind(&mut self, a: &BodyState, b: &BodyState) -> Result<(), String>;
+    /// `h(q)` and its Jacobian at poses `a`, `b` into `out` (sets `out.n`).
+    fn eval(&self, a: &BodyState, b: &BodyState, out: &mut JointRows);
+}
+
+macro_rules! joint_types {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        /// The joint types (registration: one variant per file).
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum JointType {
+            $(#[doc = concat!("See [`", stringify!($ty), "`].")] $variant($ty),)*
+        }
+        impl JointType {
+            /// The relation, for dispatch.
+            pub fn relation(&self) -> &dyn JointRelation {
+                match self { $(JointType::$variant(j) => j,)* }
+            }
+            fn relation_mut(&mut self) -> &mut dyn JointRelation {
+                match self { $(JointType::$variant(j) => j,)* }
+            }
+        }
+    };
+}
+
+joint_types! {
+    Knee(KneeJointR),
+    Pivot(PivotJointR),
+    Prismatic(PrismaticJointR),
+    Cylindrical(CylindricalJointR),
+    Fixed(FixedJointR),
+}
+
+/// A joint of a model: body 1, body 2 or the world (`None`), its type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Joint {
+    /// Name (unique in a model).
+    pub name: String,
+    /// First body.
+    pub body1: BodyId,
+    /// Second body, or the world.
+    pub body2: Option<BodyId>,
+    /// Type and (bound) data.
+    pub kind: JointType,
+}
+
+impl Joint {
+    /// Binds `kind` at the poses of the bodies (see [`JointRelation::bind`]).
+    pub(crate) fn bind(&mut self, a: &BodyState, b: &BodyState) -> Result<(), String> {
+        self.kind.relation_mut().bind(a, b)
+    }
+    /// Rows of `h` and `J` at poses `a`, `b`.
+    pub fn eval(&self, a: &BodyState, b: &BodyState, out: &mut JointRows) {
+        self.kind.relation().eval(a, b, out)
+    }
+}
+
+/// `axis / |axis|`, or an error when it is not finite or shorter than 1e-12.
+pub(crate) fn unit_axis(axis: &Vector3<f64>) -> Result<Vector3<f64>, String> {
+    let n = axis.norm();
+    if !n.is_finite() {
+        return Err(format!("axis {:?} is not finite", axis.as_slice()));
+    }
+    if n <= 1e-12 {
+        return Err(format!("axis {:?} has zero length", axis.as_slice()));
+    }
+    Ok(axis / n)
+}
+
+/// A point and an axis given in the world frame at assembly, in the frames of the two sides:
+/// `[p₁, p₂, α₁, α₂]` (`α` of unit length).
+pub(crate) fn local_point_axis(
+    point: &Vector3<f64>,
+    axis: &Vector3<f64>,
+    a: &BodyState,
+    b: &BodyState,
+) -> Result<[Vector3<f64>; 4], String> {
+    let p = finite_point(point)?;
+    let axis = unit_axis(axis)?;
+    Ok([
+        a.orientation.inverse_transform_vector(&(p - a.position)),
+        b.orientation.inverse_transform_vector(&(p - b.position)),
+        a.orientation.inverse_transform_vector(&axis),
+        b.orientation.inverse_transform_vector(&axis),
+    ])
+}
+
+/// `p`, or an error when it is not finite.
+pub(crate) fn finite_point(p: &Vector3<f64>) -> Result<Vector3<f64>, String> {
+    if p.iter().all(|x| x.is_finite()) {
+        Ok(*p)
+    } else {
+        Err(format!("point {:?} is not finite", p.as_slice()))
+    }
+}
+
+#[cfg(test)]
+mod tests;

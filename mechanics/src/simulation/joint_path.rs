@@ -1,0 +1,108 @@
+//! The joint path of a step (see [`crate::joints::step`]): the one-step problem with joints and
+//! contacts under a fixed point on the mid-step twists and the gyroscopic rotation, then the
+//! projection onto the joints.
+
+use super::MechanicsSimulation;
+use crate::error::{MechanicsError, Result};
+use crate::joints::projection::{project, ProjectionReport};
+use crate::joints::step::solve_step;
+use nalgebra::Vector3;
+use saltus_kernel::OnNonConvergence;
+use saltus_numerics::SolveReport;
+
+impl MechanicsSimulation {
+    /// The one-step problem with the joints and the active contacts (see
+    /// [`crate::joints::step`]): impulses into `self.contacts`, velocities into `self.work`.
+    pub(super) fn solve_with_joints(&mut self) -> Result<SolveReport> {
+        let t = self.t;
+        let num = |source| MechanicsError::Numerics { t, source };
+        let (h, theta) = (self.h, self.opts.theta);
+        // The joint forces are not impulsive: the gyroscopic rotation exp(−h Ω̂_θ) of the
+        // momentum must use the Ω_θ of the constrained step, not of the free one, and the
+        // joints are evaluated at the mid-step poses of (v_θ, Ω_θ). Fixed point: solve,
+        // recompute the free Ω and the mid-step twists, solve again (warm started) until
+        // neither changes by more than `tol` (relative) or gyro_max_iter solves.
+        let mut iter = 0;
+        // Without contacts the joints are solved exactly; with contacts the impulses are only
+        // known to the solver's tolerance, which bounds what the fixed point can reach.
+        let tol = if self.asm.rows.is_empty() {
+            10.0 * self.opts.gyro_tol
+        } else {
+            (10.0 * self.opts.gyro_tol).max(self.opts.joint_solver.iter.tol)
+        };
+        self.joint_mid.clear();
+        self.joint_mid.extend(self.model.bodies.iter().map(|b| (b.state.v, b.state.omega)));
+        let rep = loop {
+            iter += 1;
+            self.joint_vel.clear();
+            self.joint_vel.extend(self.work.iter().map(|w| (w.v, w.omega)));
+            let sol = solve_step(
+                &mut self.joint_ws,
+                self.model.joints(),
+                &self.model.bodies,
+                &mut self.joint_vel,
+                &self.joint_mid,
+                &self.asm.rows,
+                &self.q,
+                &self.mu,
+                &mut self.r,
+                (h, theta),
+                &self.opts.joint_solver,
+            )
+            .map_err(num)?;
+            let mut change = 0.0f64;
+            // Relative change, with the velocity gravity gives in one step as the floor of the
+            // scale (bodies at rest would otherwise compare round-off with round-off).
+            let floor = (self.model.gravity.norm() * h).max(f64::MIN_POSITIVE);
+            let rel = |a: Vector3<f64>, b: Vector3<f64>| (a - b).norm() / a.norm().max(b.norm()).max(floor);
+            let bodies = self.model.bodies.iter().zip(&mut self.work).zip(&self.joint_vel).zip(&mut self.joint_mid);
+            for (((b, w), &(v1, om1)), mid) in bodies {
+                let om0 = b.state.omega;
+                let om_th = om0 * (1.0 - theta) + om1 * theta;
+                if b.is_dynamic() {
+                    let next = (b.state.v * (1.0 - theta) + v1 * theta, om_th);
+                    change = change.max(rel(next.0, mid.0)).max(rel(next.1, mid.1));
+                    *mid = next;
+                }
+                if b.is_dynamic() && !b.isotropic {
+                    let rot = nalgebra::UnitQuaternion::from_scaled_axis(om_th * h);
+                    let free = b.inv_inertia * (rot.inverse_transform_vector(&(b.inertia * om0)) + w.tau * h);
+                    change = change.max(rel(free, w.omega));
+                    w.omega = free;
+                }
+            }
+            if change <= tol || iter >= self.opts.gyro_max_iter {
+                break sol.report;
+            }
+        };
+        if !rep.status.converged() && self.opts.on_non_convergence == OnNonConvergence::Fail {
+            return Err(num(saltus_numerics::NumericsError::InvalidOption {
+                option: "on_non_convergence",
+                reason: format!("joint solver did not converge: {:?}, residual {:e}", rep.status, rep.residual),
+            }));
+        }
+        for (w, &(v, om)) in self.work.iter_mut().zip(&self.joint_vel) {
+            (w.v, w.omega) = (v, om);
+        }
+        for (a, &k) in self.active.iter().enumerate() {
+            self.contacts[k as usize].impulse = Vector3::new(self.r[3 * a], self.r[3 * a + 1], self.r[3 * a + 2]);
+        }
+        Ok(rep)
+    }
+
+    /// Projection onto the joints after the step (the state is already the new one).
+    pub(super) fn project_joints(&mut self, t1: f64) -> Result<Option<ProjectionReport>> {
+        let p = self.opts.joint_projection;
+        if self.model.joints().is_empty() || !p.enabled {
+            return Ok(None);
+        }
+        let (joints, bodies) = self.model.joints_and_bodies_mut();
+        match project(&mut self.joint_ws, joints, bodies, &p) {
+            Some(rep) => Ok(Some(rep)),
+            None => Err(MechanicsError::InvalidModel {
+                what: format!("joints at t = {t1}"),
+                reason: "the projection matrix J M⁻¹ Jᵀ could not be factorized".into(),
+            }),
+        }
+    }
+}
