@@ -9,10 +9,15 @@
 //!   just before the event; `y` = the gap; `λ` = 0 (nothing has acted yet).
 //! * `kind = 2`, post-impact state of the same event: `y` = the gap; `λ` = the impulse `λ(1)`
 //!   of the impact problem (0 if the event needed no impact, e.g. a detachment).
-//!
 //! * `kind = 3`, a user event (`<Events>`; the last column `event` is its number, see
 //!   [`crate::runner_events`]): the located state before its handler; `λ` = 0.
 //! * `kind = 4`, the state after a user event's reset.
+//!
+//! First-order models (circuits with ideal diodes, relays: mode switches are the events) have
+//! `NAME.x[i]` instead of `q`, `v`, and every component of `NAME.y[i]` and `NAME.lambda[i]`:
+//! * `kind = 0`: the state, `y` and `λ` of the current mode;
+//! * `kind = 1`: the state at the switch (continuous), `y` and `λ` of the mode before it;
+//! * `kind = 2`: the same state, `y` and `λ` of the mode after it.
 //!
 //! As in Siconos's `BouncingBallED` tutorial the initial state is not written: the first row is
 //! the first event (`t = t0 + h` when no impact comes first). A nonsmooth event that coincides
@@ -39,6 +44,32 @@ enum Lambda {
     Force,
     Zero,
     Impulse,
+}
+
+/// First-order rows: `y` and `λ` of every interaction, from the report of the mode before a
+/// switch (`pre`) or from the `Nsds` (current mode).
+fn relations_first_order(nsds: &Nsds, pre: Option<&EventReport>, out: &mut Vec<f64>) {
+    let pre = pre.and_then(|r| r.pre_y.as_deref().zip(r.pre_lambda.as_deref()));
+    for (i, inter) in nsds.interactions().iter().enumerate() {
+        let m = inter.size();
+        for v in [pre.and_then(|p| p.0.get(i)).or(inter.y(0)), pre.and_then(|p| p.1.get(i)).or(inter.lambda(0))] {
+            match v {
+                Some(v) if v.len() == m => out.extend_from_slice(v.as_slice()),
+                _ => out.extend(std::iter::repeat_n(0.0, m)),
+            }
+        }
+    }
+}
+
+/// One row of a first-order run (see the module docs).
+fn row_first_order(nsds: &Nsds, t: f64, pre: Option<&EventReport>, kind: f64, out: &mut Vec<f64>) {
+    out.clear();
+    out.push(t);
+    for ds in nsds.systems() {
+        out.extend_from_slice(ds.state().as_slice());
+    }
+    relations_first_order(nsds, pre, out);
+    out.push(kind);
 }
 
 /// One row of kind `kind` from the state in `nsds`; `pre` replaces the velocities (kind 1).
@@ -153,6 +184,19 @@ pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
             }
         }
         match rep.kind {
+            EventKind::NonSmooth if sim.is_first_order() => {
+                row_first_order(nsds, rep.t, Some(&rep), 1.0, &mut r);
+                out.row(&r)?;
+                row_first_order(nsds, rep.t, None, 2.0, &mut r);
+                out.row(&r)?;
+            }
+            EventKind::TimeDiscretisation if sim.is_first_order() => {
+                let k = rep.td_index.unwrap_or(0);
+                if k.is_multiple_of(every) || k == total {
+                    row_first_order(nsds, clock.time(k), None, 0.0, &mut r);
+                    out.row(&r)?;
+                }
+            }
             EventKind::NonSmooth => {
                 let pre = rep.pre_velocities.as_deref();
                 row_ed(nsds, sim, rep.t, pre, Lambda::Zero, 1.0, &mut r);

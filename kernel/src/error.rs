@@ -105,6 +105,18 @@ pub enum KernelError {
         #[doc = "Events counted."]
         count: u64,
     },
+    /// Event-driven first-order systems: the mode chosen at a switch has equations for λ that the
+    /// engine cannot integrate (relative degree > 1, mixed degrees, time-varying `C` in a
+    /// relative-degree-one mode).
+    #[error("at t = {t}: mode with free components {free:?} of the stacked λ is not supported: {reason}")]
+    UnsupportedMode {
+        /// Time of the switch.
+        t: f64,
+        /// Free components (`y_k = 0`), as indices into the stacked λ of all interactions.
+        free: Vec<usize>,
+        /// Why.
+        reason: String,
+    },
     /// A solver returned NaN/inf; nothing was written into the state.
     #[error("at t = {t}: non-finite {what}{}", interaction.map(|i| format!(" for interaction {i:?}")).unwrap_or_default())]
     NonFinite {

@@ -56,6 +56,11 @@ fn ode_options(o: &LsodarSpec) -> OdeOptions {
     x
 }
 
+/// Whether the model is event-driven on its first-order engine (every system first order).
+fn is_first_order(nsds: &Nsds) -> bool {
+    nsds.n_ds() > 0 && nsds.systems().iter().all(|d| d.velocity().is_none())
+}
+
 /// Builds the event-driven simulation of `<EventDriven>` (TD events every `h`).
 pub fn build_event_driven(
     m: &LoadedModel,
@@ -67,13 +72,22 @@ pub fn build_event_driven(
     let mut o = EventDrivenOptions { h, ..Default::default() };
     let EdOsiSpec::LsodarOSI(ls) = &e.osi.kind;
     o.ode = ode_options(ls);
-    let n_state: usize = 2 * nsds.systems().iter().map(|d| d.dim()).sum::<usize>();
+    // (q, v) per Lagrangian system, x per first-order one
+    let n_state: usize =
+        nsds.systems().iter().map(|d| if d.velocity().is_some() { 2 * d.dim() } else { d.dim() }).sum();
     if let Some(a) = &e.accuracy {
         accuracy(m, a, ls, n_state, &mut o.ode)?;
         o.ode.validate(n_state).map_err(|err| m.error_at(ACC_PATH, err.to_string()))?;
     }
     o.ode.validate(n_state).map_err(|err| m.error_at(OSI_PATH, err.to_string()))?;
     if let Some(s) = &e.impact {
+        if is_first_order(nsds) {
+            return Err(m.error_at(
+                "EventDriven/ImpactProblem",
+                "a first-order model has no impacts (its state is continuous); the mode at a switch is chosen by \
+                 <AccelerationProblem>'s solver",
+            ));
+        }
         o.impact = lcp_solver(&s.solver);
     }
     if let Some(s) = &e.acceleration {
@@ -93,6 +107,9 @@ pub fn build_event_driven(
     }
     if let Some(v) = e.max_events_between_td {
         o.max_events_between_td = v;
+    }
+    if let Some(v) = e.mode_probe {
+        o.mode_probe = v;
     }
     o.validate().map_err(|err| match &err {
         KernelError::InvalidOption { option: "impact", reason } => {

@@ -25,6 +25,9 @@ pub struct EventDrivenSpec {
     /// Cap on consecutive nonsmooth events between two TD events.
     #[serde(rename = "@max_events_between_td", default, skip_serializing_if = "is_none")]
     pub max_events_between_td: Option<u64>,
+    /// First-order models: the mode at a switch comes from an implicit step `mode_probe · h`.
+    #[serde(rename = "@mode_probe", default, skip_serializing_if = "is_none")]
+    pub mode_probe: Option<f64>,
     #[serde(rename = "TimeDiscretisation")]
     pub time_discretisation: TimeDiscretisationSpec,
     #[serde(rename = "OneStepIntegrator")]

@@ -43,12 +43,15 @@ pub(crate) enum Gap {
     Scleronomous { h: StateVecFn, jac: StateMatFn },
 }
 
-/// One unilateral contact (`NewtonImpactNSL`, size 1).
+/// One contact: unilateral (`NewtonImpactNSL`, size 1) or a bilateral constraint
+/// (`EqualityConditionNSL`, size 1: always in index set 2, never an event).
 pub(crate) struct Contact {
     /// Global indices (into `q`) of the concerned coordinates, in relation order.
     pub idx: Vec<usize>,
     pub gap: Gap,
     pub e: f64,
+    /// `h(q) = 0` held at acceleration level, `q` and `v` projected at every event.
+    pub bilateral: bool,
 }
 
 /// Per-evaluation buffers (the integrator calls the system through `&self`).
@@ -138,13 +141,16 @@ impl Dynamics {
                 id: InterId(i as u32),
                 reason,
             };
-            let e = match inter.law {
-                NonSmoothLaw::NewtonImpact { e } => e,
+            let (e, bilateral) = match inter.law {
+                NonSmoothLaw::NewtonImpact { e } => (e, false),
+                NonSmoothLaw::EqualityCondition { size: 1 } => (0.0, true),
                 _ => {
                     return Err(bad(format!(
-                        "EventDriven supports NewtonImpactNSL only, not {}",
-                        inter.law.kind_name()
-                    )))
+                    "EventDriven on Lagrangian systems supports NewtonImpactNSL and EqualityConditionNSL of size 1, \
+                         not {} of size {}",
+                    inter.law.kind_name(),
+                    inter.law.size()
+                )))
                 }
             };
             let mut idx = Vec::new();
@@ -165,7 +171,7 @@ impl Dynamics {
                     )))
                 }
             };
-            contacts.push(Contact { idx, gap, e });
+            contacts.push(Contact { idx, gap, e, bilateral });
         }
         let work = Work {
             qloc: vec![0.0; max_loc],
@@ -175,12 +181,23 @@ impl Dynamics {
             accel: Accel::new(off),
             sloc: Vec::new(),
         };
-        let nc = contacts.len();
+        if contacts.iter().any(|c| c.bilateral) && contacts.iter().any(|c| !c.bilateral) {
+            let i = contacts.iter().position(|c| c.bilateral).unwrap_or(0);
+            return Err(KernelError::InvalidCombination {
+                name: nsds.interactions()[i].name.clone(),
+                id: InterId(i as u32),
+                reason:
+                    "EventDriven does not yet combine bilateral constraints (EqualityConditionNSL) with unilateral \
+                         contacts (NewtonImpactNSL) in one model"
+                        .into(),
+            });
+        }
+        let in_i2 = contacts.iter().map(|c| c.bilateral).collect();
         Ok(Dynamics {
             n: off,
             ds,
             contacts,
-            in_i2: vec![false; nc],
+            in_i2,
             user: Vec::new(),
             work: RefCell::new(work),
             last_failure: RefCell::new(None),
@@ -390,7 +407,9 @@ impl OdeSystem for Dynamics {
         }
         let nc = self.contacts.len();
         for (i, gi) in g.iter_mut().enumerate().take(nc) {
-            *gi = if self.in_i2[i] {
+            *gi = if self.contacts[i].bilateral {
+                1.0
+            } else if self.in_i2[i] {
                 w.accel.lambda_of(i)
             } else {
                 self.gap(i, t, q, &mut w).map_err(|e| self.remember(t, e))?

@@ -1,6 +1,8 @@
-//! Event-driven simulation of Lagrangian systems with unilateral contacts (Siconos
-//! `EventDriven` with `LsodarOSI`).
+//! Event-driven simulation (Siconos `EventDriven` with `LsodarOSI`). [`EventDriven`] runs one
+//! of two engines, chosen from the model: Lagrangian systems with unilateral contacts (this
+//! module, below) or first-order linear complementarity systems (module [`first_order`]).
 //!
+//! **Lagrangian engine.**
 //! Between events the smooth dynamics `q̇ = v`, `M v̇ = F + Jᵀ_{I2} λ` is integrated by the
 //! LSODAR-class integrator of `saltus_numerics::ode`, the contacts of index set 2 held closed by
 //! the acceleration-level problem. The integrator stops at
@@ -16,10 +18,17 @@
 //! LCP (module `acceleration`) keeps those with `λ_i > 0`; the integrator restarts.
 
 pub(crate) mod acceleration;
+mod bilateral;
 pub(crate) mod dynamics;
 pub mod events;
+mod facade;
+pub(crate) mod first_order;
 pub(crate) mod impact;
+mod stepping;
 mod writeback;
+
+pub use facade::EventDriven;
+use stepping::{EdStepper, Stop};
 
 use crate::model::event::{EventAction, UserEvent, UserEventHit};
 use crate::model::nsds::{InterId, Nsds};
@@ -54,6 +63,10 @@ pub struct EventDrivenOptions {
     /// Largest number of consecutive nonsmooth events between two TD events before
     /// [`KernelError::TooManyEvents`] (guards against chattering; default 100 000).
     pub max_events_between_td: u64,
+    /// First-order systems: the mode after a switch is read from an implicit Euler step of
+    /// length `δ = mode_probe · h` from the switching state (default 1e-6; see
+    /// `first_order::mode`). It must be far below the time scales of the system.
+    pub mode_probe: f64,
 }
 
 impl Default for EventDrivenOptions {
@@ -68,6 +81,7 @@ impl Default for EventDrivenOptions {
             gap_tol: 1e-10,
             velocity_tol: 1e-10,
             max_events_between_td: 100_000,
+            mode_probe: 1e-6,
         }
     }
 }
@@ -90,6 +104,7 @@ impl EventDrivenOptions {
         pos("merge_tol", self.merge_tol, false)?;
         pos("gap_tol", self.gap_tol, false)?;
         pos("velocity_tol", self.velocity_tol, false)?;
+        pos("mode_probe", self.mode_probe, true)?;
         if self.max_events_between_td == 0 {
             return Err(KernelError::InvalidOption { option: "max_events_between_td", reason: "must be > 0".into() });
         }
@@ -112,6 +127,11 @@ pub struct EventReport {
     /// Nonsmooth events only: the velocities of each system before the impact (positions are
     /// continuous; the post-impact state is in the `Nsds`).
     pub pre_velocities: Option<Vec<DVector<f64>>>,
+    /// Nonsmooth events of first-order systems only: `λ` of each interaction just before the
+    /// mode switch (the old mode's; the new mode's is in the `Nsds`).
+    pub pre_lambda: Option<Vec<DVector<f64>>>,
+    /// Nonsmooth events of first-order systems only: `y` of each interaction just before the switch.
+    pub pre_y: Option<Vec<DVector<f64>>>,
     /// Impulses `P_i` of the impact problem, per contact of I1 (empty without impact).
     pub impulses: Vec<(InterId, f64)>,
     /// Contacts whose impact used `e = 0` by the accumulation (Zeno) rule.
@@ -126,11 +146,11 @@ pub struct EventReport {
     pub user: Option<UserEventHit>,
 }
 
-/// The event-driven simulation (Siconos `EventDriven`).
-pub struct EventDriven {
+/// The Lagrangian engine of [`EventDriven`] (Siconos `EventDriven` with `LsodarOSI`).
+pub(crate) struct LagrangianEd {
     opts: EventDrivenOptions,
     ode: Integrator<Dynamics>,
-    events: EventsManager,
+    pub(crate) events: EventsManager,
     started: bool,
     x: Vec<f64>,
     /// Impulse `Jᵀ P` of the last impact on all coordinates (zeroed at every event).
@@ -144,9 +164,9 @@ pub struct EventDriven {
     ns_since_td: u64,
 }
 
-impl std::fmt::Debug for EventDriven {
+impl std::fmt::Debug for LagrangianEd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EventDriven").field("t", &self.t_event).field("next_td", &self.events.next_td_index()).finish()
+        f.debug_struct("LagrangianEd").field("t", &self.t_event).field("next_td", &self.events.next_td_index()).finish()
     }
 }
 
@@ -154,27 +174,14 @@ fn ode_err(t: f64) -> impl Fn(saltus_numerics::ode::OdeError) -> KernelError {
     move |source| KernelError::Ode { t, source }
 }
 
-impl EventDriven {
+impl LagrangianEd {
     /// Checks the model (Lagrangian systems, Lagrangian relations, `NewtonImpactNSL`; anything
-    /// else is a typed error naming the system or interaction) and the options.
-    pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
-        Self::with_events(nsds, opts, Vec::new())
-    }
-
-    /// [`Self::new`] with user events: their trigger functions are root functions of the
+    /// else is a typed error naming the system or interaction), with user events: their trigger functions are root functions of the
     /// integrator (after the contacts' ones), located to their window; see [`Self::advance`].
+    /// The facade ([`EventDriven::with_events`]) has checked the options and the model's slots.
     pub fn with_events(nsds: &Nsds, opts: EventDrivenOptions, events: Vec<UserEvent>) -> Result<Self, KernelError> {
-        opts.validate()?;
         for e in &events {
             e.validate(nsds)?;
-        }
-        if nsds.n_linked() != nsds.n_interactions() {
-            return Err(KernelError::InvalidOption {
-                option: "nsds",
-                reason: "the model has removed interactions (tombstones); event-driven simulations need a \
-                         model whose interactions were never removed"
-                    .into(),
-            });
         }
         let mut dynamics = Dynamics::new(nsds)?;
         dynamics.user = events;
@@ -185,7 +192,7 @@ impl EventDriven {
         let t0 = nsds.t();
         let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
         let events = EventsManager::new(t0, opts.h, opts.merge_tol);
-        Ok(EventDriven {
+        Ok(LagrangianEd {
             opts,
             ode,
             events,
@@ -212,10 +219,6 @@ impl EventDriven {
     /// The options.
     pub fn options(&self) -> &EventDrivenOptions {
         &self.opts
-    }
-    /// The events manager.
-    pub fn events(&self) -> &EventsManager {
-        &self.events
     }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {
@@ -265,49 +268,21 @@ impl EventDriven {
             self.x = x;
             self.started = true;
         }
-        let t_td = self.events.next_td_time();
-        let stop = self.step_ode(t_td)?;
-        // (time, window start, transitions, merged TD index): a root within merge_tol before
-        // the TD event is merged with it; after reaching the TD event, the integrator peeks
-        // merge_tol ahead for a root to merge (without restarting, so the step sequence is
-        // unchanged)
-        let (t, t_low, found, td) = match stop {
-            OdeStop::Root { t, t_low, transitions, .. } => {
-                let td = self.events.coincides(t).then(|| self.events.consume_td());
-                (t, t_low, Some(transitions), td)
-            }
-            OdeStop::Reached(t) => {
-                self.x.copy_from_slice(self.ode.y());
-                let k = self.events.consume_td();
-                let t_peek = t + self.opts.merge_tol * t.abs().max(1.0);
-                match self.step_ode(t_peek)? {
-                    OdeStop::Root { t: tr, t_low, transitions, .. } => (tr, t_low, Some(transitions), Some(k)),
-                    OdeStop::Reached(_) => (t, t, None, Some(k)),
-                }
-            }
-        };
-        self.t_event = t;
-        self.ns_since_td = if td.is_some() { 0 } else { self.ns_since_td + 1 };
-        if self.ns_since_td > self.opts.max_events_between_td {
-            return Err(KernelError::TooManyEvents { t, count: self.ns_since_td });
-        }
+        let Stop { t, t_low, which, transitions, td } = self.next_stop()?;
         let closed = |s: &Self| s.ode.system().in_i2.iter().filter(|&&b| b).count();
-        let Some(transitions) = found else {
+        let Some(_) = which else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
+            if self.has_bilateral() {
+                let mut x = self.x.clone();
+                self.project(t, &mut x)?;
+                self.ode.reinit(t, &x).map_err(ode_err(t))?;
+                self.x = x;
+            }
             self.write_back(nsds, t)?;
-            return Ok(EventReport {
-                t,
-                kind: EventKind::TimeDiscretisation,
-                td_index: td,
-                pre_velocities: None,
-                impulses: Vec::new(),
-                zeno: Vec::new(),
-                closed: closed(self),
-                impact: None,
-                acceleration: None,
-                user: None,
-            });
+            let mut rep = EventReport::bare(t, EventKind::TimeDiscretisation, td);
+            rep.closed = closed(self);
+            return Ok(rep);
         };
         let nc = self.ode.system().contacts.len();
         let which: Vec<usize> = transitions.iter().filter(|r| r.index < nc).map(|r| r.index).collect();
@@ -320,18 +295,11 @@ impl EventDriven {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
             self.write_back(nsds, t)?;
-            return Ok(EventReport {
-                t,
-                kind: EventKind::User,
-                td_index: td,
-                pre_velocities: Some(pre),
-                impulses: Vec::new(),
-                zeno: Vec::new(),
-                closed: closed(self),
-                impact: None,
-                acceleration: None,
-                user,
-            });
+            let mut rep = EventReport::bare(t, EventKind::User, td);
+            rep.pre_velocities = Some(pre);
+            rep.closed = closed(self);
+            rep.user = user;
+            return Ok(rep);
         }
         // contacts changed, or a reset moved the state: the index sets are rebuilt as at the start
         let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
@@ -425,26 +393,6 @@ impl EventDriven {
             }
         }
     }
-
-    /// Processes events until the TD event at `until` (included) or a user event that stops
-    /// the run, calling `f` after each. Returns the number of events processed.
-    pub fn run(
-        &mut self,
-        nsds: &mut Nsds,
-        until: f64,
-        f: &mut impl FnMut(&Nsds, &EventReport),
-    ) -> Result<u64, KernelError> {
-        let t0 = self.events.td_time(0);
-        let total = ((until - t0) / self.opts.h).round().max(0.0) as u64;
-        let mut done = 0;
-        while self.events.next_td_index() <= total {
-            let rep = self.advance(nsds)?;
-            f(nsds, &rep);
-            done += 1;
-            if rep.user.as_ref().is_some_and(|u| u.stop) {
-                break;
-            }
-        }
-        Ok(done)
-    }
 }
+
+crate::simulation::event_driven::stepping::impl_ed_stepper!(LagrangianEd);

@@ -3,7 +3,7 @@
 
 use super::acceleration::acceleration_lcp;
 use super::impact::impact;
-use super::{EventDriven, EventKind, EventReport};
+use super::{EventKind, EventReport, LagrangianEd};
 use crate::model::nsds::{InterId, Nsds};
 use crate::KernelError;
 use nalgebra::DVector;
@@ -12,7 +12,7 @@ fn ufe(t: f64, what: &str, e: saltus_numerics::ode::UserFnError) -> KernelError 
     KernelError::UserFn { t, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
 }
 
-impl EventDriven {
+impl LagrangianEd {
     pub(super) fn split_velocities(&self, x: &[f64]) -> Vec<DVector<f64>> {
         let d = self.ode.system();
         d.ds.iter().map(|m| DVector::from_column_slice(&x[d.n + m.off..d.n + m.off + m.n])).collect()
@@ -39,6 +39,13 @@ impl EventDriven {
     ) -> Result<EventReport, KernelError> {
         let nc = self.ode.system().contacts.len();
         let n = self.ode.system().n;
+        if self.has_bilateral() {
+            // bilateral-only model (checked in `Dynamics::new`): no impacts, all held in I2
+            self.project(t, x)?;
+            let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
+            rep.closed = nc;
+            return Ok(rep);
+        }
         // updateIndexSet(1): closed contacts
         let mut i1 = Vec::new();
         {
@@ -57,18 +64,7 @@ impl EventDriven {
         }
         self.p.fill(0.0);
         self.impulse.fill(0.0);
-        let mut rep = EventReport {
-            t,
-            kind: EventKind::NonSmooth,
-            td_index: None,
-            pre_velocities: None,
-            impulses: Vec::new(),
-            zeno: Vec::new(),
-            closed: 0,
-            impact: None,
-            acceleration: None,
-            user: None,
-        };
+        let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
         // impact problem when a closed contact approaches
         if ydot.iter().any(|&yd| yd < -self.opts.velocity_tol) {
             let (q, v) = x.split_at_mut(n);
@@ -106,6 +102,18 @@ impl EventDriven {
         rep.closed = in_i2.iter().filter(|&&b| b).count();
         self.ode.system_mut().in_i2 = in_i2;
         Ok(rep)
+    }
+
+    /// Whether the model has bilateral constraints (then it has only those).
+    pub(super) fn has_bilateral(&self) -> bool {
+        self.ode.system().contacts.iter().any(|c| c.bilateral)
+    }
+
+    /// Projects `x` onto the bilateral constraints (see `super::bilateral`).
+    pub(super) fn project(&self, t: f64, x: &mut [f64]) -> Result<(), KernelError> {
+        let n = self.ode.system().n;
+        let tol = 1e-13 * x[..n].iter().fold(1.0f64, |a, v| a.max(v.abs()));
+        self.ode.system().project_bilateral(t, x, tol).map(|_| ())
     }
 
     fn accumulate_p(&mut self, t: f64, q: &[f64], set: &[usize], p: &[f64]) -> Result<(), KernelError> {

@@ -1,0 +1,178 @@
+//! [`EventDriven`]: the public event-driven simulation, running the engine that fits the model
+//! (Lagrangian systems with Newton impacts, or first-order linear complementarity systems).
+
+use super::first_order::{is_first_order, FirstOrderEd};
+use super::{EventDrivenOptions, EventReport, EventsManager, LagrangianEd};
+use crate::model::event::UserEvent;
+use crate::model::nsds::{InterId, Nsds};
+use crate::KernelError;
+use saltus_numerics::ode::OdeStats;
+
+enum Engine {
+    Lagrangian(Box<LagrangianEd>),
+    FirstOrder(Box<FirstOrderEd>),
+}
+
+/// The event-driven simulation (Siconos `EventDriven`).
+///
+/// * Lagrangian systems (`LagrangianDS`, `LagrangianLinearTIDS`) with `LagrangianLinearTIR` /
+///   `LagrangianScleronomousR` relations and `NewtonImpactNSL`: impacts and contact
+///   closing/detachment are the events (see the [module docs](super)); or bilateral constraints
+///   (`EqualityConditionNSL` of size 1, not mixed with contacts) held at acceleration level with
+///   `q`, `v` projected at every event (`bilateral` module).
+/// * First-order linear systems (`FirstOrderLinearDS`, `FirstOrderLinearTIDS`) with
+///   `FirstOrderLinearR` / `FirstOrderLinearTIR` relations and `ComplementarityConditionNSL` /
+///   `RelayNSL`: mode switches are the events (see [`super::first_order`]).
+///
+/// Mixing the two kinds, or any other system, relation or law, is a typed error naming it.
+pub struct EventDriven {
+    engine: Engine,
+}
+
+impl std::fmt::Debug for EventDriven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventDriven").field("t", &self.t()).field("next_td", &self.events().next_td_index()).finish()
+    }
+}
+
+macro_rules! both {
+    ($self:expr, $e:ident => $body:expr) => {
+        match &$self.engine {
+            Engine::Lagrangian($e) => $body,
+            Engine::FirstOrder($e) => $body,
+        }
+    };
+}
+
+impl EventDriven {
+    /// Checks the options and the model, and picks the engine (see the type docs).
+    pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
+        Self::with_events(nsds, opts, Vec::new())
+    }
+
+    /// [`Self::new`] with user events (Lagrangian engine): their trigger functions are root
+    /// functions of the integrator after the contacts' ones, located to their window; a hit is
+    /// reported in [`EventReport::user`]. First-order models with user events are refused.
+    pub fn with_events(nsds: &Nsds, opts: EventDrivenOptions, events: Vec<UserEvent>) -> Result<Self, KernelError> {
+        opts.validate()?;
+        if nsds.n_linked() != nsds.n_interactions() {
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: "the model has removed interactions (tombstones); event-driven simulations need a \
+                         model whose interactions were never removed"
+                    .into(),
+            });
+        }
+        let engine = if is_first_order(nsds) {
+            if !events.is_empty() {
+                return Err(KernelError::InvalidOption {
+                    option: "events",
+                    reason: "user events in event-driven runs are supported for Lagrangian systems; this model is a \
+                             first-order complementarity system"
+                        .into(),
+                });
+            }
+            Engine::FirstOrder(Box::new(FirstOrderEd::new(nsds, opts)?))
+        } else {
+            Engine::Lagrangian(Box::new(LagrangianEd::with_events(nsds, opts, events)?))
+        };
+        Ok(EventDriven { engine })
+    }
+
+    /// Whether the model is a first-order complementarity system (mode switches as events).
+    pub fn is_first_order(&self) -> bool {
+        matches!(self.engine, Engine::FirstOrder(_))
+    }
+    /// The options.
+    pub fn options(&self) -> &EventDrivenOptions {
+        both!(self, e => e.options())
+    }
+    /// The events manager.
+    pub fn events(&self) -> &EventsManager {
+        both!(self, e => &e.events)
+    }
+    /// The user events (root functions after the contacts'; none for first-order models).
+    pub fn user_events(&self) -> &[UserEvent] {
+        match &self.engine {
+            Engine::Lagrangian(e) => e.user_events(),
+            Engine::FirstOrder(_) => &[],
+        }
+    }
+    /// Time of the last processed event.
+    pub fn t(&self) -> f64 {
+        both!(self, e => e.t())
+    }
+    /// Number of nonsmooth events processed (impacts, detachments, mode switches).
+    pub fn n_nonsmooth(&self) -> u64 {
+        both!(self, e => e.n_nonsmooth())
+    }
+    /// Integrator counters.
+    pub fn ode_stats(&self) -> OdeStats {
+        both!(self, e => e.ode_stats())
+    }
+    /// Lagrangian: whether contact `id` is in index set 2 (closed). First order: whether a
+    /// component of interaction `id` is free (`y_k = 0`: a conducting diode, a sticking relay).
+    pub fn is_closed(&self, id: InterId) -> bool {
+        match &self.engine {
+            Engine::Lagrangian(e) => e.is_closed(id),
+            Engine::FirstOrder(e) => e.n_free(id) > 0,
+        }
+    }
+    /// Lagrangian: contact force `λ(2)` of contact `id` at the last event. First order: `λ_0`
+    /// of interaction `id` (all components: [`EventDriven::lambda`]).
+    pub fn contact_force(&self, id: InterId) -> f64 {
+        match &self.engine {
+            Engine::Lagrangian(e) => e.contact_force(id),
+            Engine::FirstOrder(e) => e.lambda(id).first().copied().unwrap_or(0.0),
+        }
+    }
+    /// First order: `λ` of interaction `id` in the current mode at the last event (`None` for
+    /// Lagrangian runs, whose `λ(2)` is [`EventDriven::contact_force`]).
+    pub fn lambda(&self, id: InterId) -> Option<&[f64]> {
+        match &self.engine {
+            Engine::Lagrangian(_) => None,
+            Engine::FirstOrder(e) => (id.index() < e.n_interactions()).then(|| e.lambda(id)),
+        }
+    }
+    /// Impulse `λ(1)` of contact `id` at the last event (0 without impact; 0 for first-order runs,
+    /// whose state is continuous).
+    pub fn impulse(&self, id: InterId) -> f64 {
+        match &self.engine {
+            Engine::Lagrangian(e) => e.impulse(id),
+            Engine::FirstOrder(_) => 0.0,
+        }
+    }
+
+    /// Processes the next event (Siconos `advanceToEvent` + `processEvents`): integrates to the
+    /// next TD event or the first root before it, handles an impact/detachment or a mode switch,
+    /// restarts the integrator and writes the new state into `nsds`. On error `nsds` keeps the
+    /// state of the last processed event.
+    pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
+        match &mut self.engine {
+            Engine::Lagrangian(e) => e.advance(nsds),
+            Engine::FirstOrder(e) => e.advance(nsds),
+        }
+    }
+
+    /// Processes events until the TD event at `until` (included) or a user event that stops
+    /// the run, calling `f` after each. Returns the number of events processed.
+    pub fn run(
+        &mut self,
+        nsds: &mut Nsds,
+        until: f64,
+        f: &mut impl FnMut(&Nsds, &EventReport),
+    ) -> Result<u64, KernelError> {
+        let t0 = self.events().td_time(0);
+        let total = ((until - t0) / self.options().h).round().max(0.0) as u64;
+        let mut done = 0;
+        while self.events().next_td_index() <= total {
+            let rep = self.advance(nsds)?;
+            f(nsds, &rep);
+            done += 1;
+            if rep.user.as_ref().is_some_and(|u| u.stop) {
+                break;
+            }
+        }
+        Ok(done)
+    }
+}
