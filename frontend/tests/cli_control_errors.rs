@@ -88,3 +88,10 @@ fn duplicate_names_are_refused() {
     let t = smc_text().replace(r#"<LinearSMC name="smc""#, r#"<LinearSMC name="state""#);
     assert_rejected(&t, &["an element named `state` already exists"]);
 }
+
+#[test]
+fn user_events_are_refused_in_a_control_model() {
+    let t = smc_text()
+        .replace("</Model>", r#"<Events><Event name="e" ds="plant"><Linear a="1 0"/></Event></Events></Model>"#);
+    assert_rejected(&t, &["Events", "not on a <Control> model"]);
+}

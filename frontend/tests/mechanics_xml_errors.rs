@@ -37,6 +37,16 @@ fn the_base_model_checks() {
 }
 
 #[test]
+fn user_events_are_refused_in_a_mechanics_scene() {
+    let text =
+        BASE.replace("</Model>", r#"<Events><Event name="e" ds="b"><Linear a="0 0 1"/></Event></Events></Model>"#);
+    assert!(text.contains("<Events>"));
+    let (code, _, err) = check(&text);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("Events") && err.contains("not on a <Mechanics> scene"), "{err}");
+}
+
+#[test]
 fn mistakes_are_located() {
     let cases: &[(&str, &str, &[&str])] = &[
         (

@@ -49,6 +49,11 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
     if mf.simulation.is_some() || mf.event_driven.is_some() {
         return Err(m.error_at("Control", "a model has one simulation: <Simulation>, <EventDriven> or <Control>"));
     }
+    if mf.events.is_some() {
+        return Err(
+            m.error_at("Events", "user <Events> act on <Simulation> and <EventDriven> runs, not on a <Control> model")
+        );
+    }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
         return Err(m.error_at("Time", "need finite t0 < T"));

@@ -263,6 +263,9 @@ pub fn build_mechanics(m: &LoadedModel) -> Result<MechanicsBuilt, ModelError> {
     if !mf.nsds.is_empty() || m.index().find("NSDS").is_some() {
         return Err(m.error_at("NSDS", "a model has an <NSDS> or a <Mechanics> scene, not both"));
     }
+    if mf.events.is_some() {
+        return Err(m.error_at("Events", "user <Events> act on <NSDS> models, not on a <Mechanics> scene"));
+    }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
         return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {}, T = {}", plain(t0), plain(t_end))));
