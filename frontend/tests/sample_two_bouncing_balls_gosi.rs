@@ -80,6 +80,10 @@ fn gosi_pairing_errors_are_located() {
             "Simulation/OneStepIntegrator/MoreauJeanOSI: the one-step problem GlobalFrictionContact needs MoreauJeanGOSI",
         ),
         (text.replace("<NsgsWr tol=\"1e-13\"", "<Nsgs relaxation=\"2.5\" tol=\"1e-13\""), "GlobalFrictionContact/Nsgs"),
+        (
+            text.replace("<NsgsWr tol=\"1e-13\"", "<Nsgs anderson=\"3\" tol=\"1e-13\""),
+            "`anderson` is not available in the global NSGS",
+        ),
     ];
     for (k, (xml, expected)) in cases.iter().enumerate() {
         let path = tmp.path().join(format!("bad{k}.xml"));

@@ -1,9 +1,10 @@
 //! Compares FC3D solvers on `spheres_in_a_box`: `cargo run --release -p saltus-mechanics --example solver_probe --
-//! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start), `sor`
+//! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start, Anderson memory 3), `sor`
 //! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order),
 //! `admm`, `prox` (proximal point around the Alart–Curnier Newton), `newton` (global Alart–Curnier Newton), or NSGS
 //! variants written as `+`-separated tokens: `sym` (symmetric sweeps), `aaM` (Anderson acceleration, memory M),
-//! `wX` (relaxation X), `col` (coloured order; rayon with the `parallel` feature), e.g. `sym+aa5`. Prints
+//! `wX` (relaxation X), `col` (coloured order; rayon with the `parallel` feature), `stS` (stop a solve whose error
+//! has not dropped by 10 % in S sweeps, reported as not converged), e.g. `sym+aa5`. Prints
 //! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
 //! (step, sweeps, residual) every 50 steps.
 use saltus_mechanics::scenes::spheres_in_a_box;
@@ -45,13 +46,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         "proj" => FcSolver::NsgsProj(nsgs(1.0, None)),
         "shuffle" => FcSolver::NsgsAc(nsgs(1.0, Some(3))),
-        v if v.contains("aa") || v.contains("sym") || v.contains("col") || v.starts_with('w') => {
+        v if v.contains("aa") || v.contains("sym") || v.contains("col") || v.contains("st") || v.starts_with('w') => {
             let mut o = nsgs(1.0, None);
             for tok in v.split('+') {
                 if tok == "sym" {
                     o.symmetric = true;
                 } else if tok == "col" {
                     o.colouring = true;
+                } else if let Some(m) = tok.strip_prefix("st") {
+                    o.stagnation_sweeps = m.parse()?;
                 } else if let Some(m) = tok.strip_prefix("aa") {
                     o.anderson = m.parse()?;
                 } else if let Some(w) = tok.strip_prefix('w') {
@@ -66,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let steps = scene.n_steps();
     let mut sim = scene.into_simulation()?;
-    let (mut sweeps, mut unconverged, mut active, mut worst) = (0usize, 0usize, 0usize, 0.0f64);
+    let (mut sweeps, mut unconverged, mut active, mut worst, mut worst_step) = (0usize, 0usize, 0usize, 0.0f64, 0usize);
     let mut trace = vec![];
     let start = Instant::now();
     for k in 0..steps {
@@ -75,7 +78,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if let Some(s) = &rep.solver {
             sweeps += s.iterations;
             unconverged += usize::from(!s.status.converged());
-            worst = worst.max(s.residual);
+            if s.residual > worst {
+                (worst, worst_step) = (s.residual, k);
+            }
             if k % 50 == 0 {
                 trace.push((k, s.iterations, s.residual));
             }
@@ -84,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let secs = start.elapsed().as_secs_f64();
     let z: f64 = sim.model.bodies[..n].iter().map(|b| b.state.position.z).sum::<f64>() / n as f64;
     println!(
-        "{which}: {:.3} ms/step, mean sweeps {:.1}, not converged {unconverged}/{steps}, mean active {:.1}, worst residual {worst:.2e}, z {z:.6e}, ke {:.3e}",
+        "{which}: {:.3} ms/step, mean sweeps {:.1}, not converged {unconverged}/{steps}, mean active {:.1}, worst residual {worst:.2e} (step {worst_step}), z {z:.6e}, ke {:.3e}",
         secs * 1e3 / steps as f64,
         sweeps as f64 / steps as f64,
         active as f64 / steps as f64,

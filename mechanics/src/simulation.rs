@@ -66,10 +66,17 @@ impl Default for MoreauJeanOptions {
     }
 }
 
-/// NSGS (Alart–Curnier local solver) with warm start, the given tolerance and sweep cap.
+/// Anderson memory of the default mechanics solver ([`nsgs`]): on `spheres_in_a_box` (N = 125)
+/// the safeguarded acceleration takes a third fewer sweeps than plain NSGS, leaves fewer steps
+/// unconverged and a smaller worst residual (`mechanics/benches/README.md`).
+pub const NSGS_ANDERSON_MEMORY: usize = 3;
+
+/// NSGS (Alart–Curnier local solver) with warm start, Anderson acceleration of memory
+/// [`NSGS_ANDERSON_MEMORY`], the given tolerance and sweep cap.
 pub fn nsgs(tol: f64, max_iter: usize) -> FcSolver {
     let mut o = NsgsOptions::with_iter(IterOptions::new(tol, max_iter));
     o.warm_start = true;
+    o.anderson = NSGS_ANDERSON_MEMORY;
     FcSolver::NsgsAc(o)
 }
 

@@ -83,18 +83,20 @@ fn collection_files_same_bits_on_1_and_4_threads() {
 /// 300 sweeps and on a 30-contact column solved to the tolerance.
 #[test]
 fn coloured_nsgs_same_bits_on_1_and_4_threads() {
-    for (n, cap) in [(200, 300), (30, 50_000)] {
+    // Plain and Anderson-accelerated (the mechanics default's memory) coloured sweeps.
+    for (n, cap, anderson) in [(200, 300, 0), (30, 50_000, 0), (200, 300, 3), (30, 50_000, 3)] {
         let p = fc::generate::sphere_column(n, 11).expect("generated problem");
         let run = || {
             let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
             let mut o = fc::NsgsOptions::with_iter(IterOptions::new(1e-8, cap));
             o.colouring = true;
+            o.anderson = anderson;
             let rep = fc::solve(&p, &mut r, &mut u, &fc::FcSolver::NsgsAc(o)).expect("solve");
             (r, u, rep.iterations, rep.residual)
         };
         let one = in_pool(1, run);
         let four = in_pool(4, run);
-        assert_same(&format!("sphere_column({n})/coloured nsgs"), &one, &four);
+        assert_same(&format!("sphere_column({n})/coloured nsgs, anderson {anderson}"), &one, &four);
         assert!(one.0.iter().any(|x| *x != 0.0) && one.3 < 1e-2, "no progress: {}", one.3);
         if n == 30 {
             assert!(one.2 < cap && fc::fc_error(&p, &one.0) < 1e-8, "not solved: {}", one.3);

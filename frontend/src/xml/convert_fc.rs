@@ -32,6 +32,9 @@ fn nsgs(o: &FcNsgsSpec) -> fc::NsgsOptions {
     if let Some(v) = o.local_max_iter {
         x.local_max_iter = v;
     }
+    if let Some(v) = o.anderson {
+        x.anderson = v;
+    }
     x
 }
 
@@ -175,7 +178,12 @@ pub fn gfc_solver(spec: &GlobalFrictionContactSpec) -> Result<GfcSolver, String>
     }
     let (solver, o) = match &spec.solver {
         GfcSolverSpec::NsgsWr(o) => (GfcSolver::Condensed(FcSolver::NsgsAc(nsgs(o))), nsgs(o)),
-        GfcSolverSpec::Nsgs(o) => (GfcSolver::Nsgs(nsgs(o)), nsgs(o)),
+        GfcSolverSpec::Nsgs(o) => {
+            if o.anderson.is_some_and(|m| m > 0) {
+                return Err("Nsgs: `anderson` is not available in the global NSGS (use <NsgsWr>)".into());
+            }
+            (GfcSolver::Nsgs(nsgs(o)), nsgs(o))
+        }
     };
     o.validate().map_err(|e| e.to_string())?;
     Ok(solver)

@@ -8,7 +8,8 @@ use saltus_mechanics::MoreauJeanOptions;
 
 /// The solver element with `warm_start` defaulting to true, and false when the problem's
 /// `warm_start` (`default`) is false (mechanics warm-starts λ from
-/// the previous step's impulses carried by contact identity).
+/// the previous step's impulses carried by contact identity); the NSGS solvers' `anderson`
+/// defaults to [`saltus_mechanics::NSGS_ANDERSON_MEMORY`].
 fn with_warm_start(s: &FcSolverSpec, default: bool) -> FcSolverSpec {
     let mut s = s.clone();
     let w = match &mut s {
@@ -22,6 +23,9 @@ fn with_warm_start(s: &FcSolverSpec, default: bool) -> FcSolverSpec {
         FcSolverSpec::Lemke2d(_) => return s,
     };
     *w = Some(default && w.unwrap_or(true));
+    if let FcSolverSpec::NsgsAc(o) | FcSolverSpec::NsgsFb(o) | FcSolverSpec::NsgsProj(o) = &mut s {
+        o.anderson = Some(o.anderson.unwrap_or(saltus_mechanics::NSGS_ANDERSON_MEMORY));
+    }
     s
 }
 

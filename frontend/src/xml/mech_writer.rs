@@ -178,6 +178,7 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     };
     let mut plain_nsgs = NsgsOptions::with_iter(n.iter);
     plain_nsgs.warm_start = n.warm_start;
+    plain_nsgs.anderson = n.anderson;
     let defaults = MoreauJeanOptions::default();
     if plain_nsgs != *n
         || o.activation_tol != defaults.activation_tol
@@ -185,12 +186,17 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
         || o.gyro_max_iter != defaults.gyro_max_iter
         || o.on_non_convergence != defaults.on_non_convergence
     {
-        return Err("options other than theta, gamma and the NSGS tolerance, cap and warm start are not written".into());
+        return Err("options other than theta, gamma and the NSGS tolerance, cap, warm start and Anderson memory are not written".into());
     }
     let ws = if n.warm_start { "" } else { " warm_start=\"false\"" };
+    let aa = if n.anderson == saltus_mechanics::NSGS_ANDERSON_MEMORY {
+        String::new()
+    } else {
+        format!(" anderson=\"{}\"", n.anderson)
+    };
     let _ = writeln!(
         out,
-        "    <OneStepNSProblem><FrictionContact dim=\"3\"><NsgsAc tol=\"{}\" max_iter=\"{}\"{ws}/></FrictionContact></OneStepNSProblem>",
+        "    <OneStepNSProblem><FrictionContact dim=\"3\"><NsgsAc tol=\"{}\" max_iter=\"{}\"{ws}{aa}/></FrictionContact></OneStepNSProblem>",
         plain(n.iter.tol),
         n.iter.max_iter
     );

@@ -242,6 +242,9 @@ pub struct FcNsgsSpec {
     pub local_tol: Option<f64>,
     #[serde(rename = "@local_max_iter", default, skip_serializing_if = "is_none")]
     pub local_max_iter: Option<usize>,
+    /// Anderson acceleration memory (0 = plain sweeps).
+    #[serde(rename = "@anderson", default, skip_serializing_if = "is_none")]
+    pub anderson: Option<usize>,
 }
 
 /// Options of the proximal-point friction solver.

@@ -6,16 +6,23 @@
 //! `r_{k+1} = G(r_k) − (ΔR + ΔF) γ`, `γ = argmin ‖f_k − ΔF γ‖₂`,
 //! solved from the normal equations `(ΔFᵀΔF + ε tr(ΔFᵀΔF)/m · I) γ = ΔFᵀ f_k` (Gram matrix updated
 //! incrementally, Gaussian elimination with partial pivoting on an `m × m` system).
-//! Each contact's extrapolated reaction is projected back on its cone. The history restarts
-//! when `‖f_k‖` grows by more than [`GROWTH`] over the previous residual (the extrapolation
-//! left the region where the sweep is a contraction). Deterministic: a fixed sequence of
+//! Each contact's extrapolated reaction is projected back on its cone.
+//!
+//! Safeguard: an extrapolated iterate `r_k` is kept only if the sweep from it does not blow up
+//! the fixed-point residual, `‖f_k‖ ≤ 2 ‖f_{k−1}‖` (a plain sweep on a contraction never
+//! increases it; on the jammed pile of `spheres_in_a_box` the strict test `‖f_k‖ ≤ ‖f_{k−1}‖`
+//! rejected so many useful extrapolations that it cost more sweeps than it saved). Otherwise
+//! the extrapolation is rejected: the iterate goes back to the plain sweep result `G(r_{k−1})`
+//! it replaced and the history restarts (the extrapolation left the region where the
+//! sweep is a contraction; the sweep spent on `r_k` is lost). Deterministic: a fixed sequence of
 //! floating-point operations on the given data.
 
 use super::cone::project_on_cone;
 
 /// Relative Tikhonov weight added to the Gram diagonal.
 const REG: f64 = 1e-12;
-/// Restart when `‖f_k‖ > GROWTH · ‖f_{k−1}‖`.
+/// Reject an extrapolated iterate when `‖f_k‖ > GROWTH · ‖f_{k−1}‖`; restart the history when
+/// a plain sweep does so.
 const GROWTH: f64 = 2.0;
 
 /// Buffers and history of the acceleration.
@@ -33,6 +40,10 @@ pub(crate) struct Anderson {
     prev_f: Vec<f64>,
     prev_norm: f64,
     have_prev: bool,
+    /// `G(r_{k−1})`, the plain sweep result the last extrapolation replaced.
+    plain: Vec<f64>,
+    /// Whether the current iterate is an extrapolation (else a plain sweep result).
+    extrapolated: bool,
     f: Vec<f64>,
     sys: Vec<f64>,
     rhs: Vec<f64>,
@@ -58,20 +69,34 @@ impl Anderson {
         self.prev_f.resize(n, 0.0);
         self.f.clear();
         self.f.resize(n, 0.0);
+        self.plain.clear();
+        self.plain.resize(n, 0.0);
+        self.extrapolated = false;
         self.have_prev = false;
         self.prev_norm = f64::INFINITY;
     }
 
     /// Given the iterate `r_k` (`start`) and the sweep's result `G(r_k)` (in `r`), overwrites
-    /// `r` with the accelerated iterate `r_{k+1}` (projected on the cones `mu` of dimension `dim`).
+    /// `r` with the accelerated iterate `r_{k+1}` (projected on the cones `mu` of dimension `dim`),
+    /// or, when the safeguard rejects the extrapolated `r_k`, with the plain result `G(r_{k−1})`.
     pub(crate) fn step(&mut self, start: &[f64], r: &mut [f64], dim: usize, mu: &[f64]) {
         let n = r.len();
         for i in 0..n {
             self.f[i] = r[i] - start[i];
         }
         let fnorm = self.f.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if self.extrapolated && !(fnorm <= GROWTH * self.prev_norm) {
+            // Reject r_k: back to G(r_{k−1}) (whose residual ‖f_{k−1}‖ stays the reference),
+            // forget the history.
+            r.copy_from_slice(&self.plain);
+            self.extrapolated = false;
+            self.len = 0;
+            self.head = 0;
+            self.have_prev = false;
+            return;
+        }
         if fnorm > GROWTH * self.prev_norm {
-            // Restart: keep G(r_k) as the next iterate, forget the history.
+            // A plain sweep grew the residual: keep G(r_k) as the next iterate, forget the history.
             self.len = 0;
             self.head = 0;
             self.have_prev = false;
@@ -98,6 +123,7 @@ impl Anderson {
         self.have_prev = true;
         let k = self.len;
         if k == 0 {
+            self.extrapolated = false;
             return;
         }
         // Normal equations over the ring slots 0..k (order irrelevant to the solution).
@@ -112,8 +138,11 @@ impl Anderson {
             self.rhs.push(dot(&self.df[i], &self.f));
         }
         if !solve_dense(&mut self.sys, &mut self.rhs, k) || self.rhs.iter().any(|g| !g.is_finite()) {
+            self.extrapolated = false;
             return;
         }
+        self.plain.copy_from_slice(r);
+        self.extrapolated = true;
         for (j, &g) in self.rhs.iter().enumerate() {
             let (dr, df) = (&self.dr[j], &self.df[j]);
             for i in 0..n {
@@ -191,6 +220,32 @@ mod tests {
         let err = |v: &[f64]| v.iter().zip(&xs).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max);
         assert!(err(&x) < 1e-9, "accelerated error {}", err(&x));
         assert!(err(&plain) > 1e-2, "plain error {}", err(&plain));
+    }
+
+    /// An extrapolated iterate whose sweep more than doubles the fixed-point residual is
+    /// rejected: the next iterate is the plain sweep result it replaced, and the history restarts
+    /// (the following call does not extrapolate).
+    #[test]
+    fn anderson_rejects_an_extrapolation_that_blows_up_the_residual() {
+        let g = |x: &[f64]| -> Vec<f64> { x.iter().map(|v| 0.5 * v + 1.0).collect() };
+        let mut acc = Anderson::default();
+        acc.reset(3, 3);
+        let x0 = vec![0.0, 0.5, 0.2];
+        let mut x1 = g(&x0);
+        acc.step(&x0, &mut x1, 3, &[1e6]); // no history yet: x1 = G(x0)
+        let plain = g(&x1);
+        let mut x2 = plain.clone();
+        acc.step(&x1, &mut x2, 3, &[1e6]); // extrapolates away from G(x1)
+        assert_ne!(x2, plain);
+        // A "sweep" from x2 that moves far: ‖f‖ grows by much more than 2.
+        let mut bad: Vec<f64> = x2.iter().map(|v| v + 100.0).collect();
+        acc.step(&x2, &mut bad, 3, &[1e6]);
+        assert_eq!(bad, plain, "rejected: back to G(x1)");
+        // History restarted: the next step keeps the plain sweep result as it is.
+        let mut next = g(&bad);
+        let expect = next.clone();
+        acc.step(&bad, &mut next, 3, &[1e6]);
+        assert_eq!(next, expect);
     }
 
     #[test]

@@ -33,6 +33,13 @@ pub struct NsgsOptions {
     /// on rayon; the result is bitwise the same for any number of threads (and equals a
     /// sequential sweep in that colour order). Not combinable with `shuffle_seed`.
     pub colouring: bool,
+    /// Stop a stagnating solve early, reported as not converged ([`FailReason::Stalled`]), when
+    /// the full error has not dropped below `0.9 ×` its best value of this many sweeps ago
+    /// (0 = off: sweep to the cap). The tolerance is unchanged; only the sweep budget of a solve
+    /// that is not converging shrinks.
+    ///
+    /// [`FailReason::Stalled`]: crate::report::FailReason::Stalled
+    pub stagnation_sweeps: usize,
 }
 
 impl Default for NsgsOptions {
@@ -47,6 +54,7 @@ impl Default for NsgsOptions {
             symmetric: false,
             anderson: 0,
             colouring: false,
+            stagnation_sweeps: 0,
         }
     }
 }
