@@ -55,6 +55,7 @@ fn mechanics_nsgs_anderson_defaults_to_the_mechanics_memory() {
 #[test]
 fn out_of_range_anderson_memory_is_a_located_error() {
     let loaded = load_str(&mechanics_model(r#" anderson="65""#), Path::new("m.xml")).unwrap();
-    let e = build_mechanics(&loaded).err().expect("memory 65 refused").to_string();
+    let Err(e) = build_mechanics(&loaded) else { panic!("memory 65 accepted") };
+    let e = e.to_string();
     assert!(e.contains("NsgsAc") && e.contains("anderson"), "{e}");
 }
