@@ -1,6 +1,10 @@
 //! Every mistake in a `<Mechanics>` model is reported before the run by `saltus check` (and
 //! `run`) with `file:line:column`, the element path and what is wrong (exit code 1).
 
+use saltus_frontend::xml::convert_mech::build_mechanics;
+use saltus_frontend::xml::load_str;
+use saltus_numerics::fc::FcSolver;
+use std::path::Path;
 use std::process::Command;
 
 const BASE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
@@ -250,4 +254,36 @@ fn run_outputs() {
         assert_eq!(o.status.code(), Some(1));
         assert!(String::from_utf8_lossy(&o.stderr).contains("cargo build --release -p saltus-frontend --features hdf5"));
     }
+}
+
+/// `BASE` with extra attributes on its `<NsgsAc>`, loaded and built.
+fn build_with_nsgs_attrs(attrs: &str) -> Result<saltus_frontend::xml::convert_mech::MechanicsBuilt, String> {
+    let text = BASE.replace(r#"max_iter="100"/>"#, &format!(r#"max_iter="100"{attrs}/>"#));
+    let loaded = load_str(&text, Path::new("m.xml")).map_err(|e| e.to_string())?;
+    build_mechanics(&loaded).map_err(|e| e.to_string())
+}
+
+fn anderson_of(attrs: &str) -> usize {
+    let built = build_with_nsgs_attrs(attrs).unwrap();
+    match &built.options.solver {
+        FcSolver::NsgsAc(o) => {
+            assert!(o.warm_start);
+            o.anderson
+        }
+        other => panic!("unexpected solver {other:?}"),
+    }
+}
+
+/// A `<Mechanics>` model's `<NsgsAc>` uses the mechanics default Anderson memory (3, as the Rust
+/// scenes' `saltus_mechanics::nsgs`) unless `anderson` says otherwise; out of range is located.
+#[test]
+fn mechanics_nsgs_anderson_defaults_to_the_mechanics_memory() {
+    assert_eq!(anderson_of(""), saltus_mechanics::NSGS_ANDERSON_MEMORY);
+    assert_eq!(saltus_mechanics::NSGS_ANDERSON_MEMORY, 3);
+    assert_eq!(anderson_of(r#" anderson="0""#), 0);
+    assert_eq!(anderson_of(r#" anderson="7""#), 7);
+    let FcSolver::NsgsAc(o) = saltus_mechanics::nsgs(1e-8, 100) else { panic!("NsgsAc") };
+    assert_eq!(o.anderson, anderson_of(""));
+    let Err(e) = build_with_nsgs_attrs(r#" anderson="65""#) else { panic!("memory 65 accepted") };
+    assert!(e.contains("NsgsAc") && e.contains("anderson"), "{e}");
 }
