@@ -68,7 +68,8 @@ impl Default for MoreauJeanOptions {
 
 /// Anderson memory of the default mechanics solver ([`nsgs`]): on `spheres_in_a_box` (N = 125)
 /// the safeguarded acceleration takes a third fewer sweeps than plain NSGS, leaves fewer steps
-/// unconverged and a smaller worst residual (`mechanics/benches/README.md`).
+/// unconverged and a smaller worst residual; at N = 1000 it did not win (16 % more CPU time in
+/// one run): `mechanics/benches/README.md`. `anderson = 0` gives plain sweeps.
 pub const NSGS_ANDERSON_MEMORY: usize = 3;
 
 /// NSGS (Alart–Curnier local solver) with warm start, Anderson acceleration of memory
