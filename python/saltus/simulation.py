@@ -127,6 +127,15 @@ class Relay(OneStepNSProblem):
     _kind = "Relay"
 
 
+class AVI(OneStepNSProblem):
+    """Affine variational inequality of ``NormalConeNSL`` / ``RelayNSL`` (Siconos ``AVI``); solver
+    ``CaoFerris`` (default). Problem attribute: ``on_non_convergence``."""
+
+    _kind = "AVI"
+    _problem_attrs = ("on_non_convergence",)
+    _default_solver = "CaoFerris"
+
+
 class Equality(OneStepNSProblem):
     """Linear system of bilateral constraints only (no solver options)."""
 
@@ -207,6 +216,13 @@ class Simulation:
 
     def next_step(self) -> None:
         """Kept for Siconos scripts: ``compute_one_step`` already moved to the next step."""
+
+    def user_events(self) -> list:
+        """The user events (``<Events>``) the last ``compute_one_step`` found, in time order:
+        one dict per located window, ``{"t", "t_low", "events": [names], "stop", "reset"}``.
+        Their resets are already applied; after a ``stop`` event ``has_next_event()`` is
+        ``False``. (``run`` reports them as rows of its ``event`` column instead.)"""
+        return self.core.user_events()
 
     advance_to_event = compute_one_step
 
