@@ -51,7 +51,7 @@ pub use saltus_numerics::ode::OdeOptions;
 pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
 pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
-pub use simulation::osi::{NewtonOptions, Osi};
+pub use simulation::osi::{NewtonOptions, Osi, VelocityUpdate};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};
 pub use simulation::proximity::{ProximityChanges, ProximityInteraction, ProximityManager, ProximityOutputs};

@@ -115,10 +115,10 @@ pub struct TimeSteppingDirectProjection {
 impl TimeSteppingDirectProjection {
     /// As [`TimeStepping::new`] (Moreau–Jean only) followed by the projection with `options`.
     pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp, options: ProjectionOptions) -> Result<Self, KernelError> {
-        if !matches!(osi, Osi::MoreauJean { .. }) {
+        if !matches!(osi, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. }) {
             return Err(KernelError::InvalidOption {
                 option: "osi",
-                reason: "direct projection needs MoreauJeanOSI".into(),
+                reason: "direct projection needs MoreauJeanOSI or SemiExplicitEuler".into(),
             });
         }
         options.validate()?;
@@ -133,10 +133,10 @@ impl TimeSteppingDirectProjection {
         inner: TimeStepping,
         options: ProjectionOptions,
     ) -> Result<Self, KernelError> {
-        if !matches!(inner.osi, Osi::MoreauJean { .. }) {
+        if !matches!(inner.osi, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. }) {
             return Err(KernelError::InvalidOption {
                 option: "osi",
-                reason: "direct projection needs MoreauJeanOSI".into(),
+                reason: "direct projection needs MoreauJeanOSI or SemiExplicitEuler".into(),
             });
         }
         options.validate()?;
