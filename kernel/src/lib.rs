@@ -50,6 +50,7 @@ pub use model::userfn::{MatOp, UserFnError, VecOp};
 pub use saltus_numerics::ode::OdeOptions;
 pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
+pub use simulation::constraint_accuracy::ConstraintAccuracy;
 pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
 pub use simulation::osi::{NewtonOptions, Osi, VelocityUpdate};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
