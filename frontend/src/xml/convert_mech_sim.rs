@@ -72,7 +72,9 @@ pub(super) fn options(m: &LoadedModel) -> Result<(MoreauJeanOptions, f64), Model
             "a <Mechanics> scene assembles W in sparse 3×3 blocks: `storage` may only be auto or sparse, and `sparse_threshold` does not apply",
         ));
     }
-    for (what, given) in [("Newton", s.newton.is_some()), ("Projection", s.projection.is_some())] {
+    for (what, given) in
+        [("Newton", s.newton.is_some()), ("Projection", s.projection.is_some()), ("Accuracy", s.accuracy.is_some())]
+    {
         if given {
             return Err(m.error_at(
                 &format!("Simulation/{what}"),
