@@ -3,35 +3,17 @@
 //! Euler, event driven at every event), and a looser tolerance leaves a larger violation.
 //! The cartesian pendulum, `h(q) = (x² + y² − 1)/2 = 0` (`EqualityConditionNSL`).
 
-use nalgebra::{dvector, DMatrix};
+mod common;
+
+use nalgebra::dvector;
 use saltus_kernel::{
-    ConstraintAccuracy, EventDriven, EventDrivenOptions, KernelError, LagrangianLinearTiDs, LagrangianScleronomousR,
-    NonSmoothLaw, Nsds, OdeOptions, Osi, Osnsp, ProjectionOptions, Relation, TimeSteppingDirectProjection,
+    ConstraintAccuracy, EventDriven, EventDrivenOptions, KernelError, Nsds, OdeOptions, Osi, Osnsp, ProjectionOptions,
+    TimeSteppingDirectProjection,
 };
 use saltus_numerics::ode::ErrorNorm;
 
-const G: f64 = 9.81;
-
 fn pendulum() -> Nsds {
-    let mut nsds = Nsds::new(0.0);
-    let bob = LagrangianLinearTiDs::new(dvector![1.0, 0.0], dvector![0.0, 0.0], DMatrix::identity(2, 2))
-        .with_f_ext(dvector![0.0, -G]);
-    let id = nsds.add_ds("bob", bob).unwrap();
-    let rel = LagrangianScleronomousR::new(
-        1,
-        |_, q, y| {
-            y[0] = (q[0] * q[0] + q[1] * q[1] - 1.0) / 2.0;
-            Ok(())
-        },
-        |_, q, j| {
-            j[(0, 0)] = q[0];
-            j[(0, 1)] = q[1];
-            Ok(())
-        },
-    );
-    nsds.link("rod", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::EqualityCondition { size: 1 })
-        .unwrap();
-    nsds
+    common::cartesian_pendulum(dvector![1.0, 0.0])
 }
 
 fn rod_h(nsds: &Nsds) -> f64 {

@@ -6,11 +6,13 @@
 //! linearly in time) and its removal by the projection, the Newton impact law, the implicit
 //! form with damping, and the kinematics map N(q).
 
+mod common;
+
 use nalgebra::{dvector, DMatrix};
 use saltus_kernel::solvers::lcp::LcpSolver;
 use saltus_kernel::{
-    ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianScleronomousR, Mass, NonSmoothLaw, Nsds, Osi,
-    Osnsp, ProjectionOptions, Relation, TimeStepping, TimeSteppingDirectProjection, VelocityUpdate,
+    ForceFn, KernelError, LagrangianDs, LagrangianLinearTiDs, Mass, Nsds, Osi, Osnsp, ProjectionOptions, TimeStepping,
+    TimeSteppingDirectProjection, VelocityUpdate,
 };
 use saltus_numerics::ode::{Integrator, OdeMethod, OdeOptions, OdeSystem, UserFnError};
 use std::sync::Arc;
@@ -150,26 +152,8 @@ fn energy_bounded_without_secular_drift() {
 /// Cartesian pendulum (m = l = 1, h(q) = (x² + y² − l²)/(2l) = 0, EqualityConditionNSL,
 /// Equality problem), released at 60°.
 fn cartesian_pendulum() -> Nsds {
-    let mut nsds = Nsds::new(0.0);
     let a = 60f64.to_radians();
-    let ds = LagrangianLinearTiDs::new(dvector![a.sin(), -a.cos()], dvector![0.0, 0.0], DMatrix::identity(2, 2))
-        .with_f_ext(dvector![0.0, -G]);
-    let id = nsds.add_ds("bob", ds).unwrap();
-    let rel = LagrangianScleronomousR::new(
-        1,
-        |_, q, y| {
-            y[0] = (q[0] * q[0] + q[1] * q[1] - 1.0) / 2.0;
-            Ok(())
-        },
-        |_, q, j| {
-            j[(0, 0)] = q[0];
-            j[(0, 1)] = q[1];
-            Ok(())
-        },
-    );
-    nsds.link("rod", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::EqualityCondition { size: 1 })
-        .unwrap();
-    nsds
+    common::cartesian_pendulum(dvector![a.sin(), -a.cos()])
 }
 
 fn rod(nsds: &Nsds) -> (f64, f64, f64) {
