@@ -29,7 +29,7 @@ pub mod simulation;
 
 /// The numerics solvers the kernel calls (re-exported so users name them from one place).
 pub mod solvers {
-    pub use saltus_numerics::{fc, gmp, lcp, mlcp, relay};
+    pub use saltus_numerics::{avi, fc, gmp, lcp, mlcp, relay};
 }
 
 pub use error::KernelError;

@@ -4,7 +4,7 @@
 use super::convert::{kernel_msg, Simulation};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
-use saltus_kernel::solvers::{lcp, mlcp, relay};
+use saltus_kernel::solvers::{avi, lcp, mlcp, relay};
 use saltus_kernel::{
     ConstraintAccuracy, KernelError, NewtonOptions, Nsds, OnNonConvergence, Osi, Osnsp, OsnspOptions,
     ProjectionOptions, Storage, TimeStepping, TimeSteppingDirectProjection, VelocityUpdate,
@@ -130,6 +130,16 @@ fn relay_solver(s: &RelaySolverSpec) -> relay::RelaySolver {
                 x.warm_start = w;
             }
             relay::RelaySolver::AviCaoFerris(x)
+        }
+    }
+}
+
+fn avi_solver(s: &AviSolverSpec) -> avi::AviSolver {
+    match s {
+        AviSolverSpec::CaoFerris(o) => {
+            let mut x = lcp::LemkeOptions::default();
+            set_iter(&mut x.iter, o.tol, o.max_iter);
+            avi::AviSolver::CaoFerris(x)
         }
     }
 }
@@ -311,6 +321,7 @@ pub fn build_simulation(
             options(l.storage, l.sparse_threshold, l.warm_start, l.on_non_convergence),
         ),
         OsnspSpec::Equality(_) => (Osnsp::Equality, OsnspOptions::default()),
+        OsnspSpec::AVI(a) => (Osnsp::Avi(avi_solver(&a.solver)), options(None, None, None, a.on_non_convergence)),
         OsnspSpec::Relay(r) => (
             Osnsp::Relay(relay_solver(&r.solver)),
             options(r.storage, r.sparse_threshold, r.warm_start, r.on_non_convergence),

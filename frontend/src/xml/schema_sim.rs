@@ -119,6 +119,7 @@ pub enum OsnspSpec {
     LCP(LcpSpec),
     Equality(EqualitySpec),
     Relay(RelayProblemSpec),
+    AVI(AviProblemSpec),
     MLCP(MlcpProblemSpec),
     FrictionContact(FrictionContactSpec),
     GlobalFrictionContact(GlobalFrictionContactSpec),
@@ -381,6 +382,23 @@ pub struct RelayProblemSpec {
     pub on_non_convergence: Option<PolicySpec>,
     #[serde(rename = "$value")]
     pub solver: RelaySolverSpec,
+}
+
+/// `<AVI>`: the affine variational inequality of `NormalConeNSL` / `RelayNSL` (always dense,
+/// no warm start: the pivoting starts at a vertex of the polyhedron).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AviProblemSpec {
+    #[serde(rename = "@on_non_convergence", default, skip_serializing_if = "is_none")]
+    pub on_non_convergence: Option<PolicySpec>,
+    #[serde(rename = "$value")]
+    pub solver: AviSolverSpec,
+}
+
+/// AVI solvers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum AviSolverSpec {
+    CaoFerris(IterSpec),
 }
 
 /// Relay solvers.

@@ -442,6 +442,11 @@ impl TimeStepping {
         let gen = self.sets.generation;
         if self.asm.ready_generation != Some(gen) {
             row_data(&mut self.state, &self.sets, self.level_set, nsds);
+            if matches!(self.osnsp, Osnsp::Avi(_)) {
+                let laws =
+                    set.iter().map(|id| (self.sets.position(*id).unwrap_or(0), &nsds.interactions()[id.index()].law));
+                osnsp::fill_polyhedron(&mut self.state, self.asm.n, laws);
+            }
         }
         if !(self.constant_matrix && self.asm.ready_generation == Some(gen)) {
             self.asm
