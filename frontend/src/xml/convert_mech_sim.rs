@@ -57,6 +57,13 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
             m.error_at(osi_path, format!("theta must be in [0.5, 1] for rigid bodies, got {}", plain(osi.theta)))
         );
     }
+    if s.accuracy.is_some() {
+        return Err(m.error_at(
+            "Simulation/Accuracy",
+            "<Accuracy> (constraint tolerances of the projection) does not apply to a <Mechanics> scene; \
+             <Projection tol> sets the joint projection's tolerance",
+        ));
+    }
     if has_joints {
         return joint_options(m, s, osi.theta, osi.gamma).map(|o| (o, h));
     }
