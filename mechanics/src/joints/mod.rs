@@ -49,7 +49,7 @@ pub use pivot::PivotJointR;
 pub use prismatic::PrismaticJointR;
 pub use projection::{JointProjection, ProjectionReport};
 
-use crate::body::{BodyId, BodyState};
+use crate::body::{BodyId, BodyState, RigidBody};
 use nalgebra::{SMatrix, SVector, Vector3};
 
 /// Most rows a joint has (a fixed joint: 3 translations + 3 rotations).
@@ -153,6 +153,14 @@ impl Joint {
     /// Coordinate `k` at poses `a`, `b` (see [`JointRelation::dof`]).
     pub fn dof(&self, k: usize, a: &BodyState, b: &BodyState) -> Option<DofRow> {
         self.kind.relation().dof(k, a, b)
+    }
+    /// Violation `max_i |h_i(q)|` at the current states of `bodies` (the model's bodies):
+    /// a length for the point rows, a sine of an angle for the orientation rows.
+    pub fn violation(&self, bodies: &[RigidBody]) -> f64 {
+        let mut rows = JointRows::default();
+        let b = self.body2.map_or_else(BodyState::default, |b| bodies[b.index()].state);
+        self.eval(&bodies[self.body1.index()].state, &b, &mut rows);
+        rows.h.iter().take(rows.n).fold(0.0f64, |m, x| m.max(x.abs()))
     }
 }
 
