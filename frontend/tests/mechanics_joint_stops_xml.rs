@@ -44,7 +44,19 @@ fn an_arm_falls_onto_its_stop() {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(&header[..4], &["t", "arm.x", "arm.y", "arm.z"]);
     let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert_eq!(
+        &header[14..],
+        &["shoulder.violation", "shoulder.stop[0].s", "shoulder.stop[0].lambda", "shoulder.friction[0].lambda"]
+    );
     let phi: Vec<f64> = rows.iter().map(|r| (1.0 - r[3]).atan2(r[1])).collect();
+    let h = 1e-3;
+    for (r, p) in rows.iter().zip(&phi) {
+        // the coordinate column is the angle (to the projection tolerance); the stop pushes back (λ ≤ 0 on an upper stop); the
+        // friction impulse is at most h max
+        assert!((r[15] - p).abs() < 1e-11, "t = {}: s = {} vs angle {p}", r[0], r[15]);
+        assert!(r[16] <= 0.0 && r[17].abs() <= h * 0.1 * (1.0 + 1e-12), "t = {}: {r:?}", r[0]);
+    }
+    assert!(rows.iter().any(|r| r[16] < -1e-3), "the stop acts");
     let top = phi.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
     assert!(top <= 0.5 + 1e-10 && top > 0.5 - 1e-6, "max angle {top}");
     let hit = phi.iter().position(|&p| p > 0.5 - 1e-6).unwrap();
