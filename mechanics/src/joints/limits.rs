@@ -4,8 +4,8 @@
 //!
 //! * [`JointStopR`]: `y = s − lower ≥ 0` and/or `y = upper − s ≥ 0`, each a unilateral
 //!   constraint with a Newton impact law of restitution `e` (Moreau–Jean: active when
-//!   `y_k + γ h ẏ_k ≤ δ` at the start of the step, as a contact; then
-//!   `0 ≤ ẏ_{k+1} + e ẏ_k ⊥ λ ≥ 0`).
+//!   `y_k + γ h min(ẏ, 0) ≤ δ` with the rate at the start of the step or solved without the
+//!   stop, see [`super::limits_step`]; then `0 ≤ ẏ_{k+1} + e ẏ_k ⊥ λ ≥ 0`).
 //! * [`JointFrictionR`]: Coulomb friction of the coordinate with a given bound `T` on the force
 //!   (translation) or torque (rotation): `−ṡ_{k+1} ∈ N_[−hT, hT](λ)` for the impulse `λ` of the
 //!   step (a relay: `|λ| < hT` sticks, `λ = ∓hT` slides against the motion). Siconos bounds

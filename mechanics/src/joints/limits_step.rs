@@ -4,9 +4,21 @@
 //! and friction impulses are applied as the joint impulses, with the torque carried to the end
 //! frame):
 //!
-//! * an active stop row `y` (index set 1, decided once per step from `y_k + γ h ẏ_k ≤ δ` at the
-//!   start poses, `δ` the contacts' activation threshold) is a complementarity row
-//!   `0 ≤ w = J v_{k+1} + e J v_k ⊥ λ ≥ 0` (one `Complementarity` block for all of them);
+//! * an active stop row `y` is a complementarity row `0 ≤ w = J v_{k+1} + e J v_k ⊥ λ ≥ 0`
+//!   (one `Complementarity` block for all of them). Index set 1: the rows with
+//!   `y_k + γ h min(ẏ, 0) ≤ δ` (`δ` the contacts' activation threshold), `ẏ` at the start of the
+//!   step (Siconos's rule) and also with the velocities of each solve of the step's fixed point
+//!   (a row that the solved motion would close is added, and the step solved again; the set only
+//!   grows within a step). Siconos applies `e` at every active step; here `e` applies to a row
+//!   entering the index set (an impact), and a row already active in the previous step is a
+//!   persistent contact with `e = 0`. With both, a stop touched (`y_k ≈ 0`, `ẏ_k ≈ 0`) by a
+//!   body that the forces press on it stays in the index set (the rate that only the joints
+//!   give, e.g. the fall of a pendulum, is not in the free velocities). A real bounce (`ẏ ≫ a h`, `a` the acceleration pressing on the stop) leaves
+//!   unhindered (`ẏ_{k+1} = ẏ_k − a h > 0`), while a bounce slower than `a h` ends at rest.
+//!   Without this a body resting on a stop with `e > 0` micro-bounces for ever: the bounce
+//!   `ẏ = e·a h` deactivates the stop, the free step brings it back past the stop, the
+//!   projection puts it back at `y = 0` (discarding the penetration that keeps the row active in
+//!   Moreau–Jean without projection), and the cycle repeats with `|ẏ| ≈ a h / (1 − e²)`;
 //! * a friction row is a `Relay` block `w = J v_{k+1}`, `−w ∈ N_[−hT, hT](λ)`.
 //!
 //! Angles are unwrapped continuously: each stop keeps its coordinate at the start of the step,
@@ -22,6 +34,7 @@ use super::coordinate::{unwrap_near, DofKind, DofRow};
 use super::step::{scalar_row, ScalarRow};
 use super::{Joint, JointFrictionR, JointStopR};
 use crate::body::{BodyId, BodyState, RigidBody};
+use nalgebra::Vector3;
 
 /// One stop row: stop index and bound (0 lower, 1 upper).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +50,10 @@ pub(crate) struct LimitWorkspace {
     pub coords: Vec<f64>,
     /// Stop rows in the one-step problem of this step.
     pub active: Vec<StopRow>,
+    /// Stop rows of the previous step (their restitution is 0: persistent contact).
+    previous: Vec<StopRow>,
+    /// Each stop's coordinate and Jacobian at the start poses.
+    start: Vec<Option<(DofRow, [Option<BodyId>; 2])>>,
     /// Stop impulses of the last step, `[lower, upper]` per stop.
     pub stop_impulse: Vec<[f64; 2]>,
     /// Friction impulses of the last step.
@@ -60,18 +77,6 @@ fn coordinate(
         row.value = unwrap_near(row.value, near);
     }
     Some((row, [Some(joint.body1), joint.body2]))
-}
-
-/// `J (v, Ω)` over the sides.
-fn rate(row: &DofRow, ids: [Option<BodyId>; 2], states: &[BodyState]) -> f64 {
-    let mut u = 0.0;
-    for (j, id) in row.j.iter().zip(ids) {
-        if let Some(id) = id {
-            let st = &states[id.index()];
-            u += (0..3).map(|k| j[k] * st.v[k] + j[k + 3] * st.omega[k]).sum::<f64>();
-        }
-    }
-    u
 }
 
 /// `+1` for a lower stop (`y = s − lower`), `−1` for an upper one.
@@ -99,24 +104,55 @@ impl LimitWorkspace {
         }
     }
 
-    /// Start of a step at `states` (the bodies' poses and twists): the coordinates and the
-    /// stop rows of index set 1, `y_k + γ h ẏ_k ≤ δ`.
-    pub fn activate(&mut self, stops: &[JointStopR], joints: &[Joint], states: &[BodyState], gamma_h: f64, delta: f64) {
+    /// Start of a step at `states` (the bodies' poses and twists): the coordinates, and the
+    /// stop rows of index set 1 with `y_k + γ h min(ẏ_k, 0) ≤ δ`.
+    pub fn activate(
+        &mut self,
+        (stops, joints): (&[JointStopR], &[Joint]),
+        states: &[BodyState],
+        gamma_h: f64,
+        delta: f64,
+    ) {
         self.refresh(stops, joints, states);
+        std::mem::swap(&mut self.active, &mut self.previous);
         self.active.clear();
+        self.start.clear();
         for (k, st) in stops.iter().enumerate() {
-            let Some((row, ids)) = coordinate(&joints[st.joint.0 as usize], st.dof, states, Some(self.coords[k]))
-            else {
-                continue;
-            };
-            let u = rate(&row, ids, states);
+            let start = coordinate(&joints[st.joint.0 as usize], st.dof, states, Some(self.coords[k]));
+            self.start.push(start);
+        }
+        let vel = |b: usize| (states[b].v, states[b].omega);
+        self.extend_active(stops, vel, gamma_h, delta);
+    }
+
+    /// Adds to index set 1 the stop rows with `y_k + γ h min(ẏ, 0) ≤ δ`, `ẏ` the coordinate
+    /// rate at the start poses with the velocities `vel(body)`; `true` if any was added.
+    pub fn extend_active(
+        &mut self,
+        stops: &[JointStopR],
+        vel: impl Fn(usize) -> (Vector3<f64>, Vector3<f64>),
+        gamma_h: f64,
+        delta: f64,
+    ) -> bool {
+        let n = self.active.len();
+        for (k, st) in stops.iter().enumerate() {
+            let Some((row, ids)) = &self.start[k] else { continue };
+            let mut u = 0.0;
+            for (j, id) in row.j.iter().zip(ids) {
+                if let Some(id) = id {
+                    let (v, om) = vel(id.index());
+                    u += (0..3).map(|i| j[i] * v[i] + j[i + 3] * om[i]).sum::<f64>();
+                }
+            }
             for (side, y) in st.gaps(row.value).into_iter().enumerate() {
                 let Some(y) = y else { continue };
-                if y + gamma_h * sign(side as u8) * u <= delta {
-                    self.active.push(StopRow { stop: k as u32, side: side as u8 });
+                let key = StopRow { stop: k as u32, side: side as u8 };
+                if y + gamma_h * (sign(side as u8) * u).min(0.0) <= delta && !self.active.contains(&key) {
+                    self.active.push(key);
                 }
             }
         }
+        self.active.len() > n
     }
 
     /// End of a step: the coordinates at the new poses.
@@ -147,7 +183,7 @@ impl LimitWorkspace {
         for r in &self.active {
             let st = &stops[r.stop as usize];
             push(&joints[st.joint.0 as usize], st.dof, Some(self.coords[r.stop as usize]), sign(r.side));
-            e.push(st.e);
+            e.push(if self.previous.contains(r) { 0.0 } else { st.e });
         }
         for f in frictions {
             push(&joints[f.joint.0 as usize], f.dof, None, 1.0);
