@@ -55,6 +55,19 @@ fn unknown_element_and_attribute_are_errors() {
 }
 
 #[test]
+fn bad_enumerated_attribute_value_names_the_attribute() {
+    // serde reports an enum attribute's bad value as an "unknown variant", like an unknown child
+    // element; the message must name the attribute and its allowed values instead.
+    let t = ball_text().replace("<LCP>", "<LCP on_non_convergence=\"acept\">");
+    let (o, _d, _) = check_text(&t, &[]);
+    assert_input_error(
+        &o,
+        &["model.xml:37:", "`acept` is not a valid value of `on_non_convergence` in <LCP>", "accept"],
+    );
+    assert!(!stderr(&o).contains("unknown element"), "{}", stderr(&o));
+}
+
+#[test]
 fn bad_numbers_are_located() {
     let t = ball_text().replace("<q0>1 0 0</q0>", "<q0>1 zero 0</q0>");
     let (o, _d, _) = check_text(&t, &[]);

@@ -84,7 +84,8 @@ pub struct MechanicsStepReport {
     pub n_active: usize,
     /// Candidate pairs of the broad phase.
     pub n_pairs: usize,
-    /// The solver's report (`None` when no contact was active).
+    /// The one-step solver's report: the FC3D solve, or with joints the GenericMechanical solve
+    /// (joints and contacts together); `None` when there was nothing to solve.
     pub solver: Option<SolveReport>,
     /// Bodies whose gyroscopic fixed point hit its cap (0 normally).
     pub gyro_not_converged: usize,

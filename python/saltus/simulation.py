@@ -208,6 +208,13 @@ class Simulation:
     def next_step(self) -> None:
         """Kept for Siconos scripts: ``compute_one_step`` already moved to the next step."""
 
+    def user_events(self) -> list:
+        """The user events (``<Events>``) the last ``compute_one_step`` found, in time order:
+        one dict per located window, ``{"t", "t_low", "events": [names], "stop", "reset"}``.
+        Their resets are already applied; after a ``stop`` event ``has_next_event()`` is
+        ``False``. (``run`` reports them as rows of its ``event`` column instead.)"""
+        return self.core.user_events()
+
     advance_to_event = compute_one_step
 
     def process_events(self) -> None:

@@ -14,7 +14,7 @@ use saltus_frontend::runner::{self, RunOptions, Stopped, Summary};
 use saltus_frontend::simulation::{Advance, Built, Simulation};
 use saltus_frontend::step_time::StepClock;
 use saltus_frontend::xml;
-use saltus_kernel::{DsId, InterId};
+use saltus_kernel::{DsId, InterId, UserEventHit};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -30,6 +30,10 @@ struct Inner {
     raised: Raised,
     /// Live numpy views of the state (`ds.q()`, `inter.lambda_(1)`, ...), refreshed after each step.
     views: Views,
+    /// User events (`<Events>`) found by the last `compute_one_step`.
+    hits: Vec<UserEventHit>,
+    /// A user event with `action="stop"` was found by `compute_one_step`.
+    stopped: bool,
 }
 
 /// A model built from a model file (or from the Python classes) with its simulation.
@@ -55,7 +59,17 @@ impl CoreSimulation {
     fn new(built: Built, file: PathBuf, raised: Raised) -> CoreSimulation {
         let clock = StepClock::new(built.t0, built.h);
         CoreSimulation {
-            inner: Mutex::new(Inner { built, clock, k: 0, file, last: None, raised, views: Views::default() }),
+            inner: Mutex::new(Inner {
+                built,
+                clock,
+                k: 0,
+                file,
+                last: None,
+                raised,
+                views: Views::default(),
+                hits: Vec::new(),
+                stopped: false,
+            }),
         }
     }
     fn from_loaded(m: xml::LoadedModel, path: PathBuf, dirs: Vec<PathBuf>) -> PyResult<CoreSimulation> {
@@ -226,6 +240,7 @@ impl CoreSimulation {
     fn has_next_event(&self) -> bool {
         let i = self.lock();
         match &i.built.sim {
+            _ if i.stopped => false,
             Simulation::EventDriven(s) => s.events().next_td_index() <= i.built.steps,
             _ => i.k < i.built.steps,
         }
@@ -238,14 +253,51 @@ impl CoreSimulation {
             let mut i = self.lock();
             let inner = &mut *i;
             inner.raised.clear();
+            inner.hits.clear();
             match inner.built.sim.advance(&mut inner.built.nsds) {
-                Ok(Advance::Step(_)) => inner.k += 1,
-                Ok(Advance::Event(_)) => {}
+                Ok(Advance::Step(_)) => {
+                    inner.k += 1;
+                    // time stepping: the user events of the step just taken (as `saltus run`)
+                    if let Some(mon) = &mut inner.built.events {
+                        match mon.after_step(&mut inner.built.nsds) {
+                            Ok(h) => inner.hits = h,
+                            Err(e) => return Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
+                        }
+                    }
+                }
+                Ok(Advance::Event(rep)) => inner.hits.extend(rep.user),
                 Err(e) => return Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
             }
+            inner.stopped |= inner.hits.iter().any(|h| h.stop);
             inner.views.refresh(py, &inner.built.nsds);
             Ok(())
         })
+    }
+
+    /// The user events (`<Events>`) found by the last `compute_one_step`, in time order: one
+    /// dict per located window, `{"t", "t_low", "events": [names], "stop", "reset"}` (`t` is
+    /// the window's right end, where the handlers acted). After an event with `action="stop"`,
+    /// `has_next_event()` is `False`.
+    fn user_events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let i = self.lock();
+        let names: Vec<String> = match &i.built.sim {
+            Simulation::EventDriven(s) => s.user_events().iter().map(|e| e.name.clone()).collect(),
+            _ => i.built.events.iter().flat_map(|m| m.events().iter().map(|e| e.name.clone())).collect(),
+        };
+        i.hits
+            .iter()
+            .map(|h| {
+                let d = PyDict::new(py);
+                d.set_item("t", h.t)?;
+                d.set_item("t_low", h.t_low)?;
+                let ev: Vec<&str> =
+                    h.transitions.iter().map(|tr| names.get(tr.index).map_or("?", String::as_str)).collect();
+                d.set_item("events", ev)?;
+                d.set_item("stop", h.stop)?;
+                d.set_item("reset", h.reset)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// Positions `q` (Lagrangian) or state `x` (first order) of system `ds` (a copy).

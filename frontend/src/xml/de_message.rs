@@ -143,6 +143,17 @@ pub(super) fn describe(text: &str, offset: usize, e: &quick_xml::DeError) -> (us
     // The element that holds an unknown or repeated child: the parent of the last one opened.
     let opened = s.opened.clone().map(|o| o.0).unwrap_or_default();
     let parent_of_opened: Vec<String> = opened[..opened.len().saturating_sub(1)].to_vec();
+    // An enumerated attribute with a value outside its list: serde calls it an unknown variant,
+    // like an unknown child element; it is an attribute value when the start tag just read has
+    // an attribute with exactly that value.
+    if let (Some(v), Some((path, at))) = (quoted_after(&raw, "unknown variant `"), &s.opened) {
+        if let Some(attr) = attribute_with_value(text, *at, v) {
+            let el = name(path);
+            let allowed = raw.split_once("expected ").map(|(_, e)| e.replace('`', "")).unwrap_or_default();
+            let msg = format!("`{v}` is not a valid value of `{attr}` in <{el}>");
+            return (*at, if allowed.is_empty() { msg } else { format!("{msg}; expected {allowed}") });
+        }
+    }
     for (prefix, dup) in [("unknown field `", false), ("unknown variant `", false), ("duplicate field `", true)] {
         let Some(f) = quoted_after(&raw, prefix) else { continue };
         if f == "$text" || f == "$value" {
@@ -167,6 +178,16 @@ pub(super) fn describe(text: &str, offset: usize, e: &quick_xml::DeError) -> (us
         }
     }
     (offset, fallback(&raw))
+}
+
+/// The name of the attribute of the start tag at `at` whose value is `value`, if any.
+fn attribute_with_value(text: &str, at: usize, value: &str) -> Option<String> {
+    let mut reader = quick_xml::Reader::from_str(text.get(at..)?);
+    let (Ok(Event::Start(e)) | Ok(Event::Empty(e))) = reader.read_event() else { return None };
+    e.attributes().flatten().find_map(|a| {
+        // enumerated values are plain names: the raw value needs no unescaping
+        (a.value.trim() == value).then(|| a.key.as_ref().to_string())
+    })
 }
 
 fn plain_expected(e: &str) -> &str {
