@@ -9,7 +9,8 @@
 //! * the arm never passes the stop (projection tolerance), and comes to rest on it, where the
 //!   stop and the friction together balance gravity: `λ_stop + λ_friction = −h τ_g`.
 
-use std::process::Command;
+mod sample_util;
+use sample_util::{run as run_sample, sample, validate_xml};
 
 const M: f64 = 1.0;
 const L: f64 = 0.5;
@@ -28,26 +29,17 @@ struct Run {
 }
 
 fn run() -> Run {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let model = root.join("samples/hinge_stop/hinge_stop.xml");
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("hinge_stop.csv");
-    let o = Command::new(env!("CARGO_BIN_EXE_saltus"))
-        .args(["run", "--quiet", "--strict", "-o"])
-        .arg(&out)
-        .arg(&model)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let text = std::fs::read_to_string(&out).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
-    let (ct, cs, cw, cl, cf) =
-        (col("t"), col("hinge.stop[0].s"), col("arm.wy"), col("hinge.stop[0].lambda"), col("hinge.friction[0].lambda"));
-    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
-    let get = |c: usize| rows.iter().map(|r| r[c]).collect::<Vec<f64>>();
-    Run { t: get(ct), s: get(cs), w: get(cw), stop: get(cl), fric: get(cf) }
+    let model = sample("hinge_stop/hinge_stop.xml");
+    validate_xml(&model);
+    let tr = run_sample(&model, &["--strict"]);
+    let get = |c: &str| tr.col(c).to_vec();
+    Run {
+        t: get("t"),
+        s: get("hinge.stop[0].s"),
+        w: get("arm.wy"),
+        stop: get("hinge.stop[0].lambda"),
+        fric: get("hinge.friction[0].lambda"),
+    }
 }
 
 #[test]
