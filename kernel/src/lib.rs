@@ -29,7 +29,7 @@ pub mod simulation;
 
 /// The numerics solvers the kernel calls (re-exported so users name them from one place).
 pub mod solvers {
-    pub use saltus_numerics::{fc, gmp, lcp, mlcp, relay};
+    pub use saltus_numerics::{avi, fc, gmp, lcp, mlcp, relay};
 }
 
 pub use error::KernelError;
@@ -50,8 +50,9 @@ pub use model::userfn::{MatOp, UserFnError, VecOp};
 pub use saltus_numerics::ode::OdeOptions;
 pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
+pub use simulation::constraint_accuracy::ConstraintAccuracy;
 pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
-pub use simulation::osi::{NewtonOptions, Osi};
+pub use simulation::osi::{NewtonOptions, Osi, VelocityUpdate};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};
 pub use simulation::proximity::{ProximityChanges, ProximityInteraction, ProximityManager, ProximityOutputs};

@@ -41,10 +41,12 @@ from .model import (
     NewtonImpactNSL,
     NonSmoothDynamicalSystem,
     NonSmoothLaw,
+    NormalConeNSL,
     Relation,
     RelayNSL,
 )
 from .simulation import (
+    AVI,
     LCP,
     MLCP,
     Equality,
@@ -87,11 +89,11 @@ __all__ = [
     "DynamicalSystem", "LagrangianLinearTIDS", "LagrangianDS", "FirstOrderLinearTIDS", "FirstOrderLinearDS",
     "FirstOrderNonLinearDS", "FirstOrderType1R", "FirstOrderType2R",
     "Relation", "LagrangianLinearTIR", "LagrangianScleronomousR", "LagrangianRheonomousR", "FirstOrderLinearTIR",
-    "NonSmoothLaw", "NewtonImpactNSL", "NewtonImpactFrictionNSL", "RelayNSL", "ComplementarityConditionNSL",
+    "NonSmoothLaw", "NewtonImpactNSL", "NewtonImpactFrictionNSL", "RelayNSL", "NormalConeNSL", "ComplementarityConditionNSL",
     "EqualityConditionNSL", "MixedComplementarityConditionNSL",
     "Interaction", "NonSmoothDynamicalSystem",
     "OneStepIntegrator", "MoreauJeanOSI", "EulerMoreauOSI", "LsodarOSI",
-    "OneStepNSProblem", "LCP", "MLCP", "Relay", "Equality", "FrictionContact",
+    "OneStepNSProblem", "LCP", "MLCP", "Relay", "AVI", "Equality", "FrictionContact",
     "TimeDiscretisation", "Simulation", "TimeStepping", "TimeSteppingDirectProjection", "EventDriven",
     "ModelSimulation", "FileRunSimulation", "load", "to_xml", "write_csv", "mechanics", "numerics", "ode", "sweep", "grid",
 ]

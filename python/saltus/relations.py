@@ -373,3 +373,21 @@ class RelayNSL(NonSmoothLaw):
         _vec_el(el, "lb", self.lb)
         _vec_el(el, "ub", self.ub)
         return el
+
+
+class NormalConeNSL(NonSmoothLaw):
+    """``-y ∈ N_P(λ)`` with the polyhedron ``P = {λ : H λ >= K}`` (Siconos ``NormalConeNSL(size, H, K)``:
+    λ lies in ``P``); ``H`` has ``size`` columns, ``K`` one entry per row of ``H``. Needs the ``AVI`` problem."""
+
+    _kind = "NormalConeNSL"
+
+    def __init__(self, size: int, H: ArrayLike, K: ArrayLike):
+        self.size = int(size)
+        self.H = _mat(H, "H")
+        self.K = _vec(K, "K")
+
+    def _element(self, parent):
+        el = ET.SubElement(parent, self._kind, {"size": str(self.size)})
+        _mat_el(el, "H", self.H)
+        _vec_el(el, "K", self.K)
+        return el

@@ -127,6 +127,15 @@ class Relay(OneStepNSProblem):
     _kind = "Relay"
 
 
+class AVI(OneStepNSProblem):
+    """Affine variational inequality of ``NormalConeNSL`` / ``RelayNSL`` (Siconos ``AVI``); solver
+    ``CaoFerris`` (default). Problem attribute: ``on_non_convergence``."""
+
+    _kind = "AVI"
+    _problem_attrs = ("on_non_convergence",)
+    _default_solver = "CaoFerris"
+
+
 class Equality(OneStepNSProblem):
     """Linear system of bilateral constraints only (no solver options)."""
 

@@ -363,6 +363,34 @@ fn build_law(b: &mut Binder, spec: &LawSpec, path: &str) -> Result<NonSmoothLaw,
             let ub = b.const_vec(&s.ub, &format!("{path}/RelayNSL/ub"), Some(lb.len()))?;
             NonSmoothLaw::Relay { lb, ub }
         }
+        LawSpec::NormalConeNSL(s) => {
+            let (hp, kp) = (format!("{path}/NormalConeNSL/H"), format!("{path}/NormalConeNSL/K"));
+            let h = b.const_mat(&s.h, &hp, (None, Some(s.size)))?;
+            if h.ncols() != s.size {
+                return Err(b.model.error_at(
+                    &hp,
+                    format!(
+                        "NormalConeNSL: H has {} columns but size = {} (one column per component of λ)",
+                        h.ncols(),
+                        s.size
+                    ),
+                ));
+            }
+            let k = b.const_vec(&s.k, &kp, None)?;
+            if k.len() != h.nrows() {
+                return Err(b.model.error_at(
+                    &kp,
+                    format!(
+                        "NormalConeNSL: K has {} entries but H has {} rows (one entry of K per row of H)",
+                        k.len(),
+                        h.nrows()
+                    ),
+                ));
+            }
+            let law = NonSmoothLaw::NormalCone { h, k };
+            law.validate().map_err(|r| b.model.error_at(&hp, format!("NormalConeNSL: {r}")))?;
+            law
+        }
     };
     if law.size() == 0 {
         return Err(b.model.error_at(path, format!("{}: the law has no component", law.kind_name())));

@@ -373,6 +373,7 @@ pub enum LawSpec {
     NewtonImpactNSL(NewtonImpactSpec),
     NewtonImpactFrictionNSL(NewtonImpactFrictionSpec),
     RelayNSL(Box<RelaySpec>),
+    NormalConeNSL(Box<NormalConeSpec>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -416,6 +417,18 @@ pub struct NewtonImpactFrictionSpec {
 pub struct RelaySpec {
     pub lb: VectorSpec,
     pub ub: VectorSpec,
+}
+
+/// `<NormalConeNSL size="m"><H/><K/></NormalConeNSL>`: `−y ∈ N_P(λ)`, `P = {λ : H λ ≥ K}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NormalConeSpec {
+    #[serde(rename = "@size")]
+    pub size: usize,
+    #[serde(rename = "H")]
+    pub h: MatrixSpec,
+    #[serde(rename = "K")]
+    pub k: VectorSpec,
 }
 
 pub use super::schema_control::*;

@@ -1,6 +1,6 @@
 //! Nonsmooth laws (Siconos `NonSmoothLaw` hierarchy as one closed enum).
 
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 
 /// A nonsmooth law relating the output `y` and the multiplier `λ` of one interaction.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,6 +35,16 @@ pub enum NonSmoothLaw {
         /// Upper bounds.
         ub: DVector<f64>,
     },
+    /// `−y ∈ N_P(λ)` with the polyhedron `P = {λ : H λ ≥ K}` (Siconos `NormalConeNSL`): `λ ∈ P`
+    /// and `⟨y, μ − λ⟩ ≥ 0` for every `μ ∈ P`; equivalently `λ ∈ ∂σ_P(−y)`, `σ_P` the support
+    /// function of `P`. The size is the number of columns of `H`. `RelayNSL` is the box case
+    /// (`H = [I; −I]`, `K = [lb; −ub]`). Solved by the one-step problem `AVI`.
+    NormalCone {
+        /// `H` (rows of the polyhedron × size).
+        h: DMatrix<f64>,
+        /// `K` (one per row of `H`).
+        k: DVector<f64>,
+    },
     /// `y = 0`, `λ` free (Siconos `EqualityConditionNSL`).
     EqualityCondition {
         /// Number of components.
@@ -58,6 +68,7 @@ impl NonSmoothLaw {
             NonSmoothLaw::NewtonImpact { .. } => 1,
             NonSmoothLaw::NewtonImpactFriction { dim, .. } => *dim,
             NonSmoothLaw::Relay { lb, .. } => lb.len(),
+            NonSmoothLaw::NormalCone { h, .. } => h.ncols(),
             NonSmoothLaw::MixedComplementarityCondition { n_eq, n_comp } => n_eq + n_comp,
         }
     }
@@ -69,6 +80,7 @@ impl NonSmoothLaw {
             NonSmoothLaw::NewtonImpact { .. } => "NewtonImpactNSL",
             NonSmoothLaw::NewtonImpactFriction { .. } => "NewtonImpactFrictionNSL",
             NonSmoothLaw::Relay { .. } => "RelayNSL",
+            NonSmoothLaw::NormalCone { .. } => "NormalConeNSL",
             NonSmoothLaw::EqualityCondition { .. } => "EqualityConditionNSL",
             NonSmoothLaw::MixedComplementarityCondition { .. } => "MixedComplementarityConditionNSL",
         }
@@ -99,6 +111,26 @@ impl NonSmoothLaw {
             NonSmoothLaw::NewtonImpact { e } => *e,
             NonSmoothLaw::NewtonImpactFriction { en, .. } => *en,
             _ => 0.0,
+        }
+    }
+
+    /// The polyhedron `P = {λ : H λ ≥ K}` of a law whose multiplier lives in a polyhedron:
+    /// `NormalConeNSL` (its `H`, `K`) and `RelayNSL` (the box, `H = [I; −I]`, `K = [lb; −ub]`);
+    /// `None` for the other laws.
+    pub fn polyhedron(&self) -> Option<(DMatrix<f64>, DVector<f64>)> {
+        match self {
+            NonSmoothLaw::NormalCone { h, k } => Some((h.clone(), k.clone())),
+            NonSmoothLaw::Relay { lb, ub } => {
+                let m = lb.len();
+                let h = DMatrix::from_fn(2 * m, m, |i, j| match (i < m, i % m == j) {
+                    (true, true) => 1.0,
+                    (false, true) => -1.0,
+                    _ => 0.0,
+                });
+                let k = DVector::from_iterator(2 * m, lb.iter().copied().chain(ub.iter().map(|u| -u)));
+                Some((h, k))
+            }
+            _ => None,
         }
     }
 
@@ -133,8 +165,35 @@ impl NonSmoothLaw {
                 }
                 Ok(())
             }
+            NonSmoothLaw::NormalCone { h, k } => check_polyhedron(h, k),
             _ if self.size() == 0 => Err("law of size 0".into()),
             _ => Ok(()),
         }
     }
+}
+
+/// `P = {λ : H λ ≥ K}`: `K` has one entry per row of `H`, all entries are finite, and `H` has
+/// full column rank (no line in `P`, which the AVI solver needs to start at a vertex).
+fn check_polyhedron(h: &DMatrix<f64>, k: &DVector<f64>) -> Result<(), String> {
+    if h.ncols() == 0 || h.nrows() == 0 {
+        return Err(format!("H is {}x{}: the polyhedron needs at least one row and one column", h.nrows(), h.ncols()));
+    }
+    if k.len() != h.nrows() {
+        return Err(format!("K has {} entries but H has {} rows (one entry of K per row of H)", k.len(), h.nrows()));
+    }
+    if let Some(i) = h.iter().position(|v| !v.is_finite()) {
+        return Err(format!("H has a non-finite entry at row {}, column {}", i % h.nrows(), i / h.nrows()));
+    }
+    if let Some(i) = k.iter().position(|v| !v.is_finite()) {
+        return Err(format!("K has a non-finite entry at index {i}"));
+    }
+    let scale = h.amax();
+    let rank = h.clone().svd(false, false).singular_values.iter().filter(|s| **s > 1e-10 * scale).count();
+    if rank < h.ncols() {
+        return Err(format!(
+            "H has rank {rank} < {} columns: the polyhedron H λ >= K contains a line (AVI needs a vertex)",
+            h.ncols()
+        ));
+    }
+    Ok(())
 }

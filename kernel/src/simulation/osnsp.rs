@@ -4,6 +4,7 @@
 use super::assembly::{Assembly, Storage};
 use crate::error::KernelError;
 use crate::model::nslaw::NonSmoothLaw;
+use crate::solvers::avi::{self, Avi, AviSolver, AviSolverState};
 use crate::solvers::fc::{self, FcSolver, FcWorkspace, FrictionContact, GfcSolver};
 use crate::solvers::gmp::{self, GenericMechanical, GmpBlock, GmpOptions};
 use crate::solvers::lcp::{self, Lcp, LcpSolver, LcpSolverState};
@@ -25,6 +26,11 @@ pub enum Osnsp {
     Equality,
     /// `w = M λ + q`, `−w ∈ N_[lb, ub](λ)` (Siconos `Relay`), for `RelayNSL`.
     Relay(RelaySolver),
+    /// Affine variational inequality (Siconos `AVI`): `w = M λ + q`, `λ ∈ P`, `−w ∈ N_P(λ)`,
+    /// for `NormalConeNSL` and `RelayNSL`. `P` is the product of the active interactions'
+    /// polyhedra (block-diagonal `H`; a relay's box is `[I; −I] λ ≥ [lb; −ub]`). Siconos's `AVI`
+    /// takes a single interaction; here any number share one problem.
+    Avi(AviSolver),
     /// Mixed problem (Siconos `MLCP`): equality rows (`EqualityConditionNSL`, the first rows of
     /// `MixedComplementarityConditionNSL`) with free `λ`, complementarity rows
     /// (`ComplementarityConditionNSL`, `NewtonImpactNSL`) with `0 ≤ w ⊥ λ ≥ 0`.
@@ -65,6 +71,7 @@ impl Osnsp {
             Osnsp::Lcp(_) => "LCP",
             Osnsp::Equality => "Equality",
             Osnsp::Relay(_) => "Relay",
+            Osnsp::Avi(_) => "AVI",
             Osnsp::Mlcp(_) => "MLCP",
             Osnsp::FrictionContact { .. } => "FrictionContact",
             Osnsp::GlobalFrictionContact { .. } => "GlobalFrictionContact",
@@ -77,7 +84,7 @@ impl Osnsp {
         match self {
             Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_) | LcpSolver::Psor(_)),
             Osnsp::Relay(s) => !matches!(s, RelaySolver::Pgs(_)),
-            Osnsp::Equality | Osnsp::Mlcp(_) => true,
+            Osnsp::Equality | Osnsp::Mlcp(_) | Osnsp::Avi(_) => true,
             Osnsp::FrictionContact { solver, .. } => {
                 matches!(solver, FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_))
             }
@@ -95,6 +102,7 @@ impl Osnsp {
             },
             Osnsp::Equality => matches!(law, NonSmoothLaw::EqualityCondition { .. }),
             Osnsp::Relay(_) => matches!(law, NonSmoothLaw::Relay { .. }),
+            Osnsp::Avi(_) => matches!(law, NonSmoothLaw::NormalCone { .. } | NonSmoothLaw::Relay { .. }),
             Osnsp::FrictionContact { dim, .. } | Osnsp::GlobalFrictionContact { dim, .. } => {
                 matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim) && lagrangian
             }
@@ -128,6 +136,7 @@ impl Osnsp {
         match self {
             Osnsp::Lcp(s) => s.validate(),
             Osnsp::Relay(s) => s.validate(),
+            Osnsp::Avi(s) => s.validate(),
             Osnsp::Mlcp(s) => s.validate(),
             Osnsp::Equality => Ok(()),
             Osnsp::FrictionContact { dim, .. } if *dim != 2 && *dim != 3 => Err(NumericsError::InvalidOption {
@@ -202,11 +211,15 @@ impl OsnspOptions {
 pub(crate) struct OsnspState {
     lcp: LcpSolverState,
     relay: RelaySolverState,
+    avi: AviSolverState,
     mlcp: MlcpSolverState,
     fc: FcWorkspace,
     /// Relay bounds of the active rows.
     pub lb: Vec<f64>,
     pub ub: Vec<f64>,
+    /// AVI: the polyhedron `H λ ≥ K` of the active rows (block diagonal over the interactions).
+    pub poly_h: DMatrix<f64>,
+    pub poly_k: Vec<f64>,
     /// MLCP: `perm[i]` = problem row placed at MLCP row `i` (equality rows first), and `n_eq`.
     pub perm: Vec<usize>,
     pub n_eq: usize,
@@ -246,6 +259,13 @@ pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> R
             (asm.op, asm.q, st.lb, st.ub) = (Some(op), q, lb, ub);
             res
         }
+        Osnsp::Avi(solver) => {
+            let problem = Avi::new(op, take(&mut asm.q), take(&mut st.poly_h), take(&mut st.poly_k))?;
+            let res = avi::solve_with(&mut st.avi, &problem, &mut asm.z, &mut asm.w, solver);
+            let (op, q, h, k) = problem.into_parts();
+            (asm.op, asm.q, st.poly_h, st.poly_k) = (Some(op), q, h, k);
+            res
+        }
         Osnsp::FrictionContact { dim, solver } => {
             let problem = FrictionContact::new(*dim, op, take(&mut asm.q), take(&mut st.mu))?;
             let res = fc::solve_with_workspace(&mut st.fc, &problem, &mut asm.z, &mut asm.w, solver);
@@ -277,6 +297,26 @@ pub(crate) fn solve(osnsp: &Osnsp, asm: &mut Assembly, st: &mut OsnspState) -> R
                 what: "a condensed matrix (the global problem is solved by the MoreauJeanGOSI step)".into(),
             })
         }
+    }
+}
+
+/// The polyhedron of the active rows for the AVI: for each active interaction (its row offset
+/// and law), the rows of its `H` placed at its columns, and its `K`. Row data of the other
+/// problems is left alone.
+pub(crate) fn fill_polyhedron<'a>(
+    st: &mut OsnspState,
+    n: usize,
+    laws: impl Iterator<Item = (usize, &'a NonSmoothLaw)>,
+) {
+    let blocks: Vec<_> = laws.filter_map(|(off, law)| law.polyhedron().map(|p| (off, p))).collect();
+    let rows = blocks.iter().map(|(_, (h, _))| h.nrows()).sum();
+    st.poly_h = DMatrix::zeros(rows, n);
+    st.poly_k.clear();
+    let mut r = 0;
+    for (off, (h, k)) in blocks {
+        st.poly_h.view_mut((r, off), h.shape()).copy_from(&h);
+        st.poly_k.extend(k.iter());
+        r += h.nrows();
     }
 }
 

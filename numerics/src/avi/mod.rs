@@ -44,7 +44,10 @@ impl Avi {
         check_finite("q", &q)?;
         check_finite("H", h.as_slice())?;
         check_finite("k", &k)?;
-        let m = m.dense("AVI")?.clone();
+        let m = match m {
+            Operator::Dense(d) => d,
+            other => other.dense("AVI")?.clone(),
+        };
         let p = Avi { m, q, h, k };
         if caoferris::basis_rows(&p.h).len() < n {
             return Err(NumericsError::InvalidOption {
@@ -73,6 +76,10 @@ impl Avi {
     /// The size `n` of `z`.
     pub fn size(&self) -> usize {
         self.q.len()
+    }
+    /// Gives back `(M, q, H, k)`, so a caller can reuse the buffers for the next problem.
+    pub fn into_parts(self) -> (Operator, Vec<f64>, DMatrix<f64>, Vec<f64>) {
+        (Operator::Dense(self.m), self.q, self.h, self.k)
     }
 }
 
