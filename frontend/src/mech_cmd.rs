@@ -63,12 +63,13 @@ pub fn contacts_path(out: &Path) -> PathBuf {
 /// The summary line of a mechanics run.
 pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &crate::runner::Summary, out: &Path) -> String {
     format!(
-        "{}: {} steps (h = {}), {} bodies, {} steps with contacts, {} contact events, {} solver iterations, max residual {:.3e}, {} steps not converged, wall time {:.3} s; {} rows written to {}",
+        "{}: {} steps (h = {}), {} bodies, {} steps with {}, {} contact events, {} solver iterations, max residual {:.3e}, {} steps not converged, wall time {:.3} s; {} rows written to {}",
         model.display(),
         s.steps,
         plain(built.h),
         built.model.n_bodies(),
         s.nonsmooth_steps,
+        if built.model.joints().is_empty() { "contacts" } else { "joints or contacts" },
         s.events,
         s.solver_iterations,
         s.max_residual,
@@ -162,8 +163,16 @@ fn run_hdf5(
 pub fn check(loaded: &LoadedModel, model: &Path, strict: bool) -> Result<Vec<String>, MechFailure> {
     let built = build_mechanics(loaded).map_err(|e| input(e.to_string()))?;
     let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
+    let n_joints = built.model.joints().len();
+    let problem = if n_joints == 0 {
+        format!("FrictionContact(3) {}", built.options.solver.name())
+    } else {
+        let p = &built.options.joint_projection;
+        let projection = if p.enabled { format!("projection tol = {:e}", p.tol) } else { "no projection".into() };
+        format!("{n_joints} joints; GenericMechanical GaussSeidel, {projection}")
+    };
     let mut lines = vec![format!(
-        "{}: OK — mechanics: {} bodies ({} dynamic), {} contactors; {} steps of h = {} from t0 = {} to T = {}; MoreauJeanOSI (theta = {}) + FrictionContact(3) {}",
+        "{}: OK — mechanics: {} bodies ({} dynamic), {} contactors; {} steps of h = {} from t0 = {} to T = {}; MoreauJeanOSI (theta = {}) + {problem}",
         model.display(),
         built.model.n_bodies(),
         moving,
@@ -173,7 +182,6 @@ pub fn check(loaded: &LoadedModel, model: &Path, strict: bool) -> Result<Vec<Str
         plain(built.t0),
         plain(built.t_end),
         plain(built.options.theta),
-        built.options.solver.name()
     )];
     if let Some(t) = &loaded.model.title {
         lines.push(format!("title: {t}"));
@@ -187,7 +195,7 @@ pub fn check(loaded: &LoadedModel, model: &Path, strict: bool) -> Result<Vec<Str
             Some(s) if !s.status.converged() => {
                 return Err(MechFailure {
                     message: format!(
-                        "--strict: the friction-contact problem did not converge in the first step (residual {:.3e})",
+                        "--strict: the one-step problem did not converge in the first step (residual {:.3e})",
                         s.residual
                     ),
                     code: 3,

@@ -6,7 +6,8 @@
 //! Body columns (static bodies are left out: they never move): `t`, then per moving body
 //! `NAME.x NAME.y NAME.z` (centre of mass, world frame), `NAME.qw NAME.qx NAME.qy NAME.qz`
 //! (unit quaternion body → world, scalar first), `NAME.vx NAME.vy NAME.vz` (velocity, world
-//! frame), `NAME.wx NAME.wy NAME.wz` (angular velocity, **body frame**, as Siconos).
+//! frame), `NAME.wx NAME.wy NAME.wz` (angular velocity, **body frame**, as Siconos); then per
+//! joint `NAME.violation`, `max_i |h_i(q)|` of its constraint rows at the written state.
 //!
 //! Contact columns ([`contact_header`]), one row per contact closer than the margin at the start
 //! of the step ending at `t`: `t, body1, body2` (body indices in the model's order, from 0),
@@ -27,12 +28,14 @@ use std::time::Instant;
 /// Per-body column suffixes.
 pub const BODY_COLUMNS: [&str; 13] = ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
 
-/// Column names of the body file: `t`, then [`BODY_COLUMNS`] for every moving body.
+/// Column names of the body file: `t`, then [`BODY_COLUMNS`] for every moving body, then
+/// `NAME.violation` for every joint.
 pub fn header(model: &MechanicsModel) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for b in model.bodies.iter().filter(|b| b.kind != BodyKind::Static) {
         h.extend(BODY_COLUMNS.iter().map(|c| format!("{}.{c}", b.name)));
     }
+    h.extend(model.joints().iter().map(|j| format!("{}.violation", j.name)));
     h
 }
 
@@ -59,6 +62,7 @@ pub fn row(model: &MechanicsModel, t: f64, out: &mut Vec<f64>) {
         out.extend_from_slice(s.v.as_slice());
         out.extend_from_slice(s.omega.as_slice());
     }
+    out.extend(model.joints().iter().map(|j| j.violation(&model.bodies)));
 }
 
 fn contact_rows(sim: &MechanicsSimulation, t: f64, sink: &mut impl RowSink, r: &mut Vec<f64>) -> Result<(), Stopped> {

@@ -119,6 +119,11 @@ fn mistakes_are_located() {
             "</OneStepNSProblem><Newton/>",
             &["Simulation/Newton", "does not apply to a <Mechanics> scene"],
         ),
+        (
+            "</OneStepNSProblem>",
+            "</OneStepNSProblem><Projection/><Accuracy alpha=\"1e-6\"/>",
+            &["Simulation/Accuracy", "does not apply to a <Mechanics> scene"],
+        ),
         ("theta=\"0.5\"", "theta=\"0.3\"", &["m.xml:13:24:", "MoreauJeanOSI", "theta must be in [0.5, 1]"]),
         (
             "<MoreauJeanOSI theta=\"0.5\"/>",

@@ -166,3 +166,104 @@ fn cartesian_pendulum_event_driven() {
     assert!((crossings[0] - period / 4.0).abs() <= 1e-4, "{} vs {}", crossings[0], period / 4.0);
     assert!((crossings[1] - crossings[0] - period).abs() <= 1e-4, "{} vs {period}", crossings[1] - crossings[0]);
 }
+
+/// `cartesian_pendulum_semiexplicit.xml` (`<SemiExplicitEuler>`, no projection) and
+/// `cartesian_pendulum_semiexplicit_projection.xml` (`<Projection>` with `<Accuracy alpha="1e-9"
+/// constraint_tol="0.1" norm="max">`, i.e. |h(q)| ≤ 1e-10), both also at h/2. Without projection
+/// `q_{k+1} = q_k + h u_{k+1}` and `∇h(q_{k+1}) u_{k+1} = 0` give exactly
+/// `h(q_{k+1}) − h(q_k) = −h²|u_{k+1}|²/(2l)`: checked at every row, first order in h, linear in
+/// time. With projection |h(q)| ≤ 1e-10 and ∇h·u = 0 at every row. Both: the quarter period, and
+/// the energy loss of velocity-level impulses, first order in h.
+#[test]
+fn cartesian_pendulum_semiexplicit_projection() {
+    const TOL: f64 = 1e-10;
+    let dir = build_plugin("saltus-plugin-pendulum");
+    let args = ["--plugin-dir", dir.to_str().expect("utf-8 target dir")];
+    let tmp = tempfile::tempdir().unwrap();
+    let runs = |name: &str| {
+        let model = sample(&format!("cartesian_pendulum/{name}.xml"));
+        validate_xml(&model);
+        let text = std::fs::read_to_string(&model).unwrap();
+        assert!(text.contains(r#"h="1e-3""#));
+        let half = tmp.path().join(format!("{name}_half.xml"));
+        std::fs::write(&half, text.replace(r#"h="1e-3""#, r#"h="5e-4""#)).unwrap();
+        (run(&model, &args), run(&half, &args))
+    };
+    let (plain, plain_half) = runs("cartesian_pendulum_semiexplicit");
+    let (proj, proj_half) = runs("cartesian_pendulum_semiexplicit_projection");
+    let h_of = |tr: &Trajectory, k: usize| {
+        let (x, y) = (tr.col("bob.q[0]")[k], tr.col("bob.q[1]")[k]);
+        (x * x + y * y - L * L) / (2.0 * L)
+    };
+    let v2 = |tr: &Trajectory, k: usize| tr.col("bob.v[0]")[k].powi(2) + tr.col("bob.v[1]")[k].powi(2);
+    let energy = |tr: &Trajectory, k: usize| 0.5 * M * v2(tr, k) + M * G * tr.col("bob.q[1]")[k];
+    let n = plain.len();
+    assert_eq!(n, 5001);
+    let mut law = 0.0;
+    for k in 1..n {
+        law -= H * H * v2(&plain, k) / (2.0 * L);
+        let hp = h_of(&plain, k);
+        assert!((hp - law).abs() <= 1e-6 * law.abs() + 1e-15, "row {k}: h(q) = {hp:e} vs the law {law:e}");
+        assert!(plain.col("rod.ydot[0]")[k].abs() <= 1e-12, "row {k}: grad h . u");
+        assert!(h_of(&proj, k).abs() <= TOL, "row {k}: |h(q)| = {:e} with projection", h_of(&proj, k));
+        assert!(proj.col("rod.ydot[0]")[k].abs() <= 1e-12, "row {k}: grad h . u with projection");
+    }
+    for k in 1..proj_half.len() {
+        assert!(h_of(&proj_half, k).abs() <= TOL, "h/2, row {k}");
+    }
+    let (end, mid, end_half) = (h_of(&plain, n - 1), h_of(&plain, n / 2), h_of(&plain_half, plain_half.len() - 1));
+    let order = (end / end_half).log2();
+    let growth = end / mid;
+    let loss = |a: &Trajectory, b: &Trajectory| energy(a, a.len() - 1) / energy(b, b.len() - 1);
+    let (loss_plain, loss_proj) = (loss(&plain, &plain_half), loss(&proj, &proj_half));
+    eprintln!(
+        "semi-explicit Euler: h(q) at T {end:e} (h/2: {end_half:e}, order {order:.3}), at T/2 {mid:e}; energy at T \
+         {:.4} / {:.4} (ratios h vs h/2: {loss_plain:.3}, {loss_proj:.3}); run times {:.2?} / {:.2?}",
+        energy(&plain, n - 1),
+        energy(&proj, n - 1),
+        plain.elapsed,
+        proj.elapsed
+    );
+    assert!((order - 1.0).abs() < 0.05, "drift order {order}");
+    assert!((growth - 2.0).abs() < 0.1, "drift(T) / drift(T/2) = {growth}");
+    assert!(end.abs() > 1e6 * TOL);
+    for r in [loss_plain, loss_proj] {
+        assert!((r - 2.0).abs() < 0.1, "energy loss ratio {r}");
+    }
+    // the quarter period (l/g)^½ K(sin 45°) = 0.591949 from the first zero crossing of x
+    for tr in [&plain, &proj] {
+        let x = tr.col("bob.q[0]");
+        let k = (1..tr.len()).find(|&k| x[k - 1] > 0.0 && x[k] <= 0.0).expect("x crosses 0");
+        let t = tr.col("t");
+        let tc = t[k - 1] + (t[k] - t[k - 1]) * x[k - 1] / (x[k - 1] - x[k]);
+        assert!((tc - 0.591949).abs() <= 5e-3, "quarter period {tc}");
+    }
+}
+
+/// `<EventDriven><Accuracy constraint_tol>`: the rod projected at every event until
+/// |h(q)| / t ≤ α (one row, max norm); a looser tolerance leaves a larger violation.
+#[test]
+fn cartesian_pendulum_ed_constraint_tolerance_from_xml() {
+    let dir = build_plugin("saltus-plugin-pendulum");
+    let args = ["--plugin-dir", dir.to_str().expect("utf-8 target dir")];
+    let text = std::fs::read_to_string(sample("cartesian_pendulum/cartesian_pendulum_ed.xml")).unwrap();
+    let osi = "<LsodarOSI rtol=\"1e-12\" atol=\"1e-14\"/>\n    </OneStepIntegrator>";
+    assert!(text.contains(osi));
+    let tmp = tempfile::tempdir().unwrap();
+    let worst = |t_i: f64| {
+        let acc = format!(
+            "<LsodarOSI/>\n    </OneStepIntegrator>\n    <Accuracy alpha=\"1e-6\" constraint_tol=\"{t_i}\" norm=\"max\"/>"
+        );
+        let path = tmp.path().join(format!("ed_{t_i}.xml"));
+        std::fs::write(&path, text.replacen(osi, &acc, 1)).unwrap();
+        validate_xml(&path);
+        let tr = run(&path, &args);
+        let (x, y) = (tr.col("bob.q[0]"), tr.col("bob.q[1]"));
+        let w = (0..tr.len()).map(|k| ((x[k] * x[k] + y[k] * y[k] - L * L) / (2.0 * L)).abs()).fold(0.0, f64::max);
+        assert!(w <= 1e-6 * t_i, "max |h(q)| = {w:e} > alpha t = {:e}", 1e-6 * t_i);
+        w
+    };
+    let (tight, loose) = (worst(1e-6), worst(1.0));
+    eprintln!("event driven, alpha = 1e-6: max |h(q)| {tight:e} (t = 1e-6), {loose:e} (t = 1)");
+    assert!(loose > 100.0 * tight, "{loose:e} vs {tight:e}");
+}

@@ -129,6 +129,7 @@ fn accuracy_errors_are_located() {
         (r#"<Accuracy alpha="1e-6" weights="1 1" units="1 1"/>"#, "not both"),
         (r#"<Accuracy alpha="1e-6" units="1 0"/>"#, "units"),
         (r#"<Accuracy alpha="1e-6" time_scale="0"/>"#, "time_scale"),
+        (r#"<Accuracy alpha="1e-6" constraint_tol="0.1"/>"#, "no bilateral constraint"),
     ];
     for (acc, want) in cases {
         let m = tmp.path().join("m.xml");

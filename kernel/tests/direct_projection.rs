@@ -21,7 +21,8 @@ fn no_penetration_growth_with_direct_projection() {
     // with the projection
     let mut nsds = common::bouncing_ball();
     let opts = ProjectionOptions::default();
-    let mut sim = TimeSteppingDirectProjection::new(&nsds, 0.005, Osi::moreau_jean(0.5), osnsp(), opts).unwrap();
+    let mut sim =
+        TimeSteppingDirectProjection::new(&nsds, 0.005, Osi::moreau_jean(0.5), osnsp(), opts.clone()).unwrap();
     let mut projected = 0;
     for _ in 0..2000 {
         let rep = sim.step(&mut nsds).unwrap();

@@ -83,7 +83,8 @@ fn drift_without_projection(theta: f64) -> (f64, f64, f64) {
 /// With projection: |h(q)| ≤ tol and ∇h·v = 0 after every step; returns the max |h(q)|.
 fn drift_with_projection(theta: f64, opts: ProjectionOptions) -> f64 {
     let mut nsds = pendulum(1.0);
-    let mut sim = TimeSteppingDirectProjection::new(&nsds, H, Osi::moreau_jean(theta), Osnsp::Equality, opts).unwrap();
+    let mut sim =
+        TimeSteppingDirectProjection::new(&nsds, H, Osi::moreau_jean(theta), Osnsp::Equality, opts.clone()).unwrap();
     let mut drift: f64 = 0.0;
     let mut projected = 0;
     let e0 = G * nsds.systems()[0].state()[1];
@@ -120,7 +121,7 @@ fn projection_removes_the_drift_of_the_bilateral_constraint() {
     println!("theta 1/2: drift (t<=10) {d10:e}, (t<=T) {d:e}, law error {law:e}");
     assert!(law <= 1e-12, "drift law error {law:e}");
     assert!(d <= H * H * vmax2 / (8.0 * L) * 1.0001 && d >= 0.9 * H * H * vmax2 / (8.0 * L));
-    let dp = drift_with_projection(0.5, opts);
+    let dp = drift_with_projection(0.5, opts.clone());
     println!("theta 1/2 with projection: {dp:e}");
     assert!(d > 1e4 * opts.tol && d > 100.0 * dp.max(f64::MIN_POSITIVE));
     // θ = 1: the rod shortens at every step; the drift grows with time
@@ -128,7 +129,7 @@ fn projection_removes_the_drift_of_the_bilateral_constraint() {
     println!("theta 1: drift (t<=10) {d10:e}, (t<=T) {d:e}, law error {law:e}");
     assert!(law <= 1e-12, "drift law error {law:e}");
     assert!(d > 3.0 * d10, "drift does not grow: {d10:e} -> {d:e}");
-    let dp = drift_with_projection(1.0, opts);
+    let dp = drift_with_projection(1.0, opts.clone());
     println!("theta 1 with projection: {dp:e}");
     assert!(d > 1e5 * opts.tol && d > 100.0 * dp.max(f64::MIN_POSITIVE));
 }
@@ -205,7 +206,7 @@ fn projection_onto_bilateral_and_unilateral_constraints_together() {
         .unwrap()
         .with_activation_threshold(1e-6, &nsds)
         .unwrap();
-    let mut sim = TimeSteppingDirectProjection::from_time_stepping(&nsds, ts, opts).unwrap();
+    let mut sim = TimeSteppingDirectProjection::from_time_stepping(&nsds, ts, opts.clone()).unwrap();
     let (mut both, mut floor_projected) = (0, 0);
     sim.run(&mut nsds, 3.0, &mut |n, rep| {
         let p = rep.projection.as_ref().unwrap();

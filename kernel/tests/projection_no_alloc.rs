@@ -37,7 +37,7 @@ fn projection_allocates_nothing_once_sized() {
         .with_activation_threshold(1e-6, &nsds)
         .unwrap();
     let opts = ProjectionOptions::default();
-    let mut sim = TimeSteppingDirectProjection::from_time_stepping(&nsds, ts, opts).unwrap();
+    let mut sim = TimeSteppingDirectProjection::from_time_stepping(&nsds, ts, opts.clone()).unwrap();
     for _ in 0..100 {
         sim.step(&mut nsds).unwrap();
     }

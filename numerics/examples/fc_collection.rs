@@ -2,10 +2,13 @@
 //! `problem,type,n,solver,tolerance,status,iterations,error,seconds` (median of 3 solves;
 //! 1 solve when the first exceeds 2 s).
 //!
-//! `cargo run --release -p saltus-numerics --example fc_collection -- [--tol 1e-8] [--max-iter N] [--solvers a,b] DIR_OR_FILE...`
+//! `cargo run --release -p saltus-numerics --example fc_collection -- [--tol 1e-8] [--max-iter N] [--solvers a,b]
+//! [--factorization auto|dense|sparse] [--sparse-max-density D] DIR_OR_FILE...`
+//! (`--factorization` / `--sparse-max-density` set the Jacobian factorization of prox and newton-ac;
+//! `--sphere-column N` adds the generated N-contact column of `fc::generate::sphere_column(N, 7)`).
 //! Files under a `fc2d` directory are 2D local problems, `fc3d` 3D local, `fc3d-global` global.
 
-use saltus_numerics::fc::{self, global::gfc_solver_by_name, FcSolver};
+use saltus_numerics::fc::{self, global::gfc_solver_by_name, FcSolver, JacobianFactorization};
 use saltus_numerics::IterOptions;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -19,8 +22,23 @@ fn kind(path: &Path) -> Option<&'static str> {
     }
 }
 
+/// Pseudo directory of the generated problems (`--sphere-column N`).
+const GENERATED: &str = "<generated>";
+
+/// The generated sphere column named by a `<generated>/fc3d/sphere_column-N` path.
+fn generated(f: &Path) -> Option<saltus_numerics::Result<fc::FrictionContact>> {
+    if !f.starts_with(GENERATED) {
+        return None;
+    }
+    let n = f.file_name()?.to_str()?.strip_prefix("sphere_column-")?.parse().ok()?;
+    Some(fc::generate::sphere_column(n, 7))
+}
+
 #[cfg(feature = "hdf5")]
 fn read_local(f: &Path, h5: bool) -> saltus_numerics::Result<fc::FrictionContact> {
+    if let Some(p) = generated(f) {
+        return p;
+    }
     if h5 {
         fc::read_fclib_local(f)
     } else {
@@ -30,6 +48,9 @@ fn read_local(f: &Path, h5: bool) -> saltus_numerics::Result<fc::FrictionContact
 
 #[cfg(not(feature = "hdf5"))]
 fn read_local(f: &Path, _h5: bool) -> saltus_numerics::Result<fc::FrictionContact> {
+    if let Some(p) = generated(f) {
+        return p;
+    }
     fc::read_fc_file(f)
 }
 
@@ -56,11 +77,29 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut tol, mut max_iter, mut only): (f64, usize, Option<Vec<String>>) = (1e-8, 10_000, None);
     let mut files: Vec<PathBuf> = Vec::new();
+    let (mut factorization, mut max_density) = (None, None);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--tol" => tol = args.next().and_then(|s| s.parse().ok()).unwrap_or(tol),
             "--max-iter" => max_iter = args.next().and_then(|s| s.parse().ok()).unwrap_or(max_iter),
             "--solvers" => only = args.next().map(|s| s.split(',').map(String::from).collect()),
+            "--factorization" => {
+                factorization = match args.next().as_deref() {
+                    Some("auto") => Some(JacobianFactorization::Auto),
+                    Some("dense") => Some(JacobianFactorization::Dense),
+                    Some("sparse") => Some(JacobianFactorization::Sparse),
+                    other => {
+                        eprintln!("--factorization: expected auto, dense or sparse, got {other:?}");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            "--sphere-column" => {
+                if let Some(n) = args.next().and_then(|s| s.parse::<usize>().ok()) {
+                    files.push(Path::new(GENERATED).join("fc3d").join(format!("sphere_column-{n}")));
+                }
+            }
+            "--sparse-max-density" => max_density = args.next().and_then(|s| s.parse::<f64>().ok()),
             _ => {
                 let p = PathBuf::from(&a);
                 if p.is_dir() {
@@ -145,7 +184,18 @@ fn main() {
             if !wanted(s) {
                 continue;
             }
-            let solver: FcSolver = fc::solver_by_name(s, it).expect("catalogue name");
+            let mut solver: FcSolver = fc::solver_by_name(s, it).expect("catalogue name");
+            match &mut solver {
+                FcSolver::Prox(o) => {
+                    o.factorization = factorization.unwrap_or(o.factorization);
+                    o.sparse_max_density = max_density.unwrap_or(o.sparse_max_density);
+                }
+                FcSolver::NewtonAc(o) => {
+                    o.factorization = factorization.unwrap_or(o.factorization);
+                    o.sparse_max_density = max_density.unwrap_or(o.sparse_max_density);
+                }
+                _ => {}
+            }
             let is2 = matches!(solver, FcSolver::Nsgs2d(_) | FcSolver::Lemke2d(_));
             let only3 = matches!(
                 solver,

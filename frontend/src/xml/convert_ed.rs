@@ -4,7 +4,7 @@
 
 use super::convert::{kernel_msg, Simulation};
 use super::convert_events::WindowScale;
-use super::convert_sim::{lcp_solver, sim_error};
+use super::convert_sim::{constraint_accuracy, constraint_rows, lcp_solver, sim_error};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use saltus_kernel::{EventDriven, EventDrivenOptions, KernelError, Nsds, OdeOptions, UserEvent};
@@ -78,6 +78,15 @@ pub fn build_event_driven(
     if let Some(a) = &e.accuracy {
         accuracy(m, a, ls, n_state, &mut o.ode)?;
         o.ode.validate(n_state).map_err(|err| m.error_at(ACC_PATH, err.to_string()))?;
+        if a.constraint_tol.is_some() {
+            if constraint_rows(nsds, true) == "none" {
+                return Err(m.error_at(
+                    ACC_PATH,
+                    "`constraint_tol`: the model has no bilateral constraint (EqualityConditionNSL) to project",
+                ));
+            }
+            o.constraint_accuracy = Some(constraint_accuracy(m, ACC_PATH, a.alpha, &a.constraint_tol, a.norm)?);
+        }
     }
     o.ode.validate(n_state).map_err(|err| m.error_at(OSI_PATH, err.to_string()))?;
     if let Some(s) = &e.impact {
@@ -130,6 +139,9 @@ pub fn build_event_driven(
     let sim = EventDriven::with_events(nsds, o, events).map_err(|err| match &err {
         KernelError::Ode { source, .. } => m.error_at(OSI_PATH, source.to_string()),
         KernelError::InvalidOption { option: "event", reason } => m.error_at("Events", reason.clone()),
+        KernelError::InvalidOption { option: "constraint_accuracy", reason } => {
+            m.error_at(ACC_PATH, format!("{reason} (bilateral constraint rows: {})", constraint_rows(nsds, true)))
+        }
         KernelError::SingularW { .. }
         | KernelError::InvalidCombination { .. }
         | KernelError::UnsupportedSystem { .. } => sim_error(m, nsds, &err, "LsodarOSI"),

@@ -49,7 +49,8 @@ fn numbers(text: &str, what: &str, counts: &[usize]) -> Result<Vec<f64>, String>
     Ok(v)
 }
 
-fn vec3(text: &Option<String>, what: &str, default: Vector3<f64>) -> Result<Vector3<f64>, String> {
+/// A 3-vector attribute (`default` when absent), or the reason.
+pub(super) fn vec3(text: &Option<String>, what: &str, default: Vector3<f64>) -> Result<Vector3<f64>, String> {
     match text {
         None => Ok(default),
         Some(t) => numbers(t, what, &[3]).map(|v| Vector3::new(v[0], v[1], v[2])),
@@ -130,7 +131,7 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
             let heights = data(m, &s.heights, &format!("{path}/heights"), 0)?;
             ShapeDesc::HeightField { heights, size: Vector2::new(size[0], size[1]) }
         }
-        MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) => return Ok(None),
+        MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) | MechItem::Joint(_) => return Ok(None),
     };
     desc.validate().map_err(|e| m.error_at(path, e))?;
     Ok(Some(desc))
@@ -305,7 +306,8 @@ pub fn build_mechanics(m: &LoadedModel) -> Result<MechanicsBuilt, ModelError> {
     if n_bodies == 0 {
         return Err(m.error_at("Mechanics", "the scene has no <RigidBody>"));
     }
-    let (options, h) = super::convert_mech_sim::options(m)?;
+    let n_joints = super::convert_joints::add_joints(m, mech, &mut model)?;
+    let (options, h) = super::convert_mech_sim::options(m, n_joints > 0)?;
     let steps_f = ((t_end - t0) / h).round();
     if !(1.0..=1e12).contains(&steps_f) {
         return Err(m.error_at(

@@ -4,6 +4,7 @@
 
 use super::schema::*;
 use super::{plain, LoadedModel, ModelError};
+use saltus_mechanics::joints::JointProjection;
 use saltus_mechanics::MoreauJeanOptions;
 
 /// The solver element with `warm_start` defaulting to true, and false when the problem's
@@ -26,7 +27,9 @@ fn with_warm_start(s: &FcSolverSpec, default: bool) -> FcSolverSpec {
 }
 
 /// Moreau–Jean options and the step `h` of a `<Mechanics>` model's `<Simulation>`.
-pub(super) fn options(m: &LoadedModel) -> Result<(MoreauJeanOptions, f64), ModelError> {
+///
+/// With joints (`has_joints`), see [`joint_options`].
+pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOptions, f64), ModelError> {
     let mf = &m.model;
     let s = match (&mf.simulation, &mf.event_driven) {
         (Some(s), None) => s,
@@ -54,10 +57,24 @@ pub(super) fn options(m: &LoadedModel) -> Result<(MoreauJeanOptions, f64), Model
             m.error_at(osi_path, format!("theta must be in [0.5, 1] for rigid bodies, got {}", plain(osi.theta)))
         );
     }
+    if s.accuracy.is_some() {
+        return Err(m.error_at(
+            "Simulation/Accuracy",
+            "<Accuracy> (constraint tolerances of the projection) does not apply to a <Mechanics> scene; \
+             <Projection tol> sets the joint projection's tolerance",
+        ));
+    }
+    if has_joints {
+        return joint_options(m, s, osi.theta, osi.gamma).map(|o| (o, h));
+    }
     let OsnspSpec::FrictionContact(fc) = &s.osnsp.kind else {
+        let hint = match &s.osnsp.kind {
+            OsnspSpec::GenericMechanical(_) => " (<GenericMechanical> is for scenes with <Joint>s)",
+            _ => "",
+        };
         return Err(m.error_at(
             "Simulation/OneStepNSProblem",
-            "a <Mechanics> scene solves a <FrictionContact dim=\"3\"> problem per step",
+            format!("a <Mechanics> scene solves a <FrictionContact dim=\"3\"> problem per step{hint}"),
         ));
     };
     let fc_path = "Simulation/OneStepNSProblem/FrictionContact";
@@ -72,13 +89,17 @@ pub(super) fn options(m: &LoadedModel) -> Result<(MoreauJeanOptions, f64), Model
             "a <Mechanics> scene assembles W in sparse 3×3 blocks: `storage` may only be auto or sparse, and `sparse_threshold` does not apply",
         ));
     }
-    for (what, given) in [("Newton", s.newton.is_some()), ("Projection", s.projection.is_some())] {
-        if given {
-            return Err(m.error_at(
-                &format!("Simulation/{what}"),
-                format!("<{what}> does not apply to a <Mechanics> scene (one friction-contact problem per step)"),
-            ));
-        }
+    if s.newton.is_some() {
+        return Err(m.error_at(
+            "Simulation/Newton",
+            "<Newton> does not apply to a <Mechanics> scene (one friction-contact problem per step)",
+        ));
+    }
+    if s.projection.is_some() {
+        return Err(m.error_at(
+            "Simulation/Projection",
+            "<Projection> projects onto the joints of a <Mechanics> scene, and this one has no <Joint>",
+        ));
     }
     let spec = FrictionContactSpec { solver: with_warm_start(&fc.solver, fc.warm_start.unwrap_or(true)), ..fc.clone() };
     let solver = super::convert_fc::fc_solver(&spec)
@@ -89,4 +110,65 @@ pub(super) fn options(m: &LoadedModel) -> Result<(MoreauJeanOptions, f64), Model
     }
     o.on_non_convergence = super::convert_mech::policy(fc.on_non_convergence);
     Ok((o, h))
+}
+
+/// The options of a scene with joints: one `<GenericMechanical>` problem per step (all joint
+/// rows in one equality block, one friction block per contact: `W` dense, impulses always
+/// warm-started from the previous step), and the projection onto the joints after each step when
+/// `<Projection>` is present (`tol` on `max_i |h_i(q)|`, default 1e-12; `max_iter` Gauss–Newton
+/// iterations, default 10), as Siconos `TimeSteppingDirectProjection`.
+fn joint_options(
+    m: &LoadedModel,
+    s: &SimulationSpec,
+    theta: f64,
+    gamma: Option<f64>,
+) -> Result<MoreauJeanOptions, ModelError> {
+    let OsnspSpec::GenericMechanical(g) = &s.osnsp.kind else {
+        return Err(m.error_at(
+            "Simulation/OneStepNSProblem",
+            "a <Mechanics> scene with <Joint>s solves a <GenericMechanical> problem per step (joint rows and contacts), e.g. <GenericMechanical><GaussSeidel tol=\"1e-10\"/></GenericMechanical>",
+        ));
+    };
+    let path = "Simulation/OneStepNSProblem/GenericMechanical";
+    if matches!(g.storage, Some(StorageSpec::Sparse)) || g.sparse_threshold.is_some() {
+        return Err(m.error_at(
+            path,
+            "the joint rows and contacts of a <Mechanics> scene form a dense W: `storage` may only be auto or dense, and `sparse_threshold` does not apply",
+        ));
+    }
+    let GmpSolverSpec::GaussSeidel(gs) = &g.solver;
+    if g.warm_start == Some(false) || gs.warm_start == Some(false) {
+        return Err(m.error_at(
+            path,
+            "the joint impulses are always warm-started from the previous step: `warm_start` cannot be false",
+        ));
+    }
+    let solver = super::convert_fc::gmp_solver(g).map_err(|e| m.error_at(&format!("{path}/GaussSeidel"), e))?;
+    if s.newton.is_some() {
+        return Err(m.error_at("Simulation/Newton", "<Newton> does not apply to a <Mechanics> scene"));
+    }
+    let mut joint_projection = JointProjection { enabled: false, ..Default::default() };
+    if let Some(p) = &s.projection {
+        joint_projection.enabled = true;
+        if let Some(tol) = p.tol {
+            if !(tol > 0.0 && tol.is_finite()) {
+                return Err(
+                    m.error_at("Simulation/Projection", format!("`tol` must be finite and > 0, got {}", plain(tol)))
+                );
+            }
+            joint_projection.tol = tol;
+        }
+        if let Some(n) = p.max_iter {
+            if n == 0 {
+                return Err(m.error_at("Simulation/Projection", "`max_iter` must be at least 1"));
+            }
+            joint_projection.max_iter = n;
+        }
+    }
+    let mut o = MoreauJeanOptions { theta, joint_solver: solver, joint_projection, ..Default::default() };
+    if let Some(gamma) = gamma {
+        o.gamma = gamma;
+    }
+    o.on_non_convergence = super::convert_mech::policy(g.on_non_convergence);
+    Ok(o)
 }

@@ -1,14 +1,15 @@
 //! `<Simulation>` -> kernel time stepping: integrator, one-step problem with its typed solver
-//! options, Newton and projection options.
+//! options, Newton and projection options (with `<Accuracy>`'s constraint tolerances).
 
 use super::convert::{kernel_msg, Simulation};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use saltus_kernel::solvers::{avi, lcp, mlcp, relay};
 use saltus_kernel::{
-    KernelError, NewtonOptions, Nsds, OnNonConvergence, Osi, Osnsp, OsnspOptions, ProjectionOptions, Storage,
-    TimeStepping, TimeSteppingDirectProjection,
+    ConstraintAccuracy, KernelError, NewtonOptions, Nsds, OnNonConvergence, Osi, Osnsp, OsnspOptions,
+    ProjectionOptions, Storage, TimeStepping, TimeSteppingDirectProjection, VelocityUpdate,
 };
+use saltus_numerics::ode::ErrorNorm;
 
 fn set_iter(it: &mut saltus_numerics::IterOptions, tol: Option<f64>, max_iter: Option<usize>) {
     if let Some(t) = tol {
@@ -275,6 +276,7 @@ impl OsiSpec {
             OsiSpec::MoreauJeanOSI(_) => "MoreauJeanOSI",
             OsiSpec::EulerMoreauOSI(_) => "EulerMoreauOSI",
             OsiSpec::MoreauJeanGOSI(_) => "MoreauJeanGOSI",
+            OsiSpec::SemiExplicitEuler(_) => "SemiExplicitEuler",
         }
     }
 }
@@ -297,6 +299,19 @@ pub fn build_simulation(
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta },
         OsiSpec::MoreauJeanGOSI(o) => Osi::MoreauJeanGosi { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
+        OsiSpec::SemiExplicitEuler(o) => Osi::SemiExplicitEuler {
+            gamma: o.gamma.unwrap_or(0.5),
+            update: match o.velocity.as_deref() {
+                None | Some("explicit") => VelocityUpdate::Explicit,
+                Some("implicit") => VelocityUpdate::Implicit,
+                Some(other) => {
+                    return Err(m.error_at(
+                        "Simulation/OneStepIntegrator/SemiExplicitEuler",
+                        format!("attribute `velocity` must be `explicit` or `implicit`, got `{other}`"),
+                    ))
+                }
+            },
+        },
     };
     osi.validate()
         .map_err(|e| m.error_at(&format!("Simulation/OneStepIntegrator/{}", s.osi.kind_name()), kernel_msg(&e)))?;
@@ -361,7 +376,15 @@ pub fn build_simulation(
     let ts = ts.with_options(opts).map_err(|e| m.error_at(osnsp_path, kernel_msg(&e)))?;
     let ts = ts.with_newton(newton).map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     let sim = match &s.projection {
-        None => Simulation::TimeStepping(Box::new(ts)),
+        None => {
+            if s.accuracy.is_some() {
+                return Err(m.error_at(
+                    TS_ACC_PATH,
+                    "<Accuracy> in <Simulation> sets the constraint tolerances of the projection: add <Projection>",
+                ));
+            }
+            Simulation::TimeStepping(Box::new(ts))
+        }
         Some(p) => {
             let mut po = ProjectionOptions::default();
             if let Some(t) = p.tol {
@@ -370,12 +393,91 @@ pub fn build_simulation(
             if let Some(k) = p.max_iter {
                 po.max_iter = k;
             }
-            let dp = TimeSteppingDirectProjection::from_time_stepping(nsds, ts, po)
-                .map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
+            if let Some(a) = &s.accuracy {
+                if p.tol.is_some() {
+                    return Err(m.error_at(
+                        TS_ACC_PATH,
+                        "<Accuracy> replaces the `tol` of <Projection> (the stopping test ‖T c‖ ≤ alpha): give one \
+                         or the other",
+                    ));
+                }
+                po.accuracy = Some(constraint_accuracy(m, TS_ACC_PATH, a.alpha, &a.constraint_tol, a.norm)?);
+            }
+            let dp = TimeSteppingDirectProjection::from_time_stepping(nsds, ts, po).map_err(|e| match &e {
+                KernelError::InvalidOption { option: "constraint_accuracy", reason } => {
+                    m.error_at(TS_ACC_PATH, format!("{reason} (constraint rows: {})", constraint_rows(nsds, false)))
+                }
+                _ => sim_error(m, nsds, &e, s.osi.kind_name()),
+            })?;
             Simulation::Projection(Box::new(dp))
         }
     };
     Ok((sim, level))
+}
+
+const TS_ACC_PATH: &str = "Simulation/Accuracy";
+
+/// Simmath's constraint accuracy from `alpha`, the `constraint_tol` list and `norm` of an
+/// `<Accuracy>` at `path` (RMS unless `norm="max"`; α is checked here, the number of
+/// tolerances against the constraint rows by the kernel).
+pub(crate) fn constraint_accuracy(
+    m: &LoadedModel,
+    path: &str,
+    alpha: f64,
+    tol: &Option<String>,
+    norm: Option<ErrorNormSpec>,
+) -> Result<ConstraintAccuracy, ModelError> {
+    if !(alpha > 0.0 && alpha <= 1.0) {
+        return Err(m.error_at(path, format!("`alpha` must be in (0, 1], got {}", super::plain(alpha))));
+    }
+    let tol = match tol {
+        None => Vec::new(),
+        Some(text) => {
+            let v =
+                super::values::parse_numbers(text).map_err(|e| m.error_at(path, format!("`constraint_tol`: {e}")))?;
+            if let Some(t) = v.iter().find(|t| !(t.is_finite() && **t > 0.0)) {
+                return Err(m.error_at(
+                    path,
+                    format!("`constraint_tol` entries must be finite and > 0, got {}", super::plain(*t)),
+                ));
+            }
+            if v.is_empty() {
+                return Err(m.error_at(path, "`constraint_tol` is empty (give one value, or one per constraint row)"));
+            }
+            v
+        }
+    };
+    let norm = match norm {
+        Some(ErrorNormSpec::Max) => ErrorNorm::Max,
+        _ => ErrorNorm::Rms,
+    };
+    Ok(ConstraintAccuracy { alpha, tol, norm })
+}
+
+/// The constraint rows the tolerances of `<Accuracy constraint_tol>` are for, in declaration
+/// order: `name[i]` for each component of the equality laws (and, unless `bilateral_only`,
+/// of the unilateral ones).
+pub(crate) fn constraint_rows(nsds: &Nsds, bilateral_only: bool) -> String {
+    use saltus_kernel::NonSmoothLaw;
+    let mut rows = Vec::new();
+    for inter in nsds.interactions() {
+        if !inter.relation.is_lagrangian() {
+            continue;
+        }
+        let n = match &inter.law {
+            NonSmoothLaw::EqualityCondition { size } => *size,
+            _ if bilateral_only => 0,
+            NonSmoothLaw::ComplementarityCondition { size } => *size,
+            NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. } => 1,
+            _ => 0,
+        };
+        rows.extend((0..n).map(|i| format!("{}[{i}]", inter.name)));
+    }
+    if rows.is_empty() {
+        "none".into()
+    } else {
+        format!("{}: {}", rows.len(), rows.join(" "))
+    }
 }
 
 /// Installs the interactions declared with `activation_distance` (kernel `ProximityManager`):

@@ -82,6 +82,9 @@ fn offset(o: &Isometry3<f64>) -> String {
 /// The model file of `scene` (t0 = 0, T = `scene.t_end`), or why it cannot be written.
 pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     let m = &scene.model;
+    if !m.joints().is_empty() {
+        return Err("the scene has joints: only scenes without joints are written".into());
+    }
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(out, "<Model version=\"1.0\" title=\"{}\">", xml_escape(title));
     let _ = writeln!(out, "  <Time t0=\"0\" T=\"{}\"/>", plain(scene.t_end));

@@ -8,6 +8,7 @@ pub mod convert_control;
 mod convert_ed;
 mod convert_events;
 mod convert_fc;
+mod convert_joints;
 pub mod convert_mech;
 mod convert_mech_sim;
 mod convert_sim;

@@ -57,6 +57,9 @@ pub struct AccuracySpec {
     pub units: Option<String>,
     #[serde(rename = "@norm", default, skip_serializing_if = "is_none")]
     pub norm: Option<ErrorNormSpec>,
+    /// Tolerances `t_i` of the bilateral constraints (projection stops at `‖T h(q)‖ ≤ α`).
+    #[serde(rename = "@constraint_tol", default, skip_serializing_if = "is_none")]
+    pub constraint_tol: Option<String>,
 }
 
 /// `<OneStepIntegrator>` of an event-driven simulation.

@@ -31,6 +31,7 @@ pub enum MechItem {
     HeightMap(HeightMapSpec),
     NewtonImpactFrictionNSL(MechLawSpec),
     RigidBody(RigidBodySpec),
+    Joint(JointSpec),
 }
 
 impl MechItem {
@@ -46,7 +47,7 @@ impl MechItem {
             MechItem::Mesh(s) => ("Mesh", &s.name),
             MechItem::HalfSpace(s) => ("HalfSpace", &s.name),
             MechItem::HeightMap(s) => ("HeightMap", &s.name),
-            MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) => return None,
+            MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) | MechItem::Joint(_) => return None,
         })
     }
 }
@@ -226,4 +227,72 @@ pub struct OscillationSpec {
     pub frequency: f64,
     #[serde(rename = "@phase", default, skip_serializing_if = "is_none")]
     pub phase: Option<f64>,
+}
+
+/// `<Joint name=".." type="PivotJointR" body1=".." body2=".." point=".." axis=".."/>` (Siconos
+/// `mechanics.joints`; `body2` absent: the world). Point and axis in the world frame at the
+/// initial poses. Child elements may be added (joint stops, friction) by later versions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@type")]
+    pub kind: String,
+    #[serde(rename = "@body1")]
+    pub body1: String,
+    #[serde(rename = "@body2", default, skip_serializing_if = "is_none")]
+    pub body2: Option<String>,
+    #[serde(rename = "@point", default, skip_serializing_if = "is_none")]
+    pub point: Option<String>,
+    #[serde(rename = "@axis", default, skip_serializing_if = "is_none")]
+    pub axis: Option<String>,
+}
+
+/// `type` of a `<Joint>`: the Siconos joint relations (read by [`JointTypeSpec::parse`], so
+/// that a wrong word gets a message naming the allowed ones).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JointTypeSpec {
+    KneeJointR,
+    PivotJointR,
+    PrismaticJointR,
+    CylindricalJointR,
+    FixedJointR,
+}
+
+impl JointTypeSpec {
+    /// Every type, in the order of the messages.
+    pub const ALL: [JointTypeSpec; 5] = [
+        JointTypeSpec::KneeJointR,
+        JointTypeSpec::PivotJointR,
+        JointTypeSpec::PrismaticJointR,
+        JointTypeSpec::CylindricalJointR,
+        JointTypeSpec::FixedJointR,
+    ];
+    /// The Siconos name (`PivotJointR`).
+    pub fn name(self) -> &'static str {
+        match self {
+            JointTypeSpec::KneeJointR => "KneeJointR",
+            JointTypeSpec::PivotJointR => "PivotJointR",
+            JointTypeSpec::PrismaticJointR => "PrismaticJointR",
+            JointTypeSpec::CylindricalJointR => "CylindricalJointR",
+            JointTypeSpec::FixedJointR => "FixedJointR",
+        }
+    }
+    /// Whether the type takes a `point` and an `axis` (each is then required).
+    pub fn takes(self) -> (bool, bool) {
+        match self {
+            JointTypeSpec::KneeJointR => (true, false),
+            JointTypeSpec::PivotJointR | JointTypeSpec::CylindricalJointR => (true, true),
+            JointTypeSpec::PrismaticJointR => (false, true),
+            JointTypeSpec::FixedJointR => (false, false),
+        }
+    }
+    /// A Siconos joint name, or the reason.
+    pub fn parse(s: &str) -> Result<JointTypeSpec, String> {
+        Self::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| {
+            let all: Vec<&str> = Self::ALL.iter().map(|t| t.name()).collect();
+            format!("`type` must be one of {}, got `{s}`", all.join(", "))
+        })
+    }
 }

@@ -19,6 +19,22 @@ pub struct SimulationSpec {
     pub newton: Option<NewtonSpec>,
     #[serde(rename = "Projection", default, skip_serializing_if = "is_none")]
     pub projection: Option<ProjectionSpec>,
+    /// Simmath's constraint tolerances as the projection's stopping test (needs `<Projection>`).
+    #[serde(rename = "Accuracy", default, skip_serializing_if = "is_none")]
+    pub accuracy: Option<TsAccuracySpec>,
+}
+
+/// `<Accuracy alpha constraint_tol norm>` of a time-stepping `<Simulation>`: the projection
+/// stops when `‖T c‖ ≤ α`, `T = diag(1/t_i)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TsAccuracySpec {
+    #[serde(rename = "@alpha")]
+    pub alpha: f64,
+    #[serde(rename = "@constraint_tol", default, skip_serializing_if = "is_none")]
+    pub constraint_tol: Option<String>,
+    #[serde(rename = "@norm", default, skip_serializing_if = "is_none")]
+    pub norm: Option<super::schema_ed::ErrorNormSpec>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,6 +57,19 @@ pub enum OsiSpec {
     MoreauJeanOSI(MoreauJeanSpec),
     EulerMoreauOSI(EulerMoreauSpec),
     MoreauJeanGOSI(MoreauJeanSpec),
+    SemiExplicitEuler(SemiExplicitEulerSpec),
+}
+
+/// `<SemiExplicitEuler gamma velocity>`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SemiExplicitEulerSpec {
+    #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
+    pub gamma: Option<f64>,
+    /// `explicit` or `implicit` (a string checked by the converter: inside the integrator
+    /// choice a serde enum's error would name the value as an element).
+    #[serde(rename = "@velocity", default, skip_serializing_if = "is_none")]
+    pub velocity: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

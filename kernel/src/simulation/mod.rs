@@ -1,7 +1,8 @@
-//! Simulations: time stepping with Moreau–Jean / Euler–Moreau, the one-step problems, and
+//! Simulations: time stepping with Moreau–Jean / Euler–Moreau / semi-explicit Euler, the one-step problems, and
 //! helpers to run and record.
 
 pub mod assembly;
+pub mod constraint_accuracy;
 mod dynamic_topology;
 pub mod event_driven;
 mod gosi;

@@ -2,7 +2,7 @@
 //! `OneStepIntegrator` methods): `begin_step` (memories), `compute_free_state`, `update_input`,
 //! `update_state`, `update_output`, `commit` (Siconos `nextStep`'s memory swap).
 
-use super::osi::{euler_moreau, moreau_jean, Osi};
+use super::osi::{euler_moreau, moreau_jean, semi_explicit, Osi};
 use super::time_stepping::TimeStepping;
 use crate::error::KernelError;
 use crate::model::nsds::Nsds;
@@ -15,6 +15,7 @@ impl TimeStepping {
             match self.osi {
                 Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => moreau_jean::begin_step(ds, w, t_k)?,
                 Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k)?,
+                Osi::SemiExplicitEuler { .. } => semi_explicit::begin_step(ds, w, t_k, self.h)?,
             }
         }
         Ok(())
@@ -22,13 +23,14 @@ impl TimeStepping {
 
     /// The free state of every system at the current Newton iterate (and `W` if not constant).
     pub(super) fn compute_free_state(&mut self, nsds: &Nsds, t1: f64) -> Result<(), KernelError> {
-        let (h, theta) = (self.h, self.osi.theta());
+        let (h, theta, t_k) = (self.h, self.osi.theta(), self.t());
         for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
             match self.osi {
                 Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => {
                     moreau_jean::compute_free_state(ds, w, t1, h, theta)?
                 }
                 Osi::EulerMoreau { .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta)?,
+                Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h)?,
             }
             w.free_osnsp.copy_from(&w.free);
         }
@@ -52,7 +54,7 @@ impl TimeStepping {
     /// New state from the free state and the input; returns the Newton increment and the state
     /// scale. A non-finite state is an error (the caller rolls back).
     pub(super) fn update_state(&mut self, nsds: &mut Nsds, t1: f64) -> Result<(f64, f64), KernelError> {
-        let (h, theta) = (self.h, self.osi.theta());
+        let (h, theta, t_k) = (self.h, self.osi.theta(), self.t());
         let mut delta: f64 = 0.0;
         let mut scale_x: f64 = 0.0;
         let (systems, _) = nsds.parts_mut();
@@ -67,6 +69,7 @@ impl TimeStepping {
                     moreau_jean::update_state(ds, w, h, theta, t1)?
                 }
                 (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1)?,
+                (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k)?,
             };
             let bad_v = ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()));
             if !d.is_finite() || bad_v || ds.state().iter().any(|v| !v.is_finite()) {

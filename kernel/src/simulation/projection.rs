@@ -17,11 +17,16 @@
 //! `TimeSteppingCombinedProjection` does the same at velocity level):
 //! `v ← v + M⁻¹ Hₑᵀ ν` with `Hₑ M⁻¹ Hₑᵀ ν = −Hₑ v`, the mass-weighted orthogonal projection, which
 //! never increases the kinetic energy. Unilateral velocities are left to the impact law.
+//! With [`ProjectionOptions::accuracy`] the stopping test is Simmath's constraint accuracy
+//! instead, `‖T c‖ ≤ α` with `T = diag(1/t_i)` and `c` the violations above (a unilateral row
+//! is a candidate when `h_u(q) < α t_i`). After [`crate::Osi::SemiExplicitEuler`] this is the
+//! CPODES-style coordinate projection of positions then velocities.
 //! Every workspace is sized in [`TimeSteppingDirectProjection::new`]; a projection allocates
 //! nothing unless a user function does.
 
 mod pivot;
 
+use super::constraint_accuracy::ConstraintAccuracy;
 use super::osi::Osi;
 use super::osnsp::{OnNonConvergence, Osnsp};
 use super::report::{ProjectionReport, StepReport};
@@ -37,11 +42,15 @@ use saltus_numerics::{NumericsError, SolveReport, SolveStatus};
 use std::time::Instant;
 
 /// Options of the position projection.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ProjectionOptions {
     /// Accepted constraint violation: `|h(q)|` on bilateral rows, `max(0, −h(q))` on unilateral
-    /// rows.
+    /// rows (max norm; unused when `accuracy` is set).
     pub tol: f64,
+    /// The stopping test `‖T c‖ ≤ α` of Simmath's constraint tolerances instead of `tol`; the
+    /// rows `i` of `t_i` are the components of the constrained interactions (equality, then
+    /// unilateral laws alike) in declaration order.
+    pub accuracy: Option<ConstraintAccuracy>,
     /// Gauss–Newton iterations per step (1 is exact for linear relations).
     pub max_iter: usize,
     /// Also project the velocities onto `∇h(q) v = 0` for the bilateral constraints.
@@ -55,6 +64,7 @@ impl Default for ProjectionOptions {
     fn default() -> Self {
         ProjectionOptions {
             tol: 1e-10,
+            accuracy: None,
             max_iter: 10,
             project_velocity: true,
             on_non_convergence: OnNonConvergence::Accept,
@@ -63,7 +73,8 @@ impl Default for ProjectionOptions {
 }
 
 impl ProjectionOptions {
-    /// `tol` finite and > 0, `max_iter` > 0.
+    /// `tol` finite and > 0, `max_iter` > 0 (the accuracy is checked against the rows when
+    /// the projection is built).
     pub fn validate(&self) -> Result<(), KernelError> {
         if !(self.tol > 0.0 && self.tol.is_finite()) || self.max_iter == 0 {
             return Err(KernelError::InvalidOption {
@@ -83,6 +94,8 @@ impl ProjectionOptions {
 struct Row {
     inter: usize,
     comp: usize,
+    /// Index in declaration order (the row of its constraint tolerance).
+    decl: usize,
 }
 
 /// The Cholesky factor of a system's mass matrix.
@@ -116,10 +129,10 @@ pub struct TimeSteppingDirectProjection {
 impl TimeSteppingDirectProjection {
     /// As [`TimeStepping::new`] (Moreau–Jean only) followed by the projection with `options`.
     pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp, options: ProjectionOptions) -> Result<Self, KernelError> {
-        if !matches!(osi, Osi::MoreauJean { .. }) {
+        if !matches!(osi, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. }) {
             return Err(KernelError::InvalidOption {
                 option: "osi",
-                reason: "direct projection needs MoreauJeanOSI".into(),
+                reason: "direct projection needs MoreauJeanOSI or SemiExplicitEuler".into(),
             });
         }
         options.validate()?;
@@ -134,10 +147,10 @@ impl TimeSteppingDirectProjection {
         inner: TimeStepping,
         options: ProjectionOptions,
     ) -> Result<Self, KernelError> {
-        if !matches!(inner.osi, Osi::MoreauJean { .. }) {
+        if !matches!(inner.osi, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. }) {
             return Err(KernelError::InvalidOption {
                 option: "osi",
-                reason: "direct projection needs MoreauJeanOSI".into(),
+                reason: "direct projection needs MoreauJeanOSI or SemiExplicitEuler".into(),
             });
         }
         options.validate()?;
@@ -155,16 +168,22 @@ impl TimeSteppingDirectProjection {
                         .into(),
                 });
             }
+            let decl = eq.len() + uni.len();
             match &inter.law {
-                NonSmoothLaw::EqualityCondition { size } => eq.extend((0..*size).map(|comp| Row { inter: k, comp })),
+                NonSmoothLaw::EqualityCondition { size } => {
+                    eq.extend((0..*size).map(|comp| Row { inter: k, comp, decl: decl + comp }))
+                }
                 NonSmoothLaw::ComplementarityCondition { size } => {
-                    uni.extend((0..*size).map(|comp| Row { inter: k, comp }))
+                    uni.extend((0..*size).map(|comp| Row { inter: k, comp, decl: decl + comp }))
                 }
                 NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. } => {
-                    uni.push(Row { inter: k, comp: 0 })
+                    uni.push(Row { inter: k, comp: 0, decl })
                 }
                 _ => {}
             }
+        }
+        if let Some(a) = &options.accuracy {
+            a.validate(eq.len() + uni.len())?;
         }
         let n_eq_rows = eq.len();
         let mut rows = eq;
@@ -284,13 +303,26 @@ impl TimeSteppingDirectProjection {
                     n_eq += 1;
                 } else {
                     viol = viol.max(-y);
-                    if y < tol {
+                    let row_tol = self.options.accuracy.as_ref().map_or(tol, |a| a.alpha * a.tol_of(row.decl));
+                    if y < row_tol {
                         self.cand.push(r);
                     }
                 }
             }
             report.violation = viol;
-            if viol <= tol {
+            let done = match &self.options.accuracy {
+                None => viol <= tol,
+                Some(a) => {
+                    let iws = &self.inner.iws;
+                    let n_eq_rows = self.n_eq_rows;
+                    let c = self.rows.iter().enumerate().map(|(r, row)| {
+                        let y = iws[row.inter].y[0][row.comp];
+                        (row.decl, if r < n_eq_rows { y } else { (-y).max(0.0) })
+                    });
+                    a.measure(c) <= a.alpha
+                }
+            };
+            if done {
                 report.converged = true;
                 break;
             }

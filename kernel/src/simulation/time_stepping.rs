@@ -4,7 +4,7 @@ use super::assembly::Assembly;
 use super::gosi::GosiWork;
 use super::index_sets::IndexSets;
 use super::interaction_work::InterWork;
-use super::osi::{euler_moreau, moreau_jean, DsWork, NewtonOptions, Osi};
+use super::osi::{euler_moreau, moreau_jean, semi_explicit, DsWork, NewtonOptions, Osi};
 use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
 use super::proximity::ProximityManager;
 use super::report::StepReport;
@@ -78,6 +78,7 @@ impl TimeStepping {
                     moreau_jean::init(ds, &mut w, h, theta, t)?
                 }
                 Osi::EulerMoreau { theta } => euler_moreau::init(ds, &mut w, h, theta, t)?,
+                Osi::SemiExplicitEuler { update, .. } => semi_explicit::init(ds, &mut w, h, update, t)?,
             }
             dsw.push(w);
         }
@@ -142,6 +143,38 @@ impl TimeStepping {
             return Err(KernelError::InvalidOption { option: "sparse_threshold", reason: "must be > 0".into() });
         }
         self.options = options;
+        Ok(self)
+    }
+
+    /// Sets the kinematics `q̇ = N(q) u` of system `ds` for [`Osi::SemiExplicitEuler`]:
+    /// `q_{k+1} = q_k + h N(q_k) u_{k+1}`, `N(q)` written by `n(t, q, out)` into an `n × n`
+    /// matrix (the default is `N = I`, Lagrangian coordinates). Only for a system outside every
+    /// interaction: the Lagrangian relations' Jacobians are taken with respect to `q̇`, which
+    /// equals `u` only when `N = I`.
+    pub fn with_kinematics(
+        mut self,
+        nsds: &Nsds,
+        ds: crate::DsId,
+        n: crate::model::userfn::StateMatFn,
+    ) -> Result<Self, KernelError> {
+        if !matches!(self.osi, Osi::SemiExplicitEuler { .. }) {
+            return Err(KernelError::InvalidOption {
+                option: "kinematics",
+                reason: format!("a kinematics map N(q) needs SemiExplicitEuler, not {}", self.osi.kind_name()),
+            });
+        }
+        let Some(w) = self.dsw.get_mut(ds.index()) else {
+            return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
+        };
+        if !nsds.interactions_of(ds).is_empty() {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: "a kinematics map N(q) ≠ I is only for a system outside every interaction (relation \
+                         Jacobians are with respect to q̇)"
+                    .into(),
+            });
+        }
+        w.kinematics = Some(n);
         Ok(self)
     }
 
@@ -439,7 +472,7 @@ impl TimeStepping {
         Ok(rep)
     }
 
-    /// update_index_sets: Moreau–Jean activates a unilateral interaction when
+    /// update_index_sets: Moreau–Jean (and the semi-explicit Euler) activates a unilateral interaction when
     /// `y₀ + γ h ẏ₀ ≤ 0` (first component) and always activates equality-type laws;
     /// Euler–Moreau uses every interaction.
     pub(crate) fn update_index_sets(&mut self, nsds: &Nsds) {
@@ -447,7 +480,9 @@ impl TimeStepping {
         let changed0 = self.sets.update(0, (0..self.iws.len()).map(|i| nsds.is_linked(InterId(i as u32))));
         let changed0 = changed0 && self.level_set == 0;
         let changed = match self.osi {
-            Osi::MoreauJean { gamma, .. } | Osi::MoreauJeanGosi { gamma, .. } => {
+            Osi::MoreauJean { gamma, .. }
+            | Osi::MoreauJeanGosi { gamma, .. }
+            | Osi::SemiExplicitEuler { gamma, .. } => {
                 let h = self.h;
                 let s = self.activation_threshold;
                 let iws = &self.iws;

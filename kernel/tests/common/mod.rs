@@ -287,3 +287,28 @@ pub fn duffing() -> Nsds {
     .expect("valid system");
     nsds
 }
+
+/// The pendulum in Cartesian coordinates: a unit mass at `q0` (at rest) on a rod of length 1,
+/// `h(q) = (x² + y² − 1)/2 = 0` (`LagrangianScleronomousR`, `EqualityConditionNSL`), gravity 9.81.
+pub fn cartesian_pendulum(q0: DVector<f64>) -> Nsds {
+    use saltus_kernel::{LagrangianLinearTiDs, LagrangianScleronomousR, NonSmoothLaw, Relation};
+    let mut nsds = Nsds::new(0.0);
+    let ds =
+        LagrangianLinearTiDs::new(q0, dvector![0.0, 0.0], DMatrix::identity(2, 2)).with_f_ext(dvector![0.0, -9.81]);
+    let id = nsds.add_ds("bob", ds).unwrap();
+    let rel = LagrangianScleronomousR::new(
+        1,
+        |_, q, y| {
+            y[0] = (q[0] * q[0] + q[1] * q[1] - 1.0) / 2.0;
+            Ok(())
+        },
+        |_, q, j| {
+            j[(0, 0)] = q[0];
+            j[(0, 1)] = q[1];
+            Ok(())
+        },
+    );
+    nsds.link("rod", id, None, Relation::LagrangianScleronomous(rel), NonSmoothLaw::EqualityCondition { size: 1 })
+        .unwrap();
+    nsds
+}

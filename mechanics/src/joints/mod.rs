@@ -37,7 +37,7 @@ pub use pivot::PivotJointR;
 pub use prismatic::PrismaticJointR;
 pub use projection::{JointProjection, ProjectionReport};
 
-use crate::body::{BodyId, BodyState};
+use crate::body::{BodyId, BodyState, RigidBody};
 use nalgebra::{SMatrix, SVector, Vector3};
 
 /// Most rows a joint has (a fixed joint: 3 translations + 3 rotations).
@@ -126,6 +126,14 @@ impl Joint {
     /// Rows of `h` and `J` at poses `a`, `b`.
     pub fn eval(&self, a: &BodyState, b: &BodyState, out: &mut JointRows) {
         self.kind.relation().eval(a, b, out)
+    }
+    /// Violation `max_i |h_i(q)|` at the current states of `bodies` (the model's bodies):
+    /// a length for the point rows, a sine of an angle for the orientation rows.
+    pub fn violation(&self, bodies: &[RigidBody]) -> f64 {
+        let mut rows = JointRows::default();
+        let b = self.body2.map_or_else(BodyState::default, |b| bodies[b.index()].state);
+        self.eval(&bodies[self.body1.index()].state, &b, &mut rows);
+        rows.h.iter().take(rows.n).fold(0.0f64, |m, x| m.max(x.abs()))
     }
 }
 

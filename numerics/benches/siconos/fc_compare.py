@@ -4,7 +4,8 @@
 Usage: python3 fc_compare.py siconos.csv saltus.csv
 Per family: each solver's number of converged files; the best single solver of each side (most
 files converged, ties broken by total time); the files both best solvers converge on and the
-total time of each over those files.
+total time of each over those files; then the files where Saltus's best solver is slower than
+the fastest converged Siconos solver on that file (with that solver and the fastest Saltus one).
 """
 import csv
 import sys
@@ -52,3 +53,10 @@ for fam in ["fc2d", "fc3d", "gfc3d"]:
         only_s = set(sic[(fam, bs)]) - set(sal[(fam, ba)])
         if only_s:
             print(f"  solved by siconos best only: {sorted(only_s)}")
+        for p in sorted(sal[(fam, ba)]):
+            fastest = lambda by: min(((v[p], s) for (f, s), v in by.items() if f == fam and p in v), default=None)
+            fs, fa = fastest(sic), fastest(sal)
+            t = sal[(fam, ba)][p]
+            if fs and t > fs[0]:
+                print(f"  slower than siconos's fastest: {p}: {ba} {t:.6f} s, siconos {fs[1]} {fs[0]:.6f} s, "
+                      f"saltus fastest {fa[1]} {fa[0]:.6f} s")

@@ -34,7 +34,9 @@ pub use fclib::{read_fclib_global, read_fclib_local};
 pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalFrictionContact, GFC_SOLVERS};
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;
-pub use options::{AdmmOptions, LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions};
+pub use options::{
+    AdmmOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions,
+};
 pub use problem::FrictionContact;
 pub use residual::{fc_error, fc_error_with_u};
 

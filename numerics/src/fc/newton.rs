@@ -2,18 +2,19 @@
 //!
 //! `Φ(r) = [Φ_AC(r_α, u_α)]_α` with `u = W r + q` (+ `ν (r − c)` for the proximal subproblems);
 //! generalized Jacobian `J = A + B (W + ν I)` with `A = blockdiag(∂Φ_α/∂r_α)`,
-//! `B = blockdiag(∂Φ_α/∂u_α)`. Step `J d = −Φ` (nalgebra dense LU for small problems, faer
-//! sparse LU above `sparse_threshold` unknowns), non-monotone Armijo backtracking on `ψ = ½‖Φ‖²`.
+//! `B = blockdiag(∂Φ_α/∂u_α)`. Step `J d = −Φ` (nalgebra dense LU, or faer sparse LU on a
+//! block-sparse `W`: [`JacobianFactorization`]), non-monotone Armijo backtracking on `ψ = ½‖Φ‖²`.
 //! A failed line search or a singular Jacobian is reported, never silently stepped over.
 
 use super::local::alart_curnier::{function, rho_from_block};
 use super::nsgs::compute_u;
-use super::options::NewtonOptions;
+use super::options::{JacobianFactorization, NewtonOptions};
 use super::residual::fc_error_with_u;
 use super::sparse_lu::SparseLu;
 use super::FrictionContact;
 use crate::error::Result;
 use crate::matrix::Operator;
+use crate::ode::dense_lu::DenseLu;
 use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use std::time::Instant;
@@ -35,11 +36,19 @@ pub(crate) struct Outcome {
     pub iterations: usize,
 }
 
+/// Size (unknowns) from which [`JacobianFactorization::Auto`] looks at the block density: below
+/// it the dense LU (nalgebra's below 64, see `ode::dense_lu`) costs less than the sparse one's
+/// fixed overhead.
+const DENSITY_RULE_MIN_SIZE: usize = 64;
+
 /// Linear-algebra workspace of [`newton_core`], reusable across calls on the same problem
 /// (PROX runs one Newton solve per proximal step on the same Jacobian pattern).
-#[derive(Default)]
 pub(crate) struct Linear {
+    /// Dense copy of `W` (dense path), made at construction.
     dense: Option<DMatrix<f64>>,
+    /// Dense path: the Jacobian (refilled every step) and its LU (faer from 64 unknowns).
+    jac: DMatrix<f64>,
+    dense_lu: Option<DenseLu>,
     /// The blocks of `W` (sparse path).
     blocks: Vec<(usize, usize, Matrix3<f64>)>,
     /// Sparse LU of the Jacobian pattern (fixed: structural zeros are kept); its symbolic
@@ -47,9 +56,36 @@ pub(crate) struct Linear {
     sparse: Option<SparseLu>,
 }
 
+impl Linear {
+    /// The workspace for `p` with the factorization chosen by `how` (see
+    /// [`JacobianFactorization::Auto`] for `sparse_threshold` and `sparse_max_density`).
+    pub fn new(
+        p: &FrictionContact,
+        how: JacobianFactorization,
+        sparse_threshold: usize,
+        sparse_max_density: f64,
+    ) -> Self {
+        let sparse = match how {
+            JacobianFactorization::Dense => false,
+            JacobianFactorization::Sparse => true,
+            JacobianFactorization::Auto => match p.w() {
+                Operator::Dense(_) => false,
+                Operator::BlockCsr(w) => {
+                    let nc = p.n_contacts().max(1) as f64;
+                    p.size() > sparse_threshold
+                        || (p.size() >= DENSITY_RULE_MIN_SIZE && w.n_blocks() as f64 <= sparse_max_density * nc * nc)
+                }
+            },
+        };
+        let n = if sparse { 0 } else { p.size() };
+        let dense = (!sparse).then(|| p.w().to_dense());
+        let dense_lu = (!sparse).then(|| DenseLu::new(n));
+        Linear { dense, jac: DMatrix::zeros(n, n), dense_lu, blocks: Vec::new(), sparse: None }
+    }
+}
+
 /// Newton iteration on `Φ(r; ν, c)` from the current `r`.
-/// `lin` caches the dense copy of `W` / the symbolic sparse LU between calls on the same problem
-/// (pass `Linear::default()` the first time).
+/// `lin` caches the dense copy of `W` / the symbolic sparse LU between calls on the same problem.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn newton_core(
     p: &FrictionContact,
@@ -58,15 +94,11 @@ pub(crate) fn newton_core(
     center: &[f64],
     max_iter: usize,
     max_ls: usize,
-    sparse_threshold: usize,
     stop: Stop,
     lin: &mut Linear,
 ) -> Outcome {
     let n = p.size();
     let nc = p.n_contacts();
-    if n <= sparse_threshold && lin.dense.is_none() {
-        lin.dense = Some(p.w().to_dense());
-    }
     let mut rho = Vec::with_capacity(nc);
     let mut blk = [0.0; 9];
     let mut diag_scale = 0.0;
@@ -183,19 +215,20 @@ fn newton_direction(
 ) -> Option<Vec<f64>> {
     let n = p.size();
     let nc = p.n_contacts();
-    if let Some(w) = &lin.dense {
+    if let (Some(w), Some(lu)) = (&lin.dense, lin.dense_lu.as_mut()) {
         // J = A + B (W + ν I), row block α: B_α W[α, :] plus A_α + ν B_α on the diagonal.
-        let mut j = DMatrix::zeros(n, n);
+        let j = &mut lin.jac;
         for al in 0..nc {
-            let rows = w.rows(3 * al, 3);
-            let prod = b[al] * rows;
-            j.rows_mut(3 * al, 3).copy_from(&prod);
+            j.rows_mut(3 * al, 3).gemm(1.0, &b[al], &w.rows(3 * al, 3), 0.0);
             let mut d = j.view_mut((3 * al, 3 * al), (3, 3));
             d += a[al] + b[al] * nu + Matrix3::identity() * delta;
         }
         let rhs = DVector::from_iterator(n, phi.iter().map(|x| -x));
-        let d = j.clone().lu().solve(&rhs)?;
-        let res = (&j * &d - &rhs).norm();
+        let mut d = rhs.clone();
+        if !lu.factor_matrix(j) || !lu.solve(&mut d) {
+            return None;
+        }
+        let res = (&*j * &d - &rhs).norm();
         let ok = d.iter().all(|x| x.is_finite()) && res <= 1e-6 * rhs.norm().max(1e-300);
         return ok.then(|| d.as_slice().to_vec());
     }
@@ -211,7 +244,7 @@ fn newton_direction(
             }
         }
         // Always holds the diagonal blocks (duplicates are summed), so the pattern is fixed.
-        lin.sparse = Some(SparseLu::new(n, &entries)?);
+        lin.sparse = Some(SparseLu::new(n, &entries)?.supernodal());
     }
     let blocks = &lin.blocks;
     let lu = lin.sparse.as_mut()?;
@@ -274,9 +307,8 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NewtonOpt
         &center,
         opts.iter.max_iter,
         opts.max_line_search,
-        opts.sparse_threshold,
         Stop::Canonical(opts.iter.tol),
-        &mut Linear::default(),
+        &mut Linear::new(p, opts.factorization, opts.sparse_threshold, opts.sparse_max_density),
     );
     if r.iter().any(|x| !x.is_finite()) {
         r.iter_mut().for_each(|x| *x = 0.0);
@@ -284,4 +316,32 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NewtonOpt
     compute_u(p, r, u);
     let residual = fc_error_with_u(p, r, u);
     Ok(SolveReport { status: out.status, iterations: out.iterations, residual, elapsed: start.elapsed() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use JacobianFactorization::{Auto, Dense, Sparse};
+
+    #[test]
+    fn auto_chooses_by_size_and_block_density() {
+        // 40 contacts, 120 unknowns, block-tridiagonal: 118 of 1600 blocks stored (7.4 %).
+        let p = crate::fc::generate::sphere_column(40, 7).expect("generated problem");
+        let sparse = |how, threshold, density| Linear::new(&p, how, threshold, density).dense.is_none();
+        assert!(!sparse(Auto, 300, 0.0));
+        assert!(sparse(Auto, 119, 0.0));
+        assert!(!sparse(Auto, 120, 0.0));
+        assert!(sparse(Auto, 300, 0.075));
+        assert!(!sparse(Auto, 300, 0.073));
+        assert!(sparse(Sparse, 300, 0.0));
+        assert!(!sparse(Dense, 0, 1.0));
+        // Below DENSITY_RULE_MIN_SIZE unknowns the density is not looked at.
+        let small = crate::fc::generate::sphere_column(10, 7).expect("generated problem");
+        assert!(Linear::new(&small, Auto, 300, 1.0).dense.is_some());
+        assert!(Linear::new(&small, Auto, 29, 0.0).dense.is_none());
+        // A dense W stays dense under Auto whatever its size.
+        let (w, q, mu) = p.clone().into_parts();
+        let pd = FrictionContact::new(3, Operator::Dense(w.to_dense()), q, mu).expect("same problem, dense W");
+        assert!(Linear::new(&pd, Auto, 0, 1.0).dense.is_some());
+    }
 }

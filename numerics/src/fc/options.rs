@@ -75,6 +75,24 @@ impl NsgsOptions {
     }
 }
 
+/// How the Newton solvers ([`super::newton`], [`super::prox`]) factorize their Jacobian
+/// `J = A + B (W + ν I)` at every step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum JacobianFactorization {
+    /// Sparse LU when `W` is stored in sparse blocks and either the problem has more than
+    /// `sparse_threshold` unknowns, or it has at least 64 unknowns and the block density of `W`
+    /// (stored 3×3 blocks over `n_contacts²`) is at most `sparse_max_density`; dense LU
+    /// otherwise. Default 0.25: on the collection, BoxesStack1 (156 unknowns, density 0.22) and
+    /// Confeti-ex03 (162, 0.14) factor faster sparse, the OneObject files (69–75, 0.28–0.33)
+    /// dense (`numerics/benches/siconos/README.md`).
+    #[default]
+    Auto,
+    /// Always the dense LU (a dense copy of `W`, `O(n³)` per step).
+    Dense,
+    /// Always the fixed-pattern sparse LU (faer, symbolic analysis reused across steps).
+    Sparse,
+}
+
 /// Options of the global semismooth Newton method on the Alart–Curnier function.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -85,8 +103,12 @@ pub struct NewtonOptions {
     pub warm_start: bool,
     /// Maximum number of backtracking halvings of the Armijo line search.
     pub max_line_search: usize,
-    /// Above this many unknowns the Jacobian is factorized with faer's sparse LU (below: dense LU).
+    /// Dense or sparse LU of the Jacobian (see [`JacobianFactorization::Auto`]).
+    pub factorization: JacobianFactorization,
+    /// With `Auto`: above this many unknowns the Jacobian is factorized with faer's sparse LU.
     pub sparse_threshold: usize,
+    /// With `Auto`: at most this block density of `W` also selects the sparse LU.
+    pub sparse_max_density: f64,
 }
 
 impl Default for NewtonOptions {
@@ -95,7 +117,9 @@ impl Default for NewtonOptions {
             iter: IterOptions::new(1e-8, 200),
             warm_start: false,
             max_line_search: 30,
+            factorization: JacobianFactorization::Auto,
             sparse_threshold: 300,
+            sparse_max_density: 0.25,
         }
     }
 }
@@ -136,6 +160,12 @@ pub struct ProxOptions {
     pub admm_warmup: usize,
     /// Size (unknowns) from which the ADMM warm-up runs.
     pub admm_min_size: usize,
+    /// Dense or sparse LU of the inner Newton Jacobians (see [`JacobianFactorization::Auto`]).
+    pub factorization: JacobianFactorization,
+    /// With `Auto`: above this many unknowns the inner Newton steps use the sparse LU.
+    pub sparse_threshold: usize,
+    /// With `Auto`: at most this block density of `W` also selects the sparse LU.
+    pub sparse_max_density: f64,
 }
 
 impl Default for ProxOptions {
@@ -149,6 +179,9 @@ impl Default for ProxOptions {
             warmup_sweeps: 30,
             admm_warmup: 50,
             admm_min_size: 300,
+            factorization: JacobianFactorization::Auto,
+            sparse_threshold: 300,
+            sparse_max_density: 0.25,
         }
     }
 }

@@ -65,7 +65,7 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ProxOptio
     let mut status = SolveStatus::MaxIterations;
     let mut iterations = 0;
     let mut center = r.to_vec();
-    let mut lin = Linear::default();
+    let mut lin = Linear::new(p, opts.factorization, opts.sparse_threshold, opts.sparse_max_density);
     for k in 0..opts.iter.max_iter {
         if err <= opts.iter.tol {
             status = SolveStatus::Converged;
@@ -79,7 +79,7 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ProxOptio
         // Inner tolerance: tight enough that the outer error can reach tol.
         // Inexact proximal steps: the subproblem is solved to a fraction of the current error.
         let inner_tol = (0.1 * err).min(1e-4).max(0.1 * opts.iter.tol).max(1e-15);
-        let out = newton_core(p, &mut trial, nu, &center, opts.inner_max_iter, 30, 300, Stop::Phi(inner_tol), &mut lin);
+        let out = newton_core(p, &mut trial, nu, &center, opts.inner_max_iter, 30, Stop::Phi(inner_tol), &mut lin);
         if trial.iter().any(|x| !x.is_finite()) {
             boost *= 10.0;
             continue;

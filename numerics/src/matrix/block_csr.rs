@@ -18,6 +18,9 @@ pub struct BlockCsr {
     col_idx: Vec<usize>,
     val_ptr: Vec<usize>,
     values: Vec<f64>,
+    /// Every block is 3 × 3 and row and column blocks coincide (set by the constructors):
+    /// selects the unrolled products.
+    uniform3: bool,
 }
 
 /// One block given to [`BlockCsr::from_triplets`]: block row, block column, values column-major.
@@ -117,7 +120,7 @@ impl BlockCsr {
         for r in 0..nbr {
             row_ptr[r + 1] += row_ptr[r];
         }
-        Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values })
+        Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values, uniform3: false }.with_uniform3())
     }
 
     /// Assembles from raw block-CSR arrays (see [`BlockCsrParts`]), checking the structure:
@@ -165,12 +168,12 @@ impl BlockCsr {
                 }
             }
         }
-        Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values })
+        Ok(BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values, uniform3: false }.with_uniform3())
     }
 
     /// Gives back the raw arrays (the inverse of [`BlockCsr::from_parts`]).
     pub fn into_parts(self) -> BlockCsrParts {
-        let BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values } = self;
+        let BlockCsr { row_starts, col_starts, row_ptr, col_idx, val_ptr, values, .. } = self;
         BlockCsrParts { row_starts, col_starts, row_ptr, col_idx, val_ptr, values }
     }
 
@@ -257,6 +260,16 @@ impl BlockCsr {
         self.row_starts.windows(2).all(|w| w[1] - w[0] == bs) && self.col_starts == self.row_starts
     }
 
+    /// Sets `uniform3`: every block row and column has size 3 (`row_starts` = `col_starts` =
+    /// 0, 3, 6, …), so block `k` holds `values[9k..9k + 9]`.
+    fn with_uniform3(mut self) -> Self {
+        self.uniform3 = self.row_starts.len() == self.col_starts.len()
+            && self.values.len() == 9 * self.col_idx.len()
+            && self.row_starts.iter().enumerate().all(|(i, &s)| s == 3 * i)
+            && self.col_starts == self.row_starts;
+        self
+    }
+
     /// `y = A x`.
     pub fn matvec(&self, x: &[f64], y: &mut [f64]) {
         y.iter_mut().for_each(|v| *v = 0.0);
@@ -265,6 +278,29 @@ impl BlockCsr {
 
     /// `y += alpha A x`.
     pub fn matvec_add(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
+        if self.uniform3 {
+            // Uniform 3 × 3 blocks (friction contact in 3D): the same products, sums and zero
+            // skips in the same order as the general loop below (bitwise identical), unrolled.
+            for r in 0..self.n_block_rows() {
+                let r0 = 3 * r;
+                let mut o = [y[r0], y[r0 + 1], y[r0 + 2]];
+                for k in self.row_blocks(r) {
+                    let b: &[f64; 9] = self.values[9 * k..9 * k + 9].try_into().expect("9 values");
+                    let c0 = 3 * self.col_idx[k];
+                    for j in 0..3 {
+                        let xj = alpha * x[c0 + j];
+                        if xj == 0.0 {
+                            continue;
+                        }
+                        o[0] += b[3 * j] * xj;
+                        o[1] += b[3 * j + 1] * xj;
+                        o[2] += b[3 * j + 2] * xj;
+                    }
+                }
+                y[r0..r0 + 3].copy_from_slice(&o);
+            }
+            return;
+        }
         for r in 0..self.n_block_rows() {
             let (r0, h) = (self.row_starts[r], self.row_starts[r + 1] - self.row_starts[r]);
             for k in self.row_blocks(r) {
@@ -286,6 +322,24 @@ impl BlockCsr {
 
     /// `y += alpha Aᵀ x`.
     pub fn tr_matvec_add(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
+        if self.uniform3 {
+            // Uniform 3 × 3 blocks: the general loop below unrolled (same operations, same order).
+            for r in 0..self.n_block_rows() {
+                let xs = [x[3 * r], x[3 * r + 1], x[3 * r + 2]];
+                for k in self.row_blocks(r) {
+                    let b: &[f64; 9] = self.values[9 * k..9 * k + 9].try_into().expect("9 values");
+                    let c0 = 3 * self.col_idx[k];
+                    for j in 0..3 {
+                        let mut s = 0.0;
+                        s += b[3 * j] * xs[0];
+                        s += b[3 * j + 1] * xs[1];
+                        s += b[3 * j + 2] * xs[2];
+                        y[c0 + j] += alpha * s;
+                    }
+                }
+            }
+            return;
+        }
         for r in 0..self.n_block_rows() {
             let (r0, h) = (self.row_starts[r], self.row_starts[r + 1] - self.row_starts[r]);
             for k in self.row_blocks(r) {

@@ -1,4 +1,5 @@
-//! LU factorization (partial pivoting) of the dense Newton iteration matrix `P = I − h l0 J`:
+//! LU factorization (partial pivoting) of the dense Newton iteration matrix `P = I − h l0 J`
+//! (and of any dense square matrix: the friction-contact Newton Jacobians of `fc::newton`):
 //! nalgebra below [`FAER_MIN_N`] states, faer's blocked in-place LU from there on (sequential,
 //! `Par::Seq`, so results do not depend on the thread count). The faer path keeps its matrix,
 //! pivots and scratch between factorizations, so neither factoring nor solving allocates.
@@ -42,6 +43,27 @@ pub(crate) struct FaerLu {
 impl std::fmt::Debug for FaerLu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("FaerLu").field("n", &self.n).field("factored", &self.factored).finish_non_exhaustive()
+    }
+}
+
+impl FaerLu {
+    /// LU with partial pivoting of `self.a` in place; false on a zero or non-finite pivot.
+    fn factor_in_place(&mut self) -> bool {
+        let n = self.n;
+        let m = MatMut::from_column_major_slice_mut(&mut self.a, n, n);
+        faer_factor::lu_in_place(
+            m,
+            &mut self.piv,
+            &mut self.perm_inv,
+            Par::Seq,
+            MemStack::new(&mut self.scratch),
+            Default::default(),
+        );
+        self.factored = (0..n).all(|k| {
+            let d = self.a[k * n + k];
+            d != 0.0 && d.is_finite()
+        });
+        self.factored
     }
 }
 
@@ -92,20 +114,27 @@ impl DenseLu {
                 for i in 0..n {
                     f.a[i * n + i] += 1.0;
                 }
-                let m = MatMut::from_column_major_slice_mut(&mut f.a, n, n);
-                faer_factor::lu_in_place(
-                    m,
-                    &mut f.piv,
-                    &mut f.perm_inv,
-                    Par::Seq,
-                    MemStack::new(&mut f.scratch),
-                    Default::default(),
-                );
-                f.factored = (0..n).all(|k| {
-                    let d = f.a[k * n + k];
-                    d != 0.0 && d.is_finite()
-                });
-                f.factored
+                f.factor_in_place()
+            }
+        }
+    }
+
+    /// Factors the square matrix `a` itself (same backends as [`DenseLu::factor`]; `a` must be
+    /// `n × n` for the `n` given to [`DenseLu::new`]). False if `a` is singular.
+    pub(crate) fn factor_matrix(&mut self, a: &DMatrix<f64>) -> bool {
+        match self {
+            DenseLu::Nalgebra(slot) => {
+                let lu = a.clone().lu();
+                *slot = lu.is_invertible().then_some(lu);
+                slot.is_some()
+            }
+            DenseLu::Faer(f) => {
+                if a.nrows() != f.n || a.ncols() != f.n {
+                    f.factored = false;
+                    return false;
+                }
+                f.a.copy_from_slice(a.as_slice());
+                f.factor_in_place()
             }
         }
     }
@@ -155,6 +184,13 @@ mod tests {
             let p = DMatrix::identity(n, n) - &j * hl0;
             let res = (&p * &x - &r).amax();
             assert!(res < 1e-12, "n = {n}: residual {res:e}");
+            // The same matrix given as is.
+            let mut lu2 = DenseLu::new(n);
+            assert!(lu2.factor_matrix(&p));
+            let mut y = r.clone();
+            assert!(lu2.solve(&mut y));
+            let res = (&p * &y - &r).amax();
+            assert!(res < 1e-12, "n = {n}: residual {res:e} (factor_matrix)");
         }
     }
 
@@ -166,6 +202,8 @@ mod tests {
             let mut lu = DenseLu::new(n);
             assert!(!lu.factor(&DMatrix::identity(n, n), 1.0));
             let mut x = DVector::from_element(n, 1.0);
+            assert!(!lu.solve(&mut x));
+            assert!(!lu.factor_matrix(&DMatrix::zeros(n, n)));
             assert!(!lu.solve(&mut x));
         }
     }

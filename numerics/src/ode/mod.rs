@@ -46,7 +46,7 @@
 mod band;
 mod coeffs;
 mod dense;
-mod dense_lu;
+pub(crate) mod dense_lu;
 mod dopri5;
 mod error;
 mod history;

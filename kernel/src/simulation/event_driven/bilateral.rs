@@ -5,7 +5,9 @@
 //! system for λ of any sign). The reduction lets `h` and `J v` drift with the integration error;
 //! at every event (time-discretisation events included) the state is projected back, mass
 //! weighted (the CPODES-style projection):
-//! * positions by Gauss–Newton, `q ← q − M⁻¹ Jᵀ (J M⁻¹ Jᵀ)⁻¹ h(q)` until `|h| ≤ tol`;
+//! * positions by Gauss–Newton, `q ← q − M⁻¹ Jᵀ (J M⁻¹ Jᵀ)⁻¹ h(q)` until the stopping test
+//!   holds (round-off by default, or Simmath's `‖T h‖ ≤ α` from
+//!   [`crate::EventDrivenOptions::constraint_accuracy`]);
 //! * velocities onto the tangent space, `v ← v − M⁻¹ Jᵀ (J M⁻¹ Jᵀ)⁻¹ J v` (exact, one step).
 
 use super::acceleration::assemble;
@@ -21,9 +23,14 @@ fn ufe(t: f64, e: saltus_numerics::ode::UserFnError) -> KernelError {
 }
 
 impl Dynamics {
-    /// Projects `x = (q, v)` onto `h(q) = 0`, `J v = 0` for the bilateral constraints (no-op
-    /// without). Returns the largest `|h_i|` before the projection.
-    pub(crate) fn project_bilateral(&self, t: f64, x: &mut [f64], tol: f64) -> Result<f64, KernelError> {
+    /// Projects `x = (q, v)` onto `h(q) = 0` (until `done(h)`), then `J v = 0`, for the
+    /// bilateral constraints (no-op without). Returns the largest `|h_i|` before the projection.
+    pub(crate) fn project_bilateral(
+        &self,
+        t: f64,
+        x: &mut [f64],
+        done: &dyn Fn(&[f64]) -> bool,
+    ) -> Result<f64, KernelError> {
         let set: Vec<usize> = (0..self.contacts.len()).filter(|&i| self.contacts[i].bilateral).collect();
         if set.is_empty() {
             return Ok(0.0);
@@ -37,7 +44,7 @@ impl Dynamics {
                 set.iter().map(|&i| self.gap(i, t, q, &mut w)).collect::<Result<_, _>>().map_err(|e| ufe(t, e))?;
             let worst = h.iter().fold(0.0f64, |a, b| a.max(b.abs()));
             first.get_or_insert(worst);
-            if worst <= tol {
+            if done(&h) {
                 break;
             }
             if it == MAX_ITER {

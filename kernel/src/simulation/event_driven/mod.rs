@@ -67,6 +67,10 @@ pub struct EventDrivenOptions {
     /// length `δ = mode_probe · h` from the switching state (default 1e-6; see
     /// `first_order::mode`). It must be far below the time scales of the system.
     pub mode_probe: f64,
+    /// Stopping test of the projection of bilateral constraints at every event: Simmath's
+    /// `‖T h(q)‖ ≤ α` over the bilateral rows in declaration order (`None`, the default:
+    /// `max |h_i(q)| ≤ 1e-13 max(1, ‖q‖∞)`, round-off).
+    pub constraint_accuracy: Option<crate::ConstraintAccuracy>,
 }
 
 impl Default for EventDrivenOptions {
@@ -82,6 +86,7 @@ impl Default for EventDrivenOptions {
             velocity_tol: 1e-10,
             max_events_between_td: 100_000,
             mode_probe: 1e-6,
+            constraint_accuracy: None,
         }
     }
 }
@@ -184,6 +189,9 @@ impl LagrangianEd {
             e.validate(nsds)?;
         }
         let mut dynamics = Dynamics::new(nsds)?;
+        if let Some(a) = &opts.constraint_accuracy {
+            a.validate(dynamics.contacts.iter().filter(|c| c.bilateral).count())?;
+        }
         dynamics.user = events;
         let n = dynamics.n;
         let nc = dynamics.contacts.len();

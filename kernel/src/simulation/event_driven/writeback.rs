@@ -109,11 +109,17 @@ impl LagrangianEd {
         self.ode.system().contacts.iter().any(|c| c.bilateral)
     }
 
-    /// Projects `x` onto the bilateral constraints (see `super::bilateral`).
+    /// Projects `x` onto the bilateral constraints (see `super::bilateral`), until
+    /// [`super::EventDrivenOptions::constraint_accuracy`]'s test holds (default: round-off).
     pub(super) fn project(&self, t: f64, x: &mut [f64]) -> Result<(), KernelError> {
         let n = self.ode.system().n;
         let tol = 1e-13 * x[..n].iter().fold(1.0f64, |a, v| a.max(v.abs()));
-        self.ode.system().project_bilateral(t, x, tol).map(|_| ())
+        let accuracy = self.opts.constraint_accuracy.as_ref();
+        let done = |h: &[f64]| match accuracy {
+            Some(a) => a.measure(h.iter().copied().enumerate()) <= a.alpha,
+            None => h.iter().all(|v| v.abs() <= tol),
+        };
+        self.ode.system().project_bilateral(t, x, &done).map(|_| ())
     }
 
     fn accumulate_p(&mut self, t: f64, q: &[f64], set: &[usize], p: &[f64]) -> Result<(), KernelError> {

@@ -1,5 +1,5 @@
-//! One-step integrators (Siconos `OneStepIntegrator`): Moreau–Jean for Lagrangian systems,
-//! Euler–Moreau for first-order systems.
+//! One-step integrators (Siconos `OneStepIntegrator`): Moreau–Jean and semi-explicit Euler for
+//! Lagrangian systems, Euler–Moreau for first-order systems.
 //!
 //! Both are θ-methods solved by a Newton loop whose iterate is the state held in the
 //! [`crate::Nsds`]; each iteration computes a *free* state (the state the system would reach with
@@ -8,6 +8,9 @@
 
 pub(crate) mod euler_moreau;
 pub(crate) mod moreau_jean;
+pub(crate) mod semi_explicit;
+
+pub use semi_explicit::VelocityUpdate;
 
 use crate::error::KernelError;
 use crate::model::nsds::DsId;
@@ -47,6 +50,17 @@ pub enum Osi {
         /// θ ∈ [0, 1].
         theta: f64,
     },
+    /// Semi-explicit (symplectic) Euler for Lagrangian systems, `q̇ = N(q) u`:
+    /// `u_{k+1} = u_k + h M(q_k)⁻¹ F(t_k, q_k, u_k) + M(q_k)⁻¹ p_{k+1}` (or implicit in u,
+    /// see [`VelocityUpdate`]), then `q_{k+1} = q_k + h N(q_k) u_{k+1}`. The impulse `p` comes
+    /// from the same velocity-level one-step problem and activation rule as Moreau–Jean's
+    /// (equations in the `semi_explicit` module documentation).
+    SemiExplicitEuler {
+        /// Activation look-ahead γ ∈ [0, 1] (`y_k + γ h ẏ_k ≤ 0`, default 0.5).
+        gamma: f64,
+        /// Explicit or implicit in u.
+        update: VelocityUpdate,
+    },
 }
 
 impl Osi {
@@ -62,28 +76,36 @@ impl Osi {
     pub fn euler_moreau(theta: f64) -> Self {
         Osi::EulerMoreau { theta }
     }
-    /// Siconos class name.
+    /// Semi-explicit Euler, explicit in u, with `γ = 1/2`.
+    pub fn semi_explicit_euler() -> Self {
+        Osi::SemiExplicitEuler { gamma: 0.5, update: VelocityUpdate::Explicit }
+    }
+    /// Siconos class name (Saltus's for the semi-explicit Euler, which Siconos lacks).
     pub fn kind_name(&self) -> &'static str {
         match self {
             Osi::MoreauJean { .. } => "MoreauJeanOSI",
             Osi::MoreauJeanGosi { .. } => "MoreauJeanGOSI",
             Osi::EulerMoreau { .. } => "EulerMoreauOSI",
+            Osi::SemiExplicitEuler { .. } => "SemiExplicitEuler",
         }
     }
-    /// θ.
+    /// θ (1 for the semi-explicit Euler: the positions move with the new velocity).
     pub fn theta(&self) -> f64 {
         match self {
             Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta } => *theta,
+            Osi::SemiExplicitEuler { .. } => 1.0,
         }
     }
-    /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not).
+    /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not, and the
+    /// semi-explicit Euler).
     pub fn is_lagrangian(&self) -> bool {
-        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
+        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } | Osi::SemiExplicitEuler { .. })
     }
-    /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean, 0 for Euler–Moreau.
+    /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean and the
+    /// semi-explicit Euler, 0 for Euler–Moreau.
     pub fn level(&self) -> usize {
         match self {
-            Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => 1,
+            Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } | Osi::SemiExplicitEuler { .. } => 1,
             Osi::EulerMoreau { .. } => 0,
         }
     }
@@ -101,6 +123,7 @@ impl Osi {
                 chk("theta", *theta).and(chk("gamma", *gamma))
             }
             Osi::EulerMoreau { theta } => chk("theta", *theta),
+            Osi::SemiExplicitEuler { gamma, .. } => chk("gamma", *gamma),
         }
     }
 }
@@ -174,6 +197,10 @@ pub(crate) struct DsWork {
     /// `Σ K` over its `FirstOrderNonLinearR`s at the Newton iterate (its own diagonal blocks;
     /// empty unless `has_k`).
     pub k_sum: DMatrix<f64>,
+    /// `M(q_k)` of a system with a mass function (semi-explicit Euler; empty otherwise).
+    pub m_k: DMatrix<f64>,
+    /// The kinematics `q̇ = N(q) u` of the semi-explicit Euler (`None`: `N = I`).
+    pub kinematics: Option<crate::model::userfn::StateMatFn>,
 }
 
 /// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
@@ -259,6 +286,8 @@ impl DsWork {
             mat3: DMatrix::zeros(n, n),
             has_k: false,
             k_sum: DMatrix::zeros(0, 0),
+            m_k: DMatrix::zeros(0, 0),
+            kinematics: None,
         }
     }
 

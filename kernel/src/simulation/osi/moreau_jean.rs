@@ -88,7 +88,14 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
 }
 
 /// `w.tmp = F(t, q, v)`; with `jac`, also `w.mat = ∂F/∂q`, `w.mat2 = ∂F/∂v`.
-fn forces(d: &LagrangianDs, w: &mut DsWork, t: f64, q: &[f64], v: &[f64], jac: bool) -> Result<(), KernelError> {
+pub(super) fn forces(
+    d: &LagrangianDs,
+    w: &mut DsWork,
+    t: f64,
+    q: &[f64],
+    v: &[f64],
+    jac: bool,
+) -> Result<(), KernelError> {
     let id = w.id.0;
     w.tmp.fill(0.0);
     if let Some(f) = &d.f_ext {

@@ -1,0 +1,94 @@
+//! `<Joint>` elements of a `<Mechanics>` model -> joints of the [`MechanicsModel`] (Siconos
+//! `mechanics.joints`: `KneeJointR`, `PivotJointR`, `PrismaticJointR`, `CylindricalJointR`,
+//! `FixedJointR`). Joints are bound at the bodies' initial poses, so they are added after every
+//! body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`.
+
+use super::convert_mech::vec3;
+use super::schema::*;
+use super::{LoadedModel, ModelError};
+use nalgebra::Vector3;
+use saltus_mechanics::body::{BodyId, BodyKind};
+use saltus_mechanics::joints::{CylindricalJointR, FixedJointR, KneeJointR, PivotJointR, PrismaticJointR};
+use saltus_mechanics::{JointType, MechanicsModel};
+use std::collections::HashSet;
+
+/// The body named `name`, or the reason (naming the declared bodies).
+fn body_id(model: &MechanicsModel, name: &str, what: &str) -> Result<BodyId, String> {
+    match model.bodies.iter().position(|b| b.name == name) {
+        Some(k) => Ok(BodyId(k as u32)),
+        None => {
+            let known: Vec<&str> = model.bodies.iter().map(|b| b.name.as_str()).collect();
+            Err(format!("`{what}`: unknown body `{name}` (declared: {})", known.join(", ")))
+        }
+    }
+}
+
+/// A point or an axis of the joint: required when the type takes it, refused otherwise.
+fn attr(text: &Option<String>, what: &str, takes: bool, ty: JointTypeSpec) -> Result<Option<Vector3<f64>>, String> {
+    match (text, takes) {
+        (None, false) => Ok(None),
+        (Some(_), false) => Err(format!("a {} takes no `{what}`", ty.name())),
+        (None, true) => Err(format!("a {} needs `{what}` (3 numbers, world frame)", ty.name())),
+        (Some(_), true) => {
+            let v = vec3(text, what, Vector3::zeros())?;
+            if !v.iter().all(|x| x.is_finite()) {
+                return Err(format!("`{what}` must be finite"));
+            }
+            if what == "axis" && v.norm() <= 1e-12 {
+                return Err("`axis` must be a non-zero vector".into());
+            }
+            Ok(Some(v))
+        }
+    }
+}
+
+/// The joint type with its point and axis.
+fn joint_type(j: &JointSpec) -> Result<JointType, String> {
+    let ty = JointTypeSpec::parse(&j.kind)?;
+    let (tp, ta) = ty.takes();
+    let p = attr(&j.point, "point", tp, ty)?.unwrap_or_default();
+    let a = attr(&j.axis, "axis", ta, ty)?.unwrap_or_default();
+    Ok(match ty {
+        JointTypeSpec::KneeJointR => JointType::Knee(KneeJointR::new(p)),
+        JointTypeSpec::PivotJointR => JointType::Pivot(PivotJointR::new(p, a)),
+        JointTypeSpec::PrismaticJointR => JointType::Prismatic(PrismaticJointR::new(a)),
+        JointTypeSpec::CylindricalJointR => JointType::Cylindrical(CylindricalJointR::new(p, a)),
+        JointTypeSpec::FixedJointR => JointType::Fixed(FixedJointR::new()),
+    })
+}
+
+/// Adds the `<Joint>`s of `mech` to `model` (whose bodies are all added); returns how many.
+pub(super) fn add_joints(
+    m: &LoadedModel,
+    mech: &MechanicsSpec,
+    model: &mut MechanicsModel,
+) -> Result<usize, ModelError> {
+    let mut names = HashSet::new();
+    for item in &mech.items {
+        let MechItem::Joint(j) = item else { continue };
+        let path = format!("Mechanics/Joint[{}]", j.name);
+        let at = |e: String| m.error_at(&path, e);
+        if !names.insert(j.name.as_str()) {
+            return Err(at(format!("a joint named `{}` is already declared", j.name)));
+        }
+        let kind = joint_type(j).map_err(at)?;
+        let b1 = body_id(model, &j.body1, "body1").map_err(at)?;
+        let b2 = match &j.body2 {
+            None => None,
+            Some(n) => Some(body_id(model, n, "body2").map_err(at)?),
+        };
+        if b2 == Some(b1) {
+            return Err(at(format!("body1 and body2 are the same body `{}`: a joint links two bodies", j.body1)));
+        }
+        let kind_of = |b: BodyId| model.bodies[b.index()].kind;
+        if kind_of(b1) != BodyKind::Dynamic && b2.is_none_or(|b| kind_of(b) != BodyKind::Dynamic) {
+            let other = j.body2.as_ref().map_or("the world".to_string(), |n| format!("`{n}`"));
+            return Err(at(format!(
+                "neither `{}` nor {other} is a dynamic body: the joint could never move anything",
+                j.body1
+            )));
+        }
+        model.add_joint(&j.name, b1, b2, kind).map_err(|e| at(e.to_string()))?;
+    }
+    Ok(names.len())
+}
