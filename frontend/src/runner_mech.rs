@@ -7,7 +7,11 @@
 //! `NAME.x NAME.y NAME.z` (centre of mass, world frame), `NAME.qw NAME.qx NAME.qy NAME.qz`
 //! (unit quaternion body → world, scalar first), `NAME.vx NAME.vy NAME.vz` (velocity, world
 //! frame), `NAME.wx NAME.wy NAME.wz` (angular velocity, **body frame**, as Siconos); then per
-//! joint `NAME.violation`, `max_i |h_i(q)|` of its constraint rows at the written state.
+//! joint `NAME.violation`, `max_i |h_i(q)|` of its constraint rows at the written state; then per
+//! joint stop `NAME.stop[i].s` (the coordinate, unwrapped for an angle) and `NAME.stop[i].lambda`
+//! (the impulse of the stop along the coordinate over the step ending at `t`, `λ_lower − λ_upper`),
+//! per joint friction `NAME.friction[i].lambda` (its impulse, `|λ| ≤ h max`); `i` counts the
+//! stops (frictions) of joint `NAME` in the file's order, from 0.
 //!
 //! Contact columns ([`contact_header`]), one row per contact closer than the margin at the start
 //! of the step ending at `t`: `t, body1, body2` (body indices in the model's order, from 0),
@@ -29,13 +33,25 @@ use std::time::Instant;
 pub const BODY_COLUMNS: [&str; 13] = ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
 
 /// Column names of the body file: `t`, then [`BODY_COLUMNS`] for every moving body, then
-/// `NAME.violation` for every joint.
+/// `NAME.violation` for every joint, then the stop and friction columns.
 pub fn header(model: &MechanicsModel) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for b in model.bodies.iter().filter(|b| b.kind != BodyKind::Static) {
         h.extend(BODY_COLUMNS.iter().map(|c| format!("{}.{c}", b.name)));
     }
     h.extend(model.joints().iter().map(|j| format!("{}.violation", j.name)));
+    let mut count = vec![[0usize; 2]; model.joints().len()];
+    for st in model.joint_stops() {
+        let j = st.joint.0 as usize;
+        let (name, i) = (&model.joints()[j].name, count[j][0]);
+        h.extend([format!("{name}.stop[{i}].s"), format!("{name}.stop[{i}].lambda")]);
+        count[j][0] += 1;
+    }
+    for f in model.joint_frictions() {
+        let j = f.joint.0 as usize;
+        h.push(format!("{}.friction[{}].lambda", model.joints()[j].name, count[j][1]));
+        count[j][1] += 1;
+    }
     h
 }
 
@@ -51,7 +67,8 @@ pub fn contact_header() -> Vec<String> {
 }
 
 /// The body row at time `t`.
-pub fn row(model: &MechanicsModel, t: f64, out: &mut Vec<f64>) {
+pub fn row(sim: &MechanicsSimulation, t: f64, out: &mut Vec<f64>) {
+    let model = &sim.model;
     out.clear();
     out.push(t);
     for b in model.bodies.iter().filter(|b| b.kind != BodyKind::Static) {
@@ -63,6 +80,11 @@ pub fn row(model: &MechanicsModel, t: f64, out: &mut Vec<f64>) {
         out.extend_from_slice(s.omega.as_slice());
     }
     out.extend(model.joints().iter().map(|j| j.violation(&model.bodies)));
+    for k in 0..model.joint_stops().len() {
+        let lam = sim.joint_stop_impulse(k).unwrap_or_default();
+        out.extend([sim.joint_stop_coordinate(k).unwrap_or(f64::NAN), lam[0] - lam[1]]);
+    }
+    out.extend((0..model.joint_frictions().len()).map(|k| sim.joint_friction_impulse(k).unwrap_or(0.0)));
 }
 
 fn contact_rows(sim: &MechanicsSimulation, t: f64, sink: &mut impl RowSink, r: &mut Vec<f64>) -> Result<(), Stopped> {
@@ -117,7 +139,7 @@ pub fn run_mech<B: RowSink, C: RowSink>(
     let Sinks { bodies, mut contacts } = sinks;
     let clock = StepClock::new(built.t0, built.h);
     let mut r = Vec::new();
-    row(&sim.model, clock.time(0), &mut r);
+    row(sim, clock.time(0), &mut r);
     bodies.row(&r)?;
     let every = opts.every.max(1);
     let total = built.steps;
@@ -158,7 +180,7 @@ pub fn run_mech<B: RowSink, C: RowSink>(
         prev_active = rep.n_active;
         if k.is_multiple_of(every) || k == total {
             let t = clock.time(k);
-            row(&sim.model, t, &mut r);
+            row(sim, t, &mut r);
             bodies.row(&r)?;
             if let Some(c) = contacts.as_deref_mut() {
                 contact_rows(sim, t, c, &mut r)?;

@@ -168,6 +168,10 @@ pub struct MechanicsModel {
     joints: Vec<Joint>,
     /// Pairs of bodies linked by a joint (`(min, max)`, sorted): they do not collide.
     linked: Vec<(u32, u32)>,
+    /// Stops on joint coordinates (`joints::limits`).
+    pub(crate) joint_stops: Vec<crate::joints::JointStopR>,
+    /// Friction on joint coordinates (`joints::limits`).
+    pub(crate) joint_frictions: Vec<crate::joints::JointFrictionR>,
 }
 
 impl MechanicsModel {
@@ -191,6 +195,8 @@ impl MechanicsModel {
             n_groups: 0,
             joints: Vec::new(),
             linked: Vec::new(),
+            joint_stops: Vec::new(),
+            joint_frictions: Vec::new(),
         })
     }
 
@@ -367,9 +373,9 @@ impl MechanicsModel {
     pub fn joints(&self) -> &[Joint] {
         &self.joints
     }
-    /// The joints and the bodies (mutable), for the projection.
-    pub(crate) fn joints_and_bodies_mut(&mut self) -> (&[Joint], &mut [RigidBody]) {
-        (&self.joints, &mut self.bodies)
+    /// The joints, their stops and the bodies (mutable), for the projection.
+    pub(crate) fn joints_and_bodies_mut(&mut self) -> (&[Joint], &[crate::joints::JointStopR], &mut [RigidBody]) {
+        (&self.joints, &self.joint_stops, &mut self.bodies)
     }
     /// `true` if a joint links bodies `a` and `b` (they do not collide).
     #[inline]

@@ -5,15 +5,18 @@
 //! * [`GmpBlock::Complementarity`]: `0 ≤ w_b ⊥ z_b ≥ 0` row by row (unilateral contacts, Newton
 //!   impacts),
 //! * [`GmpBlock::FrictionContact`]: `K ∋ z_b ⟂ ŵ_b ∈ K*` (Coulomb cone, De Saxcé velocity, 2D or 3D),
+//! * [`GmpBlock::Relay`]: one row with `−w ∈ N_[lb, ub](z)` (Siconos `RelayNSL`; a 1D Coulomb
+//!   friction with a given bound, e.g. a joint friction),
 //!
 //! solved by a block Gauss–Seidel that calls the solver of each block's kind on
 //! `w_b = W_bb z_b + q̃_b`, `q̃_b = q_b + Σ_{c≠b} W_bc z_c`: a dense LU for an equality block, the
 //! exact one-row solution `z = max(0, −q̃/W_ii)` for each complementarity row, the one-contact
-//! friction solvers of [`crate::fc::local`] for a contact.
+//! friction solvers of [`crate::fc::local`] for a contact, `z = proj_[lb, ub](−q̃/W_ii)` for a
+//! relay row.
 //!
 //! Error (normalized as Siconos's friction error): `sqrt(Σ_b e_b²) / max(‖q‖, ‖z‖, ‖w‖)` with
 //! `e_b = ‖w_b‖` (equality), `‖z_b − max(0, z_b − w_b)‖` (complementarity, the min-map), the natural
-//! map residual of the cone (friction).
+//! map residual of the cone (friction), `|z − proj_[lb, ub](z − w)|` (relay).
 
 // Rows of a block are indexed together in several arrays (z, q̃, the diagonal block).
 #![allow(clippy::needless_range_loop)]
@@ -41,6 +44,14 @@ pub enum GmpBlock {
         /// Friction coefficient ≥ 0.
         mu: f64,
     },
+    /// One row with `−w ∈ N_[lb, ub](z)`: `z ∈ [lb, ub]`, `w ≥ 0` at `z = lb`, `w ≤ 0` at
+    /// `z = ub`, `w = 0` in between (`lb ≤ ub`, either may be infinite).
+    Relay {
+        /// Lower bound of `z`.
+        lb: f64,
+        /// Upper bound of `z`.
+        ub: f64,
+    },
 }
 
 impl GmpBlock {
@@ -49,6 +60,7 @@ impl GmpBlock {
         match self {
             GmpBlock::Equality(n) | GmpBlock::Complementarity(n) => *n,
             GmpBlock::FrictionContact { dim, .. } => *dim,
+            GmpBlock::Relay { .. } => 1,
         }
     }
 }
@@ -62,7 +74,8 @@ pub struct GenericMechanical {
 }
 
 impl GenericMechanical {
-    /// Checks that the blocks cover `q` and `W` (square), friction dims and `μ ≥ 0`, finiteness.
+    /// Checks that the blocks cover `q` and `W` (square), friction dims and `μ ≥ 0`, relay bounds
+    /// (`lb ≤ ub`, neither NaN, not both at the same infinity), finiteness.
     pub fn new(w: Operator, q: Vec<f64>, blocks: Vec<GmpBlock>) -> Result<Self> {
         if w.nrows() != w.ncols() {
             return Err(NumericsError::NotSquare { what: "W", rows: w.nrows(), cols: w.ncols() });
@@ -75,6 +88,14 @@ impl GenericMechanical {
                     return Err(NumericsError::InvalidOption {
                         option: "friction block",
                         reason: format!("block {i}: dim must be 2 or 3 and mu finite >= 0 (dim {dim}, mu {mu})"),
+                    });
+                }
+            }
+            if let GmpBlock::Relay { lb, ub } = b {
+                if !(lb <= ub) || *lb == f64::INFINITY || *ub == f64::NEG_INFINITY {
+                    return Err(NumericsError::InvalidOption {
+                        option: "relay block",
+                        reason: format!("block {i}: bounds must satisfy lb <= ub (lb {lb}, ub {ub})"),
                     });
                 }
             }
@@ -158,6 +179,7 @@ pub fn gmp_error(p: &GenericMechanical, z: &[f64], w: &[f64]) -> f64 {
                 s += zb.iter().zip(wb).map(|(z, w)| (z - (z - w).max(0.0)).powi(2)).sum::<f64>();
             }
             GmpBlock::FrictionContact { dim, mu } => s += natural_map_residual(*dim, &[*mu], zb, wb).powi(2),
+            GmpBlock::Relay { lb, ub } => s += (zb[0] - (zb[0] - wb[0]).clamp(*lb, *ub)).powi(2),
         }
         off += n;
     }
@@ -250,6 +272,13 @@ pub fn solve(p: &GenericMechanical, z: &mut [f64], w: &mut [f64], opts: &GmpOpti
                         change += (x - z[s + i]).powi(2);
                         z[s + i] = x;
                     }
+                    continue;
+                }
+                GmpBlock::Relay { lb, ub } => {
+                    let a = diag[k][0];
+                    let x = if a > 0.0 { -qt[0] / a } else { z[s] }.clamp(*lb, *ub);
+                    change += (x - z[s]).powi(2);
+                    z[s] = x;
                     continue;
                 }
                 GmpBlock::FrictionContact { dim: 3, mu } => {

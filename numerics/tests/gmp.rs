@@ -17,6 +17,9 @@ fn problem(seed: u64, sparse: bool) -> GenericMechanical {
         GmpBlock::FrictionContact { dim: 2, mu: 0.3 },
         GmpBlock::Equality(1),
         GmpBlock::FrictionContact { dim: 3, mu: 0.8 },
+        GmpBlock::Relay { lb: -0.3, ub: 0.2 },
+        GmpBlock::Relay { lb: -0.05, ub: 0.05 },
+        GmpBlock::Relay { lb: f64::NEG_INFINITY, ub: 0.1 },
     ];
     let n: usize = blocks.iter().map(GmpBlock::size).sum();
     let ndof = n + 4;
@@ -35,6 +38,7 @@ fn problem(seed: u64, sparse: bool) -> GenericMechanical {
 
 #[test]
 fn block_gauss_seidel_satisfies_every_block_law() {
+    let mut relay_cases = [0usize; 2];
     for seed in 1..=10u64 {
         for sparse in [false, true] {
             let p = problem(seed, sparse);
@@ -70,10 +74,34 @@ fn block_gauss_seidel_satisfies_every_block_law() {
                             }
                         }
                     }
+                    GmpBlock::Relay { lb, ub } => {
+                        let (z, w) = (zb[0], wb[0]);
+                        assert!(z >= lb - tol && z <= ub + tol, "seed {seed}: relay z = {z} outside [{lb}, {ub}]");
+                        let inside = z > lb + tol && z < ub - tol;
+                        relay_cases[usize::from(inside)] += 1;
+                        if inside {
+                            assert!(w.abs() <= tol, "seed {seed}: relay strictly inside with w = {w}");
+                        } else if z >= ub - tol {
+                            assert!(w <= tol, "seed {seed}: relay at ub with w = {w}");
+                        } else {
+                            assert!(w >= -tol, "seed {seed}: relay at lb with w = {w}");
+                        }
+                    }
                 }
                 off += b.size();
             }
             assert!(gmp::gmp_error(&p, &z, &wz) <= 1e-11);
         }
+    }
+    // both relay cases were exercised
+    assert!(relay_cases[0] > 0 && relay_cases[1] > 0, "{relay_cases:?}");
+}
+
+#[test]
+fn relay_bounds_are_checked() {
+    let w = Operator::Dense(DMatrix::identity(1, 1));
+    for (lb, ub) in [(1.0, 0.0), (f64::NAN, 1.0), (f64::INFINITY, f64::INFINITY)] {
+        let e = GenericMechanical::new(w.clone(), vec![0.0], vec![GmpBlock::Relay { lb, ub }]).unwrap_err();
+        assert!(e.to_string().contains("relay"), "{e}");
     }
 }

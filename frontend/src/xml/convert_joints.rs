@@ -1,14 +1,18 @@
 //! `<Joint>` elements of a `<Mechanics>` model -> joints of the [`MechanicsModel`] (Siconos
 //! `mechanics.joints`: `KneeJointR`, `PivotJointR`, `PrismaticJointR`, `CylindricalJointR`,
 //! `FixedJointR`). Joints are bound at the bodies' initial poses, so they are added after every
-//! body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`.
+//! body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`, or
+//! `Mechanics/Joint[NAME]/JointStopR` (`JointFrictionR`) for the stops and frictions of a joint
+//! (Siconos `JointStopR`, `JointFrictionR`), which are added right after their joint.
 
 use super::convert_mech::vec3;
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use nalgebra::Vector3;
 use saltus_mechanics::body::{BodyId, BodyKind};
-use saltus_mechanics::joints::{CylindricalJointR, FixedJointR, KneeJointR, PivotJointR, PrismaticJointR};
+use saltus_mechanics::joints::{
+    CylindricalJointR, FixedJointR, JointFrictionR, JointStopR, KneeJointR, PivotJointR, PrismaticJointR,
+};
 use saltus_mechanics::{JointType, MechanicsModel};
 use std::collections::HashSet;
 
@@ -88,7 +92,40 @@ pub(super) fn add_joints(
                 j.body1
             )));
         }
-        model.add_joint(&j.name, b1, b2, kind).map_err(|e| at(e.to_string()))?;
+        let id = model.add_joint(&j.name, b1, b2, kind).map_err(|e| at(e.to_string()))?;
+        let mut count = [0usize; 2];
+        for item in &j.limits {
+            let (tag, k) = match item {
+                JointLimitSpec::JointStopR(_) => ("JointStopR", 0),
+                JointLimitSpec::JointFrictionR(_) => ("JointFrictionR", 1),
+            };
+            count[k] += 1;
+            let lpath = format!("{path}/{tag}");
+            let ordinal = if count[k] > 1 { format!(" (the {} one)", nth(count[k])) } else { String::new() };
+            let at = |e: String| m.error_at(&lpath, format!("{e}{ordinal}"));
+            match item {
+                JointLimitSpec::JointStopR(s) => {
+                    let stop = JointStopR::new(id, s.dof.unwrap_or(0), s.lower, s.upper, s.e.unwrap_or(0.0));
+                    model.add_joint_stop(stop).map_err(|e| at(e.to_string()))?;
+                }
+                JointLimitSpec::JointFrictionR(f) => {
+                    model
+                        .add_joint_friction(JointFrictionR::new(id, f.dof.unwrap_or(0), f.max))
+                        .map_err(|e| at(e.to_string()))?;
+                }
+            }
+        }
     }
     Ok(names.len())
+}
+
+/// `2nd`, `3rd`, `4th`, … (`n ≥ 2`).
+fn nth(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, r) if r != 11 => "st",
+        (2, r) if r != 12 => "nd",
+        (3, r) if r != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -231,7 +231,7 @@ pub struct OscillationSpec {
 
 /// `<Joint name=".." type="PivotJointR" body1=".." body2=".." point=".." axis=".."/>` (Siconos
 /// `mechanics.joints`; `body2` absent: the world). Point and axis in the world frame at the
-/// initial poses. Child elements may be added (joint stops, friction) by later versions.
+/// initial poses. Children: `<JointStopR>` and `<JointFrictionR>` on a coordinate of the joint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JointSpec {
@@ -247,6 +247,39 @@ pub struct JointSpec {
     pub point: Option<String>,
     #[serde(rename = "@axis", default, skip_serializing_if = "is_none")]
     pub axis: Option<String>,
+    #[serde(rename = "$value", default, skip_serializing_if = "Vec::is_empty")]
+    pub limits: Vec<JointLimitSpec>,
+}
+
+/// One child of `<Joint>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum JointLimitSpec {
+    JointStopR(JointStopSpec),
+    JointFrictionR(JointFrictionSpec),
+}
+
+/// `<JointStopR dof=".." lower=".." upper=".." e=".."/>` (Siconos `JointStopR`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointStopSpec {
+    #[serde(rename = "@dof", default, skip_serializing_if = "is_none")]
+    pub dof: Option<usize>,
+    #[serde(rename = "@lower", default, skip_serializing_if = "is_none")]
+    pub lower: Option<f64>,
+    #[serde(rename = "@upper", default, skip_serializing_if = "is_none")]
+    pub upper: Option<f64>,
+    #[serde(rename = "@e", default, skip_serializing_if = "is_none")]
+    pub e: Option<f64>,
+}
+
+/// `<JointFrictionR dof=".." max=".."/>` (Siconos `JointFrictionR`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointFrictionSpec {
+    #[serde(rename = "@dof", default, skip_serializing_if = "is_none")]
+    pub dof: Option<usize>,
+    #[serde(rename = "@max")]
+    pub max: f64,
 }
 
 /// `type` of a `<Joint>`: the Siconos joint relations (read by [`JointTypeSpec::parse`], so

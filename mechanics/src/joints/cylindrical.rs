@@ -1,9 +1,11 @@
 //! Cylindrical joint (Siconos `CylindricalJointR`): the axes of the two bodies stay parallel and
 //! body 2's point of the axis stays on body 1's axis (4 rows): rotation about and translation
-//! along the axis are free.
+//! along the axis are free. Two coordinates, as Siconos's: 0 the translation along the axis,
+//! 1 the angle about it ([`super::coordinate`]).
 
+use super::coordinate::{reference_vector, rotation_about_axis, translation_along_axis, DofKind, DofRow};
 use super::rows::orthonormal_pair;
-use super::{local_point_axis, JointRelation, JointRows};
+use super::{local_point_axis, unit_axis, JointRelation, JointRows};
 use crate::body::BodyState;
 use nalgebra::Vector3;
 
@@ -19,13 +21,14 @@ pub struct CylindricalJointR {
     axis1: Vector3<f64>,
     perp1: [Vector3<f64>; 2],
     perp2: [Vector3<f64>; 2],
+    refs: [Vector3<f64>; 2],
 }
 
 impl CylindricalJointR {
     /// Cylindrical joint through `point` along `axis` (world frame, at the initial poses).
     pub fn new(point: Vector3<f64>, axis: Vector3<f64>) -> Self {
         let z = Vector3::zeros();
-        CylindricalJointR { point, axis, p1: z, p2: z, axis1: z, perp1: [z, z], perp2: [z, z] }
+        CylindricalJointR { point, axis, p1: z, p2: z, axis1: z, perp1: [z, z], perp2: [z, z], refs: [z, z] }
     }
 }
 
@@ -43,11 +46,23 @@ impl JointRelation for CylindricalJointR {
         self.perp1 = [c1, c2];
         let (d1, d2) = orthonormal_pair(&axis2);
         self.perp2 = [d1, d2];
+        let c = reference_vector(&unit_axis(&self.axis)?);
+        self.refs = [a.orientation.inverse_transform_vector(&c), b.orientation.inverse_transform_vector(&c)];
         Ok(())
     }
     fn eval(&self, a: &BodyState, b: &BodyState, out: &mut JointRows) {
         out.n = 4;
         out.parallel_axes(0, a, &self.axis1, b, &self.perp2);
         out.on_line(2, a, &self.p1, &self.perp1, b, &self.p2);
+    }
+    fn dofs(&self) -> &'static [DofKind] {
+        &[DofKind::Translation, DofKind::Rotation]
+    }
+    fn dof(&self, k: usize, a: &BodyState, b: &BodyState) -> Option<DofRow> {
+        match k {
+            0 => Some(translation_along_axis(a, &self.p1, &self.axis1, b, &self.p2)),
+            1 => Some(rotation_about_axis(a, &self.axis1, &self.refs[0], b, &self.refs[1])),
+            _ => None,
+        }
     }
 }

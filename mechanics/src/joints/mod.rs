@@ -20,19 +20,31 @@
 //! the model. In a step, the joint rows enter the one-step problem as one equality block
 //! (`J v_{k+1} = 0`, see [`step`]); after the step the positions and velocities are projected
 //! back onto the constraints ([`projection`]).
+//!
+//! The free motions of a joint are its coordinates ([`coordinate`], Siconos's "DoF"): the angle
+//! of a hinge, the translation of a slider, both for a cylindrical joint. Stops
+//! ([`JointStopR`]: unilateral limits with a Newton impact law) and friction
+//! ([`JointFrictionR`]: a bounded force or torque, a relay) act on a coordinate of a joint; they
+//! are not joint types but relations on a joint (as in Siconos), added with
+//! [`crate::MechanicsModel::add_joint_stop`] and [`crate::MechanicsModel::add_joint_friction`].
 
+pub mod coordinate;
 mod cylindrical;
 mod fixed;
 mod knee;
+mod limits;
+pub(crate) mod limits_step;
 mod pivot;
 mod prismatic;
 pub(crate) mod projection;
 pub mod rows;
 pub(crate) mod step;
 
+pub use coordinate::{DofKind, DofRow};
 pub use cylindrical::CylindricalJointR;
 pub use fixed::FixedJointR;
 pub use knee::KneeJointR;
+pub use limits::{JointFrictionR, JointStopR};
 pub use pivot::PivotJointR;
 pub use prismatic::PrismaticJointR;
 pub use projection::{JointProjection, ProjectionReport};
@@ -76,6 +88,17 @@ pub trait JointRelation {
     fn bind(&mut self, a: &BodyState, b: &BodyState) -> Result<(), String>;
     /// `h(q)` and its Jacobian at poses `a`, `b` into `out` (sets `out.n`).
     fn eval(&self, a: &BodyState, b: &BodyState, out: &mut JointRows);
+    /// The kinds of the joint's coordinates (Siconos `numberOfDoF`/`typeOfDoF`), on which stops
+    /// and friction act; none by default.
+    fn dofs(&self) -> &'static [DofKind] {
+        &[]
+    }
+    /// Coordinate `k` (`< dofs().len()`) of body 1 relative to body 2 at poses `a`, `b`, zero
+    /// at assembly, with its Jacobian (see [`coordinate`]); `None` when `k` is out of range.
+    fn dof(&self, k: usize, a: &BodyState, b: &BodyState) -> Option<DofRow> {
+        let _ = (k, a, b);
+        None
+    }
 }
 
 macro_rules! joint_types {
@@ -126,6 +149,10 @@ impl Joint {
     /// Rows of `h` and `J` at poses `a`, `b`.
     pub fn eval(&self, a: &BodyState, b: &BodyState, out: &mut JointRows) {
         self.kind.relation().eval(a, b, out)
+    }
+    /// Coordinate `k` at poses `a`, `b` (see [`JointRelation::dof`]).
+    pub fn dof(&self, k: usize, a: &BodyState, b: &BodyState) -> Option<DofRow> {
+        self.kind.relation().dof(k, a, b)
     }
     /// Violation `max_i |h_i(q)|` at the current states of `bodies` (the model's bodies):
     /// a length for the point rows, a sine of an angle for the orientation rows.

@@ -1,6 +1,9 @@
 //! Slider (Siconos `PrismaticJointR`): fixed relative orientation and body 2's centre on the
-//! line of body 1 along the axis through body 2's centre at assembly (5 rows).
+//! line of body 1 along the axis through body 2's centre at assembly (5 rows). One coordinate:
+//! the translation of body 1 relative to body 2 along the axis
+//! ([`super::coordinate::translation_along_axis`]).
 
+use super::coordinate::{translation_along_axis, DofKind, DofRow};
 use super::rows::orthonormal_pair;
 use super::{unit_axis, JointRelation, JointRows};
 use crate::body::BodyState;
@@ -14,13 +17,14 @@ pub struct PrismaticJointR {
     q0: UnitQuaternion<f64>,
     p1: Vector3<f64>,
     perp1: [Vector3<f64>; 2],
+    axis1: Vector3<f64>,
 }
 
 impl PrismaticJointR {
     /// Slider along `axis` (world frame, at the initial poses).
     pub fn new(axis: Vector3<f64>) -> Self {
         let z = Vector3::zeros();
-        PrismaticJointR { axis, q0: UnitQuaternion::identity(), p1: z, perp1: [z, z] }
+        PrismaticJointR { axis, q0: UnitQuaternion::identity(), p1: z, perp1: [z, z], axis1: z }
     }
 }
 
@@ -35,7 +39,8 @@ impl JointRelation for PrismaticJointR {
         let axis = unit_axis(&self.axis)?;
         self.q0 = a.orientation.inverse() * b.orientation;
         self.p1 = a.orientation.inverse_transform_vector(&(b.position - a.position));
-        let (c1, c2) = orthonormal_pair(&a.orientation.inverse_transform_vector(&axis));
+        self.axis1 = a.orientation.inverse_transform_vector(&axis);
+        let (c1, c2) = orthonormal_pair(&self.axis1);
         self.perp1 = [c1, c2];
         Ok(())
     }
@@ -43,5 +48,11 @@ impl JointRelation for PrismaticJointR {
         out.n = 5;
         out.orientation(0, a, b, &self.q0);
         out.on_line(3, a, &self.p1, &self.perp1, b, &Vector3::zeros());
+    }
+    fn dofs(&self) -> &'static [DofKind] {
+        &[DofKind::Translation]
+    }
+    fn dof(&self, k: usize, a: &BodyState, b: &BodyState) -> Option<DofRow> {
+        (k == 0).then(|| translation_along_axis(a, &self.p1, &self.axis1, b, &Vector3::zeros()))
     }
 }

@@ -16,10 +16,12 @@
 //! energy. As in the kernel, `G` is factorized by Cholesky; a tiny diagonal shift
 //! (`1e-12 · max G_ii`) keeps redundant constraints (closed loops) solvable, giving the
 //! least-norm correction. Contacts are not part of the projection (as in Siconos's
-//! projection of bilateral constraints): only joint rows are corrected.
+//! projection of bilateral constraints): only joint rows are corrected, and the rows of the joint
+//! stops that the positions violate (see [`super::limits_step`]: they are projected onto the
+//! stop, `y = 0`).
 
 use super::step::{apply_impulses, dense_w, joint_rows, joint_sides, row_velocity, JointWorkspace};
-use super::Joint;
+use super::{Joint, JointStopR};
 use crate::body::RigidBody;
 use nalgebra::{DVector, UnitQuaternion};
 
@@ -48,7 +50,7 @@ impl Default for JointProjection {
 pub struct ProjectionReport {
     /// Gauss–Newton iterations taken.
     pub iterations: usize,
-    /// `max_i |h_i(q)|` at the end.
+    /// `max_i |h_i(q)|` at the end, over the joint rows and the rows of the violated stops.
     pub violation: f64,
     /// `max_i |(J v)_i|` at the end.
     pub velocity_violation: f64,
@@ -92,12 +94,18 @@ pub(crate) fn violation(ws: &mut JointWorkspace, joints: &[Joint], bodies: &[Rig
 pub(crate) fn project(
     ws: &mut JointWorkspace,
     joints: &[Joint],
+    stops: &[JointStopR],
     bodies: &mut [RigidBody],
     opts: &JointProjection,
 ) -> Option<ProjectionReport> {
     let mut rep = ProjectionReport::default();
+    ws.limits.projected.clear();
+    let mut ne;
     loop {
-        rep.violation = violation(ws, joints, bodies);
+        violation(ws, joints, bodies);
+        ne = ws.rows.len();
+        ws.limits.violated_rows(stops, joints, bodies, &ws.states, opts.tol, &mut ws.rows, &mut ws.h);
+        rep.violation = max_abs(&ws.h);
         if rep.violation <= opts.tol || rep.iterations >= opts.max_iter {
             break;
         }
@@ -115,6 +123,7 @@ pub(crate) fn project(
         });
     }
     if opts.project_velocity {
+        ws.rows.truncate(ne);
         ws.sides.clear();
         joint_sides(joints, &mut ws.sides);
         let jv = joint_velocities(ws, bodies);

@@ -33,9 +33,10 @@
 // The two sides of a row are indexed together in several arrays.
 #![allow(clippy::needless_range_loop)]
 
-use super::{Joint, JointRows};
+use super::limits_step::LimitWorkspace;
+use super::{Joint, JointFrictionR, JointRows, JointStopR};
 use crate::assembly::{ContactRow, NO_BODY};
-use crate::body::{BodyKind, BodyState, RigidBody};
+use crate::body::{BodyId, BodyKind, BodyState, RigidBody};
 use nalgebra::{DMatrix, SVector, Vector3};
 
 /// One scalar row of `H`: the dynamic body of each side (or [`NO_BODY`]), the row of each
@@ -70,23 +71,29 @@ pub(crate) fn joint_rows(
         j.eval(&states[j.body1.index()], b, jr);
         let ids = [Some(j.body1), j.body2];
         for i in 0..jr.n {
-            let mut r = ScalarRow { body: [NO_BODY; 2], jac: [SVector::zeros(); 2], g: [SVector::zeros(); 2] };
-            for s in 0..2 {
-                let Some(id) = ids[s] else { continue };
-                let b = &bodies[id.index()];
-                if b.kind == BodyKind::Static {
-                    continue;
-                }
-                r.jac[s] = jr.j[s].row(i).transpose();
-                if b.is_dynamic() {
-                    r.body[s] = id.0;
-                    r.g[s] = inv_mass_times(b, &r.jac[s]);
-                }
-            }
-            rows.push(r);
+            rows.push(scalar_row(ids, bodies, [jr.j[0].row(i).transpose(), jr.j[1].row(i).transpose()]));
             h.push(jr.h[i]);
         }
     }
+}
+
+/// The scalar row of Jacobian `jac` between the sides `ids` (`None`: the world): static sides
+/// get a zero row, dynamic ones their `M⁻¹` column.
+pub(crate) fn scalar_row(ids: [Option<BodyId>; 2], bodies: &[RigidBody], jac: [SVector<f64, 6>; 2]) -> ScalarRow {
+    let mut r = ScalarRow { body: [NO_BODY; 2], jac: [SVector::zeros(); 2], g: [SVector::zeros(); 2] };
+    for s in 0..2 {
+        let Some(id) = ids[s] else { continue };
+        let b = &bodies[id.index()];
+        if b.kind == BodyKind::Static {
+            continue;
+        }
+        r.jac[s] = jac[s];
+        if b.is_dynamic() {
+            r.body[s] = id.0;
+            r.g[s] = inv_mass_times(b, &r.jac[s]);
+        }
+    }
+    r
 }
 
 /// The three scalar rows of an active contact.
@@ -176,6 +183,10 @@ pub(crate) struct JointWorkspace {
     pub states: Vec<BodyState>,
     /// Joint impulses of the last step (warm start).
     pub warm: Vec<f64>,
+    /// Stops and frictions.
+    pub limits: LimitWorkspace,
+    /// `e` of each stop row of the step.
+    pub stop_e: Vec<f64>,
 }
 
 /// What [`solve_step`] gives back: the solver's report and the contact impulses (in `r`).
@@ -184,13 +195,14 @@ pub(crate) struct JointSolve {
 }
 
 /// Solves the one-step problem with the joints of `joints` and the active contacts `contacts`
-/// (`q_c`, `mu`, warm start and result `r`), from the free velocities `vel`, and adds
-/// `M⁻¹ Hᵀ z` to them. The joints are evaluated at the mid-step poses predicted with the
+/// (`q_c`, `mu`, warm start and result `r`) and the stops of `ws.limits.active` and the
+/// frictions, from the free velocities `vel`, and adds `M⁻¹ Hᵀ z` to them. The joints are evaluated at the mid-step poses predicted with the
 /// twists `mid_vel` (`x_k + (h/2) v`, `q_k ⊗ exp((h/2) Ω)`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_step(
     ws: &mut JointWorkspace,
     joints: &[Joint],
+    limits: (&[JointStopR], &[JointFrictionR]),
     bodies: &[RigidBody],
     vel: &mut [(Vector3<f64>, Vector3<f64>)],
     mid_vel: &[(Vector3<f64>, Vector3<f64>)],
@@ -216,12 +228,14 @@ pub(crate) fn solve_step(
     joint_rows(joints, bodies, &ws.states, &mut ws.rows, &mut ws.h, &mut ws.jr);
     joint_sides(joints, &mut ws.sides);
     let ne = ws.rows.len();
+    ws.limits.append_rows(limits, joints, bodies, &ws.states, &mut ws.rows, &mut ws.sides, &mut ws.stop_e);
+    let (ns, nl) = (ws.limits.active.len(), ws.rows.len() - ne);
     // The joint impulse acts at mid-step: its body-frame torque is carried to the end frame
     // by the second half of the step's rotation, `I Ω_{k+1} = exp(−hΩ̂_θ) I Ω_k + h τ_θ +
     // exp(−(h/2) Ω̂_θ) J_Ωᵀ z` (then the world angular momentum `R I Ω` receives the torque in
     // the mid-step frame where J was evaluated; `Ω_θ · exp(−(h/2)Ω̂_θ) x = Ω_θ · x` keeps the
     // impulse workless on `Ω_θ`).
-    for r in &mut ws.rows[..ne] {
+    for r in &mut ws.rows[..ne + nl] {
         for s in 0..2 {
             if r.body[s] != NO_BODY {
                 let b = &bodies[r.body[s] as usize];
@@ -240,18 +254,25 @@ pub(crate) fn solve_step(
     dense_w(&ws.rows, &mut ws.w);
     let mut q = Vec::with_capacity(ws.rows.len());
     let ratio = (1.0 - theta) / theta;
-    for (r, sides) in ws.rows[..ne].iter().zip(&ws.sides) {
+    for (i, (r, sides)) in ws.rows[..ne + nl].iter().zip(&ws.sides).enumerate() {
         let u_k = row_velocity(r, *sides, |b| (bodies[b].state.v, bodies[b].state.omega));
-        q.push(row_velocity(r, *sides, |b| vel[b]) + ratio * u_k);
+        // joints: J v_θ = 0; stops: J v_{k+1} + e J v_k; frictions: J v_{k+1}
+        let c = if i < ne { ratio } else { ws.stop_e.get(i - ne).copied().unwrap_or(0.0) };
+        q.push(row_velocity(r, *sides, |b| vel[b]) + c * u_k);
     }
     q.extend_from_slice(q_c);
     let mut blocks = vec![GmpBlock::Equality(ne)];
+    if ns > 0 {
+        blocks.push(GmpBlock::Complementarity(ns));
+    }
+    blocks.extend(limits.1.iter().map(|f| GmpBlock::Relay { lb: -h * f.max, ub: h * f.max }));
     blocks.extend(mu.iter().map(|&mu| GmpBlock::FrictionContact { dim: 3, mu }));
     let mut z = vec![0.0; ws.rows.len()];
     if ws.warm.len() == ne {
         z[..ne].copy_from_slice(&ws.warm);
     }
-    z[ne..].copy_from_slice(r);
+    ws.limits.warm_start(nl - ns, &mut z[ne..ne + nl]);
+    z[ne + nl..].copy_from_slice(r);
     let mut wv = vec![0.0; z.len()];
     let p = GenericMechanical::new(std::mem::take(&mut ws.w).into(), q, blocks)?;
     let mut o = opts.clone();
@@ -269,6 +290,7 @@ pub(crate) fn solve_step(
     });
     ws.warm.clear();
     ws.warm.extend_from_slice(&z[..ne]);
-    r.copy_from_slice(&z[ne..]);
+    ws.limits.store(&z[ne..ne + nl]);
+    r.copy_from_slice(&z[ne + nl..]);
     Ok(JointSolve { report })
 }

@@ -74,6 +74,85 @@ fn jacobians_match_finite_differences() {
     }
 }
 
+/// Every coordinate's Jacobian against central differences along a motion, away from the
+/// joint manifold and from assembly; zero at assembly; the angle of a hinge turned by `φ`
+/// about its axis is `φ` (wrapped), the translation of a slider moved by `d` along it is `d`.
+#[test]
+fn coordinate_jacobians_match_finite_differences() {
+    let mut checked = 0;
+    for kind in all_types() {
+        for world in [false, true] {
+            let a0 = state([0.1, 0.2, 0.3], [0.3, -0.2, 0.9], [0.0; 3], [0.0; 3]);
+            let b0 = if world {
+                BodyState::default()
+            } else {
+                state([0.7, -0.4, 0.6], [-0.5, 0.4, 0.1], [0.0; 3], [0.0; 3])
+            };
+            let mut j =
+                Joint { name: "j".into(), body1: BodyId(0), body2: (!world).then_some(BodyId(1)), kind: kind.clone() };
+            j.bind(&a0, &b0).unwrap();
+            let a = state([0.15, 0.1, 0.35], [0.35, -0.1, 0.8], [0.3, -0.7, 0.2], [1.1, 0.4, -0.6]);
+            let b = if world {
+                BodyState::default()
+            } else {
+                state([0.6, -0.3, 0.7], [-0.45, 0.5, 0.2], [-0.2, 0.5, 0.9], [-0.3, 0.8, 0.5])
+            };
+            let ta = SVector::<f64, 6>::from_iterator(a.v.iter().chain(a.omega.iter()).copied());
+            let tb = SVector::<f64, 6>::from_iterator(b.v.iter().chain(b.omega.iter()).copied());
+            let n = j.kind.relation().dofs().len();
+            assert!(j.dof(n, &a, &b).is_none());
+            for k in 0..n {
+                assert!(j.dof(k, &a0, &b0).unwrap().value.abs() < 1e-14);
+                let r = j.dof(k, &a, &b).unwrap();
+                let eps = 1e-6;
+                let fd = (j.dof(k, &moved(&a, eps), &moved(&b, eps)).unwrap().value
+                    - j.dof(k, &moved(&a, -eps), &moved(&b, -eps)).unwrap().value)
+                    / (2.0 * eps);
+                let jv = r.j[0].dot(&ta) + if world { 0.0 } else { r.j[1].dot(&tb) };
+                assert!((fd - jv).abs() < 1e-8, "{} dof {k}: fd {fd} vs J v {jv}", j.kind.relation().type_name());
+                assert!(jv.abs() > 1e-2, "the test motion moves the coordinate");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 8, "pivot 1, prismatic 1, cylindrical 2, each with a body and the world");
+    // Exact values on the manifold: body 1 turned by φ about the axis through p, moved by d.
+    let (p, ax) = (Vector3::new(0.3, -0.2, 0.5), Vector3::new(0.2, 1.0, -0.4).normalize());
+    let a0 = state([0.1, 0.2, 0.3], [0.3, -0.2, 0.9], [0.0; 3], [0.0; 3]);
+    let world = BodyState::default();
+    for (kind, dofs) in [
+        (JointType::Pivot(PivotJointR::new(p, ax)), [None, Some(0)]),
+        (JointType::Prismatic(PrismaticJointR::new(ax)), [Some(0), None]),
+        (JointType::Cylindrical(CylindricalJointR::new(p, ax)), [Some(0), Some(1)]),
+    ] {
+        let mut j = Joint { name: "j".into(), body1: BodyId(0), body2: None, kind };
+        j.bind(&a0, &world).unwrap();
+        for (phi, d) in [(0.7, 0.0), (-2.9, 0.0), (3.0, 0.4), (0.0, -1.3)] {
+            let rot = UnitQuaternion::from_scaled_axis(ax * phi);
+            let mut a = a0;
+            a.orientation = rot * a0.orientation;
+            a.position = p + rot * (a0.position - p) + ax * d;
+            if let Some(k) = dofs[0] {
+                if phi == 0.0 {
+                    assert!((j.dof(k, &a, &world).unwrap().value - d).abs() < 1e-14);
+                }
+            }
+            if let Some(k) = dofs[1] {
+                assert!((j.dof(k, &a, &world).unwrap().value - phi).abs() < 1e-13);
+            }
+        }
+    }
+}
+
+#[test]
+fn unwrapping_is_continuous() {
+    use super::coordinate::unwrap_near;
+    let pi = std::f64::consts::PI;
+    assert!((unwrap_near(-pi + 0.1, pi - 0.05) - (pi + 0.1)).abs() < 1e-15);
+    assert!((unwrap_near(0.2, 4.0 * pi) - (4.0 * pi + 0.2)).abs() < 1e-14);
+    assert!((unwrap_near(pi - 0.1, -pi) - (-pi - 0.1)).abs() < 1e-15);
+}
+
 #[test]
 fn bad_axes_are_rejected() {
     let s = BodyState::default();

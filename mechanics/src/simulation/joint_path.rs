@@ -30,6 +30,13 @@ impl MechanicsSimulation {
         } else {
             (10.0 * self.opts.gyro_tol).max(self.opts.joint_solver.iter.tol)
         };
+        // Index set 1 of the joint stops, at the start poses.
+        let ws = &mut self.joint_ws;
+        ws.states.clear();
+        ws.states.extend(self.model.bodies.iter().map(|b| b.state));
+        let delta = self.opts.activation_tol * self.model.margin;
+        let limits = (self.model.joint_stops(), self.model.joints());
+        ws.limits.activate(limits, &ws.states, self.opts.gamma * h, delta);
         self.joint_mid.clear();
         self.joint_mid.extend(self.model.bodies.iter().map(|b| (b.state.v, b.state.omega)));
         let rep = loop {
@@ -39,6 +46,7 @@ impl MechanicsSimulation {
             let sol = solve_step(
                 &mut self.joint_ws,
                 self.model.joints(),
+                (self.model.joint_stops(), self.model.joint_frictions()),
                 &self.model.bodies,
                 &mut self.joint_vel,
                 &self.joint_mid,
@@ -71,7 +79,10 @@ impl MechanicsSimulation {
                     w.omega = free;
                 }
             }
-            if change <= tol || iter >= self.opts.gyro_max_iter {
+            // Stops that the solved velocities would close join index set 1 (solve again).
+            let vel = |b: usize| self.joint_vel[b];
+            let grown = self.joint_ws.limits.extend_active(self.model.joint_stops(), vel, self.opts.gamma * h, delta);
+            if !grown && (change <= tol || iter >= self.opts.gyro_max_iter) {
                 break sol.report;
             }
         };
@@ -93,16 +104,59 @@ impl MechanicsSimulation {
     /// Projection onto the joints after the step (the state is already the new one).
     pub(super) fn project_joints(&mut self, t1: f64) -> Result<Option<ProjectionReport>> {
         let p = self.opts.joint_projection;
-        if self.model.joints().is_empty() || !p.enabled {
+        if self.model.joints().is_empty() {
             return Ok(None);
         }
-        let (joints, bodies) = self.model.joints_and_bodies_mut();
-        match project(&mut self.joint_ws, joints, bodies, &p) {
+        if !p.enabled {
+            let ws = &mut self.joint_ws;
+            ws.states.clear();
+            ws.states.extend(self.model.bodies.iter().map(|b| b.state));
+            ws.limits.end_step(self.model.joint_stops(), self.model.joints(), &ws.states);
+            return Ok(None);
+        }
+        let (joints, stops, bodies) = self.model.joints_and_bodies_mut();
+        let rep = project(&mut self.joint_ws, joints, stops, bodies, &p);
+        let ws = &mut self.joint_ws;
+        ws.states.clear();
+        ws.states.extend(bodies.iter().map(|b| b.state));
+        ws.limits.end_step(stops, joints, &ws.states);
+        match rep {
             Some(rep) => Ok(Some(rep)),
             None => Err(MechanicsError::InvalidModel {
                 what: format!("joints at t = {t1}"),
                 reason: "the projection matrix J M⁻¹ Jᵀ could not be factorized".into(),
             }),
+        }
+    }
+}
+
+impl MechanicsSimulation {
+    /// Impulses `[lower, upper]` of joint stop `k` (index of
+    /// [`crate::MechanicsModel::add_joint_stop`]) over the last step; divided by `h` they are the
+    /// mean reaction force or torque of the stop. `None` if there is no such stop.
+    pub fn joint_stop_impulse(&self, k: usize) -> Option<[f64; 2]> {
+        let st = &self.joint_ws.limits.stop_impulse;
+        if k < self.model.joint_stops().len() {
+            Some(st.get(k).copied().unwrap_or([0.0; 2]))
+        } else {
+            None
+        }
+    }
+    /// The coordinate of joint stop `k` at the current time, unwrapped continuously since the
+    /// start for an angle.
+    pub fn joint_stop_coordinate(&self, k: usize) -> Option<f64> {
+        let st = self.model.joint_stops().get(k)?;
+        match self.joint_ws.limits.coords.get(k) {
+            Some(&c) if c.is_finite() => Some(c),
+            _ => self.model.joint_coordinate(st.joint, st.dof),
+        }
+    }
+    /// Impulse of joint friction `k` over the last step (`|λ| ≤ h T`).
+    pub fn joint_friction_impulse(&self, k: usize) -> Option<f64> {
+        if k < self.model.joint_frictions().len() {
+            Some(self.joint_ws.limits.friction_impulse.get(k).copied().unwrap_or(0.0))
+        } else {
+            None
         }
     }
 }
