@@ -12,9 +12,9 @@ use saltus_kernel::model::relation::{
 };
 use saltus_kernel::{
     DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs,
-    ForceFn, Interaction, KernelError, LagrangianDs, LagrangianLinearTiDs, LagrangianLinearTiR,
-    LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, ProximityInteraction, ProximityManager,
-    Relation,
+    ForceFn, Interaction, KernelError, LagrangianCompliantLinearTiR, LagrangianDs, LagrangianLinearTiDs,
+    LagrangianLinearTiR, LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, ProximityInteraction,
+    ProximityManager, Relation,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -411,6 +411,7 @@ fn build_relation(
     let first_order = !matches!(
         spec,
         RelationSpec::LagrangianLinearTIR(_)
+            | RelationSpec::LagrangianCompliantLinearTIR(_)
             | RelationSpec::LagrangianScleronomousR(_)
             | RelationSpec::LagrangianRheonomousR(_)
     );
@@ -444,6 +445,22 @@ fn build_relation(
                 r = r.with_b(b.const_vec(v, &format!("{path}/LagrangianLinearTIR/b"), Some(m))?);
             }
             Relation::LagrangianLinearTi(r)
+        }
+        RelationSpec::LagrangianCompliantLinearTIR(s) => {
+            let p = |x: &str| format!("{path}/LagrangianCompliantLinearTIR/{x}");
+            let c = b.const_mat(&s.c, &p("C"), (Some(m), Some(n)))?;
+            if c.ncols() != n {
+                return Err(b.model.error_at(&p("C"), format!("C has {} columns, {who}", c.ncols())));
+            }
+            shape(b, "C", &c, m, n, &who)?;
+            let d = b.const_mat(&s.d, &p("D"), (Some(m), Some(m)))?;
+            shape(b, "D", &d, m, m, "it must be square (m×m, m the size of the nonsmooth law)")?;
+            let mut r = LagrangianCompliantLinearTiR::new(c, d);
+            r.check_compliance().map_err(|e| b.model.error_at(&p("D"), e))?;
+            if let Some(v) = &s.e {
+                r = r.with_e(b.const_vec(v, &p("e"), Some(m))?);
+            }
+            Relation::LagrangianCompliantLinearTi(r)
         }
         RelationSpec::FirstOrderLinearTIR(s) => {
             let p = |x: &str| format!("{path}/FirstOrderLinearTIR/{x}");

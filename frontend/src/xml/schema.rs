@@ -250,6 +250,8 @@ pub enum RelationSpec {
     FirstOrderNonLinearR(FirstOrderNonLinearRSpec),
     /// `y = H q + b`.
     LagrangianLinearTIR(LagrangianLinearTiRSpec),
+    /// `y = C q + e + D λ` (compliant contact).
+    LagrangianCompliantLinearTIR(LagrangianCompliantLinearTiRSpec),
     /// `y = h(q)`.
     LagrangianScleronomousR(LagrangianNonLinearRSpec),
     /// `y = h(t, q)`.
@@ -338,6 +340,18 @@ pub struct LagrangianLinearTiRSpec {
     pub h: MatrixSpec,
     #[serde(default, skip_serializing_if = "is_none")]
     pub b: Option<VectorSpec>,
+}
+
+/// `y = C q + e + D λ` (Siconos `LagrangianCompliantLinearTIR`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LagrangianCompliantLinearTiRSpec {
+    #[serde(rename = "C")]
+    pub c: MatrixSpec,
+    #[serde(rename = "D")]
+    pub d: MatrixSpec,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub e: Option<VectorSpec>,
 }
 
 /// Plugin symbols of the nonlinear Lagrangian relations (`dot_h` only for rheonomous).

@@ -27,6 +27,9 @@ pub enum Relation {
     LagrangianScleronomous(LagrangianScleronomousR),
     /// `y = h(t, q)`, `ẏ = ∇_q h v + ∂h/∂t`, `p = ∇_q hᵀ λ` (Siconos `LagrangianRheonomousR`).
     LagrangianRheonomous(LagrangianRheonomousR),
+    /// `y = C q + e + D λ`, `p = Cᵀ λ` (Siconos `LagrangianCompliantLinearTIR`): a linear contact
+    /// with compliance `D` (see [`LagrangianCompliantLinearTiR`]).
+    LagrangianCompliantLinearTi(LagrangianCompliantLinearTiR),
 }
 
 /// `y = C x + D λ + F z + e`, `r = B λ`.
@@ -147,6 +150,71 @@ pub struct LagrangianRheonomousR {
     pub jac_q: StateMatFn,
     /// `∂h/∂t (t, q)` (m).
     pub dot_h: StateVecFn,
+}
+
+/// `y = C q + e + D λ`, `p = Cᵀ λ` (Siconos `LagrangianCompliantLinearTIR`), where `λ` is the
+/// contact force. With a complementarity or Newton impact law `0 ≤ y ⊥ λ ≥ 0`, a contact with
+/// `D = c > 0` is a spring of stiffness `1/c` on the rigid gap `g = C q + e`: in contact
+/// `g = −c λ`. `D` must be symmetric positive semi-definite (a compliance matrix); `D = 0` is
+/// [`LagrangianLinearTiR`] with `H = C`, `b = e`.
+///
+/// How Moreau–Jean discretises it (`simulation::interaction_work`): the velocity-level output is
+/// `ẏ = C v + D λ̇`, with `λ̇ ≈ (P_{k+1} − P_k)/h²` (`P = h λ` the impulse of the step), so the
+/// one-step problem reads `w = (C W⁻¹ Cᵀ + D/h²) P_{k+1} + C v_free + e_N ẏ_k − (D/h²) P_k` with
+/// the rigid contacts' impact law. The activation test and the recorded outputs use the rigid gap
+/// `y₀ = C q + e` and its rate `y₁ = C v`. With `θ = 1` and `e_N = 0` this keeps `g + D λ` constant
+/// during a contact: the rest deflection is exactly `D λ` (`m g c` for a ball of mass `m`).
+#[derive(Clone, Debug)]
+pub struct LagrangianCompliantLinearTiR {
+    /// `C` (m×n).
+    pub c: DMatrix<f64>,
+    /// `D` (m×m), symmetric positive semi-definite (compliance).
+    pub d: DMatrix<f64>,
+    /// `e` (m), zero when `None`.
+    pub e: Option<DVector<f64>>,
+}
+
+impl LagrangianCompliantLinearTiR {
+    /// `y = C q + D λ` (no `e`).
+    pub fn new(c: DMatrix<f64>, d: DMatrix<f64>) -> Self {
+        LagrangianCompliantLinearTiR { c, d, e: None }
+    }
+    /// Sets `e`.
+    pub fn with_e(mut self, e: DVector<f64>) -> Self {
+        self.e = Some(e);
+        self
+    }
+
+    /// Checks that `D` is symmetric (`|D_ij − D_ji| ≤ 1e-12 max|D|`) and positive semi-definite
+    /// (smallest eigenvalue `≥ −1e-12 max|D|`).
+    pub fn check_compliance(&self) -> Result<(), String> {
+        let d = &self.d;
+        let scale = d.amax();
+        let tol = 1e-12 * scale;
+        if d.iter().any(|v| !v.is_finite()) {
+            return Err("D has a non-finite entry".into());
+        }
+        for i in 0..d.nrows() {
+            for j in 0..i {
+                if (d[(i, j)] - d[(j, i)]).abs() > tol {
+                    return Err(format!(
+                        "D must be symmetric (a compliance matrix): D[{i},{j}] = {} but D[{j},{i}] = {}",
+                        d[(i, j)],
+                        d[(j, i)]
+                    ));
+                }
+            }
+        }
+        if d.nrows() > 0 {
+            let min = d.clone().symmetric_eigenvalues().min();
+            if min < -tol {
+                return Err(format!(
+                    "D must be positive semi-definite (a compliance matrix), its smallest eigenvalue is {min}"
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl LagrangianLinearTiR {
@@ -284,6 +352,7 @@ impl Relation {
             Relation::LagrangianLinearTi(_) => "LagrangianLinearTIR",
             Relation::LagrangianScleronomous(_) => "LagrangianScleronomousR",
             Relation::LagrangianRheonomous(_) => "LagrangianRheonomousR",
+            Relation::LagrangianCompliantLinearTi(_) => "LagrangianCompliantLinearTIR",
         }
     }
 
@@ -291,7 +360,10 @@ impl Relation {
     pub fn is_lagrangian(&self) -> bool {
         matches!(
             self,
-            Relation::LagrangianLinearTi(_) | Relation::LagrangianScleronomous(_) | Relation::LagrangianRheonomous(_)
+            Relation::LagrangianLinearTi(_)
+                | Relation::LagrangianScleronomous(_)
+                | Relation::LagrangianRheonomous(_)
+                | Relation::LagrangianCompliantLinearTi(_)
         )
     }
 
@@ -300,7 +372,10 @@ impl Relation {
     pub fn is_linear(&self) -> bool {
         matches!(
             self,
-            Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_) | Relation::LagrangianLinearTi(_)
+            Relation::FirstOrderLinearTi(_)
+                | Relation::FirstOrderLinear(_)
+                | Relation::LagrangianLinearTi(_)
+                | Relation::LagrangianCompliantLinearTi(_)
         )
     }
 
@@ -315,6 +390,7 @@ impl Relation {
             Relation::LagrangianLinearTi(r) => r.h.nrows(),
             Relation::LagrangianScleronomous(r) => r.size,
             Relation::LagrangianRheonomous(r) => r.size,
+            Relation::LagrangianCompliantLinearTi(r) => r.c.nrows(),
         }
     }
 
@@ -363,6 +439,14 @@ impl Relation {
                     shape("b", (b.len(), 1), (m, 1))?;
                 }
                 Ok(())
+            }
+            Relation::LagrangianCompliantLinearTi(r) => {
+                shape("C", r.c.shape(), (m, n))?;
+                shape("D", r.d.shape(), (m, m))?;
+                if let Some(e) = &r.e {
+                    shape("e", (e.len(), 1), (m, 1))?;
+                }
+                r.check_compliance()
             }
             _ => {
                 if self.output_size() != m {

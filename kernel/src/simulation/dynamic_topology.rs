@@ -65,7 +65,7 @@ impl TimeStepping {
             });
         }
         let t = self.t();
-        let mut iw = InterWork::new(id, inter, nsds.systems());
+        let mut iw = InterWork::new(id, inter, nsds.systems(), self.h);
         iw.compute_jacobians(inter, nsds.systems(), t)?;
         iw.update_output(inter, nsds.systems(), t)?;
         iw.y_old = iw.y.clone();

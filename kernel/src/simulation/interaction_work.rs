@@ -6,6 +6,11 @@
 //! `h` for first-order systems (the input enters `x = x_free + h W⁻¹ r`), so every one-step
 //! problem has the matrix `M_ab = D_a δ_ab + Σ_ds jac_a,ds winv_b_b,ds`. A `FirstOrderNonLinearR`
 //! also keeps `k = K = ∇ₓg`, which enters the systems' `W`.
+//!
+//! A `LagrangianCompliantLinearTIR` (`y = C q + e + D λ`, λ the force) stores `d = D/h²`: its
+//! velocity-level output `ẏ = C v + D λ̇` with `λ̇ ≈ (P_{k+1} − P_k)/h²` (`P = h λ`, the impulse
+//! the Moreau–Jean problem solves for) gives the block `C W⁻¹ Cᵀ + D/h²` and adds `−(D/h²) P_k`
+//! to the free output.
 
 use super::osi::{user_err, DsWork};
 use crate::error::KernelError;
@@ -44,6 +49,8 @@ pub(crate) struct InterWork {
     pub y_old: [DVector<f64>; 2],
     /// Multiplier of the current step at the problem's level.
     pub lambda: DVector<f64>,
+    /// Multiplier of the last committed step (`P_k` of a compliant relation).
+    pub lambda_k: DVector<f64>,
     xbuf: DVector<f64>,
     vbuf: DVector<f64>,
     wb1: DMatrix<f64>,
@@ -101,7 +108,8 @@ fn checked(
 }
 
 impl InterWork {
-    pub fn new(id: InterId, inter: &Interaction, systems: &[DynamicalSystem]) -> Self {
+    /// The workspace of interaction `id`; `h` is the time step (it scales a compliance).
+    pub fn new(id: InterId, inter: &Interaction, systems: &[DynamicalSystem], h: f64) -> Self {
         let m = inter.size();
         let n1 = systems[inter.ds.0.index()].dim();
         let n2 = inter.ds.1.map_or(0, |d| systems[d.index()].dim());
@@ -127,6 +135,7 @@ impl InterWork {
             y: [DVector::zeros(m), DVector::zeros(m)],
             y_old: [DVector::zeros(m), DVector::zeros(m)],
             lambda: DVector::zeros(m),
+            lambda_k: DVector::zeros(m),
             xbuf: DVector::zeros(n),
             vbuf: DVector::zeros(n),
             wb1: DMatrix::zeros(n1, m),
@@ -136,6 +145,15 @@ impl InterWork {
             Relation::LagrangianLinearTi(r) => {
                 iw.jac.copy_from(&r.h);
                 iw.bmat = r.h.transpose();
+                iw.constant = true;
+            }
+            Relation::LagrangianCompliantLinearTi(r) => {
+                iw.jac.copy_from(&r.c);
+                iw.bmat = r.c.transpose();
+                // D λ̇ ≈ D (P_{k+1} − P_k)/h²
+                iw.d.copy_from(&r.d);
+                iw.d /= h * h;
+                iw.has_d = true;
                 iw.constant = true;
             }
             Relation::FirstOrderLinearTi(r) => {
@@ -184,7 +202,9 @@ impl InterWork {
         let id = self.id.0;
         let x = gather(&mut self.xbuf, systems, self.ds, state);
         match &inter.relation {
-            Relation::LagrangianLinearTi(_) | Relation::FirstOrderLinearTi(_) => {}
+            Relation::LagrangianLinearTi(_)
+            | Relation::LagrangianCompliantLinearTi(_)
+            | Relation::FirstOrderLinearTi(_) => {}
             Relation::LagrangianScleronomous(r) => {
                 let res = (r.jac_q)(t, x, &mut self.jac);
                 checked(res, self.jac.as_slice(), t, "Jacobian of h(q)", id)?;
@@ -327,7 +347,7 @@ impl InterWork {
 
     /// The free output (the one-step problem's `q` for this block) into `out`:
     /// Lagrangian (level 1): `H v_free + ∂h/∂t + e ẏ_k` (restitution on the normal component,
-    /// `e_t` on the tangential ones); first-order linear: `C x_free + F z + e`; first-order
+    /// `e_t` on the tangential ones), minus `(D/h²) P_k` for a compliant relation; first-order linear: `C x_free + F z + e`; first-order
     /// nonlinear: `h(x_i, ·) + C (x_free − x_i) − D λ_i`.
     pub fn free_output(&mut self, inter: &Interaction, systems: &[DynamicalSystem], dsw: &[DsWork], out: &mut [f64]) {
         let f1 = dsw[self.ds.0.index()].free_osnsp.as_slice();
@@ -352,6 +372,9 @@ impl InterWork {
                     Relation::LagrangianRheonomous(_) | Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)
                 ) {
                     o += &self.extra;
+                }
+                if matches!(inter.relation, Relation::LagrangianCompliantLinearTi(_)) {
+                    o.gemv(-1.0, &self.d, &self.lambda_k, 1.0);
                 }
             }
         }
@@ -384,7 +407,7 @@ impl InterWork {
     }
 
     /// Computes the outputs at `t` from the current state: Lagrangian `y[0] = h(q)`,
-    /// `y[1] = H v (+ ∂h/∂t)`; first order `y[0] = C x + D λ + F z + e` or `h(x, ·)`.
+    /// `y[1] = H v (+ ∂h/∂t)` (compliant: the rigid gap `C q + e` and `C v`); first order `y[0] = C x + D λ + F z + e` or `h(x, ·)`.
     pub fn update_output(
         &mut self,
         inter: &Interaction,
@@ -399,6 +422,12 @@ impl InterWork {
                 self.y[0].gemv(1.0, &r.h, &xv, 0.0);
                 if let Some(b) = &r.b {
                     self.y[0] += b;
+                }
+            }
+            Relation::LagrangianCompliantLinearTi(r) => {
+                self.y[0].gemv(1.0, &r.c, &xv, 0.0);
+                if let Some(e) = &r.e {
+                    self.y[0] += e;
                 }
             }
             Relation::LagrangianScleronomous(r) => {

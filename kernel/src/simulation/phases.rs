@@ -110,6 +110,7 @@ impl TimeStepping {
             }
             inter.lambda[level].copy_from(&iw.lambda);
             iw.lambda_i.copy_from(&iw.lambda);
+            iw.lambda_k.copy_from(&iw.lambda);
             iw.y_old[0].copy_from(&iw.y[0]);
             iw.y_old[1].copy_from(&iw.y[1]);
         }

@@ -35,6 +35,7 @@ use crate::error::KernelError;
 use crate::model::ds::{DynamicalSystem, Mass};
 use crate::model::nsds::Nsds;
 use crate::model::nslaw::NonSmoothLaw;
+use crate::model::relation::Relation;
 use nalgebra::{DMatrix, DVector};
 use pivot::{cholesky_in_place, cholesky_solve, Pivot, PivotError};
 use saltus_numerics::{NumericsError, SolveReport, SolveStatus};
@@ -157,6 +158,15 @@ impl TimeSteppingDirectProjection {
         for (k, inter) in nsds.interactions().iter().enumerate() {
             if !inter.relation.is_lagrangian() {
                 continue;
+            }
+            if matches!(inter.relation, Relation::LagrangianCompliantLinearTi(_)) {
+                return Err(KernelError::InvalidCombination {
+                    name: inter.name.clone(),
+                    id: crate::InterId(k as u32),
+                    reason: "a LagrangianCompliantLinearTIR contact rests at a negative rigid gap, which the direct \
+                             projection would remove: use plain MoreauJeanOSI time stepping"
+                        .into(),
+                });
             }
             let decl = eq.len() + uni.len();
             match &inter.law {

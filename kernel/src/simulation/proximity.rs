@@ -232,6 +232,13 @@ fn outputs(
             }
             y1.gemv(1.0, &r.h, &vq, 0.0);
         }
+        Relation::LagrangianCompliantLinearTi(r) => {
+            y0.gemv(1.0, &r.c, &nalgebra::DVectorView::from_slice(q, q.len()), 0.0);
+            if let Some(e) = &r.e {
+                *y0 += e;
+            }
+            y1.gemv(1.0, &r.c, &vq, 0.0);
+        }
         Relation::LagrangianScleronomous(r) => {
             (r.h)(t, q, y0.as_mut_slice()).and_then(|()| check_finite_out(y0.as_slice())).map_err(fail("h(q)"))?;
             jac.resize_mut(y0.len(), q.len(), 0.0);

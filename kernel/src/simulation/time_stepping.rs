@@ -86,7 +86,7 @@ impl TimeStepping {
             .interactions()
             .iter()
             .enumerate()
-            .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems()))
+            .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems(), h))
             .collect();
         // systems under a FirstOrderNonLinearR: W = M − hθ∇f − hK, rebuilt at every iterate
         let mut has_k = false;
@@ -604,6 +604,15 @@ pub(crate) fn check_interaction(
         return Err(err(format!("{} needs Lagrangian systems and MoreauJeanOSI", inter.law.kind_name())));
     }
     osnsp.accepts(&inter.law, inter.relation.is_lagrangian()).map_err(err)?;
+    if matches!(inter.relation, Relation::LagrangianCompliantLinearTi(_))
+        && matches!(osnsp, Osnsp::GlobalFrictionContact { .. })
+    {
+        return Err(err(
+            "LagrangianCompliantLinearTIR needs its compliance D/h² in the condensed matrix H W⁻¹ Hᵀ: use \
+             MoreauJeanOSI with LCP, MLCP, FrictionContact or GenericMechanical, not GlobalFrictionContact"
+                .into(),
+        ));
+    }
     Ok(())
 }
 
