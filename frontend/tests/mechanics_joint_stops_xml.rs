@@ -2,7 +2,9 @@
 //! horizontal falls onto a stop with friction on the hinge; the run never passes the stop and
 //! bounces back; every mistake is located at `file:line:column` with the element path.
 
-use std::process::Command;
+mod mech_util;
+
+use mech_util::saltus_on_text as saltus;
 
 const BASE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <Model version="1.0">
@@ -23,13 +25,6 @@ const BASE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </Simulation>
 </Model>
 "#;
-
-fn saltus(dir: &std::path::Path, text: &str, args: &[&str]) -> (Option<i32>, String, String) {
-    let f = dir.join("m.xml");
-    std::fs::write(&f, text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_saltus")).args(args).arg(&f).current_dir(dir).output().unwrap();
-    (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
-}
 
 /// The arm's angle below the horizontal (the hinge coordinate: rotation about +y) comes from the
 /// written centre `(x, z)`: `φ = atan2(1 − z, x)`. It reaches the stop at 0.5 rad, never passes

@@ -2,7 +2,9 @@
 //! with `file:line:column`, the element path and what is wrong (exit code 1); a valid model runs
 //! and writes the joints' violation columns.
 
-use std::process::Command;
+mod mech_util;
+
+use mech_util::saltus_on_text as saltus;
 
 const BASE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <Model version="1.0">
@@ -23,13 +25,6 @@ const BASE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </Simulation>
 </Model>
 "#;
-
-fn saltus(dir: &std::path::Path, text: &str, args: &[&str]) -> (Option<i32>, String, String) {
-    let f = dir.join("m.xml");
-    std::fs::write(&f, text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_saltus")).args(args).arg(&f).current_dir(dir).output().unwrap();
-    (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
-}
 
 #[test]
 fn the_base_model_checks() {

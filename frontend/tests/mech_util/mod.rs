@@ -17,6 +17,14 @@ pub fn sample(rel: &str) -> PathBuf {
     workspace_root().join("samples").join(rel)
 }
 
+/// Writes `text` as `m.xml` in `dir` and runs `saltus ARGS m.xml` there: (exit code, stdout, stderr).
+pub fn saltus_on_text(dir: &Path, text: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let f = dir.join("m.xml");
+    std::fs::write(&f, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_saltus")).args(args).arg(&f).current_dir(dir).output().unwrap();
+    (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
 /// A CSV table: header and rows.
 pub struct Table {
     /// Column names.
