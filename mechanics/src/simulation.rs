@@ -13,6 +13,7 @@ use crate::moreau_jean::{free_angular_velocity, free_velocity, update_pose};
 use crate::relation::{contact_frame, SideJacobian};
 use crate::BodyId;
 use nalgebra::{Matrix3, Vector3};
+use saltus_kernel::simulation::index_sets::moreau_jean_active;
 use saltus_kernel::OnNonConvergence;
 use saltus_numerics::fc::{solve_with_workspace, FcSolver, FcWorkspace, FrictionContact, NsgsOptions};
 use saltus_numerics::gmp::GmpOptions;
@@ -320,7 +321,7 @@ impl MechanicsSimulation {
                 }
             }
             // Index set 1: predicted closing within the step.
-            if c.gap + self.opts.gamma * h * u_k.x > delta {
+            if !moreau_jean_active(c.gap, u_k.x, self.opts.gamma, h, delta) {
                 continue;
             }
             c.active = true;

@@ -7,6 +7,23 @@
 
 use crate::model::nsds::InterId;
 
+/// Siconos `MoreauJeanOSI::addInteractionInIndexSet`: an interaction with gap `y` and normal
+/// relative velocity `ẏ` at the start of a step of size `h` enters index set 1 when the gap
+/// predicted `γ h` later is within the activation threshold `s`,
+///
+/// ```text
+/// y + γ h ẏ ≤ s
+/// ```
+///
+/// (Siconos: γ = ½, `s` = `constraintActivationThreshold`, 0 by default). The one rule of both
+/// time-stepping paths: the kernel's interactions (`TimeStepping::update_index_sets`) and the
+/// rigid-body contacts and joint stops of `saltus_mechanics` (which pass `s` = their margin
+/// tolerance, and for a joint stop `min(ẏ, 0)`, see its module).
+#[inline]
+pub fn moreau_jean_active(y: f64, ydot: f64, gamma: f64, h: f64, threshold: f64) -> bool {
+    y + gamma * h * ydot <= threshold
+}
+
 /// The index sets of a simulation.
 #[derive(Debug, Clone, Default)]
 pub struct IndexSets {
@@ -83,6 +100,18 @@ impl IndexSets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn activation_predicts_the_gap_gamma_h_ahead() {
+        // y = 1e-3 closing at 1 m/s: active when γ h ≥ 1e-3
+        assert!(moreau_jean_active(1e-3, -1.0, 0.5, 2e-3, 0.0));
+        assert!(!moreau_jean_active(1e-3, -1.0, 0.5, 1e-3, 0.0));
+        // an opening contact at y = 0 leaves; a threshold keeps it
+        assert!(!moreau_jean_active(0.0, 1.0, 0.5, 1e-3, 0.0));
+        assert!(moreau_jean_active(0.0, 1.0, 0.5, 1e-3, 1e-3));
+        // γ = 0: the gap alone
+        assert!(moreau_jean_active(0.0, 1e9, 0.0, 1.0, 0.0));
+    }
 
     #[test]
     fn update_detects_changes_and_places_blocks() {

@@ -3,7 +3,8 @@
 //! (`EqualityConditionNSL`) and the violated unilateral ones `y ≥ 0` (normal component of the
 //! impact laws), in the metric of the mass matrix.
 //!
-//! Gauss–Newton projection (position level), repeated with the relations re-evaluated until the
+//! Gauss–Newton projection (position level, the core shared with the joints of
+//! `saltus_mechanics`: [`gauss_newton`]), repeated with the relations re-evaluated until the
 //! violation `max(max_e |h_e(q)|, max_u max(0, −h_u(q))) ≤ tol` or `max_iter` iterations:
 //!
 //! ```text
@@ -24,6 +25,7 @@
 //! Every workspace is sized in [`TimeSteppingDirectProjection::new`]; a projection allocates
 //! nothing unless a user function does.
 
+pub mod gauss_newton;
 mod pivot;
 
 use super::constraint_accuracy::ConstraintAccuracy;
@@ -36,8 +38,11 @@ use crate::model::ds::{DynamicalSystem, Mass};
 use crate::model::nsds::Nsds;
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
+use gauss_newton::{
+    project_positions, project_velocities, ConstraintSet, Evaluation, GaussNewton, Level, ProjectionFailure,
+};
 use nalgebra::{DMatrix, DVector};
-use pivot::{cholesky_in_place, cholesky_solve, Pivot, PivotError};
+use pivot::{cholesky_in_place, cholesky_solve, PivotError};
 use saltus_numerics::{NumericsError, SolveReport, SolveStatus};
 use std::time::Instant;
 
@@ -118,11 +123,8 @@ pub struct TimeSteppingDirectProjection {
     minv_ht: Vec<DMatrix<f64>>,
     need: Vec<bool>,
     cand: Vec<usize>,
-    g: DMatrix<f64>,
-    y0: Vec<f64>,
-    mu: Vec<f64>,
-    w: Vec<f64>,
-    pivot: Pivot,
+    /// The Gauss–Newton workspace (no shift: redundant constraints are an error).
+    gn: GaussNewton,
     saved: Vec<(DVector<f64>, DVector<f64>)>,
 }
 
@@ -212,11 +214,7 @@ impl TimeSteppingDirectProjection {
             mass,
             minv_ht,
             cand: Vec::with_capacity(n),
-            g: DMatrix::zeros(n, n),
-            y0: vec![0.0; n],
-            mu: vec![0.0; n],
-            w: vec![0.0; n],
-            pivot: Pivot::new(n),
+            gn: GaussNewton::new(n, 0.0),
             saved,
         })
     }
@@ -275,7 +273,7 @@ impl TimeSteppingDirectProjection {
                     }
                 }
                 // Best effort: the outputs of the restored state (the original error wins).
-                let _ = self.refresh(nsds, rep.t);
+                let _ = refresh(&mut self.inner, nsds, rep.t);
                 Err(e)
             }
         }
@@ -283,66 +281,33 @@ impl TimeSteppingDirectProjection {
 
     fn project(&mut self, nsds: &mut Nsds, t: f64) -> Result<ProjectionReport, KernelError> {
         let start = Instant::now();
-        let tol = self.options.tol;
-        let mut report =
-            ProjectionReport { iterations: 0, violation: 0.0, active: 0, converged: false, velocity_violation: 0.0 };
         for m in self.mass.iter_mut() {
             m.ready &= m.constant;
         }
-        let mut it = 0;
-        loop {
-            // violation and candidate rows (equality rows first)
-            self.cand.clear();
-            let mut n_eq = 0;
-            let mut viol: f64 = 0.0;
-            for (r, row) in self.rows.iter().enumerate() {
-                let y = self.inner.iws[row.inter].y[0][row.comp];
-                if r < self.n_eq_rows {
-                    viol = viol.max(y.abs());
-                    self.cand.push(r);
-                    n_eq += 1;
-                } else {
-                    viol = viol.max(-y);
-                    let row_tol = self.options.accuracy.as_ref().map_or(tol, |a| a.alpha * a.tol_of(row.decl));
-                    if y < row_tol {
-                        self.cand.push(r);
-                    }
-                }
-            }
-            report.violation = viol;
-            let done = match &self.options.accuracy {
-                None => viol <= tol,
-                Some(a) => {
-                    let iws = &self.inner.iws;
-                    let n_eq_rows = self.n_eq_rows;
-                    let c = self.rows.iter().enumerate().map(|(r, row)| {
-                        let y = iws[row.inter].y[0][row.comp];
-                        (row.decl, if r < n_eq_rows { y } else { (-y).max(0.0) })
-                    });
-                    a.measure(c) <= a.alpha
-                }
-            };
-            if done {
-                report.converged = true;
-                break;
-            }
-            if it == self.options.max_iter {
-                break;
-            }
-            it += 1;
-            report.iterations = it;
-            report.active = self.cand.len();
-            self.compute_minv_ht(nsds, t)?;
-            let c = self.cand.len();
-            self.assemble_g(c);
-            for (a, &r) in self.cand.iter().enumerate() {
-                let row = self.rows[r];
-                self.y0[a] = self.inner.iws[row.inter].y[0][row.comp];
-            }
-            self.pivot.solve(&self.g, &self.y0, c, n_eq, &mut self.mu, &mut self.w).map_err(|e| pivot_error(e, t))?;
-            self.apply(nsds, c, true, t)?;
-            self.refresh(nsds, t)?;
-        }
+        let mut set = Manifold {
+            inner: &mut self.inner,
+            options: &self.options,
+            rows: &self.rows,
+            n_eq_rows: self.n_eq_rows,
+            mass: &mut self.mass,
+            minv_ht: &mut self.minv_ht,
+            need: &mut self.need,
+            cand: &mut self.cand,
+            nsds,
+            t,
+        };
+        let failure = |e| match e {
+            ProjectionFailure::Constraints(e) => e,
+            ProjectionFailure::Pivot(e) => pivot_error(e, t),
+        };
+        let out = project_positions(&mut set, &mut self.gn, self.options.max_iter).map_err(failure)?;
+        let mut report = ProjectionReport {
+            iterations: out.iterations,
+            violation: out.violation,
+            active: out.active,
+            converged: out.converged,
+            velocity_violation: 0.0,
+        };
         if !report.converged && self.options.on_non_convergence == OnNonConvergence::Fail {
             return Err(KernelError::NotConverged {
                 t,
@@ -355,18 +320,7 @@ impl TimeSteppingDirectProjection {
             });
         }
         if self.options.project_velocity && self.n_eq_rows > 0 {
-            self.cand.clear();
-            self.cand.extend(0..self.n_eq_rows);
-            self.compute_minv_ht(nsds, t)?;
-            let c = self.n_eq_rows;
-            self.assemble_g(c);
-            for a in 0..c {
-                let row = self.rows[a];
-                self.y0[a] = self.inner.iws[row.inter].y[1][row.comp];
-            }
-            self.pivot.solve(&self.g, &self.y0, c, c, &mut self.mu, &mut self.w).map_err(|e| pivot_error(e, t))?;
-            self.apply(nsds, c, false, t)?;
-            self.refresh(nsds, t)?;
+            project_velocities(&mut set, &mut self.gn).map_err(failure)?;
         }
         report.velocity_violation = self.rows[..self.n_eq_rows]
             .iter()
@@ -374,12 +328,93 @@ impl TimeSteppingDirectProjection {
             .fold(0.0, f64::max);
         Ok(report)
     }
+}
 
+/// The interactions' constraint rows as the [`ConstraintSet`] of the Gauss–Newton projection.
+struct Manifold<'a> {
+    inner: &'a mut TimeStepping,
+    options: &'a ProjectionOptions,
+    rows: &'a [Row],
+    n_eq_rows: usize,
+    mass: &'a mut [MassWork],
+    minv_ht: &'a mut [DMatrix<f64>],
+    need: &'a mut [bool],
+    /// The rows (indices into `rows`) of the current correction.
+    cand: &'a mut Vec<usize>,
+    nsds: &'a mut Nsds,
+    t: f64,
+}
+
+impl ConstraintSet for Manifold<'_> {
+    type Error = KernelError;
+
+    /// The violation `max(max_e |h_e(q)|, max_u max(0, −h_u(q)))` (or the constraint accuracy)
+    /// and the candidates: every equality row, the unilateral rows with `h_u(q) < tol`.
+    fn evaluate(&mut self) -> Result<Evaluation, KernelError> {
+        let tol = self.options.tol;
+        self.cand.clear();
+        let mut n_eq = 0;
+        let mut viol: f64 = 0.0;
+        for (r, row) in self.rows.iter().enumerate() {
+            let y = self.inner.iws[row.inter].y[0][row.comp];
+            if r < self.n_eq_rows {
+                viol = viol.max(y.abs());
+                self.cand.push(r);
+                n_eq += 1;
+            } else {
+                viol = viol.max(-y);
+                let row_tol = self.options.accuracy.as_ref().map_or(tol, |a| a.alpha * a.tol_of(row.decl));
+                if y < row_tol {
+                    self.cand.push(r);
+                }
+            }
+        }
+        let converged = match &self.options.accuracy {
+            None => viol <= tol,
+            Some(a) => {
+                let iws = &self.inner.iws;
+                let n_eq_rows = self.n_eq_rows;
+                let c = self.rows.iter().enumerate().map(|(r, row)| {
+                    let y = iws[row.inter].y[0][row.comp];
+                    (row.decl, if r < n_eq_rows { y } else { (-y).max(0.0) })
+                });
+                a.measure(c) <= a.alpha
+            }
+        };
+        Ok(Evaluation { rows: self.cand.len(), n_eq, violation: viol, converged })
+    }
+
+    fn velocity_rows(&mut self) -> usize {
+        self.cand.clear();
+        self.cand.extend(0..self.n_eq_rows);
+        self.n_eq_rows
+    }
+
+    fn gram(&mut self, level: Level, g: &mut DMatrix<f64>, y: &mut [f64]) -> Result<(), KernelError> {
+        self.compute_minv_ht()?;
+        let c = self.cand.len();
+        self.assemble_g(c, g);
+        let l = if level == Level::Position { 0 } else { 1 };
+        for (a, &r) in self.cand.iter().enumerate() {
+            let row = self.rows[r];
+            y[a] = self.inner.iws[row.inter].y[l][row.comp];
+        }
+        Ok(())
+    }
+
+    fn correct(&mut self, level: Level, mu: &[f64]) -> Result<(), KernelError> {
+        self.apply(mu, level == Level::Position)?;
+        refresh(self.inner, self.nsds, self.t)
+    }
+}
+
+impl Manifold<'_> {
     /// `M⁻¹ Hᵀ` of the interactions of the candidate rows, at the current positions. The mass
     /// matrices are factored once (constant) or once per projection (`M(q)`, at its start).
-    fn compute_minv_ht(&mut self, nsds: &Nsds, t: f64) -> Result<(), KernelError> {
+    fn compute_minv_ht(&mut self) -> Result<(), KernelError> {
+        let (nsds, t) = (&*self.nsds, self.t);
         self.need.fill(false);
-        for &r in &self.cand {
+        for &r in self.cand.iter() {
             self.need[self.rows[r].inter] = true;
         }
         for (k, inter) in nsds.interactions().iter().enumerate() {
@@ -408,7 +443,7 @@ impl TimeSteppingDirectProjection {
     }
 
     /// `g[a, b] = H_a M⁻¹ H_bᵀ` over the first `c` candidate rows.
-    fn assemble_g(&mut self, c: usize) {
+    fn assemble_g(&self, c: usize, g: &mut DMatrix<f64>) {
         for a in 0..c {
             let ra = self.rows[self.cand[a]];
             let ia = &self.inner.iws[ra.inter];
@@ -424,16 +459,17 @@ impl TimeSteppingDirectProjection {
                         }
                     }
                 }
-                self.g[(a, b)] = s;
+                g[(a, b)] = s;
             }
         }
     }
 
-    /// `q += M⁻¹ Hᵀ μ` (positions) or `v += M⁻¹ Hᵀ μ` (velocities) over the first `c` candidates.
-    fn apply(&mut self, nsds: &mut Nsds, c: usize, positions: bool, t: f64) -> Result<(), KernelError> {
-        let (systems, _) = nsds.parts_mut();
-        for a in 0..c {
-            let row = self.rows[self.cand[a]];
+    /// `q += M⁻¹ Hᵀ μ` (positions) or `v += M⁻¹ Hᵀ μ` (velocities) over the candidates.
+    fn apply(&mut self, mu: &[f64], positions: bool) -> Result<(), KernelError> {
+        let t = self.t;
+        let (systems, _) = self.nsds.parts_mut();
+        for (a, &r) in self.cand.iter().enumerate() {
+            let row = self.rows[r];
             let iw = &self.inner.iws[row.inter];
             let mt = &self.minv_ht[row.inter];
             for (d, off, nd) in [(Some(iw.ds.0), 0, iw.n1), (iw.ds.1, iw.n1, iw.n2)] {
@@ -442,7 +478,7 @@ impl TimeSteppingDirectProjection {
                 let target = if positions { Some(q) } else { v };
                 if let Some(x) = target {
                     for i in 0..nd {
-                        x[i] += mt[(off + i, row.comp)] * self.mu[a];
+                        x[i] += mt[(off + i, row.comp)] * mu[a];
                     }
                 }
             }
@@ -458,17 +494,17 @@ impl TimeSteppingDirectProjection {
         }
         Ok(())
     }
+}
 
-    /// Outputs (both levels) and index sets from the current state, written into the model.
-    fn refresh(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
-        self.inner.refresh_outputs(nsds, t)?;
-        let (_, inters) = nsds.parts_mut();
-        for (iw, inter) in self.inner.iws.iter_mut().zip(inters.iter_mut()) {
-            iw.y_old[1].copy_from(&iw.y[1]);
-            inter.y[1].copy_from(&iw.y[1]);
-        }
-        Ok(())
+/// Outputs (both levels) and index sets from the current state, written into the model.
+fn refresh(inner: &mut TimeStepping, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
+    inner.refresh_outputs(nsds, t)?;
+    let (_, inters) = nsds.parts_mut();
+    for (iw, inter) in inner.iws.iter_mut().zip(inters.iter_mut()) {
+        iw.y_old[1].copy_from(&iw.y[1]);
+        inter.y[1].copy_from(&iw.y[1]);
     }
+    Ok(())
 }
 
 /// Evaluates (for `M(q)`) and factors the mass matrix of `ds` into `mw.chol`.

@@ -490,7 +490,7 @@ impl TimeStepping {
                     if !nsds.is_linked(iw.id) {
                         false
                     } else if inter.law.is_unilateral() {
-                        iw.y[0][0] + gamma * h * iw.y[1][0] <= s
+                        super::index_sets::moreau_jean_active(iw.y[0][0], iw.y[1][0], gamma, h, s)
                     } else {
                         true
                     }

@@ -35,6 +35,7 @@ use super::step::{scalar_row, ScalarRow};
 use super::{Joint, JointFrictionR, JointStopR};
 use crate::body::{BodyId, BodyState, RigidBody};
 use nalgebra::Vector3;
+use saltus_kernel::simulation::index_sets::moreau_jean_active;
 
 /// One stop row: stop index and bound (0 lower, 1 upper).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,12 +106,13 @@ impl LimitWorkspace {
     }
 
     /// Start of a step at `states` (the bodies' poses and twists): the coordinates, and the
-    /// stop rows of index set 1 with `y_k + γ h min(ẏ_k, 0) ≤ δ`.
+    /// stop rows of index set 1 with `y_k + γ h min(ẏ_k, 0) ≤ δ`
+    /// ([`moreau_jean_active`] on the closing rate).
     pub fn activate(
         &mut self,
         (stops, joints): (&[JointStopR], &[Joint]),
         states: &[BodyState],
-        gamma_h: f64,
+        (gamma, h): (f64, f64),
         delta: f64,
     ) {
         self.refresh(stops, joints, states);
@@ -122,7 +124,7 @@ impl LimitWorkspace {
             self.start.push(start);
         }
         let vel = |b: usize| (states[b].v, states[b].omega);
-        self.extend_active(stops, vel, gamma_h, delta);
+        self.extend_active(stops, vel, (gamma, h), delta);
     }
 
     /// Adds to index set 1 the stop rows with `y_k + γ h min(ẏ, 0) ≤ δ`, `ẏ` the coordinate
@@ -131,7 +133,7 @@ impl LimitWorkspace {
         &mut self,
         stops: &[JointStopR],
         vel: impl Fn(usize) -> (Vector3<f64>, Vector3<f64>),
-        gamma_h: f64,
+        (gamma, h): (f64, f64),
         delta: f64,
     ) -> bool {
         let n = self.active.len();
@@ -147,7 +149,9 @@ impl LimitWorkspace {
             for (side, y) in st.gaps(row.value).into_iter().enumerate() {
                 let Some(y) = y else { continue };
                 let key = StopRow { stop: k as u32, side: side as u8 };
-                if y + gamma_h * (sign(side as u8) * u).min(0.0) <= delta && !self.active.contains(&key) {
+                // the kernel's rule on the closing part of the rate only
+                let closing = (sign(side as u8) * u).min(0.0);
+                if moreau_jean_active(y, closing, gamma, h, delta) && !self.active.contains(&key) {
                     self.active.push(key);
                 }
             }

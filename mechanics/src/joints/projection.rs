@@ -13,9 +13,10 @@
 //! (the update moves along the twist coordinates of the Jacobian, so the iteration is Newton's
 //! on the manifold and converges quadratically). Then `v ← v + M⁻¹ Jᵀ ν` with `G ν = −J v`,
 //! the mass-weighted orthogonal projection onto `J v = 0`, which never increases the kinetic
-//! energy. As in the kernel, `G` is factorized by Cholesky; a tiny diagonal shift
-//! (`1e-12 · max G_ii`) keeps redundant constraints (closed loops) solvable, giving the
-//! least-norm correction. Contacts are not part of the projection (as in Siconos's
+//! energy. The iteration and the Cholesky solve are the kernel's
+//! ([`saltus_kernel::simulation::projection::gauss_newton`], the core of its direct
+//! projection); a tiny diagonal shift (`1e-12 · max G_ii`) keeps redundant constraints (closed
+//! loops) solvable, giving the least-norm correction. Contacts are not part of the projection (as in Siconos's
 //! projection of bilateral constraints): only joint rows are corrected, and the rows of the joint
 //! stops that the positions violate (see [`super::limits_step`]: they are projected onto the
 //! stop, `y = 0`).
@@ -23,7 +24,10 @@
 use super::step::{apply_impulses, dense_w, joint_rows, joint_sides, row_velocity, JointWorkspace};
 use super::{Joint, JointStopR};
 use crate::body::RigidBody;
-use nalgebra::{DVector, UnitQuaternion};
+use nalgebra::{DMatrix, UnitQuaternion};
+use saltus_kernel::simulation::projection::gauss_newton::{
+    project_positions, project_velocities, ConstraintSet, Evaluation, Level,
+};
 
 /// Options of the projection after each step.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,16 +60,10 @@ pub struct ProjectionReport {
     pub velocity_violation: f64,
 }
 
-/// Solves `(G + εI) x = b` with `G` in `ws.w`; `None` if `G` is not positive semi-definite.
-fn solve_g(ws: &JointWorkspace, b: DVector<f64>) -> Option<DVector<f64>> {
-    let n = b.len();
-    let scale = (0..n).map(|i| ws.w[(i, i)]).fold(0.0f64, f64::max);
-    let mut g = ws.w.clone();
-    for i in 0..n {
-        g[(i, i)] += 1e-12 * scale;
-    }
-    g.cholesky().map(|c| c.solve(&b))
-}
+/// Relative diagonal shift of `G`
+/// ([`saltus_kernel::simulation::projection::gauss_newton::GaussNewton::shift`]): closed loops of joints have
+/// redundant rows.
+const REDUNDANCY_SHIFT: f64 = 1e-12;
 
 /// `max_i |x_i|`.
 fn max_abs(x: &[f64]) -> f64 {
@@ -88,9 +86,76 @@ pub(crate) fn violation(ws: &mut JointWorkspace, joints: &[Joint], bodies: &[Rig
     max_abs(&ws.h)
 }
 
-/// Projects the bodies' positions, then velocities (see the module documentation). The states
-/// change only by finite corrections; returns `None` if `G` could not be factorized (the state
-/// is then left as it was at the failing iteration, which is finite).
+/// The joint rows and the rows of the violated stops as the kernel's [`ConstraintSet`]: every
+/// row is an equality, and a correction moves each body along its twist,
+/// `(x, q) ← (x + δv, q ⊗ exp(δΩ))`. The error `()` is a non-finite correction.
+struct JointSet<'a> {
+    ws: &'a mut JointWorkspace,
+    joints: &'a [Joint],
+    stops: &'a [JointStopR],
+    bodies: &'a mut [RigidBody],
+    tol: f64,
+    /// Joint rows of the last evaluation (the stop rows follow).
+    ne: usize,
+}
+
+impl ConstraintSet for JointSet<'_> {
+    type Error = ();
+
+    fn evaluate(&mut self) -> Result<Evaluation, ()> {
+        let ws = &mut *self.ws;
+        violation(ws, self.joints, self.bodies);
+        self.ne = ws.rows.len();
+        ws.limits.violated_rows(self.stops, self.joints, self.bodies, &ws.states, self.tol, &mut ws.rows, &mut ws.h);
+        let violation = max_abs(&ws.h);
+        let n = ws.rows.len();
+        Ok(Evaluation { rows: n, n_eq: n, violation, converged: violation <= self.tol })
+    }
+
+    fn velocity_rows(&mut self) -> usize {
+        self.ws.rows.truncate(self.ne);
+        self.ws.sides.clear();
+        joint_sides(self.joints, &mut self.ws.sides);
+        self.ne
+    }
+
+    fn gram(&mut self, level: Level, g: &mut DMatrix<f64>, y: &mut [f64]) -> Result<(), ()> {
+        dense_w(&self.ws.rows, g);
+        let n = self.ws.rows.len();
+        match level {
+            Level::Position => y[..n].copy_from_slice(&self.ws.h),
+            Level::Velocity => y[..n].copy_from_slice(&joint_velocities(self.ws, self.bodies)),
+        }
+        Ok(())
+    }
+
+    fn correct(&mut self, level: Level, mu: &[f64]) -> Result<(), ()> {
+        if mu.iter().any(|x| !x.is_finite()) {
+            return Err(());
+        }
+        let bodies = &mut *self.bodies;
+        apply_impulses(&self.ws.rows, mu, |b, d, dth| {
+            let s = &mut bodies[b].state;
+            match level {
+                Level::Position => {
+                    s.position += d;
+                    s.orientation *= UnitQuaternion::from_scaled_axis(dth);
+                    s.orientation.renormalize();
+                }
+                Level::Velocity => {
+                    s.v += d;
+                    s.omega += dth;
+                }
+            }
+        });
+        Ok(())
+    }
+}
+
+/// Projects the bodies' positions, then velocities (see the module documentation) with the
+/// kernel's Gauss–Newton core. The states change only by finite corrections; returns `None` if
+/// `G` could not be factorized (the state is then left as it was at the failing iteration,
+/// which is finite).
 pub(crate) fn project(
     ws: &mut JointWorkspace,
     joints: &[Joint],
@@ -98,46 +163,21 @@ pub(crate) fn project(
     bodies: &mut [RigidBody],
     opts: &JointProjection,
 ) -> Option<ProjectionReport> {
-    let mut rep = ProjectionReport::default();
     ws.limits.projected.clear();
-    let mut ne;
-    loop {
-        violation(ws, joints, bodies);
-        ne = ws.rows.len();
-        ws.limits.violated_rows(stops, joints, bodies, &ws.states, opts.tol, &mut ws.rows, &mut ws.h);
-        rep.violation = max_abs(&ws.h);
-        if rep.violation <= opts.tol || rep.iterations >= opts.max_iter {
-            break;
+    let mut gn = std::mem::take(&mut ws.gn);
+    gn.shift = REDUNDANCY_SHIFT;
+    let mut set = JointSet { ws, joints, stops, bodies, tol: opts.tol, ne: 0 };
+    let result = project_positions(&mut set, &mut gn, opts.max_iter).and_then(|out| {
+        if opts.project_velocity {
+            project_velocities(&mut set, &mut gn)?;
         }
-        rep.iterations += 1;
-        dense_w(&ws.rows, &mut ws.w);
-        let mu = solve_g(ws, -DVector::from_column_slice(&ws.h))?;
-        if mu.iter().any(|x| !x.is_finite()) {
-            return None;
-        }
-        apply_impulses(&ws.rows, mu.as_slice(), |b, dx, dth| {
-            let s = &mut bodies[b].state;
-            s.position += dx;
-            s.orientation *= UnitQuaternion::from_scaled_axis(dth);
-            s.orientation.renormalize();
-        });
-    }
+        Ok(out)
+    });
+    set.ws.gn = gn;
+    let out = result.ok()?;
+    let mut rep = ProjectionReport { iterations: out.iterations, violation: out.violation, velocity_violation: 0.0 };
     if opts.project_velocity {
-        ws.rows.truncate(ne);
-        ws.sides.clear();
-        joint_sides(joints, &mut ws.sides);
-        let jv = joint_velocities(ws, bodies);
-        dense_w(&ws.rows, &mut ws.w);
-        let nu = solve_g(ws, -DVector::from_vec(jv))?;
-        if nu.iter().any(|x| !x.is_finite()) {
-            return None;
-        }
-        apply_impulses(&ws.rows, nu.as_slice(), |b, dv, dom| {
-            bodies[b].state.v += dv;
-            bodies[b].state.omega += dom;
-        });
-        let jv = joint_velocities(ws, bodies);
-        rep.velocity_violation = max_abs(&jv);
+        rep.velocity_violation = max_abs(&joint_velocities(set.ws, set.bodies));
     }
     Some(rep)
 }

@@ -187,6 +187,8 @@ pub(crate) struct JointWorkspace {
     pub limits: LimitWorkspace,
     /// `e` of each stop row of the step.
     pub stop_e: Vec<f64>,
+    /// Workspace of the projection (the kernel's Gauss–Newton core).
+    pub gn: saltus_kernel::simulation::projection::gauss_newton::GaussNewton,
 }
 
 /// What [`solve_step`] gives back: the solver's report and the contact impulses (in `r`).

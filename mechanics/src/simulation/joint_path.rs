@@ -36,7 +36,7 @@ impl MechanicsSimulation {
         ws.states.extend(self.model.bodies.iter().map(|b| b.state));
         let delta = self.opts.activation_tol * self.model.margin;
         let limits = (self.model.joint_stops(), self.model.joints());
-        ws.limits.activate(limits, &ws.states, self.opts.gamma * h, delta);
+        ws.limits.activate(limits, &ws.states, (self.opts.gamma, h), delta);
         self.joint_mid.clear();
         self.joint_mid.extend(self.model.bodies.iter().map(|b| (b.state.v, b.state.omega)));
         let rep = loop {
@@ -81,7 +81,7 @@ impl MechanicsSimulation {
             }
             // Stops that the solved velocities would close join index set 1 (solve again).
             let vel = |b: usize| self.joint_vel[b];
-            let grown = self.joint_ws.limits.extend_active(self.model.joint_stops(), vel, self.opts.gamma * h, delta);
+            let grown = self.joint_ws.limits.extend_active(self.model.joint_stops(), vel, (self.opts.gamma, h), delta);
             if !grown && (change <= tol || iter >= self.opts.gyro_max_iter) {
                 break sol.report;
             }

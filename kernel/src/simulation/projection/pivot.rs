@@ -60,7 +60,7 @@ pub(crate) fn cholesky_solve(l: &DMatrix<f64>, n: usize, b: &mut [f64]) {
 
 /// Why the mixed problem could not be solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PivotError {
+pub enum PivotError {
     /// The basic submatrix of `G` is not positive definite at this row (redundant constraints).
     Singular(usize),
     /// Murty's method exceeded its pivot budget (only possible when `G` is not a P-matrix).
@@ -68,6 +68,7 @@ pub(crate) enum PivotError {
 }
 
 /// Workspace of the mixed problem, sized once for `n_max` rows.
+#[derive(Debug)]
 pub(crate) struct Pivot {
     work: DMatrix<f64>,
     basic: Vec<bool>,
