@@ -24,7 +24,10 @@ fn compliance(l: f64) -> f64 {
     2.0 / 3.0 * C * (l + LR).powf(-1.0 / 3.0)
 }
 
-fn hertz() -> Relation {
+/// `h = q + δ(λ)`, `∇_q h = 1`, and `∇_λ h` from `jac_lambda`.
+fn hertz_with(
+    jac_lambda: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> Result<(), UserFnError> + Send + Sync + 'static,
+) -> Relation {
     Relation::LagrangianCompliant(LagrangianCompliantR::new(
         1,
         |_, q, l, y| {
@@ -35,11 +38,15 @@ fn hertz() -> Relation {
             j[(0, 0)] = 1.0;
             Ok(())
         },
-        |_, _, l, d| {
-            d[(0, 0)] = compliance(l[0]);
-            Ok(())
-        },
+        jac_lambda,
     ))
+}
+
+fn hertz() -> Relation {
+    hertz_with(|_, _, l, d| {
+        d[(0, 0)] = compliance(l[0]);
+        Ok(())
+    })
 }
 
 /// A ball (gap `q`) released at `q0` with `v = 0`, on a floor described by `rel`.
@@ -181,29 +188,18 @@ fn affine_h_is_the_linear_compliant_relation_bit_for_bit() {
 #[test]
 fn user_function_failures_are_typed_errors() {
     let failing = |bad_at: f64, nan: bool| {
-        Relation::LagrangianCompliant(LagrangianCompliantR::new(
-            1,
-            |_, q, l, y| {
-                y[0] = q[0] + delta(l[0]);
-                Ok(())
-            },
-            |_, _, _, j| {
-                j[(0, 0)] = 1.0;
-                Ok(())
-            },
-            move |_, _, l, d| {
-                if l[0] > bad_at {
-                    if nan {
-                        d[(0, 0)] = f64::NAN;
-                    } else {
-                        return Err(UserFnError::new("force out of range"));
-                    }
+        hertz_with(move |_, _, l, d| {
+            if l[0] > bad_at {
+                if nan {
+                    d[(0, 0)] = f64::NAN;
                 } else {
-                    d[(0, 0)] = compliance(l[0]);
+                    return Err(UserFnError::new("force out of range"));
                 }
-                Ok(())
-            },
-        ))
+            } else {
+                d[(0, 0)] = compliance(l[0]);
+            }
+            Ok(())
+        })
     };
     for nan in [false, true] {
         let mut nsds = ball(0.0, failing(1.0, nan));

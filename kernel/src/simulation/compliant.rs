@@ -16,10 +16,9 @@
 //! (`8 (n + m + 2) ε Σ|terms|`) carries no information and is set to zero, so an affine `h`
 //! gives exactly the one-step problems, and so the bits, of `LagrangianCompliantLinearTIR`.
 
-use super::osi::user_err;
+use super::interaction_work::checked;
 use crate::error::KernelError;
 use crate::model::relation::LagrangianCompliantR;
-use crate::model::userfn::check_finite_out;
 use nalgebra::{DMatrix, DVector, DVectorViewMut};
 
 /// The memories and linearization of one compliant interaction (empty for other relations).
@@ -37,16 +36,6 @@ pub(crate) struct CompliantWork {
     rho: DVector<f64>,
     /// `λ = 0`, for the rigid gap `h(t, q, 0)`.
     zero: DVector<f64>,
-}
-
-fn checked(
-    res: crate::model::userfn::UserResult,
-    out: &[f64],
-    t: f64,
-    what: &'static str,
-    id: u32,
-) -> Result<(), KernelError> {
-    res.and_then(|()| check_finite_out(out)).map_err(user_err(t, what, id))
 }
 
 impl CompliantWork {

@@ -101,7 +101,7 @@ fn params(d: &DynamicalSystem) -> &[f64] {
 
 /// The result of a user function that wrote `out`: its own error, or a non-finite output, as a
 /// [`KernelError::UserFn`] naming `what`, the interaction `id` and `t`.
-fn checked(
+pub(super) fn checked(
     res: crate::model::userfn::UserResult,
     out: &[f64],
     t: f64,
