@@ -2,7 +2,9 @@
 //! spheres_in_a_box with the default solver up to STEP, captures that step's FC3D problem and
 //! runs plain NSGS from the warm start for SWEEPS sweeps, printing every 100 sweeps the Siconos
 //! error, ‖r‖, ‖u‖ and the number of separated / sticking / sliding contacts (a fourth argument
-//! containing `aa` adds Anderson acceleration, memory 5).
+//! containing `aa` adds Anderson acceleration, memory 5). With `PILE_PROBE_DUMP=DIR/fc3d/NAME.dat` the captured
+//! problem is also written as a Siconos `.dat` file (W in triplet storage, full precision), so that the solvers alone
+//! can be profiled on it (`fc_collection --solvers nsgs-ac DIR/fc3d/NAME.dat` under callgrind).
 use saltus_mechanics::scenes::spheres_in_a_box;
 use saltus_numerics::fc::{self, FcSolver, NsgsOptions};
 use saltus_numerics::IterOptions;
