@@ -14,7 +14,9 @@ use saltus_kernel::{
 use saltus_numerics::IterOptions;
 use std::sync::Arc;
 
-const G: f64 = 9.81;
+mod stick_slip_closed_form;
+use stick_slip_closed_form::{Reference, G};
+
 const MU: f64 = 0.3;
 const M: f64 = 1.0;
 
@@ -33,100 +35,6 @@ fn block(f0: f64, omega: f64) -> Nsds {
     let rel = LagrangianLinearTiR::new(dmatrix![0.0, 1.0; 1.0, 0.0]);
     nsds.link("ground", id, None, Relation::LagrangianLinearTi(rel), law).unwrap();
     nsds
-}
-
-/// A phase of the closed-form motion: from `t0` at `(x0, v0)`, sticking or slipping in direction `s`.
-#[derive(Debug, Clone, Copy)]
-struct Phase {
-    t0: f64,
-    x0: f64,
-    v0: f64,
-    slip: Option<f64>,
-}
-
-/// The closed-form stick–slip motion (README of `samples/stick_slip_ed`): sticking while
-/// `|F| ≤ μ m g`; slipping in direction `s`, `m ẍ = F0 sin ωt − s μ m g`, so
-/// `v(t) = v0 + F0/(m ω) (cos ωt0 − cos ωt) − s μ g (t − t0)` and
-/// `x(t) = x0 + v0 (t − t0) + F0/(m ω) (cos ωt0 (t − t0) − (sin ωt − sin ωt0)/ω) − s μ g (t − t0)²/2`.
-/// A slip starts when `|F|` rises through `μ m g` (in direction `sign F`); it ends when `v`
-/// returns to 0 (bisection on the closed form to round-off), in a stick if `|F| ≤ μ m g` there,
-/// else in the opposite slip.
-struct Reference {
-    f0: f64,
-    omega: f64,
-    phases: Vec<Phase>,
-}
-
-impl Reference {
-    fn new(f0: f64, omega: f64, t_end: f64) -> Self {
-        let mut r = Reference { f0, omega, phases: vec![Phase { t0: 0.0, x0: 0.0, v0: 0.0, slip: None }] };
-        let c = (MU * M * G / f0).asin();
-        while let Some(&p) = r.phases.last().filter(|p| p.t0 < t_end) {
-            let next = match p.slip {
-                None => {
-                    // first t > t0 where |F| rises through μ m g: ωt = c + 2kπ (s = 1) or π + c + 2kπ (s = −1)
-                    let mut best = (f64::INFINITY, 0.0);
-                    for k in 0..100 {
-                        for (phase, s) in [(c, 1.0), (std::f64::consts::PI + c, -1.0)] {
-                            let t = (phase + 2.0 * std::f64::consts::PI * k as f64) / omega;
-                            if t > p.t0 + 1e-12 && t < best.0 {
-                                best = (t, s);
-                            }
-                        }
-                    }
-                    Phase { t0: best.0, x0: p.x0, v0: 0.0, slip: Some(best.1) }
-                }
-                Some(s) => {
-                    let sv = |t: f64| s * r.velocity(&p, t);
-                    let (mut lo, step) = (p.t0 + 1e-9, 1e-3);
-                    while sv(lo + step) > 0.0 {
-                        lo += step;
-                    }
-                    let mut hi = lo + step;
-                    for _ in 0..200 {
-                        let mid = 0.5 * (lo + hi);
-                        if sv(mid) > 0.0 {
-                            lo = mid
-                        } else {
-                            hi = mid
-                        }
-                    }
-                    let t = hi;
-                    let f = r.force(t);
-                    let slip = if f.abs() <= MU * M * G { None } else { Some(f.signum()) };
-                    Phase { t0: t, x0: r.position(&p, t), v0: 0.0, slip }
-                }
-            };
-            r.phases.push(next);
-        }
-        r
-    }
-    fn force(&self, t: f64) -> f64 {
-        self.f0 * (self.omega * t).sin()
-    }
-    fn velocity(&self, p: &Phase, t: f64) -> f64 {
-        let Some(s) = p.slip else { return 0.0 };
-        let w = self.omega;
-        p.v0 + self.f0 / (M * w) * ((w * p.t0).cos() - (w * t).cos()) - s * MU * G * (t - p.t0)
-    }
-    fn position(&self, p: &Phase, t: f64) -> f64 {
-        let Some(s) = p.slip else { return p.x0 };
-        let (w, d) = (self.omega, t - p.t0);
-        p.x0 + p.v0 * d + self.f0 / (M * w) * ((w * p.t0).cos() * d - ((w * t).sin() - (w * p.t0).sin()) / w)
-            - 0.5 * s * MU * G * d * d
-    }
-    fn phase_at(&self, t: f64) -> &Phase {
-        self.phases.iter().rev().find(|p| p.t0 <= t).unwrap_or(&self.phases[0])
-    }
-    /// `(x, v)` at `t`.
-    fn state(&self, t: f64) -> (f64, f64) {
-        let p = self.phase_at(t);
-        (self.position(p, t), self.velocity(p, t))
-    }
-    /// Times of the mode changes in `(0, t_end]`.
-    fn switches(&self, t_end: f64) -> Vec<(f64, Option<f64>)> {
-        self.phases.iter().skip(1).filter(|p| p.t0 <= t_end).map(|p| (p.t0, p.slip)).collect()
-    }
 }
 
 /// Runs the event-driven block to `t_end`: the TD rows `(t, x, v)` and the nonsmooth events
@@ -168,7 +76,7 @@ fn mode_of(slip: Option<f64>) -> Option<TangentMode> {
 #[test]
 fn stick_slip_block_against_closed_form() {
     let (f0, omega, t_end) = (5.0, std::f64::consts::PI, 4.0);
-    let reference = Reference::new(f0, omega, t_end);
+    let reference = Reference::new(M, MU, f0, omega, t_end);
     let switches = reference.switches(t_end);
     // stick → slip → stick, twice per period of the force, each slip in the direction of F
     assert_eq!(switches.len(), 7, "{switches:?}");
@@ -197,7 +105,7 @@ fn stick_slip_block_against_closed_form() {
 #[test]
 fn slip_reversals_without_sticking() {
     let (f0, omega, t_end) = (12.0, std::f64::consts::PI, 4.0);
-    let reference = Reference::new(f0, omega, t_end);
+    let reference = Reference::new(M, MU, f0, omega, t_end);
     let switches = reference.switches(t_end);
     assert_eq!(switches.len(), 4, "{switches:?}");
     assert!(switches.iter().all(|(_, s)| s.is_some()), "slips only: {switches:?}");

@@ -16,6 +16,10 @@
 //! (`ẏ_i < −velocity_tol`) the impact problem (module `impact`) gives the post-impact velocities;
 //! the contacts of I1 with `|ẏ⁺_i| ≤ velocity_tol` are candidates for I2 and the acceleration
 //! LCP (module `acceleration`) keeps those with `λ_i > 0`; the integrator restarts.
+//!
+//! Frictional contacts (`NewtonImpactFrictionNSL` of dimension 2) add a tangential mode, stick
+//! or slip, held between events, with its own root function; the event LCPs then carry
+//! Coulomb's law (modules `friction` and `contact_lcp`).
 
 pub(crate) mod acceleration;
 mod bilateral;
