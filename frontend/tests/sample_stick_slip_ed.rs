@@ -77,3 +77,20 @@ fn stick_slip_time_stepping_close_to_closed_form() {
     assert!(ex < 5e-6 && ev < 1e-5, "max |x − x_ref| = {ex:.3e}, max |v − v_ref| = {ev:.3e}");
     println!("Moreau–Jean h = 1e-3: max |x − x_ref| = {ex:.3e}, max |v − v_ref| = {ev:.3e}");
 }
+
+/// Event driven takes planar friction only: `dim="3"` is refused before the run, at the interaction.
+#[test]
+fn event_driven_refuses_3d_friction_at_the_interaction() {
+    let text = std::fs::read_to_string(sample("stick_slip_ed/stick_slip_ed.xml")).unwrap();
+    let text = text
+        .replace(r#"dim="2""#, r#"dim="3""#)
+        .replace(r#"<H rows="2" cols="2">0 1 1 0</H>"#, r#"<H rows="3" cols="2">0 1 1 0 0 0</H>"#);
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("friction3d.xml");
+    std::fs::write(&model, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_saltus")).arg("check").arg(&model).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("friction3d.xml:20:5") && err.contains("NSDS/Interaction[ground]"), "{err}");
+    assert!(err.contains("NewtonImpactFrictionNSL of dimension 2"), "{err}");
+}

@@ -8,8 +8,8 @@
 use nalgebra::{dmatrix, dvector};
 use saltus_kernel::solvers::fc::{FcSolver, NsgsOptions};
 use saltus_kernel::{
-    EventDriven, EventDrivenOptions, EventKind, InterId, LagrangianLinearTiDs, LagrangianLinearTiR, NonSmoothLaw, Nsds,
-    Osi, Osnsp, Relation, TangentMode, TimeStepping, VecOp,
+    EventDriven, EventDrivenOptions, EventKind, InterId, LagrangianLinearTiDs, LagrangianLinearTiR,
+    LagrangianScleronomousR, NonSmoothLaw, Nsds, Osi, Osnsp, Relation, TangentMode, TimeStepping, VecOp,
 };
 use saltus_numerics::IterOptions;
 use std::sync::Arc;
@@ -23,6 +23,12 @@ const M: f64 = 1.0;
 /// The block: `q = (x, z)`, `M = m I`, `F = (F0 sin ωt, −m g)`, resting on `z = 0`; the contact
 /// has rows `y_N = z` (gap) and `y_T = x` (tangent).
 fn block(f0: f64, omega: f64) -> Nsds {
+    block_with(f0, omega, false)
+}
+
+/// [`block`], with the relation as `LagrangianScleronomousR` closures (`h(q) = (z, x)`) if
+/// `scleronomous`.
+fn block_with(f0: f64, omega: f64, scleronomous: bool) -> Nsds {
     let mut nsds = Nsds::new(0.0);
     let f = VecOp::Function(Arc::new(move |t, out: &mut [f64]| {
         out[0] = f0 * (omega * t).sin();
@@ -32,8 +38,22 @@ fn block(f0: f64, omega: f64) -> Nsds {
     let ds = LagrangianLinearTiDs::new(dvector![0.0, 0.0], dvector![0.0, 0.0], dmatrix![M, 0.0; 0.0, M]).with_f_ext(f);
     let id = nsds.add_ds("block", ds).unwrap();
     let law = NonSmoothLaw::NewtonImpactFriction { en: 0.0, et: 0.0, mu: MU, dim: 2 };
-    let rel = LagrangianLinearTiR::new(dmatrix![0.0, 1.0; 1.0, 0.0]);
-    nsds.link("ground", id, None, Relation::LagrangianLinearTi(rel), law).unwrap();
+    let rel = if scleronomous {
+        Relation::LagrangianScleronomous(LagrangianScleronomousR::new(
+            2,
+            |_, q, y| {
+                y.copy_from_slice(&[q[1], q[0]]);
+                Ok(())
+            },
+            |_, _, j| {
+                j.copy_from(&dmatrix![0.0, 1.0; 1.0, 0.0]);
+                Ok(())
+            },
+        ))
+    } else {
+        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(dmatrix![0.0, 1.0; 1.0, 0.0]))
+    };
+    nsds.link("ground", id, None, rel, law).unwrap();
     nsds
 }
 
@@ -42,7 +62,10 @@ fn block(f0: f64, omega: f64) -> Nsds {
 /// with `λ_N = m g` and `|λ_T| ≤ μ λ_N`.
 type EdRun = (Vec<(f64, f64, f64)>, Vec<(f64, Option<TangentMode>)>);
 fn run_ed(f0: f64, omega: f64, h: f64, t_end: f64) -> EdRun {
-    let mut nsds = block(f0, omega);
+    run_ed_on(block(f0, omega), h, t_end)
+}
+
+fn run_ed_on(mut nsds: Nsds, h: f64, t_end: f64) -> EdRun {
     let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h, ..Default::default() }).unwrap();
     let (mut rows, mut events) = (Vec::new(), Vec::new());
     let total = (t_end / h).round() as u64;
@@ -98,6 +121,25 @@ fn stick_slip_block_against_closed_form() {
         "stick-slip: max |t_event − t_ref| = {dt:.2e}, max |x − x_ref| = {:.2e}, max |v − v_ref| = {:.2e}",
         worst.0, worst.1
     );
+}
+
+/// The same block with the contact's rows from closures (`LagrangianScleronomousR`, both rows
+/// and the 2×2 Jacobian through the user functions) follows the same closed form.
+#[test]
+fn stick_slip_with_a_scleronomous_relation() {
+    let (f0, omega, t_end) = (5.0, std::f64::consts::PI, 4.0);
+    let reference = Reference::new(M, MU, f0, omega, t_end);
+    let switches = reference.switches(t_end);
+    let (rows, events) = run_ed_on(block_with(f0, omega, true), 0.01, t_end);
+    assert_eq!(events.len(), switches.len(), "events {events:?} vs closed form {switches:?}");
+    for ((t, mode), (t_ref, slip)) in events.iter().zip(&switches) {
+        assert!((t - t_ref).abs() < 1e-10, "event at {t}, closed form {t_ref}");
+        assert_eq!(*mode, mode_of(*slip), "mode after the event at {t}");
+    }
+    for &(t, x, v) in &rows {
+        let (xr, vr) = reference.state(t);
+        assert!((x - xr).abs() < 1e-9 && (v - vr).abs() < 1e-9, "t = {t}: ({x}, {v}) vs ({xr}, {vr})");
+    }
 }
 
 /// With `F0 = 12` (four times `μ m g`) the block never sticks: each time its velocity returns
