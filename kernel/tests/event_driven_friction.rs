@@ -88,6 +88,28 @@ fn run_ed_on(mut nsds: Nsds, h: f64, t_end: f64) -> EdRun {
     (rows, events)
 }
 
+/// Runs `nsds` event driven (rows every 0.01) to `t_end` and checks it against `reference`:
+/// the events and the modes after them, event times to 1e-10, `x` and `v` to 1e-9. Returns the
+/// largest errors of the event times, `x` and `v`.
+fn check_closed_form(nsds: Nsds, reference: &Reference, t_end: f64) -> (f64, f64, f64) {
+    let switches = reference.switches(t_end);
+    let (rows, events) = run_ed_on(nsds, 0.01, t_end);
+    assert_eq!(rows.len(), (t_end / 0.01).round() as usize);
+    assert_eq!(events.len(), switches.len(), "events {events:?} vs closed form {switches:?}");
+    let mut worst = (0.0f64, 0.0f64, 0.0f64);
+    for ((t, mode), (t_ref, slip)) in events.iter().zip(&switches) {
+        assert!((t - t_ref).abs() < 1e-10, "event at {t}, closed form {t_ref}");
+        assert_eq!(*mode, mode_of(*slip), "mode after the event at {t}");
+        worst.0 = worst.0.max((t - t_ref).abs());
+    }
+    for &(t, x, v) in &rows {
+        let (xr, vr) = reference.state(t);
+        assert!((x - xr).abs() < 1e-9 && (v - vr).abs() < 1e-9, "t = {t}: ({x}, {v}) vs ({xr}, {vr})");
+        worst = (worst.0, worst.1.max((x - xr).abs()), worst.2.max((v - vr).abs()));
+    }
+    worst
+}
+
 fn mode_of(slip: Option<f64>) -> Option<TangentMode> {
     Some(match slip {
         None => TangentMode::Stick,
@@ -100,27 +122,11 @@ fn mode_of(slip: Option<f64>) -> Option<TangentMode> {
 fn stick_slip_block_against_closed_form() {
     let (f0, omega, t_end) = (5.0, std::f64::consts::PI, 4.0);
     let reference = Reference::new(M, MU, f0, omega, t_end);
-    let switches = reference.switches(t_end);
     // stick → slip → stick, twice per period of the force, each slip in the direction of F
+    let switches = reference.switches(t_end);
     assert_eq!(switches.len(), 7, "{switches:?}");
-    let (rows, events) = run_ed(f0, omega, 0.01, t_end);
-    assert_eq!(events.len(), switches.len(), "events {events:?} vs closed form {switches:?}");
-    for ((t, mode), (t_ref, slip)) in events.iter().zip(&switches) {
-        assert!((t - t_ref).abs() < 1e-10, "event at {t}, closed form {t_ref}");
-        assert_eq!(*mode, mode_of(*slip), "mode after the event at {t}");
-    }
-    assert_eq!(rows.len(), 400);
-    let mut worst = (0.0f64, 0.0f64);
-    for &(t, x, v) in &rows {
-        let (xr, vr) = reference.state(t);
-        worst = (worst.0.max((x - xr).abs()), worst.1.max((v - vr).abs()));
-    }
-    assert!(worst.0 < 1e-9 && worst.1 < 1e-9, "max |x − x_ref|, |v − v_ref| = {worst:?}");
-    let dt = events.iter().zip(&switches).map(|(a, b)| (a.0 - b.0).abs()).fold(0.0, f64::max);
-    println!(
-        "stick-slip: max |t_event − t_ref| = {dt:.2e}, max |x − x_ref| = {:.2e}, max |v − v_ref| = {:.2e}",
-        worst.0, worst.1
-    );
+    let (dt, dx, dv) = check_closed_form(block(f0, omega), &reference, t_end);
+    println!("stick-slip: max |t_event − t_ref| = {dt:.2e}, max |x − x_ref| = {dx:.2e}, max |v − v_ref| = {dv:.2e}");
 }
 
 /// The same block with the contact's rows from closures (`LagrangianScleronomousR`, both rows
@@ -128,18 +134,7 @@ fn stick_slip_block_against_closed_form() {
 #[test]
 fn stick_slip_with_a_scleronomous_relation() {
     let (f0, omega, t_end) = (5.0, std::f64::consts::PI, 4.0);
-    let reference = Reference::new(M, MU, f0, omega, t_end);
-    let switches = reference.switches(t_end);
-    let (rows, events) = run_ed_on(block_with(f0, omega, true), 0.01, t_end);
-    assert_eq!(events.len(), switches.len(), "events {events:?} vs closed form {switches:?}");
-    for ((t, mode), (t_ref, slip)) in events.iter().zip(&switches) {
-        assert!((t - t_ref).abs() < 1e-10, "event at {t}, closed form {t_ref}");
-        assert_eq!(*mode, mode_of(*slip), "mode after the event at {t}");
-    }
-    for &(t, x, v) in &rows {
-        let (xr, vr) = reference.state(t);
-        assert!((x - xr).abs() < 1e-9 && (v - vr).abs() < 1e-9, "t = {t}: ({x}, {v}) vs ({xr}, {vr})");
-    }
+    check_closed_form(block_with(f0, omega, true), &Reference::new(M, MU, f0, omega, t_end), t_end);
 }
 
 /// With `F0 = 12` (four times `μ m g`) the block never sticks: each time its velocity returns
@@ -151,16 +146,7 @@ fn slip_reversals_without_sticking() {
     let switches = reference.switches(t_end);
     assert_eq!(switches.len(), 4, "{switches:?}");
     assert!(switches.iter().all(|(_, s)| s.is_some()), "slips only: {switches:?}");
-    let (rows, events) = run_ed(f0, omega, 0.01, t_end);
-    assert_eq!(events.len(), switches.len(), "events {events:?} vs closed form {switches:?}");
-    for ((t, mode), (t_ref, slip)) in events.iter().zip(&switches) {
-        assert!((t - t_ref).abs() < 1e-10, "event at {t}, closed form {t_ref}");
-        assert_eq!(*mode, mode_of(*slip), "mode after the event at {t}");
-    }
-    for &(t, x, v) in &rows {
-        let (xr, vr) = reference.state(t);
-        assert!((x - xr).abs() < 1e-9 && (v - vr).abs() < 1e-9, "t = {t}: ({x}, {v}) vs ({xr}, {vr})");
-    }
+    check_closed_form(block(f0, omega), &reference, t_end);
 }
 
 /// Moreau–Jean (θ = 1/2) with the 2D friction problem converges to the event-driven motion:

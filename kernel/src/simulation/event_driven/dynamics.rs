@@ -260,11 +260,6 @@ impl Dynamics {
         }
     }
 
-    /// Writes the Jacobian row `∇h_i(q)` of the gap into `out` (length `idx.len()`).
-    pub fn jac(&self, i: usize, t: f64, q: &[f64], w: &mut Work, out: &mut [f64]) -> Result<(), UserFnError> {
-        self.jac_row(i, 0, t, q, w, out)
-    }
-
     /// Writes row `row` of `∇h_i(q)` into `out` (length `idx.len()`).
     pub fn jac_row(
         &self,

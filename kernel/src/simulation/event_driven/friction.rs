@@ -82,18 +82,18 @@ impl Dynamics {
         (rows, cols)
     }
 
-    /// `J_T v` of frictional contact `i`.
-    pub(crate) fn sliding_velocity(
+    /// The rate `J_r v` of row `row` of contact `i` (0: `ẏ_N`, 1: the sliding velocity `v_T`).
+    pub(crate) fn row_rate(
         &self,
         i: usize,
+        row: usize,
         t: f64,
-        q: &[f64],
-        v: &[f64],
+        (q, v): (&[f64], &[f64]),
         w: &mut Work,
     ) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
         let mut jl = vec![0.0; c.idx.len()];
-        self.jac_row(i, 1, t, q, w, &mut jl)?;
+        self.jac_row(i, row, t, q, w, &mut jl)?;
         Ok(c.idx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum())
     }
 
@@ -113,7 +113,7 @@ impl Dynamics {
         }
         match self.mode[i].direction() {
             None => Ok(f.mu * w.accel.lambda_of(i) - w.accel.lambda_t.get(i).copied().unwrap_or(0.0).abs()),
-            Some(s) => Ok(s * self.sliding_velocity(i, t, q, v, w)?),
+            Some(s) => Ok(s * self.row_rate(i, 1, t, (q, v), w)?),
         }
     }
 

@@ -19,15 +19,11 @@ impl LagrangianEd {
         d.ds.iter().map(|m| DVector::from_column_slice(&x[d.n + m.off..d.n + m.off + m.n])).collect()
     }
 
-    /// `ẏ_i = J_i v` for every contact.
-    fn relative_velocity(&self, t: f64, x: &[f64], i: usize) -> Result<f64, KernelError> {
+    /// `ẏ_i = J_i v` (row 0: the normal relative velocity; row 1: the sliding velocity).
+    fn relative_velocity(&self, t: f64, x: &[f64], i: usize, row: usize) -> Result<f64, KernelError> {
         let d = self.ode.system();
-        let (q, v) = x.split_at(d.n);
-        let c = &d.contacts[i];
-        let mut jl = vec![0.0; c.idx.len()];
         let mut w = d.work.borrow_mut();
-        d.jac(i, t, q, &mut w, &mut jl).map_err(|e| ufe(t, "relative velocity", e))?;
-        Ok(c.idx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum())
+        d.row_rate(i, row, t, x.split_at(d.n), &mut w).map_err(|e| ufe(t, "relative velocity", e))
     }
 
     /// Processes a nonsmooth event at `t` with the state `x` (updated in place to the
@@ -74,7 +70,7 @@ impl LagrangianEd {
         }
         let mut ydot = Vec::with_capacity(i1.len());
         for &i in &i1 {
-            ydot.push(self.relative_velocity(t, x, i)?);
+            ydot.push(self.relative_velocity(t, x, i, 0)?);
         }
         self.p.fill(0.0);
         self.impulse.fill(0.0);
@@ -99,7 +95,7 @@ impl LagrangianEd {
             self.p.copy_from_slice(&imp.generalized);
             rep.impact = Some(imp.report);
             for (k, &i) in i1.iter().enumerate() {
-                ydot[k] = self.relative_velocity(t, x, i)?;
+                ydot[k] = self.relative_velocity(t, x, i, 0)?;
             }
         }
         // updateIndexSet(2): closed with zero relative velocity, kept if the acceleration LCP
@@ -112,13 +108,7 @@ impl LagrangianEd {
             let d = self.ode.system();
             let mut entries = Vec::with_capacity(cands.len());
             for &i in &cands {
-                let v_t = if d.contacts[i].friction.is_some() {
-                    let (q, v) = x.split_at(n);
-                    let mut w = d.work.borrow_mut();
-                    d.sliding_velocity(i, t, q, v, &mut w).map_err(|e| ufe(t, "sliding velocity", e))?
-                } else {
-                    0.0
-                };
+                let v_t = if d.contacts[i].friction.is_some() { self.relative_velocity(t, x, i, 1)? } else { 0.0 };
                 entries.push(d.entry(i, which_t.contains(&i), v_t, lambda_t_event[i], self.opts.velocity_tol));
             }
             let (q, v) = x.split_at(n);
@@ -182,15 +172,16 @@ impl LagrangianEd {
             let mut w = d.work.borrow_mut();
             let y = d.gap(i, t, q, &mut w).map_err(|e| ufe(t, "gap", e))?;
             // the tangent row of a frictional contact: its coordinate and sliding velocity
-            let tangent = match d.contacts[i].friction {
-                Some(_) => Some((
-                    d.output(i, 1, t, q, &mut w).map_err(|e| ufe(t, "tangential output", e))?,
-                    d.sliding_velocity(i, t, q, v, &mut w).map_err(|e| ufe(t, "sliding velocity", e))?,
-                )),
+            let y_t = match d.contacts[i].friction {
+                Some(_) => Some(d.output(i, 1, t, q, &mut w).map_err(|e| ufe(t, "tangential output", e))?),
                 None => None,
             };
             drop(w);
-            ys.push((y, self.relative_velocity(t, &self.x, i)?, tangent));
+            let tangent = match y_t {
+                Some(y) => Some((y, self.relative_velocity(t, &self.x, i, 1)?)),
+                None => None,
+            };
+            ys.push((y, self.relative_velocity(t, &self.x, i, 0)?, tangent));
         }
         let (systems, inters) = nsds.parts_mut();
         for (ds, m) in systems.iter_mut().zip(&d.ds) {
