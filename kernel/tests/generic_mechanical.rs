@@ -17,6 +17,8 @@ use saltus_kernel::solvers::lcp::LcpSolver;
 use saltus_kernel::*;
 use saltus_numerics::IterOptions;
 
+mod common;
+
 const G: f64 = 9.81;
 const H: f64 = 1e-3;
 
@@ -87,7 +89,7 @@ fn trajectory(nsds: &mut Nsds, osi: Osi, osnsp: Osnsp, t_end: f64) -> Vec<f64> {
     let mut out = Vec::new();
     sim.run(nsds, t_end, &mut |n, _| {
         for d in n.systems() {
-            out.extend(d.state().iter().chain(d.velocity().unwrap().iter()));
+            out.extend(d.state().iter().chain(d.velocity().into_iter().flatten()));
         }
     })
     .unwrap();
@@ -127,14 +129,52 @@ fn pure_friction_gives_the_friction_contact_trajectory() {
     assert!(d <= 1e-10, "GenericMechanical and FrictionContact differ by {d}");
 }
 
+/// Relay rows in the generic problem (one `Relay` block per row): the relay oscillator of
+/// `samples/relay_oscillator` gives the Relay/Lemke trajectory.
 #[test]
-fn generic_mechanical_refuses_relay_laws() {
+fn pure_relay_gives_the_relay_trajectory() {
+    use saltus_kernel::solvers::relay::RelaySolver;
+    let relay = Osnsp::Relay(RelaySolver::Lemke(Default::default()));
+    let a = trajectory(&mut common::relay_oscillator(), Osi::euler_moreau(0.5), relay, 12.0);
+    let b = trajectory(&mut common::relay_oscillator(), Osi::euler_moreau(0.5), gmp(), 12.0);
+    let d = max_diff(&a, &b);
+    assert!(d <= 1e-10, "GenericMechanical and Relay differ by {d}");
+    // the oscillator sticks at x1 = 0.5 from t = 3π (up to the O(h) error of where it stops)
+    assert!((a[a.len() - 2] - 0.5).abs() <= 1e-5, "x1(12) = {}", a[a.len() - 2]);
+}
+
+/// Relay and equality rows in one problem, with an analytic answer: `ẋ = −λ − μ`, `ż = μ`,
+/// relay `λ ∈ sgn(x)` (y = −x, `−y ∈ N_[−1,1](λ)`) and the tie `z − x = 0` (equality, multiplier
+/// μ). From x = z = 1 the pair moves at −1/2 until the sliding mode x = z = 0 at t = 2; implicit
+/// Euler is exact at the grid points.
+#[test]
+fn relay_and_equality_rows_in_one_problem() {
     let mut nsds = Nsds::new(0.0);
-    let a = nsds.add_ds("A", lti([0.0; 3], [0.0; 3], 1.0)).unwrap();
-    let relay = NonSmoothLaw::Relay { lb: DVector::from_vec(vec![-1.0]), ub: DVector::from_vec(vec![1.0]) };
-    nsds.link("r", a, None, rel(DMatrix::from_row_slice(1, 3, &[1.0, 0.0, 0.0])), relay).unwrap();
-    assert!(matches!(
-        TimeStepping::new(&nsds, H, Osi::moreau_jean(0.5), gmp()),
-        Err(KernelError::InvalidCombination { .. })
-    ));
+    let x = nsds.add_ds("x", FirstOrderLinearTiDs::new(DVector::from_vec(vec![1.0]), DMatrix::zeros(1, 1))).unwrap();
+    let z = nsds.add_ds("z", FirstOrderLinearTiDs::new(DVector::from_vec(vec![1.0]), DMatrix::zeros(1, 1))).unwrap();
+    let relay = FirstOrderLinearTiR::new(DMatrix::from_element(1, 1, -1.0), DMatrix::from_element(1, 1, -1.0));
+    let bounds = NonSmoothLaw::Relay { lb: DVector::from_vec(vec![-1.0]), ub: DVector::from_vec(vec![1.0]) };
+    nsds.link("relay", x, None, Relation::FirstOrderLinearTi(relay), bounds).unwrap();
+    let tie = FirstOrderLinearTiR::new(
+        DMatrix::from_row_slice(1, 2, &[-1.0, 1.0]),
+        DMatrix::from_column_slice(2, 1, &[-1.0, 1.0]),
+    );
+    nsds.link("tie", x, Some(z), Relation::FirstOrderLinearTi(tie), NonSmoothLaw::EqualityCondition { size: 1 })
+        .unwrap();
+    let h = 0.01;
+    let mut sim = TimeStepping::new(&nsds, h, Osi::euler_moreau(1.0), gmp()).unwrap();
+    let mut steps = 0;
+    sim.run(&mut nsds, 3.0, &mut |n, rep| {
+        steps += 1;
+        let (xv, zv) = (n.systems()[0].state()[0], n.systems()[1].state()[0]);
+        let expected = (1.0 - 0.5 * rep.t).max(0.0);
+        assert!((xv - expected).abs() <= 1e-12 && (zv - expected).abs() <= 1e-12, "t = {}: x = {xv}, z = {zv}", rep.t);
+        let l = n.interactions()[0].lambda(0).unwrap()[0];
+        assert!((-1.0..=1.0).contains(&l), "λ = {l} outside the relay bounds");
+        if rep.t < 2.0 - 1e-9 {
+            assert!((l - 1.0).abs() <= 1e-12, "t = {}: λ = {l}", rep.t);
+        }
+    })
+    .unwrap();
+    assert_eq!(steps, 300);
 }

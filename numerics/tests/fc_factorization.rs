@@ -56,3 +56,27 @@ fn dense_and_sparse_jacobians_solve_boxes_stack() {
         assert!(e <= tol, "prox {how:?}: error {e:e}");
     }
 }
+
+/// Newton–Alart–Curnier's globalization: on `Capsules-i101-404` the Armijo search fails at the
+/// 12th Newton step; the solver then takes the full step (as Siconos's `NSN_AC` does) instead of
+/// stopping, and converges (Siconos `NSN_AC`: 74 steps; ours: about 1060). Stopped by a short
+/// cap, it returns a finite iterate (its least-merit one) and reports that iterate's true error.
+#[test]
+fn newton_ac_recovers_from_a_failed_line_search() {
+    let Some(d) = test_data_dir() else {
+        eprintln!("test data absent: skipping");
+        return;
+    };
+    let p = fc::read_fc_file(&d.join("numerics/fc3d/Capsules-i101-404.dat")).expect("read Capsules-i101-404");
+    let tol = 1e-8;
+    let solver = FcSolver::NewtonAc(NewtonOptions::with_iter(IterOptions::new(tol, 3000)));
+    let e = solved_error(&p, &solver);
+    assert!(e <= tol, "newton-ac: error {e:e}");
+    // A short cap: not converged; the returned r is finite and its reported error is its own.
+    let short = FcSolver::NewtonAc(NewtonOptions::with_iter(IterOptions::new(tol, 40)));
+    let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
+    let rep = fc::solve(&p, &mut r, &mut u, &short).expect("solve");
+    assert!(!rep.status.converged());
+    assert!(r.iter().all(|x| x.is_finite()));
+    assert!((fc::fc_error(&p, &r) - rep.residual).abs() <= 1e-12 * (1.0 + rep.residual));
+}

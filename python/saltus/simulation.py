@@ -65,6 +65,18 @@ class EulerMoreauOSI(OneStepIntegrator):
         super().__init__(theta=float(theta))
 
 
+class SemiExplicitEuler(OneStepIntegrator):
+    """Semi-explicit (symplectic) Euler for Lagrangian systems:
+    ``u_{k+1} = u_k + h M⁻¹ F(t_k, q_k, u_k) + M⁻¹ p_{k+1}``, ``q_{k+1} = q_k + h u_{k+1}``;
+    ``velocity`` is ``"explicit"`` (default) or ``"implicit"`` (F at ``u_{k+1}``), ``gamma`` the
+    activation rule of Moreau–Jean (Saltus-only: Siconos has no such integrator)."""
+
+    _kind = "SemiExplicitEuler"
+
+    def __init__(self, velocity: Optional[str] = None, gamma: Optional[float] = None):
+        super().__init__(velocity=velocity, gamma=None if gamma is None else float(gamma))
+
+
 class LsodarOSI(OneStepIntegrator):
     """The LSODAR-class integrator of event-driven simulations (``rtol``, ``atol``, and the
     ``<LsodarOSI>`` attributes of the schema: ``method``, ``hmax``, ``max_steps``, ...)."""
@@ -438,8 +450,10 @@ class TimeStepping(_Built):
 
     def __init__(self, nsds, td, osi: OneStepIntegrator, osnspb: OneStepNSProblem, plugin_dirs=None):
         super().__init__(nsds, td, plugin_dirs)
-        if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI)):
-            raise TypeError(f"TimeStepping needs a MoreauJeanOSI or EulerMoreauOSI, got {type(osi).__name__}")
+        if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler)):
+            raise TypeError(
+                f"TimeStepping needs a MoreauJeanOSI, EulerMoreauOSI or SemiExplicitEuler, got {type(osi).__name__}"
+            )
         if not isinstance(osnspb, OneStepNSProblem):
             raise TypeError(f"expected a one-step nonsmooth problem, got {type(osnspb).__name__}")
         self.osi, self.osnspb = osi, osnspb

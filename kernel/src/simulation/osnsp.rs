@@ -58,7 +58,8 @@ pub enum Osnsp {
     },
     /// Generic mechanical problem (Siconos `GenericMechanical`): `w = W λ + q` with one block per
     /// active interaction of its own kind, equality rows (`EqualityConditionNSL`),
-    /// complementarity rows (`ComplementarityConditionNSL`, `NewtonImpactNSL`) and friction
+    /// complementarity rows (`ComplementarityConditionNSL`, `NewtonImpactNSL`), relay rows
+    /// (`RelayNSL`, one block per row) and friction
     /// contacts (`NewtonImpactFrictionNSL`, 2D or 3D), solved by a block Gauss–Seidel calling the
     /// solver of each block's kind ([`saltus_numerics::gmp`]).
     GenericMechanical(GmpOptions),
@@ -107,7 +108,9 @@ impl Osnsp {
                 matches!(law, NonSmoothLaw::NewtonImpactFriction { dim: d, .. } if d == dim) && lagrangian
             }
             Osnsp::GenericMechanical(_) => match law {
-                NonSmoothLaw::EqualityCondition { .. } | NonSmoothLaw::ComplementarityCondition { .. } => true,
+                NonSmoothLaw::EqualityCondition { .. }
+                | NonSmoothLaw::ComplementarityCondition { .. }
+                | NonSmoothLaw::Relay { .. } => true,
                 NonSmoothLaw::NewtonImpact { .. } | NonSmoothLaw::NewtonImpactFriction { .. } => lagrangian,
                 _ => false,
             },

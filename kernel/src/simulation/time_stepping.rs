@@ -644,11 +644,17 @@ fn row_data(st: &mut OsnspState, sets: &IndexSets, level_set: usize, nsds: &Nsds
     st.n_eq = st.perm.len();
     st.gmp.clear();
     for (_, law) in laws() {
-        st.gmp.push(match law {
-            NonSmoothLaw::EqualityCondition { size } => GmpBlock::Equality(*size),
-            NonSmoothLaw::NewtonImpactFriction { mu, dim, .. } => GmpBlock::FrictionContact { dim: *dim, mu: *mu },
-            other => GmpBlock::Complementarity(other.size()),
-        });
+        match law {
+            NonSmoothLaw::EqualityCondition { size } => st.gmp.push(GmpBlock::Equality(*size)),
+            NonSmoothLaw::NewtonImpactFriction { mu, dim, .. } => {
+                st.gmp.push(GmpBlock::FrictionContact { dim: *dim, mu: *mu })
+            }
+            // one relay block per row: −w_j ∈ N_[lb_j, ub_j](λ_j)
+            NonSmoothLaw::Relay { lb, ub } => {
+                st.gmp.extend(lb.iter().zip(ub.iter()).map(|(&lb, &ub)| GmpBlock::Relay { lb, ub }))
+            }
+            other => st.gmp.push(GmpBlock::Complementarity(other.size())),
+        }
     }
     for (off, law) in laws() {
         st.perm.extend(off + law.n_equalities()..off + law.size());

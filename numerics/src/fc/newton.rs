@@ -30,6 +30,17 @@ pub(crate) enum Stop {
     Phi(f64),
 }
 
+/// What a Newton step does when no step length passes the line search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LineSearchFailure {
+    /// Stop and report [`FailReason::LineSearch`] (PROX's inner solves: PROX then enlarges `ν`).
+    Stop,
+    /// Take the full Newton step anyway (what Siconos's `NSN_AC` does when its Goldstein–Price
+    /// search fails) while the merit history lets the non-monotone rule recover; the iterate of
+    /// least merit is kept and returned if the iteration does not converge.
+    FullStep,
+}
+
 /// Outcome of [`newton_core`].
 pub(crate) struct Outcome {
     pub status: SolveStatus,
@@ -94,6 +105,7 @@ pub(crate) fn newton_core(
     center: &[f64],
     max_iter: usize,
     max_ls: usize,
+    on_ls_failure: LineSearchFailure,
     stop: Stop,
     lin: &mut Linear,
 ) -> Outcome {
@@ -159,6 +171,8 @@ pub(crate) fn newton_core(
     // Non-monotone Armijo rule (Grippo–Lampariello–Lucidi): compare with the largest merit of
     // the last 10 accepted iterates.
     let mut hist: std::collections::VecDeque<f64> = std::collections::VecDeque::with_capacity(10);
+    // the iterate of least merit (FullStep only: full steps may increase the merit)
+    let mut best = (psi, Vec::new());
     for it in 0..max_iter {
         if hist.len() == 10 {
             hist.pop_front();
@@ -177,6 +191,7 @@ pub(crate) fn newton_core(
             delta *= 100.0;
         }
         let Some(d) = d else {
+            restore_best(r, &best);
             return Outcome { status: SolveStatus::Failed(FailReason::SingularSystem), iterations: it };
         };
         let mut t = 1.0;
@@ -193,15 +208,44 @@ pub(crate) fn newton_core(
             t *= 0.5;
         }
         if !accepted {
-            return Outcome { status: SolveStatus::Failed(FailReason::LineSearch), iterations: it + 1 };
+            match on_ls_failure {
+                LineSearchFailure::Stop => {
+                    return Outcome { status: SolveStatus::Failed(FailReason::LineSearch), iterations: it + 1 };
+                }
+                LineSearchFailure::FullStep => {
+                    for i in 0..n {
+                        trial[i] = r[i] + d[i];
+                    }
+                    if trial.iter().any(|x| !x.is_finite()) {
+                        restore_best(r, &best);
+                        return Outcome { status: SolveStatus::Failed(FailReason::LineSearch), iterations: it + 1 };
+                    }
+                    if best.1.is_empty() || psi < best.0 {
+                        best = (psi, r.to_vec());
+                    }
+                }
+            }
         }
         r.copy_from_slice(&trial);
         psi = eval(r, &mut u, &mut phi, Some((&mut a_blocks, &mut b_blocks)));
+        if !best.1.is_empty() && psi < best.0 {
+            best = (psi, r.to_vec());
+        }
     }
     if stop_now(r, &u, &phi) {
         return Outcome { status: SolveStatus::Converged, iterations: max_iter };
     }
+    if !best.1.is_empty() && best.0 < psi {
+        restore_best(r, &best);
+    }
     Outcome { status: SolveStatus::MaxIterations, iterations: max_iter }
+}
+
+/// Copies the kept iterate of least merit back into `r` (when one was kept).
+fn restore_best(r: &mut [f64], best: &(f64, Vec<f64>)) {
+    if !best.1.is_empty() {
+        r.copy_from_slice(&best.1);
+    }
 }
 
 fn newton_direction(
@@ -307,6 +351,7 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &NewtonOpt
         &center,
         opts.iter.max_iter,
         opts.max_line_search,
+        LineSearchFailure::FullStep,
         Stop::Canonical(opts.iter.tol),
         &mut Linear::new(p, opts.factorization, opts.sparse_threshold, opts.sparse_max_density),
     );

@@ -11,7 +11,7 @@
 //! Each subproblem is solved inexactly, to `‖Φ‖ ≤ clamp(0.1·e_k, 0.1·tol, 1e-4)·‖r‖`.
 //! When the inner Newton fails, `ν` is multiplied by 10 (more regularization) and the step retried.
 
-use super::newton::{newton_core, Linear, Stop};
+use super::newton::{newton_core, LineSearchFailure, Linear, Stop};
 use super::nsgs::compute_u;
 use super::options::ProxOptions;
 use super::residual::fc_error_with_u;
@@ -79,7 +79,17 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], opts: &ProxOptio
         // Inner tolerance: tight enough that the outer error can reach tol.
         // Inexact proximal steps: the subproblem is solved to a fraction of the current error.
         let inner_tol = (0.1 * err).min(1e-4).max(0.1 * opts.iter.tol).max(1e-15);
-        let out = newton_core(p, &mut trial, nu, &center, opts.inner_max_iter, 30, Stop::Phi(inner_tol), &mut lin);
+        let out = newton_core(
+            p,
+            &mut trial,
+            nu,
+            &center,
+            opts.inner_max_iter,
+            30,
+            LineSearchFailure::Stop,
+            Stop::Phi(inner_tol),
+            &mut lin,
+        );
         if trial.iter().any(|x| !x.is_finite()) {
             boost *= 10.0;
             continue;
