@@ -23,19 +23,19 @@ const M: f64 = 1.0;
 /// The block: `q = (x, z)`, `M = m I`, `F = (F0 sin ωt, −m g)`, resting on `z = 0`; the contact
 /// has rows `y_N = z` (gap) and `y_T = x` (tangent).
 fn block(f0: f64, omega: f64) -> Nsds {
-    block_with(f0, omega, false)
+    block_with(f0, omega, false, 0.0)
 }
 
 /// [`block`], with the relation as `LagrangianScleronomousR` closures (`h(q) = (z, x)`) if
-/// `scleronomous`.
-fn block_with(f0: f64, omega: f64, scleronomous: bool) -> Nsds {
+/// `scleronomous`, launched at `ẋ = v0`.
+fn block_with(f0: f64, omega: f64, scleronomous: bool, v0: f64) -> Nsds {
     let mut nsds = Nsds::new(0.0);
     let f = VecOp::Function(Arc::new(move |t, out: &mut [f64]| {
         out[0] = f0 * (omega * t).sin();
         out[1] = -M * G;
         Ok(())
     }));
-    let ds = LagrangianLinearTiDs::new(dvector![0.0, 0.0], dvector![0.0, 0.0], dmatrix![M, 0.0; 0.0, M]).with_f_ext(f);
+    let ds = LagrangianLinearTiDs::new(dvector![0.0, 0.0], dvector![v0, 0.0], dmatrix![M, 0.0; 0.0, M]).with_f_ext(f);
     let id = nsds.add_ds("block", ds).unwrap();
     let law = NonSmoothLaw::NewtonImpactFriction { en: 0.0, et: 0.0, mu: MU, dim: 2 };
     let rel = if scleronomous {
@@ -134,7 +134,7 @@ fn stick_slip_block_against_closed_form() {
 #[test]
 fn stick_slip_with_a_scleronomous_relation() {
     let (f0, omega, t_end) = (5.0, std::f64::consts::PI, 4.0);
-    check_closed_form(block_with(f0, omega, true), &Reference::new(M, MU, f0, omega, t_end), t_end);
+    check_closed_form(block_with(f0, omega, true, 0.0), &Reference::new(M, MU, f0, omega, t_end), t_end);
 }
 
 /// With `F0 = 12` (four times `μ m g`) the block never sticks: each time its velocity returns
@@ -276,5 +276,22 @@ fn disc_sticking_impact_rolls_at_once() {
     for v in [v, &v_end] {
         assert!((v[0] - vx1).abs() < 1e-9 && (v[2] - w1).abs() < 1e-8, "rolling: {v:?} vs ({vx1}, {w1})");
         assert!((v[0] + R * v[2]).abs() < 1e-12, "v_T = 0: {v:?}");
+    }
+}
+
+/// A block launched at `v0` on the plane without push slides from the start (the first event
+/// finds `v_T ≠ 0`: slip) and decelerates at `μ g`; it sticks at `t* = v0/(μ g)`, at
+/// `x* = v0²/(2 μ g)`, and stays there.
+#[test]
+fn launched_block_slides_to_rest() {
+    let v0 = 1.0;
+    let (rows, events) = run_ed_on(block_with(0.0, 1.0, false, v0), 0.01, 0.5);
+    let (t_stop, x_stop) = (v0 / (MU * G), v0 * v0 / (2.0 * MU * G));
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!((events[0].0 - t_stop).abs() < 1e-10, "sticks at {} vs {t_stop}", events[0].0);
+    assert_eq!(events[0].1, Some(TangentMode::Stick));
+    for &(t, x, v) in &rows {
+        let (xr, vr) = if t < t_stop { (v0 * t - 0.5 * MU * G * t * t, v0 - MU * G * t) } else { (x_stop, 0.0) };
+        assert!((x - xr).abs() < 1e-9 && (v - vr).abs() < 1e-9, "t = {t}: ({x}, {v}) vs ({xr}, {vr})");
     }
 }
