@@ -44,7 +44,8 @@ pub use model::nsds::{DsId, InterId, Nsds};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{
     FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R,
-    LagrangianCompliantLinearTiR, LagrangianLinearTiR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    LagrangianCompliantLinearTiR, LagrangianCompliantR, LagrangianLinearTiR, LagrangianRheonomousR,
+    LagrangianScleronomousR, Relation,
 };
 pub use model::userfn::{MatOp, UserFnError, VecOp};
 pub use saltus_numerics::ode::OdeOptions;
