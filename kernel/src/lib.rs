@@ -44,14 +44,17 @@ pub use model::nsds::{DsId, InterId, Nsds};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{
     FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R,
-    LagrangianCompliantLinearTiR, LagrangianLinearTiR, LagrangianRheonomousR, LagrangianScleronomousR, Relation,
+    LagrangianCompliantLinearTiR, LagrangianCompliantR, LagrangianLinearTiR, LagrangianRheonomousR,
+    LagrangianScleronomousR, Relation,
 };
 pub use model::userfn::{MatOp, UserFnError, VecOp};
 pub use saltus_numerics::ode::OdeOptions;
 pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
 pub use simulation::constraint_accuracy::ConstraintAccuracy;
-pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
+pub use simulation::event_driven::{
+    EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager, TangentMode,
+};
 pub use simulation::osi::{NewtonOptions, Osi, VelocityUpdate};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};

@@ -12,9 +12,9 @@ use saltus_kernel::model::relation::{
 };
 use saltus_kernel::{
     DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderLinearTiR, FirstOrderNonLinearDs,
-    ForceFn, Interaction, KernelError, LagrangianCompliantLinearTiR, LagrangianDs, LagrangianLinearTiDs,
-    LagrangianLinearTiR, LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds, ProximityInteraction,
-    ProximityManager, Relation,
+    ForceFn, Interaction, KernelError, LagrangianCompliantLinearTiR, LagrangianCompliantR, LagrangianDs,
+    LagrangianLinearTiDs, LagrangianLinearTiR, LagrangianScleronomousR, Mass, MassRequirement, NonSmoothLaw, Nsds,
+    ProximityInteraction, ProximityManager, Relation,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -412,6 +412,7 @@ fn build_relation(
         spec,
         RelationSpec::LagrangianLinearTIR(_)
             | RelationSpec::LagrangianCompliantLinearTIR(_)
+            | RelationSpec::LagrangianCompliantR(_)
             | RelationSpec::LagrangianScleronomousR(_)
             | RelationSpec::LagrangianRheonomousR(_)
     );
@@ -568,6 +569,16 @@ fn build_relation(
                 move |t, q: &[f64], o: &mut [f64]| h(t, q, o),
                 move |t, q: &[f64], o: &mut DMatrix<f64>| j(t, q, o),
             ))
+        }
+        RelationSpec::LagrangianCompliantR(s) => {
+            let rp = format!("{path}/LagrangianCompliantR");
+            let params = b.params(&s.params, &rp)?;
+            Relation::LagrangianCompliant(LagrangianCompliantR {
+                size: m,
+                h: b.relation_vec(&s.library, &s.h, &params, &rp)?,
+                jac_q: b.relation_mat(&s.library, &s.jacobian_q, &params, &rp)?,
+                jac_lambda: b.relation_mat(&s.library, &s.jacobian_lambda, &params, &rp)?,
+            })
         }
         RelationSpec::LagrangianRheonomousR(s) => {
             let rp = format!("{path}/LagrangianRheonomousR");

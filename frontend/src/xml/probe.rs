@@ -6,7 +6,7 @@
 //! Evaluated here: `M(q)`, `F_int(t, q, v)`, `F_gyr(q, v)` and their Jacobians ∇_q, ∇_v
 //! (LagrangianDS); `f(t, x)` and ∇ₓf (FirstOrderNonLinearDS); `h`, `g` and their Jacobians
 //! (FirstOrderType1R: h(x, z), g(λ, z); FirstOrderType2R: h(x, λ), g(λ)), `h(q)`, ∇_q h and
-//! `ḣ` (Lagrangian nonlinear relations), with λ = 0. Functions of time alone (`F_ext(t)`,
+//! `ḣ` (Lagrangian nonlinear relations), `h(t, q, λ)`, ∇_q h, ∇_λ h (LagrangianCompliantR), with λ = 0. Functions of time alone (`F_ext(t)`,
 //! `A(t)`, `b(t)`, `C(t)`, …) are evaluated where they are read ([`super::bind::Binder`]).
 
 use super::{LoadedModel, ModelError};
@@ -168,6 +168,12 @@ fn probe_relation(p: &Probe, nsds: &Nsds, inter: &saltus_kernel::Interaction) ->
             let rp = path("LagrangianScleronomousR");
             p.vec(&rp, "h(q)", m, |o| (r.h)(t, &x, o))?;
             p.mat(&rp, "∇_q h(q)", (m, n), |o| (r.jac_q)(t, &x, o))?;
+        }
+        Relation::LagrangianCompliant(r) => {
+            let rp = path("LagrangianCompliantR");
+            p.vec(&rp, "h(t, q, λ)", m, |o| (r.h)(t, &x, l, o))?;
+            p.mat(&rp, "∇_q h(t, q, λ)", (m, n), |o| (r.jac_q)(t, &x, l, o))?;
+            p.mat(&rp, "∇_λ h(t, q, λ)", (m, m), |o| (r.jac_lambda)(t, &x, l, o))?;
         }
         Relation::LagrangianRheonomous(r) => {
             let rp = path("LagrangianRheonomousR");

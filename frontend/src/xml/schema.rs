@@ -252,6 +252,8 @@ pub enum RelationSpec {
     LagrangianLinearTIR(LagrangianLinearTiRSpec),
     /// `y = C q + e + D λ` (compliant contact).
     LagrangianCompliantLinearTIR(LagrangianCompliantLinearTiRSpec),
+    /// `y = h(t, q, λ)` (nonlinear compliant contact, plugins).
+    LagrangianCompliantR(LagrangianCompliantRSpec),
     /// `y = h(q)`.
     LagrangianScleronomousR(LagrangianNonLinearRSpec),
     /// `y = h(t, q)`.
@@ -352,6 +354,22 @@ pub struct LagrangianCompliantLinearTiRSpec {
     pub d: MatrixSpec,
     #[serde(default, skip_serializing_if = "is_none")]
     pub e: Option<VectorSpec>,
+}
+
+/// Plugin symbols of `LagrangianCompliantR`: `h(t, q, λ)`, `∇_q h`, `∇_λ h`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LagrangianCompliantRSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@h")]
+    pub h: String,
+    #[serde(rename = "@jacobian_q")]
+    pub jacobian_q: String,
+    #[serde(rename = "@jacobian_lambda")]
+    pub jacobian_lambda: String,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
 }
 
 /// Plugin symbols of the nonlinear Lagrangian relations (`dot_h` only for rheonomous).

@@ -225,7 +225,7 @@ mod tests {
         assert!(mass.text);
         assert_eq!(mass.attribute_names(), ["rows", "cols", "file", "library", "function", "params"]);
         let rel = s.element(&["Model", "NSDS", "Interaction", "Relation"]).unwrap();
-        assert_eq!(rel.children.len(), 9);
+        assert_eq!(rel.children.len(), 10);
         assert!(rel.children.iter().all(|c| !c.1), "a choice: no single child is required");
     }
 }

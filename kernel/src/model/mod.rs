@@ -8,4 +8,5 @@ pub mod mass_check;
 pub mod nsds;
 pub mod nslaw;
 pub mod relation;
+mod relation_compliant;
 pub mod userfn;

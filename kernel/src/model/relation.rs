@@ -4,6 +4,7 @@
 //! For an interaction between two systems, the relation acts on the concatenated state
 //! `(x₁, x₂)` (or `(q₁, q₂)`), and the input is split back to each system.
 
+pub use super::relation_compliant::LagrangianCompliantR;
 use super::userfn::{MatOp, PairMatFn, PairVecFn, StateMatFn, StateVecFn, UserResult, VecOp};
 use nalgebra::{DMatrix, DVector};
 use std::sync::Arc;
@@ -30,6 +31,9 @@ pub enum Relation {
     /// `y = C q + e + D λ`, `p = Cᵀ λ` (Siconos `LagrangianCompliantLinearTIR`): a linear contact
     /// with compliance `D` (see [`LagrangianCompliantLinearTiR`]).
     LagrangianCompliantLinearTi(LagrangianCompliantLinearTiR),
+    /// `y = h(t, q, λ)`, `p = ∇_q hᵀ λ` (Siconos `LagrangianCompliantR`): a nonlinear compliant
+    /// contact (see [`LagrangianCompliantR`]).
+    LagrangianCompliant(LagrangianCompliantR),
 }
 
 /// `y = C x + D λ + F z + e`, `r = B λ`.
@@ -353,6 +357,7 @@ impl Relation {
             Relation::LagrangianScleronomous(_) => "LagrangianScleronomousR",
             Relation::LagrangianRheonomous(_) => "LagrangianRheonomousR",
             Relation::LagrangianCompliantLinearTi(_) => "LagrangianCompliantLinearTIR",
+            Relation::LagrangianCompliant(_) => "LagrangianCompliantR",
         }
     }
 
@@ -364,7 +369,14 @@ impl Relation {
                 | Relation::LagrangianScleronomous(_)
                 | Relation::LagrangianRheonomous(_)
                 | Relation::LagrangianCompliantLinearTi(_)
+                | Relation::LagrangianCompliant(_)
         )
+    }
+
+    /// `true` for the compliant relations (`y` depends on `λ`, the force): refused by the
+    /// global problem, the direct projection and event driven.
+    pub fn is_compliant(&self) -> bool {
+        matches!(self, Relation::LagrangianCompliantLinearTi(_) | Relation::LagrangianCompliant(_))
     }
 
     /// `true` if `y` depends linearly on the state and `λ` with constant matrices (one Newton
@@ -391,6 +403,7 @@ impl Relation {
             Relation::LagrangianScleronomous(r) => r.size,
             Relation::LagrangianRheonomous(r) => r.size,
             Relation::LagrangianCompliantLinearTi(r) => r.c.nrows(),
+            Relation::LagrangianCompliant(r) => r.size,
         }
     }
 

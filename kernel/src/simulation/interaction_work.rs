@@ -10,8 +10,10 @@
 //! A `LagrangianCompliantLinearTIR` (`y = C q + e + D λ`, λ the force) stores `d = D/h²`: its
 //! velocity-level output `ẏ = C v + D λ̇` with `λ̇ ≈ (P_{k+1} − P_k)/h²` (`P = h λ`, the impulse
 //! the Moreau–Jean problem solves for) gives the block `C W⁻¹ Cᵀ + D/h²` and adds `−(D/h²) P_k`
-//! to the free output.
+//! to the free output. A `LagrangianCompliantR` (`y = h(t, q, λ)`) is linearized at each Newton
+//! iterate the same way, plus the linearization remainder (`simulation::compliant`).
 
+use super::compliant::CompliantWork;
 use super::osi::{user_err, DsWork};
 use crate::error::KernelError;
 use crate::model::ds::DynamicalSystem;
@@ -51,6 +53,8 @@ pub(crate) struct InterWork {
     pub lambda: DVector<f64>,
     /// Multiplier of the last committed step (`P_k` of a compliant relation).
     pub lambda_k: DVector<f64>,
+    /// Memories and linearization of a `LagrangianCompliantR` (empty otherwise).
+    comp: CompliantWork,
     xbuf: DVector<f64>,
     vbuf: DVector<f64>,
     wb1: DMatrix<f64>,
@@ -97,7 +101,7 @@ fn params(d: &DynamicalSystem) -> &[f64] {
 
 /// The result of a user function that wrote `out`: its own error, or a non-finite output, as a
 /// [`KernelError::UserFn`] naming `what`, the interaction `id` and `t`.
-fn checked(
+pub(super) fn checked(
     res: crate::model::userfn::UserResult,
     out: &[f64],
     t: f64,
@@ -136,6 +140,7 @@ impl InterWork {
             y_old: [DVector::zeros(m), DVector::zeros(m)],
             lambda: DVector::zeros(m),
             lambda_k: DVector::zeros(m),
+            comp: CompliantWork::default(),
             xbuf: DVector::zeros(n),
             vbuf: DVector::zeros(n),
             wb1: DMatrix::zeros(n1, m),
@@ -169,6 +174,10 @@ impl InterWork {
                 iw.has_d = r.d.is_some();
                 iw.constant =
                     r.c.is_constant() && r.b.is_constant() && r.d.as_ref().map(|d| d.is_constant()).unwrap_or(true);
+            }
+            Relation::LagrangianCompliant(_) => {
+                iw.has_d = true;
+                iw.comp = CompliantWork::new(m, n, h);
             }
             Relation::FirstOrderType2(_) => iw.has_d = true,
             Relation::FirstOrderNonLinear(_) => {
@@ -208,6 +217,11 @@ impl InterWork {
             Relation::LagrangianScleronomous(r) => {
                 let res = (r.jac_q)(t, x, &mut self.jac);
                 checked(res, self.jac.as_slice(), t, "Jacobian of h(q)", id)?;
+                self.jac.transpose_to(&mut self.bmat);
+                self.winv_ready = false;
+            }
+            Relation::LagrangianCompliant(r) => {
+                self.comp.linearize(r, t, x, &self.lambda_i, &mut self.jac, &mut self.d, id)?;
                 self.jac.transpose_to(&mut self.bmat);
                 self.winv_ready = false;
             }
@@ -373,8 +387,11 @@ impl InterWork {
                 ) {
                     o += &self.extra;
                 }
-                if matches!(inter.relation, Relation::LagrangianCompliantLinearTi(_)) {
+                if inter.relation.is_compliant() {
                     o.gemv(-1.0, &self.d, &self.lambda_k, 1.0);
+                }
+                if matches!(inter.relation, Relation::LagrangianCompliant(_)) {
+                    self.comp.add_remainder(&mut o);
                 }
             }
         }
@@ -407,7 +424,7 @@ impl InterWork {
     }
 
     /// Computes the outputs at `t` from the current state: Lagrangian `y[0] = h(q)`,
-    /// `y[1] = H v (+ ∂h/∂t)` (compliant: the rigid gap `C q + e` and `C v`); first order `y[0] = C x + D λ + F z + e` or `h(x, ·)`.
+    /// `y[1] = H v (+ ∂h/∂t)` (compliant: the rigid gap `C q + e` or `h(t, q, 0)`, and `C v`); first order `y[0] = C x + D λ + F z + e` or `h(x, ·)`.
     pub fn update_output(
         &mut self,
         inter: &Interaction,
@@ -430,6 +447,7 @@ impl InterWork {
                     self.y[0] += e;
                 }
             }
+            Relation::LagrangianCompliant(r) => self.comp.rigid_gap(r, t, x, &mut self.y[0], id)?,
             Relation::LagrangianScleronomous(r) => {
                 (r.h)(t, x, self.y[0].as_mut_slice()).map_err(user_err(t, "h(q)", id))?
             }
@@ -469,4 +487,21 @@ impl InterWork {
 enum VecOpRef<'a> {
     Const(&'a DVector<f64>),
     Op(&'a VecOp),
+}
+
+impl InterWork {
+    /// Start of a step at `t_k` for a `LagrangianCompliantR`: keeps `q_k`, `P_k` and
+    /// `h(q_k, P_k/h)` (nothing for other relations).
+    pub fn begin_step(
+        &mut self,
+        inter: &Interaction,
+        systems: &[DynamicalSystem],
+        t_k: f64,
+    ) -> Result<(), KernelError> {
+        if let Relation::LagrangianCompliant(r) = &inter.relation {
+            let q = gather(&mut self.xbuf, systems, self.ds, state);
+            self.comp.begin_step(r, t_k, q, &self.lambda_k, self.id.0)?;
+        }
+        Ok(())
+    }
 }

@@ -2,6 +2,7 @@
 //! helpers to run and record.
 
 pub mod assembly;
+mod compliant;
 pub mod constraint_accuracy;
 mod dynamic_topology;
 pub mod event_driven;

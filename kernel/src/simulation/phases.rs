@@ -18,6 +18,11 @@ impl TimeStepping {
                 Osi::SemiExplicitEuler { .. } => semi_explicit::begin_step(ds, w, t_k, self.h)?,
             }
         }
+        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
+            if nsds.is_linked(iw.id) {
+                iw.begin_step(inter, nsds.systems(), t_k)?;
+            }
+        }
         Ok(())
     }
 

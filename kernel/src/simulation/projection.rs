@@ -35,7 +35,6 @@ use crate::error::KernelError;
 use crate::model::ds::{DynamicalSystem, Mass};
 use crate::model::nsds::Nsds;
 use crate::model::nslaw::NonSmoothLaw;
-use crate::model::relation::Relation;
 use nalgebra::{DMatrix, DVector};
 use pivot::{cholesky_in_place, cholesky_solve, Pivot, PivotError};
 use saltus_numerics::{NumericsError, SolveReport, SolveStatus};
@@ -159,13 +158,15 @@ impl TimeSteppingDirectProjection {
             if !inter.relation.is_lagrangian() {
                 continue;
             }
-            if matches!(inter.relation, Relation::LagrangianCompliantLinearTi(_)) {
+            if inter.relation.is_compliant() {
                 return Err(KernelError::InvalidCombination {
                     name: inter.name.clone(),
                     id: crate::InterId(k as u32),
-                    reason: "a LagrangianCompliantLinearTIR contact rests at a negative rigid gap, which the direct \
-                             projection would remove: use plain MoreauJeanOSI time stepping"
-                        .into(),
+                    reason: format!(
+                        "a {} contact rests at a negative rigid gap, which the direct projection would remove: \
+                         use plain MoreauJeanOSI time stepping",
+                        inter.relation.kind_name()
+                    ),
                 });
             }
             let decl = eq.len() + uni.len();

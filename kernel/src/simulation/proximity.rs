@@ -239,6 +239,16 @@ fn outputs(
             }
             y1.gemv(1.0, &r.c, &vq, 0.0);
         }
+        Relation::LagrangianCompliant(r) => {
+            // the rigid gap h(t, q, 0) and its rate
+            let zero = vec![0.0; y0.len()];
+            let res = (r.h)(t, q, &zero, y0.as_mut_slice()).and_then(|()| check_finite_out(y0.as_slice()));
+            res.map_err(fail("h(q, 0)"))?;
+            jac.resize_mut(y0.len(), q.len(), 0.0);
+            let j = (r.jac_q)(t, q, &zero, jac).and_then(|()| check_finite_out(jac.as_slice()));
+            j.map_err(fail("Jacobian of h(q, 0)"))?;
+            y1.gemv(1.0, jac, &vq, 0.0);
+        }
         Relation::LagrangianScleronomous(r) => {
             (r.h)(t, q, y0.as_mut_slice()).and_then(|()| check_finite_out(y0.as_slice())).map_err(fail("h(q)"))?;
             jac.resize_mut(y0.len(), q.len(), 0.0);

@@ -604,14 +604,12 @@ pub(crate) fn check_interaction(
         return Err(err(format!("{} needs Lagrangian systems and MoreauJeanOSI", inter.law.kind_name())));
     }
     osnsp.accepts(&inter.law, inter.relation.is_lagrangian()).map_err(err)?;
-    if matches!(inter.relation, Relation::LagrangianCompliantLinearTi(_))
-        && matches!(osnsp, Osnsp::GlobalFrictionContact { .. })
-    {
-        return Err(err(
-            "LagrangianCompliantLinearTIR needs its compliance D/h² in the condensed matrix H W⁻¹ Hᵀ: use \
-             MoreauJeanOSI with LCP, MLCP, FrictionContact or GenericMechanical, not GlobalFrictionContact"
-                .into(),
-        ));
+    if inter.relation.is_compliant() && matches!(osnsp, Osnsp::GlobalFrictionContact { .. }) {
+        return Err(err(format!(
+            "{} needs its compliance D/h² in the condensed matrix H W⁻¹ Hᵀ: use MoreauJeanOSI with LCP, MLCP, \
+             FrictionContact or GenericMechanical, not GlobalFrictionContact",
+            inter.relation.kind_name()
+        )));
     }
     Ok(())
 }
