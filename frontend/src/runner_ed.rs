@@ -9,6 +9,8 @@
 //!   just before the event; `y` = the gap; `λ` = 0 (nothing has acted yet).
 //! * `kind = 2`, post-impact state of the same event: `y` = the gap; `λ` = the impulse `λ(1)`
 //!   of the impact problem (0 if the event needed no impact, e.g. a detachment).
+//! * Frictional contacts (`NewtonImpactFrictionNSL`, dimension 2) have two rows: `y[0]` the gap,
+//!   `y[1]` the tangential coordinate; `λ[0]` normal, `λ[1]` tangential (force or impulse).
 //! * `kind = 3`, a user event (`<Events>`; the last column `event` is its number, see
 //!   [`crate::runner_events`]): the located state before its handler; `λ` = 0.
 //! * `kind = 4`, the state after a user event's reset.
@@ -28,7 +30,7 @@ use crate::output::RowSink;
 use crate::runner::{header, Progress, RunOptions, Stopped, Summary};
 use crate::simulation::{Built, Simulation};
 use crate::step_time::StepClock;
-use saltus_kernel::{EventKind, EventReport, InterId, Nsds};
+use saltus_kernel::{EventKind, EventReport, Nsds};
 
 /// Column names: [`header`] without the `NAME.ydot[i]` columns, then `kind`.
 pub fn header_ed(nsds: &Nsds) -> Vec<String> {
@@ -73,15 +75,7 @@ fn row_first_order(nsds: &Nsds, t: f64, pre: Option<&EventReport>, kind: f64, ou
 }
 
 /// One row of kind `kind` from the state in `nsds`; `pre` replaces the velocities (kind 1).
-fn row_ed(
-    nsds: &Nsds,
-    sim: &saltus_kernel::EventDriven,
-    t: f64,
-    pre: Option<&[nalgebra::DVector<f64>]>,
-    lambda: Lambda,
-    kind: f64,
-    out: &mut Vec<f64>,
-) {
+fn row_ed(nsds: &Nsds, t: f64, pre: Option<&[nalgebra::DVector<f64>]>, lambda: Lambda, kind: f64, out: &mut Vec<f64>) {
     out.clear();
     out.push(t);
     for (i, ds) in nsds.systems().iter().enumerate() {
@@ -92,21 +86,21 @@ fn row_ed(
             (_, None) => {}
         }
     }
-    for (i, inter) in nsds.interactions().iter().enumerate() {
+    for inter in nsds.interactions() {
         let m = inter.size();
-        match inter.y(0) {
-            Some(y) if y.len() == m => out.extend_from_slice(y.as_slice()),
-            _ => out.extend(std::iter::repeat_n(0.0, m)),
-        }
-        let id = InterId(i as u32);
-        let l = match lambda {
-            Lambda::Force => sim.contact_force(id),
-            Lambda::Zero => 0.0,
-            Lambda::Impulse => sim.impulse(id),
+        // y: the gap (and, with friction, the tangential coordinate); λ: the contact force
+        // λ(2) or the impulse λ(1), normal then tangential, as the kernel wrote them
+        let level = match lambda {
+            Lambda::Force => Some(0),
+            Lambda::Zero => None,
+            Lambda::Impulse => Some(1),
         };
-        // the event-driven kernel accepts NewtonImpactNSL only: one row per interaction
-        out.push(l);
-        out.extend(std::iter::repeat_n(0.0, m.saturating_sub(1)));
+        for v in [inter.y(0), level.and_then(|l| inter.lambda(l))] {
+            match v {
+                Some(v) if v.len() == m => out.extend_from_slice(v.as_slice()),
+                _ => out.extend(std::iter::repeat_n(0.0, m)),
+            }
+        }
     }
     out.push(kind);
 }
@@ -175,11 +169,11 @@ pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
         let nsds = &built.nsds;
         if let Some(hit) = &rep.user {
             // the state before the handlers (kind 3), after a reset (kind 4)
-            row_ed(nsds, sim, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, &mut r);
+            row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, &mut r);
             crate::runner_events::write_hit_rows(hit, &r, out)?;
             sum.user_events += hit.transitions.len() as u64;
             if hit.reset {
-                row_ed(nsds, sim, rep.t, None, Lambda::Force, 4.0, &mut r);
+                row_ed(nsds, rep.t, None, Lambda::Force, 4.0, &mut r);
                 put(out, &mut r, with_events)?;
             }
         }
@@ -199,15 +193,15 @@ pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum:
             }
             EventKind::NonSmooth => {
                 let pre = rep.pre_velocities.as_deref();
-                row_ed(nsds, sim, rep.t, pre, Lambda::Zero, 1.0, &mut r);
+                row_ed(nsds, rep.t, pre, Lambda::Zero, 1.0, &mut r);
                 put(out, &mut r, with_events)?;
-                row_ed(nsds, sim, rep.t, None, Lambda::Impulse, 2.0, &mut r);
+                row_ed(nsds, rep.t, None, Lambda::Impulse, 2.0, &mut r);
                 put(out, &mut r, with_events)?;
             }
             EventKind::TimeDiscretisation => {
                 let k = rep.td_index.unwrap_or(0);
                 if k.is_multiple_of(every) || k == total {
-                    row_ed(nsds, sim, clock.time(k), None, Lambda::Force, 0.0, &mut r);
+                    row_ed(nsds, clock.time(k), None, Lambda::Force, 0.0, &mut r);
                     put(out, &mut r, with_events)?;
                 }
             }

@@ -52,7 +52,9 @@ pub use saltus_numerics::ode::OdeOptions;
 pub use saltus_numerics::{SolveReport, SolveStatus};
 pub use simulation::assembly::Storage;
 pub use simulation::constraint_accuracy::ConstraintAccuracy;
-pub use simulation::event_driven::{EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager};
+pub use simulation::event_driven::{
+    EventDriven, EventDrivenOptions, EventKind, EventReport, EventsManager, TangentMode,
+};
 pub use simulation::osi::{NewtonOptions, Osi, VelocityUpdate};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};

@@ -4,7 +4,8 @@
 //! `admm`, `prox` (proximal point around the Alart–Curnier Newton), `newton` (global Alart–Curnier Newton), or NSGS
 //! variants written as `+`-separated tokens: `sym` (symmetric sweeps), `aaM` (Anderson acceleration, memory M),
 //! `wX` (relaxation X), `col` (coloured order; rayon with the `parallel` feature), `stS` (stop a solve whose error
-//! has not dropped by 10 % in S sweeps, reported as not converged), e.g. `sym+aa5`. Prints
+//! has not dropped by 10 % in S sweeps, reported as not converged), `grav` (contacts ordered bottom-up along
+//! gravity, `ContactOrder::AlongGravity`; alone or with the others), e.g. `sym+aa5`. Prints
 //! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
 //! (step, sweeps, residual) every 50 steps.
 use saltus_mechanics::scenes::spheres_in_a_box;
@@ -27,7 +28,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         o.shuffle_seed = shuffle_seed;
         o
     };
-    scene.options.solver = match which.as_str() {
+    let tokens: Vec<&str> = which.split('+').collect();
+    if tokens.contains(&"grav") {
+        scene.options.contact_order = saltus_mechanics::ContactOrder::AlongGravity;
+    }
+    let rest: Vec<&str> = tokens.into_iter().filter(|t| *t != "grav").collect();
+    let rest = if rest.is_empty() { "nsgs".to_string() } else { rest.join("+") };
+    scene.options.solver = match rest.as_str() {
         "admm" => {
             let mut o = AdmmOptions::with_iter(it);
             o.warm_start = true;

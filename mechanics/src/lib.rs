@@ -34,4 +34,6 @@ pub use error::{MechanicsError, Result};
 pub use joints::{Joint, JointId, JointType};
 pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
 pub use shape::{Collider, ShapeDesc};
-pub use simulation::{nsgs, MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, NSGS_ANDERSON_MEMORY};
+pub use simulation::{
+    nsgs, ContactOrder, MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, NSGS_ANDERSON_MEMORY,
+};

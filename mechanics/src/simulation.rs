@@ -21,6 +21,9 @@ use saltus_numerics::matrix::Operator;
 use saltus_numerics::{IterOptions, SolveReport};
 
 mod joint_path;
+mod order;
+
+pub use order::ContactOrder;
 
 /// Options of the Moreau–Jean time stepping of rigid bodies.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +52,8 @@ pub struct MoreauJeanOptions {
     pub joint_solver: GmpOptions,
     /// Projection onto the joints after each step.
     pub joint_projection: JointProjection,
+    /// Order of the active contacts in the friction-contact problem (the NSGS sweep order).
+    pub contact_order: ContactOrder,
 }
 
 impl Default for MoreauJeanOptions {
@@ -63,6 +68,7 @@ impl Default for MoreauJeanOptions {
             gyro_max_iter: 50,
             joint_solver: GmpOptions::with_iter(IterOptions::new(1e-6, 1000)),
             joint_projection: JointProjection::default(),
+            contact_order: ContactOrder::Key,
         }
     }
 }
@@ -339,6 +345,10 @@ impl MechanicsSimulation {
             };
             self.r.extend_from_slice(r0.as_slice());
         }
+        if self.opts.contact_order == ContactOrder::AlongGravity {
+            self.order_along_gravity();
+        }
+        let bodies = &self.model.bodies;
         let n_active = self.active.len();
         let mut solver_report = None;
         if !self.model.joints().is_empty() {
@@ -422,6 +432,9 @@ impl MechanicsSimulation {
         for (a, &k) in self.active.iter().enumerate() {
             let c = &self.contacts[k as usize];
             self.next_warm.push((c.key, self.frames[a] * c.impulse));
+        }
+        if self.opts.contact_order != ContactOrder::Key {
+            self.next_warm.sort_unstable_by_key(|e| e.0); // the warm start is merged by key
         }
         std::mem::swap(&mut self.warm, &mut self.next_warm);
         let projection = self.project_joints(t1)?;

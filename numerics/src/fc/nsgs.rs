@@ -75,6 +75,8 @@ pub use crate::rng::SplitMix64;
 #[derive(Debug, Clone, Default)]
 pub struct NsgsWorkspace {
     diag: Vec<f64>,
+    /// The diagonal blocks of a 3D problem as matrices (used by the sweep without copies).
+    diag3: Vec<Matrix3<f64>>,
     /// `W_αα⁻¹` of each 3D contact (`None`: singular block).
     diag_inv: Vec<Option<Matrix3<f64>>>,
     order: Vec<usize>,
@@ -93,6 +95,15 @@ pub struct NsgsWorkspace {
 /// solver reached its tolerance.
 type Update = ([f64; 3], bool);
 
+/// The diagonal blocks `W_αα` of the problem: column-major (2D and 3D) and, in 3D, as matrices
+/// with their inverses.
+#[derive(Clone, Copy)]
+struct DiagBlocks<'a> {
+    flat: &'a [f64],
+    m3: &'a [Matrix3<f64>],
+    inv: &'a [Option<Matrix3<f64>>],
+}
+
 /// Runs NSGS; `local` chooses the 3D one-contact solver (2D contacts are solved exactly).
 pub fn solve(
     p: &FrictionContact,
@@ -106,11 +117,9 @@ pub fn solve(
 
 /// Solves contact `a` with the others' reactions `r` fixed:
 /// `q̃_α = q_α + Σ_{β≠α} W_αβ r_β`, then the one-contact problem `u_α = W_αα r_α + q̃_α`.
-#[allow(clippy::too_many_arguments)]
 fn local_update(
     p: &FrictionContact,
-    diag: &[f64],
-    diag_inv: &[Option<Matrix3<f64>>],
+    diag: DiagBlocks<'_>,
     r: &[f64],
     a: usize,
     opts: &NsgsOptions,
@@ -123,8 +132,17 @@ fn local_update(
     for (qk, &pk) in qa.iter_mut().zip(&p.q()[a * dim..(a + 1) * dim]) {
         *qk += pk;
     }
-    let blk = &diag[a * dim * dim..(a + 1) * dim * dim];
-    solve_contact(dim, blk, diag_inv.get(a).and_then(|x| x.as_ref()), &qa, ra, p.mu()[a], opts, local)
+    if dim == 3 {
+        // The stored block and inverse, no copies (the same operations as `solve_contact`).
+        let q = Vector3::new(qa[0], qa[1], qa[2]);
+        let mut x = Vector3::new(ra[0], ra[1], ra[2]);
+        let (w, w_inv) = (&diag.m3[a], diag.inv[a].as_ref());
+        let ok =
+            local::solve_3d_with_inverse(local, w, w_inv, &q, p.mu()[a], &mut x, opts.local_tol, opts.local_max_iter);
+        return ([x[0], x[1], x[2]], ok);
+    }
+    let blk = &diag.flat[a * dim * dim..(a + 1) * dim * dim];
+    solve_contact(dim, blk, None, &qa, ra, p.mu()[a], opts, local)
 }
 
 /// The one-contact problem `u_α = W_αα r_α + q̃_α` (`blk` = `W_αα` column-major, `w_inv` its
@@ -167,9 +185,21 @@ pub(crate) fn solve_contact(
 
 /// Writes the relaxed update of contact `a` into `r` and returns `‖Δr_α‖²` (0 and `r` kept when
 /// the local result is not finite).
+#[inline]
 fn apply_update(r: &mut [f64], a: usize, dim: usize, new: &[f64; 3], omega: f64) -> f64 {
     if new[..dim].iter().any(|x| !x.is_finite()) {
         return 0.0; // keep the previous (finite) reaction of this contact
+    }
+    if dim == 3 {
+        // The loop below unrolled (same operations, same order).
+        let ra: &mut [f64; 3] = (&mut r[3 * a..3 * a + 3]).try_into().expect("3 values");
+        let mut light = 0.0;
+        for k in 0..3 {
+            let v = omega * new[k] + (1.0 - omega) * ra[k];
+            light += (v - ra[k]) * (v - ra[k]);
+            ra[k] = v;
+        }
+        return light;
     }
     let ra = &mut r[a * dim..(a + 1) * dim];
     let mut light = 0.0;
@@ -185,24 +215,21 @@ fn apply_update(r: &mut [f64], a: usize, dim: usize, new: &[f64; 3], omega: f64)
 /// `parallel` feature; each result depends only on `r`, so the bits do not depend on the threads.
 fn colour_updates(
     p: &FrictionContact,
-    ws_parts: (&[f64], &[Option<Matrix3<f64>>]),
+    diag: DiagBlocks<'_>,
     r: &[f64],
     contacts: &[usize],
     out: &mut [Update],
     opts: &NsgsOptions,
     local: LocalSolver,
 ) {
-    let (diag, diag_inv) = ws_parts;
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        out.par_iter_mut()
-            .zip(contacts.par_iter())
-            .for_each(|(o, &a)| *o = local_update(p, diag, diag_inv, r, a, opts, local));
+        out.par_iter_mut().zip(contacts.par_iter()).for_each(|(o, &a)| *o = local_update(p, diag, r, a, opts, local));
     }
     #[cfg(not(feature = "parallel"))]
     for (o, &a) in out.iter_mut().zip(contacts) {
-        *o = local_update(p, diag, diag_inv, r, a, opts, local);
+        *o = local_update(p, diag, r, a, opts, local);
     }
 }
 
@@ -228,11 +255,13 @@ pub fn solve_with(
     for a in 0..nc {
         p.w().diag_block(a, dim, &mut diag[a * dim * dim..(a + 1) * dim * dim]);
     }
-    let diag_inv = &mut ws.diag_inv;
-    diag_inv.clear();
+    ws.diag3.clear();
+    ws.diag_inv.clear();
     if dim == 3 {
-        diag_inv.extend(diag.chunks_exact(9).map(|b| Matrix3::from_column_slice(b).try_inverse()));
+        ws.diag3.extend(diag.chunks_exact(9).map(Matrix3::from_column_slice));
+        ws.diag_inv.extend(ws.diag3.iter().map(|b| b.try_inverse()));
     }
+    let diag = DiagBlocks { flat: diag, m3: &ws.diag3, inv: &ws.diag_inv };
     let order = &mut ws.order;
     order.clear();
     ws.colour_ptr.clear();
@@ -272,7 +301,7 @@ pub fn solve_with(
                 let contacts = &order[ws.colour_ptr[c]..ws.colour_ptr[c + 1]];
                 ws.updates.clear();
                 ws.updates.resize(contacts.len(), ([0.0; 3], true));
-                colour_updates(p, (diag, diag_inv), r, contacts, &mut ws.updates, opts, local);
+                colour_updates(p, diag, r, contacts, &mut ws.updates, opts, local);
                 for (&a, (new, _)) in contacts.iter().zip(&ws.updates) {
                     light += apply_update(r, a, dim, new, opts.relaxation);
                 }
@@ -280,7 +309,7 @@ pub fn solve_with(
         } else {
             for i in 0..nc {
                 let a = if reverse { order[nc - 1 - i] } else { order[i] };
-                let (new, _) = local_update(p, diag, diag_inv, r, a, opts, local);
+                let (new, _) = local_update(p, diag, r, a, opts, local);
                 light += apply_update(r, a, dim, &new, opts.relaxation);
             }
         }

@@ -361,18 +361,18 @@ impl BlockCsr {
     pub fn row_times(&self, r: usize, x: &[f64], skip_diag: bool, out: &mut [f64]) {
         let h = self.row_starts[r + 1] - self.row_starts[r];
         out[..h].iter_mut().for_each(|v| *v = 0.0);
-        if h == 3 && self.col_starts.len() == self.row_starts.len() && self.values.len() == 9 * self.col_idx.len() {
+        if self.uniform3 {
             // Uniform 3 × 3 blocks (friction contact in 3D): the same products in the same
-            // order as the general loop below (bitwise identical), unrolled.
+            // order as the general loop below (bitwise identical), unrolled; the row's block
+            // columns and values are walked together (block `k` holds `values[9k..9k + 9]`).
             let mut o = [0.0; 3];
-            for k in self.row_blocks(r) {
-                let c = self.col_idx[k];
+            let ks = self.row_blocks(r);
+            let vals = &self.values[9 * ks.start..9 * ks.end];
+            for (&c, b) in self.col_idx[ks].iter().zip(vals.chunks_exact(9)) {
                 if skip_diag && c == r {
                     continue;
                 }
-                let b: &[f64; 9] = self.values[9 * k..9 * k + 9].try_into().expect("9 values");
-                let c0 = self.col_starts[c];
-                let xs: &[f64; 3] = x[c0..c0 + 3].try_into().expect("3 values");
+                let xs: &[f64; 3] = x[3 * c..3 * c + 3].try_into().expect("3 values");
                 for j in 0..3 {
                     o[0] += b[3 * j] * xs[j];
                     o[1] += b[3 * j + 1] * xs[j];

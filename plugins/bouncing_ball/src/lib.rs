@@ -1,6 +1,7 @@
 //! Example Saltus plugin for `samples/bouncing_ball/bouncing_ball_ts_plugin.xml`: the weight of
 //! the ball as an external force `f_ext(t) = (-m g, 0, 0)` with `params = [m, g]`; and for
-//! `samples/ball_events`: the event reset `ball_kick` and the trigger `ball_height`.
+//! `samples/ball_events`: the event reset `ball_kick` and the trigger `ball_height`; for
+//! `samples/stick_slip_ed`: the harmonic push on a block `harmonic_push`.
 #![warn(missing_docs)]
 // The exported functions are the C ABI: the loader passes pointers with the lengths the ABI
 // contract states, and the export macro checks them (null with non-zero length is an error).
@@ -20,6 +21,23 @@ time_fn!(
         }
         out.fill(0.0);
         out[0] = -m * g;
+        Ok(())
+    }
+);
+
+time_fn!(
+    /// `f_ext(t) = (F0 sin(ω t), −m g, 0, …, 0)`: a block on a horizontal plane (q = (x, z))
+    /// pushed by a harmonic force, with its weight; `params = [F0, ω, m, g]`; status 1 if the
+    /// parameters are missing, 2 if `out` has fewer than two entries.
+    harmonic_push,
+    |t, out, params| {
+        let [f0, omega, m, g] = params else { return Err(1) };
+        if out.len() < 2 {
+            return Err(2);
+        }
+        out.fill(0.0);
+        out[0] = f0 * (omega * t).sin();
+        out[1] = -m * g;
         Ok(())
     }
 );
@@ -64,6 +82,19 @@ mod tests {
             assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 2, p.as_ptr()), 0);
             assert_eq!(out, [-9.81, 0.0, 0.0]);
             assert_eq!(ball_weight(0.3, 3, out.as_mut_ptr(), 1, p.as_ptr()), 1);
+        }
+    }
+
+    #[test]
+    fn harmonic_push_is_f0_sin_omega_t_and_the_weight() {
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let mut out = [5.0; 2];
+            let p = [5.0, std::f64::consts::PI, 2.0, 9.81];
+            assert_eq!(harmonic_push(0.5, 2, out.as_mut_ptr(), 4, p.as_ptr()), 0);
+            assert_eq!(out, [5.0, -19.62]);
+            assert_eq!(harmonic_push(0.5, 1, out.as_mut_ptr(), 4, p.as_ptr()), 2);
+            assert_eq!(harmonic_push(0.5, 2, out.as_mut_ptr(), 3, p.as_ptr()), 1);
         }
     }
 

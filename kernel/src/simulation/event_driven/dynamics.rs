@@ -6,6 +6,7 @@
 //! held closed (`ÿ_i = 0`) by the acceleration-level problem (see [`super::acceleration`]).
 
 use super::acceleration::Accel;
+use super::friction::TangentMode;
 use crate::model::ds::{DynamicalSystem, ForceFn, Mass};
 use crate::model::event::UserEvent;
 use crate::model::nsds::{InterId, Nsds};
@@ -35,16 +36,27 @@ pub(crate) struct DsModel {
     pub f_gyr: Option<ForceFn>,
 }
 
-/// The gap function of one scalar contact `y = h(q)`.
+/// The output `y = h(q)` of one contact: row 0 is the gap, row 1 (frictional contacts) the
+/// tangential coordinate, whose rate `J_T v` is the sliding velocity.
 pub(crate) enum Gap {
-    /// `y = H q + b` on the stacked coordinates of the concerned systems.
-    Linear { h: Vec<f64>, b: f64 },
-    /// `y = h(q)` with Jacobian `∇h(q)`.
+    /// `y_r = H_r q + b_r` on the stacked coordinates of the concerned systems, one entry per row.
+    Linear { h: Vec<Vec<f64>>, b: Vec<f64> },
+    /// `y = h(q)` with Jacobian `∇h(q)` (rows × coordinates).
     Scleronomous { h: StateVecFn, jac: StateMatFn },
 }
 
-/// One contact: unilateral (`NewtonImpactNSL`, size 1) or a bilateral constraint
-/// (`EqualityConditionNSL`, size 1: always in index set 2, never an event).
+/// Coulomb friction of a contact (`NewtonImpactFrictionNSL` of dimension 2).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Friction {
+    /// Friction coefficient μ.
+    pub mu: f64,
+    /// Tangential restitution at impacts (`v_T⁺ = −e_t v_T⁻` when the impact sticks).
+    pub et: f64,
+}
+
+/// One contact: unilateral (`NewtonImpactNSL`, size 1, or `NewtonImpactFrictionNSL` of
+/// dimension 2: normal and tangent rows) or a bilateral constraint (`EqualityConditionNSL`,
+/// size 1: always in index set 2, never an event).
 pub(crate) struct Contact {
     /// Global indices (into `q`) of the concerned coordinates, in relation order.
     pub idx: Vec<usize>,
@@ -52,6 +64,19 @@ pub(crate) struct Contact {
     pub e: f64,
     /// `h(q) = 0` held at acceleration level, `q` and `v` projected at every event.
     pub bilateral: bool,
+    /// Coulomb friction on row 1 (`None`: frictionless, one row).
+    pub friction: Option<Friction>,
+}
+
+impl Contact {
+    /// Number of output rows (2 with friction, else 1).
+    pub fn rows(&self) -> usize {
+        if self.friction.is_some() {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 /// Per-evaluation buffers (the integrator calls the system through `&self`).
@@ -72,7 +97,11 @@ pub(crate) struct Dynamics {
     pub contacts: Vec<Contact>,
     /// `in_i2[i]`: contact `i` is held closed between events.
     pub in_i2: Vec<bool>,
-    /// User events: root functions `nc + k` (after the contacts' ones).
+    /// Tangential mode of each frictional contact of I2 (ignored elsewhere).
+    pub mode: Vec<TangentMode>,
+    /// The frictional contacts, in order: their stick/slip root functions are `nc + k`.
+    pub frictional: Vec<usize>,
+    /// User events: root functions `nc + nf + k` (after the contacts' ones).
     pub user: Vec<UserEvent>,
     pub work: RefCell<Work>,
     /// The last recoverable user-function failure `(t, message)` since the integrator was last
@@ -141,16 +170,17 @@ impl Dynamics {
                 id: InterId(i as u32),
                 reason,
             };
-            let (e, bilateral) = match inter.law {
-                NonSmoothLaw::NewtonImpact { e } => (e, false),
-                NonSmoothLaw::EqualityCondition { size: 1 } => (0.0, true),
+            let (e, bilateral, friction) = match inter.law {
+                NonSmoothLaw::NewtonImpact { e } => (e, false, None),
+                NonSmoothLaw::EqualityCondition { size: 1 } => (0.0, true, None),
+                NonSmoothLaw::NewtonImpactFriction { en, et, mu, dim: 2 } => (en, false, Some(Friction { mu, et })),
                 _ => {
                     return Err(bad(format!(
-                    "EventDriven on Lagrangian systems supports NewtonImpactNSL and EqualityConditionNSL of size 1, \
-                         not {} of size {}",
-                    inter.law.kind_name(),
-                    inter.law.size()
-                )))
+                        "EventDriven on Lagrangian systems supports NewtonImpactNSL, NewtonImpactFrictionNSL of \
+                         dimension 2 and EqualityConditionNSL of size 1, not {} of size {}",
+                        inter.law.kind_name(),
+                        inter.law.size()
+                    )))
                 }
             };
             let mut idx = Vec::new();
@@ -159,10 +189,12 @@ impl Dynamics {
                 idx.extend(m.off..m.off + m.n);
             }
             max_loc = max_loc.max(idx.len());
+            let rows = if friction.is_some() { 2 } else { 1 };
             let gap = match &inter.relation {
-                Relation::LagrangianLinearTi(r) => {
-                    Gap::Linear { h: r.h.row(0).iter().copied().collect(), b: r.b.as_ref().map_or(0.0, |b| b[0]) }
-                }
+                Relation::LagrangianLinearTi(r) => Gap::Linear {
+                    h: (0..rows).map(|k| r.h.row(k).iter().copied().collect()).collect(),
+                    b: (0..rows).map(|k| r.b.as_ref().map_or(0.0, |b| b[k])).collect(),
+                },
                 Relation::LagrangianScleronomous(r) => Gap::Scleronomous { h: r.h.clone(), jac: r.jac_q.clone() },
                 other => {
                     return Err(bad(format!(
@@ -171,11 +203,11 @@ impl Dynamics {
                     )))
                 }
             };
-            contacts.push(Contact { idx, gap, e, bilateral });
+            contacts.push(Contact { idx, gap, e, bilateral, friction });
         }
         let work = Work {
             qloc: vec![0.0; max_loc],
-            yloc: vec![0.0; 1],
+            yloc: vec![0.0; 2],
             jloc: DMatrix::zeros(1, max_loc),
             f: vec![0.0; off],
             accel: Accel::new(off),
@@ -193,9 +225,12 @@ impl Dynamics {
             });
         }
         let in_i2 = contacts.iter().map(|c| c.bilateral).collect();
+        let frictional = (0..contacts.len()).filter(|&i| contacts[i].friction.is_some()).collect();
         Ok(Dynamics {
             n: off,
             ds,
+            mode: vec![TangentMode::Stick; contacts.len()],
+            frictional,
             contacts,
             in_i2,
             user: Vec::new(),
@@ -204,39 +239,54 @@ impl Dynamics {
         })
     }
 
-    /// Gap `y_i = h_i(q)`.
+    /// Gap `y_i = h_i(q)` (row 0 of the output).
     pub fn gap(&self, i: usize, t: f64, q: &[f64], w: &mut Work) -> Result<f64, UserFnError> {
+        self.output(i, 0, t, q, w)
+    }
+
+    /// Row `row` of the output `y_i = h_i(q)` (0: gap, 1: tangential coordinate).
+    pub fn output(&self, i: usize, row: usize, t: f64, q: &[f64], w: &mut Work) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
         match &c.gap {
-            Gap::Linear { h, b } => Ok(c.idx.iter().zip(h).map(|(&j, hj)| hj * q[j]).sum::<f64>() + b),
+            Gap::Linear { h, b } => Ok(c.idx.iter().zip(&h[row]).map(|(&j, hj)| hj * q[j]).sum::<f64>() + b[row]),
             Gap::Scleronomous { h, .. } => {
                 let ql = &mut w.qloc[..c.idx.len()];
                 for (o, &j) in ql.iter_mut().zip(&c.idx) {
                     *o = q[j];
                 }
-                h(t, ql, &mut w.yloc).map_err(|e| uerr("h", e))?;
-                Ok(w.yloc[0])
+                h(t, ql, &mut w.yloc[..c.rows()]).map_err(|e| uerr("h", e))?;
+                Ok(w.yloc[row])
             }
         }
     }
 
-    /// Writes the Jacobian row `∇h_i(q)` into `out` (length `idx.len()`).
-    pub fn jac(&self, i: usize, t: f64, q: &[f64], w: &mut Work, out: &mut [f64]) -> Result<(), UserFnError> {
+    /// Writes row `row` of `∇h_i(q)` into `out` (length `idx.len()`).
+    pub fn jac_row(
+        &self,
+        i: usize,
+        row: usize,
+        t: f64,
+        q: &[f64],
+        w: &mut Work,
+        out: &mut [f64],
+    ) -> Result<(), UserFnError> {
         let c = &self.contacts[i];
         match &c.gap {
-            Gap::Linear { h, .. } => out.copy_from_slice(h),
+            Gap::Linear { h, .. } => out.copy_from_slice(&h[row]),
             Gap::Scleronomous { jac, .. } => {
                 let nl = c.idx.len();
                 for (o, &j) in w.qloc[..nl].iter_mut().zip(&c.idx) {
                     *o = q[j];
                 }
                 let mut jm = std::mem::replace(&mut w.jloc, DMatrix::zeros(0, 0));
-                if jm.ncols() != nl {
-                    jm = DMatrix::zeros(1, nl);
+                if jm.ncols() != nl || jm.nrows() != c.rows() {
+                    jm = DMatrix::zeros(c.rows(), nl);
                 }
                 jm.fill(0.0);
                 let r = jac(t, &w.qloc[..nl], &mut jm).map_err(|e| uerr("jacobian of h", e));
-                out.copy_from_slice(jm.as_slice());
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = jm[(row, k)];
+                }
                 w.jloc = jm;
                 r?;
             }
@@ -247,8 +297,16 @@ impl Dynamics {
         Ok(())
     }
 
-    /// `J̇_i v` (zero for linear relations; a directional difference of `∇h` otherwise).
-    pub fn dotjac_v(&self, i: usize, t: f64, q: &[f64], v: &[f64], w: &mut Work) -> Result<f64, UserFnError> {
+    /// `J̇_i v` of row `row` (zero for linear relations; a directional difference of `∇h` otherwise).
+    pub fn dotjac_v(
+        &self,
+        i: usize,
+        row: usize,
+        t: f64,
+        q: &[f64],
+        v: &[f64],
+        w: &mut Work,
+    ) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
         if let Gap::Linear { .. } = c.gap {
             return Ok(0.0);
@@ -262,12 +320,12 @@ impl Dynamics {
         let eps = f64::EPSILON.sqrt() * qn / vn;
         let mut j0 = vec![0.0; nl];
         let mut j1 = vec![0.0; nl];
-        self.jac(i, t, q, w, &mut j0)?;
+        self.jac_row(i, row, t, q, w, &mut j0)?;
         let mut qp = q.to_vec();
         for &j in &c.idx {
             qp[j] += eps * v[j];
         }
-        self.jac(i, t, &qp, w, &mut j1)?;
+        self.jac_row(i, row, t, &qp, w, &mut j1)?;
         Ok(c.idx.iter().enumerate().map(|(k, &j)| (j1[k] - j0[k]) / eps * v[j]).sum())
     }
 
@@ -394,11 +452,13 @@ impl OdeSystem for Dynamics {
     }
 
     fn n_roots(&self) -> usize {
-        self.contacts.len() + self.user.len()
+        self.contacts.len() + self.frictional.len() + self.user.len()
     }
 
     /// Siconos `computeg`: `g_i = y_i` for open contacts (an impact when it falls through 0),
-    /// `g_i = λ_i` for contacts of I2 (a detachment when the force falls through 0).
+    /// `g_i = λ_i` for contacts of I2 (a detachment when the force falls through 0); then per
+    /// frictional contact of I2 its stick/slip function (`μ λ_N − |λ_T|` sticking, `s v_T`
+    /// slipping in direction `s`; see [`super::friction`]), 1 for open ones.
     fn roots(&self, t: f64, x: &[f64], g: &mut [f64]) -> Result<(), UserFnError> {
         let (q, v) = x.split_at(self.n);
         let mut w = self.work.borrow_mut();
@@ -415,7 +475,11 @@ impl OdeSystem for Dynamics {
                 self.gap(i, t, q, &mut w).map_err(|e| self.remember(t, e))?
             };
         }
-        for (e, gi) in self.user.iter().zip(&mut g[nc..]) {
+        let nf = self.frictional.len();
+        for (&i, gi) in self.frictional.iter().zip(&mut g[nc..nc + nf]) {
+            *gi = self.stick_slip_root(i, t, q, v, &mut w).map_err(|e| self.remember(t, e))?;
+        }
+        for (e, gi) in self.user.iter().zip(&mut g[nc + nf..]) {
             let mut s = std::mem::take(&mut w.sloc);
             self.event_state(e.ds.index(), x, &mut s);
             let r = e.value(t, &s);
@@ -426,7 +490,7 @@ impl OdeSystem for Dynamics {
     }
 
     fn root_kind(&self, i: usize) -> RootKind {
-        match i.checked_sub(self.contacts.len()) {
+        match i.checked_sub(self.contacts.len() + self.frictional.len()) {
             Some(k) => self.user[k].kind,
             None => RootKind { direction: RootDirection::Falling, ..Default::default() },
         }

@@ -16,8 +16,9 @@ enum Engine {
 /// The event-driven simulation (Siconos `EventDriven`).
 ///
 /// * Lagrangian systems (`LagrangianDS`, `LagrangianLinearTIDS`) with `LagrangianLinearTIR` /
-///   `LagrangianScleronomousR` relations and `NewtonImpactNSL`: impacts and contact
-///   closing/detachment are the events (see the [module docs](super)); or bilateral constraints
+///   `LagrangianScleronomousR` relations and `NewtonImpactNSL` or `NewtonImpactFrictionNSL` of
+///   dimension 2: impacts, contact closing/detachment and stick/slip transitions are the events
+///   (see the [module docs](super) and `friction`); or bilateral constraints
 ///   (`EqualityConditionNSL` of size 1, not mixed with contacts) held at acceleration level with
 ///   `q`, `v` projected at every event (`bilateral` module).
 /// * First-order linear systems (`FirstOrderLinearDS`, `FirstOrderLinearTIDS`) with
@@ -132,6 +133,14 @@ impl EventDriven {
         match &self.engine {
             Engine::Lagrangian(_) => None,
             Engine::FirstOrder(e) => (id.index() < e.n_interactions()).then(|| e.lambda(id)),
+        }
+    }
+    /// Lagrangian: the tangential mode of frictional contact `id` (`NewtonImpactFrictionNSL`)
+    /// while it is closed (index set 2); `None` otherwise and for first-order runs.
+    pub fn tangent_mode(&self, id: InterId) -> Option<super::TangentMode> {
+        match &self.engine {
+            Engine::Lagrangian(e) => e.tangent_mode(id),
+            Engine::FirstOrder(_) => None,
         }
     }
     /// Impulse `λ(1)` of contact `id` at the last event (0 without impact; 0 for first-order runs,

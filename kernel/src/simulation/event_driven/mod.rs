@@ -16,18 +16,25 @@
 //! (`ẏ_i < −velocity_tol`) the impact problem (module `impact`) gives the post-impact velocities;
 //! the contacts of I1 with `|ẏ⁺_i| ≤ velocity_tol` are candidates for I2 and the acceleration
 //! LCP (module `acceleration`) keeps those with `λ_i > 0`; the integrator restarts.
+//!
+//! Frictional contacts (`NewtonImpactFrictionNSL` of dimension 2) add a tangential mode, stick
+//! or slip, held between events, with its own root function; the event LCPs then carry
+//! Coulomb's law (modules `friction` and `contact_lcp`).
 
 pub(crate) mod acceleration;
 mod bilateral;
+pub(crate) mod contact_lcp;
 pub(crate) mod dynamics;
 pub mod events;
 mod facade;
 pub(crate) mod first_order;
+pub(crate) mod friction;
 pub(crate) mod impact;
 mod stepping;
 mod writeback;
 
 pub use facade::EventDriven;
+pub use friction::TangentMode;
 use stepping::{EdStepper, Stop};
 
 use crate::model::event::{EventAction, UserEvent, UserEventHit};
@@ -162,8 +169,12 @@ pub(crate) struct LagrangianEd {
     p: Vec<f64>,
     /// Impulse per contact at the last event.
     impulse: Vec<f64>,
+    /// Tangential impulse per contact at the last event (0 without friction).
+    impulse_t: Vec<f64>,
     /// Contact force `λ(2)` per contact at the last event.
     lambda2: Vec<f64>,
+    /// Tangential contact force per contact at the last event (0 without friction).
+    lambda2_t: Vec<f64>,
     n_ns: u64,
     t_event: f64,
     ns_since_td: u64,
@@ -208,7 +219,9 @@ impl LagrangianEd {
             x,
             p: vec![0.0; n],
             impulse: vec![0.0; nc],
+            impulse_t: vec![0.0; nc],
             lambda2: vec![0.0; nc],
+            lambda2_t: vec![0.0; nc],
             n_ns: 0,
             t_event: t0,
             ns_since_td: 0,
@@ -256,6 +269,12 @@ impl LagrangianEd {
     pub fn impulse(&self, id: InterId) -> f64 {
         self.impulse.get(id.index()).copied().unwrap_or(0.0)
     }
+    /// Tangential mode of frictional contact `id` if it is closed (index set 2).
+    pub fn tangent_mode(&self, id: InterId) -> Option<TangentMode> {
+        let d = self.ode.system();
+        let i = id.index();
+        (d.in_i2.get(i) == Some(&true) && d.contacts[i].friction.is_some()).then(|| d.mode[i])
+    }
 
     /// Processes the next event (Siconos `advanceToEvent` + `processEvents`): integrates to the
     /// next TD event or the first root before it, handles an impact/detachment, restarts the
@@ -271,7 +290,7 @@ impl LagrangianEd {
         if !self.started {
             let t0 = self.t_event;
             let mut x = self.x.clone();
-            self.process_nonsmooth(t0, &mut x, &[])?;
+            self.process_nonsmooth(t0, &mut x, &[], &[])?;
             self.ode.reinit(t0, &x).map_err(ode_err(t0))?;
             self.x = x;
             self.started = true;
@@ -281,6 +300,7 @@ impl LagrangianEd {
         let Some(_) = which else {
             self.p.fill(0.0);
             self.impulse.fill(0.0);
+            self.impulse_t.fill(0.0);
             if self.has_bilateral() {
                 let mut x = self.x.clone();
                 self.project(t, &mut x)?;
@@ -294,14 +314,21 @@ impl LagrangianEd {
         };
         let nc = self.ode.system().contacts.len();
         let which: Vec<usize> = transitions.iter().filter(|r| r.index < nc).map(|r| r.index).collect();
+        let frictional = &self.ode.system().frictional;
+        let which_t: Vec<usize> = transitions
+            .iter()
+            .filter_map(|r| r.index.checked_sub(nc).and_then(|k| frictional.get(k).copied()))
+            .collect();
         let mut x = self.ode.y().to_vec();
         let pre = self.split_velocities(&x);
         let user = self.handle_user(t, t_low, &transitions, &mut x)?;
-        if which.is_empty() && !user.as_ref().is_some_and(|u| u.reset) {
+        let contacts_changed = !which.is_empty() || !which_t.is_empty();
+        if !contacts_changed && !user.as_ref().is_some_and(|u| u.reset) {
             // record or stop only: the state is unchanged and the integration goes on
             self.x.copy_from_slice(&x);
             self.p.fill(0.0);
             self.impulse.fill(0.0);
+            self.impulse_t.fill(0.0);
             self.write_back(nsds, t)?;
             let mut rep = EventReport::bare(t, EventKind::User, td);
             rep.pre_velocities = Some(pre);
@@ -310,11 +337,11 @@ impl LagrangianEd {
             return Ok(rep);
         }
         // contacts changed, or a reset moved the state: the index sets are rebuilt as at the start
-        let mut rep = self.process_nonsmooth(t, &mut x, &which)?;
+        let mut rep = self.process_nonsmooth(t, &mut x, &which, &which_t)?;
         self.ode.reinit(t, &x).map_err(ode_err(t))?;
         self.x = x;
         rep.td_index = td;
-        if which.is_empty() {
+        if !contacts_changed {
             rep.kind = EventKind::User;
         } else {
             self.n_ns += 1;
@@ -335,7 +362,7 @@ impl LagrangianEd {
         x: &mut [f64],
     ) -> Result<Option<UserEventHit>, KernelError> {
         let d = self.ode.system();
-        let nc = d.contacts.len();
+        let nc = d.contacts.len() + d.frictional.len();
         let user: Vec<RootTransition> = transitions
             .iter()
             .filter(|r| r.index >= nc)

@@ -1,7 +1,8 @@
 //! Event processing (Siconos `EventDriven::updateIndexSet`, impact and acceleration problems)
 //! and the transfer of the state back into the [`Nsds`].
 
-use super::acceleration::acceleration_lcp;
+use super::contact_lcp::{acceleration_lcp, Entry};
+use super::friction::TangentMode;
 use super::impact::impact;
 use super::{EventKind, EventReport, LagrangianEd};
 use crate::model::nsds::{InterId, Nsds};
@@ -18,24 +19,22 @@ impl LagrangianEd {
         d.ds.iter().map(|m| DVector::from_column_slice(&x[d.n + m.off..d.n + m.off + m.n])).collect()
     }
 
-    /// `ẏ_i = J_i v` for every contact.
-    fn relative_velocity(&self, t: f64, x: &[f64], i: usize) -> Result<f64, KernelError> {
+    /// `ẏ_i = J_i v` (row 0: the normal relative velocity; row 1: the sliding velocity).
+    fn relative_velocity(&self, t: f64, x: &[f64], i: usize, row: usize) -> Result<f64, KernelError> {
         let d = self.ode.system();
-        let (q, v) = x.split_at(d.n);
-        let c = &d.contacts[i];
-        let mut jl = vec![0.0; c.idx.len()];
         let mut w = d.work.borrow_mut();
-        d.jac(i, t, q, &mut w, &mut jl).map_err(|e| ufe(t, "relative velocity", e))?;
-        Ok(c.idx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum())
+        d.row_rate(i, row, t, x.split_at(d.n), &mut w).map_err(|e| ufe(t, "relative velocity", e))
     }
 
     /// Processes a nonsmooth event at `t` with the state `x` (updated in place to the
-    /// post-impact state) and the reported roots `which`; updates index set 2.
+    /// post-impact state), the contacts whose gap/force root fired (`which`) and those whose
+    /// stick/slip root fired (`which_t`); updates index set 2 and the tangential modes.
     pub(super) fn process_nonsmooth(
         &mut self,
         t: f64,
         x: &mut [f64],
         which: &[usize],
+        which_t: &[usize],
     ) -> Result<EventReport, KernelError> {
         let nc = self.ode.system().contacts.len();
         let n = self.ode.system().n;
@@ -46,6 +45,17 @@ impl LagrangianEd {
             rep.closed = nc;
             return Ok(rep);
         }
+        // tangential forces at the event, in the modes before it (a sticking force at the cone's
+        // edge gives the direction of the slip that follows)
+        let lambda_t_event = if which_t.is_empty() {
+            vec![0.0; nc]
+        } else {
+            let d = self.ode.system();
+            let (q, v) = x.split_at(n);
+            let mut w = d.work.borrow_mut();
+            d.accelerations(t, q, v, &mut w).map_err(|e| ufe(t, "contact forces", e))?;
+            w.accel.lambda_t.clone()
+        };
         // updateIndexSet(1): closed contacts
         let mut i1 = Vec::new();
         {
@@ -60,10 +70,11 @@ impl LagrangianEd {
         }
         let mut ydot = Vec::with_capacity(i1.len());
         for &i in &i1 {
-            ydot.push(self.relative_velocity(t, x, i)?);
+            ydot.push(self.relative_velocity(t, x, i, 0)?);
         }
         self.p.fill(0.0);
         self.impulse.fill(0.0);
+        self.impulse_t.fill(0.0);
         let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
         // impact problem when a closed contact approaches
         if ydot.iter().any(|&yd| yd < -self.opts.velocity_tol) {
@@ -75,15 +86,16 @@ impl LagrangianEd {
             // p = M (v⁺ − v⁻) = Jᵀ P, recorded per coordinate through the contact Jacobians
             for (k, &i) in i1.iter().enumerate() {
                 self.impulse[i] = imp.p[k];
+                self.impulse_t[i] = imp.p_t[k];
                 rep.impulses.push((InterId(i as u32), imp.p[k]));
                 if imp.zeno[k] && imp.ydot_pre[k] < -self.opts.velocity_tol {
                     rep.zeno.push(InterId(i as u32));
                 }
             }
-            self.accumulate_p(t, q, &i1, &imp.p)?;
+            self.p.copy_from_slice(&imp.generalized);
             rep.impact = Some(imp.report);
             for (k, &i) in i1.iter().enumerate() {
-                ydot[k] = self.relative_velocity(t, x, i)?;
+                ydot[k] = self.relative_velocity(t, x, i, 0)?;
             }
         }
         // updateIndexSet(2): closed with zero relative velocity, kept if the acceleration LCP
@@ -91,16 +103,37 @@ impl LagrangianEd {
         let cands: Vec<usize> =
             i1.iter().zip(&ydot).filter(|(_, yd)| yd.abs() <= self.opts.velocity_tol).map(|(&i, _)| i).collect();
         let mut in_i2 = vec![false; nc];
+        let mut mode = vec![TangentMode::Stick; nc];
         if !cands.is_empty() {
-            let (q, v) = x.split_at(n);
-            let (lam, _acc, report) = acceleration_lcp(self.ode.system(), t, q, v, &cands, &self.opts.acceleration)?;
-            for (k, &i) in cands.iter().enumerate() {
-                in_i2[i] = lam[k] > 0.0;
+            let d = self.ode.system();
+            let mut entries = Vec::with_capacity(cands.len());
+            for &i in &cands {
+                let v_t = if d.contacts[i].friction.is_some() { self.relative_velocity(t, x, i, 1)? } else { 0.0 };
+                entries.push(d.entry(i, which_t.contains(&i), v_t, lambda_t_event[i], self.opts.velocity_tol));
             }
-            rep.acceleration = Some(report);
+            let (q, v) = x.split_at(n);
+            let sol = acceleration_lcp(d, t, q, v, &entries, &self.opts.acceleration)?;
+            let eps = 1e-12 * sol.b_scale.max(1.0);
+            for (k, e) in entries.iter().enumerate() {
+                let i = e.contact();
+                in_i2[i] = sol.lambda_n[k] > 0.0;
+                mode[i] = match *e {
+                    Entry::Normal(_) => TangentMode::Stick,
+                    Entry::Slip(_, s) => TangentMode::slip(s),
+                    Entry::Cone(_) if sol.w_t[k].abs() <= eps => TangentMode::Stick,
+                    Entry::Cone(_) => TangentMode::slip(sol.w_t[k]),
+                };
+            }
+            rep.acceleration = Some(sol.report);
         }
         rep.closed = in_i2.iter().filter(|&&b| b).count();
-        self.ode.system_mut().in_i2 = in_i2;
+        let stick: Vec<usize> = (0..nc)
+            .filter(|&i| in_i2[i] && mode[i] == TangentMode::Stick && self.ode.system().contacts[i].friction.is_some())
+            .collect();
+        self.ode.system().stop_sliding(t, x, &stick)?;
+        let d = self.ode.system_mut();
+        d.in_i2 = in_i2;
+        d.mode = mode;
         Ok(rep)
     }
 
@@ -122,20 +155,6 @@ impl LagrangianEd {
         self.ode.system().project_bilateral(t, x, &done).map(|_| ())
     }
 
-    fn accumulate_p(&mut self, t: f64, q: &[f64], set: &[usize], p: &[f64]) -> Result<(), KernelError> {
-        let d = self.ode.system();
-        let mut w = d.work.borrow_mut();
-        for (k, &i) in set.iter().enumerate() {
-            let c = &d.contacts[i];
-            let mut jl = vec![0.0; c.idx.len()];
-            d.jac(i, t, q, &mut w, &mut jl).map_err(|e| ufe(t, "impulse", e))?;
-            for (a, &j) in jl.iter().zip(&c.idx) {
-                self.p[j] += a * p[k];
-            }
-        }
-        Ok(())
-    }
-
     /// Writes `q, v, p` of the systems, `y, ẏ, λ(1)` of the interactions and `t` into `nsds`,
     /// and refreshes the contact forces `λ(2)`.
     pub(super) fn write_back(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
@@ -145,17 +164,24 @@ impl LagrangianEd {
         {
             let mut w = d.work.borrow_mut();
             d.accelerations(t, q, v, &mut w).map_err(|e| ufe(t, "contact forces", e))?;
-            for (l, a) in self.lambda2.iter_mut().zip(&w.accel.lambda) {
-                *l = *a;
-            }
+            self.lambda2.copy_from_slice(&w.accel.lambda);
+            self.lambda2_t.copy_from_slice(&w.accel.lambda_t);
         }
         let mut ys = Vec::with_capacity(d.contacts.len());
         for i in 0..d.contacts.len() {
-            let y = {
-                let mut w = d.work.borrow_mut();
-                d.gap(i, t, q, &mut w).map_err(|e| ufe(t, "gap", e))?
+            let mut w = d.work.borrow_mut();
+            let y = d.gap(i, t, q, &mut w).map_err(|e| ufe(t, "gap", e))?;
+            // the tangent row of a frictional contact: its coordinate and sliding velocity
+            let y_t = match d.contacts[i].friction {
+                Some(_) => Some(d.output(i, 1, t, q, &mut w).map_err(|e| ufe(t, "tangential output", e))?),
+                None => None,
             };
-            ys.push((y, self.relative_velocity(t, &self.x, i)?));
+            drop(w);
+            let tangent = match y_t {
+                Some(y) => Some((y, self.relative_velocity(t, &self.x, i, 1)?)),
+                None => None,
+            };
+            ys.push((y, self.relative_velocity(t, &self.x, i, 0)?, tangent));
         }
         let (systems, inters) = nsds.parts_mut();
         for (ds, m) in systems.iter_mut().zip(&d.ds) {
@@ -171,6 +197,12 @@ impl LagrangianEd {
             inter.y[1][0] = ys[i].1;
             inter.lambda[0][0] = self.lambda2[i];
             inter.lambda[1][0] = self.impulse[i];
+            if let Some((yt, vt)) = ys[i].2 {
+                inter.y[0][1] = yt;
+                inter.y[1][1] = vt;
+                inter.lambda[0][1] = self.lambda2_t[i];
+                inter.lambda[1][1] = self.impulse_t[i];
+            }
         }
         nsds.set_t(t);
         Ok(())

@@ -68,6 +68,13 @@ pub fn rho_from_block(w: &Matrix3<f64>) -> (f64, f64) {
     (rn, rt)
 }
 
+/// Whether `r` passes the stopping test of [`solve`]: `‖Φ(r, W r + q)‖ ≤ tol · max(‖r‖, ρ_N ‖q‖)`.
+pub fn accepts(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &Vector3<f64>, tol: f64) -> bool {
+    let (rho_n, rho_t) = rho_from_block(w);
+    let (phi, _, _) = function(r, &(w * r + q), mu, rho_n, rho_t);
+    phi.norm() <= tol * local_scale(r, q, rho_n)
+}
+
 /// Semismooth Newton on `Φ(r, W r + q) = 0` with an Armijo backtracking line search on
 /// `ψ = ½‖Φ‖²`. Returns `true` when `‖Φ‖ ≤ tol · scale`.
 pub fn solve(w: &Matrix3<f64>, q: &Vector3<f64>, mu: f64, r: &mut Vector3<f64>, tol: f64, max_iter: usize) -> bool {

@@ -8,6 +8,7 @@
 pub mod alart_curnier;
 pub mod fischer_burmeister;
 pub mod projection;
+pub mod slip;
 pub mod two_d;
 
 pub use two_d::solve_2d;
@@ -53,8 +54,10 @@ pub fn solve_3d(
 }
 
 /// [`solve_3d`] with `W⁻¹` given (computed once per contact by the caller; `None` if singular).
-/// Two exact regimes are tried first: separation (`q_N ≥ 0`: `r = 0`) and sticking
-/// (`r = −W⁻¹ q` in the cone: `u = 0`).
+/// Exact regimes are tried first: separation (`q_N ≥ 0`: `r = 0`), sticking (`r = −W⁻¹ q` in
+/// the cone: `u = 0`) and, with the Alart–Curnier solver, sliding on a block that does not couple
+/// normal and tangential directions ([`slip::decoupled_slip`], kept when it passes the
+/// Alart–Curnier stopping test, else the Newton method starts from the warm start as before).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_3d_with_inverse(
     kind: LocalSolver,
@@ -75,6 +78,12 @@ pub fn solve_3d_with_inverse(
     if let Some(stick) = w_inv.and_then(|wi| stick_reaction(wi, q, mu)) {
         *r = stick;
         return true;
+    }
+    if kind == LocalSolver::AlartCurnier {
+        if let Some(s) = slip::decoupled_slip(w, q, mu).filter(|s| alart_curnier::accepts(w, q, mu, s, tol)) {
+            *r = s;
+            return true;
+        }
     }
     let ok = match kind {
         LocalSolver::Projection => projection::solve(w, q, mu, r, tol, max_iter),
