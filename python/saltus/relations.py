@@ -114,6 +114,58 @@ class LagrangianRheonomousR(_LagrangianNonLinearR):
         super().__init__(h, jacobian_q, dot_h, params)
 
 
+class LagrangianCompliantLinearTIR(Relation):
+    """``y = C q + e + D λ``, ``p = Cᵀ λ`` (Siconos ``LagrangianCompliantLinearTIR(C, D[, e])``): a
+    linear contact with the compliance ``D`` (symmetric positive semi-definite)."""
+
+    _kind = "LagrangianCompliantLinearTIR"
+
+    def __init__(self, C, D, e: Optional[ArrayLike] = None):
+        self.C = _mat(C, "C")
+        self.D = _mat(D, "D")
+        self.e = None if e is None else _vec(e, "e")
+
+    def _element(self, parent, host, name):
+        el = ET.SubElement(parent, self._kind)
+        _mat_el(el, "C", self.C)
+        _mat_el(el, "D", self.D)
+        if self.e is not None:
+            _vec_el(el, "e", self.e)
+        return el
+
+
+class LagrangianCompliantR(Relation):
+    """``y = h(t, q, λ)``, ``p = ∇_q hᵀ λ`` (Siconos ``LagrangianCompliantR``), from plugin
+    symbols: ``LagrangianCompliantR("lib:h", "lib:jacobian_q", "lib:jacobian_lambda")`` or
+    ``LagrangianCompliantR.plugin(library, h, jacobian_q, jacobian_lambda, params=...)``."""
+
+    _kind = "LagrangianCompliantR"
+
+    def __init__(self, h: str, jacobian_q: str, jacobian_lambda: str, params=None):
+        specs = [_siconos_plugin(f, self._kind) for f in (h, jacobian_q, jacobian_lambda)]
+        if len({lib for lib, _ in specs}) != 1:
+            raise ValueError(f"{self._kind}: the plugin functions must come from one library")
+        self.library = specs[0][0]
+        self.h, self.jacobian_q, self.jacobian_lambda = (sym for _, sym in specs)
+        self.params = None if params is None else [float(p) for p in params]
+
+    @classmethod
+    def plugin(cls, library: str, h: str, jacobian_q: str, jacobian_lambda: str, params=None):
+        """The relation from the symbols ``h``, ``jacobian_q``, ``jacobian_lambda`` of ``library``."""
+        return cls(f"{library}:{h}", f"{library}:{jacobian_q}", f"{library}:{jacobian_lambda}", params)
+
+    def _element(self, parent, host, name):
+        attrs = {
+            "library": self.library,
+            "h": self.h,
+            "jacobian_q": self.jacobian_q,
+            "jacobian_lambda": self.jacobian_lambda,
+        }
+        if self.params is not None:
+            attrs["params"] = " ".join(_num(p) for p in self.params)
+        return ET.SubElement(parent, self._kind, attrs)
+
+
 class FirstOrderLinearTIR(Relation):
     """``y = C x + D λ + F z + e``, ``r = B λ`` (Siconos ``FirstOrderLinearTIR(C, B)``;
     ``setDPtr``, ``setFPtr``, ``setePtr``)."""
