@@ -172,7 +172,7 @@ pub(crate) fn newton_core(
     // the last 10 accepted iterates.
     let mut hist: std::collections::VecDeque<f64> = std::collections::VecDeque::with_capacity(10);
     // the iterate of least merit (FullStep only: full steps may increase the merit)
-    let mut best = (psi, Vec::new());
+    let mut best = Best::default();
     for it in 0..max_iter {
         if hist.len() == 10 {
             hist.pop_front();
@@ -191,7 +191,7 @@ pub(crate) fn newton_core(
             delta *= 100.0;
         }
         let Some(d) = d else {
-            restore_best(r, &best);
+            best.restore(r);
             return Outcome { status: SolveStatus::Failed(FailReason::SingularSystem), iterations: it };
         };
         let mut t = 1.0;
@@ -217,34 +217,58 @@ pub(crate) fn newton_core(
                         trial[i] = r[i] + d[i];
                     }
                     if trial.iter().any(|x| !x.is_finite()) {
-                        restore_best(r, &best);
+                        best.restore(r);
                         return Outcome { status: SolveStatus::Failed(FailReason::LineSearch), iterations: it + 1 };
                     }
-                    if best.1.is_empty() || psi < best.0 {
-                        best = (psi, r.to_vec());
-                    }
+                    best.start_or_keep(psi, r);
                 }
             }
         }
         r.copy_from_slice(&trial);
         psi = eval(r, &mut u, &mut phi, Some((&mut a_blocks, &mut b_blocks)));
-        if !best.1.is_empty() && psi < best.0 {
-            best = (psi, r.to_vec());
-        }
+        best.keep(psi, r);
     }
     if stop_now(r, &u, &phi) {
         return Outcome { status: SolveStatus::Converged, iterations: max_iter };
     }
-    if !best.1.is_empty() && best.0 < psi {
-        restore_best(r, &best);
+    if best.merit().is_some_and(|m| m < psi) {
+        best.restore(r);
     }
     Outcome { status: SolveStatus::MaxIterations, iterations: max_iter }
 }
 
-/// Copies the kept iterate of least merit back into `r` (when one was kept).
-fn restore_best(r: &mut [f64], best: &(f64, Vec<f64>)) {
-    if !best.1.is_empty() {
-        r.copy_from_slice(&best.1);
+/// The iterate of least merit `ψ`, kept from the first full step on (before it every accepted
+/// step passed the line search); its buffer is allocated once and then overwritten.
+#[derive(Default)]
+struct Best {
+    kept: Option<(f64, Vec<f64>)>,
+}
+
+impl Best {
+    /// Starts keeping (with `r` of merit `psi`), or keeps `r` if it beats the kept one.
+    fn start_or_keep(&mut self, psi: f64, r: &[f64]) {
+        match &mut self.kept {
+            None => self.kept = Some((psi, r.to_vec())),
+            Some(_) => self.keep(psi, r),
+        }
+    }
+    /// Once keeping: replaces the kept iterate by `r` if `psi` is lower.
+    fn keep(&mut self, psi: f64, r: &[f64]) {
+        if let Some((m, v)) = &mut self.kept {
+            if psi < *m {
+                *m = psi;
+                v.copy_from_slice(r);
+            }
+        }
+    }
+    fn merit(&self) -> Option<f64> {
+        self.kept.as_ref().map(|(m, _)| *m)
+    }
+    /// Copies the kept iterate back into `r` (nothing when none is kept).
+    fn restore(&self, r: &mut [f64]) {
+        if let Some((_, v)) = &self.kept {
+            r.copy_from_slice(v);
+        }
     }
 }
 
