@@ -88,6 +88,8 @@ pub(crate) struct Work {
     pub accel: Accel,
     /// Event state `(q, v)` of one system.
     pub sloc: Vec<f64>,
+    /// One row of a contact's Jacobian (local coordinates).
+    pub jrow: Vec<f64>,
 }
 
 /// The stacked Lagrangian model seen by the integrator.
@@ -212,6 +214,7 @@ impl Dynamics {
             f: vec![0.0; off],
             accel: Accel::new(off),
             sloc: Vec::new(),
+            jrow: vec![0.0; max_loc],
         };
         if contacts.iter().any(|c| c.bilateral) && contacts.iter().any(|c| !c.bilateral) {
             let i = contacts.iter().position(|c| c.bilateral).unwrap_or(0);

@@ -92,9 +92,12 @@ impl Dynamics {
         w: &mut Work,
     ) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
-        let mut jl = vec![0.0; c.idx.len()];
-        self.jac_row(i, row, t, q, w, &mut jl)?;
-        Ok(c.idx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum())
+        let mut jl = std::mem::take(&mut w.jrow);
+        jl.resize(c.idx.len(), 0.0);
+        let res = self.jac_row(i, row, t, q, w, &mut jl);
+        let rate = c.idx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum();
+        w.jrow = jl;
+        res.map(|()| rate)
     }
 
     /// The stick/slip root function of frictional contact `i` (see the module docs), with
