@@ -2,17 +2,18 @@
 //! `u = W λ + q` with the sparse Delassus operator `W = H M⁻¹ Hᵀ` in 3×3 blocks (block CSR,
 //! never dense) and `q = H v_free + e u_{k,N} e_N`.
 //!
-//! Block `W_αβ = Σ_b H_αb M_b⁻¹ H_βbᵀ` over the dynamic bodies `b` shared by contacts α and β.
-//! Each dynamic body keeps the sorted list of its contacts, so block row α is the merge of (at
-//! most) two sorted lists: the cost is `Σ_b deg(b)²`, linear in the number of contacts for a
-//! pile of bounded coordination, and the columns come out sorted without a sort.
+//! Block `W_αβ = Σ_b H_αb M_b⁻¹ H_βbᵀ` over the dynamic bodies `b` shared by contacts α and β:
+//! the coupling graph (bodies as systems) and the block-CSR fill are numerics'
+//! [`CouplingGraph`], shared with the kernel's one-step problems and the joints' dense `W`;
+//! only the 3×3 block formula is here. The cost is `Σ_b deg(b)²`, linear in the number of
+//! contacts for a pile of bounded coordination.
 
 use crate::relation::SideJacobian;
 use nalgebra::Matrix3;
-use saltus_numerics::matrix::{BlockCsr, BlockCsrParts};
+use saltus_numerics::matrix::{BlockCsr, BlockCsrParts, CouplingGraph, NO_SYSTEM};
 
 /// Marks a side without a dynamic body (static or kinematic: no mass matrix term).
-pub(crate) const NO_BODY: u32 = u32::MAX;
+pub(crate) const NO_BODY: u32 = NO_SYSTEM;
 
 /// One active contact in the problem.
 #[derive(Debug, Clone, Copy)]
@@ -38,9 +39,7 @@ impl ContactRow {
 pub(crate) struct Assembly {
     /// Active contacts of the step.
     pub rows: Vec<ContactRow>,
-    adj_ptr: Vec<usize>,
-    adj: Vec<(u32, u8)>,
-    fill: Vec<usize>,
+    graph: CouplingGraph,
     /// Storage of `W` between steps.
     pub parts: BlockCsrParts,
 }
@@ -48,72 +47,20 @@ pub(crate) struct Assembly {
 impl Assembly {
     /// `W = H M⁻¹ Hᵀ` over [`Assembly::rows`] for `n_bodies` bodies, in the buffers of `parts`.
     pub fn delassus(&mut self, n_bodies: usize) -> saltus_numerics::Result<BlockCsr> {
-        let nc = self.rows.len();
-        // Contacts of each dynamic body, sorted by row (counting sort).
-        self.adj_ptr.clear();
-        self.adj_ptr.resize(n_bodies + 1, 0);
-        for r in &self.rows {
-            for &b in &r.body {
-                if b != NO_BODY {
-                    self.adj_ptr[b as usize + 1] += 1;
-                }
-            }
-        }
-        for b in 0..n_bodies {
-            self.adj_ptr[b + 1] += self.adj_ptr[b];
-        }
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.adj_ptr[..n_bodies]);
-        self.adj.clear();
-        self.adj.resize(self.adj_ptr[n_bodies], (0, 0));
-        for (a, r) in self.rows.iter().enumerate() {
-            for (s, &b) in r.body.iter().enumerate() {
-                if b != NO_BODY {
-                    self.adj[self.fill[b as usize]] = (a as u32, s as u8);
-                    self.fill[b as usize] += 1;
-                }
-            }
-        }
-        let p = &mut self.parts;
-        p.row_starts.clear();
-        p.row_starts.extend((0..=nc).map(|i| 3 * i));
-        p.col_starts.clear();
-        p.col_starts.extend_from_slice(&p.row_starts);
-        p.row_ptr.clear();
-        p.row_ptr.push(0);
-        p.col_idx.clear();
-        p.val_ptr.clear();
-        p.val_ptr.push(0);
-        p.values.clear();
-        let empty: &[(u32, u8)] = &[];
-        for ra in self.rows.iter() {
-            let list = |s: usize| match ra.body[s] {
-                NO_BODY => empty,
-                b => &self.adj[self.adj_ptr[b as usize]..self.adj_ptr[b as usize + 1]],
-            };
-            let (l0, l1) = (list(0), list(1));
-            let (mut i, mut j) = (0, 0);
-            while i < l0.len() || j < l1.len() {
-                let b0 = l0.get(i).map_or(u32::MAX, |e| e.0);
-                let b1 = l1.get(j).map_or(u32::MAX, |e| e.0);
-                let beta = b0.min(b1);
-                let rb = &self.rows[beta as usize];
+        self.graph.build(n_bodies, self.rows.iter().map(|r| r.body))?;
+        let rows = &self.rows;
+        self.graph.block_csr(
+            |_| 3,
+            std::mem::take(&mut self.parts),
+            |c, out| {
+                let (ra, rb) = (&rows[c.row], &rows[c.col]);
                 let mut w = Matrix3::zeros();
-                if b0 == beta {
-                    w += ra.block(0, rb, l0[i].1 as usize);
-                    i += 1;
+                for &(s, t) in c.sides() {
+                    w += ra.block(s as usize, rb, t as usize);
                 }
-                if b1 == beta {
-                    w += ra.block(1, rb, l1[j].1 as usize);
-                    j += 1;
-                }
-                p.col_idx.push(beta as usize);
-                p.values.extend_from_slice(w.as_slice());
-                p.val_ptr.push(p.values.len());
-            }
-            p.row_ptr.push(p.col_idx.len());
-        }
-        BlockCsr::from_parts(std::mem::take(p))
+                out.copy_from_slice(w.as_slice());
+            },
+        )
     }
 }
 

@@ -3,9 +3,11 @@
 //! (times `h` for first-order systems), `q_a` = the free output of `a`.
 //!
 //! Storage is dense or sparse block-row ([`BlockCsr`], one block row per interaction). The
-//! coupling pattern (the line graph of Siconos) is found by walking each system's interaction
-//! list. The matrix is rebuilt only when the active set changes or a relation / `W` is not
-//! constant; its buffers are reused, so a stable active set allocates nothing. With sparse
+//! coupling pattern (the line graph of Siconos) and the fills are numerics' [`CouplingGraph`]
+//! (the systems of each active interaction, rebuilt when the active set changes), shared with
+//! the mechanics contacts and joints; only the block formula is here. The matrix is rebuilt
+//! only when the active set changes or a relation / `W` is not constant; its buffers are
+//! reused, so a stable active set allocates nothing. With sparse
 //! storage the block patterns of the last [`PATTERN_CACHE`] active sets are kept: an active set
 //! that comes back (a contact that closes and opens again) reuses its pattern instead of
 //! building a new one.
@@ -13,7 +15,7 @@
 use super::interaction_work::InterWork;
 use crate::model::nsds::InterId;
 use nalgebra::{DMatrix, DMatrixViewMut};
-use saltus_numerics::matrix::BlockTriplet;
+use saltus_numerics::matrix::{BlockCsrParts, Coupling, CouplingGraph, NO_SYSTEM};
 use saltus_numerics::{BlockCsr, NumericsError, Operator};
 
 /// Matrix storage of the one-step problem.
@@ -44,12 +46,12 @@ pub(crate) struct Assembly {
     pub w: Vec<f64>,
     /// `op` matches the active set of this generation and needs no refill.
     pub ready_generation: Option<u64>,
-    /// Interaction id → block index in the active list.
-    block: Vec<Option<usize>>,
+    /// Coupling graph of the active interactions (systems: the DS).
+    graph: CouplingGraph,
 }
 
 impl Assembly {
-    pub fn new(n_inters: usize) -> Self {
+    pub fn new() -> Self {
         Assembly {
             n: 0,
             op: None,
@@ -59,16 +61,13 @@ impl Assembly {
             z: Vec::new(),
             w: Vec::new(),
             ready_generation: None,
-            block: vec![None; n_inters],
+            graph: CouplingGraph::default(),
         }
     }
 
-    /// Makes room for `n` interaction slots and forgets the cached sparse patterns (a reused slot
-    /// may couple other systems than the interaction its id named before).
-    pub fn reset_topology(&mut self, n_inters: usize) {
-        if self.block.len() < n_inters {
-            self.block.resize(n_inters, None);
-        }
+    /// Forgets the cached sparse patterns (a reused interaction slot may couple other systems
+    /// than the interaction its id named before).
+    pub fn reset_topology(&mut self) {
         self.patterns.clear();
         self.op = None;
         self.key.clear();
@@ -83,37 +82,43 @@ impl Assembly {
         self.w.resize(n, 0.0);
     }
 
-    /// Builds or refills `M` for the interactions `active` at offsets `pos`.
+    /// Builds or refills `M` for the interactions `active` (at consecutive offsets, in this
+    /// order) over `n_ds` systems.
     pub fn assemble_matrix(
         &mut self,
         active: &[InterId],
-        pos: &[Option<usize>],
         iws: &[InterWork],
-        ds_to_inters: &[Vec<InterId>],
+        n_ds: usize,
         sparse: bool,
         generation: u64,
     ) -> Result<(), NumericsError> {
-        let n = self.n;
         let new_structure = self.ready_generation != Some(generation);
         if new_structure {
-            self.block.iter_mut().for_each(|b| *b = None);
-            for (k, id) in active.iter().enumerate() {
-                self.block[id.index()] = Some(k);
-            }
+            let systems = |id: &InterId| {
+                let ds = iws[id.index()].ds;
+                [ds.0 .0, ds.1.map_or(NO_SYSTEM, |d| d.0)]
+            };
+            self.graph.build(n_ds, active.iter().map(systems))?;
         }
+        let size = |k: usize| iws[active[k].index()].m;
+        let pair = |c: &Coupling| (&iws[active[c.row].index()], &iws[active[c.col].index()]);
         if !sparse {
-            let reuse = matches!(&self.op, Some(Operator::Dense(m)) if m.shape() == (n, n));
-            if !reuse {
+            let n = self.n;
+            if !matches!(&self.op, Some(Operator::Dense(m)) if m.shape() == (n, n)) {
                 self.op = Some(Operator::Dense(DMatrix::zeros(n, n)));
             }
-            let Some(Operator::Dense(m)) = &mut self.op else { unreachable!() };
-            m.fill(0.0);
-            for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, _, _| {
-                let (ra, rb) = (pos[a.id.index()].unwrap_or(0), pos[b.id.index()].unwrap_or(0));
-                add_block(a, b, m.view_mut((ra, rb), (a.m, b.m)));
-            });
+            if let Some(Operator::Dense(m)) = &mut self.op {
+                self.graph.fill_dense(size, m.as_view_mut(), |c, out| {
+                    let (a, b) = pair(c);
+                    add_block(a, b, c, out);
+                })?;
+            }
             return Ok(());
         }
+        let block = |c: &Coupling, out: &mut [f64]| {
+            let (a, b) = pair(c);
+            add_block(a, b, c, DMatrixViewMut::from_slice(out, a.m, b.m));
+        };
         let reuse = !new_structure && matches!(&self.op, Some(Operator::BlockCsr(_)));
         if !reuse {
             self.park_pattern();
@@ -123,25 +128,15 @@ impl Assembly {
                 self.op = Some(Operator::BlockCsr(pattern));
             }
         }
-        if !reuse && self.op.is_none() {
-            self.key = active.to_vec();
-            let sizes: Vec<usize> = active.iter().map(|id| iws[id.index()].m).collect();
-            let mut trip = Vec::new();
-            for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
-                trip.push(BlockTriplet { row: ka, col: kb, values: vec![0.0; a.m * b.m] });
-            });
-            self.op = Some(Operator::BlockCsr(BlockCsr::from_triplets(&sizes, &sizes, trip)?));
-        }
-        let Some(Operator::BlockCsr(m)) = &mut self.op else { unreachable!() };
-        for k in 0..m.n_blocks() {
-            m.block_values_mut(k).iter_mut().for_each(|v| *v = 0.0);
-        }
-        for_each_coupling(active, iws, ds_to_inters, &self.block, |a, b, ka, kb| {
-            if let Some(k) = m.find_block(ka, kb) {
-                add_block(a, b, DMatrixViewMut::from_slice(m.block_values_mut(k), a.m, b.m));
+        match &mut self.op {
+            Some(Operator::BlockCsr(m)) => self.graph.refill_block_csr(m, block),
+            _ => {
+                self.key = active.to_vec();
+                let m = self.graph.block_csr(size, BlockCsrParts::default(), block)?;
+                self.op = Some(Operator::BlockCsr(m));
+                Ok(())
             }
-        });
-        Ok(())
+        }
     }
 
     /// Moves the current sparse pattern into the cache (dropping the oldest one when full).
@@ -159,42 +154,15 @@ impl Assembly {
     }
 }
 
-/// Calls `f(a, b, block_a, block_b)` once per pair of active interactions sharing a system
-/// (including `a` with itself), in a deterministic order (active order, then each system's list).
-fn for_each_coupling<'a>(
-    active: &[InterId],
-    iws: &'a [InterWork],
-    ds_to_inters: &[Vec<InterId>],
-    block: &[Option<usize>],
-    mut f: impl FnMut(&'a InterWork, &'a InterWork, usize, usize),
-) {
-    for (ka, ida) in active.iter().enumerate() {
-        let a = &iws[ida.index()];
-        for (j, d) in std::iter::once(a.ds.0).chain(a.ds.1).enumerate() {
-            for idb in &ds_to_inters[d.index()] {
-                let Some(kb) = block[idb.index()] else {
-                    continue;
-                };
-                let b = &iws[idb.index()];
-                // a pair sharing both systems of `a` is visited on the first system only
-                if j == 1 && b.block_of(a.ds.0).is_some() {
-                    continue;
-                }
-                f(a, b, ka, kb);
-            }
-        }
-    }
-}
-
-/// `out += Σ_{ds shared by a and b} jac_a,ds winv_b_b,ds`, plus `D_a` on the diagonal block.
-fn add_block(a: &InterWork, b: &InterWork, mut out: DMatrixViewMut<'_, f64>) {
-    for d in std::iter::once(a.ds.0).chain(a.ds.1) {
-        let (Some((ca, na)), Some((cb, _))) = (a.block_of(d), b.block_of(d)) else {
-            continue;
-        };
+/// `out += Σ_{(s, t) in c} jac_a,s winv_b_b,t` over the sides of `a` and `b` on a shared
+/// system, plus `D_a` on the diagonal block.
+fn add_block(a: &InterWork, b: &InterWork, c: &Coupling, mut out: DMatrixViewMut<'_, f64>) {
+    for &(s, t) in c.sides() {
+        let (ca, na) = a.side_block(s);
+        let (cb, _) = b.side_block(t);
         out.gemm(1.0, &a.jac.columns(ca, na), &b.winv_b.rows(cb, na), 1.0);
     }
-    if a.id == b.id && a.has_d {
+    if c.row == c.col && a.has_d {
         out += &a.d;
     }
 }

@@ -117,12 +117,11 @@ impl TimeStepping {
         })
     }
 
-    /// Index sets, topology and assembly after a link or a removal.
+    /// Index sets and assembly after a link or a removal.
     fn topology_changed(&mut self, nsds: &Nsds) {
         let n = self.iws.len();
         self.sets.grow(n);
-        self.asm.reset_topology(n);
-        self.topo.ds_to_inters = (0..nsds.n_ds()).map(|d| nsds.interactions_of(DsId(d as u32)).to_vec()).collect();
+        self.asm.reset_topology();
         // the block positions must be recomputed even if the active set did not change
         self.sets.generation = 0;
         self.update_index_sets(nsds);

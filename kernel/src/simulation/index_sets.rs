@@ -56,10 +56,6 @@ impl IndexSets {
         self.position.get(id.index()).copied().flatten()
     }
 
-    pub(crate) fn positions(&self) -> &[Option<usize>] {
-        &self.position
-    }
-
     /// Replaces set `level` by the ids flagged in `active` (in id order). Returns `true` if it changed.
     pub(crate) fn update(&mut self, level: usize, active: impl Iterator<Item = bool>) -> bool {
         let mut changed = false;

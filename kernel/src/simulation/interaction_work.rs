@@ -192,11 +192,20 @@ impl InterWork {
     /// Column (row) offset of system `d` in `jac` (`bmat`) and its size.
     pub fn block_of(&self, d: DsId) -> Option<(usize, usize)> {
         if d == self.ds.0 {
-            Some((0, self.n1))
+            Some(self.side_block(0))
         } else if Some(d) == self.ds.1 {
-            Some((self.n1, self.n2))
+            Some(self.side_block(1))
         } else {
             None
+        }
+    }
+
+    /// Columns `(offset, size)` of side `s` (0: `ds.0`, 1: `ds.1`) in `jac`, rows in `winv_b`.
+    pub fn side_block(&self, s: u8) -> (usize, usize) {
+        if s == 0 {
+            (0, self.n1)
+        } else {
+            (self.n1, self.n2)
         }
     }
 

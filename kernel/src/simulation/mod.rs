@@ -17,5 +17,4 @@ pub mod proximity;
 pub mod recorder;
 pub mod report;
 pub mod time_stepping;
-pub(crate) mod topology;
 pub mod user_events;

@@ -42,6 +42,7 @@ use gauss_newton::{
 };
 use nalgebra::{DMatrix, DVector};
 use pivot::{cholesky_in_place, cholesky_solve, PivotError};
+use saltus_numerics::matrix::{CouplingGraph, NO_SYSTEM};
 use saltus_numerics::{NumericsError, SolveReport, SolveStatus};
 use std::time::Instant;
 
@@ -122,6 +123,8 @@ pub struct TimeSteppingDirectProjection {
     minv_ht: Vec<DMatrix<f64>>,
     need: Vec<bool>,
     cand: Vec<usize>,
+    /// Coupling graph of the candidate rows (for `G`).
+    graph: CouplingGraph,
     /// The Gauss–Newton workspace (no shift: redundant constraints are an error).
     gn: GaussNewton,
     saved: Vec<(DVector<f64>, DVector<f64>)>,
@@ -215,6 +218,7 @@ impl TimeSteppingDirectProjection {
             mass,
             minv_ht,
             cand: Vec::with_capacity(n),
+            graph: CouplingGraph::default(),
             gn: GaussNewton::new(n, 0.0),
             saved,
         })
@@ -294,6 +298,7 @@ impl TimeSteppingDirectProjection {
             minv_ht: &mut self.minv_ht,
             need: &mut self.need,
             cand: &mut self.cand,
+            graph: &mut self.graph,
             nsds,
             t,
         };
@@ -342,6 +347,7 @@ struct Manifold<'a> {
     need: &'a mut [bool],
     /// The rows (indices into `rows`) of the current correction.
     cand: &'a mut Vec<usize>,
+    graph: &'a mut CouplingGraph,
     nsds: &'a mut Nsds,
     t: f64,
 }
@@ -393,8 +399,7 @@ impl ConstraintSet for Manifold<'_> {
 
     fn gram(&mut self, level: Level, g: &mut DMatrix<f64>, y: &mut [f64]) -> Result<(), KernelError> {
         self.compute_minv_ht()?;
-        let c = self.cand.len();
-        self.assemble_g(c, g);
+        self.assemble_g(g)?;
         let l = if level == Level::Position { 0 } else { 1 };
         for (a, &r) in self.cand.iter().enumerate() {
             let row = self.rows[r];
@@ -443,26 +448,35 @@ impl Manifold<'_> {
         Ok(())
     }
 
-    /// `g[a, b] = H_a M⁻¹ H_bᵀ` over the first `c` candidate rows.
-    fn assemble_g(&self, c: usize, g: &mut DMatrix<f64>) {
-        for a in 0..c {
-            let ra = self.rows[self.cand[a]];
-            let ia = &self.inner.iws[ra.inter];
-            for b in 0..c {
-                let rb = self.rows[self.cand[b]];
-                let ib = &self.inner.iws[rb.inter];
-                let mut s = 0.0;
-                for d in std::iter::once(ia.ds.0).chain(ia.ds.1) {
-                    if let (Some((ca, na)), Some((cb, _))) = (ia.block_of(d), ib.block_of(d)) {
-                        let mb = &self.minv_ht[rb.inter];
+    /// `g[a, b] = H_a M⁻¹ H_bᵀ` over the `c` candidate rows (`g[..c, ..c]`), over the couplings
+    /// of the rows' systems.
+    fn assemble_g(&mut self, g: &mut DMatrix<f64>) -> Result<(), KernelError> {
+        let (rows, cand, iws, minv_ht) = (self.rows, &*self.cand, &self.inner.iws, &*self.minv_ht);
+        let systems = |&r: &usize| {
+            let ds = iws[rows[r].inter].ds;
+            [ds.0 .0, ds.1.map_or(NO_SYSTEM, |d| d.0)]
+        };
+        let (t, c) = (self.t, cand.len());
+        let num = |source| KernelError::Numerics { t, source };
+        self.graph.build(self.nsds.n_ds(), cand.iter().map(systems)).map_err(num)?;
+        self.graph
+            .fill_dense(
+                |_| 1,
+                g.view_mut((0, 0), (c, c)),
+                |c, mut out| {
+                    let (ra, rb) = (rows[cand[c.row]], rows[cand[c.col]]);
+                    let (ia, ib, mb) = (&iws[ra.inter], &iws[rb.inter], &minv_ht[rb.inter]);
+                    let mut s = 0.0;
+                    for &(sa, sb) in c.sides() {
+                        let ((ca, na), (cb, _)) = (ia.side_block(sa), ib.side_block(sb));
                         for i in 0..na {
                             s += ia.jac[(ra.comp, ca + i)] * mb[(cb + i, rb.comp)];
                         }
                     }
-                }
-                g[(a, b)] = s;
-            }
-        }
+                    out[(0, 0)] = s;
+                },
+            )
+            .map_err(num)
     }
 
     /// `q += M⁻¹ Hᵀ μ` (positions) or `v += M⁻¹ Hᵀ μ` (velocities) over the candidates.

@@ -8,7 +8,6 @@ use super::osi::{euler_moreau, moreau_jean, semi_explicit, DsWork, NewtonOptions
 use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
 use super::proximity::ProximityManager;
 use super::report::StepReport;
-use super::topology::Topology;
 use crate::error::KernelError;
 use crate::model::nsds::{InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
@@ -30,7 +29,6 @@ pub struct TimeStepping {
     pub(crate) osnsp: Osnsp,
     pub(crate) options: OsnspOptions,
     newton: NewtonOptions,
-    pub(crate) topo: Topology,
     pub(crate) dsw: Vec<DsWork>,
     pub(crate) iws: Vec<InterWork>,
     pub(crate) sets: IndexSets,
@@ -69,7 +67,6 @@ impl TimeStepping {
         osnsp.validate()?;
         check_combinations(nsds, &osi, &osnsp)?;
         let t = nsds.t();
-        let topo = Topology::new(nsds);
         let mut dsw: Vec<DsWork> = Vec::with_capacity(nsds.n_ds());
         for (i, ds) in nsds.systems().iter().enumerate() {
             let mut w = DsWork::new(crate::DsId(i as u32), ds.dim());
@@ -109,11 +106,10 @@ impl TimeStepping {
             osnsp,
             options: OsnspOptions::default(),
             newton: NewtonOptions::default(),
-            topo,
             dsw,
             iws,
             sets: IndexSets::new(nsds.n_interactions()),
-            asm: Assembly::new(nsds.n_interactions()),
+            asm: Assembly::new(),
             state: OsnspState::default(),
             linear,
             constant_matrix,
@@ -450,7 +446,7 @@ impl TimeStepping {
         }
         if !(self.constant_matrix && self.asm.ready_generation == Some(gen)) {
             self.asm
-                .assemble_matrix(set, self.sets.positions(), &self.iws, &self.topo.ds_to_inters, sparse, gen)
+                .assemble_matrix(set, &self.iws, nsds.n_ds(), sparse, gen)
                 .map_err(|source| KernelError::Numerics { t: t1, source })?;
             self.asm.mark_ready(gen);
         }

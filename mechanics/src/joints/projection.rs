@@ -120,7 +120,7 @@ impl ConstraintSet for JointSet<'_> {
     }
 
     fn gram(&mut self, level: Level, g: &mut DMatrix<f64>, y: &mut [f64]) -> Result<(), ()> {
-        dense_w(&self.ws.rows, g);
+        dense_w(&self.ws.rows, &mut self.ws.graph, self.bodies.len(), g).map_err(|_| ())?;
         let n = self.ws.rows.len();
         match level {
             Level::Position => y[..n].copy_from_slice(&self.ws.h),

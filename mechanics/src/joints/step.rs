@@ -38,6 +38,7 @@ use super::{Joint, JointFrictionR, JointRows, JointStopR};
 use crate::assembly::{ContactRow, NO_BODY};
 use crate::body::{BodyId, BodyKind, BodyState, RigidBody};
 use nalgebra::{DMatrix, SVector, Vector3};
+use saltus_numerics::matrix::CouplingGraph;
 
 /// One scalar row of `H`: the dynamic body of each side (or [`NO_BODY`]), the row of each
 /// side's Jacobian (`(v, Ω)` coordinates) and `M⁻¹` times it.
@@ -114,23 +115,31 @@ pub(crate) fn contact_rows(c: &ContactRow, rows: &mut Vec<ScalarRow>) {
 
 /// Dense `W = H G` over `rows`: `W_ij = Σ_{sides on the same dynamic body} jac_i · g_j`
 /// (`G = M⁻¹ Hᵀ` up to the mid-step rotation of the joints' torques, so `W` need not be
-/// exactly symmetric).
-pub(crate) fn dense_w(rows: &[ScalarRow], w: &mut DMatrix<f64>) {
+/// exactly symmetric), over the couplings of `graph` (rebuilt here over the `n_bodies` bodies):
+/// the cost is `Σ_b deg(b)²`, not `rows²`.
+pub(crate) fn dense_w(
+    rows: &[ScalarRow],
+    graph: &mut CouplingGraph,
+    n_bodies: usize,
+    w: &mut DMatrix<f64>,
+) -> saltus_numerics::Result<()> {
+    graph.build(n_bodies, rows.iter().map(|r| r.body))?;
     let n = rows.len();
-    *w = DMatrix::zeros(n, n);
-    for (i, ri) in rows.iter().enumerate() {
-        for (j, rj) in rows.iter().enumerate() {
-            let mut x = 0.0;
-            for s in 0..2 {
-                for t in 0..2 {
-                    if ri.body[s] != NO_BODY && ri.body[s] == rj.body[t] {
-                        x += ri.jac[s].dot(&rj.g[t]);
-                    }
-                }
-            }
-            w[(i, j)] = x;
-        }
+    if w.shape() != (n, n) {
+        *w = DMatrix::zeros(n, n);
     }
+    graph.fill_dense(
+        |_| 1,
+        w.as_view_mut(),
+        |c, mut out| {
+            let (ri, rj) = (&rows[c.row], &rows[c.col]);
+            let mut x = 0.0;
+            for &(s, t) in c.sides() {
+                x += ri.jac[s as usize].dot(&rj.g[t as usize]);
+            }
+            out[(0, 0)] = x;
+        },
+    )
 }
 
 /// `H v` for the velocities `vel(body)` of every non-static side of row `r`.
@@ -178,6 +187,8 @@ pub(crate) struct JointWorkspace {
     pub sides: Vec<[Option<usize>; 2]>,
     pub h: Vec<f64>,
     pub w: DMatrix<f64>,
+    /// Coupling graph of the rows (bodies as systems) for `w`.
+    pub graph: CouplingGraph,
     pub jr: JointRows,
     /// Poses at which the joints are evaluated.
     pub states: Vec<BodyState>,
@@ -253,7 +264,7 @@ pub(crate) fn solve_step(
     for c in contacts {
         contact_rows(c, &mut ws.rows);
     }
-    dense_w(&ws.rows, &mut ws.w);
+    dense_w(&ws.rows, &mut ws.graph, bodies.len(), &mut ws.w)?;
     let mut q = Vec::with_capacity(ws.rows.len());
     let ratio = (1.0 - theta) / theta;
     for (i, (r, sides)) in ws.rows[..ne + nl].iter().zip(&ws.sides).enumerate() {

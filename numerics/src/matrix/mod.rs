@@ -4,8 +4,10 @@
 //! [`Operator::Dense`] and return [`crate::NumericsError::Unsupported`] for block storage.
 
 mod block_csr;
+mod coupling;
 
 pub use block_csr::{BlockCsr, BlockCsrParts, BlockTriplet};
+pub use coupling::{Coupling, CouplingGraph, NO_SYSTEM};
 use nalgebra::DMatrix;
 
 /// A problem matrix: dense or sparse block-row.

@@ -1,0 +1,256 @@
+//! The coupling graph of the block rows of `H` and the assembly of the Delassus operator
+//! `W = H M⁻¹ Hᵀ` from it (Siconos: the interaction graph seen from the interactions, whose
+//! edges are the `W` blocks the `OSNSMatrix` holds).
+//!
+//! Each block row `α` of `H` (an interaction, a contact, a joint row) touches at most two
+//! *systems* (dynamical systems, dynamic bodies; a static side touches none) through its sides
+//! `0` and `1`. With `M` block-diagonal over the systems,
+//!
+//! ```text
+//! W_αβ = Σ_{(s, t): sys(α, s) = sys(β, t)} H_α,s M_sys⁻¹ H_β,tᵀ,
+//! ```
+//!
+//! nonzero only when `α` and `β` share a system. [`CouplingGraph::build`] lists each system's
+//! `(row, side)` pairs sorted by row (one counting sort, `O(rows + systems)`); the couplings of
+//! row `α` are then the merge of its (at most two) lists: columns `β` come out ascending, each
+//! once, with the pairs `(s, t)` of shared sides in the order `s = 0` then `s = 1`. The cost of a
+//! whole `W` is `Σ_systems deg²`, without sort or search, and the order is deterministic.
+//!
+//! The callers keep only their block formula: [`CouplingGraph::block_csr`],
+//! [`CouplingGraph::refill_block_csr`] and [`CouplingGraph::fill_dense`] call it once per
+//! coupling with a zeroed output block.
+
+use super::{BlockCsr, BlockCsrParts};
+use crate::{NumericsError, Result};
+use nalgebra::DMatrixViewMut;
+
+/// Marks a side that touches no system (static, kinematic or absent).
+pub const NO_SYSTEM: u32 = u32::MAX;
+
+/// Block `W_αβ` of a pair of rows sharing at least one system: `row = α`, `col = β` and the
+/// pairs `(s, t)` of a side `s` of `α` and a side `t` of `β` on the same system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coupling {
+    /// Block row `α`.
+    pub row: usize,
+    /// Block column `β`.
+    pub col: usize,
+    pairs: [(u8, u8); 4],
+    n: u8,
+}
+
+impl Coupling {
+    /// The shared sides `(s, t)`: `s` ascending, then `t` ascending (two when `α` and `β` share
+    /// both their systems; up to four if a row names the same system on both sides).
+    pub fn sides(&self) -> &[(u8, u8)] {
+        &self.pairs[..self.n as usize]
+    }
+}
+
+/// The systems of each block row and each system's rows, rebuilt when the rows change and
+/// reused (no allocation once the buffers are large enough).
+#[derive(Debug, Default, Clone)]
+pub struct CouplingGraph {
+    sides: Vec<[u32; 2]>,
+    /// `adj[ptr[b]..ptr[b + 1]]`: the `(row, side)` pairs of system `b`, sorted.
+    ptr: Vec<usize>,
+    adj: Vec<(u32, u8)>,
+    fill: Vec<usize>,
+    /// First scalar row of each block row (dense fill).
+    starts: Vec<usize>,
+}
+
+impl CouplingGraph {
+    /// Builds the graph of `rows` (the system of side 0 and side 1 of each block row, or
+    /// [`NO_SYSTEM`]) over `n_systems` systems. A system index `≥ n_systems` is an error.
+    pub fn build(&mut self, n_systems: usize, rows: impl IntoIterator<Item = [u32; 2]>) -> Result<()> {
+        self.sides.clear();
+        self.sides.extend(rows);
+        if self.sides.len() >= NO_SYSTEM as usize {
+            return Err(NumericsError::DimensionMismatch {
+                what: "coupling graph rows",
+                expected: NO_SYSTEM as usize - 1,
+                found: self.sides.len(),
+            });
+        }
+        self.ptr.clear();
+        self.ptr.resize(n_systems + 1, 0);
+        for r in &self.sides {
+            for &b in r {
+                if b == NO_SYSTEM {
+                    continue;
+                }
+                if b as usize >= n_systems {
+                    self.sides.clear();
+                    return Err(NumericsError::DimensionMismatch {
+                        what: "coupling graph system index bound",
+                        expected: n_systems,
+                        found: b as usize + 1,
+                    });
+                }
+                self.ptr[b as usize + 1] += 1;
+            }
+        }
+        for b in 0..n_systems {
+            self.ptr[b + 1] += self.ptr[b];
+        }
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.ptr[..n_systems]);
+        self.adj.clear();
+        self.adj.resize(self.ptr[n_systems], (0, 0));
+        for (a, r) in self.sides.iter().enumerate() {
+            for (s, &b) in r.iter().enumerate() {
+                if b != NO_SYSTEM {
+                    self.adj[self.fill[b as usize]] = (a as u32, s as u8);
+                    self.fill[b as usize] += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of block rows.
+    pub fn n_rows(&self) -> usize {
+        self.sides.len()
+    }
+
+    /// The `(row, side)` pairs of system `b` (empty for [`NO_SYSTEM`]).
+    fn rows_of(&self, b: u32) -> &[(u32, u8)] {
+        match b {
+            NO_SYSTEM => &[],
+            b => &self.adj[self.ptr[b as usize]..self.ptr[b as usize + 1]],
+        }
+    }
+
+    /// Calls `f` once per coupling of row `alpha` (itself included if it touches a system), by
+    /// ascending column.
+    pub fn for_each_coupling(&self, alpha: usize, mut f: impl FnMut(&Coupling)) {
+        let [b0, b1] = self.sides[alpha];
+        let (l0, l1) = (self.rows_of(b0), self.rows_of(b1));
+        let (mut i, mut j) = (0, 0);
+        while i < l0.len() || j < l1.len() {
+            let beta = l0.get(i).map_or(u32::MAX, |e| e.0).min(l1.get(j).map_or(u32::MAX, |e| e.0));
+            let mut c = Coupling { row: alpha, col: beta as usize, pairs: [(0, 0); 4], n: 0 };
+            for (s, l, k) in [(0, l0, &mut i), (1, l1, &mut j)] {
+                while *k < l.len() && l[*k].0 == beta {
+                    c.pairs[c.n as usize] = (s, l[*k].1);
+                    c.n += 1;
+                    *k += 1;
+                }
+            }
+            f(&c);
+        }
+    }
+
+    /// `W` in block-CSR storage, in the buffers of `parts`: block row `α` is `size(α)` high and
+    /// block column `β` `size(β)` wide; `block(c, out)` adds `W_αβ` into `out` (column-major,
+    /// zero on entry).
+    pub fn block_csr(
+        &self,
+        size: impl Fn(usize) -> usize,
+        mut parts: BlockCsrParts,
+        mut block: impl FnMut(&Coupling, &mut [f64]),
+    ) -> Result<BlockCsr> {
+        let n = self.n_rows();
+        let p = &mut parts;
+        p.row_starts.clear();
+        p.row_starts.push(0);
+        for a in 0..n {
+            p.row_starts.push(p.row_starts[a] + size(a));
+        }
+        p.col_starts.clear();
+        p.col_starts.extend_from_slice(&p.row_starts);
+        p.row_ptr.clear();
+        p.row_ptr.push(0);
+        p.col_idx.clear();
+        p.val_ptr.clear();
+        p.val_ptr.push(0);
+        p.values.clear();
+        for a in 0..n {
+            let ma = size(a);
+            self.for_each_coupling(a, |c| {
+                let start = p.values.len();
+                p.values.resize(start + ma * size(c.col), 0.0);
+                block(c, &mut p.values[start..]);
+                p.col_idx.push(c.col);
+                p.val_ptr.push(p.values.len());
+            });
+            p.row_ptr.push(p.col_idx.len());
+        }
+        BlockCsr::from_parts(parts)
+    }
+
+    /// Refills `m`, a matrix built by [`CouplingGraph::block_csr`] on the same graph (an
+    /// earlier step with the same rows): every stored block is zeroed, then `block(c, out)` adds
+    /// `W_αβ`. A pattern that is not the graph's is an error.
+    pub fn refill_block_csr(&self, m: &mut BlockCsr, mut block: impl FnMut(&Coupling, &mut [f64])) -> Result<()> {
+        let n = self.n_rows();
+        if m.n_block_rows() != n {
+            return Err(NumericsError::DimensionMismatch {
+                what: "block rows of the refilled W",
+                expected: n,
+                found: m.n_block_rows(),
+            });
+        }
+        let mut mismatch = None;
+        for a in 0..n {
+            let mut k = m.row_blocks(a).start;
+            let end = m.row_blocks(a).end;
+            self.for_each_coupling(a, |c| {
+                if k < end && m.block_col(k) == c.col {
+                    let out = m.block_values_mut(k);
+                    out.iter_mut().for_each(|v| *v = 0.0);
+                    block(c, out);
+                } else {
+                    mismatch.get_or_insert(k);
+                }
+                k += 1;
+            });
+            if k != end {
+                mismatch.get_or_insert(k);
+            }
+        }
+        match mismatch {
+            None => Ok(()),
+            Some(k) => Err(NumericsError::DimensionMismatch {
+                what: "stored blocks of the refilled W (pattern of other rows)",
+                expected: k,
+                found: m.n_blocks(),
+            }),
+        }
+    }
+
+    /// Dense `W` into `w`, which must be `n × n` with `n = Σ size(α)` (a view: the top-left
+    /// corner of a larger workspace will do): `w` is zeroed, then `block(c, out)` adds `W_αβ`
+    /// into the view `out` of its rows and columns.
+    pub fn fill_dense(
+        &mut self,
+        size: impl Fn(usize) -> usize,
+        mut w: DMatrixViewMut<'_, f64>,
+        mut block: impl FnMut(&Coupling, DMatrixViewMut<'_, f64>),
+    ) -> Result<()> {
+        let mut starts = std::mem::take(&mut self.starts);
+        starts.clear();
+        let mut n = 0;
+        for a in 0..self.n_rows() {
+            starts.push(n);
+            n += size(a);
+        }
+        let result = if w.shape() != (n, n) {
+            Err(NumericsError::DimensionMismatch { what: "rows of the dense W", expected: n, found: w.nrows() })
+        } else {
+            w.fill(0.0);
+            for a in 0..self.n_rows() {
+                self.for_each_coupling(a, |c| {
+                    block(c, w.view_mut((starts[a], starts[c.col]), (size(a), size(c.col))));
+                });
+            }
+            Ok(())
+        };
+        self.starts = starts;
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests;
