@@ -52,13 +52,13 @@ impl Assembly {
         self.graph.block_csr(
             |_| 3,
             std::mem::take(&mut self.parts),
-            |c, out| {
+            |c, values| {
                 let (ra, rb) = (&rows[c.row], &rows[c.col]);
                 let mut w = Matrix3::zeros();
                 for &(s, t) in c.sides() {
                     w += ra.block(s as usize, rb, t as usize);
                 }
-                out.copy_from_slice(w.as_slice());
+                values.extend_from_slice(w.as_slice());
             },
         )
     }

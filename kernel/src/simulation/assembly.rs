@@ -132,7 +132,12 @@ impl Assembly {
             Some(Operator::BlockCsr(m)) => self.graph.refill_block_csr(m, block),
             _ => {
                 self.key = active.to_vec();
-                let m = self.graph.block_csr(size, BlockCsrParts::default(), block)?;
+                let append = |c: &Coupling, values: &mut Vec<f64>| {
+                    let start = values.len();
+                    values.resize(start + size(c.row) * size(c.col), 0.0);
+                    block(c, &mut values[start..]);
+                };
+                let m = self.graph.block_csr(size, BlockCsrParts::default(), append)?;
                 self.op = Some(Operator::BlockCsr(m));
                 Ok(())
             }

@@ -18,7 +18,7 @@
 //!
 //! The callers keep only their block formula: [`CouplingGraph::block_csr`],
 //! [`CouplingGraph::refill_block_csr`] and [`CouplingGraph::fill_dense`] call it once per
-//! coupling with a zeroed output block.
+//! coupling.
 
 use super::{BlockCsr, BlockCsrParts};
 use crate::{NumericsError, Result};
@@ -42,6 +42,7 @@ pub struct Coupling {
 impl Coupling {
     /// The shared sides `(s, t)`: `s` ascending, then `t` ascending (two when `α` and `β` share
     /// both their systems; up to four if a row names the same system on both sides).
+    #[inline]
     pub fn sides(&self) -> &[(u8, u8)] {
         &self.pairs[..self.n as usize]
     }
@@ -115,6 +116,7 @@ impl CouplingGraph {
     }
 
     /// The `(row, side)` pairs of system `b` (empty for [`NO_SYSTEM`]).
+    #[inline]
     fn rows_of(&self, b: u32) -> &[(u32, u8)] {
         match b {
             NO_SYSTEM => &[],
@@ -124,6 +126,7 @@ impl CouplingGraph {
 
     /// Calls `f` once per coupling of row `alpha` (itself included if it touches a system), by
     /// ascending column.
+    #[inline]
     pub fn for_each_coupling(&self, alpha: usize, mut f: impl FnMut(&Coupling)) {
         let [b0, b1] = self.sides[alpha];
         let (l0, l1) = (self.rows_of(b0), self.rows_of(b1));
@@ -131,25 +134,28 @@ impl CouplingGraph {
         while i < l0.len() || j < l1.len() {
             let beta = l0.get(i).map_or(u32::MAX, |e| e.0).min(l1.get(j).map_or(u32::MAX, |e| e.0));
             let mut c = Coupling { row: alpha, col: beta as usize, pairs: [(0, 0); 4], n: 0 };
-            for (s, l, k) in [(0, l0, &mut i), (1, l1, &mut j)] {
-                while *k < l.len() && l[*k].0 == beta {
-                    c.pairs[c.n as usize] = (s, l[*k].1);
-                    c.n += 1;
-                    *k += 1;
-                }
+            while let Some(&(_, t)) = l0.get(i).filter(|e| e.0 == beta) {
+                c.pairs[c.n as usize] = (0, t);
+                c.n += 1;
+                i += 1;
+            }
+            while let Some(&(_, t)) = l1.get(j).filter(|e| e.0 == beta) {
+                c.pairs[c.n as usize] = (1, t);
+                c.n += 1;
+                j += 1;
             }
             f(&c);
         }
     }
 
     /// `W` in block-CSR storage, in the buffers of `parts`: block row `α` is `size(α)` high and
-    /// block column `β` `size(β)` wide; `block(c, out)` adds `W_αβ` into `out` (column-major,
-    /// zero on entry).
+    /// block column `β` `size(β)` wide; `block(c, values)` appends `W_αβ` (column-major) to
+    /// `values`. A block of another size is an error.
     pub fn block_csr(
         &self,
         size: impl Fn(usize) -> usize,
         mut parts: BlockCsrParts,
-        mut block: impl FnMut(&Coupling, &mut [f64]),
+        mut block: impl FnMut(&Coupling, &mut Vec<f64>),
     ) -> Result<BlockCsr> {
         let n = self.n_rows();
         let p = &mut parts;
@@ -166,16 +172,23 @@ impl CouplingGraph {
         p.val_ptr.clear();
         p.val_ptr.push(0);
         p.values.clear();
+        let mut bad = None;
         for a in 0..n {
             let ma = size(a);
             self.for_each_coupling(a, |c| {
                 let start = p.values.len();
-                p.values.resize(start + ma * size(c.col), 0.0);
-                block(c, &mut p.values[start..]);
+                block(c, &mut p.values);
+                let expected = ma * size(c.col);
+                if p.values.len() != start + expected {
+                    bad.get_or_insert((expected, p.values.len() - start));
+                }
                 p.col_idx.push(c.col);
                 p.val_ptr.push(p.values.len());
             });
             p.row_ptr.push(p.col_idx.len());
+        }
+        if let Some((expected, found)) = bad {
+            return Err(NumericsError::DimensionMismatch { what: "values of a block of W", expected, found });
         }
         BlockCsr::from_parts(parts)
     }

@@ -89,7 +89,12 @@ fn dense_and_block_csr_match_the_dense_product() {
         let (m, n) = (p.sizes[c.row], p.sizes[c.col]);
         add(&p, c, DMatrixViewMut::from_slice(out, m, n));
     };
-    let mut m = gr.block_csr(size, BlockCsrParts::default(), block).unwrap();
+    let append = |c: &Coupling, v: &mut Vec<f64>| {
+        let start = v.len();
+        v.resize(start + p.sizes[c.row] * p.sizes[c.col], 0.0);
+        block(c, &mut v[start..]);
+    };
+    let mut m = gr.block_csr(size, BlockCsrParts::default(), append).unwrap();
     assert!((m.to_dense() - &p.dense).abs().max() < 1e-13, "block-CSR fill differs from H M⁻¹ Hᵀ");
     // Stored blocks: exactly the pairs sharing a system, columns ascending.
     for a in 0..p.sides.len() {
@@ -139,10 +144,13 @@ fn bad_system_index_and_foreign_pattern_are_errors() {
     let gr = graph(&p);
     let mut other = CouplingGraph::default();
     other.build(3, [[0, NO_SYSTEM], [1, NO_SYSTEM]]).unwrap();
-    let mut m = other.block_csr(|_| 1, BlockCsrParts::default(), |_, _| {}).unwrap();
+    let zero = |c: &Coupling, v: &mut Vec<f64>| v.resize(v.len() + p.sizes[c.row] * p.sizes[c.col], 0.0);
+    let short = gr.block_csr(|a| p.sizes[a], BlockCsrParts::default(), |_, v| v.push(1.0));
+    assert!(matches!(short, Err(NumericsError::DimensionMismatch { .. })), "a block of the wrong size accepted");
+    let mut m = other.block_csr(|_| 1, BlockCsrParts::default(), |_, v| v.push(0.0)).unwrap();
     assert!(gr.refill_block_csr(&mut m, |_, _| {}).is_err(), "row count differs");
     let mut wide = CouplingGraph::default();
     wide.build(3, p.sides.iter().map(|&[a, _]| [a, NO_SYSTEM])).unwrap();
-    let mut m = wide.block_csr(|a| p.sizes[a], BlockCsrParts::default(), |_, _| {}).unwrap();
+    let mut m = wide.block_csr(|a| p.sizes[a], BlockCsrParts::default(), zero).unwrap();
     assert!(gr.refill_block_csr(&mut m, |_, _| {}).is_err(), "pattern differs");
 }
