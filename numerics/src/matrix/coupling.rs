@@ -131,19 +131,25 @@ impl CouplingGraph {
         let [b0, b1] = self.sides[alpha];
         let (l0, l1) = (self.rows_of(b0), self.rows_of(b1));
         let (mut i, mut j) = (0, 0);
+        let mut c = Coupling { row: alpha, col: 0, pairs: [(0, 0); 4], n: 0 };
         while i < l0.len() || j < l1.len() {
-            let beta = l0.get(i).map_or(u32::MAX, |e| e.0).min(l1.get(j).map_or(u32::MAX, |e| e.0));
-            let mut c = Coupling { row: alpha, col: beta as usize, pairs: [(0, 0); 4], n: 0 };
-            while let Some(&(_, t)) = l0.get(i).filter(|e| e.0 == beta) {
-                c.pairs[c.n as usize] = (0, t);
-                c.n += 1;
+            let e0 = if i < l0.len() { l0[i].0 } else { u32::MAX };
+            let e1 = if j < l1.len() { l1[j].0 } else { u32::MAX };
+            let beta = e0.min(e1);
+            c.col = beta as usize;
+            // A block row lists a system at most twice (both sides): `n < 4` always holds.
+            let mut n = 0;
+            while i < l0.len() && l0[i].0 == beta && n < 4 {
+                c.pairs[n] = (0, l0[i].1);
+                n += 1;
                 i += 1;
             }
-            while let Some(&(_, t)) = l1.get(j).filter(|e| e.0 == beta) {
-                c.pairs[c.n as usize] = (1, t);
-                c.n += 1;
+            while j < l1.len() && l1[j].0 == beta && n < 4 {
+                c.pairs[n] = (1, l1[j].1);
+                n += 1;
                 j += 1;
             }
+            c.n = n as u8;
             f(&c);
         }
     }
