@@ -164,3 +164,19 @@ fn joint_options_without_joints_are_refused() {
     let (code, _, err) = saltus(dir.path(), &fc.replace("<Projection tol=\"1e-12\"/>", ""), &["check"]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// The XSD's enumeration of `<Joint type>` is exactly the registered joint types
+/// (`JointType::NAMES`, in registration order): a type registered in the library and not in the
+/// schema (or the reverse) fails here.
+#[test]
+fn schema_joint_types_are_the_registered_ones() {
+    let xsd = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/saltus-model.xsd")).unwrap();
+    let start = xsd.find(r#"<xs:complexType name="Joint">"#).expect("the Joint type");
+    let end = start + xsd[start..].find("</xs:complexType>").expect("its end");
+    let names: Vec<&str> = xsd[start..end]
+        .split(r#"<xs:enumeration value=""#)
+        .skip(1)
+        .map(|s| &s[..s.find('"').expect("closing quote")])
+        .collect();
+    assert_eq!(names, saltus_mechanics::JointType::NAMES);
+}

@@ -5,6 +5,9 @@
 //! picks the sizes and `SALTUS_BENCH_T` overrides the final time. Peak RSS is the process's
 //! VmHWM after the run of that N (monotone across rows). `seconds_per_step` is wall time,
 //! `cpu_seconds_per_step` this process's CPU time (the two differ on a shared machine).
+//! `cpu_ns_per_contact_visit` is the CPU time of all steps divided by Σ (active contacts ×
+//! NSGS sweeps): the cost of a step per unit of solver work, flat when a step is linear in the
+//! number of contacts at a given sweep count.
 
 use saltus_mechanics::scenes::spheres_in_a_box;
 use std::time::Instant;
@@ -33,7 +36,7 @@ fn main() {
         sizes.push(10_000);
     }
     let t_override: Option<f64> = std::env::var("SALTUS_BENCH_T").ok().and_then(|v| v.parse().ok());
-    println!("n,steps,mean_contacts,mean_active,seconds_per_step,cpu_seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib");
+    println!("n,steps,mean_contacts,mean_active,seconds_per_step,cpu_seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib,mean_sweeps,cpu_ns_per_contact_visit");
     for n in sizes {
         let mut scene = match spheres_in_a_box(n, 1) {
             Ok(s) => s,
@@ -48,6 +51,8 @@ fn main() {
         let steps = scene.n_steps();
         let mut sim = scene.into_simulation().expect("valid scene");
         let (mut contacts, mut active, mut max_iter, mut unconverged) = (0usize, 0usize, 0usize, 0usize);
+        // Σ sweeps and Σ active contacts × sweeps (contact visits) over the steps.
+        let (mut sweeps, mut visits) = (0usize, 0usize);
         let cpu0 = cpu_seconds();
         let start = Instant::now();
         for _ in 0..steps {
@@ -63,6 +68,8 @@ fn main() {
             if let Some(s) = &rep.solver {
                 max_iter = max_iter.max(s.iterations);
                 unconverged += usize::from(!s.status.converged());
+                sweeps += s.iterations;
+                visits += s.iterations * rep.n_active;
             }
         }
         let secs = start.elapsed().as_secs_f64();
@@ -76,8 +83,11 @@ fn main() {
         let z: f64 = sim.model.bodies[..n].iter().map(|b| b.state.position.z).sum::<f64>() / n as f64;
         let ke = sim.model.kinetic_energy();
         let rss = vm_hwm_kib().map_or(f64::NAN, |k| k as f64 / 1024.0);
+        let mean_sweeps = sweeps as f64 / steps as f64;
+        // CPU time of the whole step (collision, assembly, solve) per contact visit of the solver.
+        let ns_per_visit = cpu * steps as f64 * 1e9 / (visits.max(1) as f64);
         println!(
-            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{cpu:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1}",
+            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{cpu:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1},{mean_sweeps:.1},{ns_per_visit:.1}",
             per_step * 1e6 / mean_contacts.max(1.0)
         );
     }

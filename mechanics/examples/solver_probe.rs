@@ -46,6 +46,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             o.warm_start = true;
             FcSolver::Prox(o)
         }
+        v if v.starts_with("hyb") => {
+            // NSGS warm-up sweeps, then the proximal Newton from that point
+            let mut o = saltus_numerics::fc::ProxOptions::with_iter(it);
+            o.warm_start = true;
+            o.warmup_sweeps = v[3..].parse()?;
+            o.admm_warmup = 0;
+            FcSolver::Prox(o)
+        }
         "newton" => {
             let mut o = saltus_numerics::fc::NewtonOptions::with_iter(it);
             o.warm_start = true;
@@ -88,7 +96,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if s.residual > worst {
                 (worst, worst_step) = (s.residual, k);
             }
-            if k % 50 == 0 {
+            if k % 50 == 0 || std::env::var("PROBE_TRACE").is_ok() {
                 trace.push((k, s.iterations, s.residual));
             }
         }

@@ -175,9 +175,24 @@ class CoreMechanicsModel:
         inertia: Optional[Sequence[float]] = None,
         density: Optional[float] = None,
     ) -> int: ...
+    def add_joint(
+        self,
+        name: str,
+        body1: str,
+        body2: Optional[str] = None,
+        joint_class: str = "PivotJointR",
+        point: Optional[List[float]] = None,
+        axis: Optional[List[float]] = None,
+    ) -> int: ...
     def n_bodies(self) -> int: ...
     def simulation(
-        self, h: float, t0: float = 0.0, theta: float = 0.5, tol: float = 1e-6, max_iter: int = 1000
+        self,
+        h: float,
+        t0: float = 0.0,
+        theta: float = 0.5,
+        tol: float = 1e-6,
+        max_iter: int = 1000,
+        projection_tol: Optional[float] = None,
     ) -> CoreMechanicsSimulation: ...
 
 class CoreMechanicsSimulation:

@@ -232,16 +232,65 @@ class Scene:
             None if density is None else float(density),
         )
 
+    def add_joint(
+        self,
+        name: str,
+        object1: str,
+        object2: Optional[str] = None,
+        points=None,
+        axes=None,
+        joint_class: str = "PivotJointR",
+        absolute: Optional[bool] = None,
+    ) -> int:
+        """A joint between the bodies named ``object1`` and ``object2`` (``None``: the world), as
+        Siconos's ``add_joint``: ``joint_class`` one of ``KneeJointR`` (ball: a point),
+        ``PivotJointR`` (hinge: point and axis), ``PrismaticJointR`` (axis),
+        ``CylindricalJointR`` (point and axis), ``FixedJointR`` (neither). ``points[0]`` and
+        ``axes[0]`` are in the world frame at the initial poses (Siconos ``absolute=True``;
+        ``absolute=False`` is refused); they default to Siconos's ``(0, 0, 0)`` and
+        ``(0, 1, 0)`` when the type takes them. Jointed bodies do not collide. Returns the
+        joint's index."""
+        if absolute is not None and not absolute:
+            raise ModelError(
+                f"invalid joint `{name}`: points and axes are in the world frame at the initial poses (absolute=True)"
+            )
+
+        def first(v, word):
+            if v is None:
+                return None
+            a = np.asarray(v, dtype=float)
+            if a.ndim == 1:
+                a = a[None, :]
+            if a.ndim != 2 or a.shape[1] != 3 or a.shape[0] == 0:
+                raise ModelError(f"invalid joint `{name}`: {word} is a list of 3-vectors, got shape {a.shape}")
+            return [float(x) for x in a[0]]
+
+        return self._core.add_joint(
+            name, object1, object2, joint_class, first(points, "points"), first(axes, "axes")
+        )
+
     @property
     def n_bodies(self) -> int:
         return self._core.n_bodies()
 
     def simulation(
-        self, h: float, t0: float = 0.0, theta: float = 0.5, tol: float = 1e-6, max_iter: int = 1000
+        self,
+        h: float,
+        t0: float = 0.0,
+        theta: float = 0.5,
+        tol: float = 1e-6,
+        max_iter: int = 1000,
+        projection_tol: Optional[float] = None,
     ) -> MechanicsSimulation:
-        """The Moreau–Jean simulation (θ, step ``h``; NSGS tolerance and sweep cap). The scene is
-        moved into it (build a new scene for another run)."""
-        return MechanicsSimulation(self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter)))
+        """The Moreau–Jean simulation (θ, step ``h``; the solver's tolerance and sweep cap: NSGS
+        on the contacts, and with joints the ``GenericMechanical`` block Gauss–Seidel).
+        ``projection_tol`` projects the bodies back onto the joints after each step (positions,
+        then velocities; Siconos ``TimeSteppingDirectProjection``). The scene is moved into it
+        (build a new scene for another run)."""
+        pt = None if projection_tol is None else float(projection_tol)
+        return MechanicsSimulation(
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt)
+        )
 
 
 def spheres_in_a_box(n: int = 27, seed: int = 0) -> MechanicsSimulation:

@@ -7,11 +7,14 @@ use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vec
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use saltus_mechanics::body::BodyState;
+use saltus_mechanics::body::{BodyId, BodyState};
+use saltus_mechanics::joints::JointProjection;
 use saltus_mechanics::{
-    nsgs, scenes, BodyDesc, ContactLaw, MechanicsError, MechanicsModel, MechanicsSimulation, MechanicsStepReport,
-    MoreauJeanOptions, ShapeDesc,
+    nsgs, scenes, BodyDesc, ContactLaw, JointType, MechanicsError, MechanicsModel, MechanicsSimulation,
+    MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
 };
+use saltus_numerics::gmp::GmpOptions;
+use saltus_numerics::IterOptions;
 
 /// Model-building errors become `ModelError`, step errors `SimulationError`.
 fn to_py(e: MechanicsError) -> PyErr {
@@ -185,13 +188,62 @@ impl CoreMechanicsModel {
         })
     }
 
+    /// Adds a joint (Siconos `add_joint`) between bodies `body1` and `body2` (`None`: the world)
+    /// of the registered type `joint_class`; `point` and `axis` in the world frame at the
+    /// initial poses, defaulting as in Siconos to `(0, 0, 0)` and `(0, 1, 0)` when the type takes
+    /// them. Returns the joint's index.
+    #[pyo3(signature = (name, body1, body2=None, joint_class="PivotJointR", point=None, axis=None))]
+    fn add_joint(
+        &mut self,
+        name: &str,
+        body1: &str,
+        body2: Option<&str>,
+        joint_class: &str,
+        point: Option<Vec<f64>>,
+        axis: Option<Vec<f64>>,
+    ) -> PyResult<usize> {
+        guard(|| {
+            let what = format!("joint `{name}`");
+            let takes = JointType::data_of(joint_class).ok_or_else(|| {
+                model_err(
+                    &what,
+                    format!("joint_class must be one of {}, got `{joint_class}`", JointType::NAMES.join(", ")),
+                )
+            })?;
+            let data = |v: Option<Vec<f64>>, takes: bool, word: &str, default: Vector3<f64>| match (v, takes) {
+                (None, true) => Ok(default),
+                (None, false) => Ok(Vector3::zeros()),
+                (Some(_), false) => Err(model_err(&what, format!("a {joint_class} takes no {word}"))),
+                (Some(v), true) => vec3(&format!("{what}, {word}"), &v),
+            };
+            let p = data(point, takes.point, "point", Vector3::zeros())?;
+            let a = data(axis, takes.axis, "axis", Vector3::y())?;
+            let model = self.model()?;
+            let id = |b: &str| {
+                model
+                    .bodies
+                    .iter()
+                    .position(|x| x.name == b)
+                    .map(|k| BodyId(k as u32))
+                    .ok_or_else(|| model_err(&what, format!("no body named `{b}`")))
+            };
+            let (b1, b2) = (id(body1)?, body2.map(id).transpose()?);
+            let kind = JointType::from_name(joint_class, p, a)
+                .ok_or_else(|| model_err(&what, format!("unknown joint_class `{joint_class}`")))?;
+            Ok(model.add_joint(name, b1, b2, kind).map_err(to_py)?.0 as usize)
+        })
+    }
+
     /// Number of bodies.
     fn n_bodies(&mut self) -> PyResult<usize> {
         Ok(self.model()?.n_bodies())
     }
 
-    /// The simulation of this scene from `t0` with step `h` (the scene is moved into it).
-    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000))]
+    /// The simulation of this scene from `t0` with step `h` (the scene is moved into it): the
+    /// contacts' NSGS and, with joints, the `GenericMechanical` block Gauss–Seidel both take
+    /// `tol` and `max_iter`; `projection_tol` switches on the projection onto the joints after
+    /// each step (Siconos `TimeSteppingDirectProjection`) with that tolerance.
+    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None))]
     fn simulation(
         &mut self,
         h: f64,
@@ -199,6 +251,7 @@ impl CoreMechanicsModel {
         theta: f64,
         tol: f64,
         max_iter: usize,
+        projection_tol: Option<f64>,
     ) -> PyResult<CoreMechanicsSimulation> {
         guard(|| {
             if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
@@ -209,7 +262,20 @@ impl CoreMechanicsModel {
             }
             let model =
                 self.model.take().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))?;
-            let opts = MoreauJeanOptions { theta, solver: nsgs(tol, max_iter), ..Default::default() };
+            let joint_projection = match projection_tol {
+                None => JointProjection { enabled: false, ..Default::default() },
+                Some(t) if t > 0.0 && t.is_finite() => JointProjection { tol: t, ..Default::default() },
+                Some(t) => {
+                    return Err(model_err("projection", format!("projection_tol must be finite and > 0, got {t}")))
+                }
+            };
+            let opts = MoreauJeanOptions {
+                theta,
+                solver: nsgs(tol, max_iter),
+                joint_solver: GmpOptions::with_iter(IterOptions::new(tol, max_iter)),
+                joint_projection,
+                ..Default::default()
+            };
             Ok(CoreMechanicsSimulation { sim: MechanicsSimulation::new(model, t0, h, opts).map_err(to_py)? })
         })
     }

@@ -8,6 +8,7 @@ import pytest
 
 import saltus
 import saltus.mechanics as sm
+from conftest import SAMPLES
 
 G = 9.81
 
@@ -137,3 +138,72 @@ def test_bad_input_raises_model_error(build, words):
     assert isinstance(e.value, saltus.SaltusError)
     for w in words:
         assert w in str(e.value)
+
+
+def _double_pendulum_scene():
+    """samples/double_pendulum_3d built with the Siconos-style scene API."""
+    scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+    rod = sm.Capsule(0.02, 0.5)
+    scene.add_object(
+        "rod1",
+        [rod],
+        translation=(0.4, 0, -0.3),
+        orientation=(0.7071067811865476, -0.42426406871192845, 0, -0.565685424949238),
+        mass=1.0,
+        inertia=[0.08343333333333333, 0.0002, 0.08343333333333333],
+    )
+    scene.add_object(
+        "rod2",
+        [rod],
+        translation=(0.8, 0.3, -1),
+        orientation=(0.8944271909999159, -0.4472135954999579, 0, 0),
+        mass=0.5,
+        inertia=[0.041716666666666666, 0.0001, 0.041716666666666666],
+    )
+    scene.add_joint("hinge", "rod1", points=[[0, 0, 0]], axes=[[0, 1, 0]], joint_class="PivotJointR")
+    scene.add_joint("ball", "rod2", "rod1", points=[[0.8, 0, -0.6]], joint_class="KneeJointR")
+    return scene
+
+
+def test_double_pendulum_joints_from_python_are_the_sample(tmp_path):
+    xml = (SAMPLES / "double_pendulum_3d" / "double_pendulum_3d.xml").read_text()
+    assert 'T="10"' in xml
+    m = tmp_path / "dp.xml"
+    m.write_text(xml.replace('T="10"', 'T="1"'))
+    ref = saltus.load(m).run()
+    sim = _double_pendulum_scene().simulation(h=1e-3, theta=0.5, tol=1e-12, max_iter=10_000, projection_tol=1e-12)
+    out = sim.run(t_end=1.0)
+    # times: the file run's t is t0 + k h, the scene run's the accumulated step time
+    assert np.allclose(out["t"], ref["t"], rtol=0, atol=1e-12)
+    for k, b in enumerate(["rod1", "rod2"]):
+        for arr, cols in [
+            ("position", "x y z"),
+            ("orientation", "qw qx qy qz"),
+            ("velocity", "vx vy vz"),
+            ("angular_velocity", "wx wy wz"),
+        ]:
+            for i, c in enumerate(cols.split()):
+                assert np.array_equal(out[arr][:, k, i], ref[f"{b}.{c}"]), f"{b}.{c}"
+    # the hinge keeps rod1's pivot end at the origin (rod1's axis is its local y, half length 0.5)
+    assert ref["hinge.violation"].max() < 1e-10 and ref["ball.violation"].max() < 1e-10
+    # and it moved: the ball joint swung out of the hinge plane
+    assert np.abs(out["position"][:, 1, 1] - 0.3).max() > 1e-2
+
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        (dict(joint_class="HingeJointR"), ["joint `j`", "joint_class must be one of", "PivotJointR"]),
+        (dict(joint_class="FixedJointR", points=[[0, 0, 0]]), ["FixedJointR takes no point"]),
+        (dict(object2="nobody"), ["no body named `nobody`"]),
+        (dict(absolute=False), ["absolute=True"]),
+        (dict(axes=[[0, 0, 0]]), ["joint `j`", "axis"]),
+        (dict(points=[[0, 1]]), ["points is a list of 3-vectors"]),
+    ],
+)
+def test_bad_joint_raises_model_error(kw, words):
+    scene = _double_pendulum_scene()
+    with pytest.raises(saltus.ModelError) as e:
+        scene.add_joint("j", "rod1", **kw)
+    for w in words:
+        assert w in str(e.value), (w, str(e.value))

@@ -1,6 +1,6 @@
 //! `<Joint>` elements of a `<Mechanics>` model -> joints of the [`MechanicsModel`] (Siconos
-//! `mechanics.joints`: `KneeJointR`, `PivotJointR`, `PrismaticJointR`, `CylindricalJointR`,
-//! `FixedJointR`). Joints are bound at the bodies' initial poses, so they are added after every
+//! `mechanics.joints`: the types registered in `saltus_mechanics::joints`, by their Siconos
+//! names, [`JointType::NAMES`]). Joints are bound at the bodies' initial poses, so they are added after every
 //! body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`, or
 //! `Mechanics/Joint[NAME]/JointStopR` (`JointFrictionR`) for the stops and frictions of a joint
 //! (Siconos `JointStopR`, `JointFrictionR`), which are added right after their joint.
@@ -10,9 +10,7 @@ use super::schema::*;
 use super::{LoadedModel, ModelError};
 use nalgebra::Vector3;
 use saltus_mechanics::body::{BodyId, BodyKind};
-use saltus_mechanics::joints::{
-    CylindricalJointR, FixedJointR, JointFrictionR, JointStopR, KneeJointR, PivotJointR, PrismaticJointR,
-};
+use saltus_mechanics::joints::{JointFrictionR, JointStopR};
 use saltus_mechanics::{JointType, MechanicsModel};
 use std::collections::HashSet;
 
@@ -28,11 +26,11 @@ fn body_id(model: &MechanicsModel, name: &str, what: &str) -> Result<BodyId, Str
 }
 
 /// A point or an axis of the joint: required when the type takes it, refused otherwise.
-fn attr(text: &Option<String>, what: &str, takes: bool, ty: JointTypeSpec) -> Result<Option<Vector3<f64>>, String> {
+fn attr(text: &Option<String>, what: &str, takes: bool, ty: &str) -> Result<Option<Vector3<f64>>, String> {
     match (text, takes) {
         (None, false) => Ok(None),
-        (Some(_), false) => Err(format!("a {} takes no `{what}`", ty.name())),
-        (None, true) => Err(format!("a {} needs `{what}` (3 numbers, world frame)", ty.name())),
+        (Some(_), false) => Err(format!("a {ty} takes no `{what}`")),
+        (None, true) => Err(format!("a {ty} needs `{what}` (3 numbers, world frame)")),
         (Some(_), true) => {
             let v = vec3(text, what, Vector3::zeros())?;
             if !v.iter().all(|x| x.is_finite()) {
@@ -46,19 +44,14 @@ fn attr(text: &Option<String>, what: &str, takes: bool, ty: JointTypeSpec) -> Re
     }
 }
 
-/// The joint type with its point and axis.
+/// The joint type with its point and axis (a registered type: [`JointType::NAMES`]).
 fn joint_type(j: &JointSpec) -> Result<JointType, String> {
-    let ty = JointTypeSpec::parse(&j.kind)?;
-    let (tp, ta) = ty.takes();
-    let p = attr(&j.point, "point", tp, ty)?.unwrap_or_default();
-    let a = attr(&j.axis, "axis", ta, ty)?.unwrap_or_default();
-    Ok(match ty {
-        JointTypeSpec::KneeJointR => JointType::Knee(KneeJointR::new(p)),
-        JointTypeSpec::PivotJointR => JointType::Pivot(PivotJointR::new(p, a)),
-        JointTypeSpec::PrismaticJointR => JointType::Prismatic(PrismaticJointR::new(a)),
-        JointTypeSpec::CylindricalJointR => JointType::Cylindrical(CylindricalJointR::new(p, a)),
-        JointTypeSpec::FixedJointR => JointType::Fixed(FixedJointR::new()),
-    })
+    let ty = j.kind.as_str();
+    let unknown = || format!("`type` must be one of {}, got `{ty}`", JointType::NAMES.join(", "));
+    let takes = JointType::data_of(ty).ok_or_else(unknown)?;
+    let p = attr(&j.point, "point", takes.point, ty)?.unwrap_or_default();
+    let a = attr(&j.axis, "axis", takes.axis, ty)?.unwrap_or_default();
+    JointType::from_name(ty, p, a).ok_or_else(unknown)
 }
 
 /// Adds the `<Joint>`s of `mech` to `model` (whose bodies are all added); returns how many.

@@ -66,3 +66,11 @@ impl JointRelation for CylindricalJointR {
         }
     }
 }
+
+impl super::RegisteredJoint for CylindricalJointR {
+    const NAME: &'static str = "CylindricalJointR";
+    const TAKES: super::JointData = super::JointData { point: true, axis: true };
+    fn from_data(point: Vector3<f64>, axis: Vector3<f64>) -> Self {
+        CylindricalJointR::new(point, axis)
+    }
+}

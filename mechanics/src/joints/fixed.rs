@@ -43,3 +43,11 @@ impl JointRelation for FixedJointR {
         out.point(3, a, &self.p1, b, &Vector3::zeros());
     }
 }
+
+impl super::RegisteredJoint for FixedJointR {
+    const NAME: &'static str = "FixedJointR";
+    const TAKES: super::JointData = super::JointData { point: false, axis: false };
+    fn from_data(_point: Vector3<f64>, _axis: Vector3<f64>) -> Self {
+        FixedJointR::new()
+    }
+}

@@ -39,3 +39,11 @@ impl JointRelation for KneeJointR {
         out.point(0, a, &self.p1, b, &self.p2);
     }
 }
+
+impl super::RegisteredJoint for KneeJointR {
+    const NAME: &'static str = "KneeJointR";
+    const TAKES: super::JointData = super::JointData { point: true, axis: false };
+    fn from_data(point: Vector3<f64>, _axis: Vector3<f64>) -> Self {
+        KneeJointR::new(point)
+    }
+}

@@ -2,8 +2,11 @@
 //! `siconos.mechanics.joints`): bilateral constraints `h(q) = 0` on the poses of two bodies.
 //!
 //! A joint type is one file implementing [`JointRelation`] (its rows of `h` and of the
-//! Jacobian `J = ∂h/∂(v, Ω)` in twist coordinates, `v` world and `Ω` body frame) plus one line
-//! in the `joint_types!` registration below. The rows are built from the primitives of
+//! Jacobian `J = ∂h/∂(v, Ω)` in twist coordinates, `v` world and `Ω` body frame) and
+//! [`RegisteredJoint`] (its Siconos name and the point / axis it takes), plus one line in the
+//! `joint_types!` registration below. Model files (`<Joint type="…">`) and error messages read
+//! the registration ([`JointType::NAMES`], [`JointType::from_name`]), so nothing else names
+//! the types; the XSD's enumeration of `type` is checked against [`JointType::NAMES`] by a test. The rows are built from the primitives of
 //! [`rows`] (coincident points, fixed relative orientation, parallel axes, point on a line),
 //! each with its exact Jacobian.
 //!
@@ -101,6 +104,27 @@ pub trait JointRelation {
     }
 }
 
+/// Which world-frame data (at assembly) a joint type takes from a model file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JointData {
+    /// A point (`point="x y z"`).
+    pub point: bool,
+    /// An axis direction (`axis="x y z"`).
+    pub axis: bool,
+}
+
+/// A joint type as a model file names it: implemented in the type's own file, read by the
+/// `joint_types!` registration.
+pub trait RegisteredJoint: JointRelation + Sized {
+    /// The Siconos name (`PivotJointR`).
+    const NAME: &'static str;
+    /// The point and axis the type takes.
+    const TAKES: JointData;
+    /// The joint from its point and axis (world frame at assembly; zero for what it does not
+    /// take).
+    fn from_data(point: Vector3<f64>, axis: Vector3<f64>) -> Self;
+}
+
 macro_rules! joint_types {
     ($($variant:ident($ty:ty)),* $(,)?) => {
         /// The joint types (registration: one variant per file).
@@ -109,6 +133,23 @@ macro_rules! joint_types {
             $(#[doc = concat!("See [`", stringify!($ty), "`].")] $variant($ty),)*
         }
         impl JointType {
+            /// The Siconos names of the registered types, in registration order.
+            pub const NAMES: &'static [&'static str] = &[$(<$ty as RegisteredJoint>::NAME,)*];
+            /// What the type named `name` takes (`None`: no registered type has that name).
+            pub fn data_of(name: &str) -> Option<JointData> {
+                $(if name == <$ty as RegisteredJoint>::NAME {
+                    return Some(<$ty as RegisteredJoint>::TAKES);
+                })*
+                None
+            }
+            /// The type named `name` built from its point and axis (see
+            /// [`RegisteredJoint::from_data`]); `None` for an unknown name.
+            pub fn from_name(name: &str, point: Vector3<f64>, axis: Vector3<f64>) -> Option<JointType> {
+                $(if name == <$ty as RegisteredJoint>::NAME {
+                    return Some(JointType::$variant(<$ty as RegisteredJoint>::from_data(point, axis)));
+                })*
+                None
+            }
             /// The relation, for dispatch.
             pub fn relation(&self) -> &dyn JointRelation {
                 match self { $(JointType::$variant(j) => j,)* }

@@ -59,3 +59,11 @@ impl JointRelation for PivotJointR {
         (k == 0).then(|| rotation_about_axis(a, &self.axis1, &self.refs[0], b, &self.refs[1]))
     }
 }
+
+impl super::RegisteredJoint for PivotJointR {
+    const NAME: &'static str = "PivotJointR";
+    const TAKES: super::JointData = super::JointData { point: true, axis: true };
+    fn from_data(point: Vector3<f64>, axis: Vector3<f64>) -> Self {
+        PivotJointR::new(point, axis)
+    }
+}

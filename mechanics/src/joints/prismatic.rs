@@ -56,3 +56,11 @@ impl JointRelation for PrismaticJointR {
         (k == 0).then(|| translation_along_axis(a, &self.p1, &self.axis1, b, &Vector3::zeros()))
     }
 }
+
+impl super::RegisteredJoint for PrismaticJointR {
+    const NAME: &'static str = "PrismaticJointR";
+    const TAKES: super::JointData = super::JointData { point: false, axis: true };
+    fn from_data(_point: Vector3<f64>, axis: Vector3<f64>) -> Self {
+        PrismaticJointR::new(axis)
+    }
+}
