@@ -1,11 +1,12 @@
 //! Compares FC3D solvers on `spheres_in_a_box`: `cargo run --release -p saltus-mechanics --example solver_probe --
-//! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start, Anderson memory 3), `sor`
+//! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start, plain sweeps), `sor`
 //! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order),
 //! `admm`, `prox` (proximal point around the Alart–Curnier Newton), `newton` (global Alart–Curnier Newton), or NSGS
 //! variants written as `+`-separated tokens: `sym` (symmetric sweeps), `aaM` (Anderson acceleration, memory M),
 //! `wX` (relaxation X), `col` (coloured order; rayon with the `parallel` feature), `stS` (stop a solve whose error
 //! has not dropped by 10 % in S sweeps, reported as not converged), `grav` (contacts ordered bottom-up along
-//! gravity, `ContactOrder::AlongGravity`; alone or with the others), e.g. `sym+aa5`. Prints
+//! gravity, `ContactOrder::AlongGravity`; alone or with the others), e.g. `sym+aa5`; `hybN[/iI][/sS]` runs N NSGS
+//! sweeps, then PROX with at most I Newton steps per proximal step and proximal weight S. Prints
 //! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
 //! (step, sweeps, residual) every 50 steps.
 use saltus_mechanics::scenes::spheres_in_a_box;
@@ -50,8 +51,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // NSGS warm-up sweeps, then the proximal Newton from that point
             let mut o = saltus_numerics::fc::ProxOptions::with_iter(it);
             o.warm_start = true;
-            o.warmup_sweeps = v[3..].parse()?;
             o.admm_warmup = 0;
+            // hybN[/iI][/sS]: N warm-up sweeps, I inner Newton steps, proximal weight S
+            for (k, tok) in v[3..].split('/').enumerate() {
+                match (k, tok.chars().next()) {
+                    (0, _) => o.warmup_sweeps = tok.parse()?,
+                    (_, Some('i')) => o.inner_max_iter = tok[1..].parse()?,
+                    (_, Some('s')) => o.sigma = tok[1..].parse()?,
+                    _ => return Err(format!("unknown hyb option {tok}").into()),
+                }
+            }
             FcSolver::Prox(o)
         }
         "newton" => {
