@@ -24,14 +24,6 @@ fn text() -> String {
     std::fs::read_to_string(sample("compliant_contact/compliant_contact.xml")).unwrap()
 }
 
-/// `text` with each `(from, to)` replaced once (each `from` must occur).
-fn edit(text: &str, edits: &[(&str, &str)]) -> String {
-    edits.iter().fold(text.to_string(), |t, (a, b)| {
-        assert!(t.contains(a), "{a} not in the sample");
-        t.replacen(a, b, 1)
-    })
-}
-
 /// One row per step (initial state first), full precision: (t, z, v, gap, impulse).
 fn simulate(text: &str) -> Vec<[f64; 5]> {
     let file = sample("compliant_contact/edited.xml");

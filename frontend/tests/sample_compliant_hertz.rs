@@ -28,14 +28,6 @@ fn text() -> String {
     std::fs::read_to_string(sample("compliant_hertz/compliant_hertz.xml")).unwrap()
 }
 
-/// `text` with each `(from, to)` replaced once (each `from` must occur).
-fn edit(text: &str, edits: &[(&str, &str)]) -> String {
-    edits.iter().fold(text.to_string(), |t, (a, b)| {
-        assert!(t.contains(a), "{a} not in the sample");
-        t.replacen(a, b, 1)
-    })
-}
-
 fn plugin_dir() -> PathBuf {
     build_plugin("saltus-plugin-hertz")
 }

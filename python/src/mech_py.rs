@@ -7,7 +7,7 @@ use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vec
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use saltus_mechanics::body::{BodyId, BodyState};
+use saltus_mechanics::body::BodyState;
 use saltus_mechanics::joints::JointProjection;
 use saltus_mechanics::{
     nsgs, scenes, BodyDesc, ContactLaw, JointType, MechanicsError, MechanicsModel, MechanicsSimulation,
@@ -219,14 +219,7 @@ impl CoreMechanicsModel {
             let p = data(point, takes.point, "point", Vector3::zeros())?;
             let a = data(axis, takes.axis, "axis", Vector3::y())?;
             let model = self.model()?;
-            let id = |b: &str| {
-                model
-                    .bodies
-                    .iter()
-                    .position(|x| x.name == b)
-                    .map(|k| BodyId(k as u32))
-                    .ok_or_else(|| model_err(&what, format!("no body named `{b}`")))
-            };
+            let id = |b: &str| model.body_by_name(b).ok_or_else(|| model_err(&what, format!("no body named `{b}`")));
             let (b1, b2) = (id(body1)?, body2.map(id).transpose()?);
             let kind = JointType::from_name(joint_class, p, a)
                 .ok_or_else(|| model_err(&what, format!("unknown joint_class `{joint_class}`")))?;

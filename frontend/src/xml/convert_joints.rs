@@ -1,7 +1,7 @@
 //! `<Joint>` elements of a `<Mechanics>` model -> joints of the [`MechanicsModel`] (Siconos
 //! `mechanics.joints`: the types registered in `saltus_mechanics::joints`, by their Siconos
-//! names, [`JointType::NAMES`]). Joints are bound at the bodies' initial poses, so they are added after every
-//! body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`, or
+//! names, [`JointType::NAMES`]). Joints are bound at the bodies' initial poses, so they are
+//! added after every body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`, or
 //! `Mechanics/Joint[NAME]/JointStopR` (`JointFrictionR`) for the stops and frictions of a joint
 //! (Siconos `JointStopR`, `JointFrictionR`), which are added right after their joint.
 
@@ -16,8 +16,8 @@ use std::collections::HashSet;
 
 /// The body named `name`, or the reason (naming the declared bodies).
 fn body_id(model: &MechanicsModel, name: &str, what: &str) -> Result<BodyId, String> {
-    match model.bodies.iter().position(|b| b.name == name) {
-        Some(k) => Ok(BodyId(k as u32)),
+    match model.body_by_name(name) {
+        Some(id) => Ok(id),
         None => {
             let known: Vec<&str> = model.bodies.iter().map(|b| b.name.as_str()).collect();
             Err(format!("`{what}`: unknown body `{name}` (declared: {})", known.join(", ")))

@@ -17,6 +17,14 @@ pub fn sample(rel: &str) -> PathBuf {
     workspace_root().join("samples").join(rel)
 }
 
+/// `text` with each `(from, to)` replaced once (each `from` must occur).
+pub fn edit(text: &str, edits: &[(&str, &str)]) -> String {
+    edits.iter().fold(text.to_string(), |t, (a, b)| {
+        assert!(t.contains(a), "{a} not in the sample");
+        t.replacen(a, b, 1)
+    })
+}
+
 /// Validates `file` with `xmllint --schema schemas/saltus-model.xsd`; prints why and returns when
 /// xmllint is not installed.
 pub fn validate_xml(file: &Path) {

@@ -6,9 +6,9 @@
 //! [`RegisteredJoint`] (its Siconos name and the point / axis it takes), plus one line in the
 //! `joint_types!` registration below. Model files (`<Joint type="…">`) and error messages read
 //! the registration ([`JointType::NAMES`], [`JointType::from_name`]), so nothing else names
-//! the types; the XSD's enumeration of `type` is checked against [`JointType::NAMES`] by a test. The rows are built from the primitives of
-//! [`rows`] (coincident points, fixed relative orientation, parallel axes, point on a line),
-//! each with its exact Jacobian.
+//! the types; the XSD's enumeration of `type` is checked against [`JointType::NAMES`] by a
+//! test. The rows are built from the primitives of [`rows`] (coincident points, fixed relative
+//! orientation, parallel axes, point on a line), each with its exact Jacobian.
 //!
 //! | type | rows | free motion |
 //! |---|---|---|
