@@ -17,12 +17,13 @@
 //! solve back to that iterate with plain sweeps from there on. The returned iterate is the one
 //! with the smallest full error when the cap is reached.
 
+use super::local::slip::IsotropicBlock;
 use super::local::{self, LocalSolver};
 use super::options::NsgsOptions;
 use super::residual::fc_error_with_u;
 use super::FrictionContact;
 use crate::error::Result;
-use crate::matrix::Operator;
+use crate::matrix::{BlockCsr, Operator};
 use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 use std::time::Instant;
@@ -79,6 +80,8 @@ pub struct NsgsWorkspace {
     diag3: Vec<Matrix3<f64>>,
     /// `W_αα⁻¹` of each 3D contact (`None`: singular block).
     diag_inv: Vec<Option<Matrix3<f64>>>,
+    /// The 3D blocks that are `diag(w_N, w_T, w_T)` to round-off (closed-form sliding).
+    diag_iso: Vec<Option<IsotropicBlock>>,
     order: Vec<usize>,
     /// Colour `c` is `order[colour_ptr[c]..colour_ptr[c + 1]]` (colouring on).
     colour_ptr: Vec<usize>,
@@ -102,6 +105,7 @@ struct DiagBlocks<'a> {
     flat: &'a [f64],
     m3: &'a [Matrix3<f64>],
     inv: &'a [Option<Matrix3<f64>>],
+    iso: &'a [Option<IsotropicBlock>],
 }
 
 /// Runs NSGS; `local` chooses the 3D one-contact solver (2D contacts are solved exactly).
@@ -136,9 +140,9 @@ fn local_update(
         // The stored block and inverse, no copies (the same operations as `solve_contact`).
         let q = Vector3::new(qa[0], qa[1], qa[2]);
         let mut x = Vector3::new(ra[0], ra[1], ra[2]);
-        let (w, w_inv) = (&diag.m3[a], diag.inv[a].as_ref());
-        let ok =
-            local::solve_3d_with_inverse(local, w, w_inv, &q, p.mu()[a], &mut x, opts.local_tol, opts.local_max_iter);
+        let (w, w_inv, iso) = (&diag.m3[a], diag.inv[a].as_ref(), diag.iso[a].as_ref());
+        let (tol, max_iter) = (opts.local_tol, opts.local_max_iter);
+        let ok = local::solve_3d_with_inverse(local, w, w_inv, iso, &q, p.mu()[a], &mut x, tol, max_iter);
         return ([x[0], x[1], x[2]], ok);
     }
     let blk = &diag.flat[a * dim * dim..(a + 1) * dim * dim];
@@ -164,7 +168,7 @@ pub(crate) fn solve_contact(
         let w = Matrix3::from_column_slice(blk);
         let q = Vector3::new(qa[0], qa[1], qa[2]);
         let mut x = Vector3::new(ra[0], ra[1], ra[2]);
-        ok = local::solve_3d_with_inverse(local, &w, w_inv, &q, mu, &mut x, opts.local_tol, opts.local_max_iter);
+        ok = local::solve_3d_with_inverse(local, &w, w_inv, None, &q, mu, &mut x, opts.local_tol, opts.local_max_iter);
         new[..3].copy_from_slice(x.as_slice());
     } else {
         let w = Matrix2::from_column_slice(blk);
@@ -211,6 +215,56 @@ fn apply_update(r: &mut [f64], a: usize, dim: usize, new: &[f64; 3], omega: f64)
     light
 }
 
+/// The diagonal blocks of `p` into `ws` (and in 3D their matrices, inverses and isotropic forms).
+fn fill_diag(ws: &mut NsgsWorkspace, p: &FrictionContact) {
+    let (dim, nc) = (p.dim(), p.n_contacts());
+    let diag = &mut ws.diag;
+    diag.clear();
+    diag.resize(nc * dim * dim, 0.0);
+    for a in 0..nc {
+        p.w().diag_block(a, dim, &mut diag[a * dim * dim..(a + 1) * dim * dim]);
+    }
+    ws.diag3.clear();
+    ws.diag_inv.clear();
+    ws.diag_iso.clear();
+    if dim == 3 {
+        ws.diag3.extend(diag.chunks_exact(9).map(Matrix3::from_column_slice));
+        ws.diag_inv.extend(ws.diag3.iter().map(|b| b.try_inverse()));
+        ws.diag_iso.extend(ws.diag3.iter().map(IsotropicBlock::of));
+    }
+}
+
+/// One Gauss–Seidel sweep (in `order`, or reversed) of a 3D problem whose `W` has uniform 3 × 3
+/// blocks, returning `Σ‖Δr_α‖²`: per contact the operations of [`local_update`] then
+/// [`apply_update`] (the same bits), written for this case so that the product with the row, the
+/// closed-form regimes of the one-contact problem and the update are inlined into one loop (the
+/// hot loop of a granular simulation).
+#[allow(clippy::too_many_arguments)]
+fn sweep_3d(
+    w: &BlockCsr,
+    p: &FrictionContact,
+    diag: DiagBlocks<'_>,
+    r: &mut [f64],
+    order: &[usize],
+    reverse: bool,
+    opts: &NsgsOptions,
+    local: LocalSolver,
+) -> f64 {
+    let (q, mu) = (p.q(), p.mu());
+    let nc = order.len();
+    let mut light = 0.0;
+    for i in 0..nc {
+        let a = if reverse { order[nc - 1 - i] } else { order[i] };
+        let s = w.row3_off_diag(a, r);
+        let qa = Vector3::new(s[0] + q[3 * a], s[1] + q[3 * a + 1], s[2] + q[3 * a + 2]);
+        let mut x = Vector3::new(r[3 * a], r[3 * a + 1], r[3 * a + 2]);
+        let (blk, inv, iso) = (&diag.m3[a], diag.inv[a].as_ref(), diag.iso[a].as_ref());
+        local::solve_3d_with_inverse(local, blk, inv, iso, &qa, mu[a], &mut x, opts.local_tol, opts.local_max_iter);
+        light += apply_update(r, a, 3, &[x[0], x[1], x[2]], opts.relaxation);
+    }
+    light
+}
+
 /// The local solves of one colour (contacts sharing no body, so independent), on rayon with the
 /// `parallel` feature; each result depends only on `r`, so the bits do not depend on the threads.
 fn colour_updates(
@@ -249,19 +303,12 @@ pub fn solve_with(
     if !opts.warm_start {
         r.iter_mut().for_each(|x| *x = 0.0);
     }
-    let diag = &mut ws.diag;
-    diag.clear();
-    diag.resize(nc * dim * dim, 0.0);
-    for a in 0..nc {
-        p.w().diag_block(a, dim, &mut diag[a * dim * dim..(a + 1) * dim * dim]);
-    }
-    ws.diag3.clear();
-    ws.diag_inv.clear();
-    if dim == 3 {
-        ws.diag3.extend(diag.chunks_exact(9).map(Matrix3::from_column_slice));
-        ws.diag_inv.extend(ws.diag3.iter().map(|b| b.try_inverse()));
-    }
-    let diag = DiagBlocks { flat: diag, m3: &ws.diag3, inv: &ws.diag_inv };
+    fill_diag(ws, p);
+    let diag = DiagBlocks { flat: &ws.diag, m3: &ws.diag3, inv: &ws.diag_inv, iso: &ws.diag_iso };
+    let uniform3 = match p.w() {
+        Operator::BlockCsr(m) if dim == 3 && m.is_uniform(3) => Some(m),
+        _ => None,
+    };
     let order = &mut ws.order;
     order.clear();
     ws.colour_ptr.clear();
@@ -306,6 +353,8 @@ pub fn solve_with(
                     light += apply_update(r, a, dim, new, opts.relaxation);
                 }
             }
+        } else if let Some(w3) = uniform3 {
+            light = sweep_3d(w3, p, diag, r, order, reverse, opts, local);
         } else {
             for i in 0..nc {
                 let a = if reverse { order[nc - 1 - i] } else { order[i] };
@@ -313,7 +362,7 @@ pub fn solve_with(
                 light += apply_update(r, a, dim, &new, opts.relaxation);
             }
         }
-        let rn = r.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let rn = norm_4_lanes(r);
         let light = if rn > f64::EPSILON { light.sqrt() / rn } else { light.sqrt() };
         if monitor.wants_full(light, sweep) {
             compute_u(p, r, u);
@@ -364,6 +413,21 @@ pub fn solve_with(
         }
     }
     Ok(SolveReport { status, iterations, residual: error, elapsed: start.elapsed() })
+}
+
+/// `‖x‖` summed in four interleaved partial sums (one chain of additions through `x` would cost
+/// a sweep of a small problem several per cent).
+fn norm_4_lanes(x: &[f64]) -> f64 {
+    let mut acc = [0.0; 4];
+    let chunks = x.chunks_exact(4);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..4 {
+            acc[k] += c[k] * c[k];
+        }
+    }
+    let t: f64 = tail.iter().map(|v| v * v).sum();
+    ((acc[0] + acc[1]) + (acc[2] + acc[3]) + t).sqrt()
 }
 
 /// Greedy colouring of the contact graph (contacts `α ≠ β` adjacent when `W_αβ` or `W_βα` is
@@ -442,6 +506,72 @@ mod tests {
     use super::*;
     use crate::fc::generate::sphere_column;
     use crate::matrix::BlockCsr;
+
+    /// The inlined 3D sweep gives the bits of the per-contact path (`local_update` then
+    /// `apply_update`), forward and reversed, with and without relaxation, on a column of spheres
+    /// (isotropic blocks: closed-form sliding) and on a random coupled SPD `W` (the iterative
+    /// one-contact solver); the final reactions include separated, sticking and sliding contacts.
+    #[test]
+    fn inlined_3d_sweep_has_the_bits_of_the_generic_one() {
+        let column = sphere_column(30, 5).unwrap();
+        let nc = 12;
+        let mut g = SplitMix64::new(11);
+        let mut unif = move || (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+        let h = nalgebra::DMatrix::<f64>::from_fn(3 * nc, 3 * nc + 6, |_, _| unif());
+        let w = &h * h.transpose() + nalgebra::DMatrix::<f64>::identity(3 * nc, 3 * nc) * 0.1;
+        let sizes = vec![3; nc];
+        let coupled = FrictionContact::new(
+            3,
+            Operator::BlockCsr(BlockCsr::from_dense(&w, &sizes, &sizes).unwrap()),
+            (0..3 * nc).map(|i| if i % 3 == 0 { -1.0 + 0.3 * (i % 7) as f64 } else { 0.8 * unif() }).collect(),
+            vec![0.4; nc],
+        )
+        .unwrap();
+        let mut regimes = [0usize; 3];
+        for p in [&column, &coupled] {
+            let mut ws = NsgsWorkspace::default();
+            fill_diag(&mut ws, p);
+            let diag = DiagBlocks { flat: &ws.diag, m3: &ws.diag3, inv: &ws.diag_inv, iso: &ws.diag_iso };
+            let Operator::BlockCsr(w3) = p.w() else { panic!("block storage") };
+            assert!(w3.is_uniform(3));
+            let order: Vec<usize> = (0..p.n_contacts()).collect();
+            for relaxation in [1.0, 1.3] {
+                let opts = NsgsOptions { relaxation, ..Default::default() };
+                let (mut r1, mut r2) = (vec![0.0; p.size()], vec![0.0; p.size()]);
+                for sweep in 0..40 {
+                    let reverse = sweep % 3 == 2;
+                    let l1 = sweep_3d(w3, p, diag, &mut r1, &order, reverse, &opts, LocalSolver::AlartCurnier);
+                    let mut l2 = 0.0;
+                    for i in 0..order.len() {
+                        let a = if reverse { order[order.len() - 1 - i] } else { order[i] };
+                        let (new, _) = local_update(p, diag, &r2, a, &opts, LocalSolver::AlartCurnier);
+                        l2 += apply_update(&mut r2, a, 3, &new, opts.relaxation);
+                    }
+                    assert_eq!(l1.to_bits(), l2.to_bits(), "sweep {sweep}");
+                    assert!(r1.iter().zip(&r2).all(|(x, y)| x.to_bits() == y.to_bits()), "sweep {sweep}");
+                }
+                // separated, sticking, sliding contacts at the end
+                for (a, ra) in r1.chunks_exact(3).enumerate() {
+                    let rt = (ra[1] * ra[1] + ra[2] * ra[2]).sqrt();
+                    let k = if ra[0] == 0.0 {
+                        0
+                    } else if rt < p.mu()[a] * ra[0] * (1.0 - 1e-9) {
+                        1
+                    } else {
+                        2
+                    };
+                    regimes[k] += 1;
+                }
+            }
+        }
+        assert!(regimes.iter().all(|&k| k > 0), "separated / sticking / sliding: {regimes:?}");
+        // The isotropic closed form is what the column's sliding contacts use.
+        let mut ws = NsgsWorkspace::default();
+        fill_diag(&mut ws, &column);
+        assert!(ws.diag_iso.iter().all(Option::is_some));
+        fill_diag(&mut ws, &coupled);
+        assert!(ws.diag_iso.iter().all(Option::is_none));
+    }
 
     /// Every contact gets exactly one colour and no two contacts of a colour are coupled (checked
     /// on the dense `W`), on a chain (2 colours) and on a random block pattern.

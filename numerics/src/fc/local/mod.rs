@@ -50,19 +50,23 @@ pub fn solve_3d(
     tol: f64,
     max_iter: usize,
 ) -> bool {
-    solve_3d_with_inverse(kind, w, w.try_inverse().as_ref(), q, mu, r, tol, max_iter)
+    solve_3d_with_inverse(kind, w, w.try_inverse().as_ref(), None, q, mu, r, tol, max_iter)
 }
 
-/// [`solve_3d`] with `W⁻¹` given (computed once per contact by the caller; `None` if singular).
+/// [`solve_3d`] with `W⁻¹` given (computed once per contact by the caller; `None` if singular)
+/// and, when the block is `diag(w_N, w_T, w_T)` to round-off, its [`slip::IsotropicBlock`].
 /// Exact regimes are tried first: separation (`q_N ≥ 0`: `r = 0`), sticking (`r = −W⁻¹ q` in
-/// the cone: `u = 0`) and, with the Alart–Curnier solver, sliding on a block that does not couple
-/// normal and tangential directions ([`slip::decoupled_slip`], kept when it passes the
-/// Alart–Curnier stopping test, else the Newton method starts from the warm start as before).
+/// the cone: `u = 0`) and, with the Alart–Curnier solver, sliding: in closed form on an isotropic
+/// block ([`slip::IsotropicBlock::slide`]), else on a block that does not couple normal and
+/// tangential directions ([`slip::decoupled_slip`], kept when it passes the Alart–Curnier
+/// stopping test, else the Newton method starts from the warm start as before).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub fn solve_3d_with_inverse(
     kind: LocalSolver,
     w: &Matrix3<f64>,
     w_inv: Option<&Matrix3<f64>>,
+    iso: Option<&slip::IsotropicBlock>,
     q: &Vector3<f64>,
     mu: f64,
     r: &mut Vector3<f64>,
@@ -79,6 +83,27 @@ pub fn solve_3d_with_inverse(
         *r = stick;
         return true;
     }
+    if kind == LocalSolver::AlartCurnier {
+        if let Some(s) = iso.and_then(|b| b.slide(q, mu)) {
+            *r = s;
+            return true;
+        }
+    }
+    solve_3d_iterative(kind, w, q, mu, r, tol, max_iter)
+}
+
+/// The part of [`solve_3d_with_inverse`] after the closed-form regimes (kept out of line: the
+/// sweep inlines only those).
+#[inline(never)]
+fn solve_3d_iterative(
+    kind: LocalSolver,
+    w: &Matrix3<f64>,
+    q: &Vector3<f64>,
+    mu: f64,
+    r: &mut Vector3<f64>,
+    tol: f64,
+    max_iter: usize,
+) -> bool {
     if kind == LocalSolver::AlartCurnier {
         if let Some(s) = slip::decoupled_slip(w, q, mu).filter(|s| alart_curnier::accepts(w, q, mu, s, tol)) {
             *r = s;
@@ -106,8 +131,9 @@ pub fn solve_3d_with_inverse(
 #[inline]
 pub fn stick_reaction(w_inv: &Matrix3<f64>, q: &Vector3<f64>, mu: f64) -> Option<Vector3<f64>> {
     let r = -(w_inv * q);
-    let rt = (r[1] * r[1] + r[2] * r[2]).sqrt();
-    (r[0] >= 0.0 && rt <= mu * r[0] && r.iter().all(|x| x.is_finite())).then_some(r)
+    // ‖r_T‖ ≤ μ r_N compared squared (both sides ≥ 0): no square root on the sweep's path.
+    let (rt2, bound) = (r[1] * r[1] + r[2] * r[2], mu * r[0]);
+    (r[0] >= 0.0 && mu >= 0.0 && rt2 <= bound * bound && r.iter().all(|x| x.is_finite())).then_some(r)
 }
 
 /// Local stopping threshold: `tol · max(‖r‖, ρ‖q‖, tiny)` in reaction units.
