@@ -195,8 +195,15 @@ fn apply_update(r: &mut [f64], a: usize, dim: usize, new: &[f64; 3], omega: f64)
         return 0.0; // keep the previous (finite) reaction of this contact
     }
     if dim == 3 {
-        // The loop below unrolled (same operations, same order).
         let ra: &mut [f64; 3] = (&mut r[3 * a..3 * a + 3]).try_into().expect("3 values");
+        if omega == 1.0 {
+            // No relaxation: `r_α ← r_α^new` (the loop below would give the same values but
+            // +0 for −0).
+            let d = [new[0] - ra[0], new[1] - ra[1], new[2] - ra[2]];
+            *ra = *new;
+            return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        }
+        // The loop below unrolled (same operations, same order).
         let mut light = 0.0;
         for k in 0..3 {
             let v = omega * new[k] + (1.0 - omega) * ra[k];
