@@ -369,7 +369,7 @@ pub fn solve_with(
                 light += apply_update(r, a, dim, &new, opts.relaxation);
             }
         }
-        let rn = norm_4_lanes(r);
+        let rn = super::residual::norm(r);
         let light = if rn > f64::EPSILON { light.sqrt() / rn } else { light.sqrt() };
         if monitor.wants_full(light, sweep) {
             compute_u(p, r, u);
@@ -420,21 +420,6 @@ pub fn solve_with(
         }
     }
     Ok(SolveReport { status, iterations, residual: error, elapsed: start.elapsed() })
-}
-
-/// `‖x‖` summed in four interleaved partial sums (one chain of additions through `x` would cost
-/// a sweep of a small problem several per cent).
-fn norm_4_lanes(x: &[f64]) -> f64 {
-    let mut acc = [0.0; 4];
-    let chunks = x.chunks_exact(4);
-    let tail = chunks.remainder();
-    for c in chunks {
-        for k in 0..4 {
-            acc[k] += c[k] * c[k];
-        }
-    }
-    let t: f64 = tail.iter().map(|v| v * v).sum();
-    ((acc[0] + acc[1]) + (acc[2] + acc[3]) + t).sqrt()
 }
 
 /// Greedy colouring of the contact graph (contacts `α ≠ β` adjacent when `W_αβ` or `W_βα` is
