@@ -247,6 +247,7 @@ fn fill_diag(ws: &mut NsgsWorkspace, p: &FrictionContact) {
 /// closed-form regimes of the one-contact problem and the update are inlined into one loop (the
 /// hot loop of a granular simulation).
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
 fn sweep_3d(
     w: &BlockCsr,
     p: &FrictionContact,
@@ -264,9 +265,15 @@ fn sweep_3d(
         let a = if reverse { order[nc - 1 - i] } else { order[i] };
         let s = w.row3_off_diag(a, r);
         let qa = Vector3::new(s[0] + q[3 * a], s[1] + q[3 * a + 1], s[2] + q[3 * a + 2]);
-        let mut x = Vector3::new(r[3 * a], r[3 * a + 1], r[3 * a + 2]);
-        let (blk, inv, iso) = (&diag.m3[a], diag.inv[a].as_ref(), diag.iso[a].as_ref());
-        local::solve_3d_with_inverse(local, blk, inv, iso, &qa, mu[a], &mut x, opts.local_tol, opts.local_max_iter);
+        let x = match local::closed_form_3d(local, diag.inv[a].as_ref(), diag.iso[a].as_ref(), &qa, mu[a]) {
+            Some(x) => x,
+            None => {
+                let mut x = Vector3::new(r[3 * a], r[3 * a + 1], r[3 * a + 2]);
+                let (tol, max_iter) = (opts.local_tol, opts.local_max_iter);
+                local::solve_3d_iterative(local, &diag.m3[a], &qa, mu[a], &mut x, tol, max_iter);
+                x
+            }
+        };
         light += apply_update(r, a, 3, &[x[0], x[1], x[2]], opts.relaxation);
     }
     light

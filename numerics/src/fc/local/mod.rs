@@ -73,29 +73,41 @@ pub fn solve_3d_with_inverse(
     tol: f64,
     max_iter: usize,
 ) -> bool {
-    // Separation: q_N ≥ 0 gives r = 0, û = q + μ‖q_T‖e_N ∈ K* (exact).
-    if q[0] >= 0.0 {
-        *r = Vector3::zeros();
+    if let Some(x) = closed_form_3d(kind, w_inv, iso, q, mu) {
+        *r = x;
         return true;
-    }
-    // Sticking: r = −W⁻¹ q inside the cone gives u = 0, û = 0 ∈ K*, r ⟂ û (exact).
-    if let Some(stick) = w_inv.and_then(|wi| stick_reaction(wi, q, mu)) {
-        *r = stick;
-        return true;
-    }
-    if kind == LocalSolver::AlartCurnier {
-        if let Some(s) = iso.and_then(|b| b.slide(q, mu)) {
-            *r = s;
-            return true;
-        }
     }
     solve_3d_iterative(kind, w, q, mu, r, tol, max_iter)
 }
 
-/// The part of [`solve_3d_with_inverse`] after the closed-form regimes (kept out of line: the
-/// sweep inlines only those).
+/// The closed-form regimes of [`solve_3d_with_inverse`], returned by value (the inlined sweep
+/// keeps them in registers): separation (`q_N ≥ 0`: `r = 0`, `û = q + μ‖q_T‖e_N ∈ K*`), sticking
+/// (`r = −W⁻¹ q` in the cone: `u = 0`) and, with the Alart–Curnier solver on an isotropic block,
+/// sliding ([`slip::IsotropicBlock::slide`]). `None`: none applies.
+#[inline(always)]
+pub fn closed_form_3d(
+    kind: LocalSolver,
+    w_inv: Option<&Matrix3<f64>>,
+    iso: Option<&slip::IsotropicBlock>,
+    q: &Vector3<f64>,
+    mu: f64,
+) -> Option<Vector3<f64>> {
+    if q[0] >= 0.0 {
+        return Some(Vector3::zeros());
+    }
+    if let Some(stick) = w_inv.and_then(|wi| stick_reaction(wi, q, mu)) {
+        return Some(stick);
+    }
+    if kind == LocalSolver::AlartCurnier {
+        return iso.and_then(|b| b.slide(q, mu));
+    }
+    None
+}
+
+/// The part of [`solve_3d_with_inverse`] after the closed-form regimes, from the warm start `r`
+/// (kept out of line: the sweep inlines only [`closed_form_3d`]).
 #[inline(never)]
-fn solve_3d_iterative(
+pub fn solve_3d_iterative(
     kind: LocalSolver,
     w: &Matrix3<f64>,
     q: &Vector3<f64>,
