@@ -288,10 +288,8 @@ impl BlockCsr {
                 for k in self.row_blocks(r) {
                     let b: &[f64; 9] = self.values[9 * k..9 * k + 9].try_into().expect("9 values");
                     let c0 = 3 * self.col_idx[k];
-                    let xs = [alpha * x[c0], alpha * x[c0 + 1], alpha * x[c0 + 2]];
-                    o[0] += b[0] * xs[0] + b[3] * xs[1] + b[6] * xs[2];
-                    o[1] += b[1] * xs[0] + b[4] * xs[1] + b[7] * xs[2];
-                    o[2] += b[2] * xs[0] + b[5] * xs[1] + b[8] * xs[2];
+                    let t = block3_times(b, &[alpha * x[c0], alpha * x[c0 + 1], alpha * x[c0 + 2]]);
+                    o = [o[0] + t[0], o[1] + t[1], o[2] + t[2]];
                 }
                 y[r0..r0 + 3].copy_from_slice(&o);
             }
@@ -355,12 +353,12 @@ impl BlockCsr {
 
     /// `out = Σ_{blocks of block row r} B x_block`, leaving out block column `r` when `skip_diag`.
     pub fn row_times(&self, r: usize, x: &[f64], skip_diag: bool, out: &mut [f64]) {
-        let h = self.row_starts[r + 1] - self.row_starts[r];
-        out[..h].iter_mut().for_each(|v| *v = 0.0);
         if self.uniform3 {
             out[..3].copy_from_slice(&self.row3(r, x, skip_diag));
             return;
         }
+        let h = self.row_starts[r + 1] - self.row_starts[r];
+        out[..h].iter_mut().for_each(|v| *v = 0.0);
         for k in self.row_blocks(r) {
             let c = self.col_idx[k];
             if skip_diag && c == r {
@@ -399,10 +397,9 @@ impl BlockCsr {
             if skip_diag && c == r {
                 continue;
             }
-            let xs: &[f64; 3] = x[3 * c..3 * c + 3].try_into().expect("3 values");
-            o[0] += b[0] * xs[0] + b[3] * xs[1] + b[6] * xs[2];
-            o[1] += b[1] * xs[0] + b[4] * xs[1] + b[7] * xs[2];
-            o[2] += b[2] * xs[0] + b[5] * xs[1] + b[8] * xs[2];
+            let b: &[f64; 9] = b.try_into().expect("9 values");
+            let t = block3_times(b, x[3 * c..3 * c + 3].try_into().expect("3 values"));
+            o = [o[0] + t[0], o[1] + t[1], o[2] + t[2]];
         }
         o
     }
@@ -425,6 +422,17 @@ impl BlockCsr {
         }
         a
     }
+}
+
+/// `B x` for one 3 × 3 block stored column-major: each row's three products summed on their
+/// own (the unrolled uniform-3 paths of [`BlockCsr::row_times`] and [`BlockCsr::matvec_add`]).
+#[inline(always)]
+fn block3_times(b: &[f64; 9], x: &[f64; 3]) -> [f64; 3] {
+    [
+        b[0] * x[0] + b[3] * x[1] + b[6] * x[2],
+        b[1] * x[0] + b[4] * x[1] + b[7] * x[2],
+        b[2] * x[0] + b[5] * x[1] + b[8] * x[2],
+    ]
 }
 
 #[cfg(test)]
