@@ -292,3 +292,20 @@ fn mechanics_nsgs_anderson_defaults_to_the_mechanics_memory() {
     let Err(e) = build_with_nsgs_attrs(r#" anderson="65""#) else { panic!("memory 65 accepted") };
     assert!(e.contains("NsgsAc") && e.contains("anderson"), "{e}");
 }
+
+/// `domains` and `threads` on `<NsgsAc>` reach the solver options (off by default); `domains`
+/// with an order of its own (`shuffle_seed`) is refused, located on the element.
+#[test]
+fn mechanics_nsgs_domains_and_threads_reach_the_options() {
+    let opts = |attrs: &str| match build_with_nsgs_attrs(attrs).unwrap().options.solver {
+        FcSolver::NsgsAc(o) => (o.domains, o.threads),
+        other => panic!("unexpected solver {other:?}"),
+    };
+    assert_eq!(opts(""), (0, 0));
+    assert_eq!(opts(r#" domains="2""#), (2, 0));
+    assert_eq!(opts(r#" domains="4" threads="3""#), (4, 3));
+    let Err(e) = build_with_nsgs_attrs(r#" domains="2" shuffle_seed="5""#) else {
+        panic!("domains with a shuffled order accepted")
+    };
+    assert!(e.contains("NsgsAc") && e.contains("domains"), "{e}");
+}

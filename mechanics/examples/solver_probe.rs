@@ -4,7 +4,8 @@
 //! `admm`, `prox` (proximal point around the Alart–Curnier Newton), `newton` (global Alart–Curnier Newton), or NSGS
 //! variants written as `+`-separated tokens: `sym` (symmetric sweeps), `aaM` (Anderson acceleration, memory M),
 //! `wX` (relaxation X), `col` (coloured order; rayon with the `parallel` feature), `stS` (stop a solve whose error
-//! has not dropped by 10 % in S sweeps, reported as not converged), `grav` (contacts ordered bottom-up along
+//! has not dropped by 10 % in S sweeps, reported as not converged), `domP` (P subdomains, `NsgsOptions::domains`),
+//! `thrT` (threads of the subdomain sweep, 0 = all), `grav` (contacts ordered bottom-up along
 //! gravity, `ContactOrder::AlongGravity`; alone or with the others), e.g. `sym+aa5`; `hybN[/iI][/sS]` runs N NSGS
 //! sweeps, then PROX with at most I Newton steps per proximal step and proximal weight S. Prints
 //! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
@@ -70,7 +71,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         "proj" => FcSolver::NsgsProj(nsgs(1.0, None)),
         "shuffle" => FcSolver::NsgsAc(nsgs(1.0, Some(3))),
-        v if v.contains("aa") || v.contains("sym") || v.contains("col") || v.contains("st") || v.starts_with('w') => {
+        v if v.contains("aa")
+            || v.contains("sym")
+            || v.contains("col")
+            || v.contains("st")
+            || v.contains("dom")
+            || v.starts_with('w') =>
+        {
             let mut o = nsgs(1.0, None);
             for tok in v.split('+') {
                 if tok == "sym" {
@@ -79,6 +86,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     o.colouring = true;
                 } else if let Some(m) = tok.strip_prefix("st") {
                     o.stagnation_sweeps = m.parse()?;
+                } else if let Some(m) = tok.strip_prefix("dom") {
+                    o.domains = m.parse()?;
+                } else if let Some(m) = tok.strip_prefix("thr") {
+                    o.threads = m.parse()?;
                 } else if let Some(m) = tok.strip_prefix("aa") {
                     o.anderson = m.parse()?;
                 } else if let Some(w) = tok.strip_prefix('w') {

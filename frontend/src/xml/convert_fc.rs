@@ -35,6 +35,12 @@ fn nsgs(o: &FcNsgsSpec) -> fc::NsgsOptions {
     if let Some(v) = o.anderson {
         x.anderson = v;
     }
+    if let Some(v) = o.domains {
+        x.domains = v;
+    }
+    if let Some(v) = o.threads {
+        x.threads = v;
+    }
     x
 }
 
@@ -181,6 +187,9 @@ pub fn gfc_solver(spec: &GlobalFrictionContactSpec) -> Result<GfcSolver, String>
         GfcSolverSpec::Nsgs(o) => {
             if o.anderson.is_some_and(|m| m > 0) {
                 return Err("Nsgs: `anderson` is not available in the global NSGS (use <NsgsWr>)".into());
+            }
+            if o.domains.is_some_and(|p| p > 1) {
+                return Err("Nsgs: `domains` is not available in the global NSGS (use <NsgsWr>)".into());
             }
             (GfcSolver::Nsgs(nsgs(o)), nsgs(o))
         }

@@ -182,6 +182,8 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     let mut plain_nsgs = NsgsOptions::with_iter(n.iter);
     plain_nsgs.warm_start = n.warm_start;
     plain_nsgs.anderson = n.anderson;
+    plain_nsgs.domains = n.domains;
+    plain_nsgs.threads = n.threads;
     let defaults = MoreauJeanOptions::default();
     if plain_nsgs != *n
         || o.activation_tol != defaults.activation_tol
@@ -189,7 +191,10 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
         || o.gyro_max_iter != defaults.gyro_max_iter
         || o.on_non_convergence != defaults.on_non_convergence
     {
-        return Err("options other than theta, gamma and the NSGS tolerance, cap, warm start and Anderson memory are not written".into());
+        return Err(
+            "options other than theta, gamma and the NSGS tolerance, cap, warm start, Anderson memory, domains and threads are not written"
+                .into(),
+        );
     }
     let ws = if n.warm_start { "" } else { " warm_start=\"false\"" };
     let aa = if n.anderson == saltus_mechanics::NSGS_ANDERSON_MEMORY {
@@ -197,9 +202,11 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     } else {
         format!(" anderson=\"{}\"", n.anderson)
     };
+    let dom = if n.domains > 1 { format!(" domains=\"{}\"", n.domains) } else { String::new() };
+    let thr = if n.threads > 0 { format!(" threads=\"{}\"", n.threads) } else { String::new() };
     let _ = writeln!(
         out,
-        "    <OneStepNSProblem><FrictionContact dim=\"3\"><NsgsAc tol=\"{}\" max_iter=\"{}\"{ws}{aa}/></FrictionContact></OneStepNSProblem>",
+        "    <OneStepNSProblem><FrictionContact dim=\"3\"><NsgsAc tol=\"{}\" max_iter=\"{}\"{ws}{aa}{dom}{thr}/></FrictionContact></OneStepNSProblem>",
         plain(n.iter.tol),
         n.iter.max_iter
     );

@@ -275,6 +275,12 @@ pub struct FcNsgsSpec {
     /// Anderson acceleration memory (0 = plain sweeps).
     #[serde(rename = "@anderson", default, skip_serializing_if = "is_none")]
     pub anderson: Option<usize>,
+    /// NSGS on `2 × domains` slabs, `domains` of them swept at a time (0 or 1 = off).
+    #[serde(rename = "@domains", default, skip_serializing_if = "is_none")]
+    pub domains: Option<usize>,
+    /// Threads of the slab sweep (0 = all; the result does not depend on it).
+    #[serde(rename = "@threads", default, skip_serializing_if = "is_none")]
+    pub threads: Option<usize>,
 }
 
 /// Options of the proximal-point friction solver.

@@ -28,6 +28,9 @@ use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 use std::time::Instant;
 
+mod domains;
+mod partition;
+
 /// The full error is also checked every this many sweeps (Siconos only checks it when the light
 /// error is small, which on several collection files never happens before the sweep cap).
 const FULL_CHECK_EVERY: usize = 10;
@@ -70,6 +73,32 @@ impl SweepMonitor {
     }
 }
 
+/// [`NsgsOptions::stagnation_sweeps`]: the full error to beat by the factor [`STAGNATION_DROP`]
+/// and the sweep at which the last such drop happened.
+struct Stagnation {
+    window: usize,
+    ref_error: f64,
+    ref_sweep: usize,
+}
+
+impl Stagnation {
+    fn new(window: usize) -> Self {
+        Stagnation { window, ref_error: f64::INFINITY, ref_sweep: 0 }
+    }
+
+    /// Whether the solve has stagnated at `sweep` with full error `error` (always false when off).
+    fn stalled(&mut self, error: f64, sweep: usize) -> bool {
+        if self.window == 0 {
+            return false;
+        }
+        if error < STAGNATION_DROP * self.ref_error {
+            (self.ref_error, self.ref_sweep) = (error, sweep);
+            return false;
+        }
+        sweep - self.ref_sweep >= self.window
+    }
+}
+
 pub use crate::rng::SplitMix64;
 
 /// Reusable buffers of NSGS (diagonal blocks, sweep order).
@@ -92,6 +121,8 @@ pub struct NsgsWorkspace {
     /// The iterate with the smallest full error so far (Anderson acceleration).
     best: Vec<f64>,
     anderson: super::anderson::Anderson,
+    /// The subdomain sweep's buffers ([`NsgsOptions::domains`]).
+    domains: domains::DomainWorkspace,
 }
 
 /// The local solve of one contact: its new reaction (before relaxation) and whether the local
@@ -196,21 +227,7 @@ fn apply_update(r: &mut [f64], a: usize, dim: usize, new: &[f64; 3], omega: f64)
     }
     if dim == 3 {
         let ra: &mut [f64; 3] = (&mut r[3 * a..3 * a + 3]).try_into().expect("3 values");
-        if omega == 1.0 {
-            // No relaxation: `r_α ← r_α^new` (the loop below would give the same values but
-            // +0 for −0).
-            let d = [new[0] - ra[0], new[1] - ra[1], new[2] - ra[2]];
-            *ra = *new;
-            return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        }
-        // The loop below unrolled (same operations, same order).
-        let mut light = 0.0;
-        for k in 0..3 {
-            let v = omega * new[k] + (1.0 - omega) * ra[k];
-            light += (v - ra[k]) * (v - ra[k]);
-            ra[k] = v;
-        }
-        return light;
+        return update_3(ra, new, omega);
     }
     let ra = &mut r[a * dim..(a + 1) * dim];
     let mut light = 0.0;
@@ -220,6 +237,76 @@ fn apply_update(r: &mut [f64], a: usize, dim: usize, new: &[f64; 3], omega: f64)
         ra[k] = v;
     }
     light
+}
+
+/// `r_α ← ω r_α^{new} + (1 − ω) r_α` for a 3D contact whose new reaction is finite, returning
+/// `‖Δr_α‖²`.
+#[inline(always)]
+fn update_3(ra: &mut [f64; 3], new: &[f64; 3], omega: f64) -> f64 {
+    if omega == 1.0 {
+        // No relaxation: `r_α ← r_α^new` (the loop below would give the same values but +0 for −0).
+        let d = [new[0] - ra[0], new[1] - ra[1], new[2] - ra[2]];
+        *ra = *new;
+        return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    }
+    // The loop of `apply_update` unrolled (same operations, same order).
+    let mut light = 0.0;
+    for k in 0..3 {
+        let v = omega * new[k] + (1.0 - omega) * ra[k];
+        light += (v - ra[k]) * (v - ra[k]);
+        ra[k] = v;
+    }
+    light
+}
+
+/// The new reaction (before relaxation) of 3D contact `a` whose off-diagonal row product is
+/// `s = Σ_{β≠α} W_αβ r_β` and whose current reaction is `ra` (see [`local_3d_at`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn local_3d(
+    s: [f64; 3],
+    a: usize,
+    p: &FrictionContact,
+    diag: DiagBlocks<'_>,
+    ra: [f64; 3],
+    opts: &NsgsOptions,
+    local: LocalSolver,
+) -> [f64; 3] {
+    let q = p.q();
+    let qa = Vector3::new(s[0] + q[3 * a], s[1] + q[3 * a + 1], s[2] + q[3 * a + 2]);
+    let d = Diag3 { inv: diag.inv[a].as_ref(), iso: diag.iso[a].as_ref(), m3: &diag.m3[a] };
+    local_3d_at(qa, p.mu()[a], d, ra, opts, local)
+}
+
+/// One contact's diagonal block `W_αα`, its inverse and isotropic form.
+#[derive(Clone, Copy)]
+struct Diag3<'a> {
+    inv: Option<&'a Matrix3<f64>>,
+    iso: Option<&'a IsotropicBlock>,
+    m3: &'a Matrix3<f64>,
+}
+
+/// The one-contact problem `u_α = W_αα r_α + q̃_α` (`qa` = `q̃_α`, `mu` its coefficient):
+/// closed-form regimes first, else the iterative local solver from the current reaction `ra`.
+#[inline(always)]
+fn local_3d_at(
+    qa: Vector3<f64>,
+    mu: f64,
+    d: Diag3<'_>,
+    ra: [f64; 3],
+    opts: &NsgsOptions,
+    local: LocalSolver,
+) -> [f64; 3] {
+    let x = match local::closed_form_3d(local, d.inv, d.iso, &qa, mu) {
+        Some(x) => x,
+        None => {
+            let mut x = Vector3::new(ra[0], ra[1], ra[2]);
+            let (tol, max_iter) = (opts.local_tol, opts.local_max_iter);
+            local::solve_3d_iterative(local, d.m3, &qa, mu, &mut x, tol, max_iter);
+            x
+        }
+    };
+    [x[0], x[1], x[2]]
 }
 
 /// The diagonal blocks of `p` into `ws` (and in 3D their matrices, inverses and isotropic forms).
@@ -258,23 +345,13 @@ fn sweep_3d(
     opts: &NsgsOptions,
     local: LocalSolver,
 ) -> f64 {
-    let (q, mu) = (p.q(), p.mu());
     let nc = order.len();
     let mut light = 0.0;
     for i in 0..nc {
         let a = if reverse { order[nc - 1 - i] } else { order[i] };
         let s = w.row3_off_diag(a, r);
-        let qa = Vector3::new(s[0] + q[3 * a], s[1] + q[3 * a + 1], s[2] + q[3 * a + 2]);
-        let x = match local::closed_form_3d(local, diag.inv[a].as_ref(), diag.iso[a].as_ref(), &qa, mu[a]) {
-            Some(x) => x,
-            None => {
-                let mut x = Vector3::new(r[3 * a], r[3 * a + 1], r[3 * a + 2]);
-                let (tol, max_iter) = (opts.local_tol, opts.local_max_iter);
-                local::solve_3d_iterative(local, &diag.m3[a], &qa, mu[a], &mut x, tol, max_iter);
-                x
-            }
-        };
-        light += apply_update(r, a, 3, &[x[0], x[1], x[2]], opts.relaxation);
+        let x = local_3d(s, a, p, diag, [r[3 * a], r[3 * a + 1], r[3 * a + 2]], opts, local);
+        light += apply_update(r, a, 3, &x, opts.relaxation);
     }
     light
 }
@@ -323,6 +400,11 @@ pub fn solve_with(
         Operator::BlockCsr(m) if dim == 3 && m.is_uniform(3) => Some(m),
         _ => None,
     };
+    if let Some(w3) = uniform3.filter(|_| opts.domains > 1) {
+        if let Some(part) = partition::partition(w3, opts.domains) {
+            return Ok(domains::solve(&mut ws.domains, p, w3, diag, &part, r, u, opts, local));
+        }
+    }
     let order = &mut ws.order;
     order.clear();
     ws.colour_ptr.clear();
@@ -341,8 +423,7 @@ pub fn solve_with(
     let mut error = f64::INFINITY;
     let mut best_error = f64::INFINITY;
     let mut accelerate = opts.anderson > 0;
-    // Stagnation: the full error to beat by the factor STAGNATION_DROP, and when it was reached.
-    let (mut ref_error, mut ref_sweep) = (f64::INFINITY, 0);
+    let mut stagnation = Stagnation::new(opts.stagnation_sweeps);
     for sweep in 1..=opts.iter.max_iter {
         iterations = sweep;
         if let Some(g) = rng.as_mut() {
@@ -385,18 +466,14 @@ pub fn solve_with(
                 status = s;
                 break;
             }
-            if opts.stagnation_sweeps > 0 {
-                if error < STAGNATION_DROP * ref_error {
-                    (ref_error, ref_sweep) = (error, sweep);
-                } else if sweep - ref_sweep >= opts.stagnation_sweeps {
-                    status = SolveStatus::Failed(FailReason::Stalled);
-                    if opts.anderson > 0 && error < best_error {
-                        best_error = error;
-                        ws.best.clear();
-                        ws.best.extend_from_slice(r);
-                    }
-                    break;
+            if stagnation.stalled(error, sweep) {
+                status = SolveStatus::Failed(FailReason::Stalled);
+                if opts.anderson > 0 && error < best_error {
+                    best_error = error;
+                    ws.best.clear();
+                    ws.best.extend_from_slice(r);
                 }
+                break;
             }
             if opts.anderson > 0 && error < best_error {
                 best_error = error;

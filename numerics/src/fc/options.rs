@@ -40,6 +40,19 @@ pub struct NsgsOptions {
     ///
     /// [`FailReason::Stalled`]: crate::report::FailReason::Stalled
     pub stagnation_sweeps: usize,
+    /// NSGS on slabs (0 or 1 = off): the contacts are cut into `2 × domains` slabs of
+    /// consecutive breadth-first levels of the contact graph; every sweep visits the even slabs
+    /// (mutually uncoupled: `W_αβ = 0` between them), `domains` of them at a time on up to
+    /// [`NsgsOptions::threads`] threads, then the odd slabs. The result is a Gauss–Seidel sweep
+    /// in that order, with the same bits for any number of threads. Used for 3D problems whose
+    /// `W` is stored in 3 × 3 blocks; otherwise (or when the contact graph has fewer than four
+    /// levels) the plain sweep runs. Not combinable with `shuffle_seed`, `colouring`,
+    /// `symmetric` or `anderson`.
+    pub domains: usize,
+    /// Threads of the slab sweep: 0 = the rayon pool's size with the `parallel` feature (one
+    /// thread without it); never more than `domains` nor than the machine's cores. Changes the
+    /// speed only, never the result.
+    pub threads: usize,
 }
 
 impl Default for NsgsOptions {
@@ -55,6 +68,8 @@ impl Default for NsgsOptions {
             anderson: 0,
             colouring: false,
             stagnation_sweeps: 0,
+            domains: 0,
+            threads: 0,
         }
     }
 }
@@ -78,6 +93,15 @@ impl NsgsOptions {
         }
         if self.anderson > 64 {
             return Err(bad("anderson", format!("memory must be at most 64, got {}", self.anderson)));
+        }
+        if self.domains > 1 && (self.shuffle_seed.is_some() || self.colouring || self.symmetric || self.anderson > 0) {
+            return Err(bad(
+                "domains",
+                "the subdomain sweep has its own order: unset shuffle_seed, colouring, symmetric and anderson".into(),
+            ));
+        }
+        if self.domains > 1024 {
+            return Err(bad("domains", format!("at most 1024 subdomains, got {}", self.domains)));
         }
         Ok(())
     }

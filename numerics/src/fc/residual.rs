@@ -12,24 +12,30 @@ pub(crate) const DBL_EPSILON: f64 = f64::EPSILON;
 pub fn natural_map_residual(dim: usize, mu: &[f64], r: &[f64], u: &[f64]) -> f64 {
     // Four partial sums over the contacts (a % 4), for the same reason as `norm`.
     let mut s = [0.0; 4];
-    let mut x = [0.0; 3];
     for (a, &m) in mu.iter().enumerate() {
-        let ra = &r[a * dim..(a + 1) * dim];
-        let ua = &u[a * dim..(a + 1) * dim];
-        let ut = ua[1..].iter().map(|v| v * v).sum::<f64>().sqrt();
-        for k in 0..dim {
-            x[k] = ra[k] - ua[k];
-        }
-        x[0] -= m * ut;
-        project_on_cone(&mut x[..dim], m);
-        let mut ea = 0.0;
-        for k in 0..dim {
-            let e = ra[k] - x[k];
-            ea += e * e;
-        }
-        s[a % 4] += ea;
+        s[a % 4] += natural_map_contact(m, &r[a * dim..(a + 1) * dim], &u[a * dim..(a + 1) * dim]);
     }
     ((s[0] + s[1]) + (s[2] + s[3])).sqrt()
+}
+
+/// One contact's term of [`natural_map_residual`], `‖r_α − P_{K_α}(r_α − û_α)‖²` (`ra`, `ua` of
+/// length 2 or 3).
+#[inline]
+pub(crate) fn natural_map_contact(mu: f64, ra: &[f64], ua: &[f64]) -> f64 {
+    let dim = ra.len();
+    let mut x = [0.0; 3];
+    let ut = ua[1..].iter().map(|v| v * v).sum::<f64>().sqrt();
+    for k in 0..dim {
+        x[k] = ra[k] - ua[k];
+    }
+    x[0] -= mu * ut;
+    project_on_cone(&mut x[..dim], mu);
+    let mut ea = 0.0;
+    for k in 0..dim {
+        let e = ra[k] - x[k];
+        ea += e * e;
+    }
+    ea
 }
 
 /// `‖v‖`, summed in four interleaved partial sums: one chain of additions through `v` would cost
