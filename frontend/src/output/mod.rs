@@ -27,7 +27,7 @@ pub use target::{Target, TargetError, TargetKind};
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
 
 /// A sink of named columns of `f64`, one row at a time.
-pub trait Recorder {
+pub trait Recorder: Send {
     /// Appends one row (as many values as there are columns).
     fn row(&mut self, values: &[f64]) -> io::Result<()>;
     /// Hands every complete row recorded so far to the operating system (never a partial row).

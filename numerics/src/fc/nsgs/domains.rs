@@ -13,10 +13,12 @@
 //! get equal work. Each slab keeps its own rows, reactions and diagonal blocks (the reactions it
 //! reads from its neighbours as "ghost" copies, refreshed from a shared array of `AtomicU64`
 //! bit patterns before it is swept; it publishes its own after). The workers are the calling
-//! thread and rayon tasks, which live for one solve and meet at a spin barrier after each phase
-//! (about 0.1 µs on the 2-core test machine, where `rayon::join` took 12 µs: a sweep of the
-//! 125-sphere pile takes about 8 µs). The calling thread never waits for a task that has not
-//! started: a phase is shared by the workers checked in when it begins.
+//! thread and rayon tasks that live for one solve. They synchronize by spinning on atomics: a
+//! worker sweeps an odd slab once its two even neighbours have been swept in this sweep, and the
+//! calling thread waits for every slab before the stopping test (a round trip between the two
+//! cores of the test machine is about 0.1 µs; `rayon::join` took 12 µs there, and a sweep of
+//! the 125-sphere pile takes about 8 µs). The calling thread never waits for a task that has
+//! not started: a sweep is shared by the workers checked in when it begins.
 
 use super::partition::Partition;
 use super::{compute_u, local_3d_at, update_3, Diag3, DiagBlocks, Stagnation, SweepMonitor};
@@ -243,9 +245,11 @@ impl SweepData<'_> {
         self.sums[k + 1].store(b.to_bits(), Ordering::Relaxed);
     }
 
-    /// The slabs of phase `phase` given to worker `t` of `n_workers`: [`EVEN`] or [`ODD`]
-    /// slabs swept, or every slab's part of the full error ([`CHECK`]).
-    fn run_phase(&self, phase: usize, t: usize, n_workers: usize) {
+    /// Worker `t`'s part of command `phase` with `n_workers` workers. [`SWEEP`]: its even slabs,
+    /// then its odd slabs, each odd slab once its two even neighbours have been swept in this
+    /// generation (`done[j]` = the generation in which slab `j` was last swept); [`CHECK`]: its
+    /// slabs' parts of the full error.
+    fn run_phase(&self, phase: usize, t: usize, n_workers: usize, generation: u64, done: &[AtomicU64]) {
         let n_parts = self.part.parts.len();
         if phase == CHECK {
             for j in (t..n_parts).step_by(n_workers) {
@@ -253,8 +257,15 @@ impl SweepData<'_> {
             }
             return;
         }
-        for j in (phase + 2 * t..n_parts).step_by(2 * n_workers) {
-            self.run_part(j, false);
+        for parity in [0, 1] {
+            for j in (parity + 2 * t..n_parts).step_by(2 * n_workers) {
+                if parity == 1 {
+                    let swept = |k: usize| k >= n_parts || done[k].load(Ordering::Acquire) == generation;
+                    spin_until(|| swept(j - 1) && swept(j + 1));
+                }
+                self.run_part(j, false);
+                done[j].store(generation, Ordering::Release);
+            }
         }
     }
 
@@ -271,13 +282,12 @@ impl SweepData<'_> {
     }
 }
 
-/// The command word of a solve's team: generation (bits 16 and up), phase (bits 8–15: 0
-/// domains, 1 separators, [`STOP`]) and the number of workers of that phase (bits 0–7).
+/// The command word of a solve's team: generation (bits 16 and up), command (bits 8–15:
+/// [`SWEEP`], [`CHECK`] or [`STOP`]) and the number of workers it is shared by (bits 0–7).
 const STOP: u64 = 0xFF;
-/// Phases: the even slabs, the odd slabs, the full error.
-const EVEN: usize = 0;
-const ODD: usize = 1;
-const CHECK: usize = 2;
+/// Commands: one sweep (even slabs, then odd slabs), the full error.
+const SWEEP: usize = 0;
+const CHECK: usize = 1;
 /// Sums kept per slab: `Σ‖Δr_α‖²`, `Σ‖r_α‖²` (sweep), natural-map residual², `Σ‖u_α‖²` (check).
 const SUMS: usize = 4;
 /// At most this many workers (the command word's field).
@@ -288,13 +298,16 @@ fn command(generation: u64, phase: u64, workers: usize) -> u64 {
 }
 
 /// The workers of a solve. The calling thread is worker 0 and never waits for a helper that has
-/// not checked in: helpers (rayon tasks) join whenever the pool runs them, and each phase is
+/// not checked in: helpers (rayon tasks) join whenever the pool runs them, and each command is
 /// shared by the workers that had checked in when it was published (same bits for any number).
-/// A phase's workers meet at a spin barrier (`done`).
+/// A command's workers synchronize through `swept` (sweeps) or `done` (error checks).
 struct Team {
     cmd: AtomicU64,
     joined: AtomicUsize,
+    /// Workers done with the current [`CHECK`].
     done: AtomicUsize,
+    /// The generation in which each slab was last swept.
+    swept: Vec<AtomicU64>,
     max_workers: usize,
 }
 
@@ -312,11 +325,12 @@ fn spin_until(mut ready: impl FnMut() -> bool) {
 }
 
 impl Team {
-    fn new(max_workers: usize) -> Self {
+    fn new(max_workers: usize, n_slabs: usize) -> Self {
         Team {
             cmd: AtomicU64::new(command(0, 0, 0)),
             joined: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
+            swept: (0..n_slabs).map(|_| AtomicU64::new(0)).collect(),
             max_workers: max_workers.clamp(1, MAX_WORKERS),
         }
     }
@@ -331,11 +345,13 @@ impl Team {
             if phase == STOP {
                 return;
             }
-            if t < workers {
-                data.run_phase(phase as usize, t, workers);
-                self.done.fetch_add(1, Ordering::Release);
-            }
             let generation = c >> 16;
+            if t < workers {
+                data.run_phase(phase as usize, t, workers, generation, &self.swept);
+                if phase as usize == CHECK {
+                    self.done.fetch_add(1, Ordering::Release);
+                }
+            }
             spin_until(|| {
                 c = self.cmd.load(Ordering::Acquire);
                 c >> 16 != generation
@@ -343,16 +359,21 @@ impl Team {
         }
     }
 
-    /// Runs `phase` on the workers checked in so far (the calling thread is worker 0), waiting
-    /// for them.
+    /// Runs command `phase` on the workers checked in so far (the calling thread is worker 0),
+    /// waiting for all of it: every slab swept in this generation ([`SWEEP`]), or every
+    /// worker's count in `done` ([`CHECK`]).
     fn run(&self, data: &SweepData<'_>, phase: usize) {
         let workers = (1 + self.joined.load(Ordering::Acquire)).min(self.max_workers);
         let generation = (self.cmd.load(Ordering::Relaxed) >> 16) + 1;
-        // every worker of the previous phase has finished: `done` can start again
+        // every worker of the previous command has finished: `done` can start again
         self.done.store(0, Ordering::Relaxed);
         self.cmd.store(command(generation, phase as u64, workers), Ordering::Release);
-        data.run_phase(phase, 0, workers);
-        spin_until(|| self.done.load(Ordering::Acquire) == workers - 1);
+        data.run_phase(phase, 0, workers, generation, &self.swept);
+        if phase == CHECK {
+            spin_until(|| self.done.load(Ordering::Acquire) == workers - 1);
+        } else {
+            spin_until(|| self.swept.iter().all(|g| g.load(Ordering::Acquire) == generation));
+        }
     }
 
     fn stop(&self) {
@@ -413,7 +434,7 @@ pub(crate) fn solve(
     let threads = 1;
     // more spinning workers than cores would wait for each other's time slices
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let team = Team::new(threads.min(part.n_domains()).min(cores));
+    let team = Team::new(threads.min(part.n_domains()).min(cores), part.parts.len());
     let main = || {
         let _stop = StopOnDrop(&team);
         sweeps(p, &team, &data, opts)
@@ -440,8 +461,7 @@ fn sweeps(p: &FrictionContact, team: &Team, data: &SweepData<'_>, opts: &NsgsOpt
     let mut stagnation = Stagnation::new(opts.stagnation_sweeps);
     let mut error = f64::INFINITY;
     for sweep in 1..=opts.iter.max_iter {
-        team.run(data, EVEN);
-        team.run(data, ODD);
+        team.run(data, SWEEP);
         // Σ‖Δr_α‖² and ‖r‖², summed slab by slab (taken during each slab's sweep)
         let (light, rn) = (data.total(0), data.total(1).sqrt());
         let light = if rn > f64::EPSILON { light.sqrt() / rn } else { light.sqrt() };
