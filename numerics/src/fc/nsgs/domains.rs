@@ -8,7 +8,7 @@
 //! writes), and conversely — so sweeping the slabs of a phase on several threads gives the bits
 //! of sweeping them one after the other: the result depends on `P`, never on the thread count.
 //!
-//! For `P = 2` the cuts minimize the time of a sweep on two threads, `max(A, C) + max(B, D)`
+//! For `P = 2` the cuts minimize the time of a sweep on two threads, `max(max(A, C) + B, C + D)`
 //! over the four slabs' work (contacts weighted by their row's blocks); for `P > 2` the slabs
 //! get equal work. Each slab keeps its own rows, reactions and diagonal blocks (the reactions it
 //! reads from its neighbours as "ghost" copies, refreshed from a shared array of `AtomicU64`

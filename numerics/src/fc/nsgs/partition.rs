@@ -122,8 +122,10 @@ fn slabs(sizes: &[usize], n_slabs: usize) -> Option<Vec<usize>> {
     Some(firsts)
 }
 
-/// The first levels of four slabs `A B C D` minimizing the time of a sweep on two threads,
-/// `max(|A|, |C|) + max(|B|, |D|)` (`sizes`: the work of each level) (every cut tried: `O(m³)` for `m` levels, a few tens here).
+/// The first levels of four slabs `A B C D` minimizing the time of a sweep on two workers, one
+/// sweeping `A` then `B`, the other `C` then `D`: `B` waits for `C`, so a sweep takes
+/// `max(max(A, C) + B, C + D)` (`sizes`: the work of each level; every cut is tried, `O(m³)`
+/// for `m` levels: a few tens on a settled pile, about 80 while the lattice falls).
 fn four_slabs(sizes: &[usize]) -> Option<Vec<usize>> {
     let m = sizes.len();
     if m < 4 {
@@ -138,7 +140,7 @@ fn four_slabs(sizes: &[usize]) -> Option<Vec<usize>> {
         for c in b + 1..m - 1 {
             for d in c + 1..m {
                 let (a_, b_, c_, d_) = (cum[b], cum[c] - cum[b], cum[d] - cum[c], cum[m] - cum[d]);
-                let cost = a_.max(c_) + b_.max(d_);
+                let cost = (a_.max(c_) + b_).max(c_ + d_);
                 if best.is_none_or(|(x, _)| cost < x) {
                     best = Some((cost, [b, c, d]));
                 }
