@@ -1,5 +1,6 @@
 //! Compares FC3D solvers on `spheres_in_a_box`: `cargo run --release -p saltus-mechanics --example solver_probe --
-//! SOLVER [N] [T]` with SOLVER one of `nsgs` (the default: NSGS, Alart–Curnier local solver, warm start, plain sweeps), `sor`
+//! SOLVER [N] [T]` with SOLVER one of `scene` (the scene's solver: NSGS on two domains), `nsgs` (NSGS, Alart–Curnier
+//! local solver, warm start, plain sweeps), `sor`
 //! (NSGS with over-relaxation 1.5), `proj` (NSGS, projection local solver), `shuffle` (NSGS in a seeded random order),
 //! `admm`, `prox` (proximal point around the Alart–Curnier Newton), `newton` (global Alart–Curnier Newton), or NSGS
 //! variants written as `+`-separated tokens: `sym` (symmetric sweeps), `aaM` (Anderson acceleration, memory M),
@@ -17,7 +18,7 @@ use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let which = args.next().unwrap_or_else(|| "nsgs".into());
+    let which = args.next().unwrap_or_else(|| "scene".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(125);
     let t: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0.5);
     let mut scene = spheres_in_a_box(n, 1)?;
@@ -35,7 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         scene.options.contact_order = saltus_mechanics::ContactOrder::AlongGravity;
     }
     let rest: Vec<&str> = tokens.into_iter().filter(|t| *t != "grav").collect();
-    let rest = if rest.is_empty() { "nsgs".to_string() } else { rest.join("+") };
+    let rest = if rest.is_empty() { "scene".to_string() } else { rest.join("+") };
     scene.options.solver = match rest.as_str() {
         "admm" => {
             let mut o = AdmmOptions::with_iter(it);
@@ -70,6 +71,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             FcSolver::NewtonAc(o)
         }
         "proj" => FcSolver::NsgsProj(nsgs(1.0, None)),
+        "nsgs" => FcSolver::NsgsAc(nsgs(1.0, None)),
         "shuffle" => FcSolver::NsgsAc(nsgs(1.0, Some(3))),
         v if v.contains("aa")
             || v.contains("sym")

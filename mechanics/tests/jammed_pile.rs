@@ -13,7 +13,11 @@ use saltus_numerics::IterOptions;
 
 #[test]
 fn prox_solves_a_jammed_pile_step_where_nsgs_stalls() {
-    let mut sim = spheres_in_a_box(125, 1).unwrap().into_simulation().unwrap();
+    // the plain sweep's trajectory (the scene sweeps on slabs): its step 400 is the one above
+    let mut scene = spheres_in_a_box(125, 1).unwrap();
+    let FcSolver::NsgsAc(o) = &mut scene.options.solver else { panic!("NSGS") };
+    o.domains = 0;
+    let mut sim = scene.into_simulation().unwrap();
     sim.set_capture_problem(true);
     for _ in 0..=400 {
         sim.step().unwrap();

@@ -1,6 +1,6 @@
-//! NSGS on slabs (`NsgsOptions::domains`) in the granular scene: the same trajectory, bit for
-//! bit, on one and two threads, and the pile settles as with the plain sweep (same checks as
-//! `spheres_in_a_box.rs`: inside the box, at rest, the statics carrying the weight).
+//! NSGS on slabs (`NsgsOptions::domains`, the granular scene's solver) : the same trajectory,
+//! bit for bit, on one and two threads, and the pile settles as with the plain sweep (same
+//! checks as `spheres_in_a_box.rs`: at rest, the statics carrying the weight).
 
 use saltus_mechanics::scenes::{spheres, spheres_in_a_box, Scene};
 use saltus_numerics::fc::FcSolver;
@@ -44,9 +44,10 @@ fn slab_pile_has_the_same_bits_on_1_and_2_threads() {
 fn slab_pile_settles_like_the_plain_sweep() {
     let n = 125;
     let r = spheres::RADIUS;
-    let plain = spheres_in_a_box(n, 42).unwrap();
+    let plain = on_slabs(spheres_in_a_box(n, 42).unwrap(), 0);
     let steps = plain.n_steps();
-    let scene = on_slabs(spheres_in_a_box(n, 42).unwrap(), 2);
+    let scene = spheres_in_a_box(n, 42).unwrap();
+    assert!(matches!(&scene.options.solver, FcSolver::NsgsAc(o) if o.domains == 2), "the scene sweeps on slabs");
     let h = scene.h;
     let mut sim = scene.into_simulation().unwrap();
     let total_mass: f64 = sim.model.bodies[..n].iter().map(|b| b.mass()).sum();
