@@ -4,7 +4,8 @@
 //! (T = 1 s); `SALTUS_BENCH_10K=1` adds N = 10 000 (T = 1 s, long). `SALTUS_BENCH_N=125,1000`
 //! picks the sizes and `SALTUS_BENCH_T` overrides the final time. Peak RSS is the process's
 //! VmHWM after the run of that N (monotone across rows). `seconds_per_step` is wall time,
-//! `cpu_seconds_per_step` this process's CPU time (the two differ on a shared machine).
+//! `cpu_seconds_per_step` this process's CPU time (the two differ on a shared machine, and with
+//! `--features parallel`, where the scene's NSGS sweeps its slabs on two threads).
 //! `cpu_ns_per_contact_visit` is the CPU time of all steps divided by Σ (active contacts ×
 //! NSGS sweeps): the cost of a step per unit of solver work, flat when a step is linear in the
 //! number of contacts at a given sweep count.
@@ -55,23 +56,27 @@ fn main() {
         let (mut sweeps, mut visits) = (0usize, 0usize);
         let cpu0 = cpu_seconds();
         let start = Instant::now();
-        for _ in 0..steps {
-            let rep = match sim.step() {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("N = {n}: {e}");
-                    std::process::exit(1);
+        // the steps on a rayon worker, as `saltus run` does: the slab sweep's scope then runs on
+        // this thread and the pool's other worker helps (without `parallel`: one thread)
+        rayon::scope(|_| {
+            for _ in 0..steps {
+                let rep = match sim.step() {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("N = {n}: {e}");
+                        std::process::exit(1);
+                    }
+                };
+                contacts += rep.n_contacts;
+                active += rep.n_active;
+                if let Some(s) = &rep.solver {
+                    max_iter = max_iter.max(s.iterations);
+                    unconverged += usize::from(!s.status.converged());
+                    sweeps += s.iterations;
+                    visits += s.iterations * rep.n_active;
                 }
-            };
-            contacts += rep.n_contacts;
-            active += rep.n_active;
-            if let Some(s) = &rep.solver {
-                max_iter = max_iter.max(s.iterations);
-                unconverged += usize::from(!s.status.converged());
-                sweeps += s.iterations;
-                visits += s.iterations * rep.n_active;
             }
-        }
+        });
         let secs = start.elapsed().as_secs_f64();
         let cpu = match (cpu0, cpu_seconds()) {
             (Some(a), Some(b)) => (b - a) / steps as f64,
