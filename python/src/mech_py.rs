@@ -388,25 +388,29 @@ impl CoreMechanicsSimulation {
             let nb = sim.model.n_bodies();
             let n_steps = ((t_end - sim.time()) / sim.step_size() - 1e-9).ceil().max(0.0) as usize;
             let (mut ts, mut rec, mut per) = (Vec::new(), <[Vec<f64>; 4]>::default(), <[Vec<f64>; 6]>::default());
+            // the steps on a rayon worker, as `saltus run` (the slab sweep's threads stay awake)
             let res: PyResult<()> = py.detach(|| {
-                guard(|| {
-                    ts.push(sim.time());
-                    record(sim, &mut rec);
-                    for k in 1..=n_steps {
-                        let r = sim.step().map_err(to_py)?;
-                        let (it, resid, conv) = r.solver.as_ref().map_or((0.0, 0.0, 1.0), |s| {
-                            (s.iterations as f64, s.residual, f64::from(u8::from(s.status.converged())))
-                        });
-                        for (v, x) in per.iter_mut().zip([r.t, r.n_contacts as f64, r.n_active as f64, it, resid, conv])
-                        {
-                            v.push(x);
+                saltus_frontend::runner_mech::on_pool(|| {
+                    guard(|| {
+                        ts.push(sim.time());
+                        record(sim, &mut rec);
+                        for k in 1..=n_steps {
+                            let r = sim.step().map_err(to_py)?;
+                            let (it, resid, conv) = r.solver.as_ref().map_or((0.0, 0.0, 1.0), |s| {
+                                (s.iterations as f64, s.residual, f64::from(u8::from(s.status.converged())))
+                            });
+                            for (v, x) in
+                                per.iter_mut().zip([r.t, r.n_contacts as f64, r.n_active as f64, it, resid, conv])
+                            {
+                                v.push(x);
+                            }
+                            if k % record_every == 0 || k == n_steps {
+                                ts.push(sim.time());
+                                record(sim, &mut rec);
+                            }
                         }
-                        if k % record_every == 0 || k == n_steps {
-                            ts.push(sim.time());
-                            record(sim, &mut rec);
-                        }
-                    }
-                    Ok(())
+                        Ok(())
+                    })
                 })
             });
             res?;
