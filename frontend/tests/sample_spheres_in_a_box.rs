@@ -126,3 +126,30 @@ fn run_balances_momentum_with_the_contact_file() {
     }
     assert!(p[2] > 0.3 * weight, "the ground carries part of the weight already: {} of {weight}", p[2]);
 }
+
+/// The sample's solver sweeps on slabs, on as many threads as rayon has: `saltus run` on one
+/// thread and on two writes the same bytes (poses, twists and every contact impulse of 200 steps).
+#[test]
+fn run_writes_the_same_bytes_on_one_and_two_threads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = with_final_time(&sample("spheres_in_a_box/spheres_in_a_box_125.xml"), tmp.path(), 0.2);
+    assert!(std::fs::read_to_string(&model).unwrap().contains(r#"domains="2""#), "the sample sweeps on slabs");
+    let mut outputs = vec![];
+    for threads in ["1", "2"] {
+        let out = tmp.path().join(format!("out{threads}.csv"));
+        let res = std::process::Command::new(env!("CARGO_BIN_EXE_saltus"))
+            .args(["run", "-q", "--contacts"])
+            .arg(&model)
+            .arg("-o")
+            .arg(&out)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stderr));
+        let contacts = tmp.path().join(format!("out{threads}.contacts.csv"));
+        outputs.push((std::fs::read(&out).unwrap(), std::fs::read(&contacts).unwrap()));
+    }
+    assert!(outputs[0].1.len() > 100_000, "the pile has contacts: {} bytes", outputs[0].1.len());
+    assert!(outputs[0].0 == outputs[1].0, "body rows differ between one and two threads");
+    assert!(outputs[0].1 == outputs[1].1, "contact rows differ between one and two threads");
+}
