@@ -391,7 +391,7 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
-/// NSGS with the subdomain order `part` on a 3D problem whose `W` (= `w`) has uniform 3 × 3
+/// NSGS in the slab order `part` on a 3D problem whose `W` (= `w`) has uniform 3 × 3
 /// blocks; the stopping rule, error and report are those of [`super::solve_with`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
