@@ -516,16 +516,7 @@ pub(crate) fn colour_contacts(w: &Operator, dim: usize, order: &mut Vec<usize>, 
     // Edges (later contact, earlier contact), sorted: the earlier neighbours of each contact.
     let mut edges: Vec<(usize, usize)> = Vec::new();
     match w {
-        Operator::BlockCsr(m) => {
-            for a in 0..nc {
-                for k in m.row_blocks(a) {
-                    let b = m.block_col(k);
-                    if b != a {
-                        edges.push((a.max(b), a.min(b)));
-                    }
-                }
-            }
-        }
+        Operator::BlockCsr(m) => edges = coupled_pairs(m),
         Operator::Dense(m) => {
             for a in 0..nc {
                 for b in 0..nc {
@@ -570,6 +561,23 @@ pub(crate) fn colour_contacts(w: &Operator, dim: usize, order: &mut Vec<usize>, 
         order[fill[c]] = a;
         fill[c] += 1;
     }
+}
+
+/// The pairs of coupled contacts of `w` (`α ≠ β` with `W_αβ` or `W_βα` stored) as
+/// `(later, earlier)`, sorted and without repeats.
+pub(crate) fn coupled_pairs(w: &BlockCsr) -> Vec<(usize, usize)> {
+    let mut edges = Vec::new();
+    for a in 0..w.n_block_rows() {
+        for k in w.row_blocks(a) {
+            let b = w.block_col(k);
+            if b != a {
+                edges.push((a.max(b), a.min(b)));
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges.dedup();
+    edges
 }
 
 pub(crate) fn compute_u(p: &FrictionContact, r: &[f64], u: &mut [f64]) {

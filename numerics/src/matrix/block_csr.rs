@@ -425,9 +425,10 @@ impl BlockCsr {
 }
 
 /// `B x` for one 3 × 3 block stored column-major: each row's three products summed on their
-/// own (the unrolled uniform-3 paths of [`BlockCsr::row_times`] and [`BlockCsr::matvec_add`]).
+/// own (the unrolled uniform-3 paths of [`BlockCsr::row_times`] and [`BlockCsr::matvec_add`], and
+/// the row products of the NSGS slab sweep).
 #[inline(always)]
-fn block3_times(b: &[f64; 9], x: &[f64; 3]) -> [f64; 3] {
+pub(crate) fn block3_times(b: &[f64; 9], x: &[f64; 3]) -> [f64; 3] {
     [
         b[0] * x[0] + b[3] * x[1] + b[6] * x[2],
         b[1] * x[0] + b[4] * x[1] + b[7] * x[2],

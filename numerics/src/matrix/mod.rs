@@ -6,6 +6,7 @@
 mod block_csr;
 mod coupling;
 
+pub(crate) use block_csr::block3_times;
 pub use block_csr::{BlockCsr, BlockCsrParts, BlockTriplet};
 pub use coupling::{Coupling, CouplingGraph, NO_SYSTEM};
 use nalgebra::DMatrix;

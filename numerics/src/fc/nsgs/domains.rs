@@ -25,6 +25,7 @@ use super::{compute_u, local_3d_at, update_3, Diag3, DiagBlocks, Stagnation, Swe
 use crate::fc::local::slip::IsotropicBlock;
 use crate::fc::residual::{fc_error_with_u, natural_map_contact, DBL_EPSILON};
 use crate::fc::{FrictionContact, LocalSolver, NsgsOptions};
+use crate::matrix::block3_times;
 use crate::matrix::BlockCsr;
 use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{Matrix3, Vector3};
@@ -135,12 +136,7 @@ impl Slab {
         let ks = self.row_ptr[i]..self.row_ptr[i + 1];
         let mut o = [0.0; 3];
         for (&c, b) in self.cols[ks.clone()].iter().zip(&self.vals[ks]) {
-            let y = [x[3 * c], x[3 * c + 1], x[3 * c + 2]];
-            let t = [
-                b[0] * y[0] + b[3] * y[1] + b[6] * y[2],
-                b[1] * y[0] + b[4] * y[1] + b[7] * y[2],
-                b[2] * y[0] + b[5] * y[1] + b[8] * y[2],
-            ];
+            let t = block3_times(b, &[x[3 * c], x[3 * c + 1], x[3 * c + 2]]);
             o = [o[0] + t[0], o[1] + t[1], o[2] + t[2]];
         }
         o

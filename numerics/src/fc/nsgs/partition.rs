@@ -22,29 +22,29 @@ impl Partition {
     }
 }
 
-/// The symmetric adjacency of the stored blocks of `w` (diagonal blocks left out), as CSR.
+/// The symmetric adjacency of the stored blocks of `w` (diagonal blocks left out), as CSR with
+/// each contact's neighbours in increasing order (the pairs come sorted by later contact, then
+/// earlier one).
 fn adjacency(w: &BlockCsr) -> (Vec<usize>, Vec<usize>) {
     let nc = w.n_block_rows();
-    let mut edges: Vec<(usize, usize)> = Vec::new();
-    for a in 0..nc {
-        for k in w.row_blocks(a) {
-            let b = w.block_col(k);
-            if b != a {
-                edges.push((a, b));
-                edges.push((b, a));
-            }
-        }
-    }
-    edges.sort_unstable();
-    edges.dedup();
+    let pairs = super::coupled_pairs(w);
     let mut ptr = vec![0; nc + 1];
-    for &(a, _) in &edges {
+    for &(a, b) in &pairs {
         ptr[a + 1] += 1;
+        ptr[b + 1] += 1;
     }
     for a in 0..nc {
         ptr[a + 1] += ptr[a];
     }
-    (ptr, edges.into_iter().map(|(_, b)| b).collect())
+    let mut fill = ptr[..nc].to_vec();
+    let mut adj = vec![0; ptr[nc]];
+    for &(a, b) in &pairs {
+        adj[fill[a]] = b;
+        fill[a] += 1;
+        adj[fill[b]] = a;
+        fill[b] += 1;
+    }
+    (ptr, adj)
 }
 
 /// Breadth-first levels of every contact: each connected component from a pseudo-peripheral
@@ -54,7 +54,7 @@ fn bfs_levels(ptr: &[usize], adj: &[usize]) -> (Vec<usize>, usize) {
     let nc = ptr.len() - 1;
     let mut level = vec![usize::MAX; nc];
     let mut stamp = vec![usize::MAX; nc];
-    let mut queue = Vec::with_capacity(nc);
+    let (mut queue, mut depth_of) = (Vec::with_capacity(nc), Vec::with_capacity(nc));
     let mut n_levels = 0;
     // BFS from `s` over its component, marking with `mark`; returns the last contact reached and
     // the depth, and writes `base +` the distances into `dist` when given.
@@ -62,8 +62,9 @@ fn bfs_levels(ptr: &[usize], adj: &[usize]) -> (Vec<usize>, usize) {
         queue.clear();
         queue.push(s);
         stamp[s] = mark;
-        let (mut head, mut depth_of) = (0, Vec::with_capacity(nc));
+        depth_of.clear();
         depth_of.push(0usize);
+        let mut head = 0;
         while head < queue.len() {
             let (a, da) = (queue[head], depth_of[head]);
             head += 1;
