@@ -9,7 +9,7 @@
 //! `frontend/tests/sample_spheres_in_a_box.rs` checks that the files in `samples/` are what this
 //! writes.
 
-use saltus_frontend::xml::mech_writer::spheres_in_a_box_xml;
+use saltus_runtime::xml::mech_writer::spheres_in_a_box_xml;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();

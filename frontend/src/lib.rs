@@ -1,28 +1,15 @@
 //! # saltus-frontend
 //!
-//! The user-facing layer of Saltus: XML model files (schema `schemas/saltus-model.xsd`),
-//! C-ABI plugins loaded from shared libraries, and the `saltus` command-line tool.
-//!
-//! * [`xml`]: DTOs mirroring the schema one-to-one, loading with positions in every error.
-//! * [`plugin`]: the plugin loader (the only `unsafe` code of Saltus).
+//! The `saltus` command-line tool: argument parsing, progress bars, plots, `saltus view`,
+//! `saltus solve`. Everything a run needs (models, plugins, the stepping façade, the run
+//! driver and the output sinks) is in `saltus-runtime`, which the Python package shares.
 #![warn(missing_docs)]
 
-pub mod interrupt;
 pub mod mech_cmd;
-pub mod names;
-pub mod output;
 pub mod plot;
 mod plot_text;
-pub mod plugin;
-pub mod runner;
-pub mod runner_control;
-pub mod runner_ed;
-pub mod runner_events;
-pub mod runner_mech;
+pub mod progress;
 #[cfg(feature = "hdf5")]
 pub mod runner_mech_hdf5;
-pub mod simulation;
 pub mod solve_cmd;
-pub mod step_time;
 pub mod view_cmd;
-pub mod xml;

@@ -7,9 +7,15 @@
 //! stdout or stderr (`saltus check m.xml | head -0`) never panics.
 
 use clap::{Args, Parser, Subcommand};
-use saltus_frontend::interrupt::StopFlags;
-use saltus_frontend::output::{inputs, Format, Target};
-use saltus_frontend::{mech_cmd, plot, runner, runner_control, solve_cmd, view_cmd, xml};
+use saltus_frontend::progress::Bar;
+use saltus_frontend::{mech_cmd, plot, solve_cmd, view_cmd};
+use saltus_runtime::drive::{RunOptions, Stepper, Summary};
+use saltus_runtime::execute::execute;
+use saltus_runtime::interrupt::StopFlags;
+use saltus_runtime::output::{inputs, Format, Target};
+use saltus_runtime::run::control::ControlRun;
+use saltus_runtime::run::kernel::{self as runner, ModelRun};
+use saltus_runtime::xml;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -215,7 +221,7 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             if loaded.model.control.is_some() {
                 return run_control(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
             }
-            let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()))
+            let built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()))
                 .map_err(|e| Failure::Input(e.to_string()))?;
             let every = every.or(built.every).unwrap_or(1);
             let inputs = inputs::model_inputs(&model, &search_dirs(plugins.plugin_dirs));
@@ -224,17 +230,19 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 check_size(&built, every, Format::of(&out))?;
             }
             let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
-            let opts = runner::RunOptions { every, quiet, strict, stop };
-            match runner::execute(&mut built, &opts, target) {
+            let opts = RunOptions { every, quiet, strict, stop };
+            let mut run = ModelRun::new(built);
+            let mut bar = Bar::new(run.total(), run.unit(), quiet);
+            match execute(&mut run, &opts, target, None, &mut bar) {
                 Ok(sum) => {
                     if !quiet {
-                        summary(&model, &built, &sum, &out);
+                        summary(&model, &run.built, &sum, &out);
                     }
                     Ok(())
                 }
                 Err(e) => {
                     if let (Some(sum), false) = (e.summary(), quiet) {
-                        summary(&model, &built, sum, &out);
+                        summary(&model, &run.built, sum, &out);
                     }
                     Err(Failure::Code(e.to_string(), e.exit_code()))
                 }
@@ -331,8 +339,7 @@ fn run_control(
     plugin_dirs: Vec<PathBuf>,
 ) -> Result<(), Failure> {
     let dirs = search_dirs(plugin_dirs);
-    let mut built =
-        xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
+    let built = xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
     let every = every.or(loaded.model.output.as_ref().and_then(|o| o.every)).unwrap_or(1);
     let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
     let rows = built.steps / every.max(1) + 2;
@@ -344,13 +351,17 @@ fn run_control(
         )));
     }
     let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
-    let opts = runner::RunOptions { every, quiet, strict: false, stop };
-    match runner_control::execute(&mut built, &opts, target) {
+    // relay problems of the controllers that do not converge are counted, never fatal
+    let opts = RunOptions { every, quiet, strict: false, stop };
+    let h = built.h;
+    let mut run = ControlRun::new(built);
+    let mut bar = Bar::new(run.total(), run.unit(), quiet);
+    match execute(&mut run, &opts, target, None, &mut bar) {
         Ok(sum) => {
             if !quiet {
                 warn(format_args!(
                     "{}: control simulation, {} steps (h = {}), {} actuations, {} relay problems not converged, max residual {:.3e}, wall time {:.3} s; {} rows written to {}",
-                    model.display(), sum.steps, xml::plain(built.h), sum.events, sum.not_converged, sum.max_residual,
+                    model.display(), sum.steps, xml::plain(h), sum.events, sum.not_converged, sum.max_residual,
                     sum.wall.as_secs_f64(), sum.rows, out.display()
                 ));
             }
@@ -409,7 +420,7 @@ fn check_size(built: &xml::convert::Built, every: u64, format: Format) -> Result
 }
 
 /// The summary line of a run (stderr).
-fn summary(model: &Path, built: &xml::convert::Built, sum: &runner::Summary, out: &Path) {
+fn summary(model: &Path, built: &xml::convert::Built, sum: &Summary, out: &Path) {
     if built.sim.time_stepping().is_some() {
         warn(format_args!(
             "{}: {} steps (h = {}), {} events, {} nonsmooth steps, {} solver iterations, max residual {:.3e}, {} steps not converged, {} Newton iterations, wall time {:.3} s; {} rows written to {}",

@@ -1,12 +1,14 @@
 //! `saltus run` and `saltus check` on a `<Mechanics>` model (the CLI glue of
-//! [`crate::xml::convert_mech`] and [`crate::runner_mech`]); `main.rs` prints what these return.
+//! [`saltus_runtime::xml::convert_mech`] and [`saltus_runtime::run::mechanics`]); `main.rs`
+//! prints what these return.
 
-use crate::interrupt::StopFlags;
-use crate::output::{inputs, Format, Target};
-use crate::runner::RunOptions;
-use crate::runner_mech::{self, execute_mech};
-use crate::xml::convert_mech::{build_mechanics, MechanicsBuilt};
-use crate::xml::{plain, LoadedModel};
+use saltus_runtime::drive::{RunOptions, Stepper, Summary};
+use saltus_runtime::execute::execute;
+use saltus_runtime::interrupt::StopFlags;
+use saltus_runtime::output::{inputs, Format, Target};
+use saltus_runtime::run::mechanics::{self as runner_mech, MechRun};
+use saltus_runtime::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_runtime::xml::{plain, LoadedModel};
 use std::path::{Path, PathBuf};
 
 /// Why a mechanics command failed: the message and the exit code (1 input or failed run,
@@ -61,7 +63,7 @@ pub fn contacts_path(out: &Path) -> PathBuf {
 }
 
 /// The summary line of a mechanics run.
-pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &crate::runner::Summary, out: &Path) -> String {
+pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &Summary, out: &Path) -> String {
     format!(
         "{}: {} steps (h = {}), {} bodies, {} steps with {}, {} contact events, {} solver iterations, max residual {:.3e}, {} steps not converged, wall time {:.3} s; {} rows written to {}",
         model.display(),
@@ -91,7 +93,7 @@ pub fn run(loaded: &LoadedModel, a: &MechRunArgs, stop: StopFlags, say: impl Fn(
     let target = Target::plan(&a.out, &inputs).map_err(|e| input(e.to_string()))?;
     let contacts = if a.contacts {
         let p = contacts_path(&a.out);
-        if *target.kind() == crate::output::TargetKind::InPlace {
+        if *target.kind() == saltus_runtime::output::TargetKind::InPlace {
             return Err(input(format!(
                 "--contacts needs a regular output file (the contacts go to OUT.contacts.EXT beside it), not `{}`",
                 a.out.display()
@@ -113,9 +115,10 @@ pub fn run(loaded: &LoadedModel, a: &MechRunArgs, stop: StopFlags, say: impl Fn(
             )));
         }
     }
-    let sim = built.simulation().map_err(|e| input(e.to_string()))?;
+    let mut run = MechRun::from_built(&built).map_err(|e| input(e.to_string()))?;
     let opts = RunOptions { every, quiet: a.quiet, strict: a.strict, stop };
-    match execute_mech(&built, sim, &opts, target, contacts) {
+    let mut bar = crate::progress::Bar::new(run.total(), run.unit(), a.quiet);
+    match execute(&mut run, &opts, target, contacts, &mut bar) {
         Ok(sum) => {
             if !a.quiet {
                 say(&summary_line(&a.model, &built, &sum, &a.out));

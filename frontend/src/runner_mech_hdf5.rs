@@ -2,13 +2,14 @@
 //! written by [`saltus_mechanics::io_hdf5`], into `OUT.partial.hdf5` renamed on success (as every
 //! run output), with signals, `--every` and `--strict` handled as in [`crate::runner_mech`].
 
-use crate::interrupt::StopFlags;
 use crate::mech_cmd::{summary_line, MechFailure, MechRunArgs};
-use crate::output::{Target, TargetKind};
-use crate::runner::{Progress, Summary};
-use crate::xml::convert_mech::MechanicsBuilt;
-use crate::xml::plain;
+use crate::progress::Bar;
 use saltus_mechanics::io_hdf5::{Hdf5Options, MechanicsHdf5Writer};
+use saltus_runtime::drive::{Progress, Summary};
+use saltus_runtime::interrupt::StopFlags;
+use saltus_runtime::output::{Target, TargetKind};
+use saltus_runtime::xml::convert_mech::MechanicsBuilt;
+use saltus_runtime::xml::plain;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -37,7 +38,7 @@ pub fn run(
     let opts = Hdf5Options { output_frequency: every as usize, ..Default::default() };
     let mut w = MechanicsHdf5Writer::create(&path, &sim, opts).map_err(|e| fail(e.to_string(), 1))?;
     let mut sum = Summary::default();
-    let mut bar = Progress::new(built.steps, "steps", a.quiet);
+    let mut bar = Bar::new(built.steps, "steps", a.quiet);
     let start = Instant::now();
     let mut stopped: Option<(String, u8)> = None;
     let mut prev_active = 0;
@@ -50,7 +51,7 @@ pub fn run(
         let rep = match sim.step() {
             Ok(r) => r,
             Err(e) => {
-                let named = crate::runner_mech::named_error(&e, &sim.model);
+                let named = saltus_runtime::run::mechanics::named_error(&e, &sim.model);
                 stopped = Some((format!("the simulation failed after {} steps: {named}", k - 1), 1));
                 break;
             }
@@ -87,7 +88,7 @@ pub fn run(
             bar.update(k, rep.t);
         }
     }
-    bar.finish();
+    Progress::finish(&mut bar);
     sum.wall = start.elapsed();
     sum.rows = sum.steps / every.max(1) + 1;
     let closed = w.close();

@@ -139,7 +139,7 @@ pub fn solve(
                         text.push_str(vname);
                         for x in v {
                             text.push(' ');
-                            crate::runner::fmt_num(*x, &mut text);
+                            saltus_runtime::output::csv::fmt_num(*x, &mut text);
                         }
                         text.push('\n');
                     }

@@ -5,11 +5,14 @@
 //! OUT.html [--t T]`, built by [`build_mechanics`]) or from `--scene spheres_in_a_box --n N [--t T]
 //! [--seed S]`.
 
-use crate::xml::convert_mech::build_mechanics;
 use clap::Args;
 use saltus_mechanics::scenes::{self, Scene};
 use saltus_mechanics::view::Recording;
 use saltus_mechanics::MechanicsSimulation;
+use saltus_runtime::drive::{drive, NoProgress, RunOptions, Sinks, Stepper};
+use saltus_runtime::output::{RowSink, TargetError};
+use saltus_runtime::run::mechanics::{self as runner_mech, on_pool, MechRun};
+use saltus_runtime::xml::convert_mech::build_mechanics;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `saltus view`.
@@ -65,28 +68,42 @@ pub struct ViewSummary {
 pub fn write_view(scene: Scene, every: Option<usize>, out: &Path) -> Result<ViewSummary, String> {
     let steps = scene.n_steps();
     let sim = scene.into_simulation().map_err(|e| e.to_string())?;
-    write_view_of(sim, steps, every, out)
+    write_view_of(sim, 0.0, steps, every, out)
 }
 
-/// [`write_view`] of a simulation already set up (an XML `<Mechanics>` model's), for `steps` steps.
+/// The page's frames, filled from the rows of the body table (`t`, then
+/// [`runner_mech::BODY_COLUMNS`] per moving body, the pose first).
+struct Frames(Recording);
+
+impl RowSink for Frames {
+    fn row(&mut self, values: &[f64]) -> Result<(), TargetError> {
+        self.0.push_frame(values[0], &values[1..], runner_mech::BODY_COLUMNS.len());
+        Ok(())
+    }
+}
+
+/// [`write_view`] of a simulation already set up (an XML `<Mechanics>` model's), for `steps`
+/// steps from `t0`: driven by the runtime's run loop, recording every `every`-th step.
 pub fn write_view_of(
-    mut sim: MechanicsSimulation,
+    sim: MechanicsSimulation,
+    t0: f64,
     steps: usize,
     every: Option<usize>,
     out: &Path,
 ) -> Result<ViewSummary, String> {
     let every = every.unwrap_or_else(|| ((0.01 / sim.step_size()).round() as usize).max(1)).max(1);
-    let mut rec = Recording::new(&sim.model);
-    rec.record(&sim);
-    for k in 1..=steps {
-        sim.step().map_err(|e| e.to_string())?;
-        if k % every == 0 || k == steps {
-            rec.record(&sim);
-        }
+    let mut frames = Frames(Recording::new(&sim.model));
+    let h = sim.step_size();
+    let mut run = MechRun::new(sim, t0, h, steps as u64);
+    let opts = RunOptions { every: every as u64, ..RunOptions::default() };
+    let (_, res) = on_pool(|| drive(&mut run, &mut Sinks::main(&mut frames), &opts, &mut NoProgress));
+    if let Err(e) = res {
+        return Err(run.describe_failure(&e).unwrap_or_else(|| e.to_string()));
     }
+    let rec = frames.0;
     let html = rec.html();
     std::fs::write(out, &html).map_err(|e| format!("cannot write `{}`: {e}", out.display()))?;
-    Ok(ViewSummary { bodies: sim.model.n_bodies(), steps, frames: rec.n_frames(), bytes: html.len() })
+    Ok(ViewSummary { bodies: run.sim.model.n_bodies(), steps, frames: rec.n_frames(), bytes: html.len() })
 }
 
 /// `saltus view`.
@@ -102,7 +119,7 @@ pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
     let scene = match (&a.model, a.scene.as_deref()) {
         (Some(m), _) => {
             let input = |e: String| ViewFailure::Input(e);
-            let loaded = crate::xml::load_file(m).map_err(|e| input(e.to_string()))?;
+            let loaded = saltus_runtime::xml::load_file(m).map_err(|e| input(e.to_string()))?;
             if loaded.model.mechanics.is_none() {
                 return Err(input(format!(
                     "{}: `saltus view` plays <Mechanics> scenes; this model has none (plot its run with `saltus plot`)",
@@ -112,11 +129,15 @@ pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
             let built = build_mechanics(&loaded).map_err(|e| input(e.to_string()))?;
             let t_end = a.t.unwrap_or(built.t_end);
             if t_end <= built.t0 {
-                return Err(ViewFailure::Usage(format!("--t must be after t0 = {}", crate::xml::plain(built.t0))));
+                return Err(ViewFailure::Usage(format!(
+                    "--t must be after t0 = {}",
+                    saltus_runtime::xml::plain(built.t0)
+                )));
             }
             let steps = ((t_end - built.t0) / built.h).round() as usize;
             let sim = built.simulation().map_err(|e| input(e.to_string()))?;
-            return write_view_of(sim, steps, a.every.map(|e| e as usize), &a.output).map_err(ViewFailure::Input);
+            return write_view_of(sim, built.t0, steps, a.every.map(|e| e as usize), &a.output)
+                .map_err(ViewFailure::Input);
         }
         (None, Some("spheres_in_a_box")) => {
             scenes::spheres_in_a_box(a.n as usize, a.seed).map_err(|e| ViewFailure::Input(e.to_string()))?

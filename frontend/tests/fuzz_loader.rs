@@ -4,7 +4,7 @@
 mod common;
 
 use proptest::prelude::*;
-use saltus_frontend::xml::{convert, load_str};
+use saltus_runtime::xml::{convert, load_str};
 use std::path::Path;
 use std::sync::OnceLock;
 

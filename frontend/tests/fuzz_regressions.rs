@@ -2,7 +2,7 @@
 //! located error instead of a panic, an abort or a silent acceptance.
 mod common;
 
-use saltus_frontend::xml::{convert, load_str};
+use saltus_runtime::xml::{convert, load_str};
 use std::path::Path;
 
 fn ball() -> String {

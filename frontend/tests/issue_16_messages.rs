@@ -3,8 +3,8 @@
 //! first-order state `x`, print plain numbers, and show no serde or parser internals.
 mod common;
 
-use saltus_frontend::xml::xsd::{Schema, SCHEMA_XSD};
-use saltus_frontend::xml::{convert, load_str};
+use saltus_runtime::xml::xsd::{Schema, SCHEMA_XSD};
+use saltus_runtime::xml::{convert, load_str};
 use std::path::Path;
 use std::process::Command;
 

@@ -4,7 +4,7 @@
 //! reported with the element path before any step, with the functions of `plugins/testing`.
 mod common;
 
-use saltus_frontend::xml::{convert, load_str};
+use saltus_runtime::xml::{convert, load_str};
 use std::path::Path;
 
 const LIB: &str = "saltus_plugin_testing";

@@ -5,7 +5,7 @@
 //! Only files in temporary directories are used (FIFOs made with `mkfifo`), never `/dev/*`.
 mod common;
 
-use saltus_frontend::xml::{load_str, ModelError};
+use saltus_runtime::xml::{load_str, ModelError};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -127,7 +127,7 @@ fn ball_with_mass(values: &str) -> String {
 
 fn build_err(text: &str) -> String {
     let loaded = load_str(text, Path::new(FILE)).expect("loads");
-    match saltus_frontend::xml::convert::build(&loaded, vec![]) {
+    match saltus_runtime::xml::convert::build(&loaded, vec![]) {
         Ok(_) => panic!("built:\n{text}"),
         Err(e) => e.to_string(),
     }
@@ -162,7 +162,7 @@ fn a_first_order_mass_may_be_singular_but_not_indefinite() {
     let with_mass = |m: &str| circuit.replace("</A>", &format!("</A>\n      <Mass rows=\"2\" cols=\"2\">{m}</Mass>"));
     // symmetric positive semidefinite (a DAE): accepted
     let loaded = load_str(&with_mass("1 0 0 0"), Path::new(FILE)).unwrap();
-    assert!(saltus_frontend::xml::convert::build(&loaded, vec![]).is_ok());
+    assert!(saltus_runtime::xml::convert::build(&loaded, vec![]).is_ok());
     let e = build_err(&with_mass("1 0 0 -1"));
     assert!(e.contains("NSDS/FirstOrderLinearTIDS[circuit]/Mass"), "{e}");
     assert!(e.contains("diagonal entry 1 of the mass matrix is -1"), "{e}");
@@ -258,7 +258,7 @@ fn the_size_cap_is_set_by_an_environment_variable() {
     assert_eq!(o.status.code(), Some(0), "exactly at the cap: {}", stderr(&o));
     let o = check_with(&m, &[("SALTUS_MAX_DATA_BYTES", "lots")]);
     assert!(stderr(&o).contains("`lots` is not a number of bytes"), "{}", stderr(&o));
-    assert_eq!(saltus_frontend::xml::values::DEFAULT_MAX_DATA_BYTES, 1 << 30);
+    assert_eq!(saltus_runtime::xml::values::DEFAULT_MAX_DATA_BYTES, 1 << 30);
 }
 
 #[test]

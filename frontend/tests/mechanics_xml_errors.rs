@@ -1,9 +1,9 @@
 //! Every mistake in a `<Mechanics>` model is reported before the run by `saltus check` (and
 //! `run`) with `file:line:column`, the element path and what is wrong (exit code 1).
 
-use saltus_frontend::xml::convert_mech::build_mechanics;
-use saltus_frontend::xml::load_str;
 use saltus_numerics::fc::FcSolver;
+use saltus_runtime::xml::convert_mech::build_mechanics;
+use saltus_runtime::xml::load_str;
 use std::path::Path;
 use std::process::Command;
 
@@ -262,7 +262,7 @@ fn run_outputs() {
 }
 
 /// `BASE` with extra attributes on its `<NsgsAc>`, loaded and built.
-fn build_with_nsgs_attrs(attrs: &str) -> Result<saltus_frontend::xml::convert_mech::MechanicsBuilt, String> {
+fn build_with_nsgs_attrs(attrs: &str) -> Result<saltus_runtime::xml::convert_mech::MechanicsBuilt, String> {
     let text = BASE.replace(r#"max_iter="100"/>"#, &format!(r#"max_iter="100"{attrs}/>"#));
     let loaded = load_str(&text, Path::new("m.xml")).map_err(|e| e.to_string())?;
     build_mechanics(&loaded).map_err(|e| e.to_string())

@@ -2,7 +2,7 @@
 //! each element `X` is named as `` `<X>` `` in some section (text between two headings), and each
 //! of its attributes `a` appears as `` `a` `` in a section that names `<X>`.
 
-use saltus_frontend::xml::xsd::Schema;
+use saltus_runtime::xml::xsd::Schema;
 
 #[test]
 fn every_element_and_attribute_of_the_schema_is_documented() {

@@ -1,7 +1,7 @@
 //! Every sample parses, round-trips through the serializer, and validates against the XSD.
 mod common;
 
-use saltus_frontend::xml::{load_file, load_str, to_xml};
+use saltus_runtime::xml::{load_file, load_str, to_xml};
 use std::path::PathBuf;
 
 pub fn samples() -> Vec<PathBuf> {

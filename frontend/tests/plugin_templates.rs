@@ -5,7 +5,7 @@
 //! same trajectory, bit for bit, as the sample with the weight written inline.
 mod common;
 
-use saltus_frontend::plugin::PluginResolver;
+use saltus_runtime::plugin::PluginResolver;
 use std::path::Path;
 use std::process::Command;
 

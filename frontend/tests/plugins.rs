@@ -1,7 +1,7 @@
 //! The plugin loader against the example cdylib plugins and a plugin written in C.
 mod common;
 
-use saltus_frontend::plugin::{PluginCallError, PluginError, PluginResolver};
+use saltus_runtime::plugin::{PluginCallError, PluginError, PluginResolver};
 
 fn resolver() -> PluginResolver {
     PluginResolver::new("/nonexistent-model-dir", vec![common::plugin_dir()])

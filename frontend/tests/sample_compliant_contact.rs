@@ -6,7 +6,7 @@
 //! floor, the oscillation period 2π√(m c) (O(h)) and the rest deflection m g c (1e-9); and c = 0
 //! gives the bits of the rigid `LagrangianLinearTIR` contact.
 mod sample_util;
-use saltus_frontend::xml::{convert, load_str};
+use saltus_runtime::xml::{convert, load_str};
 use sample_util::*;
 
 const M: f64 = 1.0;

@@ -9,7 +9,7 @@
 //! * released at rest on the floor: the rest deflection δ(m g) and the force m g to 1e-9;
 //! * a missing plugin symbol, a missing attribute and bad plugin parameters are located errors.
 mod sample_util;
-use saltus_frontend::xml::{convert, load_str};
+use saltus_runtime::xml::{convert, load_str};
 use sample_util::*;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,7 @@ fn plugin_dir() -> PathBuf {
 }
 
 /// The model built from `text`, or its error message.
-fn build(text: &str, dir: &Path) -> Result<saltus_frontend::simulation::Built, String> {
+fn build(text: &str, dir: &Path) -> Result<saltus_runtime::simulation::Built, String> {
     let file = sample("compliant_hertz/edited.xml");
     let loaded = load_str(text, &file).map_err(|e| e.to_string())?;
     convert::build(&loaded, vec![dir.to_path_buf()]).map_err(|e| e.to_string())

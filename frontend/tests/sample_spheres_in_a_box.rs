@@ -6,10 +6,10 @@
 mod mech_util;
 
 use mech_util::{impulse_from, run, sample, unit_quaternions, with_final_time};
-use saltus_frontend::xml::convert_mech::build_mechanics;
-use saltus_frontend::xml::load_file;
-use saltus_frontend::xml::mech_writer::spheres_in_a_box_xml;
 use saltus_mechanics::scenes::{spheres, spheres_in_a_box};
+use saltus_runtime::xml::convert_mech::build_mechanics;
+use saltus_runtime::xml::load_file;
+use saltus_runtime::xml::mech_writer::spheres_in_a_box_xml;
 
 #[test]
 fn sample_files_are_up_to_date() {

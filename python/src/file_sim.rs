@@ -1,20 +1,20 @@
 //! `CoreModelRun`: a `<Mechanics>` (rigid bodies) or `<Control>` (zero-order-hold control)
-//! model file, run to its final time by the CLI's own runners ([`runner_mech::run_mech`],
-//! [`runner_control::run_to_sink`]) into an in-memory [`ColumnTable`], with the GIL released.
+//! model file, run to its final time by the runtime's driver ([`drive`] over a [`MechRun`] or a
+//! [`ControlRun`], as `saltus run`) into an in-memory [`ColumnTable`], with the GIL released.
 //! The columns are those of the CSV of `saltus run` on the same file.
 
-use crate::errors::{guard, ModelError, OutputError, SimulationError};
+use crate::errors::{guard, ModelError, SimulationError};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use saltus_frontend::interrupt::{StopFlags, StopSignal};
-use saltus_frontend::output::memory::ColumnTable;
-use saltus_frontend::runner::{RunOptions, Stopped, Summary};
-use saltus_frontend::runner_control;
-use saltus_frontend::runner_mech::{self, named_error, Sinks};
-use saltus_frontend::xml::convert_control::{build_control, ControlBuilt};
-use saltus_frontend::xml::convert_mech::{build_mechanics, MechanicsBuilt};
-use saltus_frontend::xml::{self, LoadedModel};
+use saltus_runtime::drive::{drive, NoProgress, RunOptions, Sinks, Stepper, Stopped, Summary};
+use saltus_runtime::interrupt::StopFlags;
+use saltus_runtime::output::memory::ColumnTable;
+use saltus_runtime::run::control::ControlRun;
+use saltus_runtime::run::mechanics::{self as runner_mech, named_error, on_pool, MechRun};
+use saltus_runtime::xml::convert_control::{build_control, ControlBuilt};
+use saltus_runtime::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_runtime::xml::{self, LoadedModel};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -82,13 +82,6 @@ fn columns_of(m: &Model) -> Vec<String> {
         Model::Mechanics(b) => runner_mech::header(&b.model),
         Model::Control { meta, .. } => meta.columns.clone(),
     }
-}
-
-/// How a run ended, without the GIL.
-enum Ended {
-    Done,
-    Mech(Stopped, u64),
-    Control(String, Option<StopSignal>),
 }
 
 #[pymethods]
@@ -166,66 +159,39 @@ impl CoreModelRun {
             let sigint = if interruptible { Some(crate::sim::SigInt::register()?) } else { None };
             let stop = sigint.as_ref().map_or_else(StopFlags::none, |s| s.flags.clone());
             let opts = RunOptions { every, quiet: true, strict, stop };
-            let mut sum = Summary::default();
-            let start = std::time::Instant::now();
-            let ended = match &mut i.model {
-                Model::Mechanics(built) => {
-                    let mut sim = built.simulation().map_err(|e| ModelError::new_err(named_error(&e, &built.model)))?;
-                    table.reserve((built.steps / every + 2) as usize);
-                    let built = &**built;
-                    let res = py.detach(|| {
-                        crate::sim::no_panic(|| {
-                            let sinks = Sinks::<ColumnTable, ColumnTable> { bodies: &mut table, contacts: None };
-                            runner_mech::run_mech(built, &mut sim, &opts, sinks, &mut sum)
-                        })
-                    })?;
-                    match res {
-                        Ok(()) => Ended::Done,
-                        Err(Stopped::Mechanics(e)) => {
-                            let msg = named_error(&e, &built.model);
-                            return Err(SimulationError::new_err(format!(
-                                "the simulation failed after {} steps: {msg}",
-                                sum.steps
-                            )));
-                        }
-                        Err(s) => Ended::Mech(s, sum.steps),
-                    }
-                }
-                Model::Control { loaded, dirs, built, .. } => {
-                    let mut b = match built.take() {
-                        Some(b) => b,
-                        None => Box::new(
-                            build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?,
-                        ),
-                    };
-                    table.reserve((b.steps / every + 2) as usize);
-                    let res = py.detach(|| {
-                        crate::sim::no_panic(|| runner_control::run_to_sink(&mut b, &opts, &mut table, &mut sum))
-                    })?;
-                    match res {
-                        Ok(()) => Ended::Done,
-                        Err((message, signal)) => Ended::Control(message, signal),
-                    }
-                }
+            let mut stepper: Box<dyn Stepper + Send> = match &mut i.model {
+                Model::Mechanics(built) => Box::new(
+                    MechRun::from_built(built).map_err(|e| ModelError::new_err(named_error(&e, &built.model)))?,
+                ),
+                Model::Control { loaded, dirs, built, .. } => Box::new(ControlRun::new(*match built.take() {
+                    Some(b) => b,
+                    None => Box::new(build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?),
+                })),
             };
-            sum.wall = start.elapsed();
+            table.reserve((stepper.total() / every + 2) as usize);
+            let (mut sum, res) = py.detach(|| {
+                crate::sim::no_panic(|| {
+                    on_pool(|| drive(&mut *stepper, &mut Sinks::main(&mut table), &opts, &mut NoProgress))
+                })
+            })?;
             sum.rows = table.rows() as u64;
             i.last = Some(sum.clone());
             drop(sigint);
-            let interrupted = |t: String| -> PyResult<()> {
-                py.check_signals()?;
-                Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(format!("interrupted {t}after {} steps", sum.steps)))
-            };
-            match ended {
-                Ended::Done => {}
-                Ended::Mech(Stopped::Signal(_, t), _) => interrupted(format!("at t = {t} "))?,
-                Ended::Mech(s, steps) => return Err(crate::sim::stopped_err(s, steps)),
-                Ended::Control(_, Some(_)) => interrupted(String::new())?,
-                Ended::Control(message, None) => {
-                    return Err(if message.starts_with("the control simulation failed") {
-                        SimulationError::new_err(message)
-                    } else {
-                        OutputError::new_err(message)
+            match res {
+                Ok(()) => {}
+                Err(Stopped::Signal(_, t)) => {
+                    py.check_signals()?;
+                    return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(format!(
+                        "interrupted at t = {t} after {} steps",
+                        sum.steps
+                    )));
+                }
+                Err(s) => {
+                    return Err(match stepper.describe_failure(&s) {
+                        Some(named) => {
+                            SimulationError::new_err(format!("the simulation failed after {} steps: {named}", sum.steps))
+                        }
+                        None => crate::sim::stopped_err(s, sum.steps),
                     })
                 }
             }

@@ -10,7 +10,7 @@ use nalgebra::DMatrix;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use saltus_frontend::xml::HostFns;
+use saltus_runtime::xml::HostFns;
 use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn, TimeMatFn, TimeVecFn};
 use saltus_kernel::UserFnError;
 use std::sync::{Arc, Mutex};
@@ -187,7 +187,7 @@ fn state_mat(f: Py<PyAny>, name: String, raised: Raised) -> StateMatFn {
 
 /// The host functions from a dict `{"time": {name: f}, "time_mat": {..}, "pair_vec": {..},
 /// "pair_mat": {..}, "state_vec": {..}, "state_mat": {..}}` (the kinds of
-/// [`saltus_frontend::xml::HostFns`]: `f(t)`, `A(t)`, `f(t, a, b)`, `J(t, a, b)`, `f(t, x)`,
+/// [`saltus_runtime::xml::HostFns`]: `f(t)`, `A(t)`, `f(t, a, b)`, `J(t, a, b)`, `f(t, x)`,
 /// `J(t, x)`), and the slot where their exceptions are kept.
 pub fn host_fns(d: Option<&Bound<'_, PyDict>>) -> PyResult<(HostFns, Raised)> {
     let mut h = HostFns::default();

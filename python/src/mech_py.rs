@@ -390,7 +390,7 @@ impl CoreMechanicsSimulation {
             let (mut ts, mut rec, mut per) = (Vec::new(), <[Vec<f64>; 4]>::default(), <[Vec<f64>; 6]>::default());
             // the steps on a rayon worker, as `saltus run` (the slab sweep's threads stay awake)
             let res: PyResult<()> = py.detach(|| {
-                saltus_frontend::runner_mech::on_pool(|| {
+                saltus_runtime::run::mechanics::on_pool(|| {
                     guard(|| {
                         ts.push(sim.time());
                         record(sim, &mut rec);

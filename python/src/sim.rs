@@ -1,5 +1,6 @@
-//! `CoreSimulation`: a built model and its simulation (the frontend's [`Built`]), stepped one
-//! step at a time from Python or run to the end in Rust with the GIL released.
+//! `CoreSimulation`: a built model and its simulation (the runtime's [`ModelRun`]), stepped one
+//! step at a time from Python or run to the end in Rust with the GIL released, both through the
+//! runtime's driver ([`step_once`], [`drive`]): a Python step is a `saltus run` step.
 
 use crate::errors::{guard, ModelError, OutputError, SimulationError};
 use crate::host::{host_fns, Raised};
@@ -7,22 +8,21 @@ use crate::views::{ViewOf, Views};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use saltus_frontend::interrupt::StopFlags;
-use saltus_frontend::output::memory::ColumnTable;
-use saltus_frontend::output::Target;
-use saltus_frontend::runner::{self, RunOptions, Stopped, Summary};
-use saltus_frontend::simulation::{Advance, Built, Simulation};
-use saltus_frontend::step_time::StepClock;
-use saltus_frontend::xml;
-use saltus_kernel::{DsId, InterId, UserEventHit};
+use saltus_kernel::{DsId, InterId};
+use saltus_runtime::drive::{drive, step_once, Discard, NoProgress, RunOptions, Sinks, Stepper, Stopped, Summary};
+use saltus_runtime::execute::execute;
+use saltus_runtime::interrupt::StopFlags;
+use saltus_runtime::output::memory::ColumnTable;
+use saltus_runtime::output::Target;
+use saltus_runtime::run::kernel::ModelRun;
+use saltus_runtime::simulation::{Built, Simulation};
+use saltus_runtime::xml;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 struct Inner {
-    built: Built,
-    clock: StepClock,
-    /// Time steps (time stepping) done so far.
-    k: u64,
+    /// The model, its simulation and its step counter.
+    run: ModelRun,
     /// The model file (for `run_to_file`'s check that the output is not an input).
     file: PathBuf,
     last: Option<Summary>,
@@ -30,10 +30,6 @@ struct Inner {
     raised: Raised,
     /// Live numpy views of the state (`ds.q()`, `inter.lambda_(1)`, ...), refreshed after each step.
     views: Views,
-    /// User events (`<Events>`) found by the last `compute_one_step`.
-    hits: Vec<UserEventHit>,
-    /// A user event with `action="stop"` was found by `compute_one_step`.
-    stopped: bool,
 }
 
 /// A model built from a model file (or from the Python classes) with its simulation.
@@ -57,19 +53,8 @@ fn dirs(plugin_dirs: Option<Vec<PathBuf>>) -> Vec<PathBuf> {
 
 impl CoreSimulation {
     fn new(built: Built, file: PathBuf, raised: Raised) -> CoreSimulation {
-        let clock = StepClock::new(built.t0, built.h);
         CoreSimulation {
-            inner: Mutex::new(Inner {
-                built,
-                clock,
-                k: 0,
-                file,
-                last: None,
-                raised,
-                views: Views::default(),
-                hits: Vec::new(),
-                stopped: false,
-            }),
+            inner: Mutex::new(Inner { run: ModelRun::new(built), file, last: None, raised, views: Views::default() }),
         }
     }
     fn from_loaded(m: xml::LoadedModel, path: PathBuf, dirs: Vec<PathBuf>) -> PyResult<CoreSimulation> {
@@ -84,23 +69,23 @@ impl CoreSimulation {
 }
 
 fn ds_id(i: &Inner, ds: usize) -> PyResult<DsId> {
-    if ds < i.built.nsds.n_ds() {
+    if ds < i.run.built.nsds.n_ds() {
         Ok(DsId(ds as u32))
     } else {
         Err(pyo3::exceptions::PyIndexError::new_err(format!(
             "no dynamical system {ds} (the model has {})",
-            i.built.nsds.n_ds()
+            i.run.built.nsds.n_ds()
         )))
     }
 }
 
 fn inter_id(i: &Inner, k: usize) -> PyResult<InterId> {
-    if k < i.built.nsds.n_interactions() {
+    if k < i.run.built.nsds.n_interactions() {
         Ok(InterId(k as u32))
     } else {
         Err(pyo3::exceptions::PyIndexError::new_err(format!(
             "no interaction {k} (the model has {})",
-            i.built.nsds.n_interactions()
+            i.run.built.nsds.n_interactions()
         )))
     }
 }
@@ -123,6 +108,7 @@ pub(crate) fn stopped_err(s: Stopped, steps: u64) -> PyErr {
     match s {
         Stopped::Failed(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::Mechanics(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
+        Stopped::Control(e) => SimulationError::new_err(format!("the control simulation failed after {steps} steps: {e}")),
         Stopped::NotConverged { t, residual, what } => SimulationError::new_err(format!(
             "strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} steps"
         )),
@@ -173,103 +159,80 @@ impl CoreSimulation {
     /// Start time.
     #[getter]
     fn t0(&self) -> f64 {
-        self.lock().built.t0
+        self.lock().run.built.t0
     }
     /// Final time.
     #[getter]
     fn t_end(&self) -> f64 {
-        self.lock().built.t_end
+        self.lock().run.built.t_end
     }
     /// Time step (event driven: the spacing of the time-discretisation events).
     #[getter]
     fn h(&self) -> f64 {
-        self.lock().built.h
+        self.lock().run.built.h
     }
     /// Number of steps (event driven: of time-discretisation events) from t0 to T.
     #[getter]
     fn steps(&self) -> u64 {
-        self.lock().built.steps
+        self.lock().run.built.steps
     }
     /// `<Output every>` of the model file, if any.
     #[getter]
     fn every(&self) -> Option<u64> {
-        self.lock().built.every
+        self.lock().run.built.every
     }
     /// `True` for an event-driven simulation.
     #[getter]
     fn event_driven(&self) -> bool {
-        matches!(self.lock().built.sim, Simulation::EventDriven(_))
+        matches!(self.lock().run.built.sim, Simulation::EventDriven(_))
     }
     /// Steps done (event driven: time-discretisation events passed).
     #[getter]
     fn k(&self) -> u64 {
-        let i = self.lock();
-        match &i.built.sim {
-            Simulation::EventDriven(s) => s.events().next_td_index().saturating_sub(1),
-            _ => i.k,
-        }
+        self.lock().run.steps_done()
     }
     /// Current time: `t0 + k h` as the CSV writes it (event driven: the time of the state).
     #[getter]
     fn t(&self) -> f64 {
-        let i = self.lock();
-        match &i.built.sim {
-            Simulation::EventDriven(_) => i.built.nsds.t(),
-            _ => i.clock.time(i.k),
-        }
+        self.lock().run.time()
     }
     /// Integrator and one-step problem, in words.
     fn describe(&self) -> String {
-        self.lock().built.sim.describe()
+        self.lock().run.built.sim.describe()
     }
     /// The column names of `run()` (exactly those of the CSV of `saltus run`).
     fn columns(&self) -> Vec<String> {
-        runner::columns(&self.lock().built)
+        self.lock().run.columns()
     }
     /// Names of the dynamical systems, in model order.
     fn ds_names(&self) -> Vec<String> {
         let i = self.lock();
-        (0..i.built.nsds.n_ds()).map(|d| i.built.nsds.ds_name(DsId(d as u32)).unwrap_or("").to_string()).collect()
+        (0..i.run.built.nsds.n_ds()).map(|d| i.run.built.nsds.ds_name(DsId(d as u32)).unwrap_or("").to_string()).collect()
     }
     /// Names of the interactions, in model order.
     fn interaction_names(&self) -> Vec<String> {
-        self.lock().built.nsds.interactions().iter().map(|x| x.name.clone()).collect()
+        self.lock().run.built.nsds.interactions().iter().map(|x| x.name.clone()).collect()
     }
 
     /// `True` while the final time is not reached (Siconos `hasNextEvent`).
     fn has_next_event(&self) -> bool {
-        let i = self.lock();
-        match &i.built.sim {
-            _ if i.stopped => false,
-            Simulation::EventDriven(s) => s.events().next_td_index() <= i.built.steps,
-            _ => i.k < i.built.steps,
-        }
+        !self.lock().run.done()
     }
 
-    /// One time step (event driven: the next event), with every Siconos phase. Raises
+    /// One time step (event driven: the next event), with every Siconos phase: the runtime
+    /// driver's step, exactly one step of `saltus run` (user events included). Raises
     /// `SimulationError` if the step fails (the state stays at the last good step).
     fn compute_one_step(&self, py: Python<'_>) -> PyResult<()> {
         guard(|| {
             let mut i = self.lock();
             let inner = &mut *i;
             inner.raised.clear();
-            inner.hits.clear();
-            match inner.built.sim.advance(&mut inner.built.nsds) {
-                Ok(Advance::Step(_)) => {
-                    inner.k += 1;
-                    // time stepping: the user events of the step just taken (as `saltus run`)
-                    if let Some(mon) = &mut inner.built.events {
-                        match mon.after_step(&mut inner.built.nsds) {
-                            Ok(h) => inner.hits = h,
-                            Err(e) => return Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
-                        }
-                    }
-                }
-                Ok(Advance::Event(rep)) => inner.hits.extend(rep.user),
-                Err(e) => return Err(inner.raised.chain(py, SimulationError::new_err(e.to_string()))),
+            let mut sum = Summary::default();
+            let res = step_once(&mut inner.run, &RunOptions::default(), &mut Sinks::main(&mut Discard), &mut sum);
+            if let Err(e) = res {
+                return Err(inner.raised.chain(py, SimulationError::new_err(e.to_string())));
             }
-            inner.stopped |= inner.hits.iter().any(|h| h.stop);
-            inner.views.refresh(py, &inner.built.nsds);
+            inner.views.refresh(py, &inner.run.built.nsds);
             Ok(())
         })
     }
@@ -280,11 +243,12 @@ impl CoreSimulation {
     /// `has_next_event()` is `False`.
     fn user_events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let i = self.lock();
-        let names: Vec<String> = match &i.built.sim {
+        let names: Vec<String> = match &i.run.built.sim {
             Simulation::EventDriven(s) => s.user_events().iter().map(|e| e.name.clone()).collect(),
-            _ => i.built.events.iter().flat_map(|m| m.events().iter().map(|e| e.name.clone())).collect(),
+            _ => i.run.built.events.iter().flat_map(|m| m.events().iter().map(|e| e.name.clone())).collect(),
         };
-        i.hits
+        i.run
+            .hits()
             .iter()
             .map(|h| {
                 let d = PyDict::new(py);
@@ -304,26 +268,26 @@ impl CoreSimulation {
     fn state<'py>(&self, py: Python<'py>, ds: usize) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let i = self.lock();
         let id = ds_id(&i, ds)?;
-        let s = i.built.nsds.ds(id).map(|d| d.state().as_slice().to_vec()).unwrap_or_default();
+        let s = i.run.built.nsds.ds(id).map(|d| d.state().as_slice().to_vec()).unwrap_or_default();
         Ok(PyArray1::from_vec(py, s))
     }
     /// Velocities `v` of a Lagrangian system (`None` for a first-order one).
     fn velocity<'py>(&self, py: Python<'py>, ds: usize) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
         let i = self.lock();
         let id = ds_id(&i, ds)?;
-        Ok(i.built.nsds.ds(id).and_then(|d| d.velocity()).map(|v| PyArray1::from_slice(py, v.as_slice())))
+        Ok(i.run.built.nsds.ds(id).and_then(|d| d.velocity()).map(|v| PyArray1::from_slice(py, v.as_slice())))
     }
     /// Output `y` at `level` of interaction `inter` (`None` where the kernel has not computed it).
     fn y<'py>(&self, py: Python<'py>, inter: usize, level: usize) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
         let i = self.lock();
         let id = inter_id(&i, inter)?;
-        Ok(i.built.nsds.interaction(id).and_then(|x| x.y(level)).map(|v| PyArray1::from_slice(py, v.as_slice())))
+        Ok(i.run.built.nsds.interaction(id).and_then(|x| x.y(level)).map(|v| PyArray1::from_slice(py, v.as_slice())))
     }
     /// Multiplier `λ` at `level` of interaction `inter`.
     fn lambda_<'py>(&self, py: Python<'py>, inter: usize, level: usize) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
         let i = self.lock();
         let id = inter_id(&i, inter)?;
-        Ok(i.built.nsds.interaction(id).and_then(|x| x.lambda(level)).map(|v| PyArray1::from_slice(py, v.as_slice())))
+        Ok(i.run.built.nsds.interaction(id).and_then(|x| x.lambda(level)).map(|v| PyArray1::from_slice(py, v.as_slice())))
     }
 
     /// A live view of a vector of the model (see `views.rs`): `what` is `"q"` (or `"x"`: the
@@ -351,7 +315,7 @@ impl CoreSimulation {
             }
         };
         let inner = &mut *i;
-        inner.views.get(py, &inner.built.nsds, of)
+        inner.views.get(py, &inner.run.built.nsds, of)
     }
 
     /// Runs to the final time in Rust with the GIL released, recording the columns named in
@@ -371,39 +335,24 @@ impl CoreSimulation {
     ) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
             let mut i = self.lock();
-            let mut table = ColumnTable::new(&runner::columns(&i.built), record.as_deref())
-                .map_err(pyo3::exceptions::PyKeyError::new_err)?;
-            let every = every.or(i.built.every).unwrap_or(1);
+            let mut table =
+                ColumnTable::new(&i.run.columns(), record.as_deref()).map_err(pyo3::exceptions::PyKeyError::new_err)?;
+            let every = every.or(i.run.built.every).unwrap_or(1);
             let sigint = if interruptible { Some(SigInt::register()?) } else { None };
             let stop = sigint.as_ref().map_or_else(StopFlags::none, |s| s.flags.clone());
             let opts = RunOptions { every: every.max(1), quiet: true, strict, stop };
             let inner = &mut *i;
             inner.raised.clear();
-            let event_driven = matches!(inner.built.sim, Simulation::EventDriven(_));
-            let (k0, t0, steps) = (inner.k, inner.built.t0, inner.built.steps);
-            if !event_driven {
-                table.reserve(((steps - k0) / opts.every.max(1) + 2) as usize);
-                // continue from step k0: the runner counts from its own t0
-                inner.built.t0 = inner.clock.time(k0);
-                inner.built.steps = steps - k0;
+            if !inner.run.is_event_driven() {
+                let left = inner.run.total().saturating_sub(inner.run.steps_done());
+                table.reserve((left / opts.every + 2) as usize);
             }
-            let built = &mut inner.built;
-            let caught = py.detach(|| no_panic(|| runner::run_to_sink(built, &opts, &mut table)));
-            let (sum, res) = match caught {
-                Ok(r) => r,
-                Err(e) => {
-                    inner.built.t0 = t0;
-                    inner.built.steps = steps;
-                    return Err(e);
-                }
-            };
-            inner.built.t0 = t0;
-            inner.built.steps = steps;
-            if !event_driven {
-                inner.k = k0 + sum.steps;
-            }
+            let run = &mut inner.run;
+            let (sum, res) = py.detach(|| {
+                no_panic(|| drive(run, &mut Sinks::main(&mut table), &opts, &mut NoProgress))
+            })?;
             inner.last = Some(sum.clone());
-            inner.views.refresh(py, &inner.built.nsds);
+            inner.views.refresh(py, &inner.run.built.nsds);
             drop(sigint);
             if let Err(Stopped::Signal(_, t)) = &res {
                 // Python's own handler saw the signal too (chained): raise KeyboardInterrupt
@@ -435,21 +384,20 @@ impl CoreSimulation {
     ) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
             let mut i = self.lock();
-            if i.k != 0 {
+            if i.run.steps_done() != 0 {
                 return Err(SimulationError::new_err("run_to_file starts at t0: this simulation has already stepped"));
             }
             let inputs = vec![i.file.clone()];
             let target = Target::plan(&out, &inputs).map_err(|e| OutputError::new_err(e.to_string()))?;
-            let every = every.or(i.built.every).unwrap_or(1);
+            let every = every.or(i.run.built.every).unwrap_or(1);
             let opts = RunOptions { every: every.max(1), quiet: true, strict, stop: StopFlags::none() };
             let inner = &mut *i;
             inner.raised.clear();
-            let built = &mut inner.built;
-            let res = py.detach(|| no_panic(|| runner::execute(built, &opts, target)))?;
-            inner.views.refresh(py, &inner.built.nsds);
+            let run = &mut inner.run;
+            let res = py.detach(|| no_panic(|| execute(run, &opts, target, None, &mut NoProgress)))?;
+            inner.views.refresh(py, &inner.run.built.nsds);
             match res {
                 Ok(sum) => {
-                    inner.k = sum.steps;
                     let d = summary_dict(py, &sum)?;
                     inner.last = Some(sum);
                     Ok(d)
@@ -533,8 +481,8 @@ pub fn write_csv(path: PathBuf, columns: Vec<String>, data: &Bound<'_, PyDict>) 
         let file = std::fs::File::create(&path)
             .map_err(|e| OutputError::new_err(format!("{}: cannot create: {e}", path.display())))?;
         let io = |e: std::io::Error| OutputError::new_err(format!("{}: {e}", path.display()));
-        use saltus_frontend::output::Recorder;
-        let mut rec = saltus_frontend::output::csv::CsvRecorder::new(file, &columns).map_err(io)?;
+        use saltus_runtime::output::Recorder;
+        let mut rec = saltus_runtime::output::csv::CsvRecorder::new(file, &columns).map_err(io)?;
         let mut row = vec![0.0; cols.len()];
         for r in 0..n {
             row.iter_mut().zip(&cols).for_each(|(v, c)| *v = c[r]);

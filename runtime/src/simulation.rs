@@ -1,7 +1,7 @@
 //! What a run is: the runnable simulation ([`Simulation`]: time stepping, with projection, or
 //! event driven) with its [`Simulation::advance`], and [`Built`]: a model, its simulation and its
 //! time span. The XML converter ([`crate::xml::convert::build`]) produces a [`Built`]; the
-//! runners ([`crate::runner`]) and embedding layers (the Python package) consume it, so neither
+//! steppers ([`crate::run::kernel::ModelRun`]) and embedding layers (the Python package) consume it, so neither
 //! needs the XML types.
 
 use saltus_kernel::{

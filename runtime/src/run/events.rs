@@ -8,8 +8,8 @@
 //! stepping: at the end of the step that holds the event). Event driven, a reset adds a row
 //! `kind = 4` with the state after the reset. Events found together give one row each.
 
+use crate::drive::Stopped;
 use crate::output::RowSink;
-use crate::runner::Stopped;
 use crate::simulation::{Built, Simulation};
 use saltus_kernel::UserEventHit;
 
@@ -23,7 +23,7 @@ pub fn has_events(built: &Built) -> bool {
 
 /// Writes one row per transition of `hit`: `base` (a row of the current state, without the
 /// `event` column) with `t` and the system columns replaced by the hit's.
-pub fn write_hit_rows(hit: &UserEventHit, base: &[f64], out: &mut impl RowSink) -> Result<(), Stopped> {
+pub fn write_hit_rows(hit: &UserEventHit, base: &[f64], out: &mut dyn RowSink) -> Result<(), Stopped> {
     let mut r = base.to_vec();
     r[0] = hit.t;
     let mut i = 1;

@@ -1,7 +1,5 @@
-//! `saltus run` on a `<Mechanics>` model: the same safe output as every run ([`Output`] over a
-//! planned [`Target`]: `.partial` file renamed on success, FIFOs written in place, flushes every
-//! 0.5 s, signals at step boundaries, `--every`, `--strict`), fed with the bodies' poses and
-//! twists; optionally a second file with the contacts of every written step.
+//! The [`Stepper`] of a `<Mechanics>` scene ([`MechRun`]): the bodies' poses and twists in the
+//! main table, and the contacts of every written step in the contacts table.
 //!
 //! Body columns (static bodies are left out: they never move): `t`, then per moving body
 //! `NAME.x NAME.y NAME.z` (centre of mass, world frame), `NAME.qw NAME.qx NAME.qy NAME.qz`
@@ -20,14 +18,13 @@
 //! `rn rt1 rt2` (impulse of the step on body 2 in the contact frame: normal, tangents) and
 //! `fx fy fz` (the same impulse in the world frame; divide by h for the mean force).
 
-use crate::output::{Output, RowSink, Target, TargetKind};
-use crate::runner::{Progress, RunError, RunOptions, Stopped, StoppedRun, Summary};
+use crate::drive::{Advanced, Flow, NotConverged, Sinks, Stepper, Stopped, Summary};
+use crate::output::{RowSink, TargetError};
 use crate::step_time::StepClock;
 use crate::xml::convert_mech::MechanicsBuilt;
 use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::relation::contact_frame;
 use saltus_mechanics::{MechanicsModel, MechanicsSimulation};
-use std::time::Instant;
 
 /// Per-body column suffixes.
 pub const BODY_COLUMNS: [&str; 13] = ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
@@ -87,7 +84,12 @@ pub fn row(sim: &MechanicsSimulation, t: f64, out: &mut Vec<f64>) {
     out.extend((0..model.joint_frictions().len()).map(|k| sim.joint_friction_impulse(k).unwrap_or(0.0)));
 }
 
-fn contact_rows(sim: &MechanicsSimulation, t: f64, sink: &mut impl RowSink, r: &mut Vec<f64>) -> Result<(), Stopped> {
+fn contact_rows(
+    sim: &MechanicsSimulation,
+    t: f64,
+    sink: &mut dyn RowSink,
+    r: &mut Vec<f64>,
+) -> Result<(), TargetError> {
     for c in sim.contacts() {
         r.clear();
         r.extend_from_slice(&[t, f64::from(c.body1.0), f64::from(c.body2.0)]);
@@ -117,83 +119,6 @@ pub fn named_error(e: &saltus_mechanics::MechanicsError, model: &MechanicsModel)
     s
 }
 
-/// Where the rows of one run go: the body file and, optionally, the contact file.
-pub struct Sinks<'a, B: RowSink, C: RowSink> {
-    /// Body rows.
-    pub bodies: &'a mut B,
-    /// Contact rows (`None`: not recorded).
-    pub contacts: Option<&'a mut C>,
-}
-
-/// The time loop: row 0, then every `every`-th step and the last; the summary counts the steps,
-/// the steps with an active contact (`nonsmooth_steps`), the steps where the number of active
-/// contacts grew (`events`), the solver's iterations, its largest residual and its
-/// non-converged steps.
-pub fn run_mech<B: RowSink, C: RowSink>(
-    built: &MechanicsBuilt,
-    sim: &mut MechanicsSimulation,
-    opts: &RunOptions,
-    sinks: Sinks<'_, B, C>,
-    sum: &mut Summary,
-) -> Result<(), Stopped> {
-    let Sinks { bodies, mut contacts } = sinks;
-    let clock = StepClock::new(built.t0, built.h);
-    let mut r = Vec::new();
-    row(sim, clock.time(0), &mut r);
-    bodies.row(&r)?;
-    let every = opts.every.max(1);
-    let total = built.steps;
-    let mut bar = Progress::new(total, "steps", opts.quiet);
-    let mut prev_active = 0;
-    let mut k = 0u64;
-    let result = loop {
-        if k >= total {
-            break Ok(());
-        }
-        if let Some(sig) = opts.stop.pending() {
-            break Err(Stopped::Signal(sig, clock.time(k)));
-        }
-        let rep = match sim.step() {
-            Ok(rep) => rep,
-            Err(e) => break Err(Stopped::Mechanics(Box::new(e))),
-        };
-        if let Some(s) = &rep.solver {
-            sum.nonsmooth_steps += 1;
-            sum.solver_iterations += s.iterations as u64;
-            sum.max_residual = sum.max_residual.max(s.residual);
-            if !s.status.converged() {
-                if opts.strict {
-                    break Err(Stopped::NotConverged {
-                        t: rep.t,
-                        residual: s.residual,
-                        what: "the friction-contact problem",
-                    });
-                }
-                sum.not_converged += 1;
-            }
-        }
-        k += 1;
-        sum.steps = k;
-        if rep.n_active > prev_active {
-            sum.events += 1;
-        }
-        prev_active = rep.n_active;
-        if k.is_multiple_of(every) || k == total {
-            let t = clock.time(k);
-            row(sim, t, &mut r);
-            bodies.row(&r)?;
-            if let Some(c) = contacts.as_deref_mut() {
-                contact_rows(sim, t, c, &mut r)?;
-            }
-        }
-        if k.is_multiple_of(64) {
-            bar.update(k, rep.t);
-        }
-    };
-    bar.finish();
-    result
-}
-
 /// Runs `f` on a worker of rayon's pool (with the `parallel` feature): the NSGS slab sweep
 /// (`domains` on `<NsgsAc>`) then opens its `rayon::scope` on the thread it already runs on,
 /// instead of handing every step's solve to a pool worker and sleeping until it is done (two
@@ -205,54 +130,96 @@ pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     f()
 }
 
-/// Runs `sim` (from [`MechanicsBuilt::simulation`]) into `target` (and the contact rows into `contacts`, when given); see the
-/// module docs. On failure the complete rows are kept in the partial files.
-pub fn execute_mech(
-    built: &MechanicsBuilt,
-    mut sim: MechanicsSimulation,
-    opts: &RunOptions,
-    target: Target,
-    contacts: Option<Target>,
-) -> Result<Summary, RunError> {
-    let in_place = *target.kind() == TargetKind::InPlace;
-    let out_path = target.out().to_path_buf();
-    let mut out = Output::open(target, &header(&sim.model))?;
-    let mut cout = match contacts {
-        Some(t) => Some(Output::open(t, &contact_header())?),
-        None => None,
-    };
-    let mut sum = Summary::default();
-    let start = Instant::now();
-    let res =
-        on_pool(|| run_mech(built, &mut sim, opts, Sinks { bodies: &mut out, contacts: cout.as_mut() }, &mut sum));
-    sum.wall = start.elapsed();
-    sum.rows = out.rows();
-    match res {
-        Ok(()) => {
-            out.commit()?;
-            if let Some(c) = cout {
-                c.commit()?;
+/// A `<Mechanics>` scene being run: its simulation, step counter and clock. The summary counts
+/// the steps, the steps with an active contact (`nonsmooth_steps`), the steps where the number
+/// of active contacts grew (`events`), the solver's iterations and its largest residual.
+pub struct MechRun {
+    /// The simulation.
+    pub sim: MechanicsSimulation,
+    clock: StepClock,
+    steps: u64,
+    k: u64,
+    prev_active: usize,
+    n_active: usize,
+    row: Vec<f64>,
+}
+
+impl MechRun {
+    /// A run of `sim` from its current state at step 0 of `steps` steps of `h` from `t0`.
+    pub fn new(sim: MechanicsSimulation, t0: f64, h: f64, steps: u64) -> MechRun {
+        MechRun { sim, clock: StepClock::new(t0, h), steps, k: 0, prev_active: 0, n_active: 0, row: Vec::new() }
+    }
+    /// A run of `built` from its initial state.
+    pub fn from_built(built: &MechanicsBuilt) -> saltus_mechanics::Result<MechRun> {
+        Ok(MechRun::new(built.simulation()?, built.t0, built.h, built.steps))
+    }
+    /// The exact decimal time of step `k` (`t0 + k h`).
+    pub fn step_time(&self, k: u64) -> f64 {
+        self.clock.time(k)
+    }
+}
+
+impl Stepper for MechRun {
+    fn total(&self) -> u64 {
+        self.steps
+    }
+    fn steps_done(&self) -> u64 {
+        self.k
+    }
+    fn done(&self) -> bool {
+        self.k >= self.steps
+    }
+    fn time(&self) -> f64 {
+        self.clock.time(self.k)
+    }
+    fn progress_stride(&self) -> u64 {
+        64
+    }
+    fn columns(&self) -> Vec<String> {
+        header(&self.sim.model)
+    }
+    fn contact_columns(&self) -> Option<Vec<String>> {
+        Some(contact_header())
+    }
+    fn write_start(&mut self, out: &mut Sinks<'_>) -> Result<(), TargetError> {
+        row(&self.sim, self.clock.time(self.k), &mut self.row);
+        out.main.row(&self.row)
+    }
+    fn advance(&mut self, sum: &mut Summary) -> Result<Advanced, Stopped> {
+        let rep = self.sim.step().map_err(|e| Stopped::Mechanics(Box::new(e)))?;
+        let mut nc = None;
+        if let Some(s) = &rep.solver {
+            sum.nonsmooth_steps += 1;
+            sum.solver_iterations += s.iterations as u64;
+            sum.max_residual = sum.max_residual.max(s.residual);
+            if !s.status.converged() {
+                nc = Some(NotConverged { what: "the friction-contact problem", residual: s.residual, count: 1 });
             }
-            Ok(sum)
         }
-        Err(stopped) => {
-            let kept = out.abandon();
-            if let Some(c) = cout {
-                c.abandon();
+        self.n_active = rep.n_active;
+        Ok(Advanced { t: rep.t, step: Some(self.k + 1), not_converged: nc })
+    }
+    fn complete(&mut self, _: &Advanced, keep: bool, out: &mut Sinks<'_>, sum: &mut Summary) -> Result<Flow, Stopped> {
+        self.k += 1;
+        sum.steps += 1;
+        if self.n_active > self.prev_active {
+            sum.events += 1;
+        }
+        self.prev_active = self.n_active;
+        if keep {
+            let t = self.clock.time(self.k);
+            row(&self.sim, t, &mut self.row);
+            out.main.row(&self.row)?;
+            if let Some(c) = out.contacts.as_deref_mut() {
+                contact_rows(&self.sim, t, c, &mut self.row)?;
             }
-            let failure = match &stopped {
-                Stopped::Mechanics(e) => Some(named_error(e, &sim.model)),
-                _ => None,
-            };
-            Err(RunError::Stopped(Box::new(StoppedRun {
-                stopped,
-                summary: sum,
-                unit: "steps",
-                kept,
-                out: out_path,
-                in_place,
-                failure,
-            })))
+        }
+        Ok(Flow::Continue)
+    }
+    fn describe_failure(&self, stopped: &Stopped) -> Option<String> {
+        match stopped {
+            Stopped::Mechanics(e) => Some(named_error(e, &self.sim.model)),
+            _ => None,
         }
     }
 }

@@ -26,11 +26,12 @@
 //! with a TD event (merged) gives its rows 1 and 2 only. `--every N` keeps every N-th TD row
 //! (and the last); rows 1 and 2 are always written.
 
+use super::events;
+use super::kernel::header;
+use crate::drive::{Advanced, Flow, NotConverged, Sinks, Stopped, Summary};
 use crate::output::RowSink;
-use crate::runner::{header, Progress, RunOptions, Stopped, Summary};
-use crate::simulation::{Built, Simulation};
 use crate::step_time::StepClock;
-use saltus_kernel::{EventKind, EventReport, Nsds};
+use saltus_kernel::{EventDriven, EventKind, EventReport, Nsds};
 
 /// Column names: [`header`] without the `NAME.ydot[i]` columns, then `kind`.
 pub fn header_ed(nsds: &Nsds) -> Vec<String> {
@@ -105,31 +106,28 @@ fn row_ed(nsds: &Nsds, t: f64, pre: Option<&[nalgebra::DVector<f64>]>, lambda: L
     out.push(kind);
 }
 
-/// Adds `rep` to `sum`; returns the residual of a solve that did not converge, if any.
-fn count(sum: &mut Summary, rep: &EventReport) -> Option<f64> {
+/// Adds the solver counts of `rep` to `sum` (iterations, largest residual, impacts); the
+/// advance as the driver sees it, with the LCP solves that did not converge.
+pub(crate) fn account(rep: &EventReport, sum: &mut Summary) -> Advanced {
     let mut bad = None;
+    let mut count = 0;
     for s in rep.impact.iter().chain(rep.acceleration.iter()) {
         sum.solver_iterations += s.iterations as u64;
         sum.max_residual = sum.max_residual.max(s.residual);
         if !s.status.converged() {
-            sum.not_converged += 1;
+            count += 1;
             bad = Some(s.residual);
         }
     }
     if rep.impact.is_some() {
         sum.impacts += 1;
     }
-    if rep.kind == EventKind::NonSmooth {
-        sum.events += 1;
-    }
-    if rep.td_index.is_some() {
-        sum.steps += 1;
-    }
-    bad
+    let what = if rep.impact.is_some() { "the impact LCP" } else { "the acceleration LCP" };
+    Advanced { t: rep.t, step: rep.td_index, not_converged: bad.map(|residual| NotConverged { what, residual, count }) }
 }
 
 /// Writes `r`, with the `event` column (0) if the model has user events.
-fn put(out: &mut impl RowSink, r: &mut Vec<f64>, with_events: bool) -> Result<(), Stopped> {
+fn put(out: &mut dyn RowSink, r: &mut Vec<f64>, with_events: bool) -> Result<(), Stopped> {
     if with_events {
         r.push(0.0);
     }
@@ -137,88 +135,75 @@ fn put(out: &mut impl RowSink, r: &mut Vec<f64>, with_events: bool) -> Result<()
     Ok(())
 }
 
-/// The event-driven loop until the TD event at `T` (included); see the module docs.
-pub fn run_ed(built: &mut Built, opts: &RunOptions, out: &mut impl RowSink, sum: &mut Summary) -> Result<(), Stopped> {
-    let Simulation::EventDriven(sim) = &mut built.sim else {
-        return crate::runner::run_ts(built, opts, out, sum);
-    };
-    let clock = StepClock::new(built.t0, built.h);
-    let mut r = Vec::new();
-    let with_events = !sim.user_events().is_empty();
-    let every = opts.every.max(1);
-    let total = built.steps;
-    let mut bar = Progress::new(total, "TD events", opts.quiet);
-    let mut n = 0u64;
-    let result = loop {
-        if sim.events().next_td_index() > total {
-            break Ok(());
+/// The completion of one event-driven advance (see the module docs for its rows).
+pub(crate) struct EdStep<'a> {
+    pub(crate) nsds: &'a Nsds,
+    pub(crate) sim: &'a EventDriven,
+    pub(crate) clock: &'a StepClock,
+    /// The time-discretisation row passes `--every`.
+    pub(crate) keep: bool,
+    pub(crate) row: &'a mut Vec<f64>,
+}
+
+impl EdStep<'_> {
+    /// Counts the event in `sum` and writes its rows.
+    pub(crate) fn complete(
+        self,
+        rep: &EventReport,
+        adv: &Advanced,
+        out: &mut Sinks<'_>,
+        sum: &mut Summary,
+    ) -> Result<Flow, Stopped> {
+        let EdStep { nsds, sim, clock, keep, row: r } = self;
+        if rep.kind == EventKind::NonSmooth {
+            sum.events += 1;
         }
-        if let Some(sig) = opts.stop.pending() {
-            break Err(Stopped::Signal(sig, built.nsds.t()));
+        if adv.step.is_some() {
+            sum.steps += 1;
         }
-        let rep = match sim.advance(&mut built.nsds) {
-            Ok(rep) => rep,
-            Err(error) => break Err(Stopped::Failed(Box::new(error))),
-        };
-        if let Some(residual) = count(sum, &rep) {
-            if opts.strict {
-                let what = if rep.impact.is_some() { "the impact LCP" } else { "the acceleration LCP" };
-                break Err(Stopped::NotConverged { t: rep.t, residual, what });
-            }
-        }
-        let nsds = &built.nsds;
+        let with_events = !sim.user_events().is_empty();
+        let out = &mut *out.main;
         if let Some(hit) = &rep.user {
             // the state before the handlers (kind 3), after a reset (kind 4)
-            row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, &mut r);
-            crate::runner_events::write_hit_rows(hit, &r, out)?;
+            row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, r);
+            events::write_hit_rows(hit, r, out)?;
             sum.user_events += hit.transitions.len() as u64;
             if hit.reset {
-                row_ed(nsds, rep.t, None, Lambda::Force, 4.0, &mut r);
-                put(out, &mut r, with_events)?;
+                row_ed(nsds, rep.t, None, Lambda::Force, 4.0, r);
+                put(out, r, with_events)?;
             }
         }
         match rep.kind {
             EventKind::NonSmooth if sim.is_first_order() => {
-                row_first_order(nsds, rep.t, Some(&rep), 1.0, &mut r);
-                out.row(&r)?;
-                row_first_order(nsds, rep.t, None, 2.0, &mut r);
-                out.row(&r)?;
+                row_first_order(nsds, rep.t, Some(rep), 1.0, r);
+                out.row(r)?;
+                row_first_order(nsds, rep.t, None, 2.0, r);
+                out.row(r)?;
             }
             EventKind::TimeDiscretisation if sim.is_first_order() => {
-                let k = rep.td_index.unwrap_or(0);
-                if k.is_multiple_of(every) || k == total {
-                    row_first_order(nsds, clock.time(k), None, 0.0, &mut r);
-                    out.row(&r)?;
+                if keep {
+                    row_first_order(nsds, clock.time(rep.td_index.unwrap_or(0)), None, 0.0, r);
+                    out.row(r)?;
                 }
             }
             EventKind::NonSmooth => {
                 let pre = rep.pre_velocities.as_deref();
-                row_ed(nsds, rep.t, pre, Lambda::Zero, 1.0, &mut r);
-                put(out, &mut r, with_events)?;
-                row_ed(nsds, rep.t, None, Lambda::Impulse, 2.0, &mut r);
-                put(out, &mut r, with_events)?;
+                row_ed(nsds, rep.t, pre, Lambda::Zero, 1.0, r);
+                put(out, r, with_events)?;
+                row_ed(nsds, rep.t, None, Lambda::Impulse, 2.0, r);
+                put(out, r, with_events)?;
             }
             EventKind::TimeDiscretisation => {
-                let k = rep.td_index.unwrap_or(0);
-                if k.is_multiple_of(every) || k == total {
-                    row_ed(nsds, clock.time(k), None, Lambda::Force, 0.0, &mut r);
-                    put(out, &mut r, with_events)?;
+                if keep {
+                    row_ed(nsds, clock.time(rep.td_index.unwrap_or(0)), None, Lambda::Force, 0.0, r);
+                    put(out, r, with_events)?;
                 }
             }
             EventKind::User => {}
         }
-        if let Some(hit) = rep.user.as_ref().filter(|h| h.stop) {
-            sum.stopped_at = Some(hit.t);
-            break Ok(());
+        match rep.user.as_ref().filter(|h| h.stop) {
+            Some(hit) => Ok(Flow::Stop(hit.t)),
+            None => Ok(Flow::Continue),
         }
-        n += 1;
-        if n.is_multiple_of(256) {
-            bar.update(sum.steps, rep.t);
-        }
-    };
-    bar.finish();
-    let st = sim.ode_stats();
-    sum.ode_steps = st.steps;
-    sum.rhs_evals = st.rhs_evals;
-    result
+    }
 }
