@@ -80,15 +80,15 @@ impl Osnsp {
         }
     }
 
-    /// `true` when the solver needs a dense matrix (pivoting, enumeration, Newton, LU).
+    /// `true` when the solver needs a dense matrix: read from the solver's own declaration
+    /// (`LcpSolver::needs_dense`, ...); the equality, MLCP and AVI problems are factored or
+    /// pivoted dense.
     pub fn needs_dense(&self) -> bool {
         match self {
-            Osnsp::Lcp(s) => !matches!(s, LcpSolver::Pgs(_) | LcpSolver::Psor(_)),
-            Osnsp::Relay(s) => !matches!(s, RelaySolver::Pgs(_)),
+            Osnsp::Lcp(s) => s.needs_dense(),
+            Osnsp::Relay(s) => s.needs_dense(),
             Osnsp::Equality | Osnsp::Mlcp(_) | Osnsp::Avi(_) => true,
-            Osnsp::FrictionContact { solver, .. } => {
-                matches!(solver, FcSolver::Prox(_) | FcSolver::NewtonAc(_) | FcSolver::Lemke2d(_))
-            }
+            Osnsp::FrictionContact { solver, .. } => solver.needs_dense(),
             Osnsp::GlobalFrictionContact { .. } | Osnsp::GenericMechanical(_) => false,
         }
     }

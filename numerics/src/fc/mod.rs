@@ -118,6 +118,12 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<FcSolver> {
 }
 
 impl FcSolver {
+    /// Capability: the solver needs `W` as a dense matrix. None does: the sweeps read block rows,
+    /// Newton and PROX factor dense or sparse as `W`'s storage and density say
+    /// (`JacobianFactorization`), and the 2D Lemke solver densifies its own LCP.
+    pub fn needs_dense(&self) -> bool {
+        false
+    }
     /// Short name as in [`SOLVERS`].
     pub fn name(&self) -> &'static str {
         match self {

@@ -108,6 +108,12 @@ pub enum LcpSolver {
 }
 
 impl LcpSolver {
+    /// Capability: the solver reads `M` as a dense matrix (pivoting, enumeration, Newton, QP);
+    /// the row-wise solvers (PGS, PSOR) run on sparse-block storage too. Callers choose the
+    /// storage from this declaration, never from a list of solver names of their own.
+    pub fn needs_dense(&self) -> bool {
+        !matches!(self, LcpSolver::Pgs(_) | LcpSolver::Psor(_))
+    }
     /// The tolerance and iteration cap of the options.
     pub fn iter_options(&self) -> IterOptions {
         match self {

@@ -92,6 +92,11 @@ pub enum RelaySolver {
 }
 
 impl RelaySolver {
+    /// Capability: the solver reads `M` as a dense matrix (the pivoting ones); PGS runs on
+    /// sparse-block storage too.
+    pub fn needs_dense(&self) -> bool {
+        !matches!(self, RelaySolver::Pgs(_))
+    }
     /// Tolerance and cap of the options.
     pub fn iter_options(&self) -> IterOptions {
         match self {
