@@ -85,6 +85,11 @@ pub type MotionFn = Arc<dyn Fn(f64) -> BodyState + Send + Sync>;
 pub struct RigidBody {
     /// Name (unique in a model; used for output columns).
     pub name: String,
+    /// When the body exists (Siconos `time_of_birth`; a removed body's death is the time of its
+    /// removal). Outside it the body is frozen and collides with nothing.
+    pub lifetime: Lifetime,
+    /// The body exists during the current step ([`Lifetime::contains`] at its start).
+    pub(crate) alive: bool,
     /// Dynamic, static or kinematic.
     pub kind: BodyKind,
     /// Current state.
@@ -107,6 +112,38 @@ pub struct RigidBody {
     pub(crate) isotropic: bool,
     /// Colliders of the body: `colliders[range]` in the model.
     pub(crate) colliders: std::ops::Range<usize>,
+}
+
+/// The time span `[birth, death)` during which a body exists in a scene.
+///
+/// A step `[t, t + h]` includes the body when `birth ≤ t + h/2 < death`: the body appears at the
+/// step start nearest to `birth` and disappears at the step start nearest to `death` (times are
+/// decimal and rarely exact multiples of `h`). Before its birth a body waits at its initial state;
+/// after its death it stays where it was; in neither does it move or collide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lifetime {
+    /// Time of birth (`−∞`: present from the start).
+    pub birth: f64,
+    /// Time of death (`+∞`: never removed).
+    pub death: f64,
+}
+
+impl Default for Lifetime {
+    fn default() -> Self {
+        Lifetime { birth: f64::NEG_INFINITY, death: f64::INFINITY }
+    }
+}
+
+impl Lifetime {
+    /// The body exists during the step `[t, t + h]`.
+    pub fn contains(&self, t: f64, h: f64) -> bool {
+        let mid = t + 0.5 * h;
+        self.birth <= mid && mid < self.death
+    }
+    /// A finite birth or death: the scene's output says when the body exists.
+    pub fn is_bounded(&self) -> bool {
+        self.birth.is_finite() || self.death.is_finite()
+    }
 }
 
 impl std::fmt::Debug for RigidBody {

@@ -123,7 +123,8 @@ impl CollisionDetector {
         let cols = &model.colliders;
         self.broad.update(&self.entries, |i, j| {
             let (a, b) = (cols[i as usize].body, cols[j as usize].body);
-            a != b && model.law(model.body(a).group, model.body(b).group).is_some() && !model.linked(a, b)
+            let (ba, bb) = (model.body(a), model.body(b));
+            a != b && ba.alive && bb.alive && model.law(ba.group, bb.group).is_some() && !model.linked(a, b)
         });
         // Carry the caches of persisting pairs over (both lists sorted by pair).
         self.next_cache.clear();

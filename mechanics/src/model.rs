@@ -1,7 +1,7 @@
 //! The scene: bodies, their colliders, contact laws per pair of groups, gravity, margin
 //! (the data of Siconos `mechanics`' `MechanicsHdf5Runner` input, built in Rust).
 
-use crate::body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
+use crate::body::{BodyId, BodyKind, BodyState, ForceFn, Lifetime, MotionFn, RigidBody};
 use crate::convert::{from_pv, to_pose};
 use crate::error::{MechanicsError, Result};
 use crate::joints::{Joint, JointId, JointType};
@@ -83,6 +83,8 @@ pub struct BodyDesc {
     pub motion: Option<MotionFn>,
     /// Contact group.
     pub group: u32,
+    /// When the body exists (default: always).
+    pub lifetime: Lifetime,
 }
 
 impl BodyDesc {
@@ -98,6 +100,7 @@ impl BodyDesc {
             force_fn: None,
             motion: None,
             group: 0,
+            lifetime: Lifetime::default(),
         }
     }
     /// A dynamic body (give its mass with [`BodyDesc::mass`] or [`BodyDesc::density`]).
@@ -143,7 +146,13 @@ impl BodyDesc {
         self.state.position = x;
         self
     }
-    /// Contact group.
+    /// When the body exists: from `birth` to `death` (Siconos `time_of_birth`; use
+    /// `f64::INFINITY` for a body never removed).
+    pub fn lifetime(mut self, birth: f64, death: f64) -> Self {
+        self.lifetime = Lifetime { birth, death };
+        self
+    }
+    /// Contact group (laws are given per pair of groups).
     pub fn group(mut self, g: u32) -> Self {
         self.group = g;
         self
@@ -259,6 +268,10 @@ impl MechanicsModel {
         if !d.state.is_finite() || !d.force.iter().chain(d.torque.iter()).all(|x| x.is_finite()) {
             return Err(invalid("non-finite initial state or load".into()));
         }
+        let Lifetime { birth, death } = d.lifetime;
+        if birth.is_nan() || death.is_nan() || birth >= death {
+            return Err(invalid(format!("the time of birth ({birth}) must come before the time of death ({death})")));
+        }
         let id = BodyId(self.bodies.len() as u32);
         let mut colliders = Vec::with_capacity(d.shapes.len());
         for (k, (desc, offset)) in d.shapes.iter().enumerate() {
@@ -317,6 +330,8 @@ impl MechanicsModel {
             }
         }
         self.bodies.push(RigidBody {
+            lifetime: d.lifetime,
+            alive: true,
             name: d.name,
             kind: d.kind,
             state,

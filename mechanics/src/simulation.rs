@@ -288,6 +288,9 @@ impl MechanicsSimulation {
     pub fn step(&mut self) -> Result<MechanicsStepReport> {
         let (h, theta) = (self.h, self.opts.theta);
         let t1 = self.t + h;
+        for b in &mut self.model.bodies {
+            b.alive = b.lifetime.contains(self.t, h);
+        }
         self.detector.detect(&self.model, self.t, &mut self.contacts)?;
         let gyro_not_converged = self.free_velocities()?;
         // Interactions: frames, Jacobians, activation, q, warm start.
@@ -410,7 +413,7 @@ impl MechanicsSimulation {
         // Poses; nothing is written before every new state is known to be finite.
         for (i, b) in self.model.bodies.iter().enumerate() {
             let w = &mut self.work[i];
-            if b.kind == BodyKind::Dynamic {
+            if b.kind == BodyKind::Dynamic && b.alive {
                 let s = &b.state;
                 let v_th = s.v * (1.0 - theta) + w.v * theta;
                 let om_th = s.omega * (1.0 - theta) + w.omega * theta;

@@ -174,6 +174,8 @@ class CoreMechanicsModel:
         mass: Optional[float] = None,
         inertia: Optional[Sequence[float]] = None,
         density: Optional[float] = None,
+        birth: Optional[float] = None,
+        death: Optional[float] = None,
     ) -> int: ...
     def add_joint(
         self,

@@ -205,12 +205,17 @@ class Scene:
         inertia=None,
         density: Optional[float] = None,
         collision_group: int = 0,
+        time_of_birth: Optional[float] = None,
+        time_of_death: Optional[float] = None,
     ) -> int:
         """Adds a body; returns its index. Dynamic when ``mass`` (with ``inertia``: 3 diagonal
         values or a 3 × 3 matrix, about the centre of mass in the body frame; default a ball's
         ``2/5 m r²`` is NOT assumed — give it) or ``density`` is given, static otherwise (unlike
         Siconos, ``mass=0`` is an error, not a static body). ``velocity`` is ``(vx, vy, vz, ωx,
-        ωy, ωz)`` (ω in the body frame)."""
+        ωy, ωz)`` (ω in the body frame). ``time_of_birth`` / ``time_of_death`` (Siconos
+        ``add_object(..., time_of_birth=...)``): the body exists from one to the other; before, it
+        waits at its initial state, after, it stays where it was, and in neither does it move or
+        collide (a step ``[t, t + h]`` includes it when ``birth ≤ t + h/2 < death``)."""
         v = [float(x) for x in velocity]
         if len(v) != 6:
             raise ModelError(f"invalid body `{name}`: velocity is (vx, vy, vz, wx, wy, wz), got {len(v)} numbers")
@@ -230,6 +235,8 @@ class Scene:
             None if mass is None else float(mass),
             inert,
             None if density is None else float(density),
+            None if time_of_birth is None else float(time_of_birth),
+            None if time_of_death is None else float(time_of_death),
         )
 
     def add_joint(

@@ -138,7 +138,7 @@ impl CoreMechanicsModel {
 
     /// Adds a body; returns its index. `kind` is `dynamic` or `static`; `shapes` a list of
     /// `(kind, parameters, pose)`; `inertia` 3 (diagonal) or 9 (row-major) numbers.
-    #[pyo3(signature = (name, kind, shapes, position, orientation, velocity, angular_velocity, group=0, mass=None, inertia=None, density=None))]
+    #[pyo3(signature = (name, kind, shapes, position, orientation, velocity, angular_velocity, group=0, mass=None, inertia=None, density=None, birth=None, death=None))]
     #[allow(clippy::too_many_arguments)]
     fn add_body(
         &mut self,
@@ -153,6 +153,8 @@ impl CoreMechanicsModel {
         mass: Option<f64>,
         inertia: Option<Vec<f64>>,
         density: Option<f64>,
+        birth: Option<f64>,
+        death: Option<f64>,
     ) -> PyResult<usize> {
         guard(|| {
             let what = format!("body `{name}`");
@@ -170,7 +172,7 @@ impl CoreMechanicsModel {
                 v: vec3(&what, &velocity)?,
                 omega: vec3(&what, &angular_velocity)?,
             };
-            d = d.group(group);
+            d = d.group(group).lifetime(birth.unwrap_or(f64::NEG_INFINITY), death.unwrap_or(f64::INFINITY));
             match (mass, inertia, density) {
                 (Some(m), Some(i), None) => {
                     let i = match i.len() {

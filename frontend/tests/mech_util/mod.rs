@@ -44,6 +44,11 @@ impl Table {
         let index = header.iter().enumerate().map(|(i, h)| (h.clone(), i)).collect();
         Table { header, rows, index }
     }
+    /// The rows that `keep` accepts, under the same header.
+    pub fn filtered(&self, keep: impl Fn(&[f64]) -> bool) -> Table {
+        let rows = self.rows.iter().filter(|r| keep(r)).cloned().collect();
+        Table { header: self.header.clone(), rows, index: self.index.clone() }
+    }
     /// Index of column `name`.
     pub fn idx(&self, name: &str) -> usize {
         *self.index.get(name).unwrap_or_else(|| panic!("no column {name}; columns: {:?}", self.header))

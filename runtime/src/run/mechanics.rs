@@ -9,7 +9,9 @@
 //! joint stop `NAME.stop[i].s` (the coordinate, unwrapped for an angle) and `NAME.stop[i].lambda`
 //! (the impulse of the stop along the coordinate over the step ending at `t`, `λ_lower − λ_upper`),
 //! per joint friction `NAME.friction[i].lambda` (its impulse, `|λ| ≤ h max`); `i` counts the
-//! stops (frictions) of joint `NAME` in the file's order, from 0.
+//! stops (frictions) of joint `NAME` in the file's order, from 0; last, per body with a time of
+//! birth or death (in model order, static bodies included), `NAME.alive`: 1 if the body exists
+//! during the step starting at `t`, else 0.
 //!
 //! Contact columns ([`contact_header`]), one row per contact closer than the margin at the start
 //! of the step ending at `t`: `t, body1, body2` (body indices in the model's order, from 0),
@@ -49,6 +51,7 @@ pub fn header(model: &MechanicsModel) -> Vec<String> {
         h.push(format!("{}.friction[{}].lambda", model.joints()[j].name, count[j][1]));
         count[j][1] += 1;
     }
+    h.extend(model.bodies.iter().filter(|b| b.lifetime.is_bounded()).map(|b| format!("{}.alive", b.name)));
     h
 }
 
@@ -82,6 +85,10 @@ pub fn row(sim: &MechanicsSimulation, t: f64, out: &mut Vec<f64>) {
         out.extend([sim.joint_stop_coordinate(k).unwrap_or(f64::NAN), lam[0] - lam[1]]);
     }
     out.extend((0..model.joint_frictions().len()).map(|k| sim.joint_friction_impulse(k).unwrap_or(0.0)));
+    let h = sim.step_size();
+    out.extend(
+        model.bodies.iter().filter(|b| b.lifetime.is_bounded()).map(|b| f64::from(u8::from(b.lifetime.contains(t, h)))),
+    );
 }
 
 fn contact_rows(

@@ -211,6 +211,11 @@ fn body(
         return Err(at("a static body does not move: remove `velocity` (or make it kinematic)".into()));
     }
     d = d.state(state).group(b.group.unwrap_or(0));
+    let (birth, death) = (b.birth.unwrap_or(f64::NEG_INFINITY), b.death.unwrap_or(f64::INFINITY));
+    if birth.is_nan() || death.is_nan() || birth >= death {
+        return Err(at(format!("`birth` ({birth}) must come before `death` ({death})")));
+    }
+    d = d.lifetime(birth, death);
     d.force = vec3(&b.force, "force", Vector3::zeros()).map_err(at)?;
     d.torque = vec3(&b.torque, "torque", Vector3::zeros()).map_err(at)?;
     if kind != BodyKindSpec::Dynamic && (b.force.is_some() || b.torque.is_some()) {

@@ -141,6 +141,12 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
         if b.torque != Vector3::zeros() {
             let _ = write!(out, " torque=\"{}\"", v3(&b.torque));
         }
+        if b.lifetime.birth.is_finite() {
+            let _ = write!(out, " birth=\"{}\"", plain(b.lifetime.birth));
+        }
+        if b.lifetime.death.is_finite() {
+            let _ = write!(out, " death=\"{}\"", plain(b.lifetime.death));
+        }
         if b.force_fn.is_some() {
             return Err(format!("body `{}` has a force function: it cannot be written", b.name));
         }

@@ -199,6 +199,10 @@ pub struct RigidBodySpec {
     pub force: Option<String>,
     #[serde(rename = "@torque", default, skip_serializing_if = "is_none")]
     pub torque: Option<String>,
+    #[serde(rename = "@birth", default, skip_serializing_if = "is_none")]
+    pub birth: Option<f64>,
+    #[serde(rename = "@death", default, skip_serializing_if = "is_none")]
+    pub death: Option<f64>,
     #[serde(rename = "Contactor")]
     pub contactors: Vec<ContactorSpec>,
     #[serde(rename = "Oscillation", default, skip_serializing_if = "is_none")]
