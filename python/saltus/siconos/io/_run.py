@@ -1,0 +1,207 @@
+"""``MechanicsHdf5Runner.run``: reads the scene of the HDF5 file, builds a
+:class:`saltus.mechanics.Scene`, steps it and writes Siconos's output datasets."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List
+
+import numpy as np
+
+from saltus import mechanics as _sm
+from saltus.siconos._unsupported import raise_unsupported
+
+# run() keywords: accepted with their Siconos meaning, or accepted and without effect in Saltus
+_IGNORED = {
+    "with_timer", "Newton_options", "numerics_verbose", "numerics_verbose_level", "violation_verbose",
+    "verbose", "verbose_progress", "osnspb_max_size", "display_Newton_convergence", "multipoints_iterations",
+    "solver_options_pos", "projection_itermax", "projection_tolerance_unilateral", "Newton_max_iter",
+}
+_DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, output_frequency=None,
+                 solver_options=None, bullet_options=None, projection_tolerance=1e-8)
+_REFUSED = {
+    "set_external_forces": "user force callbacks (set_external_forces)",
+    "controller": "controllers",
+    "interaction_manager": "a user interaction manager",
+    "body_class": "user body classes",
+    "shape_class": "user shape classes",
+    "face_class": "face contactor classes",
+    "edge_class": "edge contactor classes",
+    "friction_contact_trace_params": "friction-contact traces (FCLib output)",
+    "start_run_iteration_hook": "run iteration hooks",
+    "end_run_iteration_hook": "run iteration hooks",
+    "exit_tolerance": "exit_tolerance",
+    "output_backup": "output backups",
+    "output_backup_frequency": "output backups",
+    "explode_Newton_solve": "explode_Newton_solve",
+}
+
+
+def _check_kwargs(kw: Dict) -> Dict:
+    from saltus.siconos import kernel as sk
+
+    args = dict(_DEFAULTS)
+    for k, v in kw.items():
+        if k in _REFUSED:
+            if v not in (None, False):
+                raise_unsupported(f"MechanicsHdf5Runner.run({k}=...)", _REFUSED[k])
+        elif k == "osi":
+            if v not in (None, sk.MoreauJeanOSI) and getattr(v, "__name__", "") != "MoreauJeanOSI":
+                raise_unsupported(f"MechanicsHdf5Runner.run(osi={getattr(v, '__name__', v)})", "Moreau–Jean only")
+        elif k == "time_stepping":
+            name = getattr(v, "__name__", str(v))
+            if v is not None and name not in ("TimeStepping", "TimeSteppingDirectProjection"):
+                raise_unsupported(f"MechanicsHdf5Runner.run(time_stepping={name})")
+            args["projection"] = name == "TimeSteppingDirectProjection"
+        elif k == "contact_index_set":
+            if v != 1:
+                raise_unsupported(f"MechanicsHdf5Runner.run(contact_index_set={v})")
+        elif k == "constraint_activation_threshold":
+            if v != 0:
+                raise_unsupported("MechanicsHdf5Runner.run(constraint_activation_threshold != 0)")
+        elif k in _DEFAULTS:
+            args[k] = v
+        elif k not in _IGNORED:
+            raise TypeError(f"run() got an unexpected keyword argument '{k}'")
+    return args
+
+
+def _ordered(group) -> List:
+    items = list(group.items())
+    if all("saltus_order" in v.attrs for _, v in items):
+        items.sort(key=lambda kv: int(kv[1].attrs["saltus_order"]))
+    return items
+
+
+def _shape_inertia(ref, shape_name: str, mass: float) -> np.ndarray:
+    from .mechanics_run import _inertia
+
+    d = ref[shape_name]
+    if d.attrs["type"] == "primitive":
+        return _inertia(str(d.attrs["primitive"]), d[0], mass)
+    return _inertia("convex", d[:], mass)
+
+
+def build_scene(io, margin: float, gravity: float, projection: bool):
+    """The :class:`saltus.mechanics.Scene` of the file, and the Siconos ids by body index."""
+    data = io._data
+    scene = _sm.Scene(gravity=(0.0, 0.0, -gravity), margin=margin)
+    ref = data["ref"]
+    for name, d in ref.items():
+        if d.attrs["type"] == "primitive":
+            scene.add_primitive_shape(name, str(d.attrs["primitive"]), [float(x) for x in d[0]])
+        elif d.attrs["type"] == "convex":
+            scene.add_convex_shape(name, d[:])
+        else:
+            raise_unsupported(f"shape `{name}` of type {d.attrs['type']}")
+    laws = {}
+    for name, d in data["nslaws"].items():
+        if d.attrs["type"] != "NewtonImpactFrictionNSL":
+            raise_unsupported(f"nonsmooth law {d.attrs['type']}")
+        g1, g2 = int(d.attrs["gid1"]), int(d.attrs["gid2"])
+        scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=float(d.attrs["mu"]),
+                                             collision_group1=g1, collision_group2=g2)
+        laws[(g1, g2)] = laws[(g2, g1)] = float(d.attrs["mu"])
+    ids, groups, statics = [], [], []
+    for name, obj in _ordered(data["input"]):
+        if "time_of_birth" in obj.attrs or "time_of_death" in obj.attrs:
+            raise_unsupported("objects with a time of birth or death")
+        ctors = _ordered(obj)
+        gs = {int(c.attrs.get("group", 0)) for _, c in ctors}
+        if len(gs) > 1:
+            raise_unsupported(f"object `{name}` with contactors in several collision groups")
+        group = gs.pop() if gs else 0
+        contactors = [_sm.Contactor(str(c.attrs["shape_name"]), tuple(c.attrs["translation"]),
+                                    tuple(c.attrs["orientation"])) for _, c in ctors]
+        mass = obj.attrs.get("mass")
+        kwargs = {}
+        if mass is not None and float(mass) > 0:
+            inertia = obj.attrs.get("inertia")
+            if inertia is None:
+                inertia = _shape_inertia(ref, str(ctors[0][1].attrs["shape_name"]), float(mass))
+            kwargs = dict(mass=float(mass), inertia=np.asarray(inertia, dtype=float))
+        scene.add_object(name, contactors, translation=tuple(obj.attrs["translation"]),
+                         orientation=tuple(obj.attrs["orientation"]), velocity=tuple(obj.attrs["velocity"]),
+                         collision_group=group, **kwargs)
+        ids.append(int(obj.attrs["id"]))
+        groups.append(group)
+        if not kwargs:
+            statics.append(len(ids) - 1)
+    for name, d in data["joints"].items():
+        a = d.attrs
+        scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
+                        points=a.get("points"), axes=a.get("axes"), joint_class=str(a["type"]))
+    return scene, ids, groups, statics, laws
+
+
+def _append(group, name: str, rows: List, ncols: int) -> None:
+    a = np.asarray(rows, dtype=float).reshape(-1, ncols)
+    if name not in group:
+        group.create_dataset(name, data=a, maxshape=(None, ncols), chunks=True)
+        return
+    d = group[name]
+    n = d.shape[0]
+    d.resize(n + a.shape[0], axis=0)
+    d[n:] = a
+
+
+def run(io, kw: Dict) -> None:
+    from saltus.siconos import numerics as sn
+
+    args = _check_kwargs(kw)
+    gs = args["gravity_scale"]
+    gravity = 9.80665 / (io._gravity_scale if gs is None else float(gs))
+    bo = args["bullet_options"]
+    margin = io._collision_margin
+    if margin is None:
+        margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
+    so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    if so.solverId != sn.SICONOS_FRICTION_3D_NSGS:
+        from saltus.siconos._solvers import NAME_OF
+
+        raise_unsupported(f"MechanicsHdf5Runner.run with the solver {NAME_OF.get(so.solverId, so.solverId)}",
+                          "Saltus's mechanics solves with NSGS (SICONOS_FRICTION_3D_NSGS)")
+    tol, max_iter = float(so.dparam[0]), int(so.iparam[0])
+    t0, T, h = float(args["t0"]), float(args["T"]), float(args["h"])
+    freq = args["output_frequency"] or 1
+    scene, ids, groups, statics, laws = build_scene(io, margin, gravity, args.get("projection", False))
+    sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
+                           projection_tol=float(args["projection_tolerance"]) if args.get("projection") else None)
+    dyn = [i for i in range(len(ids)) if i not in statics]
+    out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
+
+    def pose(i):
+        s = sim.state(i)
+        return s, list(s["position"]) + list(s["orientation"])
+
+    for i in statics:
+        out["static"].append([t0, ids[i]] + pose(i)[1])
+
+    def record(t, rep):
+        for i in dyn:
+            s, p = pose(i)
+            out["dynamic"].append([t, ids[i]] + p)
+            out["velocities"].append([t, ids[i]] + list(s["velocity"]) + list(s["angular_velocity"]))
+        if rep is None:
+            return
+        out["solv"].append([t, rep["iterations"], rep["residual"], np.nan])
+        nan3 = [np.nan] * 3
+        for k in range(len(rep.get("gap", []))):
+            if not rep["contact_active"][k]:
+                continue
+            a, b = (int(x) for x in rep["bodies"][k])
+            mu = laws.get((groups[a], groups[b]), np.nan)
+            imp = list(rep["impulse"][k])
+            out["cf"].append([t, mu] + nan3 + nan3 + list(rep["normal"][k]) + [x / h for x in imp]
+                             + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, ids[a], ids[b]])
+
+    record(t0, None)
+    n = max(0, math.ceil((T - t0) / h - 1e-9))
+    for k in range(1, n + 1):
+        rep = sim.step()
+        if k % freq == 0:
+            record(t0 + k * h, rep)
+    data = io._data
+    for name, ncols in (("static", 9), ("dynamic", 9), ("velocities", 8), ("cf", 26), ("solv", 4)):
+        _append(data, name, out[name], ncols)
+    io._out.flush()

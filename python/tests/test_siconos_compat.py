@@ -1,0 +1,291 @@
+"""The Siconos compatibility layer (`saltus.siconos`): the import hook, `python -m saltus.siconos`,
+the kernel's Siconos semantics (live vectors, nextTime, default solvers) checked against closed
+forms and Siconos 4.4 trajectories, and the numerics drivers checked against the complementarity
+conditions they must satisfy."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import numpy as np
+import pytest
+
+import saltus.siconos as compat
+from saltus.siconos import SiconosFeatureNotSupported
+
+
+@pytest.fixture()
+def hook():
+    compat.install()
+    yield
+    compat.uninstall()
+
+
+# ---------------------------------------------------------------------------------------------
+# the hook
+# ---------------------------------------------------------------------------------------------
+
+
+def test_hook_resolves_siconos_modules_to_saltus(hook):
+    import siconos
+    import siconos.kernel as sk
+    import siconos.numerics as sn
+    from siconos.mechanics.collision.tools import Contactor
+    from siconos.mechanics.collision.bullet import SiconosBulletOptions
+
+    import saltus.siconos.kernel as ck
+
+    assert sk.LCP is ck.LCP and sk.__saltus_target__ == "saltus.siconos.kernel"
+    assert siconos.version == "4.4.0"
+    assert sn.SICONOS_LCP_LEMKE == 200 and sn.SICONOS_IPARAM_MAX_ITER == 0 and sn.SICONOS_DPARAM_TOL == 0
+    assert Contactor("Box", collision_group=2).shape_name == "Box"
+    assert SiconosBulletOptions().worldScale == 1.0
+
+
+def test_missing_features_are_named(hook):
+    import siconos.kernel as sk
+
+    with pytest.raises(NotImplementedError, match="siconos.kernel.MoreauJeanBilbaoOSI"):
+        sk.MoreauJeanBilbaoOSI
+    with pytest.raises(NotImplementedError, match="siconos.mechanics.occ"):
+        import siconos.mechanics.occ  # noqa: F401
+    # an ImportError too, for scripts that probe optional modules
+    with pytest.raises(ImportError):
+        import siconos.mechanics.occ  # noqa: F401,F811
+    with pytest.raises(NotImplementedError, match="siconos.io.mechanics_hdf5.MechanicsHdf5"):
+        from siconos.io.mechanics_hdf5 import MechanicsHdf5  # noqa: F401
+    # private names stay AttributeErrors (copy, pickle, inspect probe them)
+    assert not hasattr(sk, "_private_thing")
+
+
+def test_uninstall_forgets_the_modules():
+    compat.install()
+    import siconos.kernel  # noqa: F401
+
+    assert "siconos.kernel" in sys.modules
+    compat.uninstall()
+    assert not compat.installed()
+    assert not any(n == "siconos" or n.startswith("siconos.") for n in sys.modules)
+
+
+def test_install_refuses_when_the_real_siconos_is_imported():
+    fake = types.ModuleType("siconos")
+    sys.modules["siconos"] = fake
+    try:
+        with pytest.raises(RuntimeError, match="already imported"):
+            compat.install()
+    finally:
+        del sys.modules["siconos"]
+    assert not compat.installed()
+
+
+def test_python_m_runs_a_script_as_python_would(tmp_path):
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "helper_mod.py").write_text("VALUE = 42\n")
+    script = folder / "probe.py"
+    script.write_text(textwrap.dedent("""
+        import os, sys
+        import siconos.kernel as sk
+        import helper_mod          # from the script's folder
+        print("argv", sys.argv[1:])
+        print("name", __name__)
+        print("cwd", os.getcwd())
+        print("path0", sys.path[0])
+        print("kernel", sk.__saltus_target__, helper_mod.VALUE)
+    """))
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    out = subprocess.run(
+        [sys.executable, "-m", "saltus.siconos", str(script), "a", "--b=1"],
+        cwd=cwd, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    assert out == [
+        "argv ['a', '--b=1']",
+        "name __main__",
+        f"cwd {cwd}",
+        f"path0 {folder}",
+        "kernel saltus.siconos.kernel 42",
+    ]
+
+
+def test_a_script_error_keeps_its_exit_status(tmp_path):
+    script = tmp_path / "fails.py"
+    script.write_text("import siconos.kernel as sk\nsk.MoreauJeanBilbaoOSI()\n")
+    p = subprocess.run([sys.executable, "-m", "saltus.siconos", str(script)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "SiconosFeatureNotSupported" in p.stderr and "MoreauJeanBilbaoOSI" in p.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# kernel: Siconos semantics
+# ---------------------------------------------------------------------------------------------
+
+
+def _bouncing_ball(sk, T=10.0, h=0.005):
+    ball = sk.LagrangianLinearTIDS([1, 0, 0], [0, 0, 0], np.diag([1, 1, 2 / 5 * 0.1 * 0.1]))
+    ball.setFExtPtr([-9.81, 0, 0])
+    inter = sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1, 0, 0]]))
+    nsds = sk.NonSmoothDynamicalSystem(0, T)
+    nsds.insertDynamicalSystem(ball)
+    nsds.link(inter, ball)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, h), sk.MoreauJeanOSI(0.5), sk.LCP())
+    return ball, inter, s
+
+
+def _siconos_loop(ball, inter, s):
+    # vectors taken before the simulation is initialised, as the Siconos tutorials do
+    q, v, p, lam = ball.q(), ball.velocity(), ball.p(1), inter.lambda_(1)
+    rows = [(0.0, q[0], v[0], p[0], lam[0])]
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append((s.nextTime(), q[0], v[0], p[0], lam[0]))
+        s.nextStep()
+    return np.array(rows)
+
+
+def test_bouncing_ball_live_vectors_follow_the_state(hook):
+    import siconos.kernel as sk
+
+    ball, inter, s = _bouncing_ball(sk)
+    data = _siconos_loop(ball, inter, s)
+    assert data.shape == (2001, 5)
+    t = data[:, 0]
+    np.testing.assert_allclose(t, np.arange(2001) * 0.005, rtol=0, atol=1e-14)
+    # θ = 1/2 integrates a constant force exactly: free fall until the first impact
+    free = t < np.sqrt(2 / 9.81) - 0.005
+    np.testing.assert_allclose(data[free, 1], 1 - 9.81 * t[free] ** 2 / 2, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(data[free, 2], -9.81 * t[free], rtol=0, atol=1e-13)
+    # p(1) = Hᵀ λ(1) with H = [1 0 0]
+    np.testing.assert_array_equal(data[:, 3], data[:, 4])
+    # impulses at the impacts; a velocity-level law lets the ball sink at most h |v_impact|
+    assert data[:, 4].max() > 0 and data[:, 1].min() > -0.005 * np.sqrt(2 * 9.81)
+
+
+def test_bouncing_ball_matches_siconos(hook, reference_dir):
+    import siconos.kernel as sk
+
+    ref = np.loadtxt(reference_dir / "bouncing_ball_ts" / "bouncing_ball_ts.csv", delimiter=",", skiprows=1)
+    data = _siconos_loop(*_bouncing_ball(sk))
+    # columns t, q0, v0, p0, lambda of the Siconos 4.4 run
+    np.testing.assert_allclose(data, ref[:, :5], rtol=0, atol=1e-12)
+
+
+def test_writes_into_live_vectors(hook):
+    import siconos.kernel as sk
+
+    ball, inter, s = _bouncing_ball(sk, T=0.1)
+    ball.q()[0] = 2.0  # before the build: the initial condition (as in Siconos)
+    s.computeOneStep()
+    assert ball.q()[0] == pytest.approx(2.0 - 9.81 * 0.005**2 / 2, abs=1e-15)
+    s.nextStep()
+    ball.velocity()[0] = 3.0  # between steps: refused, never silently ignored
+    with pytest.raises(NotImplementedError, match="between steps"):
+        s.computeOneStep()
+
+
+def test_default_solvers_and_their_options(hook):
+    import siconos.kernel as sk
+    import siconos.numerics as sn
+
+    assert sk.LCP().numericsSolverOptions().solverId == sn.SICONOS_LCP_LEMKE
+    assert sk.Relay().numericsSolverOptions().solverId == sn.SICONOS_RELAY_AVI_CAOFERRIS
+    assert sk.MLCP().numericsSolverOptions().solverId == sn.SICONOS_MLCP_ENUM
+    fc = sk.FrictionContact(3).numericsSolverOptions()
+    assert fc.solverId == sn.SICONOS_FRICTION_3D_NSGS
+    assert (fc.iparam[0], fc.dparam[0]) == (1000, 1e-4)  # Siconos 4.4's defaults
+    assert sk.FrictionContact(2).numericsSolverOptions().solverId == sn.SICONOS_FRICTION_2D_NSGS
+    with pytest.raises(NotImplementedError, match="SICONOS_LCP_LATIN"):
+        sk.LCP(sn.SICONOS_LCP_LATIN)
+    # the options reach the model: a changed tolerance is written into the solver element
+    ball, inter, s = _bouncing_ball(sk, T=0.01)
+    s.osnspb.numericsSolverOptions().dparam[sn.SICONOS_DPARAM_TOL] = 1e-9
+    assert '<Lemke tol="1e-09" max_iter="10000"' in s.xml()
+
+
+def test_diode_bridge_matches_siconos(hook, reference_dir):
+    import siconos.kernel as sk
+
+    ds = sk.FirstOrderLinearDS([10.0, 0.0], [[0.0, -1e6], [100.0, 0.0]])
+    C = [[0, 0], [0, 0], [-1, 0], [1, 0]]
+    D = [[1e-3, 1e-3, -1, 0], [1e-3, 1e-3, 0, -1], [1, 0, 0, 0], [0, 1, 0, 0]]
+    B = [[0, 0, -1e6, 1e6], [0, 0, 0, 0]]
+    rel = sk.FirstOrderLinearTIR(C, B)
+    rel.setDPtr(D)
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(4), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 5e-3)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 1e-6), sk.EulerMoreauOSI(0.5), sk.LCP())
+    x, y, lam = ds.x(), inter.y(0), inter.lambda_(0)
+    rows = []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append((s.nextTime(), x[0], x[1], *y, *lam))
+        s.nextStep()
+    ref = np.loadtxt(reference_dir / "diode_bridge" / "diode_bridge.csv", delimiter=",", skiprows=1)
+    # reference columns: t, vC, iL, 5 derived, y0..y3, lambda0..lambda3
+    want = ref[1:, [0, 1, 2, 8, 9, 10, 11, 12, 13, 14, 15]]
+    assert len(rows) == len(want)
+    np.testing.assert_allclose(np.array(rows), want, rtol=0, atol=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# numerics: problems, SolverOptions and drivers
+# ---------------------------------------------------------------------------------------------
+
+
+def test_lcp_driver_fills_the_arrays_and_the_options(hook):
+    import scipy.sparse as sp
+    import siconos.numerics as sn
+
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(6, 6))
+    M = A @ A.T + 6 * np.eye(6)
+    q = rng.normal(size=6)
+    for matrix in (M, sp.csr_matrix(M)):
+        for sid in (sn.SICONOS_LCP_LEMKE, sn.SICONOS_LCP_PGS, sn.SICONOS_LCP_NEWTON_FB_FBLSA):
+            lcp = sn.LCP(matrix, q)
+            so = sn.SolverOptions(sid)
+            so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-12
+            z, w = np.zeros(6), np.zeros(6)
+            info = sn.linearComplementarity_driver(lcp, z, w, so)
+            assert info == 0
+            np.testing.assert_allclose(w, M @ z + q, atol=1e-10)
+            assert z.min() >= -1e-12 and w.min() >= -1e-10 and abs(z @ w) < 1e-9
+            err = sn.lcp_compute_error(lcp, z, w, 1e-12)
+            assert err <= 1e-10 and so.dparam[sn.SICONOS_DPARAM_RESIDU] <= 1e-10
+            assert so.iparam[sn.SICONOS_IPARAM_ITER_DONE] >= 0
+
+
+def test_fc3d_driver_one_contact_closed_form(hook):
+    import siconos.numerics as sn
+
+    # u = r + q with q = (-1, 2, 0), mu = 0.5: sliding, r on the cone edge opposing the slip
+    fc = sn.FrictionContactProblem(3, np.eye(3), np.array([-1.0, 2.0, 0.0]), np.array([0.5]))
+    r, u = np.zeros(3), np.zeros(3)
+    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so.dparam[0] = 1e-12
+    assert sn.fc3d_driver(fc, r, u, so) == 0
+    np.testing.assert_allclose(r, [1.0, -0.5, 0.0], atol=1e-10)
+    np.testing.assert_allclose(u, [0.0, 1.5, 0.0], atol=1e-10)
+    info, err = sn.fc3d_compute_error(fc, r, u, 1e-10)
+    assert info == 0 and err < 1e-10
+    # a wrong answer has a large error
+    assert sn.fc3d_compute_error(fc, np.array([1.0, 0, 0]), np.zeros(3), 1e-10)[1] > 0.1
+
+
+def test_mlcp_and_unsupported_solvers(hook):
+    import siconos.numerics as sn
+
+    M = np.array([[2.0, 1.0], [1.0, 2.0]])
+    mlcp = sn.MLCP(1, M, np.array([-1.0, 1.0]))
+    z, w = np.zeros(2), np.zeros(2)
+    assert sn.mlcp_driver(mlcp, z, w, sn.SolverOptions(sn.SICONOS_MLCP_ENUM)) == 0
+    # equality row: w0 = 0 with z0 free; complementarity row: z1 = 0 <= w1
+    assert abs(w[0]) < 1e-12 and z[1] == pytest.approx(0.0) and w[1] >= 0
+    assert z[0] == pytest.approx(0.5)
+    with pytest.raises(NotImplementedError, match="SICONOS_LCP_PATH"):
+        sn.linearComplementarity_driver(sn.LCP(M, [1.0, 1.0]), z, w, sn.SolverOptions(sn.SICONOS_LCP_PATH))
