@@ -46,24 +46,33 @@ class _LiveDS:
         return a
 
     def _push_initial(self) -> None:
-        """Before the build: writes into the live vectors set the initial condition."""
+        """Before the build: writes into the live vectors set the initial condition (and b)."""
         lv = live(self)
         for (what, _), a in lv.bufs.items():
-            attr = {"q": "q0", "v": "v0", "x": "x0"}.get(what)
+            attr = {"q": "q0", "v": "v0", "x": "x0", "b": "_b"}.get(what)
             if attr is not None:
                 setattr(self, attr, a.copy())
 
     def _sync(self, sim) -> None:
+        for key in list(live(self).bufs):
+            self._sync_one(sim, key)
+
+    def _sync_one(self, sim, key) -> None:
         lv = live(self)
-        for key in list(lv.bufs):
-            what, level = key
-            if what in ("q", "v", "x"):
-                lv.set(key, np.asarray(core_view(self, what), dtype=np.float64))
-            else:
-                lv.set(key, sim._input(self, what, level))
+        what, level = key
+        if what in ("q", "v", "x"):
+            lv.set(key, np.asarray(core_view(self, what), dtype=np.float64))
+        elif what == "b":
+            lv.set(key, np.asarray(self._b, dtype=np.float64))
+        else:
+            lv.set(key, sim._input(self, what, level))
 
     def dimension(self) -> int:
         return len(self._initial())
+
+    def display(self) -> None:
+        """Prints the system (Siconos prints its vectors)."""
+        print(f"{type(self).__name__} {self.name or ''}: state {np.asarray(self._initial())}")
 
     def getN(self) -> int:
         return self.dimension()
@@ -156,7 +165,24 @@ class _FirstOrderLive(_LiveDS):
         return a
 
 
-class FirstOrderLinearTIDS(_FirstOrderLive, _m.FirstOrderLinearTIDS):
+class _ConstantB:
+    def b(self) -> np.ndarray:
+        """The constant vector ``b`` (live: writes before the build set it; writes between
+        steps are refused)."""
+        if callable(self._b):
+            raise_unsupported("FirstOrderLinearDS.b() of a time-dependent b(t)")
+        lv = live(self)
+        key = ("b", 0)
+        if key not in lv.bufs:
+            lv.get(key, np.zeros(self.x0.size) if self._b is None else self._b)
+            if self._b is None:
+                self._b = np.zeros(self.x0.size)
+            if getattr(self, "_core", None) is not None:
+                lv.set(key, np.asarray(self._b, dtype=np.float64))
+        return lv.bufs[key]
+
+
+class FirstOrderLinearTIDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearTIDS):
     """Siconos ``FirstOrderLinearTIDS(x0, A[, b])``."""
 
     def __init__(self, x0, A, b=None):
@@ -168,7 +194,7 @@ class FirstOrderLinearTIDS(_FirstOrderLive, _m.FirstOrderLinearTIDS):
         self.setbPtr(b)
 
 
-class FirstOrderLinearDS(_FirstOrderLive, _m.FirstOrderLinearDS):
+class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
     """Siconos ``FirstOrderLinearDS(x0, A[, b])``; ``b`` and ``A`` may also be Python callables
     ``b(t)`` (``setComputebFunction``), ``A(t)``."""
 
@@ -227,6 +253,9 @@ class FirstOrderLinearR(_r.FirstOrderLinearTIR):
             raise_unsupported("FirstOrderLinearR with plugin matrices C(t), B(t)", _PLUGIN_WHY)
         super().__init__(C, B)
 
+    def display(self) -> None:
+        print(f"FirstOrderLinearR: C {self.C.tolist()}, B {self.B.tolist()}")
+
     def setComputeCFunction(self, *a, **k):
         raise_unsupported("FirstOrderLinearR.setComputeCFunction", _PLUGIN_WHY)
 
@@ -266,6 +295,10 @@ class Interaction(_m.Interaction):
         return _nsl_size(self.nsl) if n is None else n
 
     getSizeOfY = dimension
+
+    def display(self) -> None:
+        """Prints the interaction."""
+        print(f"Interaction {self.name or ''}: {type(self.relation).__name__}, {type(self.nsl).__name__}")
 
     def nonSmoothLaw(self):
         return self.nsl
@@ -308,8 +341,32 @@ class _CallableList(list):
         return list(self)
 
 
+class _CallableFloat(float):
+    """A float that Siconos scripts may also call (``nsds.t0()``)."""
+
+    def __call__(self) -> float:
+        return float(self)
+
+
 class NonSmoothDynamicalSystem(_m.NonSmoothDynamicalSystem):
-    """Siconos ``NonSmoothDynamicalSystem(t0, T)``."""
+    """Siconos ``NonSmoothDynamicalSystem(t0, T)``; ``t0``/``T`` read as attributes (Saltus) or
+    called (Siconos ``t0()``, ``finalT()``)."""
+
+    @property
+    def t0(self) -> float:
+        return _CallableFloat(self.__dict__["_t0"])
+
+    @t0.setter
+    def t0(self, v) -> None:
+        self.__dict__["_t0"] = float(v)
+
+    @property
+    def T(self) -> float:
+        return _CallableFloat(self.__dict__["_T"])
+
+    @T.setter
+    def T(self, v) -> None:
+        self.__dict__["_T"] = float(v)
 
     def __init__(self, t0: float = 0.0, T: float = 0.0):
         super().__init__(t0, T)
@@ -318,6 +375,11 @@ class NonSmoothDynamicalSystem(_m.NonSmoothDynamicalSystem):
 
     def setTitle(self, title: str) -> None:
         self.title = str(title)
+
+    def display(self) -> None:
+        """Prints the model."""
+        print(f"NonSmoothDynamicalSystem [{self.t0}, {self.T}]: {len(self.systems)} systems, "
+              f"{len(self.interactions)} interactions")
 
     def setT(self, T: float) -> None:
         self.T = float(T)

@@ -13,7 +13,7 @@ from .. import relations as _r
 from .. import simulation as _s
 from . import _solvers
 from ._constants import KERNEL_INTS
-from ._live import live
+from ._live import VERSION, live
 from ._unsupported import raise_unsupported
 
 # ---------------------------------------------------------------------------------------------
@@ -40,6 +40,19 @@ class _Osnsp:
 
     def setNumericsSolverId(self, solver_id: int) -> None:
         self._init_osnsp(solver_id)
+
+    setSolverId = setNumericsSolverId
+
+    def setMStorageType(self, storage: int) -> None:
+        """Siconos's storage of the problem matrix: ``NM_DENSE`` (0) dense, otherwise sparse."""
+        self.problem["storage"] = "dense" if int(storage) == 0 else "sparse"
+
+    def setMaxSize(self, n: int) -> None:
+        """Accepted (Saltus sizes its problems as they come)."""
+
+    def setKeepLambdaAndYState(self, keep: bool) -> None:
+        """Siconos's warm start of the solver from the previous step's multipliers."""
+        self.problem["warm_start"] = bool(keep)
 
     def setTolerance(self, tol: float) -> None:
         self._options.dparam[0] = float(tol)
@@ -263,13 +276,43 @@ class _SiconosStepping:
     def _input(self, ds, what: str, level: int) -> np.ndarray:
         return _input(self, ds, what, level)
 
+    _plan_version = -1
+
     def _sync(self) -> None:
-        for d in self.nsds.systems:
-            if hasattr(d, "_sync"):
-                d._sync(self)
-        for i in self.nsds.interactions:
-            if hasattr(i, "_sync"):
-                i._sync()
+        """Copies the kernel's state into the live vectors (a plan of copies from the kernel's
+        views, rebuilt when a new live vector appears)."""
+        if self._plan_version != VERSION[0]:
+            for d in self.nsds.systems:
+                if hasattr(d, "_sync"):
+                    d._sync(self)
+            for i in self.nsds.interactions:
+                if hasattr(i, "_sync"):
+                    i._sync()
+            self._plan = self._make_plan()
+            self._plan_version = VERSION[0]
+            return
+        copy = np.copyto
+        for dst, src, last, key in self._copies:
+            copy(dst, src)
+            last[key] = dst.tobytes()
+        for d, key in self._computed:
+            d._sync_one(self, key)
+
+    def _make_plan(self):
+        core = self.core
+        self._copies, self._computed = [], []
+        for objs, kind in ((self.nsds.systems, "ds"), (self.nsds.interactions, "inter")):
+            for o in objs:
+                lv = live(o)
+                for key, dst in lv.bufs.items():
+                    what, level = key
+                    if kind == "ds" and what in ("q", "v", "x"):
+                        self._copies.append((dst, core.view(what, o._index), lv.last, key))
+                    elif kind == "inter":
+                        self._copies.append((dst, core.view(what, o._index, level), lv.last, key))
+                    else:
+                        self._computed.append((o, key))
+        return True
 
     def _check_writes(self) -> None:
         for d in self.nsds.systems:
@@ -316,6 +359,10 @@ class _SiconosStepping:
 
     getTk = startingTime
     getTkp1 = nextTime
+
+    def display(self) -> None:
+        """Prints the simulation."""
+        print(f"{type(self).__name__} (Saltus): h = {self.td.h}")
 
     def timeStep(self) -> float:
         return self.td.h

@@ -18,17 +18,23 @@ import numpy as np
 from ._unsupported import raise_unsupported
 
 
+#: bumped whenever a live vector is created (the simulations rebuild their copy plans)
+VERSION = [0]
+
+
 class LiveVectors:
-    """The persistent arrays of one system or interaction, keyed ``(what, level)``."""
+    """The persistent arrays of one system or interaction, keyed ``(what, level)``, and the
+    bytes they held after the last synchronisation (to detect writes)."""
 
     def __init__(self) -> None:
         self.bufs: Dict[tuple, np.ndarray] = {}
-        self.last: Dict[tuple, np.ndarray] = {}
+        self.last: Dict[tuple, bytes] = {}
 
     def get(self, key: tuple, init) -> np.ndarray:
         a = self.bufs.get(key)
         if a is None:
             a = self.bufs[key] = np.array(init, dtype=np.float64).ravel()
+            VERSION[0] += 1
         return a
 
     def set(self, key: tuple, value: np.ndarray) -> None:
@@ -40,13 +46,13 @@ class LiveVectors:
                 f"the vector taken before initialisation has {a.size} entries, the kernel's has {value.size}",
             )
         a[...] = value
-        self.last[key] = a.copy()
+        self.last[key] = a.tobytes()
 
     def check_unchanged(self, owner: str) -> None:
         """Raises if the user wrote into a vector since the last :meth:`set`."""
         for key, a in self.bufs.items():
             old = self.last.get(key)
-            if old is not None and not np.array_equal(a, old, equal_nan=True):
+            if old is not None and a.tobytes() != old:
                 raise_unsupported(
                     f"writing {owner}.{key[0]}() between steps",
                     "Saltus changes the state only through the simulation; build a new simulation "

@@ -44,21 +44,23 @@ from ._unsupported import module_getattr
 
 globals().update(KERNEL_INTS)
 
-# relations and laws: Saltus's have Siconos's constructors already
-LagrangianLinearTIR = _r.LagrangianLinearTIR
-LagrangianScleronomousR = _r.LagrangianScleronomousR
-LagrangianRheonomousR = _r.LagrangianRheonomousR
-LagrangianCompliantLinearTIR = _r.LagrangianCompliantLinearTIR
-FirstOrderLinearTIR = _r.FirstOrderLinearTIR
-FirstOrderType1R = _r.FirstOrderType1R
-FirstOrderType2R = _r.FirstOrderType2R
-NewtonImpactNSL = _r.NewtonImpactNSL
-NewtonImpactFrictionNSL = _r.NewtonImpactFrictionNSL
-RelayNSL = _r.RelayNSL
-NormalConeNSL = _r.NormalConeNSL
-ComplementarityConditionNSL = _r.ComplementarityConditionNSL
-EqualityConditionNSL = _r.EqualityConditionNSL
-MixedComplementarityConditionNSL = _r.MixedComplementarityConditionNSL
+# matrix storages of the one-step problems (setMStorageType)
+DENSE, SPARSE = 1, 4
+
+
+class _Display:
+    def display(self) -> None:
+        """Prints the object (Siconos prints its data)."""
+        print(f"{type(self).__name__}: {vars(self)}")
+
+
+# relations and laws: Saltus's have Siconos's constructors already (subclassed for display())
+for _cls in (_r.LagrangianLinearTIR, _r.LagrangianScleronomousR, _r.LagrangianRheonomousR,
+             _r.LagrangianCompliantLinearTIR, _r.FirstOrderLinearTIR, _r.FirstOrderType1R, _r.FirstOrderType2R,
+             _r.NewtonImpactNSL, _r.NewtonImpactFrictionNSL, _r.RelayNSL, _r.NormalConeNSL,
+             _r.ComplementarityConditionNSL, _r.EqualityConditionNSL, _r.MixedComplementarityConditionNSL):
+    globals()[_cls.__name__] = type(_cls.__name__, (_Display, _cls), {"__module__": __name__, "__doc__": _cls.__doc__})
+del _cls
 
 
 # ---------------------------------------------------------------------------------------------

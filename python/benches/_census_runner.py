@@ -1,0 +1,58 @@
+"""Runs one Siconos tutorial for ``siconos_census.py`` and keeps its numeric results.
+
+    python _census_runner.py saltus|siconos SCRIPT.py DUMP.npz
+
+``saltus``: as ``python -m saltus.siconos SCRIPT.py`` (the hook installed, the script's folder
+first on ``sys.path``, ``__name__ == "__main__"``); ``siconos``: as ``python SCRIPT.py`` with
+the real Siconos. Afterwards, also when the script raised, its numeric numpy arrays (globals, up
+to 10⁷ entries each) are saved to ``DUMP.npz`` for the comparison of the two runs, and the
+script's wall time (numpy, scipy, matplotlib, h5py and the ``siconos`` modules imported before
+the clock starts) to ``DUMP.npz.seconds``.
+"""
+
+import os
+import sys
+import time
+
+
+def main() -> None:
+    side, script, dump = sys.argv[1], sys.argv[2], sys.argv[3]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    sys.argv = [script]
+    if side == "saltus":
+        import saltus.siconos as compat
+
+        compat.install()  # what `python -m saltus.siconos` does before running the script
+    # the heavy libraries both sides share are loaded before the clock starts
+    for mod in ("numpy", "scipy.linalg", "matplotlib.pyplot", "h5py", "siconos.kernel", "siconos.numerics"):
+        try:
+            __import__(mod)
+        except Exception:  # noqa: BLE001 (a missing library is the script's business)
+            pass
+    # run as `runpy.run_path(script, run_name="__main__")`, keeping the globals when it raises
+    g = {"__name__": "__main__", "__file__": script, "__builtins__": __builtins__}
+    with open(script, "rb") as f:
+        code = compile(f.read(), script, "exec")
+    t0 = time.perf_counter()
+    try:
+        exec(code, g)
+    finally:
+        with open(dump + ".seconds", "w") as f:
+            f.write(repr(time.perf_counter() - t0))
+        save(g, dump)
+
+
+def save(g, dump) -> None:
+    import numpy as np
+
+    arrays = {}
+    for k, v in g.items():
+        if k.startswith("_") or not isinstance(v, np.ndarray):
+            continue
+        if v.dtype.kind in "fi" and 0 < v.size <= 10_000_000:
+            arrays[k] = v
+    np.savez(dump, **arrays)
+
+
+if __name__ == "__main__":
+    main()
