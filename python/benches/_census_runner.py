@@ -51,7 +51,34 @@ def save(g, dump) -> None:
             continue
         if v.dtype.kind in "fi" and 0 < v.size <= 10_000_000:
             arrays[k] = v
+    arrays.update(final_positions())
     np.savez(dump, **arrays)
+
+
+def final_positions() -> dict:
+    """``h5_<file>``: the rows ``t, id, x, y, z, qw, qx, qy, qz`` of ``data/dynamic`` at the last
+    output time of every mechanics HDF5 file the script left in the working directory, sorted
+    by object id."""
+    import glob
+
+    import numpy as np
+
+    out = {}
+    try:
+        import h5py
+    except ImportError:
+        return out
+    for path in sorted(glob.glob("*.hdf5")):
+        try:
+            with h5py.File(path, "r") as f:
+                d = f["data"]["dynamic"][:]
+        except (KeyError, OSError):
+            continue
+        if d.size == 0:
+            continue
+        last = d[d[:, 0] == d[:, 0].max()]
+        out["h5_" + os.path.splitext(path)[0]] = last[np.argsort(last[:, 1])].astype(float)
+    return out
 
 
 if __name__ == "__main__":

@@ -289,3 +289,61 @@ def test_mlcp_and_unsupported_solvers(hook):
     assert z[0] == pytest.approx(0.5)
     with pytest.raises(NotImplementedError, match="SICONOS_LCP_PATH"):
         sn.linearComplementarity_driver(sn.LCP(M, [1.0, 1.0]), z, w, sn.SolverOptions(sn.SICONOS_LCP_PATH))
+
+
+# ---------------------------------------------------------------------------------------------
+# MechanicsHdf5Runner
+# ---------------------------------------------------------------------------------------------
+
+
+def test_mechanics_runner_ball_falls_and_rests(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+    import siconos.numerics as sn
+
+    monkeypatch.chdir(tmp_path)
+    # the two phases of the tutorials: write the scene, then run it from the file
+    with MechanicsHdf5Runner(io_filename="ball.hdf5") as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+        io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 1], mass=1.0)  # inertia from the sphere
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-10
+    with MechanicsHdf5Runner(io_filename="ball.hdf5", mode="r+") as io:
+        io.run(t0=0, T=1.0, h=1e-3, theta=0.5, solver_options=so, output_frequency=10)
+    with h5py.File(tmp_path / "ball.hdf5", "r") as f:
+        d = f["data"]
+        dyn, static, cf = d["dynamic"][:], d["static"][:], d["cf"][:]
+        assert d["velocities"].shape == (101, 8) and d["solv"].shape[1] == 4
+        assert d["input"]["ball"].attrs["id"] == 1 and d["input"]["ground"].attrs["id"] == -1
+    assert dyn.shape == (101, 9) and set(dyn[:, 1]) == {1.0}
+    assert static.shape == (1, 9) and static[0, 1] == -1 and static[0, 4] == pytest.approx(-0.1)
+    t, z = dyn[:, 0], dyn[:, 4]
+    np.testing.assert_allclose(t, np.arange(101) * 0.01, atol=1e-12)
+    # free fall (θ = 1/2 is exact for a constant force) until the ball reaches the margin
+    fall = t < 0.38
+    np.testing.assert_allclose(z[fall], 1 - 9.80665 * t[fall] ** 2 / 2, atol=1e-9)
+    # at rest on the ground at the end (e = 0), at most the collision margin above it
+    assert abs(z[-1] - 0.1) < 0.02
+    # contacts: the law's mu, a vertical normal, a positive normal impulse
+    assert len(cf) > 0 and np.all(cf[:, 1] == 0.3)
+    np.testing.assert_allclose(np.abs(cf[-1, 8:11]), [0, 0, 1], atol=1e-9)
+    assert cf[-1, 20] > 0
+
+
+def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
+    pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="x.hdf5") as io:
+        with pytest.raises(NotImplementedError, match="add_mesh_from_file"):
+            io.add_mesh_from_file("m", "m.stl")
+        with pytest.raises(NotImplementedError, match="Cone"):
+            io.add_primitive_shape("c", "Cone", (1, 1))
+    with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
+        with pytest.raises(NotImplementedError, match="set_external_forces"):
+            io.run(T=0.01, set_external_forces=lambda body: None)

@@ -47,7 +47,7 @@ def _h5py():
 
 def _inertia(shape_kind: str, params, mass: float) -> np.ndarray:
     """Principal moments of the first contactor's shape for ``mass`` (Bullet's conventions)."""
-    p = [float(x) for x in params]
+    p = [float(x) for x in params] if shape_kind in _PRIMITIVES else []
     if shape_kind == "Sphere":
         return np.full(3, 0.4 * mass * p[0] ** 2)
     if shape_kind == "Cylinder":  # axis y, (radius, length)
@@ -231,7 +231,7 @@ class MechanicsHdf5Runner:
         """Newton impact + Coulomb friction between two collision groups."""
         laws = self._data["nslaws"]
         if name not in laws:
-            d = laws.create_dataset(name, shape=(0,))
+            d = laws.create_dataset(name, shape=(0,), dtype=float)
             d.attrs.update(type="NewtonImpactFrictionNSL", mu=float(mu), e=float(e),
                            gid1=int(collision_group1), gid2=int(collision_group2))
 
@@ -258,7 +258,7 @@ class MechanicsHdf5Runner:
         joints = self._data["joints"]
         if name in joints:
             raise ValueError(f"Joint {name} already in simulation!")
-        d = joints.create_dataset(name, shape=(0,))
+        d = joints.create_dataset(name, shape=(0,), dtype=float)
         d.attrs.update(object1=object1, type=joint_class)
         if object2 is not None:
             d.attrs["object2"] = object2
