@@ -54,8 +54,8 @@ def test_missing_features_are_named(hook):
     # an ImportError too, for scripts that probe optional modules
     with pytest.raises(ImportError):
         import siconos.mechanics.occ  # noqa: F401,F811
-    with pytest.raises(NotImplementedError, match="siconos.io.mechanics_hdf5.MechanicsHdf5"):
-        from siconos.io.mechanics_hdf5 import MechanicsHdf5  # noqa: F401
+    with pytest.raises(NotImplementedError, match="siconos.io.vview"):
+        import siconos.io.vview  # noqa: F401
     # private names stay AttributeErrors (copy, pickle, inspect probe them)
     assert not hasattr(sk, "_private_thing")
 
@@ -347,3 +347,17 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
         with pytest.raises(NotImplementedError, match="set_external_forces"):
             io.run(T=0.01, set_external_forces=lambda body: None)
+
+
+def test_convexhull_of_a_box_has_the_box_inertia(hook):
+    import itertools
+
+    from siconos.mechanics.collision.convexhull import ConvexHull
+
+    pts = np.array(list(itertools.product([-1, 1], [-2, 2], [-0.5, 0.5])), dtype=float) + [1, 2, 3]
+    ch = ConvexHull(pts)
+    assert ch.volume() == pytest.approx(8.0)
+    np.testing.assert_allclose(ch.centroid(), [1, 2, 3], atol=1e-12)
+    inertia, volume = ch.inertia(ch.centroid())
+    # a 2 × 4 × 1 box of unit density: m / 12 (b² + c²), ...
+    np.testing.assert_allclose(inertia, np.diag([8 / 12 * 17, 8 / 12 * 5, 8 / 12 * 20]), atol=1e-12)

@@ -93,7 +93,7 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
         elif d.attrs["type"] == "convex":
             scene.add_convex_shape(name, d[:])
         else:
-            raise_unsupported(f"shape `{name}` of type {d.attrs['type']}")
+            raise_unsupported(f"shape '{name}' of type {d.attrs['type']}")
     laws = {}
     for name, d in data["nslaws"].items():
         if d.attrs["type"] != "NewtonImpactFrictionNSL":
@@ -109,7 +109,7 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
         ctors = _ordered(obj)
         gs = {int(c.attrs.get("group", 0)) for _, c in ctors}
         if len(gs) > 1:
-            raise_unsupported(f"object `{name}` with contactors in several collision groups")
+            raise_unsupported(f"object '{name}' with contactors in several collision groups")
         group = gs.pop() if gs else 0
         contactors = [_sm.Contactor(str(c.attrs["shape_name"]), tuple(c.attrs["translation"]),
                                     tuple(c.attrs["orientation"])) for _, c in ctors]
