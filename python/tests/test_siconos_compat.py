@@ -361,3 +361,36 @@ def test_convexhull_of_a_box_has_the_box_inertia(hook):
     inertia, volume = ch.inertia(ch.centroid())
     # a 2 × 4 × 1 box of unit density: m / 12 (b² + c²), ...
     np.testing.assert_allclose(inertia, np.diag([8 / 12 * 17, 8 / 12 * 5, 8 / 12 * 20]), atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Siconos tutorials run unchanged (the fast subset of the census; all: benches/siconos_census.py)
+# ---------------------------------------------------------------------------------------------
+
+FAST_TUTORIALS = [
+    # (script, what shows it agrees with Siconos)
+    ("mechanics/BouncingBall/BouncingBallTS.py", "no-warning"),  # compares itself with its .ref
+    ("control/Relay/SimpleExampleRelay.py", "exit"),  # asserts its .ref to 1e-12
+    ("electronics/CircuitRLCD/CircuitRLCD.py", "exit"),  # asserts its .ref
+    ("control/RelayOscillator/RelayOscillator.py", "exit"),
+    ("mechanics/GeometricPrimitives/capsule.py", "exit"),  # MechanicsHdf5Runner
+]
+
+
+@pytest.mark.parametrize("script,check", FAST_TUTORIALS, ids=[s for s, _ in FAST_TUTORIALS])
+def test_siconos_tutorial_runs_unchanged(script, check, tmp_path):
+    import shutil
+
+    from conftest import shared_dir
+
+    src = shared_dir() / "siconos-tutorials" / "examples" / script
+    if not src.exists():
+        pytest.skip(f"Siconos tutorials absent ({src}); set SALTUS_SHARED")
+    work = tmp_path / src.parent.name
+    shutil.copytree(src.parent, work, ignore=shutil.ignore_patterns("*.hdf5"))
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    p = subprocess.run([sys.executable, "-m", "saltus.siconos", str(work / src.name)],
+                       cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    if check == "no-warning":
+        assert "rather different from the reference" not in p.stdout
