@@ -304,6 +304,12 @@ def fc2d_compute_error(problem: FrictionContactProblem, reaction, velocity, tole
     return [0 if e <= tolerance else 1, e]
 
 
+def solver_options_id_to_name(solver_id: int) -> str:
+    """Siconos's name of a solver id (``"FC3D_NSGS"`` for ``SICONOS_FRICTION_3D_NSGS``)."""
+    name = _solvers.NAME_OF.get(int(solver_id))
+    return STRS[name + "_STR"] if name is not None else "UNKNOWN"
+
+
 def numerics_set_verbose(level: int) -> None:
     """Accepted (Saltus's solvers print nothing)."""
 

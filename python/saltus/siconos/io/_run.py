@@ -129,9 +129,27 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
             statics.append(len(ids) - 1)
     for name, d in data["joints"].items():
         a = d.attrs
+        points, axes = a.get("points"), a.get("axes")
+        if not a.get("absolute", True):  # in object1's frame: to the world frame at the initial poses
+            o1 = data["input"][str(a["object1"])].attrs
+            R = _rotation(o1["orientation"])
+            if points is not None:
+                points = np.asarray(points, dtype=float) @ R.T + np.asarray(o1["translation"], dtype=float)
+            if axes is not None:
+                axes = np.asarray(axes, dtype=float) @ R.T
         scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
-                        points=a.get("points"), axes=a.get("axes"), joint_class=str(a["type"]))
+                        points=points, axes=axes, joint_class=str(a["type"]))
     return scene, ids, groups, statics, laws
+
+
+def _rotation(q) -> np.ndarray:
+    """The rotation matrix of the unit quaternion ``(w, x, y, z)``."""
+    w, x, y, z = (float(c) for c in q)
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ])
 
 
 def _append(group, name: str, rows: List, ncols: int) -> None:
@@ -156,11 +174,12 @@ def run(io, kw: Dict) -> None:
     if margin is None:
         margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
     so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
-    if so.solverId != sn.SICONOS_FRICTION_3D_NSGS:
+    if so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS):
         from saltus.siconos._solvers import NAME_OF
 
         raise_unsupported(f"MechanicsHdf5Runner.run with the solver {NAME_OF.get(so.solverId, so.solverId)}",
-                          "Saltus's mechanics solves with NSGS (SICONOS_FRICTION_3D_NSGS)")
+                          "Saltus's mechanics solves with NSGS (SICONOS_FRICTION_3D_NSGS, or "
+                          "SICONOS_GENERIC_MECHANICAL_NSGS with joints: the same block Gauss-Seidel)")
     tol, max_iter = float(so.dparam[0]), int(so.iparam[0])
     t0, T, h = float(args["t0"]), float(args["T"]), float(args["h"])
     freq = args["output_frequency"] or 1

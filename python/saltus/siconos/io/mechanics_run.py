@@ -248,13 +248,12 @@ class MechanicsHdf5Runner:
                   joint_class="PivotJointR", absolute=None, allow_self_collide=None, nslaws=None,
                   stops=None, friction=None, coupled=None, references=None):
         """A joint (``KneeJointR``, ``PivotJointR``, ``PrismaticJointR``, ``CylindricalJointR``,
-        ``FixedJointR``) with points and axes in the world frame (``absolute=True``)."""
+        ``FixedJointR``) with points and axes in the world frame (``absolute=True``, the default)
+        or in ``object1``'s frame (``absolute=False``), both taken at the initial poses."""
         for what, v in (("stops", stops), ("friction", friction), ("coupled", coupled),
                         ("references", references), ("nslaws", nslaws)):
             if v is not None:
                 raise_unsupported(f"add_joint({what}=...)")
-        if absolute is False:
-            raise_unsupported("add_joint(absolute=False) (points and axes in the body frames)")
         joints = self._data["joints"]
         if name in joints:
             raise ValueError(f"Joint {name} already in simulation!")
@@ -266,6 +265,8 @@ class MechanicsHdf5Runner:
             d.attrs["points"] = np.asarray(points, dtype=float)
         if axes is not None:
             d.attrs["axes"] = np.asarray(axes, dtype=float)
+        if absolute in (True, False):
+            d.attrs["absolute"] = bool(absolute)
 
     def add_boundary_condition(self, *a, **k):
         raise_unsupported("add_boundary_condition")
