@@ -5,7 +5,8 @@
 ``saltus``: as ``python -m saltus.siconos SCRIPT.py`` (the hook installed, the script's folder
 first on ``sys.path``, ``__name__ == "__main__"``); ``siconos``: as ``python SCRIPT.py`` with
 the real Siconos. Afterwards, also when the script raised, its numeric numpy arrays (globals, up
-to 10⁷ entries each) are saved to ``DUMP.npz`` for the comparison of the two runs, and the
+to 10⁷ entries each) are saved to ``DUMP.npz`` for the comparison of the two runs (``numpy.empty``
+allocates zeros on both sides, so rows a script never writes compare equal), and the
 script's wall time (numpy, scipy, matplotlib, h5py and the ``siconos`` modules imported before
 the clock starts) to ``DUMP.npz.seconds``.
 """
@@ -29,6 +30,11 @@ def main() -> None:
             __import__(mod)
         except Exception:  # noqa: BLE001 (a missing library is the script's business)
             pass
+    # uninitialised memory would make the two runs' arrays differ where the script never wrote
+    # (`dataPlot = empty((N + 1, m))` filled up to row N - 1): allocate zeros on both sides
+    import numpy as np
+
+    np.empty = np.zeros
     # run as `runpy.run_path(script, run_name="__main__")`, keeping the globals when it raises
     g = {"__name__": "__main__", "__file__": script, "__builtins__": __builtins__}
     with open(script, "rb") as f:

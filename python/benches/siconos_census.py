@@ -100,9 +100,10 @@ def run_side(python: str, side: str, script: Path, timeout: float, dump: Path) -
 
 
 def compare(a_path: Path, b_path: Path):
-    """The results both runs left: the largest array of the same name and shape (the recorded
-    trajectory, ``dataPlot`` in most tutorials) and its largest difference relative to its
-    largest magnitude. ``(None, [])`` if none in common."""
+    """The results both runs left (same name and shape): the final poses of a mechanics file,
+    else ``dataPlot`` (the recorded trajectory of most tutorials), else the largest array other
+    than a loaded reference; its largest difference relative to its largest magnitude (for poses:
+    the largest position difference and the mean heights). ``(None, [])`` if none in common."""
     import numpy as np
 
     if not (a_path.exists() and b_path.exists()):
@@ -111,7 +112,18 @@ def compare(a_path: Path, b_path: Path):
     common = [k for k in a.files if k in b.files and a[k].shape == b[k].shape and a[k].size > 0]
     if not common:
         return None, []
-    k = max(common, key=lambda n: (a[n].size, n))
+    # the mechanics file's final poses, else the tutorials' `dataPlot`, else the largest array
+    # that is not a reference the script loaded (identical on both sides by construction)
+    own = [n for n in common if "ref" not in n.lower()]
+    h5 = [n for n in own if n.startswith("h5_")]
+    if h5:
+        k = max(h5, key=lambda n: a[n].size)
+    elif "dataPlot" in own:
+        k = "dataPlot"
+    elif own:
+        k = max(own, key=lambda n: (a[n].size, n))
+    else:
+        return None, []
     x, y = a[k].astype(float), b[k].astype(float)
     if k.startswith("h5_"):  # final poses of a mechanics run: positions, and the mean height
         x, y = x[:, 2:5], y[:, 2:5]
@@ -127,6 +139,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="run the scripts whose path contains this")
     ap.add_argument("--json", type=Path, default=None, help="write the records here")
     ap.add_argument("--siconos-python", default="/usr/bin/python3")
+    ap.add_argument("--siconos-timeout", type=float, default=150.0, help="time limit of a Siconos run")
     ap.add_argument("--no-siconos", action="store_true", help="do not run the real Siconos")
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     args = ap.parse_args(argv)
@@ -148,7 +161,7 @@ def main(argv=None) -> int:
             rec.update(run_side(sys.executable, "saltus", s, args.timeout, da))
             rec["checks_ref"] = checks_ref(s)
             if rec["status"] in ("runs", "differs") and not args.no_siconos:
-                sic = run_side(args.siconos_python, "siconos", s, max(args.timeout, 4 * rec["seconds"]), db)
+                sic = run_side(args.siconos_python, "siconos", s, args.siconos_timeout, db)
                 rec["siconos"] = sic
                 worst, names = compare(da, db)
                 rec["max_rel_diff"], rec["compared"] = worst, names
