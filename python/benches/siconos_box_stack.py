@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 
+import siconos.kernel as sk
 import siconos.numerics as sn
 from siconos.io.mechanics_run import MechanicsHdf5Runner
 from siconos.mechanics.collision.tools import Contactor
@@ -35,7 +36,7 @@ def main():
         for i in range(n):
             # a small gap between the boxes: they land on each other during the first steps
             io.add_object(f"box{i}", [Contactor("Cube")], translation=[0, 0, 0.1 + 0.5 + i * 1.01], mass=1.0)
-    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so = sk.solver_options_create(sn.SICONOS_FRICTION_3D_NSGS)
     so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 1000
     so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-6
     with MechanicsHdf5Runner(io_filename=path, mode="r+", verbose=False) as io:
