@@ -421,3 +421,36 @@ def test_siconos_tutorial_runs_unchanged(script, check, tmp_path):
     assert p.returncode == 0, p.stderr[-2000:]
     if check == "no-warning":
         assert "rather different from the reference" not in p.stdout
+
+
+def test_mechanics_runner_second_run_continues_the_file(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+
+    def scene(path):
+        with MechanicsHdf5Runner(io_filename=path) as io:
+            io.add_primitive_shape("Ball", "Sphere", [0.1])
+            io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+            io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+            io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 1], velocity=[1, 0, 0, 0, 0, 2], mass=1.0)
+            io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+
+    scene("one.hdf5")
+    with MechanicsHdf5Runner(io_filename="one.hdf5", mode="r+") as io:
+        io.run(t0=0, T=0.3, h=1e-3, theta=0.5, output_frequency=100)
+    scene("two.hdf5")
+    with MechanicsHdf5Runner(io_filename="two.hdf5", mode="r+") as io:
+        io.run(t0=0, T=0.2, h=1e-3, theta=0.5, output_frequency=100)
+    with MechanicsHdf5Runner(io_filename="two.hdf5", mode="r+") as io:
+        io.run(t0=0.2, T=0.3, h=1e-3, theta=0.5, output_frequency=100)
+    with h5py.File("one.hdf5", "r") as f1, h5py.File("two.hdf5", "r") as f2:
+        a, b = f1["data"]["dynamic"][:], f2["data"]["dynamic"][:]
+        va, vb = f1["data"]["velocities"][:], f2["data"]["velocities"][:]
+    # rows at t = 0, 0.1, 0.2 (first run), 0.2 again (second run's start), 0.3
+    np.testing.assert_allclose(b[:, 0], [0, 0.1, 0.2, 0.2, 0.3], atol=1e-12)
+    # free flight (the ball lands after 0.3 s): the restart gives the same state as one run
+    np.testing.assert_allclose(b[[0, 1, 2, 4]], a, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(vb[[0, 1, 2, 4]], va, rtol=0, atol=1e-12)

@@ -82,6 +82,20 @@ def _shape_inertia(ref, shape_name: str, mass: float) -> np.ndarray:
     return _inertia("convex", d[:], mass)
 
 
+def _last_states(data) -> Dict:
+    """Siconos's cold restart: ``{id: (translation, orientation, velocity)}`` of the dynamic
+    objects at the last output time of ``data/dynamic`` and ``data/velocities`` (empty for a
+    first run)."""
+    if "dynamic" not in data or "velocities" not in data or data["dynamic"].shape[0] == 0:
+        return {}
+    pos, vel = data["dynamic"][:], data["velocities"][:]
+    t = pos[:, 0].max()
+    p_last = {int(r[1]): r for r in pos[np.abs(pos[:, 0] - t) < 1e-9]}
+    v_last = {int(r[1]): r for r in vel[np.abs(vel[:, 0] - t) < 1e-9]}
+    return {i: (tuple(r[2:5]), tuple(r[5:9]), tuple(v_last[i][2:8]) if i in v_last else (0.0,) * 6)
+            for i, r in p_last.items()}
+
+
 def build_scene(io, margin: float, gravity: float, projection: bool):
     """The :class:`saltus.mechanics.Scene` of the file, and the Siconos ids by body index."""
     data = io._data
@@ -103,6 +117,7 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
                                              collision_group1=g1, collision_group2=g2)
         laws[(g1, g2)] = laws[(g2, g1)] = float(d.attrs["mu"])
     ids, groups, statics = [], [], []
+    restart = _last_states(data)
     for name, obj in _ordered(data["input"]):
         if "time_of_birth" in obj.attrs or "time_of_death" in obj.attrs:
             raise_unsupported("objects with a time of birth or death")
@@ -120,8 +135,10 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
             if inertia is None:
                 inertia = _shape_inertia(ref, str(ctors[0][1].attrs["shape_name"]), float(mass))
             kwargs = dict(mass=float(mass), inertia=np.asarray(inertia, dtype=float))
-        scene.add_object(name, contactors, translation=tuple(obj.attrs["translation"]),
-                         orientation=tuple(obj.attrs["orientation"]), velocity=tuple(obj.attrs["velocity"]),
+        pose = (tuple(obj.attrs["translation"]), tuple(obj.attrs["orientation"]), tuple(obj.attrs["velocity"]))
+        if kwargs and int(obj.attrs["id"]) in restart:  # a second run continues from the file's last output
+            pose = restart[int(obj.attrs["id"])]
+        scene.add_object(name, contactors, translation=pose[0], orientation=pose[1], velocity=pose[2],
                          collision_group=group, **kwargs)
         ids.append(int(obj.attrs["id"]))
         groups.append(group)

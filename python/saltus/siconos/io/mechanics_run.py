@@ -8,6 +8,8 @@ usual two-phase tutorial (``with MechanicsHdf5Runner() as io: io.add_...`` then
 ``with MechanicsHdf5Runner(mode='r+') as io: io.run(...)``) works; ``run`` reads the scene back,
 steps it with Moreau–Jean + NSGS and writes ``data/static``, ``data/dynamic``,
 ``data/velocities``, ``data/cf`` and ``data/solv`` every ``output_frequency`` steps (and at t0).
+As in Siconos, a run on a file that already holds output continues from the poses and
+velocities of its last output time (give the matching ``t0``), appending to the datasets.
 
 Siconos defaults kept: gravity ``-9.80665 / gravity_scale`` along ``z``; the solver
 ``SICONOS_FRICTION_3D_NSGS`` with its tolerance and iteration cap (``solver_options``); the
