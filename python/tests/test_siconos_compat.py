@@ -454,3 +454,33 @@ def test_mechanics_runner_second_run_continues_the_file(hook, tmp_path, monkeypa
     # free flight (the ball lands after 0.3 s): the restart gives the same state as one run
     np.testing.assert_allclose(b[[0, 1, 2, 4]], a, rtol=0, atol=1e-12)
     np.testing.assert_allclose(vb[[0, 1, 2, 4]], va, rtol=0, atol=1e-12)
+
+
+def test_fclib_files_read_and_solved(hook):
+    pytest.importorskip("h5py")
+    import siconos.numerics as sn
+    from conftest import data_dir
+
+    local = data_dir() / "numerics" / "fc3d" / "Capsules-i125-1213.hdf5"
+    glob = data_dir() / "numerics" / "fc3d-global" / "Box_Stacks-i0122-82-5.hdf5"
+    if not (local.exists() and glob.exists()):
+        pytest.skip(f"FCLib test data absent ({local.parent}); set SALTUS_TEST_DATA")
+    p = sn.frictionContact_fclib_read(str(local))
+    assert p.dimension == 3 and p.M.shape == (858, 858) and p.numberOfContacts == 286
+    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so.dparam[sn.SICONOS_DPARAM_TOL], so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 1e-8, 10000
+    r, u = np.zeros(858), np.zeros(858)
+    assert sn.fc3d_driver(p, r, u, so) == 0
+    info, err = sn.fc3d_compute_error(p, r, u, 1e-8)  # recomputed here, from r alone
+    assert info == 0 and err <= 1e-8 and err == pytest.approx(so.dparam[sn.SICONOS_DPARAM_RESIDU], rel=1e-6)
+
+    g = sn.globalFrictionContact_fclib_read(str(glob))
+    n, m = g.H.shape[1], g.M.shape[0]
+    so = sn.SolverOptions(sn.SICONOS_GLOBAL_FRICTION_3D_NSGS_WR)
+    so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-8
+    r, u, v = np.zeros(n), np.zeros(n), np.zeros(m)
+    assert sn.gfc3d_driver(g, r, u, v, so) == 0
+    np.testing.assert_allclose(g.M @ v, g.H @ r + g.q, atol=1e-9)
+    np.testing.assert_allclose(u, g.H.T @ v + g.b, atol=1e-12)
+    rn, rt = r[0::3], np.hypot(r[1::3], r[2::3])
+    assert np.all(rt <= g.mu * rn + 1e-8)  # reactions in their Coulomb cones

@@ -310,6 +310,62 @@ def solver_options_id_to_name(solver_id: int) -> str:
     return STRS[name + "_STR"] if name is not None else "UNKNOWN"
 
 
+# ---------------------------------------------------------------------------------------------
+# FCLib files (HDF5, read with h5py)
+# ---------------------------------------------------------------------------------------------
+
+
+def _fclib_sparse(g):
+    """A sparse matrix group of FCLib: ``m``, ``n``, ``nz`` (>= 0: triplets with rows ``i`` and
+    columns ``p``; -1: compressed columns; -2: compressed rows), ``p``, ``i``, ``x``."""
+    import scipy.sparse as sp
+
+    m, n, nz = (int(np.ravel(g[k][()])[0]) for k in ("m", "n", "nz"))
+    p = np.ravel(g["p"][()]).astype(np.int64)
+    i = np.ravel(g["i"][()]).astype(np.int64)
+    x = np.ravel(g["x"][()]).astype(np.float64)
+    if nz >= 0:
+        return sp.coo_matrix((x[:nz], (i[:nz], p[:nz])), shape=(m, n)).tocsr()
+    if nz == -1:
+        end = int(p[n])
+        return sp.csc_matrix((x[:end], i[:end], p[: n + 1]), shape=(m, n)).tocsr()
+    if nz == -2:
+        end = int(p[m])
+        return sp.csr_matrix((x[:end], i[:end], p[: m + 1]), shape=(m, n))
+    raise ValueError(f"FCLib sparse matrix: unknown storage code nz = {nz}")
+
+
+def _h5(path):
+    try:
+        import h5py
+    except ImportError as e:
+        raise_unsupported("FCLib files without h5py", f"pip install h5py ({e})")
+    return h5py.File(path, "r")
+
+
+def frictionContact_fclib_read(path) -> FrictionContactProblem:
+    """The local friction-contact problem of an FCLib file (``/fclib_local``: ``spacedim``,
+    ``W``, ``vectors/q``, ``vectors/mu``), ``M`` as a scipy.sparse CSR matrix."""
+    with _h5(path) as f:
+        g = f["fclib_local"]
+        dim = int(np.ravel(g["spacedim"][()])[0])
+        W = _fclib_sparse(g["W"])
+        q, mu = g["vectors"]["q"][()], g["vectors"]["mu"][()]
+    return FrictionContactProblem(dim, W, q, mu)
+
+
+def globalFrictionContact_fclib_read(path) -> GlobalFrictionContactProblem:
+    """The global problem of an FCLib file (``/fclib_global``: ``M``, ``H``, ``vectors/f``
+    (``q``), ``vectors/w`` (``b``), ``vectors/mu``)."""
+    with _h5(path) as f:
+        g = f["fclib_global"]
+        dim = int(np.ravel(g["spacedim"][()])[0])
+        M, H = _fclib_sparse(g["M"]), _fclib_sparse(g["H"])
+        v = g["vectors"]
+        q, b, mu = v["f"][()], v["w"][()], v["mu"][()]
+    return GlobalFrictionContactProblem(dim, M, H, q, b, mu)
+
+
 def numerics_set_verbose(level: int) -> None:
     """Accepted (Saltus's solvers print nothing)."""
 
