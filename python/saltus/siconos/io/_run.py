@@ -96,8 +96,22 @@ def _last_states(data) -> Dict:
             for i, r in p_last.items()}
 
 
-def build_scene(io, margin: float, gravity: float, projection: bool):
-    """The :class:`saltus.mechanics.Scene` of the file, and the Siconos ids by body index."""
+def _lifetime(obj):
+    return float(obj.attrs.get("time_of_birth", -1.0)), float(obj.attrs.get("time_of_death", -1.0))
+
+
+def _alive(obj, t: float, eps: float) -> bool:
+    """Siconos's rule: born once ``time_of_birth < t``, gone once ``time_of_death <= t``."""
+    tob, tod = _lifetime(obj)
+    return (tob < 0 or tob <= t + eps) and (tod < 0 or tod > t + eps)
+
+
+def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 0.0, states=None):
+    """The :class:`saltus.mechanics.Scene` of the objects alive at ``t``, the Siconos ids, the
+    collision groups and the static objects by body index, and the friction coefficients by
+    pair of groups. Dynamic objects start from ``states`` (``{id: (translation, orientation,
+    velocity)}``), else from the file's last output (Siconos's cold restart), else from their
+    input."""
     data = io._data
     scene = _sm.Scene(gravity=(0.0, 0.0, -gravity), margin=margin)
     ref = data["ref"]
@@ -117,10 +131,12 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
                                              collision_group1=g1, collision_group2=g2)
         laws[(g1, g2)] = laws[(g2, g1)] = float(d.attrs["mu"])
     ids, groups, statics = [], [], []
-    restart = _last_states(data)
+    restart = _last_states(data) if states is None else states
+    names = []
     for name, obj in _ordered(data["input"]):
-        if "time_of_birth" in obj.attrs or "time_of_death" in obj.attrs:
-            raise_unsupported("objects with a time of birth or death")
+        if not _alive(obj, t, eps):
+            continue
+        names.append(name)
         ctors = _ordered(obj)
         gs = {int(c.attrs.get("group", 0)) for _, c in ctors}
         if len(gs) > 1:
@@ -136,7 +152,7 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
                 inertia = _shape_inertia(ref, str(ctors[0][1].attrs["shape_name"]), float(mass))
             kwargs = dict(mass=float(mass), inertia=np.asarray(inertia, dtype=float))
         pose = (tuple(obj.attrs["translation"]), tuple(obj.attrs["orientation"]), tuple(obj.attrs["velocity"]))
-        if kwargs and int(obj.attrs["id"]) in restart:  # a second run continues from the file's last output
+        if kwargs and int(obj.attrs["id"]) in restart:  # continues from an earlier state
             pose = restart[int(obj.attrs["id"])]
         scene.add_object(name, contactors, translation=pose[0], orientation=pose[1], velocity=pose[2],
                          collision_group=group, **kwargs)
@@ -146,6 +162,8 @@ def build_scene(io, margin: float, gravity: float, projection: bool):
             statics.append(len(ids) - 1)
     for name, d in data["joints"].items():
         a = d.attrs
+        if str(a["object1"]) not in names or ("object2" in a and str(a["object2"]) not in names):
+            continue
         points, axes = a.get("points"), a.get("axes")
         if not a.get("absolute", True):  # in object1's frame: to the world frame at the initial poses
             o1 = data["input"][str(a["object1"])].attrs
@@ -180,6 +198,51 @@ def _append(group, name: str, rows: List, ncols: int) -> None:
     d[n:] = a
 
 
+class _Recorder:
+    """The output rows of one simulation segment (Siconos's datasets and columns)."""
+
+    def __init__(self, sim, ids, groups, statics, laws, h, out):
+        self.sim, self.ids, self.groups, self.laws, self.h, self.out = sim, ids, groups, laws, h, out
+        self.static_idx = statics
+        self.dyn = [i for i in range(len(ids)) if i not in statics]
+
+    def _pose(self, i):
+        s = self.sim.state(i)
+        return s, list(s["position"]) + list(s["orientation"])
+
+    def statics(self, t):
+        for i in self.static_idx:
+            self.out["static"].append([t, self.ids[i]] + self._pose(i)[1])
+
+    def states(self) -> Dict:
+        """``{id: (translation, orientation, velocity)}`` of the dynamic bodies now."""
+        res = {}
+        for i in self.dyn:
+            s = self.sim.state(i)
+            res[self.ids[i]] = (tuple(s["position"]), tuple(s["orientation"]),
+                                tuple(s["velocity"]) + tuple(s["angular_velocity"]))
+        return res
+
+    def record(self, t, rep):
+        out, ids = self.out, self.ids
+        for i in self.dyn:
+            s, p = self._pose(i)
+            out["dynamic"].append([t, ids[i]] + p)
+            out["velocities"].append([t, ids[i]] + list(s["velocity"]) + list(s["angular_velocity"]))
+        if rep is None:
+            return
+        out["solv"].append([t, rep["iterations"], rep["residual"], np.nan])
+        nan3 = [np.nan] * 3
+        for k in range(len(rep.get("gap", []))):
+            if not rep["contact_active"][k]:
+                continue
+            a, b = (int(x) for x in rep["bodies"][k])
+            mu = self.laws.get((self.groups[a], self.groups[b]), np.nan)
+            imp = list(rep["impulse"][k])
+            out["cf"].append([t, mu] + nan3 + nan3 + list(rep["normal"][k]) + [x / self.h for x in imp]
+                             + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, ids[a], ids[b]])
+
+
 def run(io, kw: Dict) -> None:
     from saltus.siconos import numerics as sn
 
@@ -200,43 +263,38 @@ def run(io, kw: Dict) -> None:
     tol, max_iter = float(so.dparam[0]), int(so.iparam[0])
     t0, T, h = float(args["t0"]), float(args["T"]), float(args["h"])
     freq = args["output_frequency"] or 1
-    scene, ids, groups, statics, laws = build_scene(io, margin, gravity, args.get("projection", False))
-    sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
-                           projection_tol=float(args["projection_tolerance"]) if args.get("projection") else None)
-    dyn = [i for i in range(len(ids)) if i not in statics]
-    out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
-
-    def pose(i):
-        s = sim.state(i)
-        return s, list(s["position"]) + list(s["orientation"])
-
-    for i in statics:
-        out["static"].append([t0, ids[i]] + pose(i)[1])
-
-    def record(t, rep):
-        for i in dyn:
-            s, p = pose(i)
-            out["dynamic"].append([t, ids[i]] + p)
-            out["velocities"].append([t, ids[i]] + list(s["velocity"]) + list(s["angular_velocity"]))
-        if rep is None:
-            return
-        out["solv"].append([t, rep["iterations"], rep["residual"], np.nan])
-        nan3 = [np.nan] * 3
-        for k in range(len(rep.get("gap", []))):
-            if not rep["contact_active"][k]:
-                continue
-            a, b = (int(x) for x in rep["bodies"][k])
-            mu = laws.get((groups[a], groups[b]), np.nan)
-            imp = list(rep["impulse"][k])
-            out["cf"].append([t, mu] + nan3 + nan3 + list(rep["normal"][k]) + [x / h for x in imp]
-                             + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, ids[a], ids[b]])
-
-    record(t0, None)
+    projection = float(args["projection_tolerance"]) if args.get("projection") else None
     n = max(0, math.ceil((T - t0) / h - 1e-9))
-    for k in range(1, n + 1):
-        rep = sim.step()
-        if k % freq == 0:
-            record(t0 + k * h, rep)
+    eps = 1e-9 * h
+    # births and deaths inside the run: the scene is rebuilt at the first step boundary at or
+    # after each, every surviving body continuing from its state (as Siconos's cold restart)
+    events = sorted({x for o in io._data["input"].values() for x in _lifetime(o) if t0 + eps < x < T})
+    cuts = sorted({min(n, math.ceil((x - t0) / h - 1e-9)) for x in events} - {0}) + [n]
+    out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
+    k, states, first = 0, None, True
+    for stop in cuts:
+        if stop <= k:
+            continue
+        t = t0 + k * h
+        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t, eps, states)
+        sim = scene.simulation(h=h, t0=t, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
+                               projection_tol=projection)
+        rec = _Recorder(sim, ids, groups, statics, laws, h, out)
+        rec.statics(t)
+        if first:
+            rec.record(t0, None)
+            first = False
+        while k < stop:
+            rep = sim.step()
+            k += 1
+            if k % freq == 0:
+                rec.record(t0 + k * h, rep)
+        states = rec.states()
+    if first:  # no step at all
+        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t0, eps, None)
+        rec = _Recorder(scene.simulation(h=h, t0=t0), ids, groups, statics, laws, h, out)
+        rec.statics(t0)
+        rec.record(t0, None)
     data = io._data
     for name, ncols in (("static", 9), ("dynamic", 9), ("velocities", 8), ("cf", 26), ("solv", 4)):
         _append(data, name, out[name], ncols)

@@ -10,6 +10,9 @@ steps it with Moreau–Jean + NSGS and writes ``data/static``, ``data/dynamic``,
 ``data/velocities``, ``data/cf`` and ``data/solv`` every ``output_frequency`` steps (and at t0).
 As in Siconos, a run on a file that already holds output continues from the poses and
 velocities of its last output time (give the matching ``t0``), appending to the datasets.
+Objects with a ``time_of_birth`` enter, and with a ``time_of_death`` leave, at the first step
+boundary at or after that time: the scene is rebuilt there, the other bodies continuing from
+their states (the solver starts cold at that step).
 
 Siconos defaults kept: gravity ``-9.80665 / gravity_scale`` along ``z``; the solver
 ``SICONOS_FRICTION_3D_NSGS`` with its tolerance and iteration cap (``solver_options``); the
@@ -21,8 +24,7 @@ Bullet's margins); ``mass=0`` or no mass: a static object; object ids 1, 2, ... 
 the relative velocity (17-19) are NaN: Saltus's step report does not give them.
 
 Not supported (``SiconosFeatureNotSupported``): user force callbacks ``set_external_forces``,
-other integrators or simulations (``osi``, ``time_stepping``), controllers, times of birth and
-death, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
+other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
 other than ``NewtonImpactFrictionNSL``.
 """
 
@@ -192,8 +194,6 @@ class MechanicsHdf5Runner:
                    inertia=None, time_of_birth=-1, time_of_death=-1, fext=None, allow_self_collide=False):
         """A body with its contactors; dynamic when ``mass > 0`` (inertia from the first
         contactor when not given), static otherwise."""
-        if time_of_birth >= 0 or time_of_death >= 0:
-            raise_unsupported("add_object(time_of_birth/time_of_death)")
         if fext is not None:
             raise_unsupported("add_object(fext=...)")
         if np.any(np.asarray(center_of_mass, dtype=float) != 0):
@@ -219,6 +219,10 @@ class MechanicsHdf5Runner:
             obj.attrs["mass"] = float(mass)
         if inertia is not None:
             obj.attrs["inertia"] = np.asarray(inertia, dtype=float)
+        if time_of_birth >= 0:
+            obj.attrs["time_of_birth"] = float(time_of_birth)
+        if time_of_death >= 0:
+            obj.attrs["time_of_death"] = float(time_of_death)
         for num, c in enumerate(shapes):
             if not isinstance(c, Contactor):
                 raise_unsupported(f"add_object with a {type(c).__name__} (Volume shapes)")
