@@ -101,13 +101,15 @@ def _lifetime(obj):
 
 
 def _alive(obj, t: float, eps: float) -> bool:
-    """Siconos's rule: born once ``time_of_birth < t``, gone once ``time_of_death <= t``."""
+    """In the step ending at ``t``: Siconos imports a birth, and executes a death, at the start
+    of the step whose end time reaches it (``time_of_birth <= t``, ``time_of_death <= t``)."""
     tob, tod = _lifetime(obj)
     return (tob < 0 or tob <= t + eps) and (tod < 0 or tod > t + eps)
 
 
 def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 0.0, states=None):
-    """The :class:`saltus.mechanics.Scene` of the objects alive at ``t``, the Siconos ids, the
+    """The :class:`saltus.mechanics.Scene` of the objects alive in the step ending at ``t``, the
+    Siconos ids, the
     collision groups and the static objects by body index, and the friction coefficients by
     pair of groups. Dynamic objects start from ``states`` (``{id: (translation, orientation,
     velocity)}``), else from the file's last output (Siconos's cold restart), else from their
@@ -266,17 +268,17 @@ def run(io, kw: Dict) -> None:
     projection = float(args["projection_tolerance"]) if args.get("projection") else None
     n = max(0, math.ceil((T - t0) / h - 1e-9))
     eps = 1e-9 * h
-    # births and deaths inside the run: the scene is rebuilt at the first step boundary at or
-    # after each, every surviving body continuing from its state (as Siconos's cold restart)
-    events = sorted({x for o in io._data["input"].values() for x in _lifetime(o) if t0 + eps < x < T})
-    cuts = sorted({min(n, math.ceil((x - t0) / h - 1e-9)) for x in events} - {0}) + [n]
+    # births and deaths inside the run: the scene is rebuilt at the start of the step whose end
+    # reaches each, every surviving body continuing from its state (as Siconos's cold restart)
+    events = sorted({x for o in io._data["input"].values() for x in _lifetime(o) if t0 + h + eps < x < T})
+    cuts = sorted({min(n, math.ceil((x - t0) / h - 1e-9) - 1) for x in events} - {0}) + [n]
     out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
     k, states, first = 0, None, True
     for stop in cuts:
         if stop <= k:
             continue
         t = t0 + k * h
-        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t, eps, states)
+        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t + h, eps, states)
         sim = scene.simulation(h=h, t0=t, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                                projection_tol=projection)
         rec = _Recorder(sim, ids, groups, statics, laws, h, out)

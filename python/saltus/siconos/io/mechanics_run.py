@@ -10,9 +10,9 @@ steps it with Moreau–Jean + NSGS and writes ``data/static``, ``data/dynamic``,
 ``data/velocities``, ``data/cf`` and ``data/solv`` every ``output_frequency`` steps (and at t0).
 As in Siconos, a run on a file that already holds output continues from the poses and
 velocities of its last output time (give the matching ``t0``), appending to the datasets.
-Objects with a ``time_of_birth`` enter, and with a ``time_of_death`` leave, at the first step
-boundary at or after that time: the scene is rebuilt there, the other bodies continuing from
-their states (the solver starts cold at that step).
+Objects with a ``time_of_birth`` enter, and with a ``time_of_death`` leave, at the start of the
+step whose end reaches that time (Siconos's rule): the scene is rebuilt there, the other bodies
+continuing from their states (the solver starts cold at that step).
 
 Siconos defaults kept: gravity ``-9.80665 / gravity_scale`` along ``z``; the solver
 ``SICONOS_FRICTION_3D_NSGS`` with its tolerance and iteration cap (``solver_options``); the
