@@ -135,6 +135,13 @@ def solver_options_create(solver_id: int):
     return SolverOptions(solver_id)
 
 
+def solver_options_id_to_name(solver_id: int) -> str:
+    """Siconos's name of a solver id (also in ``siconos.kernel``)."""
+    from .numerics import solver_options_id_to_name as name
+
+    return name(solver_id)
+
+
 def getMatrix(m) -> np.ndarray:
     """The numpy array of a ``SimpleMatrix`` (or of anything array-like)."""
     return np.asarray(m, dtype=np.float64)
