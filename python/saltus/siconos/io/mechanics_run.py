@@ -22,8 +22,9 @@ Bullet's margins); ``mass=0`` or no mass: a static object; object ids 1, 2, ... 
 -1, -2, ... (static). The collision margin is ``SiconosBulletOptions.contactBreakingThreshold``
 (0.02 by default) times its ``worldScale``. In ``data/cf`` the contact points (columns 2-7) and
 the relative velocity (17-19) are NaN: Saltus's step report does not give them. Saltus's
-Moreau–Jean step is linearly implicit in the rotations (one Newton iteration, as Siconos with
-``Newton_max_iter=1``); ``Newton_max_iter`` and ``Newton_options`` are accepted and have no effect.
+Moreau–Jean step solves the free gyroscopic rotation by a fixed point and the contacts once with
+it frozen (one linearisation per step, as Siconos with ``Newton_max_iter=1``):
+``Newton_max_iter`` and ``Newton_options`` are accepted and have no effect.
 
 Not supported (``SiconosFeatureNotSupported``): user force callbacks ``set_external_forces``,
 other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
