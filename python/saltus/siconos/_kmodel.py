@@ -1,0 +1,400 @@
+"""``siconos.kernel`` model classes on Saltus: dynamical systems, relations, interactions and
+the NSDS with Siconos 4.4's constructors and live accessors (see ``_live``)."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import numpy as np
+
+from .. import model as _m
+from .. import relations as _r
+from ._live import core_view, live
+from ._unsupported import raise_unsupported
+
+_PLUGIN_WHY = (
+    "a Siconos C plugin is compiled against Siconos's own API; give a Python callable instead, "
+    "or port the function to a Saltus plugin (plugins/abi) and use saltus directly"
+)
+
+
+def _no_plugin(what: str, f) -> None:
+    if isinstance(f, str):
+        raise_unsupported(f"{what} with a Siconos plugin ({f!r})", _PLUGIN_WHY)
+
+
+# ---------------------------------------------------------------------------------------------
+# dynamical systems
+# ---------------------------------------------------------------------------------------------
+
+
+class _LiveDS:
+    """Live ``q``/``velocity``/``x``/``p``/``r`` of a compatibility-layer system."""
+
+    def _state_key(self) -> str:
+        return "x"
+
+    def _live_state(self, what: str, init) -> np.ndarray:
+        lv = live(self)
+        key = (what, 0)
+        fresh = key not in lv.bufs
+        a = lv.get(key, init)
+        if fresh:
+            v = core_view(self, what)
+            if v is not None:
+                lv.set(key, np.asarray(v, dtype=np.float64))
+        return a
+
+    def _push_initial(self) -> None:
+        """Before the build: writes into the live vectors set the initial condition (and b)."""
+        lv = live(self)
+        for (what, _), a in lv.bufs.items():
+            attr = {"q": "q0", "v": "v0", "x": "x0", "b": "_b"}.get(what)
+            if attr is not None:
+                setattr(self, attr, a.copy())
+
+    def _sync(self, sim) -> None:
+        for key in list(live(self).bufs):
+            self._sync_one(sim, key)
+
+    def _sync_one(self, sim, key) -> None:
+        lv = live(self)
+        what, level = key
+        if what in ("q", "v", "x"):
+            lv.set(key, np.asarray(core_view(self, what), dtype=np.float64))
+        elif what == "b":
+            lv.set(key, np.asarray(self._b, dtype=np.float64))
+        else:
+            lv.set(key, sim._input(self, what, level))
+
+    def dimension(self) -> int:
+        return len(self._initial())
+
+    def display(self) -> None:
+        """Prints the system (Siconos prints its vectors)."""
+        print(f"{type(self).__name__} {self.name or ''}: state {np.asarray(self._initial())}")
+
+    def getN(self) -> int:
+        return self.dimension()
+
+    def n(self) -> int:
+        return self.dimension()
+
+
+def _lagrangian_init(self, q0, v0):
+    if v0 is None:
+        v0 = np.zeros_like(np.asarray(q0, dtype=float))
+    return q0, v0
+
+
+class _LagrangianLive(_LiveDS):
+    def q(self) -> np.ndarray:
+        """Positions (live: follows the simulation, as a Siconos vector view)."""
+        return self._live_state("q", self.q0)
+
+    def velocity(self) -> np.ndarray:
+        """Velocities (live)."""
+        return self._live_state("v", self.v0)
+
+    def p(self, level: int = 1) -> np.ndarray:
+        """The input of the interactions at ``level`` (``p(1)``: the Moreau–Jean impulse
+        ``Σ Jᵀ λ(1)``), live."""
+        lv = live(self)
+        key = ("p", int(level))
+        fresh = key not in lv.bufs
+        a = lv.get(key, np.zeros(self.q0.size))
+        sim = getattr(self, "_sim", None)
+        if fresh and sim is not None:
+            lv.set(key, sim._input(self, "p", int(level)))
+        return a
+
+    def setFExtPtr(self, f) -> None:
+        _no_plugin("LagrangianDS.setFExtPtr", f)
+        super().setFExtPtr(f)
+
+    def setComputeFExtFunction(self, library, function=None, params=None) -> None:
+        if callable(library):
+            super().setFExtPtr(library)
+            return
+        raise_unsupported(f"setComputeFExtFunction({library!r}, {function!r})", _PLUGIN_WHY)
+
+
+class LagrangianLinearTIDS(_LagrangianLive, _m.LagrangianLinearTIDS):
+    """Siconos ``LagrangianLinearTIDS(q0, v0, M[, K, C])``."""
+
+    def __init__(self, q0, v0, M, K=None, C=None):
+        super().__init__(q0, v0, M, K, C)
+
+
+class LagrangianDS(_LagrangianLive, _m.LagrangianDS):
+    """Siconos ``LagrangianDS(q0, v0[, M])`` (a Python callable mass with
+    ``setComputeMassFunction``)."""
+
+    def __init__(self, q0, v0=None, M=None):
+        q0, v0 = _lagrangian_init(self, q0, v0)
+        _no_plugin("LagrangianDS(q0, v0, M)", M)
+        super().__init__(q0, v0, np.eye(len(np.ravel(q0))) if M is None else M)
+
+    def setComputeMassFunction(self, M, function=None, params=None) -> None:
+        _no_plugin("LagrangianDS.setComputeMassFunction", M)
+        super().setComputeMassFunction(M, function, params)
+
+    def setComputeFIntFunction(self, f, jacobian_q=None, jacobian_v=None, function=None, params=None) -> None:
+        _no_plugin("LagrangianDS.setComputeFIntFunction", f)
+        super().setComputeFIntFunction(f, jacobian_q, jacobian_v, function, params)
+
+    def setComputeFGyrFunction(self, f, jacobian_q=None, jacobian_v=None, function=None, params=None) -> None:
+        _no_plugin("LagrangianDS.setComputeFGyrFunction", f)
+        super().setComputeFGyrFunction(f, jacobian_q, jacobian_v, function, params)
+
+
+class _FirstOrderLive(_LiveDS):
+    def x(self) -> np.ndarray:
+        """State (live)."""
+        return self._live_state("x", self.x0)
+
+    def r(self) -> np.ndarray:
+        """The input of the interactions (``Σ B λ`` for linear relations), live."""
+        lv = live(self)
+        key = ("r", 0)
+        fresh = key not in lv.bufs
+        a = lv.get(key, np.zeros(self.x0.size))
+        sim = getattr(self, "_sim", None)
+        if fresh and sim is not None:
+            lv.set(key, sim._input(self, "r", 0))
+        return a
+
+
+class _ConstantB:
+    def b(self) -> np.ndarray:
+        """The constant vector ``b`` (live: writes before the build set it; writes between
+        steps are refused)."""
+        if callable(self._b):
+            raise_unsupported("FirstOrderLinearDS.b() of a time-dependent b(t)")
+        lv = live(self)
+        key = ("b", 0)
+        if key not in lv.bufs:
+            lv.get(key, np.zeros(self.x0.size) if self._b is None else self._b)
+            if self._b is None:
+                self._b = np.zeros(self.x0.size)
+            if getattr(self, "_core", None) is not None:
+                lv.set(key, np.asarray(self._b, dtype=np.float64))
+        return lv.bufs[key]
+
+
+class FirstOrderLinearTIDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearTIDS):
+    """Siconos ``FirstOrderLinearTIDS(x0, A[, b])``."""
+
+    def __init__(self, x0, A, b=None):
+        super().__init__(x0, A)
+        if b is not None:
+            self.setbPtr(b)
+
+    def setb(self, b) -> None:
+        self.setbPtr(b)
+
+
+class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
+    """Siconos ``FirstOrderLinearDS(x0, A[, b])``; ``b`` and ``A`` may also be Python callables
+    ``b(t)`` (``setComputebFunction``), ``A(t)``."""
+
+    def __init__(self, x0, A=None, b=None):
+        if A is None or isinstance(A, str):
+            raise_unsupported("FirstOrderLinearDS(x0[, plugin A])", "give the matrix A")
+        super().__init__(x0, A)
+        if b is not None:
+            self.setbPtr(b)
+
+    def setb(self, b) -> None:
+        self.setbPtr(b)
+
+    def setbPtr(self, b) -> None:
+        _no_plugin("FirstOrderLinearDS.setbPtr", b)
+        super().setbPtr(b)
+
+    def setComputebFunction(self, library, function=None, params=None) -> None:
+        if callable(library):
+            super().setbPtr(library)
+            return
+        raise_unsupported(f"FirstOrderLinearDS.setComputebFunction({library!r}, {function!r})", _PLUGIN_WHY)
+
+    def setComputeAFunction(self, A, function=None, params=None):
+        _no_plugin("FirstOrderLinearDS.setComputeAFunction", A)
+        return super().setComputeAFunction(A, function, params)
+
+
+class FirstOrderNonLinearDS(_FirstOrderLive, _m.FirstOrderNonLinearDS):
+    """Siconos ``FirstOrderNonLinearDS(x0[, f, jacobianfx])`` with Python callables."""
+
+    def __init__(self, x0, f=None, jacobianfx=None):
+        _no_plugin("FirstOrderNonLinearDS(x0, f, jacobianfx)", f)
+        super().__init__(x0, f, jacobianfx)
+
+    def setComputeFFunction(self, f, function=None, params=None):
+        _no_plugin("FirstOrderNonLinearDS.setComputeFFunction", f)
+        super().setComputeFFunction(f, function, params)
+
+    def setComputeJacobianfxFunction(self, jacobianfx, function=None, params=None):
+        _no_plugin("FirstOrderNonLinearDS.setComputeJacobianfxFunction", jacobianfx)
+        super().setComputeJacobianfxFunction(jacobianfx, function, params)
+
+
+# ---------------------------------------------------------------------------------------------
+# relations
+# ---------------------------------------------------------------------------------------------
+
+
+class FirstOrderLinearR(_r.FirstOrderLinearTIR):
+    """Siconos ``FirstOrderLinearR(C, B)`` with constant matrices (the time-dependent plugins
+    of Siconos's ``FirstOrderLinearR`` are not supported)."""
+
+    def __init__(self, C=None, B=None):
+        if C is None or B is None or isinstance(C, str) or isinstance(B, str):
+            raise_unsupported("FirstOrderLinearR with plugin matrices C(t), B(t)", _PLUGIN_WHY)
+        super().__init__(C, B)
+
+    def display(self) -> None:
+        print(f"FirstOrderLinearR: C {self.C.tolist()}, B {self.B.tolist()}")
+
+    def setComputeCFunction(self, *a, **k):
+        raise_unsupported("FirstOrderLinearR.setComputeCFunction", _PLUGIN_WHY)
+
+    def setComputeBFunction(self, *a, **k):
+        raise_unsupported("FirstOrderLinearR.setComputeBFunction", _PLUGIN_WHY)
+
+    setComputeDFunction = setComputeBFunction
+    setComputeEFunction = setComputeBFunction
+
+
+def _relation_size(rel) -> Optional[int]:
+    for attr in ("H", "C"):
+        m = getattr(rel, attr, None)
+        if isinstance(m, np.ndarray) and m.ndim == 2:
+            return m.shape[0]
+    return None
+
+
+def _nsl_size(nsl) -> int:
+    if isinstance(nsl, _r.NewtonImpactFrictionNSL):
+        return nsl.dim
+    if isinstance(nsl, _r.MixedComplementarityConditionNSL):
+        return nsl.n_eq + nsl.n_comp
+    return int(getattr(nsl, "size", 1))
+
+
+class Interaction(_m.Interaction):
+    """Siconos ``Interaction(nslaw, relation)``; ``y(level)`` and ``lambda_(level)`` are live."""
+
+    def __init__(self, nsl, relation, *legacy):
+        if legacy:
+            raise_unsupported("Interaction(size, nslaw, relation, ...) (the Siconos 3 constructor)")
+        super().__init__(nsl, relation)
+
+    def dimension(self) -> int:
+        n = _relation_size(self.relation)
+        return _nsl_size(self.nsl) if n is None else n
+
+    getSizeOfY = dimension
+
+    def display(self) -> None:
+        """Prints the interaction."""
+        print(f"Interaction {self.name or ''}: {type(self.relation).__name__}, {type(self.nsl).__name__}")
+
+    def nonSmoothLaw(self):
+        return self.nsl
+
+    def _live_vec(self, what: str, level: int) -> np.ndarray:
+        lv = live(self)
+        key = (what, int(level))
+        fresh = key not in lv.bufs
+        a = lv.get(key, np.zeros(self.dimension()))
+        if fresh and getattr(self, "_core", None) is not None:
+            self._pull(key)
+        return a
+
+    def _pull(self, key) -> None:
+        v = core_view(self, key[0], key[1])
+        if v is None:
+            raise_unsupported(
+                f"Interaction.{'lambda_' if key[0] == 'lambda' else key[0]}({key[1]})",
+                "the Saltus kernel does not compute this level for this simulation",
+            )
+        live(self).set(key, np.asarray(v, dtype=np.float64))
+
+    def y(self, level: int = 0) -> np.ndarray:
+        """Output ``y`` at ``level`` (live)."""
+        return self._live_vec("y", level)
+
+    def lambda_(self, level: int = 1) -> np.ndarray:
+        """Multiplier ``λ`` at ``level`` (live)."""
+        return self._live_vec("lambda", level)
+
+    def _sync(self) -> None:
+        for key in list(live(self).bufs):
+            self._pull(key)
+
+
+class _CallableList(list):
+    """A list that Siconos scripts may also call (``nsds.interactions()``)."""
+
+    def __call__(self):
+        return list(self)
+
+
+class _CallableFloat(float):
+    """A float that Siconos scripts may also call (``nsds.t0()``)."""
+
+    def __call__(self) -> float:
+        return float(self)
+
+
+class NonSmoothDynamicalSystem(_m.NonSmoothDynamicalSystem):
+    """Siconos ``NonSmoothDynamicalSystem(t0, T)``; ``t0``/``T`` read as attributes (Saltus) or
+    called (Siconos ``t0()``, ``finalT()``)."""
+
+    @property
+    def t0(self) -> float:
+        return _CallableFloat(self.__dict__["_t0"])
+
+    @t0.setter
+    def t0(self, v) -> None:
+        self.__dict__["_t0"] = float(v)
+
+    @property
+    def T(self) -> float:
+        return _CallableFloat(self.__dict__["_T"])
+
+    @T.setter
+    def T(self, v) -> None:
+        self.__dict__["_T"] = float(v)
+
+    def __init__(self, t0: float = 0.0, T: float = 0.0):
+        super().__init__(t0, T)
+        self.systems = _CallableList()
+        self.interactions = _CallableList()
+
+    def setTitle(self, title: str) -> None:
+        self.title = str(title)
+
+    def display(self) -> None:
+        """Prints the model."""
+        print(f"NonSmoothDynamicalSystem [{self.t0}, {self.T}]: {len(self.systems)} systems, "
+              f"{len(self.interactions)} interactions")
+
+    def setT(self, T: float) -> None:
+        self.T = float(T)
+
+    def finalT(self) -> float:
+        return self.T
+
+    def getNumberOfDS(self) -> int:
+        return len(self.systems)
+
+    def getNumberOfInteractions(self) -> int:
+        return len(self.interactions)
+
+    def dynamicalSystems(self) -> List:
+        return list(self.systems)
+
+    def topology(self):
+        raise_unsupported("NonSmoothDynamicalSystem.topology()", "Saltus has no Topology object")

@@ -1,0 +1,300 @@
+"""``siconos.io.mechanics_run`` on Saltus: ``MechanicsHdf5Runner``, the Siconos scene file and
+its run, over :mod:`saltus.mechanics` (parry3d collision detection instead of Bullet).
+
+The scene (``add_primitive_shape``, ``add_convex_shape``, ``add_object``,
+``add_Newton_impact_friction_nsl``, ``add_joint``) is written into the HDF5 file with Siconos's
+``mechanics_hdf5`` layout (``data/ref``, ``data/input``, ``data/nslaws``, ``data/joints``), so the
+usual two-phase tutorial (``with MechanicsHdf5Runner() as io: io.add_...`` then
+``with MechanicsHdf5Runner(mode='r+') as io: io.run(...)``) works; ``run`` reads the scene back,
+steps it with Moreau–Jean + NSGS and writes ``data/static``, ``data/dynamic``,
+``data/velocities``, ``data/cf`` and ``data/solv`` every ``output_frequency`` steps (and at t0).
+As in Siconos, a run on a file that already holds output continues from the poses and
+velocities of its last output time (give the matching ``t0``), appending to the datasets.
+Objects with a ``time_of_birth`` enter, and with a ``time_of_death`` leave, at the start of the
+step whose end reaches that time (Siconos's rule): the scene is rebuilt there, the other bodies
+continuing from their states (the solver starts cold at that step).
+
+Siconos defaults kept: gravity ``-9.80665 / gravity_scale`` along ``z``; the solver
+``SICONOS_FRICTION_3D_NSGS`` with its tolerance and iteration cap (``solver_options``); the
+inertia of a body given only a mass computed from its first contactor (sphere ``2/5 m r²``, box
+and cylinder exact, capsule and convex hull from their bounding box as Bullet does, without
+Bullet's margins); ``mass=0`` or no mass: a static object; object ids 1, 2, ... (dynamic) and
+-1, -2, ... (static). The collision margin is ``SiconosBulletOptions.contactBreakingThreshold``
+(0.02 by default) times its ``worldScale``. In ``data/cf`` the contact points (columns 2-7) and
+the relative velocity (17-19) are NaN: Saltus's step report does not give them. Saltus's
+Moreau–Jean step solves the free gyroscopic rotation by a fixed point and the contacts once with
+it frozen (one linearisation per step, as Siconos with ``Newton_max_iter=1``):
+``Newton_max_iter`` and ``Newton_options`` are accepted and have no effect.
+
+Not supported (``SiconosFeatureNotSupported``): user force callbacks ``set_external_forces``,
+other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
+other than ``NewtonImpactFrictionNSL``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import numpy as np
+
+from saltus.siconos._unsupported import module_getattr, raise_unsupported
+from saltus.siconos.mechanics.collision.tools import Contactor, quaternion_get
+
+G = 9.80665  # scipy.constants.g, Siconos's gravity
+_PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule")
+
+
+def _h5py():
+    try:
+        import h5py
+    except ImportError as e:  # pragma: no cover - h5py is a dependency of this module
+        raise_unsupported("MechanicsHdf5Runner without h5py", f"pip install h5py ({e})")
+    return h5py
+
+
+def _inertia(shape_kind: str, params, mass: float) -> np.ndarray:
+    """Principal moments of the first contactor's shape for ``mass`` (Bullet's conventions)."""
+    p = [float(x) for x in params] if shape_kind in _PRIMITIVES else []
+    if shape_kind == "Sphere":
+        return np.full(3, 0.4 * mass * p[0] ** 2)
+    if shape_kind == "Cylinder":  # axis y, (radius, length)
+        r, L = p
+        side = mass * (3 * r * r + L * L) / 12.0
+        return np.array([side, mass * r * r / 2.0, side])
+    if shape_kind == "Box":
+        lx, ly, lz = p
+    elif shape_kind == "Capsule":  # Bullet: the bounding box
+        r, L = p
+        lx, ly, lz = 2 * r, L + 2 * r, 2 * r
+    else:  # convex hull points: Bullet's bounding-box approximation
+        pts = np.asarray(params, dtype=float)
+        lx, ly, lz = pts.max(axis=0) - pts.min(axis=0)
+    return mass / 12.0 * np.array([ly * ly + lz * lz, lx * lx + lz * lz, lx * lx + ly * ly])
+
+
+class MechanicsHdf5Runner:
+    """Siconos ``MechanicsHdf5Runner(io_filename=None, io_filename_backup=None, mode='w', ...)``:
+    a context manager over the HDF5 scene file (default: the script's name with ``.hdf5``)."""
+
+    def __init__(self, io_filename=None, io_filename_backup=None, mode="w", interaction_manager=None,
+                 nsds=None, simulation=None, osi=None, shape_filename=None, set_external_forces=None,
+                 gravity_scale=None, collision_margin=None, use_compression=False, output_domains=False,
+                 verbose=True):
+        if io_filename is None:
+            io_filename = os.path.splitext(os.path.basename(sys.argv[0]))[0] + ".hdf5"
+        self._io_filename = io_filename
+        self._mode = mode
+        self._verbose = verbose
+        self._gravity_scale = 1.0 if gravity_scale is None else float(gravity_scale)
+        self._collision_margin = collision_margin
+        for what, v in (("interaction_manager", interaction_manager), ("nsds", nsds), ("simulation", simulation),
+                        ("osi", osi), ("shape_filename", shape_filename),
+                        ("set_external_forces", set_external_forces)):
+            if v is not None:
+                raise_unsupported(f"MechanicsHdf5Runner({what}=...)")
+        if output_domains:
+            raise_unsupported("MechanicsHdf5Runner(output_domains=True)")
+        self._out = None
+
+    # -- the file --------------------------------------------------------------------------
+    def __enter__(self):
+        h5py = _h5py()
+        self._out = h5py.File(self._io_filename, self._mode)
+        self._data = self._out.require_group("data")
+        for g in ("ref", "input", "nslaws", "joints"):
+            self._data.require_group(g)
+        if self._out.attrs.get("dimension", 3) != 3:
+            raise_unsupported("2D mechanics scenes (dimension 2)")
+        if self._mode in ("w", "w-", "x"):
+            self._out.attrs["dimension"] = 3
+        return self
+
+    def __exit__(self, type_, value, traceback):
+        self._out.close()
+
+    def print_verbose(self, *args, **kwargs):
+        if self._verbose:
+            print("[io.mechanics]", *args, **kwargs)
+
+    def dimension(self) -> int:
+        return 3
+
+    def shapes(self):
+        return self._data["ref"]
+
+    def instances(self):
+        return self._data["input"]
+
+    def nonsmooth_laws(self):
+        return self._data["nslaws"]
+
+    def joints(self):
+        return self._data["joints"]
+
+    def static_data(self):
+        return self._data.get("static")
+
+    def dynamic_data(self):
+        return self._data.get("dynamic")
+
+    def velocities_data(self):
+        return self._data.get("velocities")
+
+    def contact_forces_data(self):
+        return self._data.get("cf")
+
+    def solver_data(self):
+        return self._data.get("solv")
+
+    # -- the scene -------------------------------------------------------------------------
+    def add_primitive_shape(self, name, primitive, params, insideMargin=None, outsideMargin=None):
+        """A named primitive with Siconos's parameters (``Box``: full lengths; ``Cylinder`` and
+        ``Capsule``: radius and length along ``y``)."""
+        if primitive not in _PRIMITIVES:
+            raise_unsupported(f"add_primitive_shape(..., '{primitive}', ...)", f"Saltus has {', '.join(_PRIMITIVES)}")
+        ref = self._data["ref"]
+        if name not in ref:
+            d = ref.create_dataset(name, data=np.asarray([params], dtype=float))
+            d.attrs.update(id=len(ref) - 1, type="primitive", primitive=primitive)
+            self._margins(d, insideMargin, outsideMargin)
+
+    def add_convex_shape(self, name, points, insideMargin=None, outsideMargin=None):
+        """A named convex hull of ``points`` (k × 3, in the body frame)."""
+        pts = np.asarray(points, dtype=float)
+        if pts.ndim != 2 or pts.shape[1] != 3:
+            raise_unsupported("add_convex_shape with 2D points (2D scenes)")
+        ref = self._data["ref"]
+        if name not in ref:
+            d = ref.create_dataset(name, data=pts)
+            d.attrs.update(id=len(ref) - 1, type="convex")
+            self._margins(d, insideMargin, outsideMargin)
+
+    @staticmethod
+    def _margins(d, inside, outside):
+        if inside is not None:
+            d.attrs["insideMargin"] = inside
+        if outside is not None:
+            d.attrs["outsideMargin"] = outside
+
+    def add_mesh_from_file(self, *a, **k):
+        raise_unsupported("MechanicsHdf5Runner.add_mesh_from_file (triangle meshes)")
+
+    add_mesh_from_string = add_mesh_from_file
+
+    def add_shape_data_from_file(self, *a, **k):
+        raise_unsupported("MechanicsHdf5Runner.add_shape_data_from_file (meshes, BREP)")
+
+    def add_height_map(self, *a, **k):
+        raise_unsupported("MechanicsHdf5Runner.add_height_map")
+
+    def add_occ_shape(self, *a, **k):
+        raise_unsupported("MechanicsHdf5Runner.add_occ_shape (OpenCASCADE)")
+
+    add_brep_from_string = add_occ_shape
+
+    def add_object(self, name, shapes, translation, orientation=None, velocity=None,
+                   use_volume_centroid_as_initial_translation=False, mass=None, center_of_mass=(0, 0, 0),
+                   inertia=None, time_of_birth=-1, time_of_death=-1, fext=None, allow_self_collide=False):
+        """A body with its contactors; dynamic when ``mass > 0`` (inertia from the first
+        contactor when not given), static otherwise."""
+        if fext is not None:
+            raise_unsupported("add_object(fext=...)")
+        if np.any(np.asarray(center_of_mass, dtype=float) != 0):
+            raise_unsupported("add_object(center_of_mass != 0)")
+        inp = self._data["input"]
+        if name in inp:
+            return inp[name]
+        obj = inp.create_group(name)
+        dynamic = mass is not None and float(mass) > 0
+        ndyn = sum(1 for o in inp.values() if o.attrs.get("id", 0) > 0)
+        nsta = sum(1 for o in inp.values() if o.attrs.get("id", 0) < 0)
+        obj.attrs.update(
+            type="dynamic" if dynamic else "static",
+            translation=np.asarray(translation, dtype=float),
+            orientation=np.asarray(quaternion_get(orientation or (1, 0, 0, 0)), dtype=float),
+            velocity=np.asarray(velocity if velocity is not None else [0.0] * 6, dtype=float),
+            center_of_mass=np.zeros(3),
+            id=(ndyn + 1) if dynamic else -(nsta + 1),
+            allow_self_collide=bool(allow_self_collide),
+            saltus_order=len(inp) - 1,
+        )
+        if dynamic:
+            obj.attrs["mass"] = float(mass)
+        if inertia is not None:
+            obj.attrs["inertia"] = np.asarray(inertia, dtype=float)
+        if time_of_birth >= 0:
+            obj.attrs["time_of_birth"] = float(time_of_birth)
+        if time_of_death >= 0:
+            obj.attrs["time_of_death"] = float(time_of_death)
+        for num, c in enumerate(shapes):
+            if not isinstance(c, Contactor):
+                raise_unsupported(f"add_object with a {type(c).__name__} (Volume shapes)")
+            iname = c.instance_name if c.instance_name is not None else f"{c.shape_name}-{num}"
+            d = obj.create_dataset(iname, shape=(0,), dtype=float)
+            d.attrs.update(instance_name=iname, shape_name=c.shape_name, group=int(c.group), saltus_order=num,
+                           translation=np.asarray(c.translation, dtype=float),
+                           orientation=np.asarray(quaternion_get(c.orientation), dtype=float))
+        return obj
+
+    def add_Newton_impact_friction_nsl(self, name, mu, e=0, collision_group1=0, collision_group2=0):
+        """Newton impact + Coulomb friction between two collision groups."""
+        laws = self._data["nslaws"]
+        if name not in laws:
+            d = laws.create_dataset(name, shape=(0,), dtype=float)
+            d.attrs.update(type="NewtonImpactFrictionNSL", mu=float(mu), e=float(e),
+                           gid1=int(collision_group1), gid2=int(collision_group2))
+
+    def add_Newton_impact_nsl(self, *a, **k):
+        raise_unsupported("add_Newton_impact_nsl (frictionless laws, joint stops)")
+
+    def add_Newton_impact_rolling_friction_nsl(self, *a, **k):
+        raise_unsupported("add_Newton_impact_rolling_friction_nsl (rolling friction)")
+
+    def add_relay_nsl(self, *a, **k):
+        raise_unsupported("add_relay_nsl (joint friction)")
+
+    def add_joint(self, name, object1, object2=None, points=((0, 0, 0),), axes=((0, 1, 0),),
+                  joint_class="PivotJointR", absolute=None, allow_self_collide=None, nslaws=None,
+                  stops=None, friction=None, coupled=None, references=None):
+        """A joint (``KneeJointR``, ``PivotJointR``, ``PrismaticJointR``, ``CylindricalJointR``,
+        ``FixedJointR``) with points and axes in the world frame (``absolute=True``, the default)
+        or in ``object1``'s frame (``absolute=False``), both taken at the initial poses."""
+        for what, v in (("stops", stops), ("friction", friction), ("coupled", coupled),
+                        ("references", references), ("nslaws", nslaws)):
+            if v is not None:
+                raise_unsupported(f"add_joint({what}=...)")
+        joints = self._data["joints"]
+        if name in joints:
+            raise ValueError(f"Joint {name} already in simulation!")
+        d = joints.create_dataset(name, shape=(0,), dtype=float)
+        d.attrs.update(object1=object1, type=joint_class)
+        if object2 is not None:
+            d.attrs["object2"] = object2
+        if points is not None:
+            d.attrs["points"] = np.asarray(points, dtype=float)
+        if axes is not None:
+            d.attrs["axes"] = np.asarray(axes, dtype=float)
+        if absolute in (True, False):
+            d.attrs["absolute"] = bool(absolute)
+
+    def add_boundary_condition(self, *a, **k):
+        raise_unsupported("add_boundary_condition")
+
+    def add_interaction(self, *a, **k):
+        raise_unsupported("add_interaction (permanent interactions)")
+
+    def add_plugin_source(self, *a, **k):
+        raise_unsupported("add_plugin_source (C plugins)")
+
+    add_external_function = add_plugin_source
+
+    # -- the run ---------------------------------------------------------------------------
+    def run(self, **kw):
+        """Siconos's ``run(t0=0, T=10, h=0.0005, theta=0.50001, solver_options=None,
+        output_frequency=None, gravity_scale=1.0, bullet_options=None, ...)``."""
+        from ._run import run
+
+        return run(self, kw)
+
+
+__getattr__ = module_getattr("siconos.io.mechanics_run")

@@ -1,0 +1,169 @@
+"""``siconos.kernel`` on Saltus: the camelCase classes of Siconos 4.4 that the Saltus kernel
+has, with Siconos's constructors, defaults and step protocol; every other public name raises
+``SiconosFeatureNotSupported`` naming it.
+
+Semantics kept from Siconos: vectors taken before the simulation is built (``q = ball.q()``,
+``inter.lambda_(1)``) follow the state; ``computeOneStep()`` computes the state at
+``nextTime()``, ``nextStep()`` moves on; the default solvers (``LCP``: Lemke, ``Relay``: AVI
+Cao–Ferris, ``MLCP``: enumeration, ``FrictionContact``: NSGS) with Siconos's tolerances and
+iteration caps, changed through ``numericsSolverOptions().iparam/dparam``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import relations as _r
+from ._constants import KERNEL_INTS
+from ._kmodel import (
+    FirstOrderLinearDS,
+    FirstOrderLinearR,
+    FirstOrderLinearTIDS,
+    FirstOrderNonLinearDS,
+    Interaction,
+    LagrangianDS,
+    LagrangianLinearTIDS,
+    NonSmoothDynamicalSystem,
+)
+from ._ksim import (
+    AVI,
+    LCP,
+    MLCP,
+    Equality,
+    EulerMoreauOSI,
+    EventDriven,
+    FrictionContact,
+    LsodarOSI,
+    MoreauJeanOSI,
+    Relay,
+    TimeDiscretisation,
+    TimeStepping,
+    TimeSteppingDirectProjection,
+)
+from ._unsupported import module_getattr
+
+globals().update(KERNEL_INTS)
+
+# matrix storages of the one-step problems (setMStorageType)
+DENSE, SPARSE = 1, 4
+
+
+class _Display:
+    def display(self) -> None:
+        """Prints the object (Siconos prints its data)."""
+        print(f"{type(self).__name__}: {vars(self)}")
+
+
+# relations and laws: Saltus's have Siconos's constructors already (subclassed for display())
+for _cls in (_r.LagrangianLinearTIR, _r.LagrangianScleronomousR, _r.LagrangianRheonomousR,
+             _r.LagrangianCompliantLinearTIR, _r.FirstOrderLinearTIR, _r.FirstOrderType1R, _r.FirstOrderType2R,
+             _r.NewtonImpactNSL, _r.NewtonImpactFrictionNSL, _r.RelayNSL, _r.NormalConeNSL,
+             _r.ComplementarityConditionNSL, _r.EqualityConditionNSL, _r.MixedComplementarityConditionNSL):
+    globals()[_cls.__name__] = type(_cls.__name__, (_Display, _cls), {"__module__": __name__, "__doc__": _cls.__doc__})
+del _cls
+
+
+# ---------------------------------------------------------------------------------------------
+# SiconosVector / SimpleMatrix and the ascii matrix files of Siconos (.ref)
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_matrix_file(path: str) -> np.ndarray:
+    """Siconos's ascii matrix format: a ``rows cols`` line, then the rows."""
+    with open(path, "r", encoding="utf-8") as f:
+        head = f.readline().split()
+        data = np.loadtxt(f, ndmin=2)
+    rows, cols = int(head[0]), int(head[1])
+    return data.reshape(rows, cols)
+
+
+class SimpleMatrix:
+    """Siconos ``SimpleMatrix``: ``SimpleMatrix(rows, cols)``, ``SimpleMatrix(array)`` or
+    ``SimpleMatrix("file")`` (Siconos's ascii format); ``getMatrix`` gives the numpy array."""
+
+    def __init__(self, a, cols=None, *rest):
+        if isinstance(a, str):
+            self._a = _read_matrix_file(a)
+        elif cols is not None:
+            self._a = np.zeros((int(a), int(cols)))
+        else:
+            self._a = np.array(a, dtype=np.float64, ndmin=2)
+
+    def size(self, i: int) -> int:
+        return self._a.shape[i]
+
+    def getValue(self, i: int, j: int) -> float:
+        return float(self._a[i, j])
+
+    def setValue(self, i: int, j: int, v: float) -> None:
+        self._a[i, j] = v
+
+    def __array__(self, dtype=None, copy=None):
+        return self._a if dtype is None else self._a.astype(dtype)
+
+    def display(self) -> None:
+        print(self._a)
+
+
+class SiconosVector:
+    """Siconos ``SiconosVector(n)`` or ``SiconosVector(values)``."""
+
+    def __init__(self, a, value=None):
+        if np.isscalar(a):
+            self._a = np.full(int(a), 0.0 if value is None else float(value))
+        else:
+            self._a = np.array(a, dtype=np.float64).ravel()
+
+    def size(self) -> int:
+        return self._a.size
+
+    def getValue(self, i: int) -> float:
+        return float(self._a[i])
+
+    def setValue(self, i: int, v: float) -> None:
+        self._a[i] = v
+
+    def __array__(self, dtype=None, copy=None):
+        return self._a if dtype is None else self._a.astype(dtype)
+
+
+def solver_options_create(solver_id: int):
+    """Siconos ``solver_options_create(solverId)`` (also in ``siconos.kernel``): a
+    ``SolverOptions`` with Siconos 4.4's defaults."""
+    from .numerics import SolverOptions
+
+    return SolverOptions(solver_id)
+
+
+def solver_options_id_to_name(solver_id: int) -> str:
+    """Siconos's name of a solver id (also in ``siconos.kernel``)."""
+    from .numerics import solver_options_id_to_name as name
+
+    return name(solver_id)
+
+
+def getMatrix(m) -> np.ndarray:
+    """The numpy array of a ``SimpleMatrix`` (or of anything array-like)."""
+    return np.asarray(m, dtype=np.float64)
+
+
+def getVector(v) -> np.ndarray:
+    """The numpy array of a ``SiconosVector``."""
+    return np.asarray(v, dtype=np.float64).ravel()
+
+
+__getattr__ = module_getattr(
+    "siconos.kernel",
+    {
+        "NewtonEulerDS": "Newton–Euler systems exist in saltus.mechanics (rigid bodies), not as kernel systems",
+        "LagrangianLinearDiagonalDS": "not in the Saltus kernel",
+        "MoreauJeanBilbaoOSI": "not in the Saltus kernel",
+        "MoreauJeanGOSI": "not in the Saltus kernel (GlobalFrictionContact problems are solvable in siconos.numerics)",
+        "SchatzmanPaoliOSI": "not in the Saltus kernel",
+        "D1MinusLinearOSI": "not in the Saltus kernel",
+        "FirstOrderNonLinearR": "a g(x, λ) relation is not in the Saltus kernel (FirstOrderType1R/Type2R are)",
+        "GenericMechanical": "not in the Saltus kernel",
+    },
+)
+
+__all__ = [n for n in list(globals()) if not n.startswith("_") and n not in ("annotations", "np")]

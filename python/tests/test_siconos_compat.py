@@ -1,0 +1,519 @@
+"""The Siconos compatibility layer (`saltus.siconos`): the import hook, `python -m saltus.siconos`,
+the kernel's Siconos semantics (live vectors, nextTime, default solvers) checked against closed
+forms and Siconos 4.4 trajectories, and the numerics drivers checked against the complementarity
+conditions they must satisfy."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import numpy as np
+import pytest
+
+import saltus.siconos as compat
+from saltus.siconos import SiconosFeatureNotSupported
+
+
+@pytest.fixture()
+def hook():
+    compat.install()
+    yield
+    compat.uninstall()
+
+
+# ---------------------------------------------------------------------------------------------
+# the hook
+# ---------------------------------------------------------------------------------------------
+
+
+def test_hook_resolves_siconos_modules_to_saltus(hook):
+    import siconos
+    import siconos.kernel as sk
+    import siconos.numerics as sn
+    from siconos.mechanics.collision.tools import Contactor
+    from siconos.mechanics.collision.bullet import SiconosBulletOptions
+
+    import saltus.siconos.kernel as ck
+
+    assert sk.LCP is ck.LCP and sk.__saltus_target__ == "saltus.siconos.kernel"
+    assert siconos.version == "4.4.0"
+    assert sn.SICONOS_LCP_LEMKE == 200 and sn.SICONOS_IPARAM_MAX_ITER == 0 and sn.SICONOS_DPARAM_TOL == 0
+    assert Contactor("Box", collision_group=2).shape_name == "Box"
+    assert SiconosBulletOptions().worldScale == 1.0
+
+
+def test_missing_features_are_named(hook):
+    import siconos.kernel as sk
+
+    with pytest.raises(NotImplementedError, match="siconos.kernel.MoreauJeanBilbaoOSI"):
+        sk.MoreauJeanBilbaoOSI
+    with pytest.raises(NotImplementedError, match="siconos.mechanics.occ"):
+        import siconos.mechanics.occ  # noqa: F401
+    # an ImportError too, for scripts that probe optional modules
+    with pytest.raises(ImportError):
+        import siconos.mechanics.occ  # noqa: F401,F811
+    with pytest.raises(NotImplementedError, match="siconos.io.vview"):
+        import siconos.io.vview  # noqa: F401
+    # private names stay AttributeErrors (copy, pickle, inspect probe them)
+    assert not hasattr(sk, "_private_thing")
+
+
+def test_uninstall_forgets_the_modules():
+    compat.install()
+    import siconos.kernel  # noqa: F401
+
+    assert "siconos.kernel" in sys.modules
+    compat.uninstall()
+    assert not compat.installed()
+    assert not any(n == "siconos" or n.startswith("siconos.") for n in sys.modules)
+
+
+def test_install_refuses_when_the_real_siconos_is_imported():
+    fake = types.ModuleType("siconos")
+    sys.modules["siconos"] = fake
+    try:
+        with pytest.raises(RuntimeError, match="already imported"):
+            compat.install()
+    finally:
+        del sys.modules["siconos"]
+    assert not compat.installed()
+
+
+def test_python_m_runs_a_script_as_python_would(tmp_path):
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    (folder / "helper_mod.py").write_text("VALUE = 42\n")
+    script = folder / "probe.py"
+    script.write_text(textwrap.dedent("""
+        import os, sys
+        import siconos.kernel as sk
+        import helper_mod          # from the script's folder
+        print("argv", sys.argv[1:])
+        print("name", __name__)
+        print("cwd", os.getcwd())
+        print("path0", sys.path[0])
+        print("kernel", sk.__saltus_target__, helper_mod.VALUE)
+    """))
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    out = subprocess.run(
+        [sys.executable, "-m", "saltus.siconos", str(script), "a", "--b=1"],
+        cwd=cwd, capture_output=True, text=True, check=True,
+    ).stdout.splitlines()
+    assert out == [
+        "argv ['a', '--b=1']",
+        "name __main__",
+        f"cwd {cwd}",
+        f"path0 {folder}",
+        "kernel saltus.siconos.kernel 42",
+    ]
+
+
+def test_a_script_error_keeps_its_exit_status(tmp_path):
+    script = tmp_path / "fails.py"
+    script.write_text("import siconos.kernel as sk\nsk.MoreauJeanBilbaoOSI()\n")
+    p = subprocess.run([sys.executable, "-m", "saltus.siconos", str(script)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "SiconosFeatureNotSupported" in p.stderr and "MoreauJeanBilbaoOSI" in p.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# kernel: Siconos semantics
+# ---------------------------------------------------------------------------------------------
+
+
+def _bouncing_ball(sk, T=10.0, h=0.005):
+    ball = sk.LagrangianLinearTIDS([1, 0, 0], [0, 0, 0], np.diag([1, 1, 2 / 5 * 0.1 * 0.1]))
+    ball.setFExtPtr([-9.81, 0, 0])
+    inter = sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1, 0, 0]]))
+    nsds = sk.NonSmoothDynamicalSystem(0, T)
+    nsds.insertDynamicalSystem(ball)
+    nsds.link(inter, ball)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, h), sk.MoreauJeanOSI(0.5), sk.LCP())
+    return ball, inter, s
+
+
+def _siconos_loop(ball, inter, s):
+    # vectors taken before the simulation is initialised, as the Siconos tutorials do
+    q, v, p, lam = ball.q(), ball.velocity(), ball.p(1), inter.lambda_(1)
+    rows = [(0.0, q[0], v[0], p[0], lam[0])]
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append((s.nextTime(), q[0], v[0], p[0], lam[0]))
+        s.nextStep()
+    return np.array(rows)
+
+
+def test_bouncing_ball_live_vectors_follow_the_state(hook):
+    import siconos.kernel as sk
+
+    ball, inter, s = _bouncing_ball(sk)
+    data = _siconos_loop(ball, inter, s)
+    assert data.shape == (2001, 5)
+    t = data[:, 0]
+    np.testing.assert_allclose(t, np.arange(2001) * 0.005, rtol=0, atol=1e-14)
+    # θ = 1/2 integrates a constant force exactly: free fall until the first impact
+    free = t < np.sqrt(2 / 9.81) - 0.005
+    np.testing.assert_allclose(data[free, 1], 1 - 9.81 * t[free] ** 2 / 2, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(data[free, 2], -9.81 * t[free], rtol=0, atol=1e-13)
+    # p(1) = Hᵀ λ(1) with H = [1 0 0]
+    np.testing.assert_array_equal(data[:, 3], data[:, 4])
+    # impulses at the impacts; a velocity-level law lets the ball sink at most h |v_impact|
+    assert data[:, 4].max() > 0 and data[:, 1].min() > -0.005 * np.sqrt(2 * 9.81)
+
+
+def test_bouncing_ball_matches_siconos(hook, reference_dir):
+    import siconos.kernel as sk
+
+    ref = np.loadtxt(reference_dir / "bouncing_ball_ts" / "bouncing_ball_ts.csv", delimiter=",", skiprows=1)
+    data = _siconos_loop(*_bouncing_ball(sk))
+    # columns t, q0, v0, p0, lambda of the Siconos 4.4 run
+    np.testing.assert_allclose(data, ref[:, :5], rtol=0, atol=1e-12)
+
+
+def test_event_driven_bouncing_ball_matches_siconos(hook, reference_dir):
+    import siconos.kernel as sk
+
+    mass = np.diag([1.0, 1.0, 3 / 5 * 0.1**2])
+    ball = sk.LagrangianLinearTIDS([1.0, 0, 0], [0.0, 0, 0], mass)
+    ball.setFExtPtr([-9.81, 0, 0])
+    inter = sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1.0, 0, 0]]))
+    nsds = sk.NonSmoothDynamicalSystem(0, 8.5)
+    nsds.insertDynamicalSystem(ball)
+    nsds.link(inter, ball)
+    sim = sk.EventDriven(nsds, sk.TimeDiscretisation(0, 0.005))
+    sim.insertIntegrator(sk.LsodarOSI())
+    # Siconos's levels: the impact problem is SICONOS_OSNSP_ED_IMPACT (1), not 0
+    sim.insertNonSmoothProblem(sk.LCP(), sk.SICONOS_OSNSP_ED_IMPACT)
+    sim.insertNonSmoothProblem(sk.LCP(), sk.SICONOS_OSNSP_ED_SMOOTH_ACC)
+    q, v = ball.q(), ball.velocity()
+    rows = []
+    while sim.hasNextEvent():
+        sim.advanceToEvent()
+        sim.processEvents()
+        rows.append((sim.startingTime(), q[0], v[0]))
+    ref = np.loadtxt(reference_dir / "bouncing_ball_ed" / "bouncing_ball_ed_trajectory.csv", delimiter=",", skiprows=1)
+    ref = ref[ref[:, 7] != 1]  # Siconos's pre-impact rows come from its memories (not in Saltus)
+    assert len(rows) == len(ref) == 1744
+    np.testing.assert_allclose(np.array(rows), ref[:, :3], rtol=0, atol=1e-10)
+
+
+def test_writes_into_live_vectors(hook):
+    import siconos.kernel as sk
+
+    ball, inter, s = _bouncing_ball(sk, T=0.1)
+    ball.q()[0] = 2.0  # before the build: the initial condition (as in Siconos)
+    s.computeOneStep()
+    assert ball.q()[0] == pytest.approx(2.0 - 9.81 * 0.005**2 / 2, abs=1e-15)
+    s.nextStep()
+    ball.velocity()[0] = 3.0  # between steps: refused, never silently ignored
+    with pytest.raises(NotImplementedError, match="between steps"):
+        s.computeOneStep()
+
+
+def test_default_solvers_and_their_options(hook):
+    import siconos.kernel as sk
+    import siconos.numerics as sn
+
+    assert sk.LCP().numericsSolverOptions().solverId == sn.SICONOS_LCP_LEMKE
+    assert sk.Relay().numericsSolverOptions().solverId == sn.SICONOS_RELAY_AVI_CAOFERRIS
+    assert sk.MLCP().numericsSolverOptions().solverId == sn.SICONOS_MLCP_ENUM
+    fc = sk.FrictionContact(3).numericsSolverOptions()
+    assert fc.solverId == sn.SICONOS_FRICTION_3D_NSGS
+    assert (fc.iparam[0], fc.dparam[0]) == (1000, 1e-4)  # Siconos 4.4's defaults
+    assert sk.FrictionContact(2).numericsSolverOptions().solverId == sn.SICONOS_FRICTION_2D_NSGS
+    with pytest.raises(NotImplementedError, match="SICONOS_LCP_LATIN"):
+        sk.LCP(sn.SICONOS_LCP_LATIN)
+    # the options reach the model: a changed tolerance is written into the solver element
+    ball, inter, s = _bouncing_ball(sk, T=0.01)
+    s.osnspb.numericsSolverOptions().dparam[sn.SICONOS_DPARAM_TOL] = 1e-9
+    assert '<Lemke tol="1e-09" max_iter="10000"' in s.xml()
+
+
+def test_diode_bridge_matches_siconos(hook, reference_dir):
+    import siconos.kernel as sk
+
+    ds = sk.FirstOrderLinearDS([10.0, 0.0], [[0.0, -1e6], [100.0, 0.0]])
+    C = [[0, 0], [0, 0], [-1, 0], [1, 0]]
+    D = [[1e-3, 1e-3, -1, 0], [1e-3, 1e-3, 0, -1], [1, 0, 0, 0], [0, 1, 0, 0]]
+    B = [[0, 0, -1e6, 1e6], [0, 0, 0, 0]]
+    rel = sk.FirstOrderLinearTIR(C, B)
+    rel.setDPtr(D)
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(4), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 5e-3)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 1e-6), sk.EulerMoreauOSI(0.5), sk.LCP())
+    x, y, lam = ds.x(), inter.y(0), inter.lambda_(0)
+    rows = []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append((s.nextTime(), x[0], x[1], *y, *lam))
+        s.nextStep()
+    ref = np.loadtxt(reference_dir / "diode_bridge" / "diode_bridge.csv", delimiter=",", skiprows=1)
+    # reference columns: t, vC, iL, 5 derived, y0..y3, lambda0..lambda3
+    want = ref[1:, [0, 1, 2, 8, 9, 10, 11, 12, 13, 14, 15]]
+    assert len(rows) == len(want)
+    np.testing.assert_allclose(np.array(rows), want, rtol=0, atol=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# numerics: problems, SolverOptions and drivers
+# ---------------------------------------------------------------------------------------------
+
+
+def test_lcp_driver_fills_the_arrays_and_the_options(hook):
+    import scipy.sparse as sp
+    import siconos.numerics as sn
+
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(6, 6))
+    M = A @ A.T + 6 * np.eye(6)
+    q = rng.normal(size=6)
+    for matrix in (M, sp.csr_matrix(M)):
+        for sid in (sn.SICONOS_LCP_LEMKE, sn.SICONOS_LCP_PGS, sn.SICONOS_LCP_NEWTON_FB_FBLSA):
+            lcp = sn.LCP(matrix, q)
+            so = sn.SolverOptions(sid)
+            so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-12
+            z, w = np.zeros(6), np.zeros(6)
+            info = sn.linearComplementarity_driver(lcp, z, w, so)
+            assert info == 0
+            np.testing.assert_allclose(w, M @ z + q, atol=1e-10)
+            assert z.min() >= -1e-12 and w.min() >= -1e-10 and abs(z @ w) < 1e-9
+            err = sn.lcp_compute_error(lcp, z, w, 1e-12)
+            assert err <= 1e-10 and so.dparam[sn.SICONOS_DPARAM_RESIDU] <= 1e-10
+            assert so.iparam[sn.SICONOS_IPARAM_ITER_DONE] >= 0
+
+
+def test_fc3d_driver_one_contact_closed_form(hook):
+    import siconos.numerics as sn
+
+    # u = r + q with q = (-1, 2, 0), mu = 0.5: sliding, r on the cone edge opposing the slip
+    fc = sn.FrictionContactProblem(3, np.eye(3), np.array([-1.0, 2.0, 0.0]), np.array([0.5]))
+    r, u = np.zeros(3), np.zeros(3)
+    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so.dparam[0] = 1e-12
+    assert sn.fc3d_driver(fc, r, u, so) == 0
+    np.testing.assert_allclose(r, [1.0, -0.5, 0.0], atol=1e-10)
+    np.testing.assert_allclose(u, [0.0, 1.5, 0.0], atol=1e-10)
+    info, err = sn.fc3d_compute_error(fc, r, u, 1e-10)
+    assert info == 0 and err < 1e-10
+    # a wrong answer has a large error
+    assert sn.fc3d_compute_error(fc, np.array([1.0, 0, 0]), np.zeros(3), 1e-10)[1] > 0.1
+
+
+def test_mlcp_and_unsupported_solvers(hook):
+    import siconos.numerics as sn
+
+    M = np.array([[2.0, 1.0], [1.0, 2.0]])
+    mlcp = sn.MLCP(1, M, np.array([-1.0, 1.0]))
+    z, w = np.zeros(2), np.zeros(2)
+    assert sn.mlcp_driver(mlcp, z, w, sn.SolverOptions(sn.SICONOS_MLCP_ENUM)) == 0
+    # equality row: w0 = 0 with z0 free; complementarity row: z1 = 0 <= w1
+    assert abs(w[0]) < 1e-12 and z[1] == pytest.approx(0.0) and w[1] >= 0
+    assert z[0] == pytest.approx(0.5)
+    with pytest.raises(NotImplementedError, match="SICONOS_LCP_PATH"):
+        sn.linearComplementarity_driver(sn.LCP(M, [1.0, 1.0]), z, w, sn.SolverOptions(sn.SICONOS_LCP_PATH))
+
+
+# ---------------------------------------------------------------------------------------------
+# MechanicsHdf5Runner
+# ---------------------------------------------------------------------------------------------
+
+
+def test_mechanics_runner_ball_falls_and_rests(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+    import siconos.numerics as sn
+
+    monkeypatch.chdir(tmp_path)
+    # the two phases of the tutorials: write the scene, then run it from the file
+    with MechanicsHdf5Runner(io_filename="ball.hdf5") as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+        io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 1], mass=1.0)  # inertia from the sphere
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-10
+    with MechanicsHdf5Runner(io_filename="ball.hdf5", mode="r+") as io:
+        io.run(t0=0, T=1.0, h=1e-3, theta=0.5, solver_options=so, output_frequency=10)
+    with h5py.File(tmp_path / "ball.hdf5", "r") as f:
+        d = f["data"]
+        dyn, static, cf = d["dynamic"][:], d["static"][:], d["cf"][:]
+        assert d["velocities"].shape == (101, 8) and d["solv"].shape[1] == 4
+        assert d["input"]["ball"].attrs["id"] == 1 and d["input"]["ground"].attrs["id"] == -1
+    assert dyn.shape == (101, 9) and set(dyn[:, 1]) == {1.0}
+    assert static.shape == (1, 9) and static[0, 1] == -1 and static[0, 4] == pytest.approx(-0.1)
+    t, z = dyn[:, 0], dyn[:, 4]
+    np.testing.assert_allclose(t, np.arange(101) * 0.01, atol=1e-12)
+    # free fall (θ = 1/2 is exact for a constant force) until the ball reaches the margin
+    fall = t < 0.38
+    np.testing.assert_allclose(z[fall], 1 - 9.80665 * t[fall] ** 2 / 2, atol=1e-9)
+    # at rest on the ground at the end (e = 0), at most the collision margin above it
+    assert abs(z[-1] - 0.1) < 0.02
+    # contacts: the law's mu, a vertical normal, a positive normal impulse
+    assert len(cf) > 0 and np.all(cf[:, 1] == 0.3)
+    np.testing.assert_allclose(np.abs(cf[-1, 8:11]), [0, 0, 1], atol=1e-9)
+    assert cf[-1, 20] > 0
+
+
+def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
+    pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="x.hdf5") as io:
+        with pytest.raises(NotImplementedError, match="add_mesh_from_file"):
+            io.add_mesh_from_file("m", "m.stl")
+        with pytest.raises(NotImplementedError, match="Cone"):
+            io.add_primitive_shape("c", "Cone", (1, 1))
+    with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
+        with pytest.raises(NotImplementedError, match="set_external_forces"):
+            io.run(T=0.01, set_external_forces=lambda body: None)
+
+
+def test_convexhull_of_a_box_has_the_box_inertia(hook):
+    import itertools
+
+    from siconos.mechanics.collision.convexhull import ConvexHull
+
+    pts = np.array(list(itertools.product([-1, 1], [-2, 2], [-0.5, 0.5])), dtype=float) + [1, 2, 3]
+    ch = ConvexHull(pts)
+    assert ch.volume() == pytest.approx(8.0)
+    np.testing.assert_allclose(ch.centroid(), [1, 2, 3], atol=1e-12)
+    inertia, volume = ch.inertia(ch.centroid())
+    # a 2 × 4 × 1 box of unit density: m / 12 (b² + c²), ...
+    np.testing.assert_allclose(inertia, np.diag([8 / 12 * 17, 8 / 12 * 5, 8 / 12 * 20]), atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Siconos tutorials run unchanged (the fast subset of the census; all: benches/siconos_census.py)
+# ---------------------------------------------------------------------------------------------
+
+FAST_TUTORIALS = [
+    # (script, what shows it agrees with Siconos)
+    ("mechanics/BouncingBall/BouncingBallTS.py", "no-warning"),  # compares itself with its .ref
+    ("control/Relay/SimpleExampleRelay.py", "exit"),  # asserts its .ref to 1e-12
+    ("electronics/CircuitRLCD/CircuitRLCD.py", "exit"),  # asserts its .ref
+    ("control/RelayOscillator/RelayOscillator.py", "exit"),
+    ("mechanics/GeometricPrimitives/capsule.py", "exit"),  # MechanicsHdf5Runner
+]
+
+
+@pytest.mark.parametrize("script,check", FAST_TUTORIALS, ids=[s for s, _ in FAST_TUTORIALS])
+def test_siconos_tutorial_runs_unchanged(script, check, tmp_path):
+    import shutil
+
+    from conftest import shared_dir
+
+    src = shared_dir() / "siconos-tutorials" / "examples" / script
+    if not src.exists():
+        pytest.skip(f"Siconos tutorials absent ({src}); set SALTUS_SHARED")
+    work = tmp_path / src.parent.name
+    shutil.copytree(src.parent, work, ignore=shutil.ignore_patterns("*.hdf5"))
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    p = subprocess.run([sys.executable, "-m", "saltus.siconos", str(work / src.name)],
+                       cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    if check == "no-warning":
+        assert "rather different from the reference" not in p.stdout
+
+
+def test_mechanics_runner_second_run_continues_the_file(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+
+    def scene(path):
+        with MechanicsHdf5Runner(io_filename=path) as io:
+            io.add_primitive_shape("Ball", "Sphere", [0.1])
+            io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+            io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+            io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 1], velocity=[1, 0, 0, 0, 0, 2], mass=1.0)
+            io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+
+    scene("one.hdf5")
+    with MechanicsHdf5Runner(io_filename="one.hdf5", mode="r+") as io:
+        io.run(t0=0, T=0.3, h=1e-3, theta=0.5, output_frequency=100)
+    scene("two.hdf5")
+    with MechanicsHdf5Runner(io_filename="two.hdf5", mode="r+") as io:
+        io.run(t0=0, T=0.2, h=1e-3, theta=0.5, output_frequency=100)
+    with MechanicsHdf5Runner(io_filename="two.hdf5", mode="r+") as io:
+        io.run(t0=0.2, T=0.3, h=1e-3, theta=0.5, output_frequency=100)
+    with h5py.File("one.hdf5", "r") as f1, h5py.File("two.hdf5", "r") as f2:
+        a, b = f1["data"]["dynamic"][:], f2["data"]["dynamic"][:]
+        va, vb = f1["data"]["velocities"][:], f2["data"]["velocities"][:]
+    # rows at t = 0, 0.1, 0.2 (first run), 0.2 again (second run's start), 0.3
+    np.testing.assert_allclose(b[:, 0], [0, 0.1, 0.2, 0.2, 0.3], atol=1e-12)
+    # free flight (the ball lands after 0.3 s): the restart gives the same state as one run
+    np.testing.assert_allclose(b[[0, 1, 2, 4]], a, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(vb[[0, 1, 2, 4]], va, rtol=0, atol=1e-12)
+
+
+def test_fclib_files_read_and_solved(hook):
+    pytest.importorskip("h5py")
+    import siconos.numerics as sn
+    from conftest import data_dir
+
+    local = data_dir() / "numerics" / "fc3d" / "Capsules-i125-1213.hdf5"
+    glob = data_dir() / "numerics" / "fc3d-global" / "Box_Stacks-i0122-82-5.hdf5"
+    if not (local.exists() and glob.exists()):
+        pytest.skip(f"FCLib test data absent ({local.parent}); set SALTUS_TEST_DATA")
+    p = sn.frictionContact_fclib_read(str(local))
+    assert p.dimension == 3 and p.M.shape == (858, 858) and p.numberOfContacts == 286
+    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    so.dparam[sn.SICONOS_DPARAM_TOL], so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 1e-8, 10000
+    r, u = np.zeros(858), np.zeros(858)
+    assert sn.fc3d_driver(p, r, u, so) == 0
+    info, err = sn.fc3d_compute_error(p, r, u, 1e-8)  # recomputed here, from r alone
+    assert info == 0 and err <= 1e-8 and err == pytest.approx(so.dparam[sn.SICONOS_DPARAM_RESIDU], rel=1e-6)
+
+    g = sn.globalFrictionContact_fclib_read(str(glob))
+    n, m = g.H.shape[1], g.M.shape[0]
+    so = sn.SolverOptions(sn.SICONOS_GLOBAL_FRICTION_3D_NSGS_WR)
+    so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-8
+    r, u, v = np.zeros(n), np.zeros(n), np.zeros(m)
+    assert sn.gfc3d_driver(g, r, u, v, so) == 0
+    np.testing.assert_allclose(g.M @ v, g.H @ r + g.q, atol=1e-9)
+    np.testing.assert_allclose(u, g.H.T @ v + g.b, atol=1e-12)
+    rn, rt = r[0::3], np.hypot(r[1::3], r[2::3])
+    assert np.all(rt <= g.mu * rn + 1e-8)  # reactions in their Coulomb cones
+
+
+def test_mechanics_runner_births_and_deaths(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="tob.hdf5") as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+        io.add_object("a", [Contactor("Ball")], translation=[0, 0, 10], mass=1.0, time_of_death=0.3)
+        io.add_object("b", [Contactor("Ball")], translation=[5, 0, 10], mass=1.0, time_of_birth=0.1)
+        io.add_object("c", [Contactor("Ball")], translation=[10, 0, 10], mass=1.0)
+    with MechanicsHdf5Runner(io_filename="tob.hdf5", mode="r+") as io:
+        io.run(t0=0, T=0.4, h=1e-3, theta=0.5, output_frequency=50)
+    with h5py.File("tob.hdf5", "r") as f:
+        dyn = f["data"]["dynamic"][:]
+    g = 9.80665
+    for t in np.round(np.arange(0, 0.401, 0.05), 10):
+        rows = dyn[np.abs(dyn[:, 0] - t) < 1e-9]
+        alive = sorted(int(i) for i in rows[:, 1])
+        # as in Siconos, births and deaths act at the start of the step that ends at their time:
+        # the output at that time is the first with, or without, the body
+        expected = [i for i, born, dead in ((1, 0, 0.3), (2, 0.1, 9), (3, 0, 9))
+                    if born <= t + 1e-12 and t < dead - 1e-12]
+        assert alive == expected, t
+        z = dict(zip(rows[:, 1].astype(int), rows[:, 4]))
+        # free fall from each body's birth, exact for θ = 1/2, across the rebuilds of the scene
+        assert z[3] == pytest.approx(10 - g * t * t / 2, abs=1e-9)
+        if 2 in z:
+            tb = 0.1 - 0.001  # it enters the step [0.099, 0.1]
+            assert z[2] == pytest.approx(10 - g * (t - tb) ** 2 / 2, abs=1e-9)
