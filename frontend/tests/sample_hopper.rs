@@ -1,8 +1,9 @@
 //! The hopper sample (`samples/hopper/`): bodies born and removed during a run (`birth`/`death`
 //! on `<RigidBody>`, Siconos `time_of_birth`), through `saltus run`. Checked against the schedule
-//! and against statics: each `NAME.alive` column follows `birth ≤ t + h/2 < death`; a body waits
+//! and against statics: each `NAME.alive` column follows `birth ≤ t + h < death`; a body waits
 //! at its initial state before its birth and stays where it was after its death, and neither
-//! collides; at the end the floor and walls carry the weight of exactly the spheres that exist,
+//! collides (Siconos's rule: the step `[t, t + h]` includes a body when `birth ≤ t + h < death`);
+//! at the end the floor and walls carry the weight of exactly the spheres that exist,
 //! `Σ λ_z = n m g h`.
 
 mod mech_util;
@@ -27,9 +28,10 @@ fn death(i: usize) -> f64 {
         f64::INFINITY
     }
 }
+/// The step `[t, t + h]` includes sphere `i` (Siconos: `birth ≤ t + h < death`).
 fn exists(i: usize, t: f64) -> bool {
-    let mid = t + 0.5 * H;
-    (i == 0 || birth(i) <= mid) && mid < death(i)
+    let end = t + H + 1e-9 * H;
+    birth(i) <= end && end < death(i)
 }
 fn pos(b: &Table, row: usize, name: &str) -> [f64; 3] {
     ["x", "y", "z"].map(|c| b.rows[row][b.idx(&format!("{name}.{c}"))])
@@ -50,10 +52,10 @@ fn spheres_appear_and_disappear_on_schedule_and_the_box_carries_those_that_exist
             let t = r[0];
             assert_eq!(r[alive] == 1.0, exists(i, t), "{name}.alive at t = {t}");
             let x = pos(&b, row, &name);
-            if t + 0.5 * H < birth(i) {
+            if t + H < birth(i) - 1e-9 * H {
                 assert_eq!(x, start, "{name} moved before its birth (t = {t})");
             }
-            if t + 0.5 * H >= death(i) {
+            if t + H >= death(i) - 1e-9 * H {
                 let frozen = *at_death.get_or_insert(x);
                 assert_eq!(x, frozen, "{name} moved after its death (t = {t})");
             } else if exists(i, t) {

@@ -116,10 +116,11 @@ pub struct RigidBody {
 
 /// The time span `[birth, death)` during which a body exists in a scene.
 ///
-/// A step `[t, t + h]` includes the body when `birth ≤ t + h/2 < death`: the body appears at the
-/// step start nearest to `birth` and disappears at the step start nearest to `death` (times are
-/// decimal and rarely exact multiples of `h`). Before its birth a body waits at its initial state;
-/// after its death it stays where it was; in neither does it move or collide.
+/// As Siconos's `MechanicsHdf5Runner`, which imports a birth and executes a death at the start of
+/// the step whose end reaches it, a step `[t, t + h]` includes the body when
+/// `birth ≤ t + h < death` (to `10⁻⁹ h`: times are decimal and `t + h` is rounded). Before its
+/// birth a body waits at its initial state; after its death it stays where it was; in neither
+/// does it move or collide.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Lifetime {
     /// Time of birth (`−∞`: present from the start).
@@ -137,8 +138,8 @@ impl Default for Lifetime {
 impl Lifetime {
     /// The body exists during the step `[t, t + h]`.
     pub fn contains(&self, t: f64, h: f64) -> bool {
-        let mid = t + 0.5 * h;
-        self.birth <= mid && mid < self.death
+        let end = t + h + 1e-9 * h;
+        self.birth <= end && end < self.death
     }
     /// A finite birth or death: the scene's output says when the body exists.
     pub fn is_bounded(&self) -> bool {

@@ -28,7 +28,7 @@ pub mod shape;
 pub mod simulation;
 pub mod view;
 
-pub use body::{BodyId, BodyKind, BodyState, ForceFn, MotionFn, RigidBody};
+pub use body::{BodyId, BodyKind, BodyState, ForceFn, Lifetime, MotionFn, RigidBody};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};
 pub use error::{MechanicsError, Result};
 pub use joints::{Joint, JointId, JointType};
