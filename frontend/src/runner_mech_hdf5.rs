@@ -1,20 +1,49 @@
 //! `saltus run MODEL.xml -o OUT.hdf5` (feature `hdf5`): the Siconos `mechanics_hdf5` layout
-//! written by [`saltus_mechanics::io_hdf5`], into `OUT.partial.hdf5` renamed on success (as every
-//! run output), with signals, `--every` and `--strict` handled as in [`crate::runner_mech`].
+//! written by [`saltus_mechanics::io_hdf5`] as the scene sink of a [`MechRun`], driven by the
+//! runtime's one loop (signals, `--every`, `--strict` and the summary as every run), into
+//! `OUT.partial.hdf5` renamed on success.
 
 use crate::mech_cmd::{summary_line, MechFailure, MechRunArgs};
 use crate::progress::Bar;
 use saltus_mechanics::io_hdf5::{Hdf5Options, MechanicsHdf5Writer};
-use saltus_runtime::drive::{Progress, Summary};
+use saltus_mechanics::{MechanicsSimulation, MechanicsStepReport};
+use saltus_runtime::drive::{drive, Discard, RunOptions, Sinks, Stepper};
+use saltus_runtime::execute::{RunError, StoppedRun};
 use saltus_runtime::interrupt::StopFlags;
-use saltus_runtime::output::{Target, TargetKind};
+use saltus_runtime::output::{Target, TargetError, TargetKind};
+use saltus_runtime::run::mechanics::{on_pool, MechRun, SceneSink};
 use saltus_runtime::xml::convert_mech::MechanicsBuilt;
-use saltus_runtime::xml::plain;
 use std::path::PathBuf;
-use std::time::Instant;
 
 fn fail(message: String, code: u8) -> MechFailure {
     MechFailure { message, code }
+}
+
+/// The HDF5 writer as a [`SceneSink`]: it reads the poses, twists and contacts from the scene.
+struct Hdf5Sink {
+    writer: Option<MechanicsHdf5Writer>,
+    path: PathBuf,
+}
+
+impl Hdf5Sink {
+    fn io(&self, e: impl std::fmt::Display) -> TargetError {
+        TargetError::Io { path: self.path.clone(), source: std::io::Error::other(e.to_string()) }
+    }
+}
+
+impl SceneSink for Hdf5Sink {
+    fn record(&mut self, sim: &MechanicsSimulation, rep: &MechanicsStepReport) -> Result<(), TargetError> {
+        match self.writer.as_mut() {
+            Some(w) => w.record(sim, rep).map_err(|e| self.io(e)),
+            None => Ok(()),
+        }
+    }
+    fn finish(&mut self) -> Result<(), TargetError> {
+        match self.writer.take() {
+            Some(w) => w.close().map_err(|e| self.io(e)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Runs `built` into the HDF5 file `a.out` (see the module docs).
@@ -34,76 +63,32 @@ pub fn run(
         return Err(fail(format!("`{}`: an HDF5 output must be a regular file", a.out.display()), 1));
     }
     let path = target.write_path().to_path_buf();
-    let mut sim = built.simulation().map_err(|e| fail(e.to_string(), 1))?;
+    let sim = built.simulation().map_err(|e| fail(e.to_string(), 1))?;
     let opts = Hdf5Options { output_frequency: every as usize, ..Default::default() };
-    let mut w = MechanicsHdf5Writer::create(&path, &sim, opts).map_err(|e| fail(e.to_string(), 1))?;
-    let mut sum = Summary::default();
-    let mut bar = Bar::new(built.steps, "steps", a.quiet);
-    let start = Instant::now();
-    let mut stopped: Option<(String, u8)> = None;
-    let mut prev_active = 0;
-    for k in 1..=built.steps {
-        if let Some(sig) = stop.pending() {
-            let t = built.t0 + (k - 1) as f64 * built.h;
-            stopped = Some((format!("interrupted by {} at t = {}", sig.name(), plain(t)), sig.exit_code()));
-            break;
-        }
-        let rep = match sim.step() {
-            Ok(r) => r,
-            Err(e) => {
-                let named = saltus_runtime::run::mechanics::named_error(&e, &sim.model);
-                stopped = Some((format!("the simulation failed after {} steps: {named}", k - 1), 1));
-                break;
-            }
-        };
-        if let Some(s) = &rep.solver {
-            sum.nonsmooth_steps += 1;
-            sum.solver_iterations += s.iterations as u64;
-            sum.max_residual = sum.max_residual.max(s.residual);
-            if !s.status.converged() {
-                if a.strict {
-                    stopped = Some((
-                        format!(
-                            "--strict: the friction-contact problem did not converge at t = {} (residual {:.3e}); exit code 3",
-                            plain(rep.t),
-                            s.residual
-                        ),
-                        3,
-                    ));
-                    break;
-                }
-                sum.not_converged += 1;
-            }
-        }
-        if rep.n_active > prev_active {
-            sum.events += 1;
-        }
-        prev_active = rep.n_active;
-        if let Err(e) = w.record(&sim, &rep) {
-            stopped = Some((e.to_string(), 1));
-            break;
-        }
-        sum.steps = k;
-        if k.is_multiple_of(64) {
-            bar.update(k, rep.t);
-        }
-    }
-    Progress::finish(&mut bar);
-    sum.wall = start.elapsed();
+    let writer = MechanicsHdf5Writer::create(&path, &sim, opts).map_err(|e| fail(e.to_string(), 1))?;
+    let sink = Hdf5Sink { writer: Some(writer), path: path.clone() };
+    let mut run = MechRun::new(sim, built.t0, built.h, built.steps).with_scene_sink(Box::new(sink));
+    let opts = RunOptions { every, quiet: a.quiet, strict: a.strict, stop };
+    let mut bar = Bar::new(run.total(), run.unit(), a.quiet);
+    let (mut sum, res) = on_pool(|| drive(&mut run, &mut Sinks::main(&mut Discard), &opts, &mut bar));
     sum.rows = sum.steps / every.max(1) + 1;
-    let closed = w.close();
+    let closed = run.finish_scene_sink();
     if !a.quiet {
         say(&summary_line(&a.model, built, &sum, &a.out));
     }
-    if let Some((msg, code)) = stopped {
-        return Err(fail(
-            format!(
-                "{msg}; the steps computed so far are in {} ({} was not written; an earlier one is unchanged)",
-                path.display(),
-                a.out.display()
-            ),
-            code,
-        ));
+    if let Err(stopped) = res {
+        let failure = run.describe_failure(&stopped);
+        let (unit, out) = (run.unit(), a.out.clone());
+        let e = RunError::Stopped(Box::new(StoppedRun {
+            stopped,
+            summary: sum,
+            unit,
+            kept: path,
+            out,
+            in_place: false,
+            failure,
+        }));
+        return Err(fail(e.to_string(), e.exit_code()));
     }
     closed.map_err(|e| fail(e.to_string(), 1))?;
     target.commit().map_err(|e| fail(e.to_string(), 1))

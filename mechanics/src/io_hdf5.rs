@@ -178,7 +178,15 @@ pub struct MechanicsHdf5Writer {
     buf: Vec<f64>,
     /// Positions and orientations at the start of the coming step.
     prev: Vec<(Vector3<f64>, UnitQuaternion<f64>)>,
+    /// When the file was last flushed ([`FLUSH_INTERVAL`]).
+    last_flush: std::time::Instant,
 }
+
+/// The recorded steps are flushed to the file (data and metadata, `H5Fflush`) at least this
+/// often, as the CSV output's rows: a run killed between two flushes leaves a file that opens
+/// and holds every step recorded before the last flush (without it, the metadata stayed in
+/// memory until `close`, and a killed run left a file HDF5 could not open).
+pub const FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl MechanicsHdf5Writer {
     /// Creates (truncates) `path`, writes the scene description, `data/static` and the rows of
@@ -230,9 +238,11 @@ impl MechanicsHdf5Writer {
             steps: 0,
             buf: Vec::new(),
             prev: Vec::new(),
+            last_flush: std::time::Instant::now(),
         };
         w.write_bodies(sim)?;
         w.keep_poses(sim);
+        w.flush()?;
         Ok(w)
     }
 
@@ -245,6 +255,10 @@ impl MechanicsHdf5Writer {
             self.write_contacts(sim)?;
             let (it, res) = report.solver.as_ref().map_or((0.0, 0.0), |r| (r.iterations as f64, r.residual));
             self.solv.append(&[sim.time(), it, res, 0.0])?;
+            if self.last_flush.elapsed() >= FLUSH_INTERVAL {
+                self.flush()?;
+                self.last_flush = std::time::Instant::now();
+            }
         }
         self.keep_poses(sim);
         Ok(())

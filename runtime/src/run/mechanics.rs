@@ -26,7 +26,7 @@ use crate::step_time::StepClock;
 use crate::xml::convert_mech::MechanicsBuilt;
 use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::relation::contact_frame;
-use saltus_mechanics::{MechanicsModel, MechanicsSimulation};
+use saltus_mechanics::{MechanicsModel, MechanicsSimulation, MechanicsStepReport};
 
 /// Per-body column suffixes.
 pub const BODY_COLUMNS: [&str; 13] = ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
@@ -137,6 +137,16 @@ pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     f()
 }
 
+/// A sink of whole scenes, called after every step with the simulation and the step's report:
+/// a format that reads poses, twists and contacts from the scene itself rather than from rows
+/// (the Siconos `mechanics_hdf5` writer of the CLI).
+pub trait SceneSink: Send + Sync {
+    /// Records the step just taken (the sink keeps its own output frequency).
+    fn record(&mut self, sim: &MechanicsSimulation, rep: &MechanicsStepReport) -> Result<(), TargetError>;
+    /// Completes the output (called once, after the run, whether it completed or not).
+    fn finish(&mut self) -> Result<(), TargetError>;
+}
+
 /// A `<Mechanics>` scene being run: its simulation, step counter and clock. The summary counts
 /// the steps, the steps with an active contact (`nonsmooth_steps`), the steps where the number
 /// of active contacts grew (`events`), the solver's iterations and its largest residual.
@@ -147,14 +157,48 @@ pub struct MechRun {
     steps: u64,
     k: u64,
     prev_active: usize,
-    n_active: usize,
+    last: Option<MechanicsStepReport>,
     row: Vec<f64>,
+    scene_sink: Option<Box<dyn SceneSink>>,
 }
 
 impl MechRun {
     /// A run of `sim` from its current state at step 0 of `steps` steps of `h` from `t0`.
     pub fn new(sim: MechanicsSimulation, t0: f64, h: f64, steps: u64) -> MechRun {
-        MechRun { sim, clock: StepClock::new(t0, h), steps, k: 0, prev_active: 0, n_active: 0, row: Vec::new() }
+        MechRun {
+            sim,
+            clock: StepClock::new(t0, h),
+            steps,
+            k: 0,
+            prev_active: 0,
+            last: None,
+            row: Vec::new(),
+            scene_sink: None,
+        }
+    }
+    /// Also records every step into `sink` (the driver's rows go on to their own sinks).
+    pub fn with_scene_sink(mut self, sink: Box<dyn SceneSink>) -> MechRun {
+        self.scene_sink = Some(sink);
+        self
+    }
+    /// Replaces the scene sink (`None`: no scene sink).
+    pub fn set_scene_sink(&mut self, sink: Option<Box<dyn SceneSink>>) {
+        self.scene_sink = sink;
+    }
+    /// A new run of `steps` steps from the simulation's current state and time (the contact
+    /// history and warm start carry on): step 0 is now.
+    pub fn restart(&mut self, steps: u64) {
+        self.clock = StepClock::new(self.sim.time(), self.sim.step_size());
+        self.steps = steps;
+        self.k = 0;
+    }
+    /// Completes the scene sink's output, if there is one ([`SceneSink::finish`]).
+    pub fn finish_scene_sink(&mut self) -> Result<(), TargetError> {
+        self.scene_sink.take().map_or(Ok(()), |mut s| s.finish())
+    }
+    /// The report of the last step taken.
+    pub fn last_report(&self) -> Option<&MechanicsStepReport> {
+        self.last.as_ref()
     }
     /// A run of `built` from its initial state.
     pub fn from_built(built: &MechanicsBuilt) -> saltus_mechanics::Result<MechRun> {
@@ -203,16 +247,21 @@ impl Stepper for MechRun {
                 nc = Some(NotConverged { what: "the friction-contact problem", residual: s.residual, count: 1 });
             }
         }
-        self.n_active = rep.n_active;
-        Ok(Advanced { t: rep.t, step: Some(self.k + 1), not_converged: nc })
+        let a = Advanced { t: rep.t, step: Some(self.k + 1), not_converged: nc };
+        self.last = Some(rep);
+        Ok(a)
     }
     fn complete(&mut self, _: &Advanced, keep: bool, out: &mut Sinks<'_>, sum: &mut Summary) -> Result<Flow, Stopped> {
         self.k += 1;
         sum.steps += 1;
-        if self.n_active > self.prev_active {
+        let n_active = self.last.as_ref().map_or(0, |r| r.n_active);
+        if n_active > self.prev_active {
             sum.events += 1;
         }
-        self.prev_active = self.n_active;
+        self.prev_active = n_active;
+        if let (Some(s), Some(rep)) = (self.scene_sink.as_mut(), self.last.as_ref()) {
+            s.record(&self.sim, rep)?;
+        }
         if keep {
             let t = self.clock.time(self.k);
             row(&self.sim, t, &mut self.row);
