@@ -94,3 +94,51 @@ fn page_draws_spheres_in_chromium() {
     assert!(colours.len() > 50, "only {} colours in the centre", colours.len());
     assert!(fg * 10 > total, "only {fg} of {total} centre pixels differ from the background");
 }
+
+/// The page frames the moving bodies, not the static geometry: four 5 cm spheres falling inside
+/// walls 10 m apart fill the view (`data-size` on the canvas: the framed extent), and the
+/// "whole scene" button is there to frame everything.
+#[test]
+fn page_frames_the_moving_bodies() {
+    use nalgebra::{Isometry3, Vector3};
+    use saltus_mechanics::body::BodyState;
+    use saltus_mechanics::{BodyDesc, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc};
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: chromium not installed (apt-get install -y chromium)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -9.81), 0.005).unwrap();
+    model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
+    for (k, (x, y)) in [(-0.1, -0.1), (0.1, -0.1), (-0.1, 0.1), (0.1, 0.1)].into_iter().enumerate() {
+        let state = BodyState { position: Vector3::new(x, y, 0.1), ..Default::default() };
+        let d = BodyDesc::dynamic(&format!("s{k}")).shape_at_origin(ShapeDesc::Sphere { radius: 0.05 }).density(1000.0);
+        model.add_body(d.state(state)).unwrap();
+    }
+    let wall = ShapeDesc::Cuboid { half_extents: Vector3::new(0.1, 5.0, 2.0) };
+    let walls = BodyDesc::fixed("walls")
+        .shape(ShapeDesc::Cuboid { half_extents: Vector3::new(5.0, 5.0, 0.1) }, Isometry3::translation(0.0, 0.0, -0.1))
+        .shape(wall.clone(), Isometry3::translation(5.0, 0.0, 2.0))
+        .shape(wall, Isometry3::translation(-5.0, 0.0, 2.0));
+    model.add_body(walls).unwrap();
+    let mut sim = MechanicsSimulation::new(model, 0.0, 1e-3, MoreauJeanOptions::default()).unwrap();
+    let mut rec = Recording::new(&sim.model);
+    rec.record(&sim);
+    for _ in 0..50 {
+        sim.step().unwrap();
+        rec.record(&sim);
+    }
+    let page = dir.path().join("view.html");
+    rec.write_html(&page).unwrap();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("whole scene"), "no button to frame the whole scene");
+    let out = run(&browser, &dir.path().join("p1"), &["--dump-dom".into()], &format!("file://{}", page.display()));
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("data-view=\"moving\""), "the view does not frame the moving bodies");
+    let size: f64 =
+        dom.split("data-size=\"").nth(1).and_then(|s| s.split('"').next()).and_then(|s| s.parse().ok()).unwrap_or_else(
+            || panic!("no data-size on the canvas: {}", dom.lines().take(5).collect::<Vec<_>>().join(" | ")),
+        );
+    // the spheres span 0.3 m by 0.2 m (plus their fall); the walls 10 m
+    assert!(size > 0.3 && size < 0.6, "framed extent {size} m: not the moving spheres'");
+}
