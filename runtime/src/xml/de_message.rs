@@ -162,9 +162,19 @@ pub(super) fn describe(text: &str, offset: usize, e: &quick_xml::DeError) -> (us
             return (offset, with_note(format!("text is not allowed in <{el}>"), attributes_note(&cur)));
         }
         if let Some(a) = f.strip_prefix('@') {
-            let el = name(&opened);
+            // The deserializer may have read past the start tag into the children: the element
+            // at fault is the innermost one read whose start tag has the attribute.
+            let open =
+                (0..s.stack.len()).rev().map(|i| (s.stack[..=i].iter().map(|e| e.0.clone()).collect(), s.stack[i].1));
+            let (path, at) = s
+                .opened
+                .clone()
+                .into_iter()
+                .chain(open)
+                .find(|(_, at)| has_attribute(text, *at, a))
+                .unwrap_or((opened.clone(), offset));
             let what = if dup { "is given twice" } else { "is not an attribute of" };
-            return (offset, with_note(format!("`{a}` {what} <{el}>"), attributes_note(&opened)));
+            return (at, with_note(format!("`{a}` {what} <{}>", name(&path)), attributes_note(&path)));
         }
         let parent = if opened.last().map(String::as_str) == Some(f) { parent_of_opened.clone() } else { top.clone() };
         let p = name(&parent);
@@ -178,6 +188,15 @@ pub(super) fn describe(text: &str, offset: usize, e: &quick_xml::DeError) -> (us
         }
     }
     (offset, fallback(&raw))
+}
+
+/// Whether the start tag at `at` has the attribute `attr`.
+fn has_attribute(text: &str, at: usize, attr: &str) -> bool {
+    let Some(rest) = text.get(at..) else { return false };
+    let mut reader = quick_xml::Reader::from_str(rest);
+    let (Ok(Event::Start(e)) | Ok(Event::Empty(e))) = reader.read_event() else { return false };
+    let found = e.attributes().with_checks(false).flatten().any(|a| a.key.as_ref() == attr);
+    found
 }
 
 /// The name of the attribute of the start tag at `at` whose value is `value`, if any.
