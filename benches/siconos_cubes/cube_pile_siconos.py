@@ -72,18 +72,21 @@ def main():
     steps = int(round(t_end / H))
     fname = os.path.join(out_dir, "cubes-{}.hdf5".format(n))
     options = SiconosBulletOptions()
-    # as in benches/siconos_spheres: Bullet's default margins are larger than the bodies; scale the world.
+    # Bullet's default margins are larger than the bodies: scale the world (as benches/siconos_spheres). Unlike the
+    # spheres, box-box contacts need a real inside margin (0.1 a, as the Siconos masonry/rock examples) and a
+    # breaking threshold of the size of Saltus's contact margin (0.3 a, in Bullet's scaled units): with the spheres'
+    # 1e-4 r margins and 0.02 r threshold the cubes sank through the ground (centres at z = 0 at T = 1 s).
     options.worldScale = 100.0
-    options.contactBreakingThreshold = 0.02 * A
+    options.contactBreakingThreshold = 0.3 * A * options.worldScale
     options.perturbationIterations = 0
     options.minimumPointsPerturbationThreshold = 0
-    margin = 1e-4 * A
+    margin = 0.1 * A
     mass = 8.0 * A ** 3 * DENSITY
     inertia = 2.0 / 3.0 * mass * A * A
     with MechanicsHdf5Runner(mode="w", io_filename=fname, verbose=False) as io:
-        io.add_primitive_shape("Ground", "Box", (2 * width, 2 * width, wall), insideMargin=margin, outsideMargin=margin)
-        io.add_primitive_shape("WallX", "Box", (wall, 2 * width, height), insideMargin=margin, outsideMargin=margin)
-        io.add_primitive_shape("WallY", "Box", (2 * width, wall, height), insideMargin=margin, outsideMargin=margin)
+        io.add_primitive_shape("Ground", "Box", (2 * width, 2 * width, wall), insideMargin=margin, outsideMargin=0.0)
+        io.add_primitive_shape("WallX", "Box", (wall, 2 * width, height), insideMargin=margin, outsideMargin=0.0)
+        io.add_primitive_shape("WallY", "Box", (2 * width, wall, height), insideMargin=margin, outsideMargin=0.0)
         io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -wall / 2])
         for name, shape, c in (
             ("wx+", "WallX", [(width + wall) / 2, 0, height / 2]),
@@ -93,7 +96,7 @@ def main():
         ):
             io.add_object(name, [Contactor(shape)], translation=c)
         io.add_Newton_impact_friction_nsl("contact", mu=MU, e=0.0)
-        io.add_primitive_shape("Cube", "Box", (2 * A, 2 * A, 2 * A), insideMargin=margin, outsideMargin=margin)
+        io.add_primitive_shape("Cube", "Box", (2 * A, 2 * A, 2 * A), insideMargin=margin, outsideMargin=0.0)
         for i, (p, q) in enumerate(sites):
             io.add_object("c{}".format(i), [Contactor("Cube")], translation=list(p), orientation=q,
                           velocity=[0, 0, 0, 0, 0, 0], mass=mass, inertia=[inertia] * 3)
@@ -130,16 +133,17 @@ def main():
     last = dyn[dyn[:, 0] == dyn[:, 0].max()]
     lastv = vel[vel[:, 0] == vel[:, 0].max()]
     mean_z = float(np.mean(last[:, 4]))
+    min_z = float(np.min(last[:, 4]))
     v = lastv[:, 2:5]
     w = lastv[:, 5:8]
     ke = float(0.5 * mass * np.sum(v * v) + 0.5 * inertia * np.sum(w * w))
     iters = np.array(iterations if iterations else [0])
     not_converged = int(np.sum(np.array(residuals if residuals else [0.0]) > 1e-6))
     print("engine,n,steps,seconds_per_step,mean_contacts,mean_height,kinetic_energy,mean_iterations,max_iterations,"
-          "not_converged_steps,max_residual")
-    print("siconos-4.4,{},{},{:.6e},{:.1f},{:.6e},{:.3e},{:.1f},{},{},{:.3e}".format(
+          "not_converged_steps,max_residual,min_height")
+    print("siconos-4.4,{},{},{:.6e},{:.1f},{:.6e},{:.3e},{:.1f},{},{},{:.3e},{:.6e}".format(
         n, steps, secs / steps, float(np.mean(contacts)), mean_z, ke, float(iters.mean()), int(iters.max()),
-        not_converged, float(max(residuals) if residuals else 0.0)))
+        not_converged, float(max(residuals) if residuals else 0.0), min_z))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,12 @@ fn xml_scene_is_the_rust_scene_bit_for_bit() {
 
 #[test]
 fn fallback_attributes_are_read_and_written_back() {
-    let base = std::fs::read_to_string(sample("cube_pile/cube_pile_64.xml")).unwrap();
+    let file_text = std::fs::read_to_string(sample("cube_pile/cube_pile_64.xml")).unwrap();
+    // the sample's <NsgsAc .../> with its attributes replaced by `tol`, `max_iter`, `domains` and the case's
+    let at = file_text.find("<NsgsAc ").unwrap();
+    let end = at + file_text[at..].find("/>").unwrap();
+    let base =
+        format!("{}<NsgsAc tol=\"1e-6\" max_iter=\"1000\" domains=\"2\"/>{}", &file_text[..at], &file_text[end + 2..]);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("m.xml");
     let cases = [

@@ -12,8 +12,8 @@
 //!
 //! `SALTUS_BENCH_SCENE=cubes` runs `scenes::cube_pile(N, 1)` instead (issue 31's pile of randomly
 //! oriented cubes; `SALTUS_BENCH_N` defaults to 64, T = 1 s). `SALTUS_BENCH_FALLBACK=prox` or
-//! `patch` adds the NSGS fallback with `stagnation_sweeps = 20` (every step solved to the
-//! tolerance; `NsgsFallback`).
+//! `patch` sets the NSGS fallback with `stagnation_sweeps = 20` (every step solved to the
+//! tolerance; `NsgsFallback`), `none` removes it (plain NSGS to the sweep cap, as Siconos).
 
 use saltus_mechanics::scenes::{cube_pile, spheres_in_a_box};
 use saltus_numerics::fc::{FcSolver, NsgsFallback, PatchOptions, ProxOptions};
@@ -44,6 +44,7 @@ fn main() {
             Some(NsgsFallback::Prox(o))
         }
         Ok("patch") => Some(NsgsFallback::Patch(PatchOptions::default())),
+        Ok("none") => Some(NsgsFallback::None),
         _ => None,
     };
     let mut sizes: Vec<usize> = match std::env::var("SALTUS_BENCH_N") {
@@ -69,7 +70,7 @@ fn main() {
             scene.t_end = t;
         }
         if let (Some(f), FcSolver::NsgsAc(o)) = (&fallback, &mut scene.options.solver) {
-            o.stagnation_sweeps = 20;
+            o.stagnation_sweeps = if *f == NsgsFallback::None { 0 } else { 20 };
             o.fallback = f.clone();
         }
         let steps = scene.n_steps();

@@ -1,8 +1,8 @@
 //! The cube pile of issue 31 (`scenes::cube_pile`): 64 randomly oriented cubes dropped into a box
 //! come to rest inside it, without significant penetration, with the ground carrying their
 //! weight; every step's reactions, read back from the contacts, have the Siconos error the
-//! solver reported (recomputed here from `r` alone), and every step the solver calls converged
-//! is within the tolerance.
+//! solver reported (recomputed here from `r` alone), and every step is solved to the tolerance
+//! (the scene's NSGS with the patch fallback).
 
 use saltus_mechanics::scenes::{cube_pile, cubes, lattice_side};
 use saltus_numerics::fc;
@@ -29,7 +29,8 @@ fn cubes_come_to_rest_in_the_box_with_the_weight_carried() {
         let r: Vec<f64> = sim.contacts().iter().filter(|c| c.active).flat_map(|c| c.impulse.iter().copied()).collect();
         assert_eq!(r.len(), p.size());
         let e = fc::fc_error(p, &r);
-        worst_mismatch = worst_mismatch.max((e - s.residual).abs() / s.residual.max(1e-300));
+        // relative agreement, down to the round-off floor of a normalized error (1e-14)
+        worst_mismatch = worst_mismatch.max((e - s.residual).abs() / (s.residual + 1e-14 / 1e-6));
         if s.status.converged() {
             assert!(e <= tol * (1.0 + 1e-9), "t = {}: converged but the error of r is {e:e}", sim.time());
         } else {
@@ -38,6 +39,8 @@ fn cubes_come_to_rest_in_the_box_with_the_weight_carried() {
     }
     assert!(worst_mismatch < 1e-6, "reported residuals differ from the recomputed errors by {worst_mismatch:e}");
     eprintln!("cube pile: {unconverged} of 700 steps not converged, worst gap {:.3e} a", worst_gap / a);
+    // the scene's NSGS hands stalled problems to the patch corrections: every step is solved
+    assert_eq!(unconverged, 0, "steps left above the tolerance");
     // an impact at ≈ 0.5 m/s sinks by about 1.5 h |u_N| ≈ 0.08 a
     assert!(worst_gap > -0.15 * a, "penetration of {} a", -worst_gap / a);
     let total_mass: f64 = sim.model.bodies[..n].iter().map(|b| b.mass()).sum();
