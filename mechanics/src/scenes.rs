@@ -194,8 +194,8 @@ pub fn random_rotation(rng: &mut SplitMix64) -> UnitQuaternion<f64> {
 /// `e = 0`, margin `0.3 a`; Moreau–Jean `θ = 0.50001`, `h = 1e-3`, `T = 1` s (1000 steps);
 /// NSGS tolerance 1e-6, 1000 sweeps, warm start, on two domains as the spheres, stopped after
 /// 20 sweeps without progress and finished by PROX on the patches of contacts that hold the
-/// residual (`NsgsFallback::Patch`, default `PatchOptions`): every step is solved to 1e-6, in
-/// half the CPU time plain NSGS spends stopping at its cap on most settled steps
+/// residual (`NsgsFallback::Patch`, default `PatchOptions`): every step is solved to 1e-6, for
+/// 1.8× the CPU time of plain NSGS on one thread, which leaves 738 of the 1000 steps at its cap
 /// (`mechanics/benches/README.md`).
 pub fn cube_pile(n: usize, seed: u64) -> Result<Scene> {
     use cubes::*;
