@@ -9,8 +9,14 @@
 //! `cpu_ns_per_contact_visit` is the CPU time of all steps divided by Σ (active contacts ×
 //! NSGS sweeps): the cost of a step per unit of solver work, flat when a step is linear in the
 //! number of contacts at a given sweep count.
+//!
+//! `SALTUS_BENCH_SCENE=cubes` runs `scenes::cube_pile(N, 1)` instead (issue 31's pile of randomly
+//! oriented cubes; `SALTUS_BENCH_N` defaults to 64, T = 1 s). `SALTUS_BENCH_FALLBACK=prox` or
+//! `patch` sets the NSGS fallback with `stagnation_sweeps = 20` (every step solved to the
+//! tolerance; `NsgsFallback`), `none` removes it (plain NSGS to the sweep cap, as Siconos).
 
-use saltus_mechanics::scenes::spheres_in_a_box;
+use saltus_mechanics::scenes::{cube_pile, spheres_in_a_box};
+use saltus_numerics::fc::{FcSolver, NsgsFallback, PatchOptions, ProxOptions};
 use std::time::Instant;
 
 fn vm_hwm_kib() -> Option<u64> {
@@ -29,17 +35,31 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() {
+    let cubes = std::env::var("SALTUS_BENCH_SCENE").is_ok_and(|v| v == "cubes");
+    let fallback = match std::env::var("SALTUS_BENCH_FALLBACK").as_deref() {
+        Ok("prox") => {
+            let mut o = ProxOptions::default();
+            o.iter.max_iter = 1000;
+            o.inner_max_iter = 3;
+            Some(NsgsFallback::Prox(o))
+        }
+        Ok("patch") => Some(NsgsFallback::Patch(PatchOptions::default())),
+        Ok("none") => Some(NsgsFallback::None),
+        _ => None,
+    };
     let mut sizes: Vec<usize> = match std::env::var("SALTUS_BENCH_N") {
         Ok(v) => v.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
+        Err(_) if cubes => vec![64],
         Err(_) => vec![125, 1000],
     };
     if std::env::var("SALTUS_BENCH_10K").is_ok_and(|v| v == "1") {
         sizes.push(10_000);
     }
     let t_override: Option<f64> = std::env::var("SALTUS_BENCH_T").ok().and_then(|v| v.parse().ok());
-    println!("n,steps,mean_contacts,mean_active,seconds_per_step,cpu_seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib,mean_sweeps,cpu_ns_per_contact_visit");
+    println!("n,steps,mean_contacts,mean_active,seconds_per_step,cpu_seconds_per_step,us_per_contact,mean_height_m,final_kinetic_energy_J,max_nsgs_iterations,unconverged_steps,peak_rss_mib,mean_sweeps,cpu_ns_per_contact_visit,max_residual");
     for n in sizes {
-        let mut scene = match spheres_in_a_box(n, 1) {
+        let built = if cubes { cube_pile(n, 1) } else { spheres_in_a_box(n, 1) };
+        let mut scene = match built {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("N = {n}: {e}");
@@ -49,11 +69,15 @@ fn main() {
         if let Some(t) = t_override {
             scene.t_end = t;
         }
+        if let (Some(f), FcSolver::NsgsAc(o)) = (&fallback, &mut scene.options.solver) {
+            o.stagnation_sweeps = if *f == NsgsFallback::None { 0 } else { 20 };
+            o.fallback = f.clone();
+        }
         let steps = scene.n_steps();
         let mut sim = scene.into_simulation().expect("valid scene");
         let (mut contacts, mut active, mut max_iter, mut unconverged) = (0usize, 0usize, 0usize, 0usize);
         // Σ sweeps and Σ active contacts × sweeps (contact visits) over the steps.
-        let (mut sweeps, mut visits) = (0usize, 0usize);
+        let (mut sweeps, mut visits, mut worst) = (0usize, 0usize, 0.0f64);
         let cpu0 = cpu_seconds();
         let start = Instant::now();
         // the steps on a rayon worker, as `saltus run` does: the slab sweep's scope then runs on
@@ -74,6 +98,7 @@ fn main() {
                     unconverged += usize::from(!s.status.converged());
                     sweeps += s.iterations;
                     visits += s.iterations * rep.n_active;
+                    worst = worst.max(s.residual);
                 }
             }
         });
@@ -92,7 +117,7 @@ fn main() {
         // CPU time of the whole step (collision, assembly, solve) per contact visit of the solver.
         let ns_per_visit = cpu * steps as f64 * 1e9 / (visits.max(1) as f64);
         println!(
-            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{cpu:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1},{mean_sweeps:.1},{ns_per_visit:.1}",
+            "{n},{steps},{mean_contacts:.1},{mean_active:.1},{per_step:.6e},{cpu:.6e},{:.3},{z:.6e},{ke:.6e},{max_iter},{unconverged},{rss:.1},{mean_sweeps:.1},{ns_per_visit:.1},{worst:.3e}",
             per_step * 1e6 / mean_contacts.max(1.0)
         );
     }

@@ -6,12 +6,15 @@
 //! variants written as `+`-separated tokens: `sym` (symmetric sweeps), `aaM` (Anderson acceleration, memory M),
 //! `wX` (relaxation X), `col` (coloured order; rayon with the `parallel` feature), `stS` (stop a solve whose error
 //! has not dropped by 10 % in S sweeps, reported as not converged), `domP` (P subdomains, `NsgsOptions::domains`),
-//! `thrT` (threads of the subdomain sweep, 0 = all), `grav` (contacts ordered bottom-up along
+//! `thrT` (threads of the subdomain sweep, 0 = all), `pxI[/sS][/kK]` (PROX after the sweeps on the
+//! problems they leave unsolved: I inner Newton steps, proximal weight S, at most K proximal steps), `ptL[/hH][/kK][/sS]` (patch corrections
+//! after the sweeps: L layers, share H, K rounds, S sweeps between rounds), `grav` (contacts ordered bottom-up along
 //! gravity, `ContactOrder::AlongGravity`; alone or with the others), e.g. `sym+aa5`; `hybN[/iI][/sS]` runs N NSGS
 //! sweeps, then PROX with at most I Newton steps per proximal step and proximal weight S. Prints
+//! `PROBE_SCENE=cubes` runs `scenes::cube_pile(N, 1)` instead (N = 64, T = 1 by default). Prints
 //! time per step, mean sweeps, non-converged steps, mean active contacts, mean height and kinetic energy at T, and
 //! (step, sweeps, residual) every 50 steps.
-use saltus_mechanics::scenes::spheres_in_a_box;
+use saltus_mechanics::scenes::{cube_pile, spheres_in_a_box};
 use saltus_numerics::fc::{AdmmOptions, FcSolver, NsgsOptions};
 use saltus_numerics::IterOptions;
 use std::time::Instant;
@@ -19,9 +22,10 @@ use std::time::Instant;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "scene".into());
-    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(125);
-    let t: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0.5);
-    let mut scene = spheres_in_a_box(n, 1)?;
+    let cubes = std::env::var("PROBE_SCENE").is_ok_and(|v| v == "cubes");
+    let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(if cubes { 64 } else { 125 });
+    let t: f64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(if cubes { 1.0 } else { 0.5 });
+    let mut scene = if cubes { cube_pile(n, 1)? } else { spheres_in_a_box(n, 1)? };
     scene.t_end = t;
     let it = IterOptions::new(1e-6, 1000);
     let nsgs = |relaxation: f64, shuffle_seed: Option<u64>| {
@@ -78,6 +82,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             || v.contains("col")
             || v.contains("st")
             || v.contains("dom")
+            || v.contains("px")
+            || v.contains("pt")
             || v.starts_with('w') =>
         {
             let mut o = nsgs(1.0, None);
@@ -92,6 +98,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     o.domains = m.parse()?;
                 } else if let Some(m) = tok.strip_prefix("thr") {
                     o.threads = m.parse()?;
+                } else if let Some(m) = tok.strip_prefix("px") {
+                    // pxI[/sS][/kK]: PROX after the sweeps (I inner Newton steps, weight S, cap K)
+                    let mut po = saltus_numerics::fc::ProxOptions::with_iter(IterOptions::new(1e-6, 200));
+                    for (k, t) in m.split('/').enumerate() {
+                        match (k, t.chars().next()) {
+                            (0, _) => po.inner_max_iter = t.parse()?,
+                            (_, Some('s')) => po.sigma = t[1..].parse()?,
+                            (_, Some('k')) => po.iter.max_iter = t[1..].parse()?,
+                            _ => return Err(format!("unknown px option {t}").into()),
+                        }
+                    }
+                    o.fallback = saltus_numerics::fc::NsgsFallback::Prox(po);
+                } else if let Some(m) = tok.strip_prefix("pt") {
+                    // ptL[/hH][/kK]: patch corrections after the sweeps (L layers, share H, K rounds)
+                    let mut po = saltus_numerics::fc::PatchOptions::default();
+                    for (k, t) in m.split('/').enumerate() {
+                        match (k, t.chars().next()) {
+                            (0, _) => po.layers = t.parse()?,
+                            (_, Some('h')) => po.share = t[1..].parse()?,
+                            (_, Some('k')) => po.rounds = t[1..].parse()?,
+                            (_, Some('s')) => po.sweeps = t[1..].parse()?,
+                            _ => return Err(format!("unknown pt option {t}").into()),
+                        }
+                    }
+                    o.fallback = saltus_numerics::fc::NsgsFallback::Patch(po);
                 } else if let Some(m) = tok.strip_prefix("aa") {
                     o.anderson = m.parse()?;
                 } else if let Some(w) = tok.strip_prefix('w') {
@@ -119,7 +150,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 (worst, worst_step) = (s.residual, k);
             }
             if k % 50 == 0 || std::env::var("PROBE_TRACE").is_ok() {
-                trace.push((k, s.iterations, s.residual));
+                trace.push((k, s.iterations, s.residual, (s.elapsed.as_secs_f64() * 1e3 * 100.0).round() / 100.0));
             }
         }
     }

@@ -12,6 +12,7 @@ pub mod admm;
 mod anderson;
 mod block_diag;
 pub mod cone;
+mod fallback;
 #[cfg(feature = "hdf5")]
 pub mod fclib;
 pub mod generate;
@@ -23,6 +24,7 @@ pub mod local;
 pub mod newton;
 pub mod nsgs;
 pub mod options;
+mod patch;
 mod problem;
 pub mod prox;
 pub mod residual;
@@ -35,7 +37,8 @@ pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalF
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;
 pub use options::{
-    AdmmOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsOptions, ProxOptions, ViOptions,
+    AdmmOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsFallback, NsgsOptions, PatchOptions,
+    ProxOptions, ViOptions,
 };
 pub use problem::FrictionContact;
 pub use residual::{fc_error, fc_error_with_u};
@@ -202,7 +205,10 @@ pub fn solve_with_workspace(
         r.iter_mut().for_each(|x| *x = 0.0);
     }
     match solver {
-        FcSolver::NsgsAc(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier),
+        FcSolver::NsgsAc(o) => {
+            let rep = nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier)?;
+            fallback::after_nsgs(p, r, u, o, rep)
+        }
         FcSolver::NsgsFb(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::FischerBurmeister),
         FcSolver::NsgsProj(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::Projection),
         FcSolver::Nsgs2d(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier),

@@ -53,6 +53,68 @@ pub struct NsgsOptions {
     /// thread without it); never more than `domains` nor than the machine's cores. Changes the
     /// speed only, never the result.
     pub threads: usize,
+    /// What happens to a problem the sweeps leave unsolved (at the cap, or stalled with
+    /// [`NsgsOptions::stagnation_sweeps`]): nothing (Siconos's NSGS), or PROX from the sweeps'
+    /// iterate ([`NsgsFallback`]). 3D only; ignored in 2D.
+    pub fallback: NsgsFallback,
+}
+
+/// What NSGS does with a problem its sweeps have not solved ([`NsgsOptions::fallback`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum NsgsFallback {
+    /// Return the sweeps' iterate, reported as not converged (what Siconos's NSGS does).
+    #[default]
+    None,
+    /// Run PROX ([`super::prox`]) from the sweeps' iterate, to NSGS's tolerance, with these
+    /// options' cap on proximal steps, σ, α, inner Newton steps and factorization (their own
+    /// warm-ups, tolerance and warm start are ignored: PROX starts from the sweeps' `r`).
+    /// The report counts the sweeps plus the proximal steps.
+    Prox(ProxOptions),
+    /// PROX on the patch of contacts that holds the residual, then sweeps again, round after
+    /// round ([`PatchOptions`]); PROX on the whole problem if the rounds do not converge.
+    Patch(PatchOptions),
+}
+
+/// Options of [`NsgsFallback::Patch`], the local correction of a stalled NSGS (`fc::patch`).
+///
+/// A round: the contacts whose natural-map terms `‖r_α − P_K(r_α − û_α)‖²` sum to the share
+/// `share` of the squared residual (largest first), grown by `layers` layers of neighbours in
+/// the contact graph (`W_αβ ≠ 0`), form a sub-problem `W_SS r_S + q̃_S` with
+/// `q̃_S = q_S + Σ_{β∉S} W_Sβ r_β` (the other reactions frozen); PROX solves it from `r_S`, then
+/// NSGS sweeps the whole problem (at most `sweeps`, stopping on stagnation).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PatchOptions {
+    /// Share of the squared residual the seed contacts hold, in (0, 1].
+    pub share: f64,
+    /// Layers of neighbours added around the seed contacts.
+    pub layers: usize,
+    /// Rounds before PROX runs on the whole problem.
+    pub rounds: usize,
+    /// Cap on the NSGS sweeps after each patch solve.
+    pub sweeps: usize,
+    /// Options of PROX on the patches and, at the end, on the whole problem (its tolerance,
+    /// warm start and warm-ups are set by the method).
+    pub prox: ProxOptions,
+}
+
+impl Default for PatchOptions {
+    fn default() -> Self {
+        let mut prox = ProxOptions::default();
+        prox.iter.max_iter = 1000;
+        prox.inner_max_iter = 3;
+        PatchOptions { share: 0.999, layers: 2, rounds: 10, sweeps: 100, prox }
+    }
+}
+
+impl PatchOptions {
+    /// Checks ranges.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.share > 0.0 && self.share <= 1.0) {
+            return Err(bad("share", format!("must be in (0, 1], got {}", self.share)));
+        }
+        self.prox.validate()
+    }
 }
 
 impl Default for NsgsOptions {
@@ -70,6 +132,7 @@ impl Default for NsgsOptions {
             stagnation_sweeps: 0,
             domains: 0,
             threads: 0,
+            fallback: NsgsFallback::None,
         }
     }
 }

@@ -41,8 +41,37 @@ fn nsgs(o: &FcNsgsSpec) -> fc::NsgsOptions {
     if let Some(v) = o.threads {
         x.threads = v;
     }
+    if let Some(v) = o.stagnation_sweeps {
+        x.stagnation_sweeps = v;
+    }
+    x.fallback = match o.fallback {
+        None | Some(FallbackSpec::None) => fc::NsgsFallback::None,
+        Some(FallbackSpec::Prox) => fc::NsgsFallback::Prox(fallback_prox(o)),
+        Some(FallbackSpec::Patch) => {
+            let mut p = fc::PatchOptions::default();
+            p.prox = fallback_prox(o);
+            if let Some(l) = o.fallback_layers {
+                p.layers = l;
+            }
+            fc::NsgsFallback::Patch(p)
+        }
+    };
     x
 }
+
+/// The PROX options of `fallback="prox"` (and of the patches of `fallback="patch"`): [`NSGS_FALLBACK_PROX_MAX_ITER`] proximal steps of
+/// [`NSGS_FALLBACK_PROX_INNER`] Newton steps unless given.
+fn fallback_prox(o: &FcNsgsSpec) -> fc::ProxOptions {
+    let mut p = fc::ProxOptions::default();
+    p.iter.max_iter = o.fallback_max_iter.unwrap_or(NSGS_FALLBACK_PROX_MAX_ITER);
+    p.inner_max_iter = o.fallback_inner_max_iter.unwrap_or(NSGS_FALLBACK_PROX_INNER);
+    p
+}
+
+/// Default cap on PROX's proximal steps after the sweeps (`fallback_max_iter`).
+pub const NSGS_FALLBACK_PROX_MAX_ITER: usize = 1000;
+/// Default Newton steps per proximal step after the sweeps (`fallback_inner_max_iter`).
+pub const NSGS_FALLBACK_PROX_INNER: usize = 3;
 
 fn vi(o: &FcViSpec) -> fc::ViOptions {
     let mut x = fc::ViOptions::default();
@@ -190,6 +219,9 @@ pub fn gfc_solver(spec: &GlobalFrictionContactSpec) -> Result<GfcSolver, String>
             }
             if o.domains.is_some_and(|p| p > 1) {
                 return Err("Nsgs: `domains` is not available in the global NSGS (use <NsgsWr>)".into());
+            }
+            if o.fallback.is_some_and(|f| f != FallbackSpec::None) {
+                return Err("Nsgs: `fallback` is not available in the global NSGS (use <NsgsWr>)".into());
             }
             (GfcSolver::Nsgs(nsgs(o)), nsgs(o))
         }

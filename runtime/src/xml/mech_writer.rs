@@ -11,7 +11,7 @@ use saltus_mechanics::scene_desc::ShapeTable;
 use saltus_mechanics::scenes::Scene;
 use saltus_mechanics::MoreauJeanOptions;
 use saltus_mechanics::ShapeDesc;
-use saltus_numerics::fc::{FcSolver, NsgsOptions};
+use saltus_numerics::fc::{FcSolver, NsgsFallback, NsgsOptions, PatchOptions, ProxOptions};
 use std::fmt::Write;
 
 fn list(xs: &[f64]) -> String {
@@ -190,6 +190,9 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     plain_nsgs.anderson = n.anderson;
     plain_nsgs.domains = n.domains;
     plain_nsgs.threads = n.threads;
+    plain_nsgs.stagnation_sweeps = n.stagnation_sweeps;
+    plain_nsgs.fallback = n.fallback.clone();
+    let fallback = fallback_attributes(&n.fallback)?;
     let defaults = MoreauJeanOptions::default();
     if plain_nsgs != *n
         || o.activation_tol != defaults.activation_tol
@@ -198,7 +201,7 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
         || o.on_non_convergence != defaults.on_non_convergence
     {
         return Err(
-            "options other than theta, gamma and the NSGS tolerance, cap, warm start, Anderson memory, domains and threads are not written"
+            "options other than theta, gamma and the NSGS tolerance, cap, warm start, Anderson memory, domains, threads, stagnation and fallback are not written"
                 .into(),
         );
     }
@@ -210,14 +213,43 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     };
     let dom = if n.domains > 1 { format!(" domains=\"{}\"", n.domains) } else { String::new() };
     let thr = if n.threads > 0 { format!(" threads=\"{}\"", n.threads) } else { String::new() };
+    let st =
+        if n.stagnation_sweeps > 0 { format!(" stagnation_sweeps=\"{}\"", n.stagnation_sweeps) } else { String::new() };
     let _ = writeln!(
         out,
-        "    <OneStepNSProblem><FrictionContact dim=\"3\"><NsgsAc tol=\"{}\" max_iter=\"{}\"{ws}{aa}{dom}{thr}/></FrictionContact></OneStepNSProblem>",
+        "    <OneStepNSProblem><FrictionContact dim=\"3\"><NsgsAc tol=\"{}\" max_iter=\"{}\"{ws}{aa}{dom}{thr}{st}{fallback}/></FrictionContact></OneStepNSProblem>",
         plain(n.iter.tol),
         n.iter.max_iter
     );
     out.push_str("  </Simulation>\n</Model>\n");
     Ok(out)
+}
+
+/// The `fallback*` attributes of an NSGS fallback, or why it cannot be written (options other
+/// than the layers, the proximal steps and the Newton steps per proximal step).
+fn fallback_attributes(f: &NsgsFallback) -> Result<String, String> {
+    let prox_attrs = |po: &ProxOptions| -> Result<String, String> {
+        let mut plain = ProxOptions::default();
+        plain.iter.max_iter = po.iter.max_iter;
+        plain.inner_max_iter = po.inner_max_iter;
+        if plain != *po {
+            return Err("fallback PROX options other than max_iter and inner_max_iter are not written".into());
+        }
+        Ok(format!(" fallback_max_iter=\"{}\" fallback_inner_max_iter=\"{}\"", po.iter.max_iter, po.inner_max_iter))
+    };
+    match f {
+        NsgsFallback::None => Ok(String::new()),
+        NsgsFallback::Prox(po) => Ok(format!(" fallback=\"prox\"{}", prox_attrs(po)?)),
+        NsgsFallback::Patch(pp) => {
+            let mut plain = PatchOptions::default();
+            plain.layers = pp.layers;
+            plain.prox = pp.prox.clone();
+            if plain != *pp {
+                return Err("patch fallback options other than the layers and PROX's steps are not written".into());
+            }
+            Ok(format!(" fallback=\"patch\" fallback_layers=\"{}\"{}", pp.layers, prox_attrs(&pp.prox)?))
+        }
+    }
 }
 
 /// The sample `samples/spheres_in_a_box/spheres_in_a_box_N.xml`: [`saltus_mechanics::scenes::spheres_in_a_box`]`(n, 1)`
@@ -226,6 +258,16 @@ pub fn spheres_in_a_box_xml(n: usize) -> Result<String, String> {
     let scene = saltus_mechanics::scenes::spheres_in_a_box(n, 1).map_err(|e| e.to_string())?;
     let title = format!(
         "{n} spheres (r = 0.01 m, 2320 kg/m3) dropped into a box: scenes::spheres_in_a_box({n}, 1), written by `cargo run -p saltus-frontend --example mechanics_xml -- {n} OUT.xml`"
+    );
+    scene_to_xml(&scene, &title)
+}
+
+/// The sample `samples/cube_pile/cube_pile_N.xml`: [`saltus_mechanics::scenes::cube_pile`]`(n, 1)`
+/// written by [`scene_to_xml`].
+pub fn cube_pile_xml(n: usize) -> Result<String, String> {
+    let scene = saltus_mechanics::scenes::cube_pile(n, 1).map_err(|e| e.to_string())?;
+    let title = format!(
+        "{n} cubes (half edge 0.01 m, 2320 kg/m3, random orientations, mu = 0.5) dropped into a box: scenes::cube_pile({n}, 1), written by `cargo run -p saltus-frontend --example mechanics_xml -- cubes {n} OUT.xml`"
     );
     scene_to_xml(&scene, &title)
 }

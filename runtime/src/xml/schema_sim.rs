@@ -281,6 +281,30 @@ pub struct FcNsgsSpec {
     /// Threads of the slab sweep (0 = all; the result does not depend on it).
     #[serde(rename = "@threads", default, skip_serializing_if = "is_none")]
     pub threads: Option<usize>,
+    /// Stop the sweeps when the full error has not dropped by 10 % in this many sweeps (0 = off).
+    #[serde(rename = "@stagnation_sweeps", default, skip_serializing_if = "is_none")]
+    pub stagnation_sweeps: Option<usize>,
+    /// What runs on a problem the sweeps leave unsolved (`none`, the default, `prox` or `patch`).
+    #[serde(rename = "@fallback", default, skip_serializing_if = "is_none")]
+    pub fallback: Option<FallbackSpec>,
+    /// Patch fallback: layers of neighbours around the contacts holding the residual.
+    #[serde(rename = "@fallback_layers", default, skip_serializing_if = "is_none")]
+    pub fallback_layers: Option<usize>,
+    /// PROX (or the patches' PROX): at most this many proximal steps.
+    #[serde(rename = "@fallback_max_iter", default, skip_serializing_if = "is_none")]
+    pub fallback_max_iter: Option<usize>,
+    /// PROX fallback: Newton steps per proximal step.
+    #[serde(rename = "@fallback_inner_max_iter", default, skip_serializing_if = "is_none")]
+    pub fallback_inner_max_iter: Option<usize>,
+}
+
+/// What NSGS does with a problem its sweeps leave unsolved (`numerics::fc::NsgsFallback`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FallbackSpec {
+    None,
+    Prox,
+    Patch,
 }
 
 /// Options of the proximal-point friction solver.
