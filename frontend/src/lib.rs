@@ -21,6 +21,7 @@ pub mod runner_events;
 pub mod runner_mech;
 #[cfg(feature = "hdf5")]
 pub mod runner_mech_hdf5;
+pub mod runner_nullspace;
 pub mod simulation;
 pub mod solve_cmd;
 pub mod step_time;

@@ -215,6 +215,15 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             if loaded.model.control.is_some() {
                 return run_control(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
             }
+            if loaded.model.null_space.is_some() {
+                let (dirs, stop) =
+                    (search_dirs(plugins.plugin_dirs), StopFlags::install().unwrap_or_else(|_| StopFlags::none()));
+                let line =
+                    saltus_frontend::runner_nullspace::run_cli(&model, &loaded, &out, every, quiet, force, dirs, stop)
+                        .map_err(|(m, code)| Failure::Code(m, code))?;
+                line.iter().for_each(|l| warn(format_args!("{l}")));
+                return Ok(());
+            }
             let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()))
                 .map_err(|e| Failure::Input(e.to_string()))?;
             let every = every.or(built.every).unwrap_or(1);
@@ -262,6 +271,13 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                     xml::plain(c.h_c),
                     c.elements.join(", ")
                 ));
+                return Ok(());
+            }
+            if loaded.model.null_space.is_some() {
+                let b = xml::convert_nullspace::build_nullspace(&loaded, search_dirs(plugins.plugin_dirs))
+                    .map_err(|e| Failure::Input(e.to_string()))?;
+                let (h, n) = (xml::plain(b.h), b.sim.q().len());
+                say(format_args!("{}: OK — null-space method ({}), {n} coordinates, {} degrees of freedom; {} output steps of h = {h}", model.display(), b.basis, b.sim.dof(), b.steps));
                 return Ok(());
             }
             let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs))

@@ -179,8 +179,9 @@ def _function(kind, name, n, nout, n_free, body, returns):
         "vector_field": "double t, uint32_t n, const double *q, uint32_t nout, double *out, uint32_t np, "
         "const double *params",
     }[kind]
-    unused = {"relation": "(void)t; (void)m; (void)lambda; (void)params;", "lagrangian": "(void)t; (void)v; (void)params;",
-              "vector_field": "(void)t; (void)params;"}[kind]
+    unused = {"relation": "(void)t; (void)q; (void)m; (void)lambda; (void)params;",
+              "lagrangian": "(void)t; (void)q; (void)v; (void)params;",
+              "vector_field": "(void)t; (void)q; (void)params;"}[kind]
     body = _dead_code(body, returns)
     head = [
         f"SALTUS_EXPORT int32_t {name}({sig}) {{",
@@ -210,10 +211,15 @@ def _cse_block(exprs, prefix):
     return lines, red, ops
 
 
-def generate(coords, constraints, params=None, free=(), independent=None, nominal=None, name="model"):
+def generate(coords, constraints, params=None, free=(), independent=None, nominal=None, name="model",
+             velocities=None, mass=None, forces=None):
     """Generates the plugin source. ``params``: {symbol: value} (fixed unless in ``free``);
     ``independent``: the independent coordinates (default: chosen by complete pivoting at
-    ``nominal``, a list of coordinate values, default all 0.1)."""
+    ``nominal``, a list of coordinate values, default all 0.1). With ``mass`` (n×n, in ``coords``)
+    and ``forces`` (n expressions of ``coords`` and ``velocities``: ``M q̈ = F + C_Jᵀ λ``) the
+    plugin also has the model's ``NAME_mass`` (``saltus_vector_field_fn``, for ``<Mass>``) and
+    ``NAME_fint`` = −F with ``NAME_fint_jacobian_q``, ``NAME_fint_jacobian_v``
+    (``saltus_lagrangian_fn``, for ``<FInt>``)."""
     params = dict(params or {})
     free = list(free)
     n, m = len(coords), len(constraints)
@@ -280,6 +286,21 @@ def generate(coords, constraints, params=None, free=(), independent=None, nomina
             fns.append(_function("lagrangian", f"{name}_basis_dot", n, n * r, len(free), body, rets))
         else:
             fns.append(_function("vector_field", f"{name}_basis", n, n * r, len(free), body, rets))
+    if mass is not None:
+        mm = sp.Matrix(mass).subs(fixed).subs(to_c)
+        lines, red, ops = _cse_block(list(mm.T), "x")
+        fns.append(_function("vector_field", f"{name}_mass", n, n * n, len(free), lines,
+                             [f"out[{k}] = {sp.ccode(e)};" for k, e in enumerate(red)]))
+        stats["mass_ops"] = ops
+    if forces is not None:
+        if velocities is None:
+            raise ValueError("forces need the velocity symbols (velocities)")
+        to_cv = to_c | dict(zip(velocities, vs))
+        fint = sp.Matrix([-sp.sympify(e) for e in forces]).subs(fixed).subs(to_cv)
+        for suffix, expr in (("", fint), ("_jacobian_q", fint.jacobian(qs)), ("_jacobian_v", fint.jacobian(vs))):
+            lines, red, ops = _cse_block(list(expr.T), "x")
+            fns.append(_function("lagrangian", f"{name}_fint{suffix}", n, len(red), len(free), lines,
+                                 [f"out[{k}] = {sp.ccode(e)};" for k, e in enumerate(red)]))
     dep = [coords[j] for j in pcols]
     ind = [coords[j] for j in icols]
     header = (
@@ -298,7 +319,7 @@ def generate(coords, constraints, params=None, free=(), independent=None, nomina
     return Generated(src, n, m, dep, ind, stats)
 
 
-def naive_swell(coords, constraints, params=None, free=(), independent=None, nominal=None):
+def naive_swell(coords, constraints, params=None, free=(), independent=None, nominal=None, **_):
     """Operation counts of the naive symbolic basis ``[−A_d⁻¹ A_i; I]`` by sympy's Gaussian
     elimination (``LUsolve``), as a tree and after CSE, for the same partition as :func:`generate`."""
     g = generate(coords, constraints, params, free, independent, nominal, name="naive")
@@ -330,7 +351,7 @@ def main(argv=None):
     ap.add_argument("--report", action="store_true", help="print the code size against naive symbolic elimination")
     args = ap.parse_args(argv)
     spec = runpy.run_path(args.spec)
-    keys = ("params", "free", "independent", "nominal")
+    keys = ("params", "free", "independent", "nominal", "velocities", "mass", "forces")
     kw = {k: spec[k] for k in keys if k in spec}
     g = generate(spec["coords"], spec["constraints"], name=spec.get("name", "model"), **kw)
     with open(args.output, "w") as f:

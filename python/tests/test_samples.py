@@ -47,6 +47,8 @@ def test_sample_csv_identical_to_cli(model: Path, tmp_path, saltus_bin, plugin_d
         short = tmp_path / model.name
         short.write_text(text.replace(old, new, 1))
         model = short
+    if "<NullSpace" in model.read_text():
+        pytest.skip("<NullSpace> models (issue 32) run with `saltus run` only: no Python binding yet")
     if model.name.endswith("_c.xml"):
         plugin_dir = c_plugin_dir(tmp_path)
     cli = tmp_path / "cli.csv"

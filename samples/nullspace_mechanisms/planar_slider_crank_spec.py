@@ -17,3 +17,9 @@ free = [l1, l2]
 independent = [phi1]
 nominal = [0.3, 0.3, 0.05, -0.1, 0.5]
 name = "planar_slider_crank"
+
+# the model itself (masses, gravity), so that the generated plugin also serves <Mass> and <FInt>
+m1, m2, m3, g = 0.5, 1.0, 0.8, 9.81
+velocities = list(sp.symbols("dphi1 dx2 dy2 dphi2 dx3"))
+mass = sp.diag(m1 * l1**2 / 3, m2, m2, m2 * l2**2 / 12, m3)
+forces = [-m1 * g * l1 / 2 * sp.cos(phi1), 0, -m2 * g, 0, 0]
