@@ -252,6 +252,17 @@ fn typed_errors() {
     let opts = NullSpaceOptions { basis: Basis::User(ub), ..Default::default() };
     let e = NullSpaceSimulation::new(model, 0.0, &[0.0; 2], &[0.0, 1.0], opts);
     assert!(matches!(e, Err(NullSpaceError::Unsupported(_))), "{e:?}");
+    // a chart that may hardly distort, and few charts allowed: the advance stops with a typed error
+    let mech = models::five_bar(3.0, -1.0);
+    let opts = NullSpaceOptions {
+        basis: Basis::Numeric(ChartOptions { max_distortion: 1.000001, ..Default::default() }),
+        max_charts_per_advance: 2,
+        ..Default::default()
+    };
+    let mut sim = NullSpaceSimulation::new(mech.constrained(false), 0.0, &mech.q0, &mech.v0, opts).unwrap();
+    let e = sim.advance_to(0.5);
+    assert!(matches!(e, Err(NullSpaceError::TooManyCharts { max: 2, .. })), "{e:?}");
+    assert!(sim.t() < 0.5 && sim.violation().unwrap() < 1e-9, "the last good state stays readable");
     // a failing user function is a typed error naming it
     let bad = HolonomicConstraints::new(1, |_, _, _| Err(saltus_kernel::UserFnError::new("boom")), |_, _, _| Ok(()));
     let model = ConstrainedLagrangian::new(2, Mass::Constant(DMatrix::identity(2, 2)), bad);

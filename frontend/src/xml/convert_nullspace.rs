@@ -133,7 +133,7 @@ pub fn build_nullspace(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Nul
     let rtol = positive(m, spec.rtol, 1e-10, "rtol")?;
     let atol = positive(m, spec.atol, 1e-2 * rtol, "atol")?;
     let drift = match spec.drift_tol {
-        Some(x) if x == 0.0 => DriftControl::None,
+        Some(0.0) => DriftControl::None,
         other => DriftControl::Projection { tol: positive(m, other, 1e-10, "drift_tol")?, max_iter: 10 },
     };
     let opts = NullSpaceOptions { ode: OdeOptions::with_tol(rtol, atol), basis, drift, ..Default::default() };

@@ -67,6 +67,14 @@ pub enum NullSpaceError {
         /// Gauss–Newton corrections applied.
         iterations: usize,
     },
+    /// The basis kept degenerating: more new charts than allowed within one advance.
+    #[error("at t = {t}: more than {max} new charts before reaching the output time")]
+    TooManyCharts {
+        /// Time of the last chart.
+        t: f64,
+        /// The limit ([`super::NullSpaceOptions::max_charts_per_advance`]).
+        max: u64,
+    },
     /// The integrator stopped with an error.
     #[error("integrator: {0}")]
     Integrator(#[from] OdeError),

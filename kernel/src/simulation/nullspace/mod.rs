@@ -250,10 +250,7 @@ impl NullSpaceSimulation {
                 OdeStop::Root { t, .. } => {
                     charts += 1;
                     if charts > self.max_charts {
-                        return Err(NullSpaceError::InvalidOption {
-                            option: "max_charts_per_advance",
-                            reason: format!("more than {} new charts before t = {t_out} (at t = {t})", self.max_charts),
-                        });
+                        return Err(NullSpaceError::TooManyCharts { t, max: self.max_charts });
                     }
                     let q = self.q().to_vec();
                     let v = self.velocity()?;

@@ -338,8 +338,7 @@ impl OdeSystem for NullSpaceOde {
 
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) -> Result<(), UserFnError> {
         if let BasisState::Chart { max_distortion, .. } = self.basis {
-            let (q, u) = y.split_at(self.n);
-            let _ = u;
+            let q = &y[..self.n];
             let mut w = self.work.borrow_mut();
             self.basis_at(t, q, &mut w).map_err(|e| self.record(e))?;
             g[0] = max_distortion - self.distortion(&w);
