@@ -97,3 +97,50 @@ fn two_systems_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("one Lagrangian system, the model has 2"), "{err}");
 }
+
+/// Energy of the five-bar of `samples/nullspace_mechanisms/five_bar.xml` from a CSV row
+/// (`t, q[4], v[4], …`): legs of `M = [J + m₂l1², k cos(θ−ψ); ·, m₂l2²/3]` and gravity.
+fn five_bar_energy(r: &[f64]) -> f64 {
+    let (l1, l2, m1, m2, g) = (0.15, 0.2, 0.3, 0.2, 9.81);
+    let k = 0.5 * m2 * l1 * l2;
+    (0..2)
+        .map(|leg| {
+            let (t, p, wt, wp) = (r[1 + 2 * leg], r[2 + 2 * leg], r[5 + 2 * leg], r[6 + 2 * leg]);
+            let kin = 0.5 * (m1 * l1 * l1 / 3.0 + m2 * l1 * l1) * wt * wt
+                + k * (t - p).cos() * wt * wp
+                + 0.5 * m2 * l2 * l2 / 3.0 * wp * wp;
+            kin + g * (m1 * 0.5 * l1 * t.sin() + m2 * (l1 * t.sin() + 0.5 * l2 * p.sin()))
+        })
+        .sum()
+}
+
+/// The five-bar (M(q), Christoffel forces, 2 degrees of freedom) with the generated and the
+/// numeric basis: the same motion and multipliers, energy conserved.
+#[test]
+fn five_bar_generated_and_numeric_basis() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = common::workspace_root().join("samples/nullspace_mechanisms");
+    common::compile_c_plugin(&samples.join("five_bar.c"), dir.path(), "five_bar");
+    let mut runs = Vec::new();
+    for name in ["five_bar.xml", "five_bar_numeric.xml"] {
+        let model = dir.path().join(name);
+        std::fs::copy(samples.join(name), &model).unwrap();
+        let csv = dir.path().join(name.replace(".xml", ".csv"));
+        let out = saltus(&["run", model.to_str().unwrap(), "-o", csv.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        runs.push(read_csv(&csv).1);
+    }
+    let e0 = five_bar_energy(&runs[0][0]);
+    let (mut dq, mut dl, mut lmax, mut de, mut c) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for (a, b) in runs[0].iter().zip(&runs[1]) {
+        dq = dq.max((1..5).map(|i| (a[i] - b[i]).abs()).fold(0.0, f64::max));
+        dl = dl.max((9..11).map(|i| (a[i] - b[i]).abs()).fold(0.0, f64::max));
+        lmax = lmax.max((9..11).map(|i| a[i].abs()).fold(0.0, f64::max));
+        de = de.max((five_bar_energy(a) - e0).abs()).max((five_bar_energy(b) - e0).abs());
+        c = c.max(a[11]).max(b[11]);
+    }
+    eprintln!("five-bar generated vs numeric: |Δq| {dq:e}, |Δλ| {dl:e} (|λ| ≤ {lmax}), |ΔE| {de:e}, |C| {c:e}");
+    assert_eq!(runs[0].len(), 251);
+    assert!(dq <= 1e-8 && dl <= 1e-7 * lmax && c <= 1e-10, "{dq:e} {dl:e} {c:e}");
+    assert!(de <= 1e-9, "{de:e}");
+}
