@@ -1,6 +1,7 @@
-//! `CoreModelRun`: a `<Mechanics>` (rigid bodies) or `<Control>` (zero-order-hold control)
-//! model file, run to its final time by the CLI's own runners ([`runner_mech::run_mech`],
-//! [`runner_control::run_to_sink`]) into an in-memory [`ColumnTable`], with the GIL released.
+//! `CoreModelRun`: a `<Mechanics>` (rigid bodies), `<Control>` (zero-order-hold control) or
+//! `<NullSpace>` (projection method, issue 32) model file, run to its final time by the CLI's own
+//! runners ([`runner_mech::run_mech`], [`runner_control::run_to_sink`],
+//! [`runner_nullspace::run_to_sink`]) into an in-memory [`ColumnTable`], with the GIL released.
 //! The columns are those of the CSV of `saltus run` on the same file.
 
 use crate::errors::{guard, ModelError, OutputError, SimulationError};
@@ -12,8 +13,10 @@ use saltus_frontend::output::memory::ColumnTable;
 use saltus_frontend::runner::{RunOptions, Stopped, Summary};
 use saltus_frontend::runner_control;
 use saltus_frontend::runner_mech::{self, named_error, Sinks};
+use saltus_frontend::runner_nullspace;
 use saltus_frontend::xml::convert_control::{build_control, ControlBuilt};
 use saltus_frontend::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_frontend::xml::convert_nullspace::{build_nullspace, NullSpaceBuilt};
 use saltus_frontend::xml::{self, LoadedModel};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -22,7 +25,19 @@ use std::sync::Mutex;
 /// a control simulation (rebuilt from the model file after a run: a ZOH simulation runs once).
 enum Model {
     Mechanics(Box<MechanicsBuilt>),
-    Control { loaded: Box<LoadedModel>, dirs: Vec<PathBuf>, built: Option<Box<ControlBuilt>>, meta: Meta },
+    Control {
+        loaded: Box<LoadedModel>,
+        dirs: Vec<PathBuf>,
+        built: Option<Box<ControlBuilt>>,
+        meta: Meta,
+    },
+    /// A null-space model (rebuilt from the model file after a run, like a control one).
+    NullSpace {
+        loaded: Box<LoadedModel>,
+        dirs: Vec<PathBuf>,
+        built: Option<Box<NullSpaceBuilt>>,
+        meta: Meta,
+    },
 }
 
 /// What a control model's getters show (its [`ControlBuilt`] is consumed by a run).
@@ -71,6 +86,17 @@ pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyRes
             every: loaded.model.output.as_ref().and_then(|o| o.every),
         };
         Model::Control { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
+    } else if loaded.model.null_space.is_some() {
+        let built = build_nullspace(&loaded, plugin_dirs.clone()).map_err(err)?;
+        let meta = Meta {
+            columns: built.columns.clone(),
+            t0: built.t0,
+            t_end: built.t_end,
+            h: built.h,
+            steps: built.steps,
+            every: built.every,
+        };
+        Model::NullSpace { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
     } else {
         return Ok(Err(loaded));
     };
@@ -80,7 +106,7 @@ pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyRes
 fn columns_of(m: &Model) -> Vec<String> {
     match m {
         Model::Mechanics(b) => runner_mech::header(&b.model),
-        Model::Control { meta, .. } => meta.columns.clone(),
+        Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.columns.clone(),
     }
 }
 
@@ -93,12 +119,13 @@ enum Ended {
 
 #[pymethods]
 impl CoreModelRun {
-    /// `"mechanics"` or `"control"`.
+    /// `"mechanics"`, `"control"` or `"nullspace"`.
     #[getter]
     fn kind(&self) -> &'static str {
         match self.lock().model {
             Model::Mechanics(_) => "mechanics",
             Model::Control { .. } => "control",
+            Model::NullSpace { .. } => "nullspace",
         }
     }
     /// Start time.
@@ -106,7 +133,7 @@ impl CoreModelRun {
     fn t0(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.t0,
-            Model::Control { meta, .. } => meta.t0,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.t0,
         }
     }
     /// Final time.
@@ -114,7 +141,7 @@ impl CoreModelRun {
     fn t_end(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.t_end,
-            Model::Control { meta, .. } => meta.t_end,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.t_end,
         }
     }
     /// Time step (control: the plant step `h`).
@@ -122,7 +149,7 @@ impl CoreModelRun {
     fn h(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.h,
-            Model::Control { meta, .. } => meta.h,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.h,
         }
     }
     /// Number of steps from t0 to T.
@@ -130,7 +157,7 @@ impl CoreModelRun {
     fn steps(&self) -> u64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.steps,
-            Model::Control { meta, .. } => meta.steps,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.steps,
         }
     }
     /// `<Output every>` of the model file, if any.
@@ -207,6 +234,22 @@ impl CoreModelRun {
                         Err((message, signal)) => Ended::Control(message, signal),
                     }
                 }
+                Model::NullSpace { loaded, dirs, built, .. } => {
+                    let mut b = match built.take() {
+                        Some(b) => b,
+                        None => Box::new(
+                            build_nullspace(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?,
+                        ),
+                    };
+                    table.reserve((b.steps / every + 2) as usize);
+                    let res = py.detach(|| {
+                        crate::sim::no_panic(|| runner_nullspace::run_to_sink(&mut b, &opts, &mut table, &mut sum))
+                    })?;
+                    match res {
+                        Ok(()) => Ended::Done,
+                        Err((message, signal)) => Ended::Control(message, signal),
+                    }
+                }
             };
             sum.wall = start.elapsed();
             sum.rows = table.rows() as u64;
@@ -222,11 +265,15 @@ impl CoreModelRun {
                 Ended::Mech(s, steps) => return Err(crate::sim::stopped_err(s, steps)),
                 Ended::Control(_, Some(_)) => interrupted(String::new())?,
                 Ended::Control(message, None) => {
-                    return Err(if message.starts_with("the control simulation failed") {
-                        SimulationError::new_err(message)
-                    } else {
-                        OutputError::new_err(message)
-                    })
+                    return Err(
+                        if message.starts_with("the control simulation failed")
+                            || message.starts_with("the null-space run failed")
+                        {
+                            SimulationError::new_err(message)
+                        } else {
+                            OutputError::new_err(message)
+                        },
+                    )
                 }
             }
             let d = PyDict::new(py);
@@ -247,6 +294,6 @@ impl CoreModelRun {
 fn self_every(m: &Model) -> Option<u64> {
     match m {
         Model::Mechanics(b) => b.every,
-        Model::Control { meta, .. } => meta.every,
+        Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.every,
     }
 }

@@ -502,7 +502,7 @@ pub(crate) fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, PyErr> {
 }
 
 /// Loads and builds any model file (`saltus.load`): a `CoreSimulation` for a kernel model
-/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>` or `<Control>` model.
+/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>`, `<Control>` or `<NullSpace>` model.
 #[pyfunction]
 #[pyo3(signature = (path, plugin_dirs=None))]
 pub fn load_model(py: Python<'_>, path: PathBuf, plugin_dirs: Option<Vec<PathBuf>>) -> PyResult<Py<PyAny>> {
