@@ -40,7 +40,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
   fi
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy scipy pytest dask distributed pandas matplotlib h5py
+"$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy scipy pytest dask distributed pandas matplotlib h5py sympy
 
 if pkg-config --exists hdf5 2>/dev/null || [ -e /usr/include/hdf5/serial/hdf5.h ] || [ -e /usr/include/hdf5.h ]; then
   (cd "$repo" && cargo test --workspace --all-features --locked --no-run)   # exactly .ci/run's

@@ -15,6 +15,7 @@ use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::{inputs, Format, Target};
 use saltus_runtime::run::control::ControlRun;
 use saltus_runtime::run::kernel::{self as runner, ModelRun};
+use saltus_runtime::run::nullspace::NullSpaceRun;
 use saltus_runtime::xml;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -221,6 +222,9 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             if loaded.model.control.is_some() {
                 return run_control(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
             }
+            if loaded.model.null_space.is_some() {
+                return run_nullspace(&model, &loaded, &out, every, quiet, force, plugins.plugin_dirs);
+            }
             let built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs.clone()))
                 .map_err(|e| Failure::Input(e.to_string()))?;
             let every = every.or(built.every).unwrap_or(1);
@@ -270,6 +274,13 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                     xml::plain(c.h_c),
                     c.elements.join(", ")
                 ));
+                return Ok(());
+            }
+            if loaded.model.null_space.is_some() {
+                let b = xml::convert_nullspace::build_nullspace(&loaded, search_dirs(plugins.plugin_dirs))
+                    .map_err(|e| Failure::Input(e.to_string()))?;
+                let (h, n) = (xml::plain(b.h), b.sim.q().len());
+                say(format_args!("{}: OK — null-space method ({}), {n} coordinates, {} degrees of freedom; {} output steps of h = {h}", model.display(), b.basis, b.sim.dof(), b.steps));
                 return Ok(());
             }
             let mut built = xml::convert::build(&loaded, search_dirs(plugins.plugin_dirs))
@@ -369,6 +380,45 @@ fn run_control(
         }
         Err(e) => Err(Failure::Code(e.to_string(), e.exit_code())),
     }
+}
+
+/// `run` of a `<NullSpace>` model (the projection method of Blajer).
+fn run_nullspace(
+    model: &Path,
+    loaded: &xml::LoadedModel,
+    out: &Path,
+    every: Option<u64>,
+    quiet: bool,
+    force: bool,
+    plugin_dirs: Vec<PathBuf>,
+) -> Result<(), Failure> {
+    let dirs = search_dirs(plugin_dirs);
+    let built =
+        xml::convert_nullspace::build_nullspace(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
+    let every = every.or(built.every).unwrap_or(1);
+    let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
+    let rows = built.steps / every.max(1) + 2;
+    let bytes = Format::of(out).bytes_per_row(built.columns.len()).saturating_mul(rows);
+    if !force && (built.steps > MAX_STEPS || bytes > MAX_OUTPUT_BYTES) {
+        return Err(Failure::Input(format!(
+            "this run has {} steps and about {bytes} bytes of output: check h and T, or pass --force",
+            built.steps
+        )));
+    }
+    let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
+    let opts = RunOptions { every, quiet, strict: false, stop };
+    let mut run = NullSpaceRun::new(built);
+    let mut bar = Bar::new(run.total(), run.unit(), quiet);
+    let sum = execute(&mut run, &opts, target, None, &mut bar).map_err(|e| Failure::Code(e.to_string(), e.exit_code()))?;
+    if !quiet {
+        let st = run.built.sim.stats();
+        warn(format_args!(
+            "{}: null-space method ({}), {} output steps (h = {}), {} integrator steps, {} new charts, {} drift projections, wall time {:.3} s; {} rows written to {}",
+            model.display(), run.built.basis, sum.steps, xml::plain(run.built.h), st.ode.steps, st.new_charts,
+            st.projections, sum.wall.as_secs_f64(), sum.rows, out.display()
+        ));
+    }
+    Ok(())
 }
 
 /// `check --strict`: takes the first step (or event) and fails (exit 3) if it did not converge.

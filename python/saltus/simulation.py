@@ -331,8 +331,8 @@ class ModelSimulation(Simulation):
 
 
 class FileRunSimulation:
-    """A ``<Mechanics>`` (rigid bodies) or ``<Control>`` (zero-order-hold control) model file
-    loaded by ``saltus.load``: run it to the final time with ``run``; its columns are those of
+    """A ``<Mechanics>`` (rigid bodies), ``<Control>`` (zero-order-hold control) or ``<NullSpace>``
+    (projection method) model file loaded by ``saltus.load``: run it to the final time with ``run``; its columns are those of
     the CSV of ``saltus run`` on the same file (``saltus.write_csv(path, sim.run())`` writes
     that CSV byte for byte). No stepping from Python (use ``saltus.mechanics`` for that)."""
 
@@ -341,7 +341,7 @@ class FileRunSimulation:
 
     @property
     def kind(self) -> str:
-        """``"mechanics"`` or ``"control"``."""
+        """``"mechanics"``, ``"control"`` or ``"nullspace"``."""
         return self.core.kind
 
     @property
@@ -385,7 +385,8 @@ class FileRunSimulation:
 def load(path: str, plugin_dirs: Optional[Sequence[str]] = None):
     """Loads a Saltus model file (``.xml``) and builds its simulation, with the checks and
     located messages of ``saltus check`` (``ModelError``): a ``ModelSimulation`` for a kernel
-    model (``<NSDS>``), a ``FileRunSimulation`` for a ``<Mechanics>`` or ``<Control>`` model."""
+    model (``<NSDS>``), a ``FileRunSimulation`` for a ``<Mechanics>``, ``<Control>`` or
+    ``<NullSpace>`` model."""
     core = _saltus.load_model(os.fspath(path), None if plugin_dirs is None else [os.fspath(p) for p in plugin_dirs])
     if isinstance(core, _saltus.CoreSimulation):
         return ModelSimulation(core)

@@ -1,6 +1,7 @@
-//! `CoreModelRun`: a `<Mechanics>` (rigid bodies) or `<Control>` (zero-order-hold control)
-//! model file, run to its final time by the runtime's driver ([`drive`] over a [`MechRun`] or a
-//! [`ControlRun`], as `saltus run`) into an in-memory [`ColumnTable`], with the GIL released.
+//! `CoreModelRun`: a `<Mechanics>` (rigid bodies), `<Control>` (zero-order-hold control) or
+//! `<NullSpace>` (projection method, issue 32) model file, run to its final time by the runtime's
+//! driver ([`drive`] over a [`MechRun`], a [`ControlRun`] or a [`NullSpaceRun`], as `saltus run`)
+//! into an in-memory [`ColumnTable`], with the GIL released.
 //! The columns are those of the CSV of `saltus run` on the same file.
 
 use crate::errors::{guard, ModelError, SimulationError};
@@ -12,8 +13,10 @@ use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::memory::ColumnTable;
 use saltus_runtime::run::control::ControlRun;
 use saltus_runtime::run::mechanics::{self as runner_mech, named_error, on_pool, MechRun};
+use saltus_runtime::run::nullspace::NullSpaceRun;
 use saltus_runtime::xml::convert_control::{build_control, ControlBuilt};
 use saltus_runtime::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_runtime::xml::convert_nullspace::{build_nullspace, NullSpaceBuilt};
 use saltus_runtime::xml::{self, LoadedModel};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -23,6 +26,8 @@ use std::sync::Mutex;
 enum Model {
     Mechanics(Box<MechanicsBuilt>),
     Control { loaded: Box<LoadedModel>, dirs: Vec<PathBuf>, built: Option<Box<ControlBuilt>>, meta: Meta },
+    /// A null-space model (rebuilt from the model file after a run, like a control one).
+    NullSpace { loaded: Box<LoadedModel>, dirs: Vec<PathBuf>, built: Option<Box<NullSpaceBuilt>>, meta: Meta },
 }
 
 /// What a control model's getters show (its [`ControlBuilt`] is consumed by a run).
@@ -71,6 +76,17 @@ pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyRes
             every: loaded.model.output.as_ref().and_then(|o| o.every),
         };
         Model::Control { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
+    } else if loaded.model.null_space.is_some() {
+        let built = build_nullspace(&loaded, plugin_dirs.clone()).map_err(err)?;
+        let meta = Meta {
+            columns: built.columns.clone(),
+            t0: built.t0,
+            t_end: built.t_end,
+            h: built.h,
+            steps: built.steps,
+            every: built.every,
+        };
+        Model::NullSpace { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
     } else {
         return Ok(Err(loaded));
     };
@@ -80,18 +96,19 @@ pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyRes
 fn columns_of(m: &Model) -> Vec<String> {
     match m {
         Model::Mechanics(b) => runner_mech::header(&b.model),
-        Model::Control { meta, .. } => meta.columns.clone(),
+        Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.columns.clone(),
     }
 }
 
 #[pymethods]
 impl CoreModelRun {
-    /// `"mechanics"` or `"control"`.
+    /// `"mechanics"`, `"control"` or `"nullspace"`.
     #[getter]
     fn kind(&self) -> &'static str {
         match self.lock().model {
             Model::Mechanics(_) => "mechanics",
             Model::Control { .. } => "control",
+            Model::NullSpace { .. } => "nullspace",
         }
     }
     /// Start time.
@@ -99,7 +116,7 @@ impl CoreModelRun {
     fn t0(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.t0,
-            Model::Control { meta, .. } => meta.t0,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.t0,
         }
     }
     /// Final time.
@@ -107,7 +124,7 @@ impl CoreModelRun {
     fn t_end(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.t_end,
-            Model::Control { meta, .. } => meta.t_end,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.t_end,
         }
     }
     /// Time step (control: the plant step `h`).
@@ -115,7 +132,7 @@ impl CoreModelRun {
     fn h(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.h,
-            Model::Control { meta, .. } => meta.h,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.h,
         }
     }
     /// Number of steps from t0 to T.
@@ -123,7 +140,7 @@ impl CoreModelRun {
     fn steps(&self) -> u64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.steps,
-            Model::Control { meta, .. } => meta.steps,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.steps,
         }
     }
     /// `<Output every>` of the model file, if any.
@@ -166,6 +183,12 @@ impl CoreModelRun {
                 Model::Control { loaded, dirs, built, .. } => Box::new(ControlRun::new(*match built.take() {
                     Some(b) => b,
                     None => Box::new(build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?),
+                })),
+                Model::NullSpace { loaded, dirs, built, .. } => Box::new(NullSpaceRun::new(*match built.take() {
+                    Some(b) => b,
+                    None => {
+                        Box::new(build_nullspace(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?)
+                    }
                 })),
             };
             table.reserve((stepper.total() / every + 2) as usize);
@@ -213,6 +236,6 @@ impl CoreModelRun {
 fn self_every(m: &Model) -> Option<u64> {
     match m {
         Model::Mechanics(b) => b.every,
-        Model::Control { meta, .. } => meta.every,
+        Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.every,
     }
 }

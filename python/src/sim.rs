@@ -109,6 +109,7 @@ pub(crate) fn stopped_err(s: Stopped, steps: u64) -> PyErr {
         Stopped::Failed(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::Mechanics(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::Control(e) => SimulationError::new_err(format!("the control simulation failed after {steps} steps: {e}")),
+        Stopped::NullSpace(e) => SimulationError::new_err(format!("the null-space run failed after {steps} steps: {e}")),
         Stopped::NotConverged { t, residual, what } => SimulationError::new_err(format!(
             "strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} steps"
         )),
@@ -450,7 +451,7 @@ pub(crate) fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, PyErr> {
 }
 
 /// Loads and builds any model file (`saltus.load`): a `CoreSimulation` for a kernel model
-/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>` or `<Control>` model.
+/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>`, `<Control>` or `<NullSpace>` model.
 #[pyfunction]
 #[pyo3(signature = (path, plugin_dirs=None))]
 pub fn load_model(py: Python<'_>, path: PathBuf, plugin_dirs: Option<Vec<PathBuf>>) -> PyResult<Py<PyAny>> {

@@ -59,6 +59,8 @@ pub enum Stopped {
     Mechanics(Box<saltus_mechanics::MechanicsError>),
     /// A step of a `<Control>` simulation failed.
     Control(Box<saltus_control::ControlError>),
+    /// An output step of a `<NullSpace>` model failed.
+    NullSpace(Box<saltus_kernel::simulation::nullspace::NullSpaceError>),
     /// A signal asked the run to stop (at a step boundary), at this time.
     Signal(StopSignal, f64),
     /// `strict`: a step did not converge.
@@ -80,6 +82,7 @@ impl std::fmt::Display for Stopped {
             Stopped::Failed(e) => write!(f, "{e}"),
             Stopped::Mechanics(e) => write!(f, "{e}"),
             Stopped::Control(e) => write!(f, "{e}"),
+            Stopped::NullSpace(e) => write!(f, "{e}"),
             Stopped::Signal(sig, t) => write!(f, "interrupted by {} at t = {}", sig.name(), crate::xml::plain(*t)),
             Stopped::NotConverged { t, residual, what } => {
                 write!(f, "{what} did not converge at t = {} (residual {residual:.3e})", crate::xml::plain(*t))

@@ -52,6 +52,7 @@ impl std::fmt::Display for StoppedRun {
                 write!(f, "the simulation failed after {steps} {unit}: {named}")?
             }
             Stopped::Control(e) => write!(f, "the control simulation failed after {steps} {unit}: {e}")?,
+            Stopped::NullSpace(e) => write!(f, "the null-space run failed after {steps} {unit}: {e}")?,
             Stopped::Signal(sig, t) => {
                 write!(f, "interrupted by {} after {steps} {unit} (t = {})", sig.name(), crate::xml::plain(*t))?
             }

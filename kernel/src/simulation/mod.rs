@@ -9,6 +9,7 @@ pub mod event_driven;
 mod gosi;
 pub mod index_sets;
 pub(crate) mod interaction_work;
+pub mod nullspace;
 pub mod osi;
 pub mod osnsp;
 mod phases;

@@ -5,10 +5,12 @@
 //! * [`kernel::ModelRun`]: kernel models (time stepping, with projection, event driven; rows of
 //!   event-driven runs in [`event_driven`], user-event rows in [`events`]);
 //! * [`mechanics::MechRun`]: `<Mechanics>` scenes (bodies, joints; contacts table);
-//! * [`control::ControlRun`]: `<Control>` models (zero-order-hold control simulation).
+//! * [`control::ControlRun`]: `<Control>` models (zero-order-hold control simulation);
+//! * [`nullspace::NullSpaceRun`]: `<NullSpace>` models (the projection method of Blajer).
 
 pub mod control;
 pub mod event_driven;
 pub mod events;
 pub mod kernel;
 pub mod mechanics;
+pub mod nullspace;

@@ -73,6 +73,45 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         ));
     }
     let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host };
+    let (mut nsds, proximity) = build_nsds(&mut b)?;
+    let scale = match &mf.event_driven {
+        Some(e) => super::convert_ed::window_scale(m, e)?,
+        None => Default::default(),
+    };
+    let user_events = match &mf.events {
+        Some(ev) => super::convert_events::build_events(&mut b, ev, &nsds, scale)?,
+        None => Vec::new(),
+    };
+    let (sim, level, events) = match (&mf.simulation, &mf.event_driven) {
+        (Some(s), _) => {
+            let (sim, level) = super::convert_sim::build_simulation(m, s, &nsds, h)?;
+            let monitor = if user_events.is_empty() {
+                None
+            } else {
+                let mon = saltus_kernel::EventMonitor::new(&nsds, user_events)
+                    .map_err(|e| m.error_at("Events", kernel_msg(&e)))?;
+                Some(mon)
+            };
+            (sim, level, monitor)
+        }
+        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h, user_events)?, 0, None),
+        (None, None) => unreachable!("checked above"),
+    };
+    let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
+    let every = mf.output.as_ref().and_then(|o| o.every);
+    if every == Some(0) {
+        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
+    }
+    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events })
+}
+
+/// The systems and interactions of `<NSDS>` (probed at t0), and the interactions declared with
+/// an activation distance; shared by [`build_with_host`] and `<NullSpace>` models
+/// ([`super::convert_nullspace`]).
+pub(crate) fn build_nsds(b: &mut Binder) -> Result<(Nsds, Vec<ProximityInteraction>), ModelError> {
+    let m = b.model;
+    let mf = &m.model;
+    let t0 = b.t0;
     let mut nsds = Nsds::new(t0);
     let mut ids: HashMap<String, (DsId, usize)> = HashMap::new();
     let mut inter_names: HashMap<&str, ()> = HashMap::new();
@@ -90,7 +129,7 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         if ids.contains_key(name.as_str()) {
             return Err(m.error_at(&path, format!("a dynamical system named `{name}` already exists")));
         }
-        let ds = build_ds(&mut b, item, &path)?;
+        let ds = build_ds(b, item, &path)?;
         let dim = ds.dim();
         if dim > MAX_DOF {
             return Err(m.error_at(
@@ -136,9 +175,9 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
                 .ok_or_else(|| m.error_at(&path, format!("unknown dynamical system `{n}` (known: {})", known())))?;
             concerned.push((*n, id, dim));
         }
-        let law = build_law(&mut b, &spec.law.kind, &format!("{path}/NonSmoothLaw"))?;
+        let law = build_law(b, &spec.law.kind, &format!("{path}/NonSmoothLaw"))?;
         let rel_path = format!("{path}/Relation");
-        let relation = build_relation(&mut b, &spec.relation.kind, &rel_path, &concerned, law.size())?;
+        let relation = build_relation(b, &spec.relation.kind, &rel_path, &concerned, law.size())?;
         let ds2 = concerned.get(1).map(|c| c.1);
         let inter = Interaction::new(spec.name.clone(), concerned[0].1, ds2, relation, law);
         match spec.activation_distance {
@@ -153,35 +192,7 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         }
     }
     super::probe::probe(m, &nsds)?;
-    let scale = match &mf.event_driven {
-        Some(e) => super::convert_ed::window_scale(m, e)?,
-        None => Default::default(),
-    };
-    let user_events = match &mf.events {
-        Some(ev) => super::convert_events::build_events(&mut b, ev, &nsds, scale)?,
-        None => Vec::new(),
-    };
-    let (sim, level, events) = match (&mf.simulation, &mf.event_driven) {
-        (Some(s), _) => {
-            let (sim, level) = super::convert_sim::build_simulation(m, s, &nsds, h)?;
-            let monitor = if user_events.is_empty() {
-                None
-            } else {
-                let mon = saltus_kernel::EventMonitor::new(&nsds, user_events)
-                    .map_err(|e| m.error_at("Events", kernel_msg(&e)))?;
-                Some(mon)
-            };
-            (sim, level, monitor)
-        }
-        (None, Some(e)) => (super::convert_ed::build_event_driven(m, e, &nsds, h, user_events)?, 0, None),
-        (None, None) => unreachable!("checked above"),
-    };
-    let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
-    let every = mf.output.as_ref().and_then(|o| o.every);
-    if every == Some(0) {
-        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
-    }
-    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events })
+    Ok((nsds, proximity))
 }
 
 /// A kernel error reworded for a message that already carries the element path.

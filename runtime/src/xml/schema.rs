@@ -39,6 +39,9 @@ pub struct ModelFile {
     /// Zero-order-hold control simulation (Siconos `ControlZOHSimulation`).
     #[serde(rename = "Control", default, skip_serializing_if = "is_none")]
     pub control: Option<ControlSpec>,
+    /// The null-space (projection) method of Blajer (issue 32).
+    #[serde(rename = "NullSpace", default, skip_serializing_if = "is_none")]
+    pub null_space: Option<NullSpaceSpec>,
     /// User events of a `Simulation` or `EventDriven` run.
     #[serde(rename = "Events", default, skip_serializing_if = "is_none")]
     pub events: Option<EventsSpec>,
@@ -467,4 +470,5 @@ pub use super::schema_control::*;
 pub use super::schema_ed::*;
 pub use super::schema_events::*;
 pub use super::schema_mech::*;
+pub use super::schema_nullspace::*;
 pub use super::schema_sim::*;

@@ -1,0 +1,79 @@
+//! The [`Stepper`] of a `<NullSpace>` model ([`NullSpaceRun`], the projection method of Blajer,
+//! issue 32): one row per output time `t0 + k h` (`t`, `q`, `v`, the multipliers λ of each
+//! interaction row, `violation = max_i |C_i|`). The integrator chooses its own steps between two
+//! output times; the summary counts the output steps, the integrator's steps and right-hand-side
+//! evaluations (`ode_steps`, `rhs_evals`) and the drift projections (`events`).
+
+use crate::drive::{Advanced, Flow, Sinks, Stepper, Stopped, Summary};
+use crate::output::TargetError;
+use crate::step_time::StepClock;
+use crate::xml::convert_nullspace::NullSpaceBuilt;
+
+/// A `<NullSpace>` model being run.
+pub struct NullSpaceRun {
+    /// The model and its simulation.
+    pub built: NullSpaceBuilt,
+    clock: StepClock,
+    k: u64,
+    row: Vec<f64>,
+}
+
+impl NullSpaceRun {
+    /// A run of `built` from its initial state.
+    pub fn new(built: NullSpaceBuilt) -> NullSpaceRun {
+        let clock = StepClock::new(built.t0, built.h);
+        NullSpaceRun { built, clock, k: 0, row: Vec::new() }
+    }
+    fn write_row(&mut self, out: &mut Sinks<'_>) -> Result<(), Stopped> {
+        self.built.row(&mut self.row).map_err(|e| Stopped::NullSpace(Box::new(e)))?;
+        out.main.row(&self.row)?;
+        Ok(())
+    }
+}
+
+impl Stepper for NullSpaceRun {
+    fn total(&self) -> u64 {
+        self.built.steps
+    }
+    fn steps_done(&self) -> u64 {
+        self.k
+    }
+    fn done(&self) -> bool {
+        self.k >= self.built.steps
+    }
+    fn time(&self) -> f64 {
+        self.clock.time(self.k)
+    }
+    fn columns(&self) -> Vec<String> {
+        self.built.columns.clone()
+    }
+    fn write_start(&mut self, out: &mut Sinks<'_>) -> Result<(), TargetError> {
+        match self.write_row(out) {
+            Err(Stopped::Output(e)) => Err(e),
+            // a state whose row cannot be evaluated fails at the first advance
+            _ => Ok(()),
+        }
+    }
+    fn advance(&mut self, _: &mut Summary) -> Result<Advanced, Stopped> {
+        let k = self.k + 1;
+        let b = &mut self.built;
+        let t = if k == b.steps { b.t_end } else { b.t0 + k as f64 * b.h };
+        b.sim.advance_to(t).map_err(|e| Stopped::NullSpace(Box::new(e)))?;
+        Ok(Advanced { t, step: Some(k), not_converged: None })
+    }
+    fn complete(&mut self, _: &Advanced, keep: bool, out: &mut Sinks<'_>, sum: &mut Summary) -> Result<Flow, Stopped> {
+        self.k += 1;
+        sum.steps += 1;
+        if keep {
+            self.write_row(out)?;
+        }
+        Ok(Flow::Continue)
+    }
+    fn finish(&mut self, sum: &mut Summary) {
+        let st = self.built.sim.stats();
+        (sum.ode_steps, sum.rhs_evals, sum.events) = (st.ode.steps, st.ode.rhs_evals, st.projections);
+    }
+    fn describe_failure(&self, _: &Stopped) -> Option<String> {
+        None
+    }
+}
