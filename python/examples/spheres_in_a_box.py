@@ -18,10 +18,11 @@ sim = sm.spheres_in_a_box(args.n, args.seed)
 t0 = time.perf_counter()
 out = sim.run(record_every=10)
 wall = time.perf_counter() - t0
-steps = len(out["step_t"])
+per = out["steps"]
+steps = len(per["t"])
 print(f"{args.n} spheres, {steps} steps in {wall:.2f} s ({1e6 * wall / steps:.0f} µs/step)")
-print(f"contacts at the end: {out['contacts'][-1]}, NSGS converged on {np.mean(out['converged']):.1%} of steps")
-z = out["position"][:, : args.n, 2]
+print(f"contacts at the end: {per['contacts'][-1]}, NSGS converged on {np.mean(per['converged']):.1%} of steps")
+z = np.stack([out[f"{b}.z"] for b in sim.body_names()[: args.n]], axis=1)
 print(f"final heights / r: min {z[-1].min() / 0.01:.3f}, max {z[-1].max() / 0.01:.3f}")
 if args.plot:
     import matplotlib.pyplot as plt

@@ -5,14 +5,15 @@ solver — the ``mechanics`` layer of Siconos.
 Build a :class:`Scene` (Siconos ``MechanicsHdf5Runner`` vocabulary: ``add_primitive_shape``,
 ``add_convex_shape``, ``add_Newton_impact_friction_nsl``, ``add_object``), then
 ``scene.simulation(h=...)`` gives a :class:`MechanicsSimulation` with ``step()`` (a report
-dict) and ``run(t_end, record_every=k)`` (numpy arrays, GIL released)::
+dict) and ``run(t_end, record_every=k)`` (numpy columns named as the CSV of ``saltus run`` on the
+same scene, GIL released)::
 
     import saltus.mechanics as sm
     scene = sm.Scene(gravity=(0, 0, -9.81), margin=1e-3)
     scene.add_Newton_impact_friction_nsl("contact", e=0.0, mu=0.3)
     scene.add_object("ground", [sm.Plane((0, 0, 1))])
     scene.add_object("ball", [sm.Sphere(0.1)], translation=(0, 0, 1), density=1000)
-    out = scene.simulation(h=1e-3).run(1.0)   # out["position"]: (n_out, 2, 3)
+    out = scene.simulation(h=1e-3).run(1.0)   # out["t"], out["ball.z"], out["ball.qw"], ...
 
 Orientations are quaternions ``(w, x, y, z)``, scalar first as in Siconos; angular velocities are
 in the body frame. Errors are ``saltus.ModelError`` (bad scene) and ``saltus.SimulationError``.
@@ -136,15 +137,28 @@ class MechanicsSimulation:
         return self._core.step()
 
     def run(self, t_end: Optional[float] = None, record_every: int = 1) -> Dict[str, np.ndarray]:
-        """Steps to ``t_end`` (default: the scene's) with the GIL released. Records the initial
-        state, every ``record_every``-th step and the last: ``t (n_out)``, ``position``,
-        ``velocity``, ``angular_velocity (n_out × n_bodies × 3)``, ``orientation (… × 4)``; and per
-        step ``step_t``, ``contacts``, ``active``, ``iterations``, ``residual``, ``converged``."""
+        """Steps to ``t_end`` (default: the scene's) with the GIL released, through the runtime's
+        run loop (as ``saltus run``). Records the initial state, every ``record_every``-th step and
+        the last, under the column names of ``saltus run`` on the same scene: ``t``, then per
+        moving body ``NAME.x/y/z``, ``NAME.qw/qx/qy/qz``, ``NAME.vx/vy/vz``, ``NAME.wx/wy/wz`` (body
+        frame), joint, stop and ``NAME.alive`` columns; ``out["steps"]`` holds per-step arrays
+        ``t``, ``contacts``, ``active``, ``iterations``, ``residual``, ``converged``.
+        :func:`body_array` stacks columns into ``(n_out × 3)`` arrays."""
         if t_end is None:
             if self.t_end is None:
                 raise ModelError("invalid run: give t_end")
             t_end = self.t_end
         return self._core.run(float(t_end), int(record_every))
+
+
+def body_array(out: Dict[str, np.ndarray], name: str, what: str = "position") -> np.ndarray:
+    """Columns of body ``name`` in a run's output stacked as an ``(n_out × k)`` array: ``what`` is
+    ``position`` (x, y, z), ``orientation`` (qw, qx, qy, qz), ``velocity`` (vx, vy, vz) or
+    ``angular_velocity`` (wx, wy, wz, body frame)."""
+    cols = {"position": "x y z", "orientation": "qw qx qy qz", "velocity": "vx vy vz", "angular_velocity": "wx wy wz"}
+    if what not in cols:
+        raise KeyError(f"{what!r}: one of {', '.join(cols)}")
+    return np.stack([out[f"{name}.{c}"] for c in cols[what].split()], axis=-1)
 
 
 class Scene:
@@ -215,7 +229,7 @@ class Scene:
         ωy, ωz)`` (ω in the body frame). ``time_of_birth`` / ``time_of_death`` (Siconos
         ``add_object(..., time_of_birth=...)``): the body exists from one to the other; before, it
         waits at its initial state, after, it stays where it was, and in neither does it move or
-        collide (a step ``[t, t + h]`` includes it when ``birth ≤ t + h/2 < death``)."""
+        collide (as Siconos, a step ``[t, t + h]`` includes it when ``birth ≤ t + h < death``)."""
         v = [float(x) for x in velocity]
         if len(v) != 6:
             raise ModelError(f"invalid body `{name}`: velocity is (vx, vy, vz, wx, wy, wz), got {len(v)} numbers")

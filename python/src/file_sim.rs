@@ -25,9 +25,19 @@ use std::sync::Mutex;
 /// a control simulation (rebuilt from the model file after a run: a ZOH simulation runs once).
 enum Model {
     Mechanics(Box<MechanicsBuilt>),
-    Control { loaded: Box<LoadedModel>, dirs: Vec<PathBuf>, built: Option<Box<ControlBuilt>>, meta: Meta },
+    Control {
+        loaded: Box<LoadedModel>,
+        dirs: Vec<PathBuf>,
+        built: Option<Box<ControlBuilt>>,
+        meta: Meta,
+    },
     /// A null-space model (rebuilt from the model file after a run, like a control one).
-    NullSpace { loaded: Box<LoadedModel>, dirs: Vec<PathBuf>, built: Option<Box<NullSpaceBuilt>>, meta: Meta },
+    NullSpace {
+        loaded: Box<LoadedModel>,
+        dirs: Vec<PathBuf>,
+        built: Option<Box<NullSpaceBuilt>>,
+        meta: Meta,
+    },
 }
 
 /// What a control model's getters show (its [`ControlBuilt`] is consumed by a run).
@@ -182,7 +192,9 @@ impl CoreModelRun {
                 ),
                 Model::Control { loaded, dirs, built, .. } => Box::new(ControlRun::new(*match built.take() {
                     Some(b) => b,
-                    None => Box::new(build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?),
+                    None => {
+                        Box::new(build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?)
+                    }
                 })),
                 Model::NullSpace { loaded, dirs, built, .. } => Box::new(NullSpaceRun::new(*match built.take() {
                     Some(b) => b,
@@ -211,9 +223,10 @@ impl CoreModelRun {
                 }
                 Err(s) => {
                     return Err(match stepper.describe_failure(&s) {
-                        Some(named) => {
-                            SimulationError::new_err(format!("the simulation failed after {} steps: {named}", sum.steps))
-                        }
+                        Some(named) => SimulationError::new_err(format!(
+                            "the simulation failed after {} steps: {named}",
+                            sum.steps
+                        )),
                         None => crate::sim::stopped_err(s, sum.steps),
                     })
                 }

@@ -10,9 +10,9 @@ use nalgebra::DMatrix;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use saltus_runtime::xml::HostFns;
 use saltus_kernel::model::userfn::{PairMatFn, PairVecFn, StateMatFn, StateVecFn, TimeMatFn, TimeVecFn};
 use saltus_kernel::UserFnError;
+use saltus_runtime::xml::HostFns;
 use std::sync::{Arc, Mutex};
 
 /// The first Python exception raised by a callable of one model since the slot was last

@@ -1,10 +1,11 @@
 //! Rigid-body mechanics (`saltus-mechanics`) for Python: a scene builder ([`CoreMechanicsModel`])
-//! and a running simulation ([`CoreMechanicsSimulation`]) whose `run` records into numpy arrays
-//! with the GIL released. Only conversions here: the physics is the mechanics crate's.
+//! and a running simulation ([`CoreMechanicsSimulation`], the runtime's [`MechRun`]) stepped by
+//! the runtime's driver: `step` is one `step_once`, `run` is `drive` into numpy columns named as
+//! the CSV of `saltus run` (`t`, `NAME.x`, …), with the GIL released. Only conversions here.
 
 use crate::errors::{guard, ModelError, SaltusError, SimulationError};
 use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
-use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
@@ -15,6 +16,11 @@ use saltus_mechanics::{
 };
 use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::IterOptions;
+use saltus_runtime::drive::{drive, step_once, Discard, NoProgress, RunOptions, Sinks, Stopped, Summary};
+use saltus_runtime::output::memory::ColumnTable;
+use saltus_runtime::output::TargetError;
+use saltus_runtime::run::mechanics::{on_pool, MechRun, SceneSink};
+use std::sync::{Arc, Mutex};
 
 /// Model-building errors become `ModelError`, step errors `SimulationError`.
 fn to_py(e: MechanicsError) -> PyErr {
@@ -271,7 +277,8 @@ impl CoreMechanicsModel {
                 joint_projection,
                 ..Default::default()
             };
-            Ok(CoreMechanicsSimulation { sim: MechanicsSimulation::new(model, t0, h, opts).map_err(to_py)? })
+            let sim = MechanicsSimulation::new(model, t0, h, opts).map_err(to_py)?;
+            Ok(CoreMechanicsSimulation { run: MechRun::new(sim, t0, h, u64::MAX) })
         })
     }
 }
@@ -279,7 +286,37 @@ impl CoreMechanicsModel {
 /// A running rigid-body simulation.
 #[pyclass(module = "saltus._saltus")]
 pub struct CoreMechanicsSimulation {
-    sim: MechanicsSimulation,
+    run: MechRun,
+}
+
+/// A stopped run as a Python exception: a failed step is the mechanics error's.
+fn stopped(e: Stopped) -> PyErr {
+    match e {
+        Stopped::Mechanics(e) => to_py(*e),
+        other => SimulationError::new_err(other.to_string()),
+    }
+}
+
+/// Per-step counters of a `run` (`t`, contacts, active contacts, solver iterations, residual,
+/// converged), recorded as the run's scene sink.
+#[derive(Clone, Default)]
+struct StepLog(Arc<Mutex<[Vec<f64>; 6]>>);
+
+impl SceneSink for StepLog {
+    fn record(&mut self, _: &MechanicsSimulation, r: &MechanicsStepReport) -> Result<(), TargetError> {
+        let (it, resid, conv) = r
+            .solver
+            .as_ref()
+            .map_or((0.0, 0.0, 1.0), |s| (s.iterations as f64, s.residual, f64::from(u8::from(s.status.converged()))));
+        let mut log = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        for (v, x) in log.iter_mut().zip([r.t, r.n_contacts as f64, r.n_active as f64, it, resid, conv]) {
+            v.push(x);
+        }
+        Ok(())
+    }
+    fn finish(&mut self) -> Result<(), TargetError> {
+        Ok(())
+    }
 }
 
 fn report_dict<'py>(
@@ -311,50 +348,38 @@ fn report_dict<'py>(
     Ok(d)
 }
 
-/// Appends the positions, quaternions (w, x, y, z), velocities and angular velocities.
-fn record(sim: &MechanicsSimulation, out: &mut [Vec<f64>; 4]) {
-    for b in &sim.model.bodies {
-        let s = &b.state;
-        out[0].extend_from_slice(s.position.as_slice());
-        let q = s.orientation.quaternion();
-        out[1].extend_from_slice(&[q.w, q.i, q.j, q.k]);
-        out[2].extend_from_slice(s.v.as_slice());
-        out[3].extend_from_slice(s.omega.as_slice());
-    }
-}
-
 #[pymethods]
 impl CoreMechanicsSimulation {
     /// Current time.
     #[getter]
     fn t(&self) -> f64 {
-        self.sim.time()
+        self.run.sim.time()
     }
     /// Time step.
     #[getter]
     fn h(&self) -> f64 {
-        self.sim.step_size()
+        self.run.sim.step_size()
     }
     /// Number of bodies.
     #[getter]
     fn n_bodies(&self) -> usize {
-        self.sim.model.n_bodies()
+        self.run.sim.model.n_bodies()
     }
     /// Body names, by index.
     fn body_names(&self) -> Vec<String> {
-        self.sim.model.bodies.iter().map(|b| b.name.clone()).collect()
+        self.run.sim.model.bodies.iter().map(|b| b.name.clone()).collect()
     }
     /// Masses (inf for static bodies).
     fn masses<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_vec(py, self.sim.model.bodies.iter().map(|b| b.mass()).collect())
+        PyArray1::from_vec(py, self.run.sim.model.bodies.iter().map(|b| b.mass()).collect())
     }
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {
-        self.sim.model.kinetic_energy()
+        self.run.sim.model.kinetic_energy()
     }
     /// State of body `i`: position, quaternion (w, x, y, z), velocity, angular velocity (body frame).
     fn state<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
-        let b = self.sim.model.bodies.get(i).ok_or_else(|| SaltusError::new_err(format!("no body {i}")))?;
+        let b = self.run.sim.model.bodies.get(i).ok_or_else(|| SaltusError::new_err(format!("no body {i}")))?;
         let mut out: [Vec<f64>; 4] = Default::default();
         let s = &b.state;
         let q = s.orientation.quaternion();
@@ -368,70 +393,61 @@ impl CoreMechanicsSimulation {
         }
         Ok(d)
     }
-    /// One step (GIL released); the report and the contacts of the step.
+    /// One step (GIL released), the runtime driver's `step_once`: the report and the contacts of
+    /// the step.
     fn step<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
-            let sim = &mut self.sim;
-            let r = py.detach(|| guard(|| sim.step().map_err(to_py)))?;
-            report_dict(py, &r, &self.sim)
+            let run = &mut self.run;
+            py.detach(|| {
+                guard(|| {
+                    let mut sum = Summary::default();
+                    step_once(run, &RunOptions::default(), &mut Sinks::main(&mut Discard), &mut sum).map_err(stopped)
+                })
+            })?;
+            let r = self.run.last_report().ok_or_else(|| SimulationError::new_err("no step was taken"))?;
+            report_dict(py, r, &self.run.sim)
         })
     }
-    /// Steps until `t_end` (GIL released), recording every `record_every` steps (and the
-    /// initial state): arrays `t (n_out)`, `position`, `velocity`, `angular_velocity`
-    /// `(n_out × n_bodies × 3)`, `orientation (n_out × n_bodies × 4)`, and per step `contacts`,
-    /// `active`, `iterations`, `residual`, `converged`, `step_t`.
+    /// Steps until `t_end` (GIL released) with the runtime's driver, recording the initial state,
+    /// every `record_every`-th step and the last: the columns of `saltus run` on the same scene
+    /// (`t`, then per moving body `NAME.x` … `NAME.wz`, joints, stops, `NAME.alive`), and under
+    /// `"steps"` a dict of per-step arrays `t`, `contacts`, `active`, `iterations`, `residual`,
+    /// `converged`.
     #[pyo3(signature = (t_end, record_every=1))]
     fn run<'py>(&mut self, py: Python<'py>, t_end: f64, record_every: usize) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
             if record_every == 0 || !t_end.is_finite() {
                 return Err(SaltusError::new_err("record_every must be >= 1 and t_end finite"));
             }
-            let sim = &mut self.sim;
-            let nb = sim.model.n_bodies();
-            let n_steps = ((t_end - sim.time()) / sim.step_size() - 1e-9).ceil().max(0.0) as usize;
-            let (mut ts, mut rec, mut per) = (Vec::new(), <[Vec<f64>; 4]>::default(), <[Vec<f64>; 6]>::default());
+            let sim = &self.run.sim;
+            let n_steps = ((t_end - sim.time()) / sim.step_size() - 1e-9).ceil().max(0.0) as u64;
+            let run = &mut self.run;
+            run.restart(n_steps);
+            let mut table =
+                ColumnTable::new(&saltus_runtime::drive::Stepper::columns(run), None).map_err(SaltusError::new_err)?;
+            table.reserve((n_steps / record_every as u64 + 2) as usize);
+            let log = StepLog::default();
+            run.set_scene_sink(Some(Box::new(log.clone())));
+            let opts = RunOptions { every: record_every as u64, ..RunOptions::default() };
             // the steps on a rayon worker, as `saltus run` (the slab sweep's threads stay awake)
-            let res: PyResult<()> = py.detach(|| {
-                saltus_runtime::run::mechanics::on_pool(|| {
-                    guard(|| {
-                        ts.push(sim.time());
-                        record(sim, &mut rec);
-                        for k in 1..=n_steps {
-                            let r = sim.step().map_err(to_py)?;
-                            let (it, resid, conv) = r.solver.as_ref().map_or((0.0, 0.0, 1.0), |s| {
-                                (s.iterations as f64, s.residual, f64::from(u8::from(s.status.converged())))
-                            });
-                            for (v, x) in
-                                per.iter_mut().zip([r.t, r.n_contacts as f64, r.n_active as f64, it, resid, conv])
-                            {
-                                v.push(x);
-                            }
-                            if k % record_every == 0 || k == n_steps {
-                                ts.push(sim.time());
-                                record(sim, &mut rec);
-                            }
-                        }
-                        Ok(())
-                    })
-                })
-            });
-            res?;
+            let (_, res) = py.detach(|| on_pool(|| drive(run, &mut Sinks::main(&mut table), &opts, &mut NoProgress)));
+            run.set_scene_sink(None);
+            run.restart(u64::MAX);
+            res.map_err(stopped)?;
             let d = PyDict::new(py);
-            let n_out = ts.len();
-            d.set_item("t", PyArray1::from_vec(py, ts))?;
-            for ((k, v), w) in
-                ["position", "orientation", "velocity", "angular_velocity"].iter().zip(rec).zip([3, 4, 3, 3])
-            {
-                let a: Bound<'_, PyArray3<f64>> = PyArray1::from_vec(py, v).reshape([n_out, nb, w])?;
-                d.set_item(*k, a)?;
+            for (name, col) in table.into_columns() {
+                d.set_item(name, PyArray1::from_vec(py, col))?;
             }
+            let per = std::mem::take(&mut *log.0.lock().unwrap_or_else(|p| p.into_inner()));
             let [st, nc, na, it, resid, conv] = per;
-            d.set_item("step_t", PyArray1::from_vec(py, st))?;
-            d.set_item("contacts", PyArray1::from_vec(py, nc.iter().map(|x| *x as i64).collect()))?;
-            d.set_item("active", PyArray1::from_vec(py, na.iter().map(|x| *x as i64).collect()))?;
-            d.set_item("iterations", PyArray1::from_vec(py, it.iter().map(|x| *x as i64).collect()))?;
-            d.set_item("residual", PyArray1::from_vec(py, resid))?;
-            d.set_item("converged", PyArray1::from_vec(py, conv.iter().map(|x| *x != 0.0).collect()))?;
+            let steps = PyDict::new(py);
+            steps.set_item("t", PyArray1::from_vec(py, st))?;
+            steps.set_item("contacts", PyArray1::from_vec(py, nc.iter().map(|x| *x as i64).collect()))?;
+            steps.set_item("active", PyArray1::from_vec(py, na.iter().map(|x| *x as i64).collect()))?;
+            steps.set_item("iterations", PyArray1::from_vec(py, it.iter().map(|x| *x as i64).collect()))?;
+            steps.set_item("residual", PyArray1::from_vec(py, resid))?;
+            steps.set_item("converged", PyArray1::from_vec(py, conv.iter().map(|x| *x != 0.0).collect()))?;
+            d.set_item("steps", steps)?;
             Ok(d)
         })
     }
@@ -444,6 +460,10 @@ pub fn spheres_in_a_box(n: usize, seed: u64) -> PyResult<(CoreMechanicsSimulatio
     guard(|| {
         let scene = scenes::spheres_in_a_box(n, seed).map_err(to_py)?;
         let t_end = scene.t_end;
-        Ok((CoreMechanicsSimulation { sim: scene.into_simulation().map_err(to_py)? }, t_end))
+        let (t0, h) = (0.0, scene.h);
+        Ok((
+            CoreMechanicsSimulation { run: MechRun::new(scene.into_simulation().map_err(to_py)?, t0, h, u64::MAX) },
+            t_end,
+        ))
     })
 }

@@ -108,8 +108,12 @@ pub(crate) fn stopped_err(s: Stopped, steps: u64) -> PyErr {
     match s {
         Stopped::Failed(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
         Stopped::Mechanics(e) => SimulationError::new_err(format!("the simulation failed after {steps} steps: {e}")),
-        Stopped::Control(e) => SimulationError::new_err(format!("the control simulation failed after {steps} steps: {e}")),
-        Stopped::NullSpace(e) => SimulationError::new_err(format!("the null-space run failed after {steps} steps: {e}")),
+        Stopped::Control(e) => {
+            SimulationError::new_err(format!("the control simulation failed after {steps} steps: {e}"))
+        }
+        Stopped::NullSpace(e) => {
+            SimulationError::new_err(format!("the null-space run failed after {steps} steps: {e}"))
+        }
         Stopped::NotConverged { t, residual, what } => SimulationError::new_err(format!(
             "strict: {what} did not converge at t = {t} (residual {residual:.3e}) after {steps} steps"
         )),
@@ -208,7 +212,9 @@ impl CoreSimulation {
     /// Names of the dynamical systems, in model order.
     fn ds_names(&self) -> Vec<String> {
         let i = self.lock();
-        (0..i.run.built.nsds.n_ds()).map(|d| i.run.built.nsds.ds_name(DsId(d as u32)).unwrap_or("").to_string()).collect()
+        (0..i.run.built.nsds.n_ds())
+            .map(|d| i.run.built.nsds.ds_name(DsId(d as u32)).unwrap_or("").to_string())
+            .collect()
     }
     /// Names of the interactions, in model order.
     fn interaction_names(&self) -> Vec<String> {
@@ -288,7 +294,12 @@ impl CoreSimulation {
     fn lambda_<'py>(&self, py: Python<'py>, inter: usize, level: usize) -> PyResult<Option<Bound<'py, PyArray1<f64>>>> {
         let i = self.lock();
         let id = inter_id(&i, inter)?;
-        Ok(i.run.built.nsds.interaction(id).and_then(|x| x.lambda(level)).map(|v| PyArray1::from_slice(py, v.as_slice())))
+        Ok(i.run
+            .built
+            .nsds
+            .interaction(id)
+            .and_then(|x| x.lambda(level))
+            .map(|v| PyArray1::from_slice(py, v.as_slice())))
     }
 
     /// A live view of a vector of the model (see `views.rs`): `what` is `"q"` (or `"x"`: the
@@ -349,9 +360,8 @@ impl CoreSimulation {
                 table.reserve((left / opts.every + 2) as usize);
             }
             let run = &mut inner.run;
-            let (sum, res) = py.detach(|| {
-                no_panic(|| drive(run, &mut Sinks::main(&mut table), &opts, &mut NoProgress))
-            })?;
+            let (sum, res) =
+                py.detach(|| no_panic(|| drive(run, &mut Sinks::main(&mut table), &opts, &mut NoProgress)))?;
             inner.last = Some(sum.clone());
             inner.views.refresh(py, &inner.run.built.nsds);
             drop(sigint);
