@@ -339,6 +339,19 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
     }
 }
 
+/// Refuses (unless `force`) a run of more than [`MAX_STEPS`] steps or about [`MAX_OUTPUT_BYTES`]
+/// of output (`cols` columns, every `every`-th step).
+fn refuse_large(steps: u64, cols: usize, every: u64, out: &Path, force: bool) -> Result<(), Failure> {
+    let rows = steps / every.max(1) + 2;
+    let bytes = Format::of(out).bytes_per_row(cols).saturating_mul(rows);
+    if !force && (steps > MAX_STEPS || bytes > MAX_OUTPUT_BYTES) {
+        return Err(Failure::Input(format!(
+            "this run has {steps} steps and about {bytes} bytes of output: check h and T, or pass --force"
+        )));
+    }
+    Ok(())
+}
+
 /// `run` of a `<Control>` model (zero-order-hold control simulation).
 fn run_control(
     model: &Path,
@@ -353,14 +366,7 @@ fn run_control(
     let built = xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
     let every = every.or(loaded.model.output.as_ref().and_then(|o| o.every)).unwrap_or(1);
     let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
-    let rows = built.steps / every.max(1) + 2;
-    let bytes = Format::of(out).bytes_per_row(built.columns.len()).saturating_mul(rows);
-    if !force && (built.steps > MAX_STEPS || bytes > MAX_OUTPUT_BYTES) {
-        return Err(Failure::Input(format!(
-            "this run has {} steps and about {bytes} bytes of output: check h and T, or pass --force",
-            built.steps
-        )));
-    }
+    refuse_large(built.steps, built.columns.len(), every, out, force)?;
     let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
     // relay problems of the controllers that do not converge are counted, never fatal
     let opts = RunOptions { every, quiet, strict: false, stop };
@@ -397,19 +403,13 @@ fn run_nullspace(
         xml::convert_nullspace::build_nullspace(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
     let every = every.or(built.every).unwrap_or(1);
     let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
-    let rows = built.steps / every.max(1) + 2;
-    let bytes = Format::of(out).bytes_per_row(built.columns.len()).saturating_mul(rows);
-    if !force && (built.steps > MAX_STEPS || bytes > MAX_OUTPUT_BYTES) {
-        return Err(Failure::Input(format!(
-            "this run has {} steps and about {bytes} bytes of output: check h and T, or pass --force",
-            built.steps
-        )));
-    }
+    refuse_large(built.steps, built.columns.len(), every, out, force)?;
     let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
     let opts = RunOptions { every, quiet, strict: false, stop };
     let mut run = NullSpaceRun::new(built);
     let mut bar = Bar::new(run.total(), run.unit(), quiet);
-    let sum = execute(&mut run, &opts, target, None, &mut bar).map_err(|e| Failure::Code(e.to_string(), e.exit_code()))?;
+    let sum =
+        execute(&mut run, &opts, target, None, &mut bar).map_err(|e| Failure::Code(e.to_string(), e.exit_code()))?;
     if !quiet {
         let st = run.built.sim.stats();
         warn(format_args!(

@@ -43,9 +43,8 @@ enum Model {
 /// What a control model's getters show (its [`ControlBuilt`] is consumed by a run).
 struct Meta {
     columns: Vec<String>,
-    t0: f64,
-    t_end: f64,
-    h: f64,
+    /// `(t0, T, h)`.
+    span: (f64, f64, f64),
     steps: u64,
     every: Option<u64>,
 }
@@ -55,7 +54,7 @@ struct Inner {
     last: Option<Summary>,
 }
 
-/// A `<Mechanics>` or `<Control>` model file and its simulation (`saltus.load`). Use
+/// A `<Mechanics>`, `<Control>` or `<NullSpace>` model file and its simulation (`saltus.load`). Use
 /// `saltus.load` rather than this class.
 #[pyclass(module = "saltus._saltus")]
 pub struct CoreModelRun {
@@ -69,33 +68,22 @@ impl CoreModelRun {
     }
 }
 
-/// Builds the model of `loaded` if it is a `<Mechanics>` or `<Control>` model (`None` for a
-/// kernel model), with the located messages of `saltus check`.
+/// Builds the model of `loaded` if it is a `<Mechanics>`, `<Control>` or `<NullSpace>` model
+/// (`None` for a kernel model), with the located messages of `saltus check`.
 pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyResult<Result<CoreModelRun, LoadedModel>> {
     let err = |e: xml::ModelError| ModelError::new_err(e.to_string());
     let model = if loaded.model.mechanics.is_some() {
         Model::Mechanics(Box::new(build_mechanics(&loaded).map_err(err)?))
     } else if loaded.model.control.is_some() {
         let built = build_control(&loaded, plugin_dirs.clone()).map_err(err)?;
-        let meta = Meta {
-            columns: built.columns.clone(),
-            t0: built.t0,
-            t_end: built.t_end,
-            h: built.h,
-            steps: built.steps,
-            every: loaded.model.output.as_ref().and_then(|o| o.every),
-        };
+        let every = loaded.model.output.as_ref().and_then(|o| o.every);
+        let meta =
+            Meta { columns: built.columns.clone(), span: (built.t0, built.t_end, built.h), steps: built.steps, every };
         Model::Control { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
     } else if loaded.model.null_space.is_some() {
         let built = build_nullspace(&loaded, plugin_dirs.clone()).map_err(err)?;
-        let meta = Meta {
-            columns: built.columns.clone(),
-            t0: built.t0,
-            t_end: built.t_end,
-            h: built.h,
-            steps: built.steps,
-            every: built.every,
-        };
+        let span = (built.t0, built.t_end, built.h);
+        let meta = Meta { columns: built.columns.clone(), span, steps: built.steps, every: built.every };
         Model::NullSpace { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
     } else {
         return Ok(Err(loaded));
@@ -126,7 +114,7 @@ impl CoreModelRun {
     fn t0(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.t0,
-            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.t0,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.span.0,
         }
     }
     /// Final time.
@@ -134,7 +122,7 @@ impl CoreModelRun {
     fn t_end(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.t_end,
-            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.t_end,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.span.1,
         }
     }
     /// Time step (control: the plant step `h`).
@@ -142,7 +130,7 @@ impl CoreModelRun {
     fn h(&self) -> f64 {
         match &self.lock().model {
             Model::Mechanics(b) => b.h,
-            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.h,
+            Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.span.2,
         }
     }
     /// Number of steps from t0 to T.
