@@ -7,11 +7,11 @@
 mod mech_util;
 
 use mech_util::sample;
+use saltus_mechanics::scenes::cube_pile;
+use saltus_numerics::fc::{FcSolver, NsgsFallback, PatchOptions, ProxOptions};
 use saltus_runtime::xml::convert_mech::build_mechanics;
 use saltus_runtime::xml::mech_writer::{cube_pile_xml, scene_to_xml};
 use saltus_runtime::xml::{load_file, load_str};
-use saltus_mechanics::scenes::cube_pile;
-use saltus_numerics::fc::{FcSolver, NsgsFallback, PatchOptions, ProxOptions};
 
 #[test]
 fn sample_file_is_up_to_date() {
