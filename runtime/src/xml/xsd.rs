@@ -215,7 +215,7 @@ mod tests {
         let model = s.element(&["Model"]).unwrap();
         assert_eq!(
             model.child_names(),
-            ["Time", "NSDS", "Mechanics", "Simulation", "EventDriven", "Control", "Events", "Output"]
+            ["Time", "NSDS", "Mechanics", "Simulation", "EventDriven", "Control", "NullSpace", "Events", "Output"]
         );
         assert_eq!(model.attributes, [("version".to_string(), true), ("title".to_string(), false)]);
         let ds = s.element(&["Model", "NSDS", "LagrangianLinearTIDS"]).unwrap();
