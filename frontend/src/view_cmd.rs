@@ -6,6 +6,7 @@
 //! [--seed S]`.
 
 use clap::Args;
+use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::scenes::{self, Scene};
 use saltus_mechanics::view::Recording;
 use saltus_mechanics::MechanicsSimulation;
@@ -72,12 +73,26 @@ pub fn write_view(scene: Scene, every: Option<usize>, out: &Path) -> Result<View
 }
 
 /// The page's frames, filled from the rows of the body table (`t`, then
-/// [`runner_mech::BODY_COLUMNS`] per moving body, the pose first).
-struct Frames(Recording);
+/// [`runner_mech::BODY_COLUMNS`] per moving body, the pose first). A body outside its lifetime
+/// (`NAME.alive` = 0) gets a NaN pose, which the page does not draw.
+struct Frames {
+    rec: Recording,
+    /// Per moving body, the column of its `NAME.alive`, if it has one.
+    alive: Vec<Option<usize>>,
+    buf: Vec<f64>,
+}
 
 impl RowSink for Frames {
     fn row(&mut self, values: &[f64]) -> Result<(), TargetError> {
-        self.0.push_frame(values[0], &values[1..], runner_mech::BODY_COLUMNS.len());
+        let stride = runner_mech::BODY_COLUMNS.len();
+        self.buf.clear();
+        self.buf.extend_from_slice(&values[1..]);
+        for (m, col) in self.alive.iter().enumerate() {
+            if col.is_some_and(|c| values[c] == 0.0) {
+                self.buf[m * stride..m * stride + 7].fill(f64::NAN);
+            }
+        }
+        self.rec.push_frame(values[0], &self.buf, stride);
         Ok(())
     }
 }
@@ -92,15 +107,20 @@ pub fn write_view_of(
     out: &Path,
 ) -> Result<ViewSummary, String> {
     let every = every.unwrap_or_else(|| ((0.01 / sim.step_size()).round() as usize).max(1)).max(1);
-    let mut frames = Frames(Recording::new(&sim.model));
     let h = sim.step_size();
+    let rec = Recording::new(&sim.model);
     let mut run = MechRun::new(sim, t0, h, steps as u64);
+    let columns = run.columns();
+    let alive = (run.sim.model.bodies.iter().filter(|b| b.kind != BodyKind::Static))
+        .map(|b| columns.iter().position(|c| *c == format!("{}.alive", b.name)))
+        .collect();
+    let mut frames = Frames { rec, alive, buf: Vec::new() };
     let opts = RunOptions { every: every as u64, ..RunOptions::default() };
     let (_, res) = on_pool(|| drive(&mut run, &mut Sinks::main(&mut frames), &opts, &mut NoProgress));
     if let Err(e) = res {
         return Err(run.describe_failure(&e).unwrap_or_else(|| e.to_string()));
     }
-    let rec = frames.0;
+    let rec = frames.rec;
     let html = rec.html();
     std::fs::write(out, &html).map_err(|e| format!("cannot write `{}`: {e}", out.display()))?;
     Ok(ViewSummary { bodies: run.sim.model.n_bodies(), steps, frames: rec.n_frames(), bytes: html.len() })
@@ -149,4 +169,33 @@ pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
     };
     let scene = Scene { t_end: a.t.unwrap_or(scene.t_end), ..scene };
     write_view(scene, a.every.map(|e| e as usize), &a.output).map_err(ViewFailure::Input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hopper's frames: a sphere has a NaN pose (not drawn) before its birth and after its
+    /// death, a finite one while it exists.
+    #[test]
+    fn bodies_outside_their_lifetime_are_not_drawn() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/hopper/hopper.xml");
+        let loaded = saltus_runtime::xml::load_file(&root).unwrap();
+        let built = build_mechanics(&loaded).unwrap();
+        let sim = built.simulation().unwrap();
+        let rec = Recording::new(&sim.model);
+        let mut run = MechRun::new(sim, built.t0, built.h, 1600);
+        let columns = run.columns();
+        let alive = (run.sim.model.bodies.iter().filter(|b| b.kind != BodyKind::Static))
+            .map(|b| columns.iter().position(|c| *c == format!("{}.alive", b.name)))
+            .collect();
+        let mut frames = Frames { rec, alive, buf: Vec::new() };
+        let opts = RunOptions { every: 100, ..RunOptions::default() };
+        drive(&mut run, &mut Sinks::main(&mut frames), &opts, &mut NoProgress).1.unwrap();
+        // frames at t = 0, 0.1, ..., 1.6; the moving bodies are s0..s7 in file order
+        let shown = |k: usize, m: usize| frames.rec.frame_pose(k, m).unwrap().iter().all(|x| x.is_finite());
+        assert!(shown(0, 0) && !shown(0, 7), "t = 0: s0 exists, s7 (birth 0.7) not yet");
+        assert!(shown(7, 7) && shown(14, 1) && !shown(15, 1), "s7 from 0.7; s1 until its death at 1.5");
+        assert!(frames.rec.frame_pose(16, 6).unwrap().iter().all(|x| x.is_nan()), "s6 removed at 1.5");
+    }
 }

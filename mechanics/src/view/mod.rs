@@ -167,13 +167,20 @@ impl Recording {
 
     /// Appends a frame at time `t` from the poses of the moving bodies in model order, 7 numbers
     /// each (`x y z qw qx qy qz`, every `stride` numbers of `poses`: a row of the runtime's body
-    /// table is `t` then 13 numbers per moving body, its pose first).
+    /// table is `t` then 13 numbers per moving body, its pose first). A NaN pose marks a body that
+    /// does not exist in that frame (outside its lifetime): the page does not draw it.
     pub fn push_frame(&mut self, t: f64, poses: &[f64], stride: usize) {
         self.times.push(t);
         for b in 0..self.moving.len() {
             let p = poses.get(b * stride..b * stride + 7).unwrap_or(&[0.0; 7]);
             self.frames.extend(p.iter().map(|&x| x as f32));
         }
+    }
+
+    /// The recorded pose (`x y z qw qx qy qz`) of the `m`-th moving body in frame `k`.
+    pub fn frame_pose(&self, k: usize, m: usize) -> Option<&[f32]> {
+        let o = 7 * (k * self.moving.len() + m);
+        self.frames.get(o..o + 7)
     }
 
     /// Number of recorded frames.
