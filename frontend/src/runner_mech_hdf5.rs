@@ -7,11 +7,11 @@ use crate::mech_cmd::{summary_line, MechFailure, MechRunArgs};
 use crate::progress::Bar;
 use saltus_mechanics::io_hdf5::{Hdf5Options, MechanicsHdf5Writer};
 use saltus_mechanics::{MechanicsSimulation, MechanicsStepReport};
-use saltus_runtime::drive::{drive, Discard, RunOptions, Sinks, Stepper};
+use saltus_runtime::drive::{drive, on_pool, Discard, RunOptions, Sinks, Stepper};
 use saltus_runtime::execute::{RunError, StoppedRun};
 use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::{Target, TargetError, TargetKind};
-use saltus_runtime::run::mechanics::{on_pool, MechRun, SceneSink};
+use saltus_runtime::run::mechanics::{MechRun, SceneSink};
 use saltus_runtime::xml::convert_mech::MechanicsBuilt;
 use std::path::PathBuf;
 

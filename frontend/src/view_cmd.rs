@@ -10,9 +10,9 @@ use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::scenes::{self, Scene};
 use saltus_mechanics::view::Recording;
 use saltus_mechanics::MechanicsSimulation;
-use saltus_runtime::drive::{drive, NoProgress, RunOptions, Sinks, Stepper};
+use saltus_runtime::drive::{drive, on_pool, NoProgress, RunOptions, Sinks, Stepper};
 use saltus_runtime::output::{RowSink, TargetError};
-use saltus_runtime::run::mechanics::{self as runner_mech, on_pool, MechRun};
+use saltus_runtime::run::mechanics::{self as runner_mech, MechRun};
 use saltus_runtime::xml::convert_mech::build_mechanics;
 use std::path::{Path, PathBuf};
 
@@ -82,6 +82,17 @@ struct Frames {
     buf: Vec<f64>,
 }
 
+impl Frames {
+    /// The frames of `run`'s moving bodies, starting with `rec`'s scene.
+    fn new(rec: Recording, run: &MechRun) -> Frames {
+        let columns = run.columns();
+        let alive = (run.sim.model.bodies.iter().filter(|b| b.kind != BodyKind::Static))
+            .map(|b| columns.iter().position(|c| *c == format!("{}.alive", b.name)))
+            .collect();
+        Frames { rec, alive, buf: Vec::new() }
+    }
+}
+
 impl RowSink for Frames {
     fn row(&mut self, values: &[f64]) -> Result<(), TargetError> {
         let stride = runner_mech::BODY_COLUMNS.len();
@@ -110,11 +121,7 @@ pub fn write_view_of(
     let h = sim.step_size();
     let rec = Recording::new(&sim.model);
     let mut run = MechRun::new(sim, t0, h, steps as u64);
-    let columns = run.columns();
-    let alive = (run.sim.model.bodies.iter().filter(|b| b.kind != BodyKind::Static))
-        .map(|b| columns.iter().position(|c| *c == format!("{}.alive", b.name)))
-        .collect();
-    let mut frames = Frames { rec, alive, buf: Vec::new() };
+    let mut frames = Frames::new(rec, &run);
     let opts = RunOptions { every: every as u64, ..RunOptions::default() };
     let (_, res) = on_pool(|| drive(&mut run, &mut Sinks::main(&mut frames), &opts, &mut NoProgress));
     if let Err(e) = res {
@@ -185,11 +192,7 @@ mod tests {
         let sim = built.simulation().unwrap();
         let rec = Recording::new(&sim.model);
         let mut run = MechRun::new(sim, built.t0, built.h, 1600);
-        let columns = run.columns();
-        let alive = (run.sim.model.bodies.iter().filter(|b| b.kind != BodyKind::Static))
-            .map(|b| columns.iter().position(|c| *c == format!("{}.alive", b.name)))
-            .collect();
-        let mut frames = Frames { rec, alive, buf: Vec::new() };
+        let mut frames = Frames::new(rec, &run);
         let opts = RunOptions { every: 100, ..RunOptions::default() };
         drive(&mut run, &mut Sinks::main(&mut frames), &opts, &mut NoProgress).1.unwrap();
         // frames at t = 0, 0.1, ..., 1.6; the moving bodies are s0..s7 in file order

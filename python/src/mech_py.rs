@@ -16,10 +16,10 @@ use saltus_mechanics::{
 };
 use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::IterOptions;
-use saltus_runtime::drive::{drive, step_once, Discard, NoProgress, RunOptions, Sinks, Stopped, Summary};
+use saltus_runtime::drive::{drive, on_pool, step_once, Discard, NoProgress, RunOptions, Sinks, Stopped, Summary};
 use saltus_runtime::output::memory::ColumnTable;
 use saltus_runtime::output::TargetError;
-use saltus_runtime::run::mechanics::{on_pool, MechRun, SceneSink};
+use saltus_runtime::run::mechanics::{MechRun, SceneSink};
 use std::sync::{Arc, Mutex};
 
 /// Model-building errors become `ModelError`, step errors `SimulationError`.

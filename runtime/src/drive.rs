@@ -288,6 +288,18 @@ pub fn drive<S: Stepper + ?Sized>(
     (sum, res)
 }
 
+/// Runs `f` (a [`drive`] of any stepper) on a worker of rayon's pool (with the `parallel`
+/// feature): the NSGS slab sweep
+/// (`domains` on `<NsgsAc>`) then opens its `rayon::scope` on the thread it already runs on,
+/// instead of handing every step's solve to a pool worker and sleeping until it is done (two
+/// thread wake-ups per step, about 0.3 ms per step on the 125-sphere pile). Same results.
+pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    #[cfg(feature = "parallel")]
+    return rayon::scope(|_| f());
+    #[cfg(not(feature = "parallel"))]
+    f()
+}
+
 fn run_loop<S: Stepper + ?Sized>(
     s: &mut S,
     out: &mut Sinks<'_>,

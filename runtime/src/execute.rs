@@ -113,7 +113,7 @@ pub fn execute<S: Stepper + Send>(
         (Some(t), Some(head)) => Some(Output::open(t, &head)?),
         _ => None,
     };
-    let (mut sum, res) = crate::run::mechanics::on_pool(|| {
+    let (mut sum, res) = crate::drive::on_pool(|| {
         let contacts = cout.as_mut().map(|c| c as &mut dyn RowSink);
         drive(s, &mut Sinks { main: &mut out, contacts }, opts, progress)
     });

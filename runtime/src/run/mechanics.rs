@@ -126,17 +126,6 @@ pub fn named_error(e: &saltus_mechanics::MechanicsError, model: &MechanicsModel)
     s
 }
 
-/// Runs `f` on a worker of rayon's pool (with the `parallel` feature): the NSGS slab sweep
-/// (`domains` on `<NsgsAc>`) then opens its `rayon::scope` on the thread it already runs on,
-/// instead of handing every step's solve to a pool worker and sleeping until it is done (two
-/// thread wake-ups per step, about 0.3 ms per step on the 125-sphere pile). Same results.
-pub fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    #[cfg(feature = "parallel")]
-    return rayon::scope(|_| f());
-    #[cfg(not(feature = "parallel"))]
-    f()
-}
-
 /// A sink of whole scenes, called after every step with the simulation and the step's report:
 /// a format that reads poses, twists and contacts from the scene itself rather than from rows
 /// (the Siconos `mechanics_hdf5` writer of the CLI).
