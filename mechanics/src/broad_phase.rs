@@ -10,6 +10,7 @@
 //! indices), come out sorted, independent of thread count and of the order of floating-point
 //! events.
 
+use crate::par;
 use nalgebra::Vector3;
 
 /// A collider's box and what the broad phase needs to know about it.
@@ -47,7 +48,9 @@ fn cell_of(x: f64, inv_c: f64) -> i64 {
 
 impl BroadPhase {
     /// Recomputes [`BroadPhase::pairs`]; `accept(i, j)` filters pairs (same body, no law, …).
-    pub fn update(&mut self, entries: &[BroadEntry], mut accept: impl FnMut(u32, u32) -> bool) {
+    /// On large scenes the search runs on chunks of the sorted cells in parallel (`crate::par`);
+    /// the pairs are sorted at the end, so they are the same on any number of threads.
+    pub fn update(&mut self, entries: &[BroadEntry], accept: impl Fn(u32, u32) -> bool + Sync) {
         self.pairs.clear();
         self.cells.clear();
         self.large.clear();
@@ -69,52 +72,55 @@ impl BroadPhase {
                 self.cells.push((k, i as u32));
             }
         }
-        self.cells.sort_unstable();
-        let cells = &self.cells;
-        for &([cz, cy, cx], i) in cells.iter() {
-            let ei = &entries[i as usize];
-            for dz in -1..=1 {
-                for dy in -1..=1 {
-                    let lo = [cz + dz, cy + dy, cx - 1];
-                    let hi = [cz + dz, cy + dy, cx + 1];
-                    let start = cells.partition_point(|(k, _)| *k < lo);
-                    for &(k, j) in &cells[start..] {
-                        if k > hi {
-                            break;
-                        }
-                        if j <= i {
-                            continue;
-                        }
-                        let ej = &entries[j as usize];
-                        if (ei.dynamic || ej.dynamic) && overlap(ei, ej) && accept(i, j) {
-                            self.pairs.push((i, j));
+        par::sort_unstable(&mut self.cells);
+        let (cells, large) = (&self.cells, &self.large);
+        let search = |_, chunk: &[([i64; 3], u32)], pairs: &mut Vec<(u32, u32)>| {
+            for &([cz, cy, cx], i) in chunk {
+                let ei = &entries[i as usize];
+                for dz in -1..=1 {
+                    for dy in -1..=1 {
+                        let lo = [cz + dz, cy + dy, cx - 1];
+                        let hi = [cz + dz, cy + dy, cx + 1];
+                        let start = cells.partition_point(|(k, _)| *k < lo);
+                        for &(k, j) in &cells[start..] {
+                            if k > hi {
+                                break;
+                            }
+                            if j <= i {
+                                continue;
+                            }
+                            let ej = &entries[j as usize];
+                            if (ei.dynamic || ej.dynamic) && overlap(ei, ej) && accept(i, j) {
+                                pairs.push((i, j));
+                            }
                         }
                     }
                 }
-            }
-        }
-        for &l in &self.large {
-            let el = &entries[l as usize];
-            for &(_, k) in cells.iter() {
-                let ek = &entries[k as usize];
-                if !ek.dynamic {
+                // the large colliders against this dynamic one
+                if !ei.dynamic {
                     continue;
                 }
-                let hit = match el.plane {
-                    Some((n, d)) => {
-                        let centre = 0.5 * (ek.mins + ek.maxs);
-                        let half = 0.5 * (ek.maxs - ek.mins);
-                        n.dot(&centre) - n.abs().dot(&half) <= d
+                for &l in large {
+                    let el = &entries[l as usize];
+                    let hit = match el.plane {
+                        Some((n, d)) => {
+                            let centre = 0.5 * (ei.mins + ei.maxs);
+                            let half = 0.5 * (ei.maxs - ei.mins);
+                            n.dot(&centre) - n.abs().dot(&half) <= d
+                        }
+                        None => overlap(el, ei),
+                    };
+                    let (a, b) = if l < i { (l, i) } else { (i, l) };
+                    if hit && accept(a, b) {
+                        pairs.push((a, b));
                     }
-                    None => overlap(el, ek),
-                };
-                let (a, b) = if l < k { (l, k) } else { (k, l) };
-                if hit && accept(a, b) {
-                    self.pairs.push((a, b));
                 }
             }
-        }
-        self.pairs.sort_unstable();
+            Ok::<(), ()>(())
+        };
+        // the search cannot fail (`Ok` always)
+        let _ = par::extend_by_chunks(cells, &mut self.pairs, search);
+        par::sort_unstable(&mut self.pairs);
     }
 }
 

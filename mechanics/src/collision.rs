@@ -141,78 +141,92 @@ impl CollisionDetector {
         }
         drop(old);
         std::mem::swap(&mut self.cache, &mut self.next_cache);
-        let dispatcher = DefaultQueryDispatcher;
-        for pc in &mut self.cache {
-            let first = out.len();
-            let (i, j) = (pc.pair.0 as usize, pc.pair.1 as usize);
-            let (c1, c2) = (&cols[i], &cols[j]);
-            let (p1, p2) = (&self.poses[i], &self.poses[j]);
-            let pose1 = to_pose(&p1.translation.vector, &p1.rotation);
-            let pose2 = to_pose(&p2.translation.vector, &p2.rotation);
-            let pos12 = pose1.inv_mul(&pose2);
-            dispatcher
-                .contact_manifolds(&pos12, &*c1.shape.0, &*c2.shape.0, margin, &mut pc.manifolds, &mut pc.workspace)
-                .map_err(|_| MechanicsError::UnsupportedPair {
-                    t,
-                    body1: c1.body,
-                    shape1: c1.index_in_body as usize,
-                    body2: c2.body,
-                    shape2: c2.index_in_body as usize,
-                })?;
-            let (b1, b2) = (model.body(c1.body), model.body(c2.body));
-            let law = model.law(b1.group, b2.group).expect("filtered by the broad phase");
-            for m in &pc.manifolds {
-                if m.points.is_empty() {
-                    continue;
-                }
-                let sub1 = m.subshape_pos1().copied();
-                let sub2 = m.subshape_pos2().copied();
-                let w1: Pose = sub1.map_or(pose1, |s| pose1 * s);
-                let w2: Pose = sub2.map_or(pose2, |s| pose2 * s);
-                let n = from_pv(w1.rotation * m.local_n1);
-                let nn = n.norm();
-                if !(nn > 0.5 && nn.is_finite()) {
-                    continue; // degenerate manifold (should not happen)
-                }
-                let n = n / nn;
-                let dup_tol2 = (1e-6 * margin).powi(2);
-                for (ip, pt) in m.points.iter().enumerate() {
-                    if !(pt.dist < margin) {
-                        continue;
-                    }
-                    // Coincident faces give each corner twice (once per face): one constraint
-                    // twice makes W singular and slows NSGS down, so keep the first.
-                    if m.points[..ip]
-                        .iter()
-                        .any(|o| o.dist < margin && (o.local_p1 - pt.local_p1).length_squared() <= dup_tol2)
-                    {
-                        continue;
-                    }
-                    out.push(ContactPoint {
-                        key: ContactKey {
-                            collider1: i as u32,
-                            collider2: j as u32,
-                            subshape1: m.subshape1,
-                            subshape2: m.subshape2,
-                            feature1: pt.fid1.0,
-                            feature2: pt.fid2.0,
-                        },
-                        body1: c1.body,
-                        body2: c2.body,
-                        point1: from_pv(w1.transform_point(pt.local_p1)),
-                        point2: from_pv(w2.transform_point(pt.local_p2)),
-                        normal: n,
-                        gap: pt.dist,
-                        law,
-                        impulse: Vector3::zeros(),
-                        active: false,
-                    });
-                }
-            }
-            // Pairs come sorted, so sorting each pair's few contacts sorts them all (stable; a
-            // short slice is sorted in place, without allocating).
-            out[first..].sort_by_key(|c| c.key);
-        }
-        Ok(())
+        let poses = &self.poses;
+        // parry's manifolds pair by pair, on chunks of pairs in parallel on large scenes; the
+        // contacts come out in pair order (the serial order) on any number of threads
+        crate::par::extend_by_chunks_mut(&mut self.cache, out, |_, chunk, out| {
+            chunk.iter_mut().try_for_each(|pc| pair_contacts(pc, model, poses, t, out))
+        })
     }
+}
+
+/// Appends the contact points of one candidate pair (its manifolds updated in its cache) to
+/// `out`, sorted by key.
+fn pair_contacts(
+    pc: &mut PairCache,
+    model: &MechanicsModel,
+    poses: &[Isometry3<f64>],
+    t: f64,
+    out: &mut Vec<ContactPoint>,
+) -> Result<()> {
+    let (cols, margin) = (&model.colliders, model.margin);
+    let dispatcher = DefaultQueryDispatcher;
+    let first = out.len();
+    let (i, j) = (pc.pair.0 as usize, pc.pair.1 as usize);
+    let (c1, c2) = (&cols[i], &cols[j]);
+    let (p1, p2) = (&poses[i], &poses[j]);
+    let pose1 = to_pose(&p1.translation.vector, &p1.rotation);
+    let pose2 = to_pose(&p2.translation.vector, &p2.rotation);
+    let pos12 = pose1.inv_mul(&pose2);
+    dispatcher
+        .contact_manifolds(&pos12, &*c1.shape.0, &*c2.shape.0, margin, &mut pc.manifolds, &mut pc.workspace)
+        .map_err(|_| MechanicsError::UnsupportedPair {
+            t,
+            body1: c1.body,
+            shape1: c1.index_in_body as usize,
+            body2: c2.body,
+            shape2: c2.index_in_body as usize,
+        })?;
+    let (b1, b2) = (model.body(c1.body), model.body(c2.body));
+    let law = model.law(b1.group, b2.group).expect("filtered by the broad phase");
+    for m in &pc.manifolds {
+        if m.points.is_empty() {
+            continue;
+        }
+        let sub1 = m.subshape_pos1().copied();
+        let sub2 = m.subshape_pos2().copied();
+        let w1: Pose = sub1.map_or(pose1, |s| pose1 * s);
+        let w2: Pose = sub2.map_or(pose2, |s| pose2 * s);
+        let n = from_pv(w1.rotation * m.local_n1);
+        let nn = n.norm();
+        if !(nn > 0.5 && nn.is_finite()) {
+            continue; // degenerate manifold (should not happen)
+        }
+        let n = n / nn;
+        let dup_tol2 = (1e-6 * margin).powi(2);
+        for (ip, pt) in m.points.iter().enumerate() {
+            if !(pt.dist < margin) {
+                continue;
+            }
+            // Coincident faces give each corner twice (once per face): one constraint
+            // twice makes W singular and slows NSGS down, so keep the first.
+            if m.points[..ip].iter().any(|o| o.dist < margin && (o.local_p1 - pt.local_p1).length_squared() <= dup_tol2)
+            {
+                continue;
+            }
+            out.push(ContactPoint {
+                key: ContactKey {
+                    collider1: i as u32,
+                    collider2: j as u32,
+                    subshape1: m.subshape1,
+                    subshape2: m.subshape2,
+                    feature1: pt.fid1.0,
+                    feature2: pt.fid2.0,
+                },
+                body1: c1.body,
+                body2: c2.body,
+                point1: from_pv(w1.transform_point(pt.local_p1)),
+                point2: from_pv(w2.transform_point(pt.local_p2)),
+                normal: n,
+                gap: pt.dist,
+                law,
+                impulse: Vector3::zeros(),
+                active: false,
+            });
+        }
+    }
+    // Pairs come sorted, so sorting each pair's few contacts sorts them all (stable; a
+    // short slice is sorted in place, without allocating).
+    out[first..].sort_by_key(|c| c.key);
+    Ok(())
 }

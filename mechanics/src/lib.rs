@@ -21,6 +21,7 @@ pub mod io_hdf5;
 pub mod joints;
 pub mod model;
 pub mod moreau_jean;
+mod par;
 pub mod relation;
 pub mod scene_desc;
 pub mod scenes;

@@ -8,6 +8,7 @@ use crate::joints::{Joint, JointId, JointType};
 use crate::shape::{Collider, ShapeDesc};
 use nalgebra::{Isometry3, Matrix3, Vector3};
 use saltus_kernel::NonSmoothLaw;
+use std::collections::HashMap;
 
 /// Newton impact + Coulomb friction between two groups (Siconos `NewtonImpactFrictionNSL`, 3D):
 /// normal restitution `en`, tangential restitution `et` (kept for the vocabulary; the 3D
@@ -181,6 +182,10 @@ pub struct MechanicsModel {
     pub(crate) joint_stops: Vec<crate::joints::JointStopR>,
     /// Friction on joint coordinates (`joints::limits`).
     pub(crate) joint_frictions: Vec<crate::joints::JointFrictionR>,
+    /// Body names → ids (bodies are only added through [`MechanicsModel::add_body`]): the
+    /// duplicate check and [`MechanicsModel::body_by_name`] in O(1), so a scene of 100 000
+    /// bodies builds in linear time.
+    names: HashMap<String, BodyId>,
 }
 
 impl MechanicsModel {
@@ -206,6 +211,7 @@ impl MechanicsModel {
             linked: Vec::new(),
             joint_stops: Vec::new(),
             joint_frictions: Vec::new(),
+            names: HashMap::new(),
         })
     }
 
@@ -219,7 +225,7 @@ impl MechanicsModel {
     }
     /// The body called `name`.
     pub fn body_by_name(&self, name: &str) -> Option<BodyId> {
-        self.bodies.iter().position(|b| b.name == name).map(|i| BodyId(i as u32))
+        self.names.get(name).copied()
     }
     /// Number of bodies.
     pub fn n_bodies(&self) -> usize {
@@ -262,7 +268,7 @@ impl MechanicsModel {
     pub fn add_body(&mut self, d: BodyDesc) -> Result<BodyId> {
         let what = || format!("body `{}`", d.name);
         let invalid = |reason: String| MechanicsError::InvalidModel { what: what(), reason };
-        if self.bodies.iter().any(|b| b.name == d.name) {
+        if self.names.contains_key(&d.name) {
             return Err(invalid("a body of that name exists".into()));
         }
         if !d.state.is_finite() || !d.force.iter().chain(d.torque.iter()).all(|x| x.is_finite()) {
@@ -329,6 +335,7 @@ impl MechanicsModel {
                 return Err(MechanicsError::NonFiniteUserValue { t: 0.0, what: "prescribed motion", body: id });
             }
         }
+        self.names.insert(d.name.clone(), id);
         self.bodies.push(RigidBody {
             lifetime: d.lifetime,
             alive: true,

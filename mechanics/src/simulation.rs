@@ -214,6 +214,12 @@ impl MechanicsSimulation {
     pub fn options(&self) -> &MoreauJeanOptions {
         &self.opts
     }
+    /// Replaces the one-step solver from the next step on (Siconos: changing the solver options
+    /// of the one-step nonsmooth problem between steps); its options are checked when it runs,
+    /// and a bad option makes that step return an error.
+    pub fn set_solver(&mut self, solver: FcSolver) {
+        self.opts.solver = solver;
+    }
     /// Keep a copy of each step's friction-contact problem and warm start (for solver studies
     /// and dumps; costs a copy of `W` per step).
     pub fn set_capture_problem(&mut self, on: bool) {

@@ -56,3 +56,44 @@ fn slab_pile_settles_like_the_plain_sweep() {
     assert!((z_slab - z_plain).abs() < 0.01 * z_plain, "mean height {z_slab} vs {z_plain} (plain sweep)");
     assert!(slab != plain, "the slab order is a different sweep");
 }
+
+/// A large pile (over 2048 candidate pairs: the broad and narrow phases run in chunks on the
+/// pool) solved on coloured parts of a bisection (`domains = 16`, parts taken by whichever
+/// worker is free): every contact and every state value has the same bits on 1 and 3 threads.
+#[cfg(feature = "parallel")]
+#[test]
+fn bisection_parts_and_parallel_collision_give_the_same_bits_on_1_and_3_threads() {
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let go = || {
+        let mut sim = on_slabs(spheres_in_a_box(1000, 2).unwrap(), 16).into_simulation().unwrap();
+        let (mut pairs, mut sweeps) = (0, 0);
+        for _ in 0..40 {
+            let rep = sim.step().unwrap();
+            pairs = pairs.max(rep.n_pairs);
+            sweeps += rep.solver.map_or(0, |s| s.iterations);
+        }
+        let contacts: Vec<u64> = sim
+            .contacts()
+            .iter()
+            .flat_map(|c| c.point1.iter().chain(c.normal.iter()).chain(c.impulse.iter()).copied().chain([c.gap]))
+            .map(f64::to_bits)
+            .collect();
+        let state: Vec<u64> = sim
+            .model
+            .bodies
+            .iter()
+            .flat_map(|b| {
+                let s = &b.state;
+                s.position.iter().chain(s.orientation.coords.iter()).chain(s.v.iter()).chain(s.omega.iter()).copied()
+            })
+            .map(f64::to_bits)
+            .collect();
+        (contacts, state, pairs, sweeps)
+    };
+    let (c1, s1, pairs, sweeps) = pool(1).install(go);
+    let (c3, s3, _, _) = pool(3).install(go);
+    assert!(pairs > 2048, "the collision runs in chunks ({pairs} pairs)");
+    assert!(sweeps > 40 && c1.len() > 1000, "the pile was solved ({sweeps} sweeps, {} contact values)", c1.len());
+    assert!(c1 == c3, "contacts differ between 1 and 3 threads");
+    assert!(s1 == s3, "states differ between 1 and 3 threads");
+}

@@ -28,8 +28,19 @@ use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 use std::time::Instant;
 
+mod bisection;
 mod domains;
 mod partition;
+
+pub use partition::SweepBalance;
+
+/// The balance of a sweep of NSGS on subdomains (`NsgsOptions::domains = domains`) on
+/// `workers` workers, for the 3 × 3 block matrix `w`: the work of a sweep on one worker against
+/// the time of a sweep on `workers` (a diagnostic of the partition: their ratio bounds the
+/// speed-up of the solve); `None` when NSGS would not split the problem.
+pub fn sweep_balance(w: &crate::matrix::BlockCsr, domains: usize, workers: usize) -> Option<SweepBalance> {
+    partition::sweep_balance(w, domains, workers)
+}
 
 /// The full error is also checked every this many sweeps (Siconos only checks it when the light
 /// error is small, which on several collection files never happens before the sweep cap).

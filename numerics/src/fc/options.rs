@@ -40,16 +40,19 @@ pub struct NsgsOptions {
     ///
     /// [`FailReason::Stalled`]: crate::report::FailReason::Stalled
     pub stagnation_sweeps: usize,
-    /// NSGS on slabs (0 or 1 = off): the contacts are cut into `2 × domains` slabs of
-    /// consecutive breadth-first levels of the contact graph; every sweep visits the even slabs
-    /// (mutually uncoupled: `W_αβ = 0` between them), `domains` of them at a time on up to
-    /// [`NsgsOptions::threads`] threads, then the odd slabs. The result is a Gauss–Seidel sweep
-    /// in that order, with the same bits for any number of threads. Used for 3D problems whose
-    /// `W` is stored in 3 × 3 blocks; otherwise (or when the contact graph has fewer than four
-    /// levels) the plain sweep runs. Not combinable with `shuffle_seed`, `colouring`,
+    /// NSGS on subdomains for `domains` workers (0 or 1 = off). `domains = 2`: the contacts
+    /// are cut into four slabs of consecutive breadth-first levels of the contact graph; every
+    /// sweep visits the even slabs (mutually uncoupled: `W_αβ = 0` between them), two at a time,
+    /// then the odd slabs. `domains ≥ 3`: a recursive bisection of the contact graph into about
+    /// `16 × domains` parts of equal work, coloured so that parts of one colour are uncoupled;
+    /// a sweep visits the colours in order, each part once its lower-coloured neighbours are
+    /// done, on up to [`NsgsOptions::threads`] threads. Either way the result is a Gauss–Seidel
+    /// sweep in that order, with the same bits for any number of threads. Used for 3D problems
+    /// whose `W` is stored in 3 × 3 blocks; otherwise (or when the contact graph is too small to
+    /// split) the plain sweep runs. Not combinable with `shuffle_seed`, `colouring`,
     /// `symmetric` or `anderson`.
     pub domains: usize,
-    /// Threads of the slab sweep: 0 = the rayon pool's size with the `parallel` feature (one
+    /// Threads of the subdomain sweep: 0 = the rayon pool's size with the `parallel` feature (one
     /// thread without it); never more than `domains` nor than the machine's cores. Changes the
     /// speed only, never the result.
     pub threads: usize,

@@ -1,24 +1,21 @@
-//! NSGS on slabs ([`NsgsOptions::domains`] = `P`): the contacts are split into `2P` slabs of
-//! consecutive levels of a breadth-first search of the contact graph (contacts `α ≠ β` adjacent
-//! when `W_αβ` or `W_βα` is stored). A breadth-first level is adjacent only to itself and to the
-//! levels next to it, so slab `j` shares stored blocks only with slabs `j − 1` and `j + 1`: the
-//! even slabs are mutually uncoupled, and so are the odd ones. A sweep visits the even slabs, then
-//! the odd ones, each slab's contacts in index order: a Gauss–Seidel sweep in that order. An even
-//! slab's local problems read only its own reactions and the odd slabs' (which no even slab
-//! writes), and conversely — so sweeping the slabs of a phase on several threads gives the bits
-//! of sweeping them one after the other: the result depends on `P`, never on the thread count.
+//! NSGS on subdomains ([`NsgsOptions::domains`] = `P`): the contacts are split into parts
+//! ([`super::partition`]: four slabs of breadth-first levels for `P = 2`, coloured parts of a
+//! recursive bisection for `P ≥ 3`); parts of one colour share no stored block of `W`. A sweep
+//! visits the parts by colour, each part's contacts in index order: a Gauss–Seidel sweep in that
+//! order. A part's local problems read only its own reactions and those of its neighbours: of
+//! lower colours (swept earlier in this sweep) and of higher colours (swept in the last sweep),
+//! so a part swept once its lower-coloured neighbours are done gives the bits of sweeping the
+//! parts one after the other: the result depends on the partition, never on the thread count.
 //!
-//! For `P = 2` the cuts minimize the time of a sweep on two threads, `max(max(A, C) + B, C + D)`
-//! over the four slabs' work (contacts weighted by their row's blocks); for `P > 2` the slabs
-//! get equal work. Each slab keeps its own rows, reactions and diagonal blocks (the reactions it
-//! reads from its neighbours as "ghost" copies, refreshed from a shared array of `AtomicU64`
-//! bit patterns before it is swept; it publishes its own after). The workers are the calling
-//! thread and rayon tasks that live for one solve. They synchronize by spinning on atomics: a
-//! worker sweeps an odd slab once its two even neighbours have been swept in this sweep, and the
-//! calling thread waits for every slab before the stopping test (a round trip between the two
-//! cores of the test machine is about 0.1 µs; `rayon::join` took 12 µs there, and a sweep of
-//! the 125-sphere pile takes about 8 µs). The calling thread never waits for a task that has
-//! not started: a sweep is shared by the workers checked in when it begins.
+//! Each part keeps its own rows, reactions and diagonal blocks (the reactions it reads from its
+//! neighbours as "ghost" copies, refreshed from a shared array of `AtomicU64` bit patterns before
+//! it is swept; it publishes its own after). The workers are the calling thread and rayon tasks
+//! that live for one solve; they take the parts in sweep order from a shared counter and
+//! synchronize by spinning on atomics (a round trip between two cores is about 0.1 µs;
+//! `rayon::join` took 12 µs on the 2-core test machine, where a sweep of the 125-sphere pile
+//! takes about 8 µs). The calling thread waits for every part before the stopping test, and
+//! never waits for a task that has not started: a sweep is shared by the workers checked in when
+//! it begins.
 
 use super::partition::Partition;
 use super::{compute_u, local_3d_at, update_3, Diag3, DiagBlocks, Stagnation, SweepMonitor};
@@ -34,7 +31,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-/// One slab's own data, used only by the worker sweeping it: the off-diagonal blocks of its
+/// One part's own data (a slab for `P = 2`), used only by the worker sweeping it: the off-diagonal blocks of its
 /// contacts' rows with local columns (its own contacts `0..n_own` in slab order, then the
 /// "ghost" contacts of the neighbouring slabs that its rows read), the reactions of both, and
 /// copies of `q`, `μ` and the diagonal blocks in its order. A sweep of the slab reads the ghosts'
@@ -241,11 +238,21 @@ impl SweepData<'_> {
         self.sums[k + 1].store(b.to_bits(), Ordering::Relaxed);
     }
 
-    /// Worker `t`'s part of command `phase` with `n_workers` workers. [`SWEEP`]: its even slabs,
-    /// then its odd slabs, each odd slab once its two even neighbours have been swept in this
-    /// generation (`done[j]` = the generation in which slab `j` was last swept); [`CHECK`]: its
-    /// slabs' parts of the full error.
-    fn run_phase(&self, phase: usize, t: usize, n_workers: usize, generation: u64, done: &[AtomicU64]) {
+    /// Worker `t`'s part of command `phase` with `n_workers` workers. [`SWEEP`]: the workers
+    /// take the parts in sweep order (by colour) from the counter `next` (tagged with the
+    /// generation in its high 32 bits), and sweep each once its lower-coloured neighbours have
+    /// been swept in this generation (`done[j]` = the generation in which part `j` was last
+    /// swept); which worker sweeps a part does not change the bits. [`CHECK`]: its parts'
+    /// shares of the full error.
+    fn run_phase(
+        &self,
+        phase: usize,
+        t: usize,
+        n_workers: usize,
+        generation: u64,
+        done: &[AtomicU64],
+        next: &AtomicU64,
+    ) {
         let n_parts = self.part.parts.len();
         if phase == CHECK {
             for j in (t..n_parts).step_by(n_workers) {
@@ -253,15 +260,23 @@ impl SweepData<'_> {
             }
             return;
         }
-        for parity in [0, 1] {
-            for j in (parity + 2 * t..n_parts).step_by(2 * n_workers) {
-                if parity == 1 {
-                    let swept = |k: usize| k >= n_parts || done[k].load(Ordering::Acquire) == generation;
-                    spin_until(|| swept(j - 1) && swept(j + 1));
-                }
-                self.run_part(j, false);
-                done[j].store(generation, Ordering::Release);
+        let tag = generation & 0xFFFF_FFFF;
+        loop {
+            let v = next.load(Ordering::Acquire);
+            let i = (v & 0xFFFF_FFFF) as usize;
+            if v >> 32 != tag || i >= n_parts {
+                return;
             }
+            if next.compare_exchange_weak(v, v + 1, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                continue;
+            }
+            let j = self.part.order[i];
+            let wait = &self.part.wait_for[j];
+            if !wait.is_empty() {
+                spin_until(|| wait.iter().all(|&k| done[k].load(Ordering::Acquire) == generation));
+            }
+            self.run_part(j, false);
+            done[j].store(generation, Ordering::Release);
         }
     }
 
@@ -281,7 +296,7 @@ impl SweepData<'_> {
 /// The command word of a solve's team: generation (bits 16 and up), command (bits 8–15:
 /// [`SWEEP`], [`CHECK`] or [`STOP`]) and the number of workers it is shared by (bits 0–7).
 const STOP: u64 = 0xFF;
-/// Commands: one sweep (even slabs, then odd slabs), the full error.
+/// Commands: one sweep (the parts by colour), the full error.
 const SWEEP: usize = 0;
 const CHECK: usize = 1;
 /// Sums kept per slab: `Σ‖Δr_α‖²`, `Σ‖r_α‖²` (sweep), natural-map residual², `Σ‖u_α‖²` (check).
@@ -302,8 +317,10 @@ struct Team {
     joined: AtomicUsize,
     /// Workers done with the current [`CHECK`].
     done: AtomicUsize,
-    /// The generation in which each slab was last swept.
+    /// The generation in which each part was last swept.
     swept: Vec<AtomicU64>,
+    /// The next part of the sweep order to take (low 32 bits), tagged with the generation.
+    next: AtomicU64,
     max_workers: usize,
 }
 
@@ -327,6 +344,7 @@ impl Team {
             joined: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
             swept: (0..n_slabs).map(|_| AtomicU64::new(0)).collect(),
+            next: AtomicU64::new(0),
             max_workers: max_workers.clamp(1, MAX_WORKERS),
         }
     }
@@ -343,7 +361,7 @@ impl Team {
             }
             let generation = c >> 16;
             if t < workers {
-                data.run_phase(phase as usize, t, workers, generation, &self.swept);
+                data.run_phase(phase as usize, t, workers, generation, &self.swept, &self.next);
                 if phase as usize == CHECK {
                     self.done.fetch_add(1, Ordering::Release);
                 }
@@ -363,8 +381,9 @@ impl Team {
         let generation = (self.cmd.load(Ordering::Relaxed) >> 16) + 1;
         // every worker of the previous command has finished: `done` can start again
         self.done.store(0, Ordering::Relaxed);
+        self.next.store((generation & 0xFFFF_FFFF) << 32, Ordering::Relaxed);
         self.cmd.store(command(generation, phase as u64, workers), Ordering::Release);
-        data.run_phase(phase, 0, workers, generation, &self.swept);
+        data.run_phase(phase, 0, workers, generation, &self.swept, &self.next);
         if phase == CHECK {
             spin_until(|| self.done.load(Ordering::Acquire) == workers - 1);
         } else {

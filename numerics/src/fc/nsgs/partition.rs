@@ -1,31 +1,69 @@
-//! The slabs of NSGS on slabs ([`super::domains`]): breadth-first levels of the contact graph
-//! (contacts `α ≠ β` adjacent when `W_αβ` or `W_βα` is stored) cut into `2P` runs of consecutive
-//! levels. A level is adjacent only to itself and the levels next to it, so slab `j` shares
-//! stored blocks only with slabs `j − 1` and `j + 1`.
+//! The parts of NSGS on subdomains ([`super::domains`]). For `P = 2` (two threads): the
+//! breadth-first levels of the contact graph (contacts `α ≠ β` adjacent when `W_αβ` or `W_βα` is
+//! stored) cut into four slabs of consecutive levels; a level is adjacent only to itself and the
+//! levels next to it, so slab `j` shares stored blocks only with slabs `j ± 1`, and the even
+//! slabs form one colour, the odd ones another. For `P ≥ 3`: recursive bisection of the contact
+//! graph into about `8P` parts of equal work, coloured greedily ([`super::bisection`]): a thin
+//! level of a large pile holds more than `1/(2P)` of its contacts, so slabs cannot balance many
+//! threads (on 1000 spheres, 32 slabs leave a sweep at most 5× faster than one thread).
+//!
+//! A sweep visits the colours in order, each part's contacts in index order; parts of one
+//! colour share no stored block, so they may run at once, a part waiting only for its
+//! neighbours of lower colours ([`Partition::wait_for`]). The result depends on the partition,
+//! never on the number of threads.
 
 use crate::matrix::BlockCsr;
 use std::ops::Range;
 
-/// The split of the contacts: `perm[i]` is the contact at position `i` of the slab order, and
-/// `parts[j]` the positions of slab `j` (slabs `j` and `k` share no stored block unless
-/// `|j − k| ≤ 1`).
+/// The split of the contacts: `perm[i]` is the contact at position `i` of the part order, and
+/// `parts[j]` the positions of part `j`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Partition {
     pub perm: Vec<usize>,
     pub parts: Vec<Range<usize>>,
+    /// The parts in sweep order: by colour, then index.
+    pub order: Vec<usize>,
+    /// Each part's rank among the parts of its colour (worker `rank mod workers` sweeps it).
+    pub rank: Vec<usize>,
+    /// The colour of each part (parts of one colour share no stored block).
+    pub colour: Vec<usize>,
+    /// The neighbours of each part swept before it in a sweep (lower colours).
+    pub wait_for: Vec<Vec<usize>>,
+    /// The most workers a sweep can use.
+    pub workers: usize,
 }
 
 impl Partition {
-    /// The number of parts of a phase `P` (half the slabs).
+    /// The most workers a sweep can use (`P`).
     pub fn n_domains(&self) -> usize {
-        self.parts.len() / 2
+        self.workers
+    }
+
+    /// The schedule of parts coloured `colour[j]` whose lower-coloured neighbours are `lower[j]`.
+    pub(super) fn with_colours(
+        perm: Vec<usize>,
+        parts: Vec<Range<usize>>,
+        colour: &[usize],
+        lower: Vec<Vec<usize>>,
+        workers: usize,
+    ) -> Self {
+        let mut order: Vec<usize> = (0..parts.len()).collect();
+        order.sort_by_key(|&j| (colour[j], j));
+        let mut rank = vec![0; parts.len()];
+        let mut count = std::collections::BTreeMap::new();
+        for &j in &order {
+            let c = count.entry(colour[j]).or_insert(0usize);
+            rank[j] = *c;
+            *c += 1;
+        }
+        Partition { perm, parts, order, rank, colour: colour.to_vec(), wait_for: lower, workers }
     }
 }
 
 /// The symmetric adjacency of the stored blocks of `w` (diagonal blocks left out), as CSR with
 /// each contact's neighbours in increasing order (the pairs come sorted by later contact, then
 /// earlier one).
-fn adjacency(w: &BlockCsr) -> (Vec<usize>, Vec<usize>) {
+pub(super) fn adjacency(w: &BlockCsr) -> (Vec<usize>, Vec<usize>) {
     let nc = w.n_block_rows();
     let pairs = super::coupled_pairs(w);
     let mut ptr = vec![0; nc + 1];
@@ -151,13 +189,22 @@ fn four_slabs(sizes: &[usize]) -> Option<Vec<usize>> {
     best.map(|(_, [b, c, d])| vec![0, b, c, d])
 }
 
-/// Splits the contacts of the 3 × 3 block matrix `w` into `2P` slabs of consecutive
-/// breadth-first levels (`P` = `domains`, fewer when the contact graph has too few levels);
-/// `None` when fewer than two per phase.
+/// Splits the contacts of the 3 × 3 block matrix `w` for `P = domains` workers: four slabs for
+/// `P = 2`, coloured parts of a recursive bisection for `P ≥ 3` (see the module); `None` when
+/// the graph is too small to split.
 pub(crate) fn partition(w: &BlockCsr, domains: usize) -> Option<Partition> {
-    let nc = w.n_block_rows();
     let (ptr, adj) = adjacency(w);
-    let (level, n_levels) = bfs_levels(&ptr, &adj);
+    if domains >= 3 {
+        return super::bisection::partition(&ptr, &adj, domains);
+    }
+    slab_partition(&ptr, &adj, domains)
+}
+
+/// `2P` slabs of consecutive breadth-first levels (`P` = `domains`, fewer when the contact graph
+/// has too few levels); `None` when fewer than two per phase.
+fn slab_partition(ptr: &[usize], adj: &[usize], domains: usize) -> Option<Partition> {
+    let nc = ptr.len() - 1;
+    let (level, n_levels) = bfs_levels(ptr, adj);
     // the work of a level: its contacts' visits, each about the cost of two off-diagonal blocks
     // plus its row's blocks
     let mut sizes = vec![0usize; n_levels];
@@ -190,7 +237,53 @@ pub(crate) fn partition(w: &BlockCsr, domains: usize) -> Option<Partition> {
         fill[j] += 1;
     }
     let parts: Vec<Range<usize>> = (0..n_parts).map(|j| starts[j]..starts[j + 1]).collect();
-    Some(Partition { perm, parts })
+    // even slabs first, each odd one after its two neighbours
+    let colour: Vec<usize> = (0..n_parts).map(|j| j % 2).collect();
+    let lower = (0..n_parts)
+        .map(|j| if j % 2 == 1 { [j - 1, j + 1].into_iter().filter(|&k| k < n_parts).collect() } else { vec![] })
+        .collect();
+    Some(Partition::with_colours(perm, parts, &colour, lower, n_parts / 2))
+}
+
+/// The balance of a sweep of [`partition`] on `workers` workers, in units of work (a
+/// contact's `2 +` its number of neighbours): the total work, the time of a sweep when part `j`
+/// takes its work and starts once its worker is free and its lower-coloured neighbours are done
+/// (the workers take the parts in sweep order, as in [`super::domains`]), the number of parts
+/// and of colours.
+pub(crate) fn sweep_balance(w: &BlockCsr, domains: usize, workers: usize) -> Option<SweepBalance> {
+    let part = partition(w, domains)?;
+    let (ptr, _) = adjacency(w);
+    let work: Vec<usize> =
+        part.parts.iter().map(|r| part.perm[r.clone()].iter().map(|&a| 2 + ptr[a + 1] - ptr[a]).sum()).collect();
+    let workers = workers.clamp(1, part.workers);
+    // each part, in sweep order, to the first worker free (as the workers take them)
+    let (mut free, mut finish) = (vec![0usize; workers], vec![0usize; part.parts.len()]);
+    for &j in &part.order {
+        let t = (0..workers).min_by_key(|&t| free[t]).unwrap_or(0);
+        let ready = part.wait_for[j].iter().map(|&k| finish[k]).max().unwrap_or(0);
+        finish[j] = free[t].max(ready) + work[j];
+        free[t] = finish[j];
+    }
+    let colours = part.colour.iter().max().map_or(0, |c| c + 1);
+    Some(SweepBalance {
+        total: work.iter().sum(),
+        makespan: free.iter().copied().max().unwrap_or(0),
+        parts: part.parts.len(),
+        colours,
+    })
+}
+
+/// See [`sweep_balance`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepBalance {
+    /// Work of a sweep on one worker.
+    pub total: usize,
+    /// Time of a sweep on the workers, in the same units.
+    pub makespan: usize,
+    /// Parts of the partition.
+    pub parts: usize,
+    /// Colours (phases) of a sweep.
+    pub colours: usize,
 }
 
 #[cfg(test)]
@@ -212,8 +305,8 @@ mod tests {
         BlockCsr::from_triplets(&vec![3; n], &vec![3; n], blocks).unwrap()
     }
 
-    /// Every contact is in exactly one slab, no slab is empty, and stored blocks couple only a
-    /// slab with itself and the slabs next to it.
+    /// Every contact is in exactly one part, no part is empty, coupled contacts of two parts
+    /// have parts of different colours, and the part of higher colour waits for the other.
     fn check(w: &BlockCsr, part: &Partition) {
         let nc = w.n_block_rows();
         let mut seen = vec![false; nc];
@@ -228,13 +321,21 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s), "a contact is in no part");
+        let mut sorted = part.order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..part.parts.len()).collect::<Vec<_>>(), "the sweep order lists every part once");
+        assert!(part.order.windows(2).all(|o| part.colour[o[0]] <= part.colour[o[1]]), "sweep order by colour");
         for a in 0..nc {
             for k in w.row_blocks(a) {
                 let b = w.block_col(k);
                 let (ja, jb) = (part_of[a], part_of[b]);
-                if a != b && ja != jb {
-                    assert!(ja.abs_diff(jb) == 1, "contacts {a} (part {ja}) and {b} (part {jb}) are coupled");
+                if a == b || ja == jb {
+                    continue;
                 }
+                let (ca, cb) = (part.colour[ja], part.colour[jb]);
+                assert_ne!(ca, cb, "contacts {a} (part {ja}) and {b} (part {jb}) are coupled in one colour");
+                let (lo, hi) = if ca < cb { (ja, jb) } else { (jb, ja) };
+                assert!(part.wait_for[hi].contains(&lo), "part {hi} does not wait for its neighbour {lo}");
             }
         }
     }
@@ -243,20 +344,61 @@ mod tests {
     fn chain_splits_into_balanced_uncoupled_slabs() {
         let n = 30;
         let w = chain(n);
-        for domains in [2, 3, 5] {
-            let part = partition(&w, domains).expect("a chain of 30 splits");
-            assert_eq!(part.n_domains(), domains);
-            assert_eq!(part.parts.len(), 2 * domains);
-            check(&w, &part);
-            // a sweep on `domains` threads costs the largest slab of each phase: about n/domains
-            let phase = |ph: usize| part.parts.iter().skip(ph).step_by(2).map(|r| r.len()).max().unwrap();
-            let cost = phase(0) + phase(1);
-            assert!(cost <= n / domains + 2, "{domains} domains: phases cost {cost} of {n}: {:?}", part.parts);
-        }
+        let part = partition(&w, 2).expect("a chain of 30 splits");
+        assert_eq!((part.n_domains(), part.parts.len()), (2, 4));
+        check(&w, &part);
+        // slabs: even ones, then odd ones, each odd slab waiting for its two neighbours
+        assert_eq!(part.colour, vec![0, 1, 0, 1]);
+        assert_eq!(part.wait_for, vec![vec![], vec![0, 2], vec![], vec![2]]);
+        // a sweep on two threads costs at most the pipelined slabs: about n/2
+        let b = sweep_balance(&w, 2, 2).unwrap();
+        assert!(2 * b.makespan <= b.total + 2 * 4, "{b:?}");
         // four levels give two domains (four slabs of one contact); fewer none
-        assert_eq!(partition(&chain(4), 3).map(|p| p.parts.len()), Some(4));
+        assert_eq!(partition(&chain(4), 2).map(|p| p.parts.len()), Some(4));
         assert!(partition(&chain(3), 2).is_none());
         assert!(partition(&chain(1), 2).is_none());
+        // more domains: coloured parts of a bisection (a chain needs two colours)
+        for domains in [3, 5] {
+            let part = partition(&chain(200), domains).expect("a chain of 200 splits");
+            check(&chain(200), &part);
+            assert_eq!(part.colour.iter().max(), Some(&1), "{:?}", part.colour);
+        }
+    }
+
+    /// The adjacency of a `k × k × k` lattice of contacts coupled to their 26 neighbours (the
+    /// pattern of a dense pile's `W`).
+    fn lattice(k: usize) -> BlockCsr {
+        let id = |x: usize, y: usize, z: usize| (z * k + y) * k + x;
+        let mut blocks = Vec::new();
+        for z in 0..k {
+            for y in 0..k {
+                for x in 0..k {
+                    for (dx, dy, dz) in (0..27).map(|d| (d % 3, (d / 3) % 3, d / 9)) {
+                        let (u, v, w) = (x + dx, y + dy, z + dz);
+                        if (1..=k).contains(&u) && (1..=k).contains(&v) && (1..=k).contains(&w) {
+                            let b = id(u - 1, v - 1, w - 1);
+                            let val = if b == id(x, y, z) { 4.0 } else { 0.1 };
+                            blocks.push(BlockTriplet { row: id(x, y, z), col: b, values: vec![val; 9] });
+                        }
+                    }
+                }
+            }
+        }
+        BlockCsr::from_triplets(&vec![3; k * k * k], &vec![3; k * k * k], blocks).unwrap()
+    }
+
+    /// Slabs of breadth-first levels cannot keep 16 workers busy on a pile (a level holds more
+    /// than 1/32 of the contacts); the coloured bisection can: a sweep of 14³ lattice contacts
+    /// on 16 workers takes less than 1/10 of the sweep on one.
+    #[test]
+    fn bisection_balances_sixteen_workers_on_a_lattice() {
+        let w = lattice(14);
+        let part = partition(&w, 16).expect("splits");
+        check(&w, &part);
+        let b = sweep_balance(&w, 16, 16).unwrap();
+        assert!(b.total >= 10 * b.makespan, "{b:?}");
+        let one = sweep_balance(&w, 16, 1).unwrap();
+        assert_eq!(one.makespan, one.total);
     }
 
     #[test]
