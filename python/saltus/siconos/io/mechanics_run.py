@@ -299,7 +299,7 @@ class MechanicsHdf5Runner:
         bcs = self._data.require_group("boundary_conditions")
         if name in bcs:
             return
-        d = bcs.create_dataset(name, (0,))
+        d = bcs.create_dataset(name, (0,), dtype=float)
         d.attrs.update(object1=object1, indices=np.asarray(indices, dtype=int), type=bc_class)
         if bc_class == "HarmonicBC":
             d.attrs.update(a=a, b=b, omega=omega, phi=phi)
