@@ -82,3 +82,28 @@ fn bad_loads_are_located_errors() {
     assert!(e.contains("only dynamic bodies"), "{e}");
     assert_eq!(build_err(&t), "built");
 }
+
+/// `<BoundaryCondition type="Function">`: the plate's vx from the plugin time function `ramp`
+/// (`vx = 0.5 t`), its other components free (it falls under gravity: the block rides along).
+#[test]
+fn plugin_prescribed_velocity() {
+    let dir = build_plugin("saltus-plugin-driven-body");
+    let text = edit(
+        &text(),
+        &[(
+            r#"<BoundaryCondition indices="0 1 2 3 4 5" type="HarmonicBC" a="0" b="0.3 0 0 0 0 0" omega="6.283185307179586" phi="0"/>"#,
+            r#"<BoundaryCondition indices="0" type="Function" library="saltus_plugin_driven_body" function="ramp" params="0.5"/>"#,
+        )],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("ramp.xml");
+    std::fs::write(&model, text).unwrap();
+    validate_xml(&model);
+    let tr = run(&model, &["--plugin-dir", dir.to_str().expect("utf-8 target dir"), "--every", "100"]);
+    let (t, vx, vz) = (tr.col("t"), tr.col("plate.vx"), tr.col("plate.vz"));
+    for k in 1..tr.len() {
+        assert!((vx[k] - 0.5 * t[k]).abs() <= 1e-12, "t {}: vx {}", t[k], vx[k]);
+    }
+    let n = tr.len() - 1;
+    assert!((vz[n] + 9.81 * t[n]).abs() <= 1e-9, "free fall along z: {}", vz[n]);
+}

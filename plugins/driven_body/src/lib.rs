@@ -8,9 +8,12 @@
 //! the velocity and a rotational damper `c_r` on the angular velocity:
 //! `f = −k (x − a) − c v`, `τ = −c_r Ω`; `params = [k, c, ax, ay, az, c_r]`. Status 1 on other
 //! params, 2 on other sizes.
+//!
+//! `ramp`: a prescribed velocity (`<BoundaryCondition type="Function">`), `out_i = a t` for every
+//! prescribed index; `params = [a]`.
 #![warn(missing_docs)]
 
-use saltus_plugin_abi::{export_abi_version, vector_field_fn};
+use saltus_plugin_abi::{export_abi_version, time_fn, vector_field_fn};
 
 export_abi_version!();
 
@@ -27,6 +30,16 @@ vector_field_fn!(
             out[i] = -k * (x[i] - a[i]) - c * x[7 + i];
             out[3 + i] = -cr * x[10 + i];
         }
+        Ok(())
+    }
+);
+
+time_fn!(
+    /// `out_i = a t` (`params = [a]`).
+    ramp,
+    |t, out, params| {
+        let [a] = *params else { return Err(1) };
+        out.fill(a * t);
         Ok(())
     }
 );
