@@ -255,7 +255,9 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
         Cmd::Check { model, strict, plugins } => {
             let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
             if loaded.model.mechanics.is_some() {
-                for l in mech_cmd::check(&loaded, &model, strict).map_err(from_mech)? {
+                for l in mech_cmd::check(&loaded, &model, strict, search_dirs(plugins.plugin_dirs.clone()))
+                    .map_err(from_mech)?
+                {
                     say(format_args!("{l}"));
                 }
                 return Ok(());

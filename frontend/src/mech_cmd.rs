@@ -7,7 +7,7 @@ use saltus_runtime::execute::execute;
 use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::{inputs, Format, Target};
 use saltus_runtime::run::mechanics::{self as runner_mech, MechRun};
-use saltus_runtime::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_runtime::xml::convert_mech::{build_mechanics_with, MechanicsBuilt};
 use saltus_runtime::xml::{plain, LoadedModel};
 use std::path::{Path, PathBuf};
 
@@ -84,7 +84,8 @@ pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &Summary, out: &Pat
 
 /// `saltus run` on a loaded `<Mechanics>` model; `say` receives the summary line (unless quiet).
 pub fn run(loaded: &LoadedModel, a: &MechRunArgs, stop: StopFlags, say: impl Fn(&str)) -> Result<(), MechFailure> {
-    let built = build_mechanics(loaded).map_err(|e| input(e.to_string()))?;
+    let built =
+        build_mechanics_with(loaded, a.plugin_dirs.clone(), Default::default()).map_err(|e| input(e.to_string()))?;
     let every = a.every.or(built.every).unwrap_or(1);
     let inputs = inputs::model_inputs(&a.model, &a.plugin_dirs);
     if is_hdf5(&a.out) {
@@ -163,8 +164,13 @@ fn run_hdf5(
 
 /// `saltus check` on a `<Mechanics>` model: the lines to print, after building the scene (and,
 /// with `strict`, taking its first step: exit code 3 if its solver did not converge).
-pub fn check(loaded: &LoadedModel, model: &Path, strict: bool) -> Result<Vec<String>, MechFailure> {
-    let built = build_mechanics(loaded).map_err(|e| input(e.to_string()))?;
+pub fn check(
+    loaded: &LoadedModel,
+    model: &Path,
+    strict: bool,
+    plugin_dirs: Vec<PathBuf>,
+) -> Result<Vec<String>, MechFailure> {
+    let built = build_mechanics_with(loaded, plugin_dirs, Default::default()).map_err(|e| input(e.to_string()))?;
     let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     let n_joints = built.model.joints().len();
     let problem = if n_joints == 0 {

@@ -2,7 +2,7 @@
 //! ([`saltus_mechanics::view`]).
 //!
 //! The scene comes from a model file with a `<Mechanics>` section (`saltus view MODEL.xml -o
-//! OUT.html [--t T]`, built by [`build_mechanics`]) or from `--scene spheres_in_a_box --n N [--t T]
+//! OUT.html [--t T]`, built by [`build_mechanics_with`]) or from `--scene spheres_in_a_box --n N [--t T]
 //! [--seed S]`.
 
 use clap::Args;
@@ -13,7 +13,7 @@ use saltus_mechanics::MechanicsSimulation;
 use saltus_runtime::drive::{drive, on_pool, NoProgress, RunOptions, Sinks, Stepper};
 use saltus_runtime::output::{RowSink, TargetError};
 use saltus_runtime::run::mechanics::{self as runner_mech, MechRun};
-use saltus_runtime::xml::convert_mech::build_mechanics;
+use saltus_runtime::xml::convert_mech::build_mechanics_with;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `saltus view`.
@@ -153,7 +153,10 @@ pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
                     m.display()
                 )));
             }
-            let built = build_mechanics(&loaded).map_err(|e| input(e.to_string()))?;
+            // plugin libraries (a body's <ExternalForce>) beside the model, then beside this executable
+            let exe_dir = std::env::current_exe().ok().and_then(|e| e.parent().map(std::path::Path::to_path_buf));
+            let built = build_mechanics_with(&loaded, exe_dir.into_iter().collect(), Default::default())
+                .map_err(|e| input(e.to_string()))?;
             let t_end = a.t.unwrap_or(built.t_end);
             if t_end <= built.t0 {
                 return Err(ViewFailure::Usage(format!(
@@ -188,7 +191,7 @@ mod tests {
     fn bodies_outside_their_lifetime_are_not_drawn() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/hopper/hopper.xml");
         let loaded = saltus_runtime::xml::load_file(&root).unwrap();
-        let built = build_mechanics(&loaded).unwrap();
+        let built = saltus_runtime::xml::convert_mech::build_mechanics(&loaded).unwrap();
         let sim = built.simulation().unwrap();
         let rec = Recording::new(&sim.model);
         let mut run = MechRun::new(sim, built.t0, built.h, 1600);

@@ -10,6 +10,7 @@
 //! plus the contact impulses. The body frame's origin is the centre of mass and `I` is the
 //! inertia tensor about it in the body frame.
 
+use crate::boundary::BoundaryCondition;
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use std::sync::Arc;
 
@@ -73,8 +74,11 @@ impl BodyState {
 }
 
 /// User external force: `(t, state) ↦ (f, τ)` with `f` in the world frame and `τ` in the body
-/// frame, added to the constant force and torque of the body.
-pub type ForceFn = Arc<dyn Fn(f64, &BodyState) -> (Vector3<f64>, Vector3<f64>) + Send + Sync>;
+/// frame (Siconos `NewtonEulerDS`: `fExt` inertial, `mExt` body frame by default), added to the
+/// constant force and torque of the body. An `Err` stops the step with its message. Moreau–Jean
+/// evaluates it at `(t_k, state_k)` and at `t_{k+1}` on the predicted state `x_k + h v_k`,
+/// `q_k ⊗ exp(h Ω_k)` with the twist `(v_k, Ω_k)` (Siconos's first Newton iterate).
+pub type ForceFn = Arc<dyn Fn(f64, &BodyState) -> Result<(Vector3<f64>, Vector3<f64>), String> + Send + Sync>;
 
 /// Prescribed motion of a kinematic body: `t ↦ (x, q, v, Ω)`, `v` world and `Ω` body frame
 /// (the caller keeps `v = ẋ` and `q̇ = ½ q ⊗ Ω` consistent).
@@ -102,6 +106,8 @@ pub struct RigidBody {
     pub force_fn: Option<ForceFn>,
     /// Prescribed motion (kinematic bodies only).
     pub motion: Option<MotionFn>,
+    /// Prescribed velocity on some twist components (dynamic bodies only).
+    pub(crate) boundary: Option<BoundaryCondition>,
     /// Contact group: laws are given per pair of groups.
     pub group: u32,
     pub(crate) mass: f64,
@@ -180,6 +186,26 @@ impl RigidBody {
     /// `true` for dynamic bodies.
     pub fn is_dynamic(&self) -> bool {
         self.kind == BodyKind::Dynamic
+    }
+    /// The prescribed velocity on some twist components, if any.
+    pub fn boundary_condition(&self) -> Option<&BoundaryCondition> {
+        self.boundary.as_ref()
+    }
+    /// `M⁻¹ Hᵀ` of one side of a contact (`ht`, `hr`: the 3×3 translational and rotational
+    /// Jacobian blocks): `(htᵀ/m, I⁻¹ hrᵀ)`, or the reduced inverse `M⁺` of a body with a
+    /// [`BoundaryCondition`] (no response along the prescribed components).
+    pub(crate) fn inv_mass_jac(&self, ht: &Matrix3<f64>, hr: &Matrix3<f64>) -> (Matrix3<f64>, Matrix3<f64>) {
+        match &self.boundary {
+            None => (ht.transpose() * self.inv_mass, self.inv_inertia * hr.transpose()),
+            Some(bc) => (Matrix3::from_diagonal(&bc.inv_mass_t) * ht.transpose(), bc.inv_inertia_r * hr.transpose()),
+        }
+    }
+    /// `M⁺ (f, τ)`: `(f/m, I⁻¹ τ)`, or the reduced inverse of a body with a boundary condition.
+    pub(crate) fn inv_mass_times(&self, f: &Vector3<f64>, tau: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+        match &self.boundary {
+            None => (f * self.inv_mass, self.inv_inertia * tau),
+            Some(bc) => (bc.inv_mass_t.component_mul(f), bc.inv_inertia_r * tau),
+        }
     }
     /// Indices of the body's colliders in [`crate::MechanicsModel::colliders`].
     pub fn collider_range(&self) -> std::ops::Range<usize> {

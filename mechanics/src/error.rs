@@ -50,6 +50,18 @@ pub enum MechanicsError {
         /// The body.
         body: BodyId,
     },
+    /// A user function (external force, prescribed velocity) failed.
+    #[error("at t = {t}: {what} of {body:?} failed: {message}")]
+    UserFunction {
+        /// Time of the evaluation.
+        t: f64,
+        /// Which function.
+        what: &'static str,
+        /// The body.
+        body: BodyId,
+        /// What the function said.
+        message: String,
+    },
     /// The state would become non-finite (the step is refused and the state kept).
     #[error("at t = {t}: the new state of {body:?} is not finite")]
     NonFiniteState {

@@ -12,6 +12,7 @@
 
 mod assembly;
 pub mod body;
+pub mod boundary;
 mod broad_phase;
 pub mod collision;
 pub mod convert;
@@ -30,6 +31,7 @@ pub mod simulation;
 pub mod view;
 
 pub use body::{BodyId, BodyKind, BodyState, ForceFn, Lifetime, MotionFn, RigidBody};
+pub use boundary::{BoundaryCondition, PrescribedVelocity, PrescribedVelocityFn};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};
 pub use error::{MechanicsError, Result};
 pub use joints::{Joint, JointId, JointType};

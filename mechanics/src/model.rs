@@ -2,6 +2,7 @@
 //! (the data of Siconos `mechanics`' `MechanicsHdf5Runner` input, built in Rust).
 
 use crate::body::{BodyId, BodyKind, BodyState, ForceFn, Lifetime, MotionFn, RigidBody};
+use crate::boundary::BoundaryCondition;
 use crate::convert::{from_pv, to_pose};
 use crate::error::{MechanicsError, Result};
 use crate::joints::{Joint, JointId, JointType};
@@ -82,6 +83,8 @@ pub struct BodyDesc {
     pub force_fn: Option<ForceFn>,
     /// Prescribed motion (kinematic bodies).
     pub motion: Option<MotionFn>,
+    /// Prescribed velocity on some twist components (dynamic bodies).
+    pub boundary: Option<BoundaryCondition>,
     /// Contact group.
     pub group: u32,
     /// When the body exists (default: always).
@@ -100,6 +103,7 @@ impl BodyDesc {
             torque: Vector3::zeros(),
             force_fn: None,
             motion: None,
+            boundary: None,
             group: 0,
             lifetime: Lifetime::default(),
         }
@@ -231,6 +235,26 @@ impl MechanicsModel {
     pub fn n_bodies(&self) -> usize {
         self.bodies.len()
     }
+    /// Sets (or with `None` removes) the prescribed velocity of some twist components of the
+    /// dynamic body `id` (Siconos `setBoundaryConditions`: one condition per body, the last
+    /// one set wins).
+    pub fn set_boundary_condition(&mut self, id: BodyId, bc: Option<BoundaryCondition>) -> Result<()> {
+        let b = self.bodies.get_mut(id.index()).ok_or_else(|| MechanicsError::InvalidModel {
+            what: format!("body {}", id.0),
+            reason: "no such body".into(),
+        })?;
+        let invalid = |reason: String| MechanicsError::InvalidModel { what: format!("body `{}`", b.name), reason };
+        let Some(mut bc) = bc else {
+            b.boundary = None;
+            return Ok(());
+        };
+        if !b.is_dynamic() {
+            return Err(invalid("only dynamic bodies take a boundary condition".into()));
+        }
+        bc.bind(b.mass, &b.inertia).map_err(|r| invalid(format!("boundary condition: {r}")))?;
+        b.boundary = Some(bc);
+        Ok(())
+    }
 
     /// Sets the law between groups `g1` and `g2` (both orders). Pairs of groups without a law
     /// do not interact (as in Siconos mechanics).
@@ -321,10 +345,17 @@ impl MechanicsModel {
             if d.force_fn.is_some() {
                 return Err(invalid("only dynamic bodies take forces".into()));
             }
+            if d.boundary.is_some() {
+                return Err(invalid("only dynamic bodies take a boundary condition".into()));
+            }
             (0.0, Matrix3::zeros(), true)
         };
         if (d.kind == BodyKind::Kinematic) != d.motion.is_some() {
             return Err(invalid("kinematic bodies, and only they, need a prescribed motion".into()));
+        }
+        let mut boundary = d.boundary;
+        if let Some(bc) = &mut boundary {
+            bc.bind(mass, &inertia).map_err(|r| invalid(format!("boundary condition: {r}")))?;
         }
         let start = self.colliders.len();
         self.colliders.extend(colliders);
@@ -346,6 +377,7 @@ impl MechanicsModel {
             torque: d.torque,
             force_fn: d.force_fn,
             motion: d.motion,
+            boundary,
             group: d.group,
             mass,
             inertia,

@@ -9,7 +9,7 @@ use crate::joints::projection::ProjectionReport;
 use crate::joints::step::JointWorkspace;
 use crate::joints::JointProjection;
 use crate::model::MechanicsModel;
-use crate::moreau_jean::{free_angular_velocity, free_velocity, update_pose};
+use crate::moreau_jean::{free_angular_velocity, free_angular_velocity_bc, free_velocity, predicted, update_pose};
 use crate::relation::{contact_frame, SideJacobian};
 use crate::BodyId;
 use nalgebra::{Matrix3, Vector3};
@@ -116,6 +116,25 @@ pub(crate) struct BodyWork {
     /// `τ_θ`, the θ-weighted torque of the step (dynamic bodies).
     pub(crate) tau: Vector3<f64>,
     pub(crate) next: Option<BodyState>,
+}
+
+/// `true` when the normal row of the contact's Delassus block, `W_NN = Σ_s H_{N,s} M_s⁺ H_{N,s}ᵀ`,
+/// is positive: an impulse can change the normal velocity. With prescribed velocities on both
+/// sides (or on a body against a static one) it can be zero, and the contact is left out.
+fn responds_normally(
+    jac: &[SideJacobian; 2],
+    g: &[(Matrix3<f64>, Matrix3<f64>); 2],
+    body: &[u32; 2],
+    bodies: &[crate::RigidBody],
+) -> bool {
+    let (mut w, mut scale) = (0.0, 0.0);
+    for s in 0..2 {
+        if body[s] != NO_BODY {
+            w += (jac[s].ht.row(0) * g[s].0.column(0))[0] + (jac[s].hr.row(0) * g[s].1.column(0))[0];
+            scale += bodies[body[s] as usize].inv_mass();
+        }
+    }
+    w > 1e-12 * scale
 }
 
 /// A running simulation: the model, the time, the options and every buffer reused between steps.
@@ -244,7 +263,7 @@ impl MechanicsSimulation {
         let g = self.model.gravity;
         self.work.clear();
         let mut gyro_fail = 0;
-        for (i, b) in self.model.bodies.iter().enumerate() {
+        for (i, b) in self.model.bodies.iter_mut().enumerate() {
             let id = BodyId(i as u32);
             let s = &b.state;
             let w = match b.kind {
@@ -261,26 +280,41 @@ impl MechanicsSimulation {
                     let (mut f0, mut f1) = (b.force + g * b.mass, b.force + g * b.mass);
                     let (mut tau0, mut tau1) = (b.torque, b.torque);
                     if let Some(ff) = &b.force_fn {
-                        let (fa, ta) = ff(t0, s);
-                        let (fb, tb) = ff(t1, s);
+                        let fail =
+                            |t, message| MechanicsError::UserFunction { t, what: "external force", body: id, message };
+                        let (fa, ta) = ff(t0, s).map_err(|m| fail(t0, m))?;
+                        let (fb, tb) = ff(t1, &predicted(s, h)).map_err(|m| fail(t1, m))?;
                         if ![fa, ta, fb, tb].iter().all(|v| v.iter().all(|x| x.is_finite())) {
                             return Err(MechanicsError::NonFiniteUserValue { t: t0, what: "external force", body: id });
                         }
                         (f0, f1, tau0, tau1) = (f0 + fa, f1 + fb, tau0 + ta, tau1 + tb);
                     }
-                    let v = free_velocity(&s.v, b.inv_mass, &f0, &f1, h, theta);
+                    let mut v = free_velocity(&s.v, b.inv_mass, &f0, &f1, h, theta);
                     let tau = tau1 * theta + tau0 * (1.0 - theta);
-                    let (omega, ok) = free_angular_velocity(
-                        &b.inertia,
-                        &b.inv_inertia,
-                        b.isotropic,
-                        &s.omega,
-                        &tau,
-                        h,
-                        theta,
-                        self.opts.gyro_tol,
-                        self.opts.gyro_max_iter,
-                    );
+                    let (omega, ok) = match &mut b.boundary {
+                        None => free_angular_velocity(
+                            &b.inertia,
+                            &b.inv_inertia,
+                            b.isotropic,
+                            &s.omega,
+                            &tau,
+                            h,
+                            theta,
+                            self.opts.gyro_tol,
+                            self.opts.gyro_max_iter,
+                        ),
+                        Some(bc) => {
+                            bc.evaluate(t1).map_err(|message| MechanicsError::UserFunction {
+                                t: t1,
+                                what: "prescribed velocity",
+                                body: id,
+                                message,
+                            })?;
+                            bc.impose_v(&mut v);
+                            let (gt, gi) = (self.opts.gyro_tol, self.opts.gyro_max_iter);
+                            free_angular_velocity_bc(&b.inertia, b.isotropic, bc, &s.omega, &tau, (h, theta), (gt, gi))
+                        }
+                    };
                     gyro_fail += usize::from(!ok);
                     BodyWork { v, omega, tau, next: None }
                 }
@@ -332,12 +366,15 @@ impl MechanicsSimulation {
                 u_free += jac[s].apply(&w.v, &w.omega);
                 if b.is_dynamic() {
                     body[s] = ids[s].0;
-                    g[s] = (jac[s].ht.transpose() * b.inv_mass, b.inv_inertia * jac[s].hr.transpose());
+                    g[s] = b.inv_mass_jac(&jac[s].ht, &jac[s].hr);
                 }
             }
             // Index set 1: predicted closing within the step.
             if !moreau_jean_active(c.gap, u_k.x, self.opts.gamma, h, delta) {
                 continue;
+            }
+            if ids.iter().any(|i| bodies[i.index()].boundary.is_some()) && !responds_normally(&jac, &g, &body, bodies) {
+                continue; // prescribed along the normal on both sides: the prescription wins
             }
             c.active = true;
             self.active.push(k as u32);

@@ -22,7 +22,7 @@ in the body frame. Errors are ``saltus.ModelError`` (bad scene) and ``saltus.Sim
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -122,6 +122,14 @@ class MechanicsSimulation:
 
     def kinetic_energy(self) -> float:
         return self._core.kinetic_energy()
+
+    def set_external_force(self, body: Union[int, str], force: Sequence[float], torque: Sequence[float] = (0, 0, 0)) -> None:
+        """Sets the constant force (world frame, added to ``m g``) and torque (body frame) of a
+        dynamic body from the next step on: what a Siconos controller does with
+        ``setFExtPtr``/``setMExtPtr`` between steps."""
+        if isinstance(body, str):
+            body = self.body_names().index(body)
+        self._core.set_external_force(int(body), [float(x) for x in force], [float(x) for x in torque])
 
     def state(self, body: Union[int, str]) -> Dict[str, np.ndarray]:
         """``position``, ``orientation`` (w, x, y, z), ``velocity``, ``angular_velocity`` of a body."""
@@ -289,6 +297,47 @@ class Scene:
         return self._core.add_joint(
             name, object1, object2, joint_class, first(points, "points"), first(axes, "axes")
         )
+
+    def set_external_force(self, name: str, force: Sequence[float] = (0.0, 0.0, 0.0),
+                           torque: Sequence[float] = (0.0, 0.0, 0.0)) -> None:
+        """Constant force (world frame, added to the weight ``m g``) and torque (body frame, as
+        Siconos's ``mExt``) of the dynamic body ``name`` (Siconos ``setFExtPtr``/``setMExtPtr``)."""
+        self._core.set_external_force(name, [float(x) for x in force], [float(x) for x in torque])
+
+    def add_external_function(self, name: str, function: Optional[Callable] = None, library: Optional[str] = None,
+                              symbol: Optional[str] = None, params: Sequence[float] = (),
+                              plugin_dirs: Sequence[str] = ()) -> None:
+        """A user force and torque of ``(t, pose, twist)`` on the dynamic body ``name``, added
+        every step to its constant force, torque and weight: ``function(t, x)`` with ``x`` the 13
+        numbers ``x y z qw qx qy qz vx vy vz wx wy wz`` (velocity in the world frame, angular
+        velocity in the body frame) returns 6 numbers, the force in the world frame and the torque
+        in the body frame. A Python callable costs about a microsecond per call (it takes the
+        GIL): for speed, give instead the plugin function ``symbol`` of ``library`` (a
+        ``saltus_vector_field_fn`` with the same layout, found in ``plugin_dirs``) and its
+        ``params``. Moreau–Jean evaluates it at ``(t_k, state_k)`` and at ``t_{k+1}`` on the pose
+        advanced by ``h`` with the twist of ``t_k``."""
+        if (function is None) == (library is None or symbol is None):
+            raise ModelError(f"invalid force of `{name}`: give a function, or a library and a symbol")
+        self._core.set_force_function(name, function, library, symbol, [float(x) for x in params],
+                                      [str(d) for d in plugin_dirs])
+
+    def add_boundary_condition(self, name: str, object1: str, indices: Sequence[int], bc_class: str = "FixedBC",
+                               v=None, a=None, b=None, omega=None, phi=None,
+                               function: Optional[Callable] = None) -> None:
+        """Prescribed velocity on the twist components ``indices`` of the dynamic body
+        ``object1`` (Siconos ``add_boundary_condition``; ``name`` only labels it): ``0, 1, 2`` the
+        velocity in the world frame, ``3, 4, 5`` the angular velocity in the body frame.
+        ``bc_class``: ``FixedBC`` (0), ``BoundaryCondition`` (constant ``v``, one value per index),
+        ``HarmonicBC`` (``a + b cos(omega t + phi)``, one value or one per index), or a callable
+        ``function(t)`` returning one value per index. The prescribed components hold at every
+        step end; contacts see the body as of infinite mass along them. One condition per body
+        (the last one set wins, as Siconos)."""
+
+        def vals(x):
+            return None if x is None else [float(y) for y in np.atleast_1d(np.asarray(x, dtype=float))]
+
+        self._core.set_boundary_condition(object1, [int(i) for i in indices], str(bc_class), vals(v), vals(a),
+                                          vals(b), vals(omega), vals(phi), function)
 
     @property
     def n_bodies(self) -> int:

@@ -15,7 +15,7 @@ use saltus_runtime::run::control::ControlRun;
 use saltus_runtime::run::mechanics::{self as runner_mech, named_error, MechRun};
 use saltus_runtime::run::nullspace::NullSpaceRun;
 use saltus_runtime::xml::convert_control::{build_control, ControlBuilt};
-use saltus_runtime::xml::convert_mech::{build_mechanics, MechanicsBuilt};
+use saltus_runtime::xml::convert_mech::{build_mechanics_with, MechanicsBuilt};
 use saltus_runtime::xml::convert_nullspace::{build_nullspace, NullSpaceBuilt};
 use saltus_runtime::xml::{self, LoadedModel};
 use std::path::PathBuf;
@@ -73,7 +73,7 @@ impl CoreModelRun {
 pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyResult<Result<CoreModelRun, LoadedModel>> {
     let err = |e: xml::ModelError| ModelError::new_err(e.to_string());
     let model = if loaded.model.mechanics.is_some() {
-        Model::Mechanics(Box::new(build_mechanics(&loaded).map_err(err)?))
+        Model::Mechanics(Box::new(build_mechanics_with(&loaded, plugin_dirs.clone(), Default::default()).map_err(err)?))
     } else if loaded.model.control.is_some() {
         let built = build_control(&loaded, plugin_dirs.clone()).map_err(err)?;
         let every = loaded.model.output.as_ref().and_then(|o| o.every);

@@ -223,3 +223,13 @@ pub fn host_fns(d: Option<&Bound<'_, PyDict>>) -> PyResult<(HostFns, Raised)> {
     }
     Ok((h, raised))
 }
+
+/// A Python callable `f(t) -> values` as a kernel time function (see [`host_fns`]).
+pub(crate) fn time_vec_fn(f: Py<PyAny>, name: String, raised: Raised) -> TimeVecFn {
+    time_fn(f, name, raised)
+}
+
+/// A Python callable `f(t, x) -> values` as a kernel state function (see [`host_fns`]).
+pub(crate) fn state_vec_fn(f: Py<PyAny>, name: String, raised: Raised) -> StateVecFn {
+    state_vec(f, name, raised)
+}

@@ -11,6 +11,7 @@
 mod errors;
 mod file_sim;
 mod host;
+mod mech_loads;
 mod mech_py;
 mod numerics_py;
 mod ode_py;

@@ -4,6 +4,7 @@
 //! the CSV of `saltus run` (`t`, `NAME.x`, …), with the GIL released. Only conversions here.
 
 use crate::errors::{guard, ModelError, SaltusError, SimulationError};
+use crate::mech_loads;
 use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
@@ -20,6 +21,7 @@ use saltus_runtime::drive::{drive, on_pool, step_once, Discard, NoProgress, RunO
 use saltus_runtime::output::memory::ColumnTable;
 use saltus_runtime::output::TargetError;
 use saltus_runtime::run::mechanics::{MechRun, SceneSink};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// Model-building errors become `ModelError`, step errors `SimulationError`.
@@ -123,6 +125,16 @@ pub struct CoreMechanicsModel {
 impl CoreMechanicsModel {
     fn model(&mut self) -> PyResult<&mut MechanicsModel> {
         self.model.as_mut().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))
+    }
+    /// The dynamic body called `name`.
+    fn dynamic_body(&mut self, name: &str) -> PyResult<&mut saltus_mechanics::RigidBody> {
+        let model = self.model()?;
+        let id = model.body_by_name(name).ok_or_else(|| model_err("load", format!("no body `{name}`")))?;
+        let b = model.body_mut(id);
+        if !b.is_dynamic() {
+            return Err(model_err(&format!("load of `{name}`"), "only dynamic bodies take forces"));
+        }
+        Ok(b)
     }
 }
 
@@ -238,6 +250,70 @@ impl CoreMechanicsModel {
     /// Number of bodies.
     fn n_bodies(&mut self) -> PyResult<usize> {
         Ok(self.model()?.n_bodies())
+    }
+
+    /// Constant force (world frame, added to `m g`) and torque (body frame) of body `name`.
+    fn set_external_force(&mut self, name: &str, force: Vec<f64>, torque: Vec<f64>) -> PyResult<()> {
+        guard(|| {
+            let what = format!("external force of `{name}`");
+            let (f, t) = (vec3(&what, &force)?, vec3(&what, &torque)?);
+            let b = self.dynamic_body(name)?;
+            (b.force, b.torque) = (f, t);
+            Ok(())
+        })
+    }
+
+    /// The user force of body `name`: a Python callable `function(t, x)` (`x` the 13 numbers
+    /// `x y z qw qx qy qz vx vy vz wx wy wz`, returning the force in the world frame and the
+    /// torque in the body frame, 6 numbers), or the plugin function `symbol` of `library`
+    /// (searched in `plugin_dirs`) with `params`.
+    #[pyo3(signature = (name, function=None, library=None, symbol=None, params=Vec::new(), plugin_dirs=Vec::new()))]
+    fn set_force_function(
+        &mut self,
+        name: &str,
+        function: Option<Py<PyAny>>,
+        library: Option<String>,
+        symbol: Option<String>,
+        params: Vec<f64>,
+        plugin_dirs: Vec<PathBuf>,
+    ) -> PyResult<()> {
+        guard(|| {
+            let f = match (function, library, symbol) {
+                (Some(f), None, None) => mech_loads::python_force(f, name),
+                (None, Some(l), Some(s)) => mech_loads::plugin_force(&l, &s, params, plugin_dirs, 0.0)?,
+                _ => {
+                    return Err(model_err(&format!("force of `{name}`"), "give a function, or a library and a symbol"))
+                }
+            };
+            self.dynamic_body(name)?.force_fn = Some(f);
+            Ok(())
+        })
+    }
+
+    /// Prescribed velocity of the twist components `indices` of body `name` (Siconos
+    /// `add_boundary_condition`: `bc_class` `FixedBC`, `BoundaryCondition` with `v`,
+    /// `HarmonicBC` with `a + b cos(omega t + phi)`, or a callable `function(t) -> values`).
+    #[pyo3(signature = (name, indices, bc_class="FixedBC", v=None, a=None, b=None, omega=None, phi=None, function=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn set_boundary_condition(
+        &mut self,
+        name: &str,
+        indices: Vec<usize>,
+        bc_class: &str,
+        v: Option<Vec<f64>>,
+        a: Option<Vec<f64>>,
+        b: Option<Vec<f64>>,
+        omega: Option<Vec<f64>>,
+        phi: Option<Vec<f64>>,
+        function: Option<Py<PyAny>>,
+    ) -> PyResult<()> {
+        guard(|| {
+            let bc = mech_loads::boundary_condition(name, indices, bc_class, v, [a, b, omega, phi], function)?;
+            let model = self.model()?;
+            let id =
+                model.body_by_name(name).ok_or_else(|| model_err("boundary condition", format!("no body `{name}`")))?;
+            model.set_boundary_condition(id, Some(bc)).map_err(to_py)
+        })
     }
 
     /// The simulation of this scene from `t0` with step `h` (the scene is moved into it): the
@@ -372,6 +448,23 @@ impl CoreMechanicsSimulation {
     /// Masses (inf for static bodies).
     fn masses<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         PyArray1::from_vec(py, self.run.sim.model.bodies.iter().map(|b| b.mass()).collect())
+    }
+    /// Sets the constant force (world frame, added to `m g`) and torque (body frame) of the
+    /// dynamic body `i` from the next step on (Siconos `setFExtPtr`/`setMExtPtr` between steps).
+    fn set_external_force(&mut self, i: usize, force: Vec<f64>, torque: Vec<f64>) -> PyResult<()> {
+        guard(|| {
+            let what = format!("external force of body {i}");
+            let (f, t) = (vec3(&what, &force)?, vec3(&what, &torque)?);
+            if f.iter().chain(t.iter()).any(|x| !x.is_finite()) {
+                return Err(model_err(&what, "not finite"));
+            }
+            let b = self.run.sim.model.bodies.get_mut(i).ok_or_else(|| SaltusError::new_err(format!("no body {i}")))?;
+            if !b.is_dynamic() {
+                return Err(model_err(&what, "only dynamic bodies take forces"));
+            }
+            (b.force, b.torque) = (f, t);
+            Ok(())
+        })
     }
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {

@@ -372,8 +372,42 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
         with pytest.raises(NotImplementedError, match="Cone"):
             io.add_primitive_shape("c", "Cone", (1, 1))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="set_external_forces"):
-            io.run(T=0.01, set_external_forces=lambda body: None)
+        with pytest.raises(NotImplementedError, match="controller"):
+            io.run(T=0.01, controller=object())
+
+
+def test_mechanics_runner_external_forces_and_boundary_conditions(hook, tmp_path, monkeypatch):
+    """Siconos's set_external_forces (once per body, replacing gravity) and
+    add_boundary_condition: a ball pushed by setFExtPtr falls with a = F/m exactly (θ = ½), one
+    under no force at all stays, one with a HarmonicBC on vz follows its law."""
+    pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="f.hdf5") as io:
+        io.add_primitive_shape("Ball", "Sphere", (0.1,))
+        io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+        io.add_object("pushed", [Contactor("Ball")], translation=[0, 0, 1], mass=2.0)
+        io.add_object("idle", [Contactor("Ball")], translation=[5, 0, 1], mass=1.0)
+        io.add_object("shaken", [Contactor("Ball")], translation=[10, 0, 1], mass=1.0)
+        io.add_boundary_condition("vib", "shaken", indices=[2], bc_class="HarmonicBC", a=0.0, b=0.5,
+                                  omega=10.0, phi=0.0)
+
+    def forces(body):
+        if body.number() == 1:
+            body.setFExtPtr([0.0, 0.0, -3.0 * body.scalarMass()])
+
+    with MechanicsHdf5Runner(io_filename="f.hdf5", mode="r+", set_external_forces=forces) as io:
+        io.run(T=0.5, h=0.01, theta=0.5)
+        dyn, vel = io.dynamic_data()[:], io.velocities_data()[:]
+    last = dyn[dyn[:, 0] == dyn[:, 0].max()]
+    z = {int(r[1]): r[4] for r in last}
+    assert z[1] == pytest.approx(1 - 3.0 * 0.5**2 / 2, abs=1e-12)
+    assert z[2] == 1.0
+    v3 = vel[vel[:, 1] == 3]
+    t = v3[:, 0]
+    np.testing.assert_allclose(v3[t > 0, 4], 0.5 * np.cos(10.0 * t[t > 0]), atol=1e-12)
 
 
 def test_convexhull_of_a_box_has_the_box_inertia(hook):

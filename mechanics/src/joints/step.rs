@@ -51,8 +51,7 @@ pub(crate) struct ScalarRow {
 
 /// `M_b⁻¹ (f, τ)` for a dynamic body (`f` world, `τ` body frame).
 fn inv_mass_times(b: &RigidBody, x: &SVector<f64, 6>) -> SVector<f64, 6> {
-    let f = Vector3::new(x[0], x[1], x[2]) * b.inv_mass();
-    let t = b.inv_inertia() * Vector3::new(x[3], x[4], x[5]);
+    let (f, t) = b.inv_mass_times(&Vector3::new(x[0], x[1], x[2]), &Vector3::new(x[3], x[4], x[5]));
     SVector::<f64, 6>::from_iterator(f.iter().chain(t.iter()).copied())
 }
 
@@ -254,7 +253,7 @@ pub(crate) fn solve_step(
                 let b = &bodies[r.body[s] as usize];
                 let half = nalgebra::UnitQuaternion::from_scaled_axis(mid_vel[r.body[s] as usize].1 * (0.5 * h));
                 let t = half.inverse_transform_vector(&Vector3::new(r.jac[s][3], r.jac[s][4], r.jac[s][5]));
-                let gt = b.inv_inertia() * t;
+                let gt = b.inv_mass_times(&Vector3::zeros(), &t).1;
                 r.g[s][3] = gt[0];
                 r.g[s][4] = gt[1];
                 r.g[s][5] = gt[2];

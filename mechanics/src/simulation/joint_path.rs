@@ -74,7 +74,11 @@ impl MechanicsSimulation {
                 }
                 if b.is_dynamic() && !b.isotropic {
                     let rot = nalgebra::UnitQuaternion::from_scaled_axis(om_th * h);
-                    let free = b.inv_inertia * (rot.inverse_transform_vector(&(b.inertia * om0)) + w.tau * h);
+                    let rhs = rot.inverse_transform_vector(&(b.inertia * om0)) + w.tau * h;
+                    let free = match &b.boundary {
+                        None => b.inv_inertia * rhs,
+                        Some(bc) => bc.solve_rotation(&b.inertia, &rhs, &bc.omega_b().unwrap_or_else(Vector3::zeros)),
+                    };
                     change = change.max(rel(free, w.omega));
                     w.omega = free;
                 }

@@ -89,6 +89,21 @@ impl Binder<'_> {
         }
     }
 
+    /// `out = f(t)` from a [`saltus_plugin_abi::TimeFn`] or a host time function.
+    pub fn time_vec(
+        &mut self,
+        library: &str,
+        symbol: &str,
+        params: &[f64],
+        path: &str,
+    ) -> Result<TimeVecFn, ModelError> {
+        if library == HOST_LIBRARY {
+            return self.host_time(symbol, path);
+        }
+        let f = self.plugins.time_fn(library, symbol, path, params.to_vec()).map_err(|e| self.perr(path, e))?;
+        Ok(Arc::new(move |t, out: &mut [f64]| f.call(t, out).map_err(user_err)))
+    }
+
     fn host_time(&self, function: &str, path: &str) -> Result<TimeVecFn, ModelError> {
         self.host_fn(&self.host.time, function, path)
     }

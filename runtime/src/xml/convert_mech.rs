@@ -2,15 +2,19 @@
 //! name, bodies with their contactors, contact laws per pair of groups, and the Moreau–Jean
 //! options of `<Simulation>`. Every error names the element path (and its position).
 
+use super::bind::Binder;
 use super::schema::*;
 use super::values::{matrix, parse_numbers, MatrixValue};
+use super::HostFns;
 use super::{plain, LoadedModel, ModelError};
+use crate::plugin::PluginResolver;
 use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
 use saltus_kernel::OnNonConvergence;
 use saltus_mechanics::{
     BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, MotionFn, ShapeDesc,
 };
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A `<Mechanics>` model ready to run: the scene, its integrator options and time span.
@@ -159,11 +163,12 @@ fn motion(
 }
 
 fn body(
-    m: &LoadedModel,
+    binder: &mut Binder,
     b: &RigidBodySpec,
     path: &str,
     shapes: &HashMap<&str, ShapeDesc>,
 ) -> Result<BodyDesc, ModelError> {
+    let m = binder.model;
     let at = |e: String| m.error_at(path, e);
     let kind = match &b.kind {
         None => BodyKindSpec::Dynamic,
@@ -221,6 +226,20 @@ fn body(
     if kind != BodyKindSpec::Dynamic && (b.force.is_some() || b.torque.is_some()) {
         return Err(at("only dynamic bodies take a force or a torque".into()));
     }
+    if let Some(f) = &b.external_force {
+        let fpath = format!("{path}/ExternalForce");
+        if kind != BodyKindSpec::Dynamic {
+            return Err(m.error_at(&fpath, "only dynamic bodies take an external force"));
+        }
+        d.force_fn = Some(super::convert_mech_loads::external_force(binder, f, &fpath)?);
+    }
+    if let Some(bc) = &b.boundary_condition {
+        let bpath = format!("{path}/BoundaryCondition");
+        if kind != BodyKindSpec::Dynamic {
+            return Err(m.error_at(&bpath, "only dynamic bodies take a boundary condition"));
+        }
+        d.boundary = Some(super::convert_mech_loads::boundary_condition(binder, bc, &bpath)?);
+    }
     match (kind, b.mass, &b.inertia, b.density) {
         (BodyKindSpec::Dynamic, Some(mass), Some(i), None) => {
             let x = numbers(i, "inertia", &[3, 9]).map_err(at)?;
@@ -260,9 +279,21 @@ fn body(
     Ok(d)
 }
 
-/// Builds the scene of a `<Mechanics>` model (the caller has checked that it has one).
+/// Builds the scene of a `<Mechanics>` model (the caller has checked that it has one); plugin
+/// libraries resolve relative to the model file.
 pub fn build_mechanics(m: &LoadedModel) -> Result<MechanicsBuilt, ModelError> {
+    build_mechanics_with(m, Vec::new(), HostFns::default())
+}
+
+/// [`build_mechanics`] with the `--plugin-dir` search directories and the functions of an
+/// embedding application (`library=":host"`).
+pub fn build_mechanics_with(
+    m: &LoadedModel,
+    plugin_dirs: Vec<PathBuf>,
+    host: HostFns,
+) -> Result<MechanicsBuilt, ModelError> {
     let mf = &m.model;
+    let mut binder = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0: mf.time.t0, host };
     let Some(mech) = &mf.mechanics else {
         return Err(m.error_at("Mechanics", "the model has no <Mechanics> section"));
     };
@@ -304,7 +335,7 @@ pub fn build_mechanics(m: &LoadedModel) -> Result<MechanicsBuilt, ModelError> {
     for item in &mech.items {
         let MechItem::RigidBody(b) = item else { continue };
         let path = format!("Mechanics/RigidBody[{}]", b.name);
-        let desc = body(m, b, &path, &shapes)?;
+        let desc = body(&mut binder, b, &path, &shapes)?;
         model.add_body(desc).map_err(|e| m.error_at(&path, e.to_string()))?;
         n_bodies += 1;
     }

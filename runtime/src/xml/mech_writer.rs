@@ -147,8 +147,11 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
         if b.lifetime.death.is_finite() {
             let _ = write!(out, " death=\"{}\"", plain(b.lifetime.death));
         }
-        if b.force_fn.is_some() {
-            return Err(format!("body `{}` has a force function: it cannot be written", b.name));
+        if b.force_fn.is_some() || b.boundary_condition().is_some() {
+            return Err(format!(
+                "body `{}` has a force function or a boundary condition: it cannot be written",
+                b.name
+            ));
         }
         let cs = b.collider_range();
         if cs.len() == 1 {

@@ -207,6 +207,50 @@ pub struct RigidBodySpec {
     pub contactors: Vec<ContactorSpec>,
     #[serde(rename = "Oscillation", default, skip_serializing_if = "is_none")]
     pub oscillation: Option<OscillationSpec>,
+    #[serde(rename = "ExternalForce", default, skip_serializing_if = "is_none")]
+    pub external_force: Option<Box<BodyForceSpec>>,
+    #[serde(rename = "BoundaryCondition", default, skip_serializing_if = "is_none")]
+    pub boundary_condition: Option<Box<BoundaryConditionSpec>>,
+}
+
+/// `<ExternalForce library=".." function=".." params=".."/>`: a user force and torque of
+/// `(t, pose, twist)` (see `convert_mech_loads`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyForceSpec {
+    #[serde(rename = "@library")]
+    pub library: String,
+    #[serde(rename = "@function")]
+    pub function: String,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
+}
+
+/// `<BoundaryCondition indices=".." type="FixedBC|BoundaryCondition|HarmonicBC|Function" ../>`:
+/// prescribed velocity of some twist components (see `convert_mech_loads`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundaryConditionSpec {
+    #[serde(rename = "@indices")]
+    pub indices: String,
+    #[serde(rename = "@type")]
+    pub kind: String,
+    #[serde(rename = "@velocity", default, skip_serializing_if = "is_none")]
+    pub velocity: Option<String>,
+    #[serde(rename = "@a", default, skip_serializing_if = "is_none")]
+    pub a: Option<String>,
+    #[serde(rename = "@b", default, skip_serializing_if = "is_none")]
+    pub b: Option<String>,
+    #[serde(rename = "@omega", default, skip_serializing_if = "is_none")]
+    pub omega: Option<String>,
+    #[serde(rename = "@phi", default, skip_serializing_if = "is_none")]
+    pub phi: Option<String>,
+    #[serde(rename = "@library", default, skip_serializing_if = "is_none")]
+    pub library: Option<String>,
+    #[serde(rename = "@function", default, skip_serializing_if = "is_none")]
+    pub function: Option<String>,
+    #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
+    pub params: Option<String>,
 }
 
 /// `<Contactor shape=".." translation=".." orientation=".."/>`.

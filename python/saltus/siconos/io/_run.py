@@ -18,9 +18,8 @@ _IGNORED = {
     "solver_options_pos", "projection_itermax", "projection_tolerance_unilateral", "Newton_max_iter",
 }
 _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, output_frequency=None,
-                 solver_options=None, bullet_options=None, projection_tolerance=1e-8)
+                 solver_options=None, bullet_options=None, projection_tolerance=1e-8, set_external_forces=None)
 _REFUSED = {
-    "set_external_forces": "user force callbacks (set_external_forces)",
     "controller": "controllers",
     "interaction_manager": "a user interaction manager",
     "body_class": "user body classes",
@@ -107,7 +106,82 @@ def _alive(obj, t: float, eps: float) -> bool:
     return (tob < 0 or tob <= t + eps) and (tod < 0 or tod > t + eps)
 
 
-def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 0.0, states=None):
+class _Body:
+    """What Siconos's ``set_external_forces(body)`` receives (a ``NewtonEulerDS``): its mass and
+    the setters of its constant force (world frame) and torque (body frame)."""
+
+    def __init__(self, name: str, mass: float, number: int):
+        self._name, self._mass, self._number = name, float(mass), int(number)
+        self.force, self._mext, self._fext_torque = np.zeros(3), np.zeros(3), np.zeros(3)
+
+    @property
+    def torque(self):
+        return self._mext + self._fext_torque
+
+    def scalarMass(self) -> float:
+        return self._mass
+
+    def number(self) -> int:
+        return self._number
+
+    def setFExtPtr(self, f) -> None:
+        """3 values; 6 values fill the whole wrench as in Siconos (the last 3: a body-frame torque)."""
+        f = np.asarray(f, dtype=float).ravel()
+        if f.size not in (3, 6):
+            raise ValueError(f"setFExtPtr: 3 or 6 values, got {f.size}")
+        self.force = f[:3].copy()
+        self._fext_torque = f[3:].copy() if f.size == 6 else np.zeros(3)
+
+    def setMExtPtr(self, m) -> None:
+        self._mext = np.asarray(m, dtype=float).reshape(3)
+
+    def fExt(self):
+        return self.force
+
+    def mExt(self):
+        return self._mext
+
+    def setIsMextExpressedInInertialFrame(self, value) -> None:
+        if value:
+            raise_unsupported("NewtonEulerDS.setIsMextExpressedInInertialFrame(True)",
+                              "torques are in the body frame (Siconos's default)")
+
+    def setComputeFExtFunction(self, *a, **k):
+        raise_unsupported("NewtonEulerDS.setComputeFExtFunction (C plugins)",
+                          "use saltus.mechanics.Scene.add_external_function (a callable or a Saltus plugin)")
+
+    setComputeMExtFunction = setComputeFExtFunction
+
+
+def _apply_loads(io, scene, names, forces) -> None:
+    """Siconos's ``set_external_forces`` on each dynamic body, then the boundary conditions of
+    the bodies present (in the group's order: one per body, the last wins)."""
+    data = io._data
+    if forces is not None:
+        for name in names:
+            obj = data["input"][name]
+            mass = obj.attrs.get("mass")
+            if mass is None or float(mass) <= 0:
+                continue
+            body = _Body(name, float(mass), int(obj.attrs["id"]))
+            forces(body)
+            scene.set_external_force(name, body.force, body.torque)
+    bcs = data.get("boundary_conditions")
+    for _, d in (bcs.items() if bcs is not None else ()):
+        a = d.attrs
+        if str(a["object1"]) not in names:
+            continue
+        kind = str(a["type"])
+        kw = {}
+        if kind == "HarmonicBC":
+            kw = {k: a[k] for k in ("a", "b", "omega", "phi")}
+        elif kind == "BoundaryCondition":
+            kw = {"v": a["v"]}
+        scene.add_boundary_condition(str(d.name), str(a["object1"]), [int(i) for i in np.atleast_1d(a["indices"])],
+                                     bc_class=kind, **kw)
+
+
+def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 0.0, states=None, forces=None):
     """The :class:`saltus.mechanics.Scene` of the objects alive in the step ending at ``t``, the
     Siconos ids, the
     collision groups and the static objects by body index, and the friction coefficients by
@@ -115,7 +189,8 @@ def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 
     velocity)}``), else from the file's last output (Siconos's cold restart), else from their
     input."""
     data = io._data
-    scene = _sm.Scene(gravity=(0.0, 0.0, -gravity), margin=margin)
+    # a set_external_forces callback replaces the default gravity, as in Siconos
+    scene = _sm.Scene(gravity=(0.0, 0.0, 0.0 if forces is not None else -gravity), margin=margin)
     ref = data["ref"]
     for name, d in ref.items():
         if d.attrs["type"] == "primitive":
@@ -176,6 +251,7 @@ def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 
                 axes = np.asarray(axes, dtype=float) @ R.T
         scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
                         points=points, axes=axes, joint_class=str(a["type"]))
+    _apply_loads(io, scene, names, forces)
     return scene, ids, groups, statics, laws
 
 
@@ -249,6 +325,7 @@ def run(io, kw: Dict) -> None:
     from saltus.siconos import numerics as sn
 
     args = _check_kwargs(kw)
+    forces = args["set_external_forces"] or getattr(io, "_set_external_forces", None)
     gs = args["gravity_scale"]
     gravity = 9.80665 / (io._gravity_scale if gs is None else float(gs))
     bo = args["bullet_options"]
@@ -278,7 +355,7 @@ def run(io, kw: Dict) -> None:
         if stop <= k:
             continue
         t = t0 + k * h
-        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t + h, eps, states)
+        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t + h, eps, states, forces)
         sim = scene.simulation(h=h, t0=t, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                                projection_tol=projection)
         rec = _Recorder(sim, ids, groups, statics, laws, h, out)
@@ -293,7 +370,7 @@ def run(io, kw: Dict) -> None:
                 rec.record(t0 + k * h, rep)
         states = rec.states()
     if first:  # no step at all
-        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t0, eps, None)
+        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t0, eps, None, forces)
         rec = _Recorder(scene.simulation(h=h, t0=t0), ids, groups, statics, laws, h, out)
         rec.statics(t0)
         rec.record(t0, None)

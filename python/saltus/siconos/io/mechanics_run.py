@@ -26,8 +26,15 @@ Moreau–Jean step solves the free gyroscopic rotation by a fixed point and the 
 it frozen (one linearisation per step, as Siconos with ``Newton_max_iter=1``):
 ``Newton_max_iter`` and ``Newton_options`` are accepted and have no effect.
 
-Not supported (``SiconosFeatureNotSupported``): user force callbacks ``set_external_forces``,
-other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
+``set_external_forces`` (constructor or ``run``) is called once per dynamic body as it is
+created, with a body handle whose ``scalarMass()``, ``setFExtPtr(f)`` (world frame) and
+``setMExtPtr(m)`` (body frame) set constant loads; as in Siconos it replaces the default gravity
+(``lambda body: None``: no force at all). ``add_boundary_condition`` prescribes twist components
+(``FixedBC``, ``BoundaryCondition``, ``HarmonicBC``).
+
+Not supported (``SiconosFeatureNotSupported``): state-dependent force plugins
+(``setComputeFExtFunction``; ``saltus.mechanics.Scene.add_external_function`` takes a callable or
+a Saltus plugin), other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
 other than ``NewtonImpactFrictionNSL``.
 """
 
@@ -87,9 +94,9 @@ class MechanicsHdf5Runner:
         self._verbose = verbose
         self._gravity_scale = 1.0 if gravity_scale is None else float(gravity_scale)
         self._collision_margin = collision_margin
+        self._set_external_forces = set_external_forces
         for what, v in (("interaction_manager", interaction_manager), ("nsds", nsds), ("simulation", simulation),
-                        ("osi", osi), ("shape_filename", shape_filename),
-                        ("set_external_forces", set_external_forces)):
+                        ("osi", osi), ("shape_filename", shape_filename)):
             if v is not None:
                 raise_unsupported(f"MechanicsHdf5Runner({what}=...)")
         if output_domains:
@@ -277,8 +284,27 @@ class MechanicsHdf5Runner:
         if absolute in (True, False):
             d.attrs["absolute"] = bool(absolute)
 
-    def add_boundary_condition(self, *a, **k):
-        raise_unsupported("add_boundary_condition")
+    def boundary_conditions(self):
+        return self._data.get("boundary_conditions")
+
+    def add_boundary_condition(self, name, object1, indices=None, bc_class="HarmonicBC", v=None, a=None, b=None,
+                               omega=None, phi=None):
+        """Prescribed velocity on the twist components ``indices`` of ``object1`` (``0..2`` the
+        velocity in the world frame, ``3..5`` the angular velocity in the body frame): ``FixedBC``
+        (0), ``BoundaryCondition`` (``v``), ``HarmonicBC`` (``a + b cos(omega t + phi)``). Stored
+        in ``data/boundary_conditions`` as Siconos does; at run time the conditions are applied
+        in the group's order (one per body: the last wins)."""
+        if bc_class not in ("HarmonicBC", "BoundaryCondition", "FixedBC"):
+            raise_unsupported(f"add_boundary_condition(bc_class={bc_class!r})")
+        bcs = self._data.require_group("boundary_conditions")
+        if name in bcs:
+            return
+        d = bcs.create_dataset(name, (0,), dtype=float)
+        d.attrs.update(object1=object1, indices=np.asarray(indices, dtype=int), type=bc_class)
+        if bc_class == "HarmonicBC":
+            d.attrs.update(a=a, b=b, omega=omega, phi=phi)
+        elif bc_class == "BoundaryCondition":
+            d.attrs["v"] = v
 
     def add_interaction(self, *a, **k):
         raise_unsupported("add_interaction (permanent interactions)")
