@@ -423,6 +423,22 @@ impl MechanicsModel {
         self.joints.push(joint);
         Ok(JointId(self.joints.len() as u32 - 1))
     }
+    /// Lets the two bodies of `joint` collide with each other (Siconos
+    /// `NewtonEulerJointR::setAllowSelfCollide(true)`): by default, bodies linked by a joint do
+    /// not collide. A joint to the world changes nothing. Errors on an unknown joint.
+    pub fn allow_self_collide(&mut self, joint: JointId) -> Result<()> {
+        let j = self.joints.get(joint.0 as usize).ok_or_else(|| MechanicsError::InvalidModel {
+            what: format!("joint {}", joint.0),
+            reason: format!("no such joint (the model has {})", self.joints.len()),
+        })?;
+        if let Some(b2) = j.body2 {
+            let pair = (j.body1.0.min(b2.0), j.body1.0.max(b2.0));
+            if let Ok(i) = self.linked.binary_search(&pair) {
+                self.linked.remove(i);
+            }
+        }
+        Ok(())
+    }
     /// The joints.
     pub fn joints(&self) -> &[Joint] {
         &self.joints

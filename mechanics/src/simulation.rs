@@ -196,7 +196,7 @@ impl MechanicsSimulation {
                 reason: "tolerances must be > 0 and caps > 0".into(),
             });
         }
-        Ok(MechanicsSimulation {
+        let mut sim = MechanicsSimulation {
             model,
             t: t0,
             h,
@@ -219,7 +219,9 @@ impl MechanicsSimulation {
             joint_ws: JointWorkspace::default(),
             joint_vel: Vec::new(),
             joint_mid: Vec::new(),
-        })
+        };
+        sim.project_initial_velocities()?;
+        Ok(sim)
     }
     /// Current time.
     pub fn time(&self) -> f64 {

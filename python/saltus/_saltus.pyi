@@ -185,6 +185,10 @@ class CoreMechanicsModel:
         joint_class: str = "PivotJointR",
         point: Optional[List[float]] = None,
         axis: Optional[List[float]] = None,
+        allow_self_collide: bool = False,
+    ) -> int: ...
+    def add_joint_stop(
+        self, joint: int, dof: int, lower: Optional[float] = None, upper: Optional[float] = None, e: float = 0.0
     ) -> int: ...
     def n_bodies(self) -> int: ...
     def set_external_force(self, name: str, force: Sequence[float], torque: Sequence[float]) -> None: ...
@@ -217,6 +221,7 @@ class CoreMechanicsModel:
         tol: float = 1e-6,
         max_iter: int = 1000,
         projection_tol: Optional[float] = None,
+        activation_threshold: Optional[float] = None,
     ) -> CoreMechanicsSimulation: ...
 
 class CoreMechanicsSimulation:

@@ -270,6 +270,7 @@ class Scene:
         axes=None,
         joint_class: str = "PivotJointR",
         absolute: Optional[bool] = None,
+        allow_self_collide: bool = False,
     ) -> int:
         """A joint between the bodies named ``object1`` and ``object2`` (``None``: the world), as
         Siconos's ``add_joint``: ``joint_class`` one of ``KneeJointR`` (ball: a point),
@@ -277,7 +278,8 @@ class Scene:
         ``CylindricalJointR`` (point and axis), ``FixedJointR`` (neither). ``points[0]`` and
         ``axes[0]`` are in the world frame at the initial poses (Siconos ``absolute=True``;
         ``absolute=False`` is refused); they default to Siconos's ``(0, 0, 0)`` and
-        ``(0, 1, 0)`` when the type takes them. Jointed bodies do not collide. Returns the
+        ``(0, 1, 0)`` when the type takes them. Jointed bodies do not collide, unless
+        ``allow_self_collide`` (Siconos's keyword). Returns the
         joint's index."""
         if absolute is not None and not absolute:
             raise ModelError(
@@ -295,7 +297,20 @@ class Scene:
             return [float(x) for x in a[0]]
 
         return self._core.add_joint(
-            name, object1, object2, joint_class, first(points, "points"), first(axes, "axes")
+            name, object1, object2, joint_class, first(points, "points"), first(axes, "axes"), bool(allow_self_collide)
+        )
+
+    def add_joint_stop(
+        self, joint: int, dof: int = 0, lower: Optional[float] = None, upper: Optional[float] = None, e: float = 0.0
+    ) -> int:
+        """Stops ``lower ≤ s ≤ upper`` (either may be ``None``) on coordinate ``dof`` of the joint
+        of index ``joint`` (what :meth:`add_joint` returned), with Newton impacts of restitution
+        ``e`` (Siconos ``JointStopR``; XML ``<JointStopR>``). ``s`` is the motion of body 1
+        relative to body 2 (or the world) along or about the joint's axis, zero at the initial
+        poses (a cylindrical joint: ``dof`` 0 the translation, 1 the angle). Returns the stop's
+        index."""
+        return self._core.add_joint_stop(
+            int(joint), int(dof), None if lower is None else float(lower), None if upper is None else float(upper), float(e)
         )
 
     def set_external_force(self, name: str, force: Sequence[float] = (0.0, 0.0, 0.0),
@@ -351,15 +366,19 @@ class Scene:
         tol: float = 1e-6,
         max_iter: int = 1000,
         projection_tol: Optional[float] = None,
+        activation_threshold: Optional[float] = None,
     ) -> MechanicsSimulation:
         """The Moreau–Jean simulation (θ, step ``h``; the solver's tolerance and sweep cap: NSGS
         on the contacts, and with joints the ``GenericMechanical`` block Gauss–Seidel).
         ``projection_tol`` projects the bodies back onto the joints after each step (positions,
-        then velocities; Siconos ``TimeSteppingDirectProjection``). The scene is moved into it
-        (build a new scene for another run)."""
+        then velocities; Siconos ``TimeSteppingDirectProjection``). ``activation_threshold``
+        (Siconos ``constraint_activation_threshold``, a length below the margin): a contact
+        enters the step's problem when its gap predicted half a step ahead is below it (default:
+        1e-6 of the margin). The scene is moved into it (build a new scene for another run)."""
         pt = None if projection_tol is None else float(projection_tol)
+        at = None if activation_threshold is None else float(activation_threshold)
         return MechanicsSimulation(
-            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt)
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at)
         )
 
 

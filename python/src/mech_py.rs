@@ -10,9 +10,9 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
-use saltus_mechanics::joints::JointProjection;
+use saltus_mechanics::joints::{JointProjection, JointStopR};
 use saltus_mechanics::{
-    nsgs, scenes, BodyDesc, ContactLaw, JointType, MechanicsError, MechanicsModel, MechanicsSimulation,
+    nsgs, scenes, BodyDesc, ContactLaw, JointId, JointType, MechanicsError, MechanicsModel, MechanicsSimulation,
     MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
 };
 use saltus_numerics::gmp::GmpOptions;
@@ -211,8 +211,10 @@ impl CoreMechanicsModel {
     /// Adds a joint (Siconos `add_joint`) between bodies `body1` and `body2` (`None`: the world)
     /// of the registered type `joint_class`; `point` and `axis` in the world frame at the
     /// initial poses, defaulting as in Siconos to `(0, 0, 0)` and `(0, 1, 0)` when the type takes
-    /// them. Returns the joint's index.
-    #[pyo3(signature = (name, body1, body2=None, joint_class="PivotJointR", point=None, axis=None))]
+    /// them; `allow_self_collide`: the two bodies collide with each other (default: jointed
+    /// bodies do not). Returns the joint's index.
+    #[pyo3(signature = (name, body1, body2=None, joint_class="PivotJointR", point=None, axis=None, allow_self_collide=false))]
+    #[allow(clippy::too_many_arguments)]
     fn add_joint(
         &mut self,
         name: &str,
@@ -221,6 +223,7 @@ impl CoreMechanicsModel {
         joint_class: &str,
         point: Option<Vec<f64>>,
         axis: Option<Vec<f64>>,
+        allow_self_collide: bool,
     ) -> PyResult<usize> {
         guard(|| {
             let what = format!("joint `{name}`");
@@ -243,7 +246,28 @@ impl CoreMechanicsModel {
             let (b1, b2) = (id(body1)?, body2.map(id).transpose()?);
             let kind = JointType::from_name(joint_class, p, a)
                 .ok_or_else(|| model_err(&what, format!("unknown joint_class `{joint_class}`")))?;
-            Ok(model.add_joint(name, b1, b2, kind).map_err(to_py)?.0 as usize)
+            let id = model.add_joint(name, b1, b2, kind).map_err(to_py)?;
+            if allow_self_collide {
+                model.allow_self_collide(id).map_err(to_py)?;
+            }
+            Ok(id.0 as usize)
+        })
+    }
+
+    /// Stops `lower ≤ s ≤ upper` on coordinate `dof` of joint `joint` (its index), with Newton
+    /// impacts of restitution `e` (Siconos `JointStopR`); returns the stop's index.
+    #[pyo3(signature = (joint, dof, lower=None, upper=None, e=0.0))]
+    fn add_joint_stop(
+        &mut self,
+        joint: usize,
+        dof: usize,
+        lower: Option<f64>,
+        upper: Option<f64>,
+        e: f64,
+    ) -> PyResult<usize> {
+        guard(|| {
+            let id = u32::try_from(joint).map_err(|_| model_err("joint stop", format!("no joint {joint}")))?;
+            self.model()?.add_joint_stop(JointStopR::new(JointId(id), dof, lower, upper, e)).map_err(to_py)
         })
     }
 
@@ -319,8 +343,12 @@ impl CoreMechanicsModel {
     /// The simulation of this scene from `t0` with step `h` (the scene is moved into it): the
     /// contacts' NSGS and, with joints, the `GenericMechanical` block Gauss–Seidel both take
     /// `tol` and `max_iter`; `projection_tol` switches on the projection onto the joints after
-    /// each step (Siconos `TimeSteppingDirectProjection`) with that tolerance.
-    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None))]
+    /// each step (Siconos `TimeSteppingDirectProjection`) with that tolerance;
+    /// `activation_threshold` is Siconos's `constraint_activation_threshold` `s` (a length): a
+    /// contact enters the step's problem when `g + h/2 u_N ≤ s` (below the default `δ`, 1e-6 of
+    /// the margin, the default stays).
+    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None))]
+    #[allow(clippy::too_many_arguments)]
     fn simulation(
         &mut self,
         h: f64,
@@ -329,6 +357,7 @@ impl CoreMechanicsModel {
         tol: f64,
         max_iter: usize,
         projection_tol: Option<f64>,
+        activation_threshold: Option<f64>,
     ) -> PyResult<CoreMechanicsSimulation> {
         guard(|| {
             if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
@@ -337,6 +366,22 @@ impl CoreMechanicsModel {
                     format!("tol must be > 0 and max_iter > 0, got {tol}, {max_iter}"),
                 ));
             }
+            let margin = self
+                .model
+                .as_ref()
+                .ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))?
+                .margin;
+            let defaults = MoreauJeanOptions::default();
+            let activation_tol = match activation_threshold {
+                None => defaults.activation_tol,
+                Some(s) if s >= 0.0 && s < margin => (s / margin).max(defaults.activation_tol),
+                Some(s) => {
+                    return Err(model_err(
+                        "activation",
+                        format!("activation_threshold must be in [0, margin = {}), got {s}", margin),
+                    ))
+                }
+            };
             let model =
                 self.model.take().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))?;
             let joint_projection = match projection_tol {
@@ -348,10 +393,11 @@ impl CoreMechanicsModel {
             };
             let opts = MoreauJeanOptions {
                 theta,
+                activation_tol,
                 solver: nsgs(tol, max_iter),
                 joint_solver: GmpOptions::with_iter(IterOptions::new(tol, max_iter)),
                 joint_projection,
-                ..Default::default()
+                ..defaults
             };
             let sim = MechanicsSimulation::new(model, t0, h, opts).map_err(to_py)?;
             Ok(CoreMechanicsSimulation { run: MechRun::new(sim, t0, h, u64::MAX) })

@@ -551,3 +551,260 @@ def test_mechanics_runner_births_and_deaths(hook, tmp_path, monkeypatch):
         if 2 in z:
             tb = 0.1 - 0.001  # it enters the step [0.099, 0.1]
             assert z[2] == pytest.approx(10 - g * (t - tb) ** 2 / 2, abs=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# Siconos >= 4.5's run options, frictionless laws, joint stops, control, small helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _ball_scene(path, MechanicsHdf5Runner, Contactor):
+    with MechanicsHdf5Runner(io_filename=path) as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+        io.add_Newton_impact_friction_nsl("contact", mu=0.3, e=0.5)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 0.5], mass=1.0)
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+
+
+def test_run_options_dict_is_the_run_keywords(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    import siconos.kernel as sk
+    from siconos.io.mechanics_run import MechanicsHdf5Runner, MechanicsHdf5Runner_run_options
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    opts = MechanicsHdf5Runner_run_options()
+    # Siconos >= 4.5's defaults
+    assert opts["T"] == 10 and opts["h"] == 5e-4 and opts["theta"] == 0.50001 and opts["gravity_scale"] == 1.0
+    assert opts["osi"] is sk.MoreauJeanOSI and opts["output_contact_index_set"] == 1
+    opts.update(T=0.5, h=1e-3, output_frequency=10, osns_assembly_type=sk.REDUCED_DIRECT, Newton_tolerance=1e-8,
+                skip_reset_lambdas=True, constraint_activation_threshold=1e-5)
+    opts["constraints_activation_threshold"] = 0.1  # misspelt: ignored, as Siconos ignores it
+    dyn = {}
+    for name, run in (("dict", lambda io: io.run(opts)),
+                      ("kw", lambda io: io.run(T=0.5, h=1e-3, output_frequency=10, constraint_activation_threshold=1e-5))):
+        _ball_scene(f"{name}.hdf5", MechanicsHdf5Runner, Contactor)
+        with MechanicsHdf5Runner(io_filename=f"{name}.hdf5", mode="r+") as io:
+            run(io)
+        with h5py.File(f"{name}.hdf5", "r") as f:
+            dyn[name] = f["data/dynamic"][:]
+    assert dyn["dict"].shape == (51, 9)
+    np.testing.assert_array_equal(dyn["dict"], dyn["kw"])
+    # a key with an effect Saltus lacks is named
+    _ball_scene("x.hdf5", MechanicsHdf5Runner, Contactor)
+    bad = MechanicsHdf5Runner_run_options()
+    bad.update(T=0.01, activate_with_negative_relative_velocity=True)
+    with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
+        with pytest.raises(NotImplementedError, match="activate_with_negative_relative_velocity"):
+            io.run(bad)
+
+
+def test_output_contact_index_set_zero_writes_every_detected_contact(hook, tmp_path, monkeypatch):
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    n = {}
+    for k in (0, 1):
+        _ball_scene(f"i{k}.hdf5", MechanicsHdf5Runner, Contactor)
+        with MechanicsHdf5Runner(io_filename=f"i{k}.hdf5", mode="r+") as io:
+            # the ball bounces (e = 0.5): within the margin but separating, detected, not active
+            io.run(T=0.6, h=1e-3, output_contact_index_set=k)
+        with h5py.File(f"i{k}.hdf5", "r") as f:
+            n[k] = f["data/cf"].shape[0]
+    assert n[0] > n[1] > 0
+
+
+def test_frictionless_contacts_and_joint_stop_laws(hook, tmp_path, monkeypatch):
+    """``add_Newton_impact_nsl`` between two groups: frictionless contacts (a block sliding on
+    the ground keeps its horizontal velocity, exactly); with the default groups (-1) the law is
+    only for joint stops, not contacts (the ball of group 1 falls through the ground)."""
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="nf.hdf5") as io:
+        io.add_primitive_shape("Block", "Box", (0.2, 0.2, 0.2))
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Ground", "Box", (20, 20, 0.2))
+        io.add_Newton_impact_nsl("slide", e=0.0, collision_group1=0, collision_group2=0)
+        io.add_Newton_impact_nsl("stop", e=0.5)  # groups -1: joint stops only
+        io.add_object("block", [Contactor("Block")], translation=[0, 0, 0.1], velocity=[2, 1, 0, 0, 0, 0], mass=1.0)
+        io.add_object("ball", [Contactor("Ball", collision_group=1)], translation=[3, 0, 0.5], mass=1.0)
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+    with MechanicsHdf5Runner(io_filename="nf.hdf5", mode="r+") as io:
+        io.run(T=1.0, h=1e-3, theta=0.5)
+    with h5py.File("nf.hdf5", "r") as f:
+        dyn, vel, cf = f["data/dynamic"][:], f["data/velocities"][:], f["data/cf"][:]
+    last = dyn[np.abs(dyn[:, 0] - 1.0) < 1e-9]
+    block, ball = last[last[:, 1] == 1][0], last[last[:, 1] == 2][0]
+    np.testing.assert_allclose(block[2:4], [2.0, 1.0], atol=1e-9)  # x = v t, no friction
+    assert abs(block[4] - 0.1) < 0.02
+    v = vel[(np.abs(vel[:, 0] - 1.0) < 1e-9) & (vel[:, 1] == 1)][0]
+    np.testing.assert_allclose(v[2:4], [2.0, 1.0], atol=1e-9)
+    assert ball[4] == pytest.approx(0.5 - 9.80665 / 2, abs=1e-9)  # free fall through the ground
+    assert len(cf) > 0 and np.all(cf[:, 1] == 0.0)  # mu = 0 in data/cf
+    np.testing.assert_allclose(cf[:, 12:14], 0.0, atol=1e-12)  # no tangential reaction
+
+
+def _tutorial(script, tmp_path, timeout=300):
+    import shutil
+
+    from conftest import shared_dir
+
+    src = shared_dir() / "siconos-tutorials" / "examples" / script
+    if not src.exists():
+        pytest.skip(f"Siconos tutorials absent ({src}); set SALTUS_SHARED")
+    work = tmp_path / src.parent.name
+    shutil.copytree(src.parent, work, ignore=shutil.ignore_patterns("*.hdf5"))
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    p = subprocess.run([sys.executable, "-m", "saltus.siconos", str(work / src.name)],
+                       cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return work
+
+
+def _final_poses(path):
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(path, "r") as f:
+        d = f["data/dynamic"][:]
+        names = {int(o.attrs["id"]): n for n, o in f["data/input"].items()}
+    t = d[:, 0].max()
+    return t, {names[int(r[1])]: r[2:5] for r in d[np.abs(d[:, 0] - t) < 1e-9]}
+
+
+def test_joint_stops_tutorial_matches_siconos(tmp_path):
+    """``JointsTestsWithContactDetection/Joint_stops.py``: two cubes on prismatic joints with
+    stops at ±2 (e = 0.8), the lower one thrown up at 20 m/s across its slider, the cubes
+    colliding with each other (``allow_self_collide``). Siconos 4.4 (``/usr/bin/python3
+    Joint_stops.py`` in a copy of the folder, 2026-11-27) ends with both at rest: cube1 on its
+    lower stop at (-1, 3.58057, 1.09057), cube2 on cube1 at (-1, 3.58057, 2.09057), energy
+    3.12 J from t = 4 s. (Siconos's slider axis (0, 0.707, 0.707) is not normalised: its stop
+    sits 7 mm off Saltus's, which measures along the unit axis.)"""
+    work = _tutorial("mechanics/JointsTestsWithContactDetection/Joint_stops.py", tmp_path)
+    t, pos = _final_poses(work / "Joint_stops.hdf5")
+    assert t == pytest.approx(10.0)
+    np.testing.assert_allclose(pos["cube1"], [-1, 3.58057, 1.09057], atol=0.01)
+    np.testing.assert_allclose(pos["cube2"], [-1, 3.58057, 2.09057], atol=0.01)
+
+
+def test_box_stacks_run_options_tutorial_matches_siconos(tmp_path):
+    """``GeometricPrimitives/box_stacks.py`` (Siconos >= 4.5's ``run_options``), 75 boxes, 1 s.
+    Siconos 4.4 ran it with ``run_options`` turned into its ``run()`` keywords (those 4.4 has;
+    ``Newton_tolerance`` and ``osns_assembly_type`` dropped), 2026-11-27: mean height of the
+    boxes 1.56129 m at the end; Saltus 1.56175 m, the largest position difference 0.014 m."""
+    work = _tutorial("mechanics/GeometricPrimitives/box_stacks.py", tmp_path)
+    t, pos = _final_poses(work / "box_stacks.hdf5")
+    assert t == pytest.approx(1.0) and len(pos) == 75
+    assert np.mean([p[2] for p in pos.values()]) == pytest.approx(1.56129, abs=0.005)
+
+
+def test_jointed_bodies_collide_when_allowed_from_xml(tmp_path):
+    """``<Joint allow_self_collide="true">``: the top box of a vertical slider falls onto the
+    lower (fixed) one and rests on it, 1 m above (to the margin); without it, it falls through
+    to the stop, 1.5 m down."""
+    import saltus
+
+    def run(flag):
+        attr = ' allow_self_collide="true"' if flag else ""
+        xml = f"""<?xml version="1.0" encoding="UTF-8"?>
+<Model version="1.0">
+  <Time t0="0" T="1.5"/>
+  <Mechanics gravity="0 0 -9.81" margin="0.02">
+    <Box name="cube" half_extents="0.5 0.5 0.5"/>
+    <NewtonImpactFrictionNSL en="0" mu="0.5"/>
+    <RigidBody name="low" mass="1" inertia="0.1667 0.1667 0.1667"><Contactor shape="cube"/></RigidBody>
+    <RigidBody name="top" mass="1" inertia="0.1667 0.1667 0.1667" translation="0 0 1.5"><Contactor shape="cube"/></RigidBody>
+    <Joint name="fix" type="FixedJointR" body1="low"/>
+    <Joint name="slide" type="PrismaticJointR" body1="top" body2="low" axis="0 0 1"{attr}>
+      <JointStopR lower="-1.5"/>
+    </Joint>
+  </Mechanics>
+  <Simulation>
+    <TimeDiscretisation h="0.001"/>
+    <OneStepIntegrator><MoreauJeanOSI theta="0.5"/></OneStepIntegrator>
+    <OneStepNSProblem><GenericMechanical><GaussSeidel tol="1e-10"/></GenericMechanical></OneStepNSProblem>
+  </Simulation>
+</Model>
+"""
+        p = tmp_path / f"m{int(flag)}.xml"
+        p.write_text(xml)
+        out = saltus.load(str(p)).run()
+        return out["top.z"][-1] - out["low.z"][-1]
+
+    assert run(True) == pytest.approx(1.0, abs=0.02)
+    assert run(False) == pytest.approx(0.0, abs=0.01)  # on the stop (no projection: mm drift)
+
+
+def test_control_zoh_simulation_matches_siconos(hook):
+    """``ControlZOHSimulation`` with ``ExplicitLinearSMC`` (the setup of
+    ``samples/smc_double_integrator``, Siconos 4.4's data in ``siconos_explicit.csv``) and
+    with ``PID`` + ``LuenbergerObserver`` (``samples/dc_motor_pid_observer/siconos.csv``):
+    ``data()`` equals Siconos's to rounding."""
+    from siconos.control.controller import PID, ExplicitLinearSMC
+    from siconos.control.observer import LuenbergerObserver
+    from siconos.control.sensor import LinearSensor
+    from siconos.control.simulation import ControlZOHSimulation
+    from siconos.kernel import FirstOrderLinearTIDS
+
+    from conftest import REPO
+
+    ds = FirstOrderLinearTIDS([1.0, 0.0], [[0.0, 1.0], [0.0, 0.0]])
+    sim = ControlZOHSimulation(0.0, 3.0, 1e-3)
+    sim.setSaveOnlyMainSimulation(True)
+    sim.addDynamicalSystem(ds)
+    sens = LinearSensor(ds, np.eye(2), np.zeros((2, 2)))
+    sim.addSensor(sens, 1e-2)
+    act = ExplicitLinearSMC(sens)
+    act.setCsurface([[1.0, 1.0]])
+    act.setB([[0.0], [1.0]])
+    act.setAlpha(2.0)
+    sim.addActuator(act, 1e-2)
+    sim.initialize()
+    sim.run()
+    ref = np.loadtxt(REPO / "samples/smc_double_integrator/siconos_explicit.csv", delimiter=",", skiprows=1)
+    d = sim.data()
+    assert d.shape == ref.shape
+    np.testing.assert_allclose(d, ref, rtol=0, atol=1e-12)
+
+    A = np.array([[-10.0, 1.0], [-0.02, -2.0]])
+    ds = FirstOrderLinearTIDS([0.0, 0.0], A)
+    sim = ControlZOHSimulation(0.0, 2.0, 1e-3)
+    sim.addDynamicalSystem(ds)
+    sens = LinearSensor(ds, [[1.0, 0.0]], np.zeros((1, 2)))
+    sim.addSensor(sens, 1e-2)
+    pid = PID(sens, [[0.0], [2.0]])
+    pid.setK([100.0, 200.0, 1.0])
+    pid.setRef(1.0)
+    sim.addActuator(pid, 1e-2)
+    sim.addObserver(LuenbergerObserver(sens, [0.5, -1.0], [[1.0, 0.0]], [[-38.0], [-503.98]]), 1e-2)
+    sim.initialize()
+    pid.setDeltaT(1e-2)
+    sim.run()
+    ref = np.loadtxt(REPO / "samples/dc_motor_pid_observer/siconos.csv", delimiter=",", skiprows=1)
+    d = sim.data()
+    assert d.shape == ref.shape
+    np.testing.assert_allclose(d, ref, rtol=0, atol=1e-9 * np.abs(ref).max())
+    with pytest.raises(NotImplementedError, match="ControlManager"):
+        from siconos.control.simulation import ControlManager  # noqa: F401
+
+
+def test_euler_angles_and_internal_solver_options(hook):
+    import siconos.kernel as sk
+    import siconos.numerics as sn
+    from siconos.io.mechanics_run import phiv, psiv, thetav
+
+    a = np.linspace(-1.2, 1.2, 7)
+    c, s = np.cos(a / 2), np.sin(a / 2)
+    z = np.zeros_like(a)
+    # rotations by a about x, y, z give (phi, theta, psi) = (a, 0, 0), (0, a, 0), (0, 0, a)
+    np.testing.assert_allclose(phiv(c, s, z, z), a, atol=1e-14)
+    np.testing.assert_allclose(thetav(c, z, s, z), a, atol=1e-14)
+    np.testing.assert_allclose(psiv(c, z, z, s), a, atol=1e-14)
+    o = sk.solver_options_create(sn.SICONOS_GENERIC_MECHANICAL_NSGS)
+    inner = sk.solver_options_update_internal(o, 1, sn.SICONOS_FRICTION_3D_ONECONTACT_NSN)
+    assert o.numberOfInternalSolvers == 2 and o.internalSolvers[1] is inner
+    assert inner.solverId == sn.SICONOS_FRICTION_3D_ONECONTACT_NSN

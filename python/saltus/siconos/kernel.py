@@ -40,12 +40,15 @@ from ._ksim import (
     TimeStepping,
     TimeSteppingDirectProjection,
 )
-from ._unsupported import module_getattr
+from ._unsupported import module_getattr, raise_unsupported
 
 globals().update(KERNEL_INTS)
 
 # matrix storages of the one-step problems (setMStorageType)
 DENSE, SPARSE = 1, 4
+# Siconos >= 4.5's assembly types of the Delassus operator (run_options['osns_assembly_type']):
+# how Siconos stores W, not what it solves; Saltus assembles its own way, so they are labels only
+REDUCED_BLOCK, REDUCED_DIRECT, GLOBAL, GLOBAL_REDUCED = 0, 1, 2, 3
 
 
 class _Display:
@@ -140,6 +143,34 @@ def solver_options_id_to_name(solver_id: int) -> str:
     from .numerics import solver_options_id_to_name as name
 
     return name(solver_id)
+
+
+class MoreauJeanDirectProjectionOSI:
+    """Siconos ``MoreauJeanDirectProjectionOSI``: accepted as ``MechanicsHdf5Runner.run(osi=...)``
+    with ``time_stepping=TimeSteppingDirectProjection`` (Saltus's mechanics then projects the
+    bodies onto their joints after each Moreau–Jean step); not a kernel integrator here."""
+
+    def __init__(self, *args, **kwargs):
+        raise_unsupported("siconos.kernel.MoreauJeanDirectProjectionOSI in a kernel simulation",
+                          "only as MechanicsHdf5Runner.run(osi=...) with TimeSteppingDirectProjection")
+
+
+def solver_options_update_internal(options, index: int, solver_id: int):
+    """Siconos ``solver_options_update_internal(options, i, solverId)`` (also in
+    ``siconos.numerics``): the ``i``-th internal solver of ``options`` becomes a fresh
+    ``SolverOptions(solverId)`` (returned, to tune its ``iparam``/``dparam``). Saltus's solvers
+    keep their own local solvers (NSGS: Saltus's one-contact solver, to the same tolerance);
+    only the choice is recorded."""
+    from .numerics import SolverOptions
+
+    internal = SolverOptions(solver_id)
+    index = int(index)
+    if index < 0:
+        raise IndexError(f"solver_options_update_internal: index {index} < 0")
+    while len(options.internalSolvers) <= index:
+        options.internalSolvers.append(None)
+    options.internalSolvers[index] = internal
+    return internal
 
 
 def getMatrix(m) -> np.ndarray:

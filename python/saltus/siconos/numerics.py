@@ -76,6 +76,13 @@ def solver_options_create(solver_id: int) -> SolverOptions:
     return SolverOptions(solver_id)
 
 
+def solver_options_update_internal(options: SolverOptions, index: int, solver_id: int) -> SolverOptions:
+    """Siconos ``solver_options_update_internal``: see ``siconos.kernel``'s."""
+    from .kernel import solver_options_update_internal as update
+
+    return update(options, index, solver_id)
+
+
 def _tol_iter(options: SolverOptions):
     tol = float(options.dparam[INTS["SICONOS_DPARAM_TOL"]])
     it = int(options.iparam[INTS["SICONOS_IPARAM_MAX_ITER"]])

@@ -86,6 +86,9 @@ pub(super) fn add_joints(
             )));
         }
         let id = model.add_joint(&j.name, b1, b2, kind).map_err(|e| at(e.to_string()))?;
+        if j.allow_self_collide == Some(true) {
+            model.allow_self_collide(id).map_err(|e| at(e.to_string()))?;
+        }
         let mut count = [0usize; 2];
         for item in &j.limits {
             let (tag, k) = match item {

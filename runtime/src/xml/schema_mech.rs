@@ -280,6 +280,7 @@ pub struct OscillationSpec {
 /// `<Joint name=".." type="PivotJointR" body1=".." body2=".." point=".." axis=".."/>` (Siconos
 /// `mechanics.joints`; `body2` absent: the world). Point and axis in the world frame at the
 /// initial poses. Children: `<JointStopR>` and `<JointFrictionR>` on a coordinate of the joint.
+/// `allow_self_collide="true"`: the two bodies still collide.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JointSpec {
@@ -295,6 +296,10 @@ pub struct JointSpec {
     pub point: Option<String>,
     #[serde(rename = "@axis", default, skip_serializing_if = "is_none")]
     pub axis: Option<String>,
+    /// `true`: the two bodies collide with each other (Siconos `allow_self_collide`); default
+    /// `false`, jointed bodies do not collide.
+    #[serde(rename = "@allow_self_collide", default, skip_serializing_if = "is_none")]
+    pub allow_self_collide: Option<bool>,
     #[serde(rename = "$value", default, skip_serializing_if = "Vec::is_empty")]
     pub limits: Vec<JointLimitSpec>,
 }

@@ -1,7 +1,8 @@
-"""``siconos.control.controller`` on Saltus: not provided yet. Saltus's control toolbox (the ``control`` crate,
-``<Control>`` model files run by ``saltus.load``) has no Python classes with Siconos's names;
-every name of this module raises ``SiconosFeatureNotSupported``."""
+"""``siconos.control.controller`` on Saltus: ``LinearSMC``, ``ExplicitLinearSMC``, ``PID`` and
+``ExplicitTwisting`` for a ``ControlZOHSimulation`` (see :mod:`._zoh`); the other controllers
+raise ``SiconosFeatureNotSupported``."""
 
 from saltus.siconos._unsupported import module_getattr
+from saltus.siconos.control._zoh import PID, ExplicitLinearSMC, ExplicitTwisting, LinearSMC  # noqa: F401
 
 __getattr__ = module_getattr("siconos.control.controller")

@@ -1,7 +1,6 @@
-"""``siconos.control.observer`` on Saltus: not provided yet. Saltus's control toolbox (the ``control`` crate,
-``<Control>`` model files run by ``saltus.load``) has no Python classes with Siconos's names;
-every name of this module raises ``SiconosFeatureNotSupported``."""
+"""``siconos.control.observer`` on Saltus: ``LuenbergerObserver`` (see :mod:`._zoh`)."""
 
 from saltus.siconos._unsupported import module_getattr
+from saltus.siconos.control._zoh import LuenbergerObserver  # noqa: F401
 
 __getattr__ = module_getattr("siconos.control.observer")

@@ -1,7 +1,11 @@
-"""``siconos.control.simulation`` on Saltus: not provided yet. Saltus's control toolbox (the ``control`` crate,
-``<Control>`` model files run by ``saltus.load``) has no Python classes with Siconos's names;
-every name of this module raises ``SiconosFeatureNotSupported``."""
+"""``siconos.control.simulation`` on Saltus: ``ControlZOHSimulation`` run by Saltus's control
+toolbox (see :mod:`._zoh`); ``ControlLsodarSimulation`` and ``ControlManager`` (controls on a
+user-built ``TimeStepping``) raise ``SiconosFeatureNotSupported``."""
 
 from saltus.siconos._unsupported import module_getattr
+from saltus.siconos.control._zoh import ControlZOHSimulation  # noqa: F401
 
-__getattr__ = module_getattr("siconos.control.simulation")
+__getattr__ = module_getattr(
+    "siconos.control.simulation",
+    {"ControlManager": "controls on a user-built TimeStepping; use ControlZOHSimulation"},
+)

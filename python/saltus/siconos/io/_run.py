@@ -12,13 +12,22 @@ from saltus import mechanics as _sm
 from saltus.siconos._unsupported import raise_unsupported
 
 # run() keywords: accepted with their Siconos meaning, or accepted and without effect in Saltus
+# (logging, timers, the storage and assembly of Siconos's matrices, the Newton loop's knobs: one
+# linearisation per step, see mechanics_run's docstring)
 _IGNORED = {
     "with_timer", "Newton_options", "numerics_verbose", "numerics_verbose_level", "violation_verbose",
     "verbose", "verbose_progress", "osnspb_max_size", "display_Newton_convergence", "multipoints_iterations",
     "solver_options_pos", "projection_itermax", "projection_tolerance_unilateral", "Newton_max_iter",
+    # Siconos >= 4.5 (run_options)
+    "Newton_tolerance", "Newton_warning_on_nonconvergence", "Warning_nonsmooth_solver", "skip_last_update_output",
+    "skip_last_update_input", "skip_reset_lambdas", "osns_assembly_type", "explode_computeOneStep",
+    "explode_computeOneStep_in_python", "explode_computeOneStepNSProblem_in_python", "with_timer_output_at_the_end",
+    "output_contact_info", "osi_explicit_Jacobians_of_relations", "vnative_options",
 }
 _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, output_frequency=None,
-                 solver_options=None, bullet_options=None, projection_tolerance=1e-8, set_external_forces=None)
+                 solver_options=None, bullet_options=None, projection_tolerance=1e-8,
+                 constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
+                 set_external_forces=None)
 _REFUSED = {
     "controller": "controllers",
     "interaction_manager": "a user interaction manager",
@@ -29,11 +38,47 @@ _REFUSED = {
     "friction_contact_trace_params": "friction-contact traces (FCLib output)",
     "start_run_iteration_hook": "run iteration hooks",
     "end_run_iteration_hook": "run iteration hooks",
+    "before_next_step_iteration_hook": "run iteration hooks",
     "exit_tolerance": "exit_tolerance",
     "output_backup": "output backups",
     "output_backup_frequency": "output backups",
     "explode_Newton_solve": "explode_Newton_solve",
+    "output_energy_work": "the energy and work output (output_energy_work)",
+    "output_contact_work": "the contact work output (output_contact_work)",
+    "activate_with_negative_relative_velocity": "activation at the velocity level (MoreauJeanOSI"
+                                                 ".setActivateWithNegativeRelativeVelocity)",
 }
+
+
+def RUN_OPTIONS_DEFAULTS() -> Dict:
+    """The keys of Siconos >= 4.5's ``MechanicsHdf5Runner_run_options`` and their defaults."""
+    from saltus.siconos import kernel as sk
+
+    return dict(
+        t0=0.0, T=10.0, h=5e-4, theta=0.50001, gamma=0.0, gravity_scale=1.0, bullet_options=None,
+        multipoints_iterations=None, time_stepping=None, interaction_manager=None, body_class=None,
+        shape_class=None, face_class=None, edge_class=None, controller=None, set_external_forces=None,
+        start_run_iteration_hook=None, end_run_iteration_hook=None, osi=sk.MoreauJeanOSI,
+        constraint_activation_threshold=0.0, Newton_options=sk.SICONOS_TS_NONLINEAR, Newton_max_iter=20,
+        Newton_tolerance=1e-10, display_Newton_convergence=False, skip_last_update_output=False,
+        skip_last_update_input=False, skip_reset_lambdas=False, solver_options=None, solver_options_pos=None,
+        osnspb_max_size=0, osns_assembly_type=None, exit_tolerance=None, projection_itermax=20,
+        projection_tolerance=1e-8, projection_tolerance_unilateral=1e-8, friction_contact_trace_params=None,
+        numerics_verbose=False, numerics_verbose_level=0, violation_verbose=False, verbose=True,
+        verbose_progress=True, with_timer=False, explode_Newton_solve=False, explode_computeOneStep=False,
+        output_frequency=None, output_backup=False, output_backup_frequency=None, output_contact_index_set=1,
+        output_contact_forces=True, output_contact_info=True,
+    )
+
+
+_KNOWN = set(_IGNORED) | set(_DEFAULTS) | set(_REFUSED) | {
+    "osi", "time_stepping", "contact_index_set", "gamma", "constraint_activation_threshold_velocity"}
+
+
+def options_to_kwargs(options: Dict) -> Dict:
+    """The run keywords of a ``MechanicsHdf5Runner_run_options`` dict: its known keys (Siconos
+    reads only those: a misspelt key has no effect there either)."""
+    return {k: v for k, v in options.items() if k in _KNOWN}
 
 
 def _check_kwargs(kw: Dict) -> Dict:
@@ -45,23 +90,34 @@ def _check_kwargs(kw: Dict) -> Dict:
             if v not in (None, False):
                 raise_unsupported(f"MechanicsHdf5Runner.run({k}=...)", _REFUSED[k])
         elif k == "osi":
-            if v not in (None, sk.MoreauJeanOSI) and getattr(v, "__name__", "") != "MoreauJeanOSI":
+            name = getattr(v, "__name__", "")
+            if name == "MoreauJeanDirectProjectionOSI":
+                args["projection_osi"] = True
+            elif v not in (None, sk.MoreauJeanOSI) and name != "MoreauJeanOSI":
                 raise_unsupported(f"MechanicsHdf5Runner.run(osi={getattr(v, '__name__', v)})", "Moreau–Jean only")
         elif k == "time_stepping":
             name = getattr(v, "__name__", str(v))
             if v is not None and name not in ("TimeStepping", "TimeSteppingDirectProjection"):
                 raise_unsupported(f"MechanicsHdf5Runner.run(time_stepping={name})")
             args["projection"] = name == "TimeSteppingDirectProjection"
-        elif k == "contact_index_set":
-            if v != 1:
-                raise_unsupported(f"MechanicsHdf5Runner.run(contact_index_set={v})")
-        elif k == "constraint_activation_threshold":
-            if v != 0:
-                raise_unsupported("MechanicsHdf5Runner.run(constraint_activation_threshold != 0)")
+        elif k in ("contact_index_set", "output_contact_index_set"):
+            if v not in (0, 1):
+                raise_unsupported(f"MechanicsHdf5Runner.run({k}={v})", "index sets 0 and 1")
+            args["output_contact_index_set"] = int(v)
+        elif k == "gamma":
+            if v not in (None, 0, 0.0):
+                raise_unsupported("MechanicsHdf5Runner.run(gamma=...)", "MoreauJeanOSI's γ (setGamma)")
+        elif k == "constraint_activation_threshold_velocity":
+            pass  # read by Siconos only with activate_with_negative_relative_velocity (refused)
         elif k in _DEFAULTS:
             args[k] = v
         elif k not in _IGNORED:
             raise TypeError(f"run() got an unexpected keyword argument '{k}'")
+    if args.pop("projection_osi", False) and not args.get("projection"):
+        raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanDirectProjectionOSI) without "
+                          "time_stepping=TimeSteppingDirectProjection")
+    if args["constraint_activation_threshold"] is None:
+        args["constraint_activation_threshold"] = 0.0
     return args
 
 
@@ -97,13 +153,6 @@ def _last_states(data) -> Dict:
 
 def _lifetime(obj):
     return float(obj.attrs.get("time_of_birth", -1.0)), float(obj.attrs.get("time_of_death", -1.0))
-
-
-def _alive(obj, t: float, eps: float) -> bool:
-    """In the step ending at ``t``: Siconos imports a birth, and executes a death, at the start
-    of the step whose end time reaches it (``time_of_birth <= t``, ``time_of_death <= t``)."""
-    tob, tod = _lifetime(obj)
-    return (tob < 0 or tob <= t + eps) and (tod < 0 or tod > t + eps)
 
 
 class _Body:
@@ -181,11 +230,12 @@ def _apply_loads(io, scene, names, forces) -> None:
                                      bc_class=kind, **kw)
 
 
-def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 0.0, states=None, forces=None):
-    """The :class:`saltus.mechanics.Scene` of the objects alive in the step ending at ``t``, the
-    Siconos ids, the
-    collision groups and the static objects by body index, and the friction coefficients by
-    pair of groups. Dynamic objects start from ``states`` (``{id: (translation, orientation,
+def build_scene(io, margin: float, gravity: float, states=None, forces=None):
+    """The :class:`saltus.mechanics.Scene` of every object, each with its lifetime
+    (``time_of_birth`` / ``time_of_death``: Saltus's bodies exist in the steps ``[t, t + h]``
+    with ``birth ≤ t + h < death``, Siconos's rule), the Siconos ids, the collision groups, the
+    static objects and the lifetimes by body index, and the friction coefficients by pair of
+    groups. Dynamic objects start from ``states`` (``{id: (translation, orientation,
     velocity)}``), else from the file's last output (Siconos's cold restart), else from their
     input."""
     data = io._data
@@ -201,18 +251,21 @@ def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 
             raise_unsupported(f"shape '{name}' of type {d.attrs['type']}")
     laws = {}
     for name, d in data["nslaws"].items():
-        if d.attrs["type"] != "NewtonImpactFrictionNSL":
-            raise_unsupported(f"nonsmooth law {d.attrs['type']}")
+        kind = str(d.attrs["type"])
+        if kind not in ("NewtonImpactFrictionNSL", "NewtonImpactNSL"):
+            raise_unsupported(f"nonsmooth law {kind}")
         g1, g2 = int(d.attrs["gid1"]), int(d.attrs["gid2"])
-        scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=float(d.attrs["mu"]),
+        if g1 < 0 or g2 < 0:  # a law for joint stops only (Siconos: not inserted for contacts)
+            continue
+        # a NewtonImpactNSL between groups: frictionless contacts, friction contacts with mu = 0
+        mu = float(d.attrs["mu"]) if kind == "NewtonImpactFrictionNSL" else 0.0
+        scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=mu,
                                              collision_group1=g1, collision_group2=g2)
-        laws[(g1, g2)] = laws[(g2, g1)] = float(d.attrs["mu"])
-    ids, groups, statics = [], [], []
+        laws[(g1, g2)] = laws[(g2, g1)] = mu
+    ids, groups, statics, lifetimes = [], [], [], []
     restart = _last_states(data) if states is None else states
     names = []
     for name, obj in _ordered(data["input"]):
-        if not _alive(obj, t, eps):
-            continue
         names.append(name)
         ctors = _ordered(obj)
         gs = {int(c.attrs.get("group", 0)) for _, c in ctors}
@@ -231,16 +284,20 @@ def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 
         pose = (tuple(obj.attrs["translation"]), tuple(obj.attrs["orientation"]), tuple(obj.attrs["velocity"]))
         if kwargs and int(obj.attrs["id"]) in restart:  # continues from an earlier state
             pose = restart[int(obj.attrs["id"])]
+        tob, tod = _lifetime(obj)
         scene.add_object(name, contactors, translation=pose[0], orientation=pose[1], velocity=pose[2],
-                         collision_group=group, **kwargs)
+                         collision_group=group, time_of_birth=tob if tob >= 0 else None,
+                         time_of_death=tod if tod >= 0 else None, **kwargs)
+        lifetimes.append((tob, tod))
         ids.append(int(obj.attrs["id"]))
         groups.append(group)
         if not kwargs:
             statics.append(len(ids) - 1)
     for name, d in data["joints"].items():
         a = d.attrs
-        if str(a["object1"]) not in names or ("object2" in a and str(a["object2"]) not in names):
-            continue
+        for o in (a["object1"], a.get("object2")):
+            if o is not None and _lifetime(data["input"][str(o)]) != (-1.0, -1.0):
+                raise_unsupported(f"joint '{name}' on a body with a time of birth or death")
         points, axes = a.get("points"), a.get("axes")
         if not a.get("absolute", True):  # in object1's frame: to the world frame at the initial poses
             o1 = data["input"][str(a["object1"])].attrs
@@ -249,10 +306,40 @@ def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 
                 points = np.asarray(points, dtype=float) @ R.T + np.asarray(o1["translation"], dtype=float)
             if axes is not None:
                 axes = np.asarray(axes, dtype=float) @ R.T
-        scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
-                        points=points, axes=axes, joint_class=str(a["type"]))
+        j = scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
+                            points=points, axes=axes, joint_class=str(a["type"]),
+                            allow_self_collide=bool(a.get("allow_self_collide", False)))
+        _add_stops(scene, data, name, j)
     _apply_loads(io, scene, names, forces)
-    return scene, ids, groups, statics, laws
+    return scene, ids, groups, statics, laws, lifetimes
+
+
+def _add_stops(scene, data, name: str, joint: int) -> None:
+    """The stops of joint ``name`` (rows ``(dof, position, direction)``: ``direction < 0`` an
+    upper stop, else a lower one, as Siconos's ``JointStopR(joint, pos, dir < 0, dof)``), each
+    with its Newton impact law (default ``e = 0``)."""
+    a = data["joints"][name].attrs
+    if "stops" not in a:
+        return
+    stops = np.asarray(a["stops"], dtype=float).reshape(-1, 3)
+    names = a.get("nslaws")
+    if names is None:
+        names = [None] * len(stops)
+    elif isinstance(names, (str, bytes)):
+        names = [names] * len(stops)
+    names = [n.decode() if isinstance(n, bytes) else n for n in names]
+    if len(names) != len(stops):
+        raise ValueError(f"joint {name}: {len(names)} nslaws for {len(stops)} stops")
+    for (dof, pos, direction), law in zip(stops, names):
+        e = 0.0
+        if law is not None:
+            d = data["nslaws"][law]
+            if str(d.attrs["type"]) != "NewtonImpactNSL":
+                raise_unsupported(f"joint stops with a {d.attrs['type']} law", "NewtonImpactNSL only")
+            e = float(d.attrs["e"])
+        upper = direction < 0
+        scene.add_joint_stop(joint, int(dof), lower=None if upper else float(pos),
+                             upper=float(pos) if upper else None, e=e)
 
 
 def _rotation(q) -> np.ndarray:
@@ -279,8 +366,10 @@ def _append(group, name: str, rows: List, ncols: int) -> None:
 class _Recorder:
     """The output rows of one simulation segment (Siconos's datasets and columns)."""
 
-    def __init__(self, sim, ids, groups, statics, laws, h, out):
+    def __init__(self, sim, ids, groups, statics, laws, lifetimes, h, out, index_set=1, contact_forces=True):
         self.sim, self.ids, self.groups, self.laws, self.h, self.out = sim, ids, groups, laws, h, out
+        self.lifetimes, self.eps = lifetimes, 1e-9 * h
+        self.index_set, self.contact_forces = index_set, contact_forces
         self.static_idx = statics
         self.dyn = [i for i in range(len(ids)) if i not in statics]
 
@@ -288,31 +377,33 @@ class _Recorder:
         s = self.sim.state(i)
         return s, list(s["position"]) + list(s["orientation"])
 
-    def statics(self, t):
+    def statics(self, t, t_alive):
         for i in self.static_idx:
-            self.out["static"].append([t, self.ids[i]] + self._pose(i)[1])
+            if self.alive(i, t_alive):
+                self.out["static"].append([t, self.ids[i]] + self._pose(i)[1])
 
-    def states(self) -> Dict:
-        """``{id: (translation, orientation, velocity)}`` of the dynamic bodies now."""
-        res = {}
-        for i in self.dyn:
-            s = self.sim.state(i)
-            res[self.ids[i]] = (tuple(s["position"]), tuple(s["orientation"]),
-                                tuple(s["velocity"]) + tuple(s["angular_velocity"]))
-        return res
+    def alive(self, i, t) -> bool:
+        """Body ``i`` in the step ending at ``t`` (Siconos writes only those)."""
+        tob, tod = self.lifetimes[i]
+        return (tob < 0 or tob <= t + self.eps) and (tod < 0 or tod > t + self.eps)
 
-    def record(self, t, rep):
+    def record(self, t, rep, t_alive=None):
         out, ids = self.out, self.ids
         for i in self.dyn:
+            if not self.alive(i, t if t_alive is None else t_alive):
+                continue
             s, p = self._pose(i)
             out["dynamic"].append([t, ids[i]] + p)
             out["velocities"].append([t, ids[i]] + list(s["velocity"]) + list(s["angular_velocity"]))
         if rep is None:
             return
         out["solv"].append([t, rep["iterations"], rep["residual"], np.nan])
+        if not self.contact_forces:
+            return
         nan3 = [np.nan] * 3
         for k in range(len(rep.get("gap", []))):
-            if not rep["contact_active"][k]:
+            # index set 1: the contacts of the step's problem; 0: every contact detected
+            if self.index_set == 1 and not rep["contact_active"][k]:
                 continue
             a, b = (int(x) for x in rep["bodies"][k])
             mu = self.laws.get((self.groups[a], self.groups[b]), np.nan)
@@ -343,37 +434,26 @@ def run(io, kw: Dict) -> None:
     t0, T, h = float(args["t0"]), float(args["T"]), float(args["h"])
     freq = args["output_frequency"] or 1
     projection = float(args["projection_tolerance"]) if args.get("projection") else None
+    if projection is not None and len(io._data["joints"]) == 0:
+        # Saltus projects onto the joints (and the stops they violate), not onto the contacts
+        raise_unsupported("TimeSteppingDirectProjection of the contacts (a scene without joints)",
+                          "Saltus's projection corrects the joints only, not the contacts' penetration")
+    threshold = float(args["constraint_activation_threshold"])
+    threshold = threshold if threshold > 0 else None  # Saltus's default (1e-6 of the margin)
     n = max(0, math.ceil((T - t0) / h - 1e-9))
-    eps = 1e-9 * h
-    # births and deaths inside the run: the scene is rebuilt at the start of the step whose end
-    # reaches each, every surviving body continuing from its state (as Siconos's cold restart)
-    events = sorted({x for o in io._data["input"].values() for x in _lifetime(o) if t0 + h + eps < x < T})
-    cuts = sorted({min(n, math.ceil((x - t0) / h - 1e-9) - 1) for x in events} - {0}) + [n]
+    # births and deaths: the bodies' lifetimes in Saltus's scene (one simulation for the run)
     out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
-    k, states, first = 0, None, True
-    for stop in cuts:
-        if stop <= k:
-            continue
-        t = t0 + k * h
-        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t + h, eps, states, forces)
-        sim = scene.simulation(h=h, t0=t, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
-                               projection_tol=projection)
-        rec = _Recorder(sim, ids, groups, statics, laws, h, out)
-        rec.statics(t)
-        if first:
-            rec.record(t0, None)
-            first = False
-        while k < stop:
-            rep = sim.step()
-            k += 1
-            if k % freq == 0:
-                rec.record(t0 + k * h, rep)
-        states = rec.states()
-    if first:  # no step at all
-        scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t0, eps, None, forces)
-        rec = _Recorder(scene.simulation(h=h, t0=t0), ids, groups, statics, laws, h, out)
-        rec.statics(t0)
-        rec.record(t0, None)
+    scene, ids, groups, statics, laws, lifetimes = build_scene(io, margin, gravity, forces=forces)
+    sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
+                           projection_tol=projection, activation_threshold=threshold)
+    rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
+                    bool(args["output_contact_forces"]))
+    rec.statics(t0, t0 + h if n > 0 else t0)
+    rec.record(t0, None, t0 + h if n > 0 else t0)  # the bodies of the first step
+    for k in range(1, n + 1):
+        rep = sim.step()
+        if k % freq == 0:
+            rec.record(t0 + k * h, rep)
     data = io._data
     for name, ncols in (("static", 9), ("dynamic", 9), ("velocities", 8), ("cf", 26), ("solv", 4)):
         _append(data, name, out[name], ncols)

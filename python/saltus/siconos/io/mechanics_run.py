@@ -11,8 +11,9 @@ steps it with Moreau–Jean + NSGS and writes ``data/static``, ``data/dynamic``,
 As in Siconos, a run on a file that already holds output continues from the poses and
 velocities of its last output time (give the matching ``t0``), appending to the datasets.
 Objects with a ``time_of_birth`` enter, and with a ``time_of_death`` leave, at the start of the
-step whose end reaches that time (Siconos's rule): the scene is rebuilt there, the other bodies
-continuing from their states (the solver starts cold at that step).
+step whose end reaches that time (Siconos's rule): Saltus's bodies carry these lifetimes (one
+simulation for the whole run; outside its lifetime a body neither moves nor collides, and it is
+not written to ``data/dynamic``).
 
 Siconos defaults kept: gravity ``-9.80665 / gravity_scale`` along ``z``; the solver
 ``SICONOS_FRICTION_3D_NSGS`` with its tolerance and iteration cap (``solver_options``); the
@@ -34,14 +35,18 @@ created, with a body handle whose ``scalarMass()``, ``setFExtPtr(f)`` (world fra
 
 Not supported (``SiconosFeatureNotSupported``): state-dependent force plugins
 (``setComputeFExtFunction``; ``saltus.mechanics.Scene.add_external_function`` takes a callable or
-a Saltus plugin), other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
-other than ``NewtonImpactFrictionNSL``.
+a Saltus plugin), other integrators or simulations (``osi``, ``time_stepping``), controllers,
+meshes, height maps, OCC shapes, 2D scenes, joint friction and couplings, laws other than
+``NewtonImpactFrictionNSL`` and ``NewtonImpactNSL`` (frictionless contacts as μ = 0, and joint
+stops).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
+
 import numpy as np
 
 from saltus.siconos._unsupported import module_getattr, raise_unsupported
@@ -49,6 +54,25 @@ from saltus.siconos.mechanics.collision.tools import Contactor, quaternion_get
 
 G = 9.80665  # scipy.constants.g, Siconos's gravity
 _PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule")
+
+
+def phi(q0, q1, q2, q3):
+    """Euler angle φ (roll, about x) of the unit quaternion ``(q0, q1, q2, q3)`` = ``(w, x, y, z)``."""
+    return math.atan2(2.0 * (q0 * q1 + q2 * q3), 1.0 - 2.0 * (q1 * q1 + q2 * q2))
+
+
+def theta(q0, q1, q2, q3):
+    """Euler angle θ (pitch, about y) of the unit quaternion ``(w, x, y, z)``."""
+    return math.asin(max(-1.0, min(1.0, 2.0 * (q0 * q2 - q3 * q1))))
+
+
+def psi(q0, q1, q2, q3):
+    """Euler angle ψ (yaw, about z) of the unit quaternion ``(w, x, y, z)``."""
+    return math.atan2(2.0 * (q0 * q3 + q1 * q2), 1.0 - 2.0 * (q2 * q2 + q3 * q3))
+
+
+# elementwise over arrays (Siconos's phiv, thetav, psiv)
+phiv, thetav, psiv = np.vectorize(phi), np.vectorize(theta), np.vectorize(psi)
 
 
 def _h5py():
@@ -251,8 +275,14 @@ class MechanicsHdf5Runner:
             d.attrs.update(type="NewtonImpactFrictionNSL", mu=float(mu), e=float(e),
                            gid1=int(collision_group1), gid2=int(collision_group2))
 
-    def add_Newton_impact_nsl(self, *a, **k):
-        raise_unsupported("add_Newton_impact_nsl (frictionless laws, joint stops)")
+    def add_Newton_impact_nsl(self, name, e=0, collision_group1=-1, collision_group2=-1):
+        """A Newton impact law without friction: between two collision groups (frictionless
+        contacts, solved as friction contacts with μ = 0) when both are given (≥ 0), else (the
+        default -1) only for the joint stops that name it (``add_joint(..., nslaws=name)``)."""
+        laws = self._data["nslaws"]
+        if name not in laws:
+            d = laws.create_dataset(name, shape=(0,), dtype=float)
+            d.attrs.update(type="NewtonImpactNSL", e=float(e), gid1=int(collision_group1), gid2=int(collision_group2))
 
     def add_Newton_impact_rolling_friction_nsl(self, *a, **k):
         raise_unsupported("add_Newton_impact_rolling_friction_nsl (rolling friction)")
@@ -265,11 +295,15 @@ class MechanicsHdf5Runner:
                   stops=None, friction=None, coupled=None, references=None):
         """A joint (``KneeJointR``, ``PivotJointR``, ``PrismaticJointR``, ``CylindricalJointR``,
         ``FixedJointR``) with points and axes in the world frame (``absolute=True``, the default)
-        or in ``object1``'s frame (``absolute=False``), both taken at the initial poses."""
-        for what, v in (("stops", stops), ("friction", friction), ("coupled", coupled),
-                        ("references", references), ("nslaws", nslaws)):
+        or in ``object1``'s frame (``absolute=False``), both taken at the initial poses.
+        ``stops``: rows ``(dof, position, direction)``, a lower stop at ``position`` when
+        ``direction > 0``, an upper one when ``< 0`` (Siconos ``JointStopR``), each with the
+        Newton impact law ``nslaws`` (one name, or one per stop; default ``e = 0``)."""
+        for what, v in (("friction", friction), ("coupled", coupled), ("references", references)):
             if v is not None:
                 raise_unsupported(f"add_joint({what}=...)")
+        if nslaws is not None and stops is None:
+            raise_unsupported("add_joint(nslaws=...) without stops")
         joints = self._data["joints"]
         if name in joints:
             raise ValueError(f"Joint {name} already in simulation!")
@@ -283,6 +317,13 @@ class MechanicsHdf5Runner:
             d.attrs["axes"] = np.asarray(axes, dtype=float)
         if absolute in (True, False):
             d.attrs["absolute"] = bool(absolute)
+        if allow_self_collide is not None:
+            d.attrs["allow_self_collide"] = bool(allow_self_collide)
+        if stops is not None:
+            st = np.asarray(stops, dtype=float).reshape(-1, 3)
+            d.attrs["stops"] = st
+            if nslaws is not None:
+                d.attrs["nslaws"] = nslaws if isinstance(nslaws, str) else [str(n) for n in nslaws]
 
     def boundary_conditions(self):
         return self._data.get("boundary_conditions")
@@ -315,12 +356,37 @@ class MechanicsHdf5Runner:
     add_external_function = add_plugin_source
 
     # -- the run ---------------------------------------------------------------------------
-    def run(self, **kw):
+    def run(self, run_options=None, **kw):
         """Siconos's ``run(t0=0, T=10, h=0.0005, theta=0.50001, solver_options=None,
-        output_frequency=None, gravity_scale=1.0, bullet_options=None, ...)``."""
-        from ._run import run
+        output_frequency=None, gravity_scale=1.0, bullet_options=None, ...)``, or Siconos ≥ 4.5's
+        ``run(run_options)`` with a :class:`MechanicsHdf5Runner_run_options` dict (its keys are
+        the keywords; the keywords are then ignored, as in Siconos)."""
+        from ._run import options_to_kwargs, run
 
+        if run_options is not None:
+            if not isinstance(run_options, dict):
+                raise TypeError("run(run_options): a MechanicsHdf5Runner_run_options dict")
+            kw = options_to_kwargs(run_options)
         return run(self, kw)
+
+
+class MechanicsHdf5Runner_run_options(dict):
+    """Siconos ≥ 4.5's options of :meth:`MechanicsHdf5Runner.run`: a ``dict`` of the run
+    keywords with their defaults, filled by the script (``run_options['T'] = 2``) and given as
+    ``io.run(run_options)``. Keys at their defaults change nothing; the others are read as the
+    keywords of the same names (see ``_run.py``: accepted, accepted without effect in Saltus, or
+    refused by name); keys that Siconos does not read either (misspelt ones) are ignored, as
+    Siconos ignores them."""
+
+    def __init__(self):
+        from ._run import RUN_OPTIONS_DEFAULTS
+
+        super().__init__(RUN_OPTIONS_DEFAULTS())
+
+    def display(self):
+        """Prints the options, one a line."""
+        for k, v in self.items():
+            print(f"{k} = {v}")
 
 
 __getattr__ = module_getattr("siconos.io.mechanics_run")
