@@ -57,12 +57,15 @@ class MoreauJeanOSI(OneStepIntegrator):
 
 
 class EulerMoreauOSI(OneStepIntegrator):
-    """Euler–Moreau θ-scheme for first-order systems."""
+    """Euler–Moreau θ-scheme for first-order systems. With ``gamma`` (the θ-γ scheme), the
+    relations are written at ``x_{k+γ} = γ x_{k+1} + (1−γ) x_k`` (Siconos
+    ``EulerMoreauOSI(theta, gamma)`` with ``setUseGammaForRelation(True)``; linear systems and
+    relations only)."""
 
     _kind = "EulerMoreauOSI"
 
-    def __init__(self, theta: float = 0.5):
-        super().__init__(theta=float(theta))
+    def __init__(self, theta: float = 0.5, gamma: Optional[float] = None):
+        super().__init__(theta=float(theta), gamma=None if gamma is None else float(gamma))
 
 
 class SemiExplicitEuler(OneStepIntegrator):

@@ -38,6 +38,10 @@ impl TimeStepping {
                 Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h)?,
             }
             w.free_osnsp.copy_from(&w.free);
+            if let Some(g) = self.osi.relation_gamma() {
+                // θ-γ: the relations see x_(k+γ) = γ x_free + (1−γ) x_k before the input
+                w.free_osnsp.axpy(1.0 - g, &w.x_k, g);
+            }
         }
         Ok(())
     }

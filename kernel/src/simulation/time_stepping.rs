@@ -9,6 +9,7 @@ use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
 use super::proximity::ProximityManager;
 use super::report::StepReport;
 use crate::error::KernelError;
+use crate::model::ds::DynamicalSystem;
 use crate::model::nsds::{InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
@@ -74,7 +75,7 @@ impl TimeStepping {
                 Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => {
                     moreau_jean::init(ds, &mut w, h, theta, t)?
                 }
-                Osi::EulerMoreau { theta } => euler_moreau::init(ds, &mut w, h, theta, t)?,
+                Osi::EulerMoreau { theta, .. } => euler_moreau::init(ds, &mut w, h, theta, t)?,
                 Osi::SemiExplicitEuler { update, .. } => semi_explicit::init(ds, &mut w, h, update, t)?,
             }
             dsw.push(w);
@@ -364,7 +365,8 @@ impl TimeStepping {
     /// Relation Jacobians and constant terms at the current iterate; `W⁻¹ B` for the active
     /// interactions. Returns `true` if a nonlinear first-order relation is present.
     fn compute_relations(&mut self, nsds: &Nsds, t1: f64) -> Result<bool, KernelError> {
-        let scale = if self.osi.level() == 0 { self.h } else { 1.0 };
+        // first order: the input enters x = x_free + h W⁻¹ r, seen by the relations at x_(k+γ)
+        let scale = if self.osi.level() == 0 { self.h * self.osi.relation_gamma().unwrap_or(1.0) } else { 1.0 };
         let mut nonlinear_fo = false;
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
             if !nsds.is_linked(iw.id) {
@@ -566,6 +568,31 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
                 ds: crate::DsId(i as u32),
                 reason: format!("{} cannot be integrated by {}", ds.kind_name(), osi.kind_name()),
             });
+        }
+        let linear = matches!(ds, DynamicalSystem::FirstOrderLinearTi(_) | DynamicalSystem::FirstOrderLinear(_));
+        if osi.relation_gamma().is_some() && !linear {
+            return Err(KernelError::UnsupportedSystem {
+                ds: crate::DsId(i as u32),
+                reason: format!(
+                    "the θ-γ Euler–Moreau scheme (relations at x_(k+γ)) needs linear first-order systems, as in \
+                     Siconos, not {}",
+                    ds.kind_name()
+                ),
+            });
+        }
+    }
+    if osi.relation_gamma().is_some() {
+        for (i, inter) in nsds.interactions().iter().enumerate() {
+            if !matches!(inter.relation, Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)) {
+                return Err(KernelError::InvalidOption {
+                    option: "gamma",
+                    reason: format!(
+                        "the θ-γ Euler–Moreau scheme needs linear relations (FirstOrderLinearR), as in Siconos; \
+                         interaction {i} has {}",
+                        inter.relation.kind_name()
+                    ),
+                });
+            }
         }
     }
     for i in 0..nsds.n_interactions() {

@@ -164,9 +164,10 @@ class EulerMoreauOSI(_s.EulerMoreauOSI):
     """Siconos ``EulerMoreauOSI(theta=0.5[, gamma])``."""
 
     def __init__(self, theta: float = 0.5, gamma: Optional[float] = None):
-        if gamma is not None:
-            raise_unsupported("EulerMoreauOSI(theta, gamma)", "the gamma variant is not in the Saltus kernel")
         super().__init__(theta)
+        # Siconos: (theta, gamma) weights the input by gamma (useGamma) until
+        # setUseGammaForRelation(True) moves gamma onto the relations (the theta-gamma scheme)
+        self._gamma, self._gamma_for_input = gamma, gamma is not None
 
     def setTheta(self, theta: float) -> None:
         self.attrs["theta"] = float(theta)
@@ -174,9 +175,28 @@ class EulerMoreauOSI(_s.EulerMoreauOSI):
     def theta(self) -> float:
         return self.attrs["theta"]
 
+    def setGamma(self, gamma: float) -> None:
+        self._gamma, self._gamma_for_input = float(gamma), "gamma" not in self.attrs
+        if "gamma" in self.attrs:
+            self.attrs["gamma"] = float(gamma)
+
+    def gamma(self) -> float:
+        return 1.0 if self._gamma is None else float(self._gamma)
+
     def setUseGammaForRelation(self, use: bool) -> None:
+        """The θ-γ scheme: the relations at ``x_{k+γ}`` (Saltus's ``<EulerMoreauOSI gamma>``)."""
         if use:
-            raise_unsupported("EulerMoreauOSI.setUseGammaForRelation(True)")
+            self.attrs["gamma"] = 1.0 if self._gamma is None else float(self._gamma)
+        else:
+            self.attrs.pop("gamma", None)
+        self._gamma_for_input = not use and self._gamma is not None
+
+    def _check(self) -> None:
+        """Called when a simulation is built on this integrator."""
+        if self._gamma_for_input:
+            raise_unsupported("EulerMoreauOSI(theta, gamma) weighting the input by gamma (useGamma)",
+                              "call setUseGammaForRelation(True): Saltus has the theta-gamma scheme on the "
+                              "relations")
 
     def insertDynamicalSystem(self, ds) -> None:
         """Siconos 3 API: every system of the NSDS uses the simulation's integrator."""
@@ -429,6 +449,9 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
             raise_unsupported("TimeStepping without an integrator or a nonsmooth problem")
         if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.EulerMoreauOSI)):
             raise_unsupported(f"TimeStepping with {type(self.osi).__name__}")
+        check = getattr(self.osi, "_check", None)
+        if check is not None:
+            check()
         return super()._build()
 
 

@@ -297,7 +297,7 @@ pub fn build_simulation(
 ) -> Result<(Simulation, usize), ModelError> {
     let osi = match &s.osi.kind {
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
-        OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta },
+        OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta, gamma: o.gamma },
         OsiSpec::MoreauJeanGOSI(o) => Osi::MoreauJeanGosi { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::SemiExplicitEuler(o) => Osi::SemiExplicitEuler {
             gamma: o.gamma.unwrap_or(0.5),

@@ -86,6 +86,10 @@ pub struct MoreauJeanSpec {
 pub struct EulerMoreauSpec {
     #[serde(rename = "@theta")]
     pub theta: f64,
+    /// γ of the θ-γ scheme: the relations at `x_(k+γ)` (Siconos `EulerMoreauOSI(θ, γ)` with
+    /// `setUseGammaForRelation(true)`).
+    #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
+    pub gamma: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -45,10 +45,16 @@ pub enum Osi {
     },
     /// Euler–Moreau (Siconos `EulerMoreauOSI`) for first-order systems:
     /// `M (x_{k+1} − x_k) = h θ f(t_{k+1}, x_{k+1}) + h (1−θ) f(t_k, x_k) + h r_{k+1}`,
-    /// the input `r` fully implicit; every interaction is active.
+    /// the input `r` fully implicit; every interaction is active. With `gamma = Some(γ)` (the
+    /// θ-γ scheme, Siconos `EulerMoreauOSI(θ, γ)` with `setUseGammaForRelation(true)`), the
+    /// relations are written at `x_{k+γ} = γ x_{k+1} + (1−γ) x_k`: `y = C x_{k+γ} + D λ + e`, so
+    /// the one-step problem is `y = C(γ x_free + (1−γ) x_k) + e + (γ h C W⁻¹ B + D) λ`; linear
+    /// systems and linear relations only (as in Siconos).
     EulerMoreau {
         /// θ ∈ [0, 1].
         theta: f64,
+        /// γ ∈ [0, 1] of the θ-γ scheme (`None`: the relations at `x_{k+1}`, i.e. γ = 1).
+        gamma: Option<f64>,
     },
     /// Semi-explicit (symplectic) Euler for Lagrangian systems, `q̇ = N(q) u`:
     /// `u_{k+1} = u_k + h M(q_k)⁻¹ F(t_k, q_k, u_k) + M(q_k)⁻¹ p_{k+1}` (or implicit in u,
@@ -74,7 +80,18 @@ impl Osi {
     }
     /// Euler–Moreau.
     pub fn euler_moreau(theta: f64) -> Self {
-        Osi::EulerMoreau { theta }
+        Osi::EulerMoreau { theta, gamma: None }
+    }
+    /// The θ-γ Euler–Moreau scheme (relations at `x_{k+γ}`; see [`Osi::EulerMoreau`]).
+    pub fn euler_moreau_theta_gamma(theta: f64, gamma: f64) -> Self {
+        Osi::EulerMoreau { theta, gamma: Some(gamma) }
+    }
+    /// γ of the θ-γ Euler–Moreau scheme (`None` for the other integrators and plain Euler–Moreau).
+    pub fn relation_gamma(&self) -> Option<f64> {
+        match self {
+            Osi::EulerMoreau { gamma, .. } => *gamma,
+            _ => None,
+        }
     }
     /// Semi-explicit Euler, explicit in u, with `γ = 1/2`.
     pub fn semi_explicit_euler() -> Self {
@@ -92,7 +109,9 @@ impl Osi {
     /// θ (1 for the semi-explicit Euler: the positions move with the new velocity).
     pub fn theta(&self) -> f64 {
         match self {
-            Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta } => *theta,
+            Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta, .. } => {
+                *theta
+            }
             Osi::SemiExplicitEuler { .. } => 1.0,
         }
     }
@@ -122,7 +141,7 @@ impl Osi {
             Osi::MoreauJean { theta, gamma } | Osi::MoreauJeanGosi { theta, gamma } => {
                 chk("theta", *theta).and(chk("gamma", *gamma))
             }
-            Osi::EulerMoreau { theta } => chk("theta", *theta),
+            Osi::EulerMoreau { theta, gamma } => chk("theta", *theta).and(gamma.map_or(Ok(()), |g| chk("gamma", g))),
             Osi::SemiExplicitEuler { gamma, .. } => chk("gamma", *gamma),
         }
     }
