@@ -197,6 +197,21 @@ class Scene:
         (pairs of groups without a law do not interact)."""
         self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu))
 
+    def add_Newton_impact_rolling_friction_nsl(
+        self,
+        name: str = "contact",
+        e: float = 0.0,
+        mu: float = 0.0,
+        mu_r: float = 0.0,
+        collision_group1: int = 0,
+        collision_group2: int = 0,
+    ) -> None:
+        """Newton impact (``e``), Coulomb friction (``mu``) and rolling friction (``mu_r``, a
+        length: the rolling torque is at most ``mu_r`` times the normal reaction) between two
+        groups (Siconos ``NewtonImpactRollingFrictionNSL``). A scene with such a law solves the
+        5-unknown rolling friction-contact problem at every contact."""
+        self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu), float(mu_r))
+
     def _contactor(self, c) -> Tuple[str, List[float], List[float]]:
         if not isinstance(c, Contactor):
             c = Contactor(c)
@@ -302,15 +317,19 @@ class Scene:
         tol: float = 1e-6,
         max_iter: int = 1000,
         projection_tol: Optional[float] = None,
+        activation_threshold: Optional[float] = None,
     ) -> MechanicsSimulation:
         """The Moreau–Jean simulation (θ, step ``h``; the solver's tolerance and sweep cap: NSGS
         on the contacts, and with joints the ``GenericMechanical`` block Gauss–Seidel).
         ``projection_tol`` projects the bodies back onto the joints after each step (positions,
-        then velocities; Siconos ``TimeSteppingDirectProjection``). The scene is moved into it
-        (build a new scene for another run)."""
+        then velocities; Siconos ``TimeSteppingDirectProjection``). ``activation_threshold`` is
+        Siconos's ``constraint_activation_threshold`` δ: a contact enters the step's problem when
+        ``g + h u_N / 2 ≤ δ`` (default 1e-6 × margin). The scene is moved into it (build a new
+        scene for another run)."""
         pt = None if projection_tol is None else float(projection_tol)
+        at = None if activation_threshold is None else float(activation_threshold)
         return MechanicsSimulation(
-            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt)
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at)
         )
 
 

@@ -138,8 +138,11 @@ impl CoreMechanicsModel {
     }
 
     /// Sets the contact law (restitution `e`, friction `mu`) between groups `g1` and `g2`.
-    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64) -> PyResult<()> {
-        guard(|| self.model()?.set_law(g1, g2, ContactLaw::new(e, mu)).map_err(to_py))
+    /// With `mu_r > 0` (rolling friction, Siconos `NewtonImpactRollingFrictionNSL`) the
+    /// contact also resists rolling with a torque `‖r_R‖ ≤ μ_r r_N`.
+    #[pyo3(signature = (g1, g2, e, mu, mu_r = 0.0))]
+    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64, mu_r: f64) -> PyResult<()> {
+        guard(|| self.model()?.set_law(g1, g2, ContactLaw::rolling(e, mu, mu_r)).map_err(to_py))
     }
 
     /// Adds a body; returns its index. `kind` is `dynamic` or `static`; `shapes` a list of
@@ -244,7 +247,10 @@ impl CoreMechanicsModel {
     /// contacts' NSGS and, with joints, the `GenericMechanical` block Gauss–Seidel both take
     /// `tol` and `max_iter`; `projection_tol` switches on the projection onto the joints after
     /// each step (Siconos `TimeSteppingDirectProjection`) with that tolerance.
-    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None))]
+    /// `activation_threshold` is Siconos's `constraint_activation_threshold` δ (a contact is
+    /// active when `g + γ h u_N ≤ δ`; default 1e-6 × margin).
+    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None))]
+    #[allow(clippy::too_many_arguments)]
     fn simulation(
         &mut self,
         h: f64,
@@ -253,6 +259,7 @@ impl CoreMechanicsModel {
         tol: f64,
         max_iter: usize,
         projection_tol: Option<f64>,
+        activation_threshold: Option<f64>,
     ) -> PyResult<CoreMechanicsSimulation> {
         guard(|| {
             if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
@@ -270,8 +277,11 @@ impl CoreMechanicsModel {
                     return Err(model_err("projection", format!("projection_tol must be finite and > 0, got {t}")))
                 }
             };
+            let default_tol = MoreauJeanOptions::default().activation_tol;
+            let activation_tol = activation_threshold.map_or(default_tol, |d| d / model.margin);
             let opts = MoreauJeanOptions {
                 theta,
+                activation_tol,
                 solver: nsgs(tol, max_iter),
                 joint_solver: GmpOptions::with_iter(IterOptions::new(tol, max_iter)),
                 joint_projection,

@@ -57,8 +57,12 @@ def _check_kwargs(kw: Dict) -> Dict:
             if v != 1:
                 raise_unsupported(f"MechanicsHdf5Runner.run(contact_index_set={v})")
         elif k == "constraint_activation_threshold":
-            if v != 0:
-                raise_unsupported("MechanicsHdf5Runner.run(constraint_activation_threshold != 0)")
+            # Siconos's threshold δ of MoreauJeanOSI (active when g + γ h u_N < δ); 0 keeps
+            # Saltus's default δ (1e-6 × margin), which tells apart a contact at rest from one
+            # whose gap is round-off
+            if not float(v) >= 0:
+                raise_unsupported(f"MechanicsHdf5Runner.run(constraint_activation_threshold={v})")
+            args["activation_threshold"] = float(v) if float(v) > 0 else None
         elif k in _DEFAULTS:
             args[k] = v
         elif k not in _IGNORED:
@@ -126,11 +130,16 @@ def build_scene(io, margin: float, gravity: float, t: float = 0.0, eps: float = 
             raise_unsupported(f"shape '{name}' of type {d.attrs['type']}")
     laws = {}
     for name, d in data["nslaws"].items():
-        if d.attrs["type"] != "NewtonImpactFrictionNSL":
-            raise_unsupported(f"nonsmooth law {d.attrs['type']}")
         g1, g2 = int(d.attrs["gid1"]), int(d.attrs["gid2"])
-        scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=float(d.attrs["mu"]),
-                                             collision_group1=g1, collision_group2=g2)
+        if d.attrs["type"] == "NewtonImpactFrictionNSL":
+            scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=float(d.attrs["mu"]),
+                                                 collision_group1=g1, collision_group2=g2)
+        elif d.attrs["type"] == "NewtonImpactRollingFrictionNSL":
+            scene.add_Newton_impact_rolling_friction_nsl(name, e=float(d.attrs["e"]), mu=float(d.attrs["mu"]),
+                                                         mu_r=float(d.attrs["mu_r"]),
+                                                         collision_group1=g1, collision_group2=g2)
+        else:
+            raise_unsupported(f"nonsmooth law {d.attrs['type']}")
         laws[(g1, g2)] = laws[(g2, g1)] = float(d.attrs["mu"])
     ids, groups, statics = [], [], []
     restart = _last_states(data) if states is None else states
@@ -256,7 +265,10 @@ def run(io, kw: Dict) -> None:
     if margin is None:
         margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
     so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
-    if so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS):
+    # ROLLING_FRICTION_3D_NSGS: the scenes with a rolling law (Saltus then solves the rolling
+    # problem by NSGS whichever of these is given, with its tolerance and cap)
+    if so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS,
+                           sn.SICONOS_ROLLING_FRICTION_3D_NSGS):
         from saltus.siconos._solvers import NAME_OF
 
         raise_unsupported(f"MechanicsHdf5Runner.run with the solver {NAME_OF.get(so.solverId, so.solverId)}",
@@ -280,7 +292,7 @@ def run(io, kw: Dict) -> None:
         t = t0 + k * h
         scene, ids, groups, statics, laws = build_scene(io, margin, gravity, t + h, eps, states)
         sim = scene.simulation(h=h, t0=t, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
-                               projection_tol=projection)
+                               projection_tol=projection, activation_threshold=args.get("activation_threshold"))
         rec = _Recorder(sim, ids, groups, statics, laws, h, out)
         rec.statics(t)
         if first:

@@ -28,7 +28,8 @@ it frozen (one linearisation per step, as Siconos with ``Newton_max_iter=1``):
 
 Not supported (``SiconosFeatureNotSupported``): user force callbacks ``set_external_forces``,
 other integrators or simulations (``osi``, ``time_stepping``), controllers, meshes, height maps, OCC shapes, 2D scenes, joint stops, friction and couplings, laws
-other than ``NewtonImpactFrictionNSL``.
+other than ``NewtonImpactFrictionNSL`` and ``NewtonImpactRollingFrictionNSL`` (rolling
+friction: 3D only, not with joints).
 """
 
 from __future__ import annotations
@@ -247,8 +248,13 @@ class MechanicsHdf5Runner:
     def add_Newton_impact_nsl(self, *a, **k):
         raise_unsupported("add_Newton_impact_nsl (frictionless laws, joint stops)")
 
-    def add_Newton_impact_rolling_friction_nsl(self, *a, **k):
-        raise_unsupported("add_Newton_impact_rolling_friction_nsl (rolling friction)")
+    def add_Newton_impact_rolling_friction_nsl(self, name, mu, mu_r, e=0, collision_group1=0, collision_group2=0):
+        """Newton impact + Coulomb friction + rolling friction between two collision groups."""
+        laws = self._data["nslaws"]
+        if name not in laws:
+            d = laws.create_dataset(name, shape=(0,), dtype=float)
+            d.attrs.update(type="NewtonImpactRollingFrictionNSL", mu=float(mu), mu_r=float(mu_r), e=float(e),
+                           gid1=int(collision_group1), gid2=int(collision_group2))
 
     def add_relay_nsl(self, *a, **k):
         raise_unsupported("add_relay_nsl (joint friction)")
