@@ -25,6 +25,11 @@ fn ball_stops_where_rolling_resistance_says() {
         }
         assert!((row[ivx] - r * row[iwy]).abs() <= 1e-9, "t = {t}: slips");
     }
+    // θ = ½: the position follows the trapezoidal rule on the speeds.
+    for w in b.rows.windows(2) {
+        let dx = w[1][ix] - w[0][ix];
+        assert!((dx - 0.5 * h * (w[0][ivx] + w[1][ivx])).abs() <= 1e-12, "t = {}: dx = {dx}", w[1][it]);
+    }
     let x = b.last("ball.x");
     assert!((x - d_stop).abs() <= v0 * h, "stopped at {x}, D = {d_stop}");
     assert!(b.last("ball.vx").abs() <= 1e-12 && (b.last("ball.z") - r).abs() <= 1e-9);

@@ -165,3 +165,41 @@ fn rejects_bad_input() {
     assert!(RollingFrictionContact::new(4, w.clone(), vec![0.0; 5], vec![0.5], vec![0.1]).is_err());
     assert!(RollingFrictionContact::new(5, w, vec![f64::NAN; 5], vec![0.5], vec![0.1]).is_err());
 }
+
+/// 2D (d = 3: N, T, R), a disk (mass m, radius R, inertia m R²/2) rolling on a line with
+/// `u_N = v_z`, `u_T = v_x − R ω`, `u_R = ω`: the tangential part sticks and the rolling torque
+/// is `−μ_r r_N sign(q̌_R)`, `q̌_R = q_R − W_RT q_T / W_TT`, `r_T = −(q_T + W_TR r_R)/W_TT`.
+#[test]
+fn disk_2d_rolling_resistance() {
+    let (m, radius, mu_r) = (2.0, 0.2, 0.01);
+    let i = 0.5 * m * radius * radius;
+    let h = DMatrix::from_row_slice(3, 3, &[0.0, 1.0, 0.0, 1.0, 0.0, -radius, 0.0, 0.0, 1.0]);
+    let minv = DMatrix::from_diagonal(&DVector::from_vec(vec![1.0 / m, 1.0 / m, 1.0 / i]));
+    let w = &h * minv * h.transpose();
+    // Rolling forward: v_x = R ω, pressed down by the step's gravity.
+    let q = &h * DVector::from_row_slice(&[2.0, -0.01, 2.0 / radius]);
+    let p = RollingFrictionContact::new(3, Operator::Dense(w.clone()), q.as_slice().to_vec(), vec![0.5], vec![mu_r])
+        .unwrap();
+    let (r, u) = solve_tight(&p);
+    let rn = -m * q[0];
+    let qr = q[2] - w[(2, 1)] * q[1] / w[(1, 1)];
+    let rr = -mu_r * rn * qr.signum();
+    let rt = -(q[1] + w[(1, 2)] * rr) / w[(1, 1)];
+    for (k, e) in [rn, rt, rr].into_iter().enumerate() {
+        assert!((r[k] - e).abs() <= 1e-10 * rn, "{r:?} vs {:?}", [rn, rt, rr]);
+    }
+    assert!(u[1].abs() <= 1e-10 && u[2] > 0.0, "rolls without slipping: {u:?}");
+}
+
+/// The driver (`saltus solve`) reads RFC3D files by name and solves them with `nsgs`.
+#[test]
+fn driver_reads_and_solves_rfc_files() {
+    use saltus_numerics::driver::{read_problem, solve as drive, ProblemKind};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rfc3d/RFC3D_random_4c.dat");
+    assert_eq!(ProblemKind::guess(&path), Some(ProblemKind::Rfc3d));
+    let p = read_problem(&path, None).unwrap();
+    let out = drive(&p, "nsgs", IterOptions::new(1e-12, 1000), 1).unwrap();
+    assert!(out.report.status.converged() && out.report.residual <= 1e-12);
+    assert_eq!(out.vectors[0].0, "r");
+    assert!(drive(&p, "nsgs-ac", IterOptions::new(1e-12, 1000), 1).is_err());
+}

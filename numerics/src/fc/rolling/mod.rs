@@ -22,6 +22,19 @@ mod nsgs;
 pub use cone::{in_rolling_cone, project_on_rolling_cone};
 pub use nsgs::{solve, RollingNsgsOptions};
 
+use crate::report::IterOptions;
+
+/// Solver catalogue of the rolling problem: (CLI name, description).
+pub const SOLVERS: &[(&str, &str)] = &[(
+    "nsgs",
+    "rolling nonsmooth Gauss-Seidel, projection on the rolling cone per contact (ROLLING_FRICTION_3D_NSGS)",
+)];
+
+/// The solver called `name` in [`SOLVERS`] with the given tolerance and cap (cold start).
+pub fn solver_by_name(name: &str, it: IterOptions) -> Option<RollingNsgsOptions> {
+    (name == "nsgs").then(|| RollingNsgsOptions::with_iter(it))
+}
+
 use crate::error::{check_finite, check_len, NumericsError, Result};
 use crate::io::{read_matrix, read_text, TokenReader};
 use crate::matrix::Operator;
