@@ -103,3 +103,20 @@ fn sliding_then_rolling_dissipates() {
     let st = sim.model.body(b).state;
     assert!(st.v.norm() <= 1e-9 && st.omega.norm() <= 1e-8, "at rest {st:?}");
 }
+
+/// The HDF5 output names a rolling law as Siconos does (`NewtonImpactRollingFrictionNSL`, `mu_r`).
+#[cfg(feature = "hdf5")]
+#[test]
+fn hdf5_output_names_the_rolling_law() {
+    use saltus_mechanics::io_hdf5::{Hdf5Options, MechanicsHdf5Writer};
+    let (sim, _) = rolling_sphere(0.1, 1.0, Vector3::x(), 0.01);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("roll.hdf5");
+    drop(MechanicsHdf5Writer::create(&path, &sim, Hdf5Options::default()).unwrap());
+    let f = hdf5::File::open(&path).unwrap();
+    let law = f.dataset("data/nslaws/law-0-0").unwrap();
+    let kind: hdf5::types::VarLenUnicode = law.attr("type").unwrap().read_scalar().unwrap();
+    assert_eq!(kind.as_str(), "NewtonImpactRollingFrictionNSL");
+    let mu_r: Vec<f64> = law.attr("mu_r").unwrap().read_raw().unwrap();
+    assert_eq!(mu_r, vec![0.01]);
+}
