@@ -118,7 +118,7 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
     #[command(after_help = "CSV on stdout: problem,type,n,solver,tolerance,status,iterations,error,seconds \
 (status: converged, max_iterations, failed or error; seconds: median of 3 solves). `error` is the residual \
 Siconos reports for the problem type. The type is guessed from the folder (lcp/, mlcp/, relay/, qp/, fc2d/, \
-fc3d/, fc3d-global/) or the file name; give it with --type otherwise. `saltus solvers` lists the solver names: \
+fc3d/, fc3d-global/) or the file name (RFC3D* files: rfc3d); give it with --type otherwise. `saltus solvers` lists the solver names: \
 lcp: lemke, pgs, psor, newton-fb, newton-min, enum, qp; mlcp: enum, pgs, newton-fb, lemke; relay: pgs, lemke; \
 qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg, admm; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...\n\n\
 Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/")]
@@ -129,7 +129,7 @@ Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp -
         /// Solver name (see `saltus solvers`).
         #[arg(short, long)]
         solver: String,
-        /// Problem type: lcp, mlcp, relay, qp, fc2d, fc3d or gfc3d.
+        /// Problem type: lcp, mlcp, relay, qp, fc2d, fc3d, gfc3d or rfc3d (rolling friction).
         #[arg(long = "type", value_name = "TYPE")]
         kind: Option<String>,
         /// Tolerance on the problem's residual.

@@ -50,7 +50,8 @@
 //!   (`qw, qx, qy, qz`), `velocity` (`v`, `Ω`) at `t0`, `center_of_mass = 0`; one empty dataset per
 //!   contactor `<Shape>-<k>` with attributes `instance_name`, `shape_name`, `group`, `translation`,
 //!   `orientation` (its offset in the body frame).
-//! - `data/nslaws/law-<g1>-<g2>`: `type = NewtonImpactFrictionNSL`, `e`, `mu`, `gid1`, `gid2`.
+//! - `data/nslaws/law-<g1>-<g2>`: `type = NewtonImpactFrictionNSL`, `e`, `mu`, `gid1`, `gid2`
+//!   (`NewtonImpactRollingFrictionNSL` with `mu_r` too for a law with rolling friction).
 
 use crate::body::BodyKind;
 use crate::relation::contact_frame;
@@ -426,9 +427,13 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
             if let Some(l) = model.law(g1, g2) {
                 let name = format!("law-{g1}-{g2}");
                 let ds = ctx(laws.new_dataset::<f64>().shape((0,)).create(name.as_str()), || format!("law {name}"))?;
-                str_attr(&ds, "type", "NewtonImpactFrictionNSL")?;
+                let kind = if l.mu_r > 0.0 { "NewtonImpactRollingFrictionNSL" } else { "NewtonImpactFrictionNSL" };
+                str_attr(&ds, "type", kind)?;
                 f64_attr(&ds, "e", &[l.en])?;
                 f64_attr(&ds, "mu", &[l.mu])?;
+                if l.mu_r > 0.0 {
+                    f64_attr(&ds, "mu_r", &[l.mu_r])?;
+                }
                 i64_attr(&ds, "gid1", i64::from(g1))?;
                 i64_attr(&ds, "gid2", i64::from(g2))?;
             }

@@ -13,7 +13,10 @@ use std::collections::HashMap;
 
 /// Newton impact + Coulomb friction between two groups (Siconos `NewtonImpactFrictionNSL`, 3D):
 /// normal restitution `en`, tangential restitution `et` (kept for the vocabulary; the 3D
-/// Moreau–Jean step, like Siconos, does not use it), friction coefficient `μ`.
+/// Moreau–Jean step, like Siconos, does not use it), friction coefficient `μ`; with a rolling
+/// coefficient `μ_r > 0`, Siconos `NewtonImpactRollingFrictionNSL`: the contact also resists
+/// rolling with a torque `‖r_R‖ ≤ μ_r r_N` about the tangent axes (`crate::simulation`'s
+/// rolling path, numerics `fc::rolling`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContactLaw {
     /// Normal restitution `e ∈ [0, 1]`.
@@ -22,12 +25,20 @@ pub struct ContactLaw {
     pub et: f64,
     /// Friction coefficient `μ ≥ 0`.
     pub mu: f64,
+    /// Rolling friction coefficient `μ_r ≥ 0` (a length: the lever of the normal reaction that
+    /// bounds the rolling torque; 0 = no rolling resistance).
+    pub mu_r: f64,
 }
 
 impl ContactLaw {
     /// Law with restitution `en`, `et = 0` and friction `mu`.
     pub fn new(en: f64, mu: f64) -> Self {
-        ContactLaw { en, et: 0.0, mu }
+        ContactLaw { en, et: 0.0, mu, mu_r: 0.0 }
+    }
+    /// Law with restitution `en`, friction `mu` and rolling friction `mu_r` (Siconos
+    /// `NewtonImpactRollingFrictionNSL(e, 0, μ, μ_r, 5)`).
+    pub fn rolling(en: f64, mu: f64, mu_r: f64) -> Self {
+        ContactLaw { en, et: 0.0, mu, mu_r }
     }
     /// The kernel's `NewtonImpactFriction` law of dimension 3.
     pub fn to_nslaw(&self) -> NonSmoothLaw {
@@ -42,6 +53,9 @@ impl ContactLaw {
         }
         if !(self.mu >= 0.0 && self.mu.is_finite()) {
             return Err(format!("friction coefficient must be finite and >= 0, got {}", self.mu));
+        }
+        if !(self.mu_r >= 0.0 && self.mu_r.is_finite()) {
+            return Err(format!("rolling friction coefficient must be finite and >= 0, got {}", self.mu_r));
         }
         Ok(())
     }
@@ -275,6 +289,11 @@ impl MechanicsModel {
         self.laws[g1 as usize * n + g2 as usize] = Some(law);
         self.laws[g2 as usize * n + g1 as usize] = Some(law);
         Ok(())
+    }
+    /// `true` when a law has rolling friction (`μ_r > 0`): the step then solves the
+    /// 5-dimensional rolling friction-contact problem for every active contact.
+    pub fn has_rolling(&self) -> bool {
+        self.laws.iter().flatten().any(|l| l.mu_r > 0.0)
     }
     /// The law between groups `g1` and `g2`, if any.
     #[inline]

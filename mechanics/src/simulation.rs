@@ -22,6 +22,7 @@ use saltus_numerics::{IterOptions, SolveReport};
 
 mod joint_path;
 mod order;
+mod rolling;
 
 pub use order::ContactOrder;
 
@@ -164,6 +165,7 @@ pub struct MechanicsSimulation {
     joint_ws: JointWorkspace,
     joint_vel: Vec<(Vector3<f64>, Vector3<f64>)>,
     joint_mid: Vec<(Vector3<f64>, Vector3<f64>)>,
+    rolling: rolling::RollingWork,
 }
 
 impl MechanicsSimulation {
@@ -219,6 +221,7 @@ impl MechanicsSimulation {
             joint_ws: JointWorkspace::default(),
             joint_vel: Vec::new(),
             joint_mid: Vec::new(),
+            rolling: Default::default(),
         };
         sim.project_initial_velocities()?;
         Ok(sim)
@@ -399,7 +402,9 @@ impl MechanicsSimulation {
         let bodies = &self.model.bodies;
         let n_active = self.active.len();
         let mut solver_report = None;
-        if !self.model.joints().is_empty() {
+        if self.model.has_rolling() {
+            solver_report = self.solve_rolling()?;
+        } else if !self.model.joints().is_empty() {
             solver_report = Some(self.solve_with_joints()?);
         } else if n_active > 0 {
             let t = self.t;

@@ -24,6 +24,9 @@ pub enum ProblemKind {
     Fc3d,
     /// Friction contact, global formulation (`M v = H r + f`), 3D or 2D.
     Gfc3d,
+    /// Rolling friction contact, local formulation (Siconos `RollingFrictionContactProblem`:
+    /// 5 unknowns per contact in 3D, 3 in 2D).
+    Rfc3d,
 }
 
 impl ProblemKind {
@@ -36,6 +39,7 @@ impl ProblemKind {
         ProblemKind::Fc2d,
         ProblemKind::Fc3d,
         ProblemKind::Gfc3d,
+        ProblemKind::Rfc3d,
     ];
 
     /// The lower-case name used on the command line and in CSV output.
@@ -48,6 +52,7 @@ impl ProblemKind {
             ProblemKind::Fc2d => "fc2d",
             ProblemKind::Fc3d => "fc3d",
             ProblemKind::Gfc3d => "gfc3d",
+            ProblemKind::Rfc3d => "rfc3d",
         }
     }
 
@@ -66,6 +71,7 @@ impl ProblemKind {
             ProblemKind::Fc2d => fc::SOLVERS_2D,
             ProblemKind::Fc3d => fc::SOLVERS_3D,
             ProblemKind::Gfc3d => fc::GFC_SOLVERS,
+            ProblemKind::Rfc3d => fc::rolling::SOLVERS,
         }
     }
 
@@ -81,6 +87,7 @@ impl ProblemKind {
         }
         let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("").to_ascii_lowercase();
         [
+            ("rfc", ProblemKind::Rfc3d),
             ("gfc", ProblemKind::Gfc3d),
             ("fc2d", ProblemKind::Fc2d),
             ("fc3d", ProblemKind::Fc3d),
@@ -112,6 +119,8 @@ pub enum Problem {
     Fc(fc::FrictionContact),
     /// See [`fc::GlobalFrictionContact`].
     Gfc(fc::GlobalFrictionContact),
+    /// See [`fc::rolling::RollingFrictionContact`] (3D or 2D).
+    Rfc(fc::rolling::RollingFrictionContact),
 }
 
 impl Problem {
@@ -125,6 +134,7 @@ impl Problem {
             Problem::Fc(p) if p.dim() == 2 => ProblemKind::Fc2d,
             Problem::Fc(_) => ProblemKind::Fc3d,
             Problem::Gfc(_) => ProblemKind::Gfc3d,
+            Problem::Rfc(_) => ProblemKind::Rfc3d,
         }
     }
 
@@ -137,6 +147,7 @@ impl Problem {
             Problem::Qp(p) => p.size(),
             Problem::Fc(p) => p.size(),
             Problem::Gfc(p) => p.size(),
+            Problem::Rfc(p) => p.size(),
         }
     }
 }
@@ -159,6 +170,7 @@ pub fn read_problem(path: &Path, kind: Option<ProblemKind>) -> Result<Problem> {
         ProblemKind::Qp => Problem::Qp(qp::read_convex_qp(&text)?),
         ProblemKind::Fc2d | ProblemKind::Fc3d => Problem::Fc(fc::read_fc(&text)?),
         ProblemKind::Gfc3d => Problem::Gfc(fc::read_gfc(&text)?),
+        ProblemKind::Rfc3d => Problem::Rfc(fc::rolling::read_rfc(&text)?),
     };
     check_kind(p, kind)
 }
@@ -179,6 +191,12 @@ fn check_kind(p: Problem, kind: ProblemKind) -> Result<Problem> {
 fn read_fclib(path: &Path, kind: ProblemKind) -> Result<Problem> {
     let p = match kind {
         ProblemKind::Gfc3d => Problem::Gfc(fc::read_fclib_global(path)?),
+        ProblemKind::Rfc3d => {
+            return Err(NumericsError::Unsupported {
+                solver: "reader",
+                what: "rolling friction-contact problems in FCLib HDF5 files (FCLib has no rolling format)".into(),
+            })
+        }
         _ => Problem::Fc(fc::read_fclib_local(path)?),
     };
     check_kind(p, kind)
@@ -269,6 +287,12 @@ pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -
                     &fc::gfc_solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
                 )?
             }
+            Problem::Rfc(p) => fc::rolling::solve(
+                p,
+                &mut a,
+                &mut b,
+                &fc::rolling::solver_by_name(solver, it).ok_or_else(|| unknown_solver(kind, solver))?,
+            )?,
         };
         times.push(report.elapsed);
         last = Some((report, a, b, v));
@@ -279,7 +303,7 @@ pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -
         last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
     let vectors = match kind {
         ProblemKind::Qp => vec![("x", a)],
-        ProblemKind::Fc2d | ProblemKind::Fc3d => vec![("r", a), ("u", b)],
+        ProblemKind::Fc2d | ProblemKind::Fc3d | ProblemKind::Rfc3d => vec![("r", a), ("u", b)],
         ProblemKind::Gfc3d => vec![("r", a), ("u", b), ("v", v)],
         _ => vec![("z", a), ("w", b)],
     };

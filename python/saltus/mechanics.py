@@ -205,6 +205,21 @@ class Scene:
         (pairs of groups without a law do not interact)."""
         self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu))
 
+    def add_Newton_impact_rolling_friction_nsl(
+        self,
+        name: str = "contact",
+        e: float = 0.0,
+        mu: float = 0.0,
+        mu_r: float = 0.0,
+        collision_group1: int = 0,
+        collision_group2: int = 0,
+    ) -> None:
+        """Newton impact (``e``), Coulomb friction (``mu``) and rolling friction (``mu_r``, a
+        length: the rolling torque is at most ``mu_r`` times the normal reaction) between two
+        groups (Siconos ``NewtonImpactRollingFrictionNSL``). A scene with such a law solves the
+        5-unknown rolling friction-contact problem at every contact."""
+        self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu), float(mu_r))
+
     def _contactor(self, c) -> Tuple[str, List[float], List[float]]:
         if not isinstance(c, Contactor):
             c = Contactor(c)

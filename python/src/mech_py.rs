@@ -150,8 +150,11 @@ impl CoreMechanicsModel {
     }
 
     /// Sets the contact law (restitution `e`, friction `mu`) between groups `g1` and `g2`.
-    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64) -> PyResult<()> {
-        guard(|| self.model()?.set_law(g1, g2, ContactLaw::new(e, mu)).map_err(to_py))
+    /// With `mu_r > 0` (rolling friction, Siconos `NewtonImpactRollingFrictionNSL`) the
+    /// contact also resists rolling with a torque `‖r_R‖ ≤ μ_r r_N`.
+    #[pyo3(signature = (g1, g2, e, mu, mu_r = 0.0))]
+    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64, mu_r: f64) -> PyResult<()> {
+        guard(|| self.model()?.set_law(g1, g2, ContactLaw::rolling(e, mu, mu_r)).map_err(to_py))
     }
 
     /// Adds a body; returns its index. `kind` is `dynamic` or `static`; `shapes` a list of

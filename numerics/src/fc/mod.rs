@@ -28,6 +28,7 @@ mod patch;
 mod problem;
 pub mod prox;
 pub mod residual;
+pub mod rolling;
 mod sparse_lu;
 pub mod vi;
 

@@ -135,7 +135,10 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
             let heights = data(m, &s.heights, &format!("{path}/heights"), 0)?;
             ShapeDesc::HeightField { heights, size: Vector2::new(size[0], size[1]) }
         }
-        MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) | MechItem::Joint(_) => return Ok(None),
+        MechItem::NewtonImpactFrictionNSL(_)
+        | MechItem::NewtonImpactRollingFrictionNSL(_)
+        | MechItem::RigidBody(_)
+        | MechItem::Joint(_) => return Ok(None),
     };
     desc.validate().map_err(|e| m.error_at(path, e))?;
     Ok(Some(desc))
@@ -322,13 +325,24 @@ pub fn build_mechanics_with(
     }
     let mut pairs: HashMap<(u32, u32), ()> = HashMap::new();
     for item in &mech.items {
-        let MechItem::NewtonImpactFrictionNSL(l) = item else { continue };
-        let (g1, g2) = (l.group1.unwrap_or(0), l.group2.unwrap_or(0));
-        let path = "Mechanics/NewtonImpactFrictionNSL";
+        let (path, law, g1, g2) = match item {
+            MechItem::NewtonImpactFrictionNSL(l) => (
+                "Mechanics/NewtonImpactFrictionNSL",
+                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: 0.0 },
+                l.group1.unwrap_or(0),
+                l.group2.unwrap_or(0),
+            ),
+            MechItem::NewtonImpactRollingFrictionNSL(l) => (
+                "Mechanics/NewtonImpactRollingFrictionNSL",
+                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: l.mu_r },
+                l.group1.unwrap_or(0),
+                l.group2.unwrap_or(0),
+            ),
+            _ => continue,
+        };
         if pairs.insert((g1.min(g2), g1.max(g2)), ()).is_some() {
             return Err(m.error_at(path, format!("a second law for the groups ({g1}, {g2})")));
         }
-        let law = ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu };
         model.set_law(g1, g2, law).map_err(|e| m.error_at(path, e.to_string()))?;
     }
     let mut n_bodies = 0;

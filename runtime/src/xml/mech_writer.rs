@@ -97,11 +97,15 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     for g1 in 0..n_groups {
         for g2 in g1..n_groups {
             if let Some(l) = m.law(g1, g2) {
-                let _ = write!(out, "    <NewtonImpactFrictionNSL en=\"{}\"", plain(l.en));
+                let elem = if l.mu_r > 0.0 { "NewtonImpactRollingFrictionNSL" } else { "NewtonImpactFrictionNSL" };
+                let _ = write!(out, "    <{elem} en=\"{}\"", plain(l.en));
                 if l.et != 0.0 {
                     let _ = write!(out, " et=\"{}\"", plain(l.et));
                 }
                 let _ = write!(out, " mu=\"{}\"", plain(l.mu));
+                if l.mu_r > 0.0 {
+                    let _ = write!(out, " mu_r=\"{}\"", plain(l.mu_r));
+                }
                 if (g1, g2) != (0, 0) {
                     let _ = write!(out, " group1=\"{g1}\" group2=\"{g2}\"");
                 }

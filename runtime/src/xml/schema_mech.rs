@@ -30,6 +30,7 @@ pub enum MechItem {
     HalfSpace(HalfSpaceSpec),
     HeightMap(HeightMapSpec),
     NewtonImpactFrictionNSL(MechLawSpec),
+    NewtonImpactRollingFrictionNSL(MechRollingLawSpec),
     RigidBody(RigidBodySpec),
     Joint(JointSpec),
 }
@@ -47,7 +48,10 @@ impl MechItem {
             MechItem::Mesh(s) => ("Mesh", &s.name),
             MechItem::HalfSpace(s) => ("HalfSpace", &s.name),
             MechItem::HeightMap(s) => ("HeightMap", &s.name),
-            MechItem::NewtonImpactFrictionNSL(_) | MechItem::RigidBody(_) | MechItem::Joint(_) => return None,
+            MechItem::NewtonImpactFrictionNSL(_)
+            | MechItem::NewtonImpactRollingFrictionNSL(_)
+            | MechItem::RigidBody(_)
+            | MechItem::Joint(_) => return None,
         })
     }
 }
@@ -146,6 +150,25 @@ pub struct MechLawSpec {
     pub et: Option<f64>,
     #[serde(rename = "@mu")]
     pub mu: f64,
+    #[serde(rename = "@group1", default, skip_serializing_if = "is_none")]
+    pub group1: Option<u32>,
+    #[serde(rename = "@group2", default, skip_serializing_if = "is_none")]
+    pub group2: Option<u32>,
+}
+
+/// `<NewtonImpactRollingFrictionNSL en et mu mu_r group1 group2>` of `<Mechanics>` (Siconos
+/// `NewtonImpactRollingFrictionNSL`: Coulomb friction plus the rolling resistance `μ_r`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MechRollingLawSpec {
+    #[serde(rename = "@en")]
+    pub en: f64,
+    #[serde(rename = "@et", default, skip_serializing_if = "is_none")]
+    pub et: Option<f64>,
+    #[serde(rename = "@mu")]
+    pub mu: f64,
+    #[serde(rename = "@mu_r")]
+    pub mu_r: f64,
     #[serde(rename = "@group1", default, skip_serializing_if = "is_none")]
     pub group1: Option<u32>,
     #[serde(rename = "@group2", default, skip_serializing_if = "is_none")]

@@ -252,15 +252,21 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
     laws = {}
     for name, d in data["nslaws"].items():
         kind = str(d.attrs["type"])
-        if kind not in ("NewtonImpactFrictionNSL", "NewtonImpactNSL"):
+        if kind not in ("NewtonImpactFrictionNSL", "NewtonImpactNSL", "NewtonImpactRollingFrictionNSL"):
             raise_unsupported(f"nonsmooth law {kind}")
         g1, g2 = int(d.attrs["gid1"]), int(d.attrs["gid2"])
         if g1 < 0 or g2 < 0:  # a law for joint stops only (Siconos: not inserted for contacts)
             continue
-        # a NewtonImpactNSL between groups: frictionless contacts, friction contacts with mu = 0
-        mu = float(d.attrs["mu"]) if kind == "NewtonImpactFrictionNSL" else 0.0
-        scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=mu,
-                                             collision_group1=g1, collision_group2=g2)
+        if kind == "NewtonImpactRollingFrictionNSL":
+            mu = float(d.attrs["mu"])
+            scene.add_Newton_impact_rolling_friction_nsl(name, e=float(d.attrs["e"]), mu=mu,
+                                                         mu_r=float(d.attrs["mu_r"]),
+                                                         collision_group1=g1, collision_group2=g2)
+        else:
+            # a NewtonImpactNSL between groups: frictionless contacts, friction contacts with mu = 0
+            mu = float(d.attrs["mu"]) if kind == "NewtonImpactFrictionNSL" else 0.0
+            scene.add_Newton_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=mu,
+                                                 collision_group1=g1, collision_group2=g2)
         laws[(g1, g2)] = laws[(g2, g1)] = mu
     ids, groups, statics, lifetimes = [], [], [], []
     restart = _last_states(data) if states is None else states
@@ -424,7 +430,10 @@ def run(io, kw: Dict) -> None:
     if margin is None:
         margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
     so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
-    if so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS):
+    # ROLLING_FRICTION_3D_NSGS: the scenes with a rolling law (Saltus then solves the rolling
+    # problem by NSGS whichever of these is given, with its tolerance and cap)
+    if so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS,
+                           sn.SICONOS_ROLLING_FRICTION_3D_NSGS):
         from saltus.siconos._solvers import NAME_OF
 
         raise_unsupported(f"MechanicsHdf5Runner.run with the solver {NAME_OF.get(so.solverId, so.solverId)}",

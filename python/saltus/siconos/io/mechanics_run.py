@@ -37,8 +37,8 @@ Not supported (``SiconosFeatureNotSupported``): state-dependent force plugins
 (``setComputeFExtFunction``; ``saltus.mechanics.Scene.add_external_function`` takes a callable or
 a Saltus plugin), other integrators or simulations (``osi``, ``time_stepping``), controllers,
 meshes, height maps, OCC shapes, 2D scenes, joint friction and couplings, laws other than
-``NewtonImpactFrictionNSL`` and ``NewtonImpactNSL`` (frictionless contacts as μ = 0, and joint
-stops).
+``NewtonImpactFrictionNSL``, ``NewtonImpactRollingFrictionNSL`` (rolling friction: 3D only, not
+with joints) and ``NewtonImpactNSL`` (frictionless contacts as μ = 0, and joint stops).
 """
 
 from __future__ import annotations
@@ -284,8 +284,13 @@ class MechanicsHdf5Runner:
             d = laws.create_dataset(name, shape=(0,), dtype=float)
             d.attrs.update(type="NewtonImpactNSL", e=float(e), gid1=int(collision_group1), gid2=int(collision_group2))
 
-    def add_Newton_impact_rolling_friction_nsl(self, *a, **k):
-        raise_unsupported("add_Newton_impact_rolling_friction_nsl (rolling friction)")
+    def add_Newton_impact_rolling_friction_nsl(self, name, mu, mu_r, e=0, collision_group1=0, collision_group2=0):
+        """Newton impact + Coulomb friction + rolling friction between two collision groups."""
+        laws = self._data["nslaws"]
+        if name not in laws:
+            d = laws.create_dataset(name, shape=(0,), dtype=float)
+            d.attrs.update(type="NewtonImpactRollingFrictionNSL", mu=float(mu), mu_r=float(mu_r), e=float(e),
+                           gid1=int(collision_group1), gid2=int(collision_group2))
 
     def add_relay_nsl(self, *a, **k):
         raise_unsupported("add_relay_nsl (joint friction)")
