@@ -6,7 +6,8 @@
 use rayon::prelude::*;
 
 /// Below this many items a loop stays on the calling thread (a rayon task costs microseconds).
-pub(crate) const MIN_PARALLEL: usize = 2048;
+#[cfg(feature = "parallel")]
+const MIN_PARALLEL: usize = 2048;
 
 /// The chunk length for `n` items: about four chunks per thread, at least 256 items.
 #[cfg(feature = "parallel")]
@@ -15,16 +16,36 @@ fn chunk_len(n: usize) -> usize {
 }
 
 /// Whether `n` items are worth splitting over the current pool.
+#[cfg(feature = "parallel")]
 fn split(n: usize) -> bool {
-    #[cfg(feature = "parallel")]
-    {
-        n >= MIN_PARALLEL && rayon::current_num_threads() > 1
+    n >= MIN_PARALLEL && rayon::current_num_threads() > 1
+}
+
+/// Appends, in chunk order, what `f(first, chunk, out)` pushes for each chunk of `chunks`
+/// (`first` = the chunk's first index, `len` items per chunk); the first error in chunk order.
+#[cfg(feature = "parallel")]
+fn collect_chunks<C, R, E, F>(
+    chunks: impl IndexedParallelIterator<Item = C>,
+    len: usize,
+    out: &mut Vec<R>,
+    f: F,
+) -> Result<(), E>
+where
+    R: Send,
+    E: Send,
+    F: Fn(usize, C, &mut Vec<R>) -> Result<(), E> + Sync,
+{
+    let parts: Vec<Result<Vec<R>, E>> = chunks
+        .enumerate()
+        .map(|(k, c)| {
+            let mut v = Vec::new();
+            f(k * len, c, &mut v).map(|()| v)
+        })
+        .collect();
+    for p in parts {
+        out.extend(p?);
     }
-    #[cfg(not(feature = "parallel"))]
-    {
-        let _ = n;
-        false
-    }
+    Ok(())
 }
 
 /// Runs `f(first, chunk, out)` on consecutive chunks of `items` (`first` = the chunk's first
@@ -37,25 +58,12 @@ where
     E: Send,
     F: Fn(usize, &[T], &mut Vec<R>) -> Result<(), E> + Sync,
 {
-    if !split(items.len()) {
-        return f(0, items, out);
-    }
     #[cfg(feature = "parallel")]
-    {
+    if split(items.len()) {
         let len = chunk_len(items.len());
-        let parts: Vec<Result<Vec<R>, E>> = items
-            .par_chunks(len)
-            .enumerate()
-            .map(|(k, c)| {
-                let mut v = Vec::new();
-                f(k * len, c, &mut v).map(|()| v)
-            })
-            .collect();
-        for p in parts {
-            out.extend(p?);
-        }
+        return collect_chunks(items.par_chunks(len), len, out, f);
     }
-    Ok(())
+    f(0, items, out)
 }
 
 /// [`extend_by_chunks`] on a mutable slice (each chunk may update its items).
@@ -66,25 +74,12 @@ where
     E: Send,
     F: Fn(usize, &mut [T], &mut Vec<R>) -> Result<(), E> + Sync,
 {
-    if !split(items.len()) {
-        return f(0, items, out);
-    }
     #[cfg(feature = "parallel")]
-    {
+    if split(items.len()) {
         let len = chunk_len(items.len());
-        let parts: Vec<Result<Vec<R>, E>> = items
-            .par_chunks_mut(len)
-            .enumerate()
-            .map(|(k, c)| {
-                let mut v = Vec::new();
-                f(k * len, c, &mut v).map(|()| v)
-            })
-            .collect();
-        for p in parts {
-            out.extend(p?);
-        }
+        return collect_chunks(items.par_chunks_mut(len), len, out, f);
     }
-    Ok(())
+    f(0, items, out)
 }
 
 /// Sorts `v` (unstable; the keys of the callers are unique, so the result is the serial sort's).
