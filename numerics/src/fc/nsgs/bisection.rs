@@ -5,7 +5,7 @@
 //! subgraph from a pseudo-peripheral contact (component after component), and the order is cut
 //! where the work before the cut reaches half of the part's work (work of a contact: `2 +` its
 //! number of neighbours, as for the slabs). Each half is split again, `log₂ K` times, with
-//! `K` = the power of two at or above `8P`, but no more than one part per 16 contacts.
+//! `K` = the power of two at or above `16P`, but no more than one part per 8 contacts.
 //! Colouring: parts in index order take the smallest colour that none of their already
 //! coloured neighbours has (parts are adjacent when a stored block couples their contacts);
 //! parts of one colour are mutually uncoupled. Everything is a function of `W`'s pattern and
@@ -14,8 +14,9 @@
 use super::partition::Partition;
 use std::ops::Range;
 
-/// Parts of a bisection (at most this many; one part per this many contacts at least).
+/// Parts per worker the bisection aims at (more parts balance better; each costs its ghost copies).
 const PARTS_PER_WORKER: usize = 16;
+/// The fewest contacts a part may average.
 const MIN_CONTACTS_PER_PART: usize = 8;
 
 /// Breadth-first order of the contacts marked `mark` in `part_of`, component after component,
@@ -63,7 +64,7 @@ fn bfs_order(
 }
 
 /// Splits the contacts into coloured parts for `domains` workers (see the module); `None`
-/// when there are too few contacts for two parts per worker.
+/// when the contacts make fewer than `2 min(P, 4)` parts.
 pub(crate) fn partition(ptr: &[usize], adj: &[usize], domains: usize) -> Option<Partition> {
     let nc = ptr.len() - 1;
     let want = (PARTS_PER_WORKER * domains).next_power_of_two();
