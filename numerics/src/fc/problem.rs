@@ -16,6 +16,41 @@ pub struct FrictionContact {
     q_norm: f64,
 }
 
+/// The checks shared by the contact problems with `dim` unknowns per contact and one `μ` per
+/// contact: `W` square of size `dim·nc` with uniform `dim × dim` blocks, `q` of length `dim·nc`,
+/// `W`, `q` and `μ` finite.
+pub(crate) fn check_contact_data(dim: usize, w: &Operator, q: &[f64], mu: &[f64]) -> Result<()> {
+    if w.nrows() != w.ncols() {
+        return Err(NumericsError::NotSquare { what: "W", rows: w.nrows(), cols: w.ncols() });
+    }
+    let n = dim * mu.len();
+    check_len("rows of W (dim × number of contacts)", n, w.nrows())?;
+    check_len("q", n, q.len())?;
+    if !w.has_uniform_blocks(dim) {
+        return Err(NumericsError::DimensionMismatch {
+            what: "block size of W (uniform dim × dim blocks)",
+            expected: dim,
+            found: 0,
+        });
+    }
+    if let Some(index) = w.first_non_finite() {
+        return Err(NumericsError::NonFinite { what: "W", index });
+    }
+    check_finite("q", q)?;
+    check_finite("mu", mu)
+}
+
+/// Refuses a negative coefficient in `v` (the friction coefficients `mu`, or `mu_r`).
+pub(crate) fn check_nonnegative(option: &'static str, v: &[f64]) -> Result<()> {
+    match v.iter().position(|&m| m < 0.0) {
+        Some(index) => Err(NumericsError::InvalidOption {
+            option,
+            reason: format!("friction coefficient {index} is negative ({})", v[index]),
+        }),
+        None => Ok(()),
+    }
+}
+
 impl FrictionContact {
     /// Checks sizes (`W` square `dim·nc`, uniform `dim × dim` blocks, `q` of length `dim·nc`,
     /// one `μ ≥ 0` per contact) and finiteness.
@@ -26,30 +61,8 @@ impl FrictionContact {
                 reason: format!("friction contact dimension must be 2 or 3, got {dim}"),
             });
         }
-        if w.nrows() != w.ncols() {
-            return Err(NumericsError::NotSquare { what: "W", rows: w.nrows(), cols: w.ncols() });
-        }
-        let n = dim * mu.len();
-        check_len("rows of W (dim × number of contacts)", n, w.nrows())?;
-        check_len("q", n, q.len())?;
-        if !w.has_uniform_blocks(dim) {
-            return Err(NumericsError::DimensionMismatch {
-                what: "block size of W (uniform dim × dim blocks)",
-                expected: dim,
-                found: 0,
-            });
-        }
-        if let Some(index) = w.first_non_finite() {
-            return Err(NumericsError::NonFinite { what: "W", index });
-        }
-        check_finite("q", &q)?;
-        check_finite("mu", &mu)?;
-        if let Some(index) = mu.iter().position(|&m| m < 0.0) {
-            return Err(NumericsError::InvalidOption {
-                option: "mu",
-                reason: format!("friction coefficient {index} is negative ({})", mu[index]),
-            });
-        }
+        check_contact_data(dim, &w, &q, &mu)?;
+        check_nonnegative("mu", &mu)?;
         let q_norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
         Ok(FrictionContact { dim, w, q, mu, q_norm })
     }

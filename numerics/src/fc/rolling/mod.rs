@@ -36,7 +36,9 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<RollingNsgsOptions>
 }
 
 use crate::error::{check_finite, check_len, NumericsError, Result};
-use crate::io::{read_matrix, read_text, TokenReader};
+use crate::fc::io::read_fc_head;
+use crate::fc::problem::{check_contact_data, check_nonnegative};
+use crate::io::{read_text, TokenReader};
 use crate::matrix::Operator;
 
 /// The rolling friction-contact problem: `dim` = 5 (3D) or 3 (2D), `W` square `dim·nc` with
@@ -60,34 +62,11 @@ impl RollingFrictionContact {
                 reason: format!("rolling friction contact dimension must be 5 (3D) or 3 (2D), got {dim}"),
             });
         }
-        if w.nrows() != w.ncols() {
-            return Err(NumericsError::NotSquare { what: "W", rows: w.nrows(), cols: w.ncols() });
-        }
-        let n = dim * mu.len();
         check_len("mu_r (one per contact)", mu.len(), mu_r.len())?;
-        check_len("rows of W (dim × number of contacts)", n, w.nrows())?;
-        check_len("q", n, q.len())?;
-        if !w.has_uniform_blocks(dim) {
-            return Err(NumericsError::DimensionMismatch {
-                what: "block size of W (uniform dim × dim blocks)",
-                expected: dim,
-                found: 0,
-            });
-        }
-        if let Some(index) = w.first_non_finite() {
-            return Err(NumericsError::NonFinite { what: "W", index });
-        }
-        check_finite("q", &q)?;
-        check_finite("mu", &mu)?;
+        check_contact_data(dim, &w, &q, &mu)?;
         check_finite("mu_r", &mu_r)?;
-        for (name, v) in [("mu", &mu), ("mu_r", &mu_r)] {
-            if let Some(index) = v.iter().position(|&m| m < 0.0) {
-                return Err(NumericsError::InvalidOption {
-                    option: if name == "mu" { "mu" } else { "mu_r" },
-                    reason: format!("coefficient {index} is negative ({})", v[index]),
-                });
-            }
-        }
+        check_nonnegative("mu", &mu)?;
+        check_nonnegative("mu_r", &mu_r)?;
         let q_norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
         Ok(RollingFrictionContact { dim, w, q, mu, mu_r, q_norm })
     }
@@ -174,14 +153,8 @@ pub fn rfc_error(p: &RollingFrictionContact, r: &[f64]) -> f64 {
 /// storage of the NumericsMatrix block), `q` (`d·nc`), `μ` (`nc`), `μ_r` (`nc`).
 pub fn read_rfc(text: &str) -> Result<RollingFrictionContact> {
     let mut t = TokenReader::new(text);
-    let dim = t.usize("dimension d")?;
-    let nc = t.usize("number of contacts")?;
-    let w = read_matrix(&mut t, "W")?;
-    let n = w.ncols();
-    let w = w.into_operator(dim.max(1))?;
-    let q = t.f64s(n, "q")?;
-    let mu = t.f64s(nc, "mu")?;
-    let mu_r = t.f64s(nc, "mu_r")?;
+    let (dim, w, q, mu) = read_fc_head(&mut t)?;
+    let mu_r = t.f64s(mu.len(), "mu_r")?;
     RollingFrictionContact::new(dim, w, q, mu, mu_r)
 }
 
