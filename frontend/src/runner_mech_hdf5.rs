@@ -67,7 +67,10 @@ pub fn run(
     let opts = Hdf5Options { output_frequency: every as usize, ..Default::default() };
     let writer = MechanicsHdf5Writer::create(&path, &sim, opts).map_err(|e| fail(e.to_string(), 1))?;
     let sink = Hdf5Sink { writer: Some(writer), path: path.clone() };
-    let mut run = MechRun::new(sim, built.t0, built.h, built.steps).with_scene_sink(Box::new(sink));
+    let mut run = MechRun::new(sim, built.t0, built.h, built.steps)
+        .with_events(built.events.clone())
+        .map_err(|e| fail(e.to_string(), 1))?
+        .with_scene_sink(Box::new(sink));
     let opts = RunOptions { every, quiet: a.quiet, strict: a.strict, stop };
     let mut bar = Bar::new(run.total(), run.unit(), a.quiet);
     let (mut sum, res) = on_pool(|| drive(&mut run, &mut Sinks::main(&mut Discard), &opts, &mut bar));

@@ -3,7 +3,8 @@
 //! against the closed form: first kick at `t₁ = √(2·0.7/g)`, then kicks every `6/g`, apexes
 //! `3/g` after each kick at height `0.3 + 9/(2g)`; event driven to 1e-9, time stepping to the
 //! step (the kick acts at the end of the step holding the crossing). Also `<Events>` errors and
-//! the `stop` action through the CLI.
+//! the `stop` action through the CLI, and the same events on a rigid sphere of a `<Mechanics>`
+//! scene (`ball_events_3d.xml`), which agrees with the kernel model to round-off.
 mod sample_util;
 use sample_util::*;
 use std::process::Command;
@@ -138,7 +139,7 @@ fn events_errors_are_located() {
         (r#"<Event name="e" ds="bal"><Linear a="1 0"/></Event>"#, "unknown dynamical system `bal` (known: ball)"),
         (
             r#"<Event name="e" ds="ball"><Linear a="1"/></Event>"#,
-            "`a` has 1 coefficients, the state s = (q, v) of `ball` has 2 entries",
+            "`a` has 1 coefficients, the state s of `ball` has 2 entries (q then v)",
         ),
         (
             r#"<Event name="e" ds="ball" action="reset"><Linear a="1 0"/></Event>"#,
@@ -159,6 +160,100 @@ fn events_errors_are_located() {
         let model = tmp.path().join("m.xml");
         std::fs::write(&model, model_with(&format!("<Events>{ev}</Events>"))).unwrap();
         let o = saltus(&["check".as_ref(), model.as_os_str()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{ev}: {err}");
+        assert!(err.contains(want), "{ev}: expected `{want}` in\n{err}");
+        assert!(err.contains("m.xml:"), "{ev}: not located:\n{err}");
+    }
+}
+
+/// Rows of event `k` of the rigid-sphere variant: (t, z, vz).
+fn body_event_rows(tr: &Trajectory, k: f64) -> Vec<(f64, f64, f64)> {
+    let (t, z, v, e) = (tr.col("t"), tr.col("ball.z"), tr.col("ball.vz"), tr.col("event"));
+    (0..tr.len()).filter(|&i| e[i] == k).map(|i| (t[i], z[i], v[i])).collect()
+}
+
+#[test]
+fn ball_events_on_a_rigid_sphere_match_the_kernel_model() {
+    // The same juggled ball as a sphere of a <Mechanics> scene: its events read the body's
+    // 13-number state. Moreau–Jean with θ = ½ is the same scheme on z, so every event and row
+    // agrees with the kernel model's to round-off, and x, y, the attitude and the spin stay put.
+    let dir = build_plugin("saltus-plugin-bouncing-ball");
+    let dir = dir.to_str().expect("utf-8 target dir");
+    let model = sample("ball_events/ball_events_3d.xml");
+    validate_xml(&model);
+    let tr = run(&model, &["--plugin-dir", dir]);
+    let kernel = run(&sample("ball_events/ball_events_ts.xml"), &["--plugin-dir", dir]);
+    assert_eq!(tr.len(), kernel.len());
+    for k in [1.0, 2.0] {
+        let (a, b) = (body_event_rows(&tr, k), event_rows(&kernel, k));
+        assert_eq!(a.len(), 3, "{a:?}");
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x.0 - y.0).abs() < 1e-12 && (x.1 - y.1).abs() < 1e-12, "{x:?} vs {y:?}");
+            assert!((x.2 - y.2).abs() < 1e-12, "{x:?} vs {y:?}");
+        }
+    }
+    let (z, zk) = (tr.col("ball.z"), kernel.col("ball.q[0]"));
+    assert!(z.iter().zip(zk).all(|(a, b)| (a - b).abs() < 1e-12));
+    for c in ["ball.x", "ball.y", "ball.qx", "ball.qy", "ball.qz", "ball.vx", "ball.wx", "ball.wz"] {
+        assert!(tr.col(c).iter().all(|&x| x == 0.0), "{c}");
+    }
+    assert!(tr.col("ball.qw").iter().all(|&x| x == 1.0));
+    // the kicks: vz = 3 on the step row after each kick row
+    let (t, vz, e) = (tr.col("t"), tr.col("ball.vz"), tr.col("event"));
+    let kicks: Vec<usize> = (0..tr.len()).filter(|&i| e[i] == 2.0).collect();
+    for i in kicks {
+        let j = (i + 1..tr.len()).find(|&j| e[j] == 0.0).expect("a step row after the kick");
+        assert_eq!(vz[j], KICK, "after the kick at {}", t[i]);
+    }
+}
+
+/// The rigid-sphere sample without plugins, with `events` as its `<Events>`.
+fn body_model_with(events: &str) -> String {
+    let text = std::fs::read_to_string(sample("ball_events/ball_events_3d.xml")).unwrap();
+    let start = text.find("<Events>").unwrap();
+    let end = text.find("</Events>").unwrap() + "</Events>".len();
+    format!("{}{events}{}", &text[..start], &text[end..])
+}
+
+#[test]
+fn body_events_stop_and_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("m.xml");
+    let z13 = "0 0 1 0 0 0 0 0 0 0 0 0 0";
+    let stop = format!(
+        r#"<Events><Event name="low" ds="ball" direction="falling" action="stop"><Linear a="{z13}" b="-0.5"/></Event></Events>"#
+    );
+    std::fs::write(&model, body_model_with(&stop)).unwrap();
+    validate_xml(&model);
+    let tr = run(&model, &[]);
+    let n = tr.len();
+    let t_star = (2.0 * 0.5 / G).sqrt();
+    assert_eq!(tr.col("event")[n - 1], 1.0);
+    assert!((tr.col("t")[n - 1] - t_star).abs() < G * 1e-6 / 8.0, "{} vs {t_star}", tr.col("t")[n - 1]);
+    assert!((tr.col("ball.z")[n - 1] - 0.5).abs() < 1e-12);
+    assert!(tr.col("event")[..n - 1].iter().all(|&e| e == 0.0));
+    let cases = [
+        (
+            r#"<Event name="e" ds="ball"><Linear a="0 1"/></Event>"#.to_string(),
+            "`a` has 2 coefficients, the state s of `ball` has 13 entries (x y z, qw qx qy qz",
+        ),
+        (
+            format!(r#"<Event name="e" ds="bal"><Linear a="{z13}"/></Event>"#),
+            "unknown dynamical system `bal` (known: ball, ground)",
+        ),
+        (
+            format!(
+                r#"<Event name="e" ds="ground" action="reset"><Linear a="{z13}"/><Reset library="saltus_plugin_bouncing_ball" function="body_kick" params="3"/></Event>"#
+            ),
+            "a reset acts on a dynamic body; `ground` is not",
+        ),
+    ];
+    let dir = build_plugin("saltus-plugin-bouncing-ball");
+    for (ev, want) in cases {
+        std::fs::write(&model, body_model_with(&format!("<Events>{ev}</Events>"))).unwrap();
+        let o = saltus(&["check".as_ref(), "--plugin-dir".as_ref(), dir.as_os_str(), model.as_os_str()]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{ev}: {err}");
         assert!(err.contains(want), "{ev}: expected `{want}` in\n{err}");

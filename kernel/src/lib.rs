@@ -37,7 +37,7 @@ pub use model::ds::{
     DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
     LagrangianLinearTiDs, Mass,
 };
-pub use model::event::{EventAction, EventFunction, UserEvent, UserEventHit};
+pub use model::event::{EventAction, EventFunction, EventStates, UserEvent, UserEventHit};
 pub use model::interaction::Interaction;
 pub use model::mass_check::{check_mass, MassError, MassRequirement};
 pub use model::nsds::{DsId, InterId, Nsds};

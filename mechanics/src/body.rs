@@ -61,7 +61,33 @@ impl Default for BodyState {
     }
 }
 
+/// Length of [`BodyState::to_array`]: the Siconos `q` (7) and twist (6) of a Newton–Euler body.
+pub const BODY_STATE_LEN: usize = 13;
+
 impl BodyState {
+    /// The 13 numbers of the state, in the order of the Siconos `q` and twist: position,
+    /// quaternion `(w, x, y, z)`, velocity (world), angular velocity (body). The state a body's
+    /// force function and a user event on a body read.
+    pub fn to_array(&self) -> [f64; BODY_STATE_LEN] {
+        let q = self.orientation.quaternion();
+        let (p, v, w) = (&self.position, &self.v, &self.omega);
+        [p.x, p.y, p.z, q.w, q.i, q.j, q.k, v.x, v.y, v.z, w.x, w.y, w.z]
+    }
+    /// The state of the 13 numbers of [`BodyState::to_array`], the quaternion normalised;
+    /// `None` when `s` does not hold 13 finite numbers or the quaternion is zero.
+    pub fn from_array(s: &[f64]) -> Option<BodyState> {
+        if s.len() != BODY_STATE_LEN || !s.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        let q = nalgebra::Quaternion::new(s[3], s[4], s[5], s[6]);
+        let orientation = UnitQuaternion::try_new(q, f64::EPSILON)?;
+        Some(BodyState {
+            position: Vector3::new(s[0], s[1], s[2]),
+            orientation,
+            v: Vector3::new(s[7], s[8], s[9]),
+            omega: Vector3::new(s[10], s[11], s[12]),
+        })
+    }
     /// `true` when every component is finite.
     pub fn is_finite(&self) -> bool {
         self.position.iter().chain(self.v.iter()).chain(self.omega.iter()).all(|x| x.is_finite())

@@ -30,7 +30,7 @@ pub mod shape;
 pub mod simulation;
 pub mod view;
 
-pub use body::{BodyId, BodyKind, BodyState, ForceFn, Lifetime, MotionFn, RigidBody};
+pub use body::{BodyId, BodyKind, BodyState, ForceFn, Lifetime, MotionFn, RigidBody, BODY_STATE_LEN};
 pub use boundary::{BoundaryCondition, PrescribedVelocity, PrescribedVelocityFn};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};
 pub use error::{MechanicsError, Result};

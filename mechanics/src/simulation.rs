@@ -20,6 +20,7 @@ use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::matrix::Operator;
 use saltus_numerics::{IterOptions, SolveReport};
 
+mod events;
 mod joint_path;
 mod order;
 mod rolling;

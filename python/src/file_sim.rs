@@ -93,7 +93,7 @@ pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyRes
 
 fn columns_of(m: &Model) -> Vec<String> {
     match m {
-        Model::Mechanics(b) => runner_mech::header(&b.model),
+        Model::Mechanics(b) => runner_mech::columns(b),
         Model::Control { meta, .. } | Model::NullSpace { meta, .. } => meta.columns.clone(),
     }
 }

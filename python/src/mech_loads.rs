@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use saltus_mechanics::BodyState;
 use saltus_mechanics::{BoundaryCondition, ForceFn, PrescribedVelocity};
 use saltus_runtime::plugin::PluginResolver;
-use saltus_runtime::xml::convert_mech_loads::{force_fn, prescribed_fn, state_vector};
+use saltus_runtime::xml::convert_mech_loads::{force_fn, prescribed_fn};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -30,7 +30,7 @@ pub fn plugin_force(library: &str, symbol: &str, params: Vec<f64>, dirs: Vec<Pat
     let mut r = PluginResolver::new(".", dirs);
     let f = r.vector_field_fn(library, symbol, &what, params).map_err(|e| err(&what, e))?;
     let mut out = [0.0; 6];
-    f.call(t0, &state_vector(&BodyState::default()), &mut out).map_err(|e| err(&what, e))?;
+    f.call(t0, &BodyState::default().to_array(), &mut out).map_err(|e| err(&what, e))?;
     Ok(force_fn(Arc::new(move |t, x: &[f64], out: &mut [f64]| {
         f.call(t, x, out).map_err(|e| saltus_kernel::UserFnError::new(e.to_string()))
     })))

@@ -6,7 +6,10 @@
 //! Lagrangian one (`2 n` entries). `g` is either linear, `g = a·s + b`, or a closure (a plugin).
 //! Both the event-driven simulation (root finding on the integrator's dense output) and the
 //! time-stepping monitor ([`crate::simulation::user_events::EventMonitor`], root finding on the
-//! linear interpolant of a step) use these definitions.
+//! linear interpolant of a step) use these definitions. The monitor reads and resets states
+//! through [`EventStates`], which the kernel's [`Nsds`] implements and so does a rigid-body
+//! scene of `saltus-mechanics` (a body's state is its pose and twist, 13 numbers), so one monitor
+//! serves both engines.
 
 use super::ds::DynamicalSystem;
 use super::nsds::{DsId, Nsds};
@@ -46,7 +49,8 @@ pub enum EventAction {
 pub struct UserEvent {
     /// Name (for reports and errors).
     pub name: String,
-    /// The system whose state `g` reads.
+    /// The system whose state `g` reads: its index among the model's systems ([`EventStates`]),
+    /// a `DsId` of an [`Nsds`] or the index of a body in a rigid-body scene.
     pub ds: DsId,
     /// `g(t, s)`.
     pub function: EventFunction,
@@ -80,19 +84,72 @@ pub fn gather_event_state(ds: &DynamicalSystem, out: &mut Vec<f64>) {
     }
 }
 
+/// The systems whose states user events read and reset, addressed by their index `0..n`:
+/// the time-stepping [`crate::EventMonitor`] works through this view only.
+pub trait EventStates {
+    /// The current time.
+    fn event_time(&self) -> f64;
+    /// Number of systems.
+    fn n_event_systems(&self) -> usize;
+    /// Length of the state `s` of system `i`.
+    fn event_state_len(&self, i: usize) -> usize;
+    /// What the entries of the state of system `i` are, for error messages (e.g. "(q then v)").
+    fn event_state_layout(&self, i: usize) -> &'static str;
+    /// Writes the state `s` of system `i` into `out`.
+    fn gather_event_state(&self, i: usize, out: &mut Vec<f64>);
+    /// Replaces the state of system `i` by `s` (after a reset, at time `t`).
+    fn write_event_state(&mut self, i: usize, s: &[f64], t: f64) -> Result<(), KernelError>;
+}
+
+impl EventStates for Nsds {
+    fn event_time(&self) -> f64 {
+        self.t()
+    }
+    fn n_event_systems(&self) -> usize {
+        self.n_ds()
+    }
+    fn event_state_len(&self, i: usize) -> usize {
+        event_state_len(&self.systems()[i])
+    }
+    fn event_state_layout(&self, i: usize) -> &'static str {
+        if self.systems()[i].is_lagrangian() {
+            " (q then v)"
+        } else {
+            ""
+        }
+    }
+    fn gather_event_state(&self, i: usize, out: &mut Vec<f64>) {
+        gather_event_state(&self.systems()[i], out);
+    }
+    fn write_event_state(&mut self, i: usize, s: &[f64], _t: f64) -> Result<(), KernelError> {
+        let (systems, _) = self.parts_mut();
+        let d = &mut systems[i];
+        let n = d.dim();
+        let (q, v, _) = d.state_mut();
+        q.as_mut_slice().copy_from_slice(&s[..n]);
+        if let Some(v) = v {
+            v.as_mut_slice().copy_from_slice(&s[n..2 * n]);
+        }
+        Ok(())
+    }
+}
+
 impl UserEvent {
     /// Checks the system exists, the linear coefficients' length and the window.
-    pub fn validate(&self, nsds: &Nsds) -> Result<(), KernelError> {
+    pub fn validate(&self, systems: &impl EventStates) -> Result<(), KernelError> {
         let bad = |reason: String| KernelError::InvalidOption { option: "event", reason };
-        let ds = nsds.ds(self.ds).ok_or_else(|| bad(format!("event `{}`: unknown system {:?}", self.name, self.ds)))?;
-        let n = event_state_len(ds);
+        let i = self.ds.index();
+        if i >= systems.n_event_systems() {
+            return Err(bad(format!("event `{}`: unknown system {:?}", self.name, self.ds)));
+        }
+        let n = systems.event_state_len(i);
         if let EventFunction::Linear { a, b } = &self.function {
             if a.len() != n {
                 return Err(bad(format!(
                     "event `{}`: {} coefficients for a state of {n} entries{}",
                     self.name,
                     a.len(),
-                    if ds.is_lagrangian() { " (q then v)" } else { "" }
+                    systems.event_state_layout(i)
                 )));
             }
             if a.iter().chain(std::iter::once(b)).any(|x| !x.is_finite()) {

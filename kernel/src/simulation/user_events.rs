@@ -10,12 +10,13 @@
 //! roundoff. A reset acts on the state at `t_{k+1}` (the end of the step holding the event): the
 //! step is not redone, so the trajectory is first-order accurate in `h` at resets.
 
-use crate::model::event::{event_state_len, gather_event_state, EventAction, UserEvent, UserEventHit};
-use crate::model::nsds::Nsds;
+use crate::model::event::{EventAction, EventStates, UserEvent, UserEventHit};
 use crate::KernelError;
 use saltus_numerics::ode::RootFinder;
 
-/// Watches user events between the steps of a time-stepping simulation.
+/// Watches user events between the steps of a time-stepping simulation: of a kernel model
+/// ([`crate::Nsds`]) or of any other set of systems that implements [`EventStates`] (the rigid
+/// bodies of a mechanics scene).
 #[derive(Debug)]
 pub struct EventMonitor {
     events: Vec<UserEvent>,
@@ -42,20 +43,18 @@ fn eval_all(events: &[UserEvent], t: f64, states: &[Vec<f64>], g: &mut [f64]) ->
 
 impl EventMonitor {
     /// Checks the events against the model and records the trigger signs at the current state.
-    pub fn new(nsds: &Nsds, events: Vec<UserEvent>) -> Result<Self, KernelError> {
+    pub fn new(systems: &impl EventStates, events: Vec<UserEvent>) -> Result<Self, KernelError> {
         for e in &events {
-            e.validate(nsds)?;
+            e.validate(systems)?;
         }
-        let states: Vec<Vec<f64>> = nsds
-            .systems()
-            .iter()
-            .map(|d| {
-                let mut s = Vec::with_capacity(event_state_len(d));
-                gather_event_state(d, &mut s);
+        let states: Vec<Vec<f64>> = (0..systems.n_event_systems())
+            .map(|i| {
+                let mut s = Vec::with_capacity(systems.event_state_len(i));
+                systems.gather_event_state(i, &mut s);
                 s
             })
             .collect();
-        let t = nsds.t();
+        let t = systems.event_time();
         let mut g = vec![0.0; events.len()];
         eval_all(&events, t, &states, &mut g)?;
         let mut finder = RootFinder::with_kinds(events.iter().map(|e| e.kind).collect(), false);
@@ -82,14 +81,14 @@ impl EventMonitor {
         self.stopped
     }
 
-    /// To call after each accepted step (`nsds` at `t_{k+1}`): locates the transitions in
-    /// `(t_k, t_{k+1}]` in time order, applies resets to the state at `t_{k+1}` (in `nsds`),
+    /// To call after each accepted step (`systems` at `t_{k+1}`): locates the transitions in
+    /// `(t_k, t_{k+1}]` in time order, applies resets to the state at `t_{k+1}` (in `systems`),
     /// and returns the hits. After a reset or a stop the remaining part of the step is not
     /// searched (the interpolant no longer describes the trajectory).
-    pub fn after_step(&mut self, nsds: &mut Nsds) -> Result<Vec<UserEventHit>, KernelError> {
-        let t = nsds.t();
-        for (c, d) in self.cur.iter_mut().zip(nsds.systems()) {
-            gather_event_state(d, c);
+    pub fn after_step(&mut self, systems: &mut impl EventStates) -> Result<Vec<UserEventHit>, KernelError> {
+        let t = systems.event_time();
+        for (i, c) in self.cur.iter_mut().enumerate() {
+            systems.gather_event_state(i, c);
         }
         let mut hits = Vec::new();
         if self.events.is_empty() || self.stopped {
@@ -117,6 +116,7 @@ impl EventMonitor {
             let states = tmp.clone();
             let mut stop = false;
             let mut reset = false;
+            let mut touched = Vec::new();
             for tr in &hit.transitions {
                 let e = &self.events[tr.index];
                 match &e.action {
@@ -124,13 +124,19 @@ impl EventMonitor {
                     EventAction::Stop => stop = true,
                     EventAction::Reset(_) => {
                         let s = &mut self.cur[e.ds.index()];
-                        reset |= e.apply_reset(t, s)?;
+                        if e.apply_reset(t, s)? {
+                            reset = true;
+                            touched.push(e.ds.index());
+                        }
                     }
                 }
             }
             hits.push(UserEventHit { t: hit.t, t_low: hit.t_low, transitions: hit.transitions, states, stop, reset });
             if reset {
-                write_states(nsds, &self.cur);
+                for i in touched {
+                    systems.write_event_state(i, &self.cur[i], t)?;
+                    systems.gather_event_state(i, &mut self.cur[i]); // as the system keeps it
+                }
                 eval_all(&self.events, t, &self.cur, &mut self.g)?;
                 self.finder.start_with(t, &self.g);
             }
@@ -144,18 +150,5 @@ impl EventMonitor {
         self.t_prev = t;
         std::mem::swap(&mut self.prev, &mut self.cur);
         Ok(hits)
-    }
-}
-
-/// Writes event states `(x)` or `(q, v)` back into the systems.
-pub(crate) fn write_states(nsds: &mut Nsds, states: &[Vec<f64>]) {
-    let (systems, _) = nsds.parts_mut();
-    for (d, s) in systems.iter_mut().zip(states) {
-        let n = d.dim();
-        let (q, v, _) = d.state_mut();
-        q.as_mut_slice().copy_from_slice(&s[..n]);
-        if let Some(v) = v {
-            v.as_mut_slice().copy_from_slice(&s[n..2 * n]);
-        }
     }
 }

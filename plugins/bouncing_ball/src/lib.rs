@@ -1,7 +1,8 @@
 //! Example Saltus plugin for `samples/bouncing_ball/bouncing_ball_ts_plugin.xml`: the weight of
 //! the ball as an external force `f_ext(t) = (-m g, 0, 0)` with `params = [m, g]`; and for
 //! `samples/ball_events`: the event reset `ball_kick` and the trigger `ball_height`; for
-//! `samples/stick_slip_ed`: the harmonic push on a block `harmonic_push`.
+//! `samples/stick_slip_ed`: the harmonic push on a block `harmonic_push`; for the rigid-body
+//! variant of `samples/ball_events`: the reset `body_kick` of a body's 13-number state.
 #![warn(missing_docs)]
 // The exported functions are the C ABI: the loader passes pointers with the lengths the ABI
 // contract states, and the export macro checks them (null with non-zero length is an error).
@@ -69,6 +70,22 @@ vector_field_fn!(
     }
 );
 
+vector_field_fn!(
+    /// Event reset of a rigid body with state `s = (x y z, qw qx qy qz, vx vy vz, Ωx Ωy Ωz)`
+    /// (13 numbers): `vz := v_up`, the rest unchanged; `params = [v_up]`; status 1 on bad sizes
+    /// or parameters.
+    body_kick,
+    |_t, s, out, params| {
+        let [v_up] = params else { return Err(1) };
+        if s.len() != 13 || out.len() != 13 {
+            return Err(1);
+        }
+        out.copy_from_slice(s);
+        out[9] = *v_up;
+        Ok(())
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +127,20 @@ mod tests {
             let mut g = [0.0];
             assert_eq!(ball_height(0.0, 4, s.as_ptr(), 1, g.as_mut_ptr(), 1, [0.5].as_ptr()), 0);
             assert!((g[0] - (0.3 - 0.5)).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn body_kick_sets_vz_only() {
+        // SAFETY: every pointer below points at a live local array of the length passed with it.
+        unsafe {
+            let s: Vec<f64> = (0..13).map(f64::from).collect();
+            let mut out = [0.0; 13];
+            assert_eq!(body_kick(0.0, 13, s.as_ptr(), 13, out.as_mut_ptr(), 1, [3.0].as_ptr()), 0);
+            let mut want = s.clone();
+            want[9] = 3.0;
+            assert_eq!(out.to_vec(), want);
+            assert_eq!(body_kick(0.0, 4, s.as_ptr(), 4, out.as_mut_ptr(), 1, [3.0].as_ptr()), 1);
         }
     }
 }

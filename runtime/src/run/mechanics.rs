@@ -11,7 +11,11 @@
 //! per joint friction `NAME.friction[i].lambda` (its impulse, `|λ| ≤ h max`); `i` counts the
 //! stops (frictions) of joint `NAME` in the file's order, from 0; last, per body with a time of
 //! birth or death (in model order, static bodies included), `NAME.alive`: 1 if the body exists
-//! during the step starting at `t`, else 0.
+//! during the step starting at `t`, else 0. A scene with user events (`<Events>` on bodies) ends
+//! each row with `event`: 0, or on the row of a located event `k + 1` (`k` its index in
+//! `<Events>`); such a row holds the located time and the bodies' poses and twists there on the
+//! step's linear interpolant (before any reset; the quaternion interpolated componentwise), its
+//! other columns the state at the end of the step (as the rows of a kernel model's events).
 //!
 //! Contact columns ([`contact_header`]), one row per contact closer than the margin at the start
 //! of the step ending at `t`: `t, body1, body2` (body indices in the model's order, from 0),
@@ -24,6 +28,7 @@ use crate::drive::{Advanced, Flow, NotConverged, Sinks, Stepper, Stopped, Summar
 use crate::output::{RowSink, TargetError};
 use crate::step_time::StepClock;
 use crate::xml::convert_mech::MechanicsBuilt;
+use saltus_kernel::{EventMonitor, KernelError, UserEvent, UserEventHit};
 use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::relation::contact_frame;
 use saltus_mechanics::{MechanicsModel, MechanicsSimulation, MechanicsStepReport};
@@ -52,6 +57,15 @@ pub fn header(model: &MechanicsModel) -> Vec<String> {
         count[j][1] += 1;
     }
     h.extend(model.bodies.iter().filter(|b| b.lifetime.is_bounded()).map(|b| format!("{}.alive", b.name)));
+    h
+}
+
+/// The columns of a run of `built`: [`header`], then `event` if the scene has user events.
+pub fn columns(built: &MechanicsBuilt) -> Vec<String> {
+    let mut h = header(&built.model);
+    if !built.events.is_empty() {
+        h.push("event".into());
+    }
     h
 }
 
@@ -149,6 +163,34 @@ pub struct MechRun {
     last: Option<MechanicsStepReport>,
     row: Vec<f64>,
     scene_sink: Option<Box<dyn SceneSink>>,
+    events: Option<EventMonitor>,
+    hits: Vec<UserEventHit>,
+    stopped: bool,
+}
+
+/// Writes one row per transition of `hit`: the body row at the end of the step (`base`) with
+/// `t` and the moving bodies' 13 columns replaced by the hit's states, and the event column.
+fn write_hit_rows(
+    model: &MechanicsModel,
+    hit: &UserEventHit,
+    base: &[f64],
+    out: &mut dyn RowSink,
+) -> Result<(), TargetError> {
+    let mut r = base.to_vec();
+    r[0] = hit.t;
+    let mut i = 1;
+    for (b, s) in model.bodies.iter().zip(&hit.states) {
+        if b.kind != BodyKind::Static {
+            r[i..i + s.len()].copy_from_slice(s);
+            i += s.len();
+        }
+    }
+    r.push(0.0);
+    for tr in &hit.transitions {
+        *r.last_mut().expect("event column") = (tr.index + 1) as f64;
+        out.row(&r)?;
+    }
+    Ok(())
 }
 
 impl MechRun {
@@ -163,7 +205,19 @@ impl MechRun {
             last: None,
             row: Vec::new(),
             scene_sink: None,
+            events: None,
+            hits: Vec::new(),
+            stopped: false,
         }
+    }
+    /// Watches user events on the bodies from now on (none: no `event` column).
+    pub fn with_events(mut self, events: Vec<UserEvent>) -> Result<MechRun, KernelError> {
+        self.events = if events.is_empty() { None } else { Some(EventMonitor::new(&self.sim, events)?) };
+        Ok(self)
+    }
+    /// The user events the last step found, in time order.
+    pub fn hits(&self) -> &[UserEventHit] {
+        &self.hits
     }
     /// Also records every step into `sink` (the driver's rows go on to their own sinks).
     pub fn with_scene_sink(mut self, sink: Box<dyn SceneSink>) -> MechRun {
@@ -189,9 +243,13 @@ impl MechRun {
     pub fn last_report(&self) -> Option<&MechanicsStepReport> {
         self.last.as_ref()
     }
-    /// A run of `built` from its initial state.
+    /// A run of `built` from its initial state, with its user events.
     pub fn from_built(built: &MechanicsBuilt) -> saltus_mechanics::Result<MechRun> {
-        Ok(MechRun::new(built.simulation()?, built.t0, built.h, built.steps))
+        let run = MechRun::new(built.simulation()?, built.t0, built.h, built.steps);
+        run.with_events(built.events.clone()).map_err(|e| saltus_mechanics::MechanicsError::InvalidModel {
+            what: "user events".into(),
+            reason: e.to_string(),
+        })
     }
     /// The exact decimal time of step `k` (`t0 + k h`).
     pub fn step_time(&self, k: u64) -> f64 {
@@ -207,7 +265,7 @@ impl Stepper for MechRun {
         self.k
     }
     fn done(&self) -> bool {
-        self.k >= self.steps
+        self.stopped || self.k >= self.steps
     }
     fn time(&self) -> f64 {
         self.clock.time(self.k)
@@ -216,13 +274,20 @@ impl Stepper for MechRun {
         64
     }
     fn columns(&self) -> Vec<String> {
-        header(&self.sim.model)
+        let mut h = header(&self.sim.model);
+        if self.events.is_some() {
+            h.push("event".into());
+        }
+        h
     }
     fn contact_columns(&self) -> Option<Vec<String>> {
         Some(contact_header())
     }
     fn write_start(&mut self, out: &mut Sinks<'_>) -> Result<(), TargetError> {
         row(&self.sim, self.clock.time(self.k), &mut self.row);
+        if self.events.is_some() {
+            self.row.push(0.0);
+        }
         out.main.row(&self.row)
     }
     fn advance(&mut self, sum: &mut Summary) -> Result<Advanced, Stopped> {
@@ -248,12 +313,31 @@ impl Stepper for MechRun {
             sum.events += 1;
         }
         self.prev_active = n_active;
+        let mut stop = None;
+        if let Some(mon) = &mut self.events {
+            self.hits = mon.after_step(&mut self.sim).map_err(|e| Stopped::Failed(Box::new(e)))?;
+            for hit in &self.hits {
+                row(&self.sim, hit.t, &mut self.row);
+                write_hit_rows(&self.sim.model, hit, &self.row, out.main)?;
+                sum.user_events += hit.transitions.len() as u64;
+                if hit.stop {
+                    stop = Some(hit.t);
+                }
+            }
+        }
         if let (Some(s), Some(rep)) = (self.scene_sink.as_mut(), self.last.as_ref()) {
             s.record(&self.sim, rep)?;
+        }
+        if let Some(t) = stop {
+            self.stopped = true;
+            return Ok(Flow::Stop(t));
         }
         if keep {
             let t = self.clock.time(self.k);
             row(&self.sim, t, &mut self.row);
+            if self.events.is_some() {
+                self.row.push(0.0);
+            }
             out.main.row(&self.row)?;
             if let Some(c) = out.contacts.as_deref_mut() {
                 contact_rows(&self.sim, t, c, &mut self.row)?;

@@ -79,7 +79,10 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         None => Default::default(),
     };
     let user_events = match &mf.events {
-        Some(ev) => super::convert_events::build_events(&mut b, ev, &nsds, scale)?,
+        Some(ev) => {
+            let names = super::convert_events::ds_names(&nsds);
+            super::convert_events::build_events(&mut b, ev, &nsds, &names, scale)?
+        }
         None => Vec::new(),
     };
     let (sim, level, events) = match (&mf.simulation, &mf.event_driven) {

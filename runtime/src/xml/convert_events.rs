@@ -7,8 +7,8 @@ use super::bind::Binder;
 use super::schema::*;
 use super::{values, ModelError};
 use nalgebra::DVector;
-use saltus_kernel::model::event::{event_state_len, gather_event_state, RootDirection, RootKind};
-use saltus_kernel::{DsId, EventAction, EventFunction, Nsds, UserEvent};
+use saltus_kernel::model::event::{RootDirection, RootKind};
+use saltus_kernel::{DsId, EventAction, EventFunction, EventStates, Nsds, UserEvent};
 
 /// Localization scale `α · τ` of `<Accuracy>` (the window of an event without `window` is
 /// `α · τ · unit`); defaults α = 1e-3, τ = 1 (`events-accuracy-projection.md` §5).
@@ -28,15 +28,18 @@ impl Default for WindowScale {
     }
 }
 
-fn ds_id(nsds: &Nsds, name: &str) -> Option<DsId> {
-    (0..nsds.n_ds()).map(|i| DsId(i as u32)).find(|&id| nsds.ds_name(id) == Some(name))
+/// The names of the systems of `nsds` in `DsId` order (for [`build_events`]).
+pub fn ds_names(nsds: &Nsds) -> Vec<&str> {
+    (0..nsds.n_ds()).map(|i| nsds.ds_name(DsId(i as u32)).unwrap_or("")).collect()
 }
 
-/// Builds the user events of `<Events>`.
+/// Builds the user events of `<Events>` on `systems` (a kernel model's or a rigid-body
+/// scene's), whose names in index order are `names` (an event's `ds` names one of them).
 pub fn build_events(
     b: &mut Binder,
     spec: &EventsSpec,
-    nsds: &Nsds,
+    systems: &impl EventStates,
+    names: &[&str],
     scale: WindowScale,
 ) -> Result<Vec<UserEvent>, ModelError> {
     let m = b.model;
@@ -46,21 +49,17 @@ pub fn build_events(
         if out.iter().any(|o| o.name == e.name) {
             return Err(m.error_at(&path, format!("an event named `{}` already exists", e.name)));
         }
-        let ds = ds_id(nsds, &e.ds).ok_or_else(|| {
-            let mut known: Vec<&str> = (0..nsds.n_ds()).filter_map(|i| nsds.ds_name(DsId(i as u32))).collect();
+        let i = names.iter().position(|&n| n == e.ds).ok_or_else(|| {
+            let mut known: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
             known.sort();
             m.error_at(&path, format!("unknown dynamical system `{}` (known: {})", e.ds, known.join(", ")))
         })?;
-        let system = &nsds.systems()[ds.index()];
-        let n = event_state_len(system);
-        let what_s = if system.is_lagrangian() {
-            format!("the state s = (q, v) of `{}` has {n} entries", e.ds)
-        } else {
-            format!("the state s = x of `{}` has {n} entries", e.ds)
-        };
+        let ds = DsId(i as u32);
+        let n = systems.event_state_len(i);
+        let what_s = format!("the state s of `{}` has {n} entries{}", e.ds, systems.event_state_layout(i));
         let mut s0 = Vec::with_capacity(n);
-        gather_event_state(system, &mut s0);
-        let t0 = nsds.t0();
+        systems.gather_event_state(i, &mut s0);
+        let t0 = systems.event_time();
         let (mut trigger, mut reset) = (None, None);
         for item in &e.items {
             match item {

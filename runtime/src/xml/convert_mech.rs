@@ -9,9 +9,10 @@ use super::HostFns;
 use super::{plain, LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
-use saltus_kernel::OnNonConvergence;
+use saltus_kernel::{EventAction, OnNonConvergence, UserEvent};
 use saltus_mechanics::{
-    BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, MotionFn, ShapeDesc,
+    BodyDesc, BodyKind, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, MotionFn,
+    ShapeDesc,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -34,6 +35,8 @@ pub struct MechanicsBuilt {
     pub steps: u64,
     /// `<Output every>`.
     pub every: Option<u64>,
+    /// User events on bodies (`<Events>`; an event's `ds` names a body).
+    pub events: Vec<UserEvent>,
 }
 
 impl MechanicsBuilt {
@@ -303,9 +306,6 @@ pub fn build_mechanics_with(
     if !mf.nsds.is_empty() || m.index().find("NSDS").is_some() {
         return Err(m.error_at("NSDS", "a model has an <NSDS> or a <Mechanics> scene, not both"));
     }
-    if mf.events.is_some() {
-        return Err(m.error_at("Events", "user <Events> act on <NSDS> models, not on a <Mechanics> scene"));
-    }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
         return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {}, T = {}", plain(t0), plain(t_end))));
@@ -369,9 +369,27 @@ pub fn build_mechanics_with(
     if every == Some(0) {
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
     }
-    let built = MechanicsBuilt { model, options, t0, t_end, h, steps: steps_f as u64, every };
-    built.simulation().map_err(|e| m.error_at("Simulation", e.to_string()))?;
+    let mut built = MechanicsBuilt { model, options, t0, t_end, h, steps: steps_f as u64, every, events: Vec::new() };
+    let sim = built.simulation().map_err(|e| m.error_at("Simulation", e.to_string()))?;
+    if let Some(ev) = &mf.events {
+        built.events = body_events(&mut binder, ev, &sim)?;
+    }
     Ok(built)
+}
+
+/// The `<Events>` of a scene: `ds` names a body, whose state is the 13 numbers of
+/// [`saltus_mechanics::BodyState::to_array`]; a reset acts on a dynamic body only.
+fn body_events(b: &mut Binder, spec: &EventsSpec, sim: &MechanicsSimulation) -> Result<Vec<UserEvent>, ModelError> {
+    let names: Vec<&str> = sim.model.bodies.iter().map(|b| b.name.as_str()).collect();
+    let events = super::convert_events::build_events(b, spec, sim, &names, Default::default())?;
+    for e in &events {
+        let body = &sim.model.bodies[e.ds.index()];
+        if matches!(e.action, EventAction::Reset(_)) && body.kind != BodyKind::Dynamic {
+            let path = format!("Events/Event[{}]", e.name);
+            return Err(b.model.error_at(&path, format!("a reset acts on a dynamic body; `{}` is not", body.name)));
+        }
+    }
+    Ok(events)
 }
 
 /// `OnNonConvergence` of a policy attribute.

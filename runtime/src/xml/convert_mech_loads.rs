@@ -16,19 +16,11 @@ use saltus_kernel::model::userfn::{StateVecFn, TimeVecFn};
 use saltus_mechanics::{BodyState, BoundaryCondition, ForceFn, PrescribedVelocity, PrescribedVelocityFn};
 use std::sync::Arc;
 
-/// The 13 numbers a body force function receives: position, quaternion `(w, x, y, z)`,
-/// velocity (world), angular velocity (body).
-pub fn state_vector(s: &BodyState) -> [f64; 13] {
-    let q = s.orientation.quaternion();
-    let (p, v, w) = (&s.position, &s.v, &s.omega);
-    [p.x, p.y, p.z, q.w, q.i, q.j, q.k, v.x, v.y, v.z, w.x, w.y, w.z]
-}
-
 /// A [`ForceFn`] from `out = f(t, x)` (13 inputs, 6 outputs: force, torque).
 pub fn force_fn(f: StateVecFn) -> ForceFn {
     Arc::new(move |t, s: &BodyState| {
         let mut out = [0.0; 6];
-        f(t, &state_vector(s), &mut out).map_err(|e| e.message)?;
+        f(t, &s.to_array(), &mut out).map_err(|e| e.message)?;
         Ok((Vector3::new(out[0], out[1], out[2]), Vector3::new(out[3], out[4], out[5])))
     })
 }
@@ -44,7 +36,7 @@ pub(super) fn external_force(b: &mut Binder, spec: &BodyForceSpec, path: &str) -
     let f = b.state_vec(&spec.library, &spec.function, &params, path)?;
     // evaluated once at the initial pose of the identity: a failing plugin stops the model now
     let mut out = [0.0; 6];
-    f(b.t0, &state_vector(&BodyState::default()), &mut out)
+    f(b.t0, &BodyState::default().to_array(), &mut out)
         .map_err(|e| b.model.error_at(path, format!("at t0: {}", e.message)))?;
     Ok(force_fn(f))
 }
