@@ -142,3 +142,27 @@ fn deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+/// A late `link` (an interaction added to the model after the simulation was built) is a typed
+/// error at the next event, never ignored: the state stays at the last processed event.
+#[test]
+fn a_late_link_is_refused_not_ignored() {
+    let mut nsds = ball();
+    let mut sim = EventDriven::new(&nsds, opts()).unwrap();
+    for _ in 0..3 {
+        sim.advance(&mut nsds).unwrap();
+    }
+    let (t, q) = (nsds.t(), nsds.systems()[0].state().clone());
+    let ds = saltus_kernel::DsId(0);
+    let relation = saltus_kernel::Relation::LagrangianLinearTi(
+        saltus_kernel::LagrangianLinearTiR::new(dmatrix![-1.0, 0.0, 0.0]).with_b(dvector![2.0]),
+    );
+    let law = saltus_kernel::NonSmoothLaw::NewtonImpact { e: 0.5 };
+    nsds.link("ceiling", ds, None, relation, law).unwrap();
+    let err = sim.advance(&mut nsds).unwrap_err().to_string();
+    assert!(err.contains("the model changed") && err.contains("build a new EventDriven"), "{err}");
+    assert_eq!((nsds.t(), nsds.systems()[0].state()), (t, &q));
+    // a simulation built from the changed model runs it
+    let mut sim = EventDriven::new(&nsds, opts()).unwrap();
+    sim.advance(&mut nsds).unwrap();
+}

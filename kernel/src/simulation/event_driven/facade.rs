@@ -28,6 +28,8 @@ enum Engine {
 /// Mixing the two kinds, or any other system, relation or law, is a typed error naming it.
 pub struct EventDriven {
     engine: Engine,
+    /// The model's topology revision the engine was built for ([`Nsds::revision`]).
+    revision: u64,
 }
 
 impl std::fmt::Debug for EventDriven {
@@ -77,7 +79,7 @@ impl EventDriven {
         } else {
             Engine::Lagrangian(Box::new(LagrangianEd::with_events(nsds, opts, events)?))
         };
-        Ok(EventDriven { engine })
+        Ok(EventDriven { engine, revision: nsds.revision() })
     }
 
     /// Whether the model is a first-order complementarity system (mode switches as events).
@@ -156,7 +158,22 @@ impl EventDriven {
     /// next TD event or the first root before it, handles an impact/detachment or a mode switch,
     /// restarts the integrator and writes the new state into `nsds`. On error `nsds` keeps the
     /// state of the last processed event.
+    ///
+    /// A model whose topology changed since the simulation was built (a system added, an
+    /// interaction linked or removed) is refused with a typed error, never ignored: the engines
+    /// fix their contacts, root functions and modes at construction.
     pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
+        if nsds.revision() != self.revision {
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: format!(
+                    "the model changed at t = {} after the event-driven simulation was built (a system added or an \
+                     interaction linked or removed); event-driven simulations keep the topology they were built \
+                     with: build a new EventDriven from the changed model",
+                    self.t()
+                ),
+            });
+        }
         match &mut self.engine {
             Engine::Lagrangian(e) => e.advance(nsds),
             Engine::FirstOrder(e) => e.advance(nsds),
