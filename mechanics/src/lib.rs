@@ -20,6 +20,7 @@ pub mod error;
 #[cfg(feature = "hdf5")]
 pub mod io_hdf5;
 pub mod joints;
+pub mod mesh_file;
 pub mod model;
 pub mod moreau_jean;
 mod par;

@@ -35,6 +35,8 @@ __all__ = [
     "Capsule",
     "Cylinder",
     "ConvexHull",
+    "Mesh",
+    "read_mesh",
     "Plane",
     "Contactor",
     "Scene",
@@ -77,6 +79,25 @@ def ConvexHull(points) -> _Shape:
     if p.ndim != 2 or p.shape[1] != 3:
         raise ModelError(f"invalid convex hull: points must be k × 3, got shape {p.shape}")
     return _Shape("convex_hull", tuple(p.ravel().tolist()))
+
+
+def Mesh(vertices, triangles) -> _Shape:
+    """Triangle mesh (static or kinematic bodies only): ``vertices`` (``k × 3``) and
+    ``triangles`` (``m × 3`` vertex indices from 0)."""
+    v = np.asarray(vertices, dtype=float)
+    t = np.asarray(triangles)
+    if v.ndim != 2 or v.shape[1] != 3 or t.ndim != 2 or t.shape[1] != 3:
+        raise ModelError(f"invalid mesh: vertices k × 3 and triangles m × 3, got {v.shape} and {t.shape}")
+    return _Shape("mesh", (float(len(v)),) + tuple(v.ravel().tolist()) + tuple(float(i) for i in t.ravel()))
+
+
+def read_mesh(path, scale: float = 1.0):
+    """The triangle mesh of an STL (ASCII or binary) or OBJ file, coordinates times ``scale``:
+    ``(vertices, triangles)``, ``k × 3`` floats and ``m × 3`` vertex indices (equal vertices
+    merged, so a closed STL surface is a closed indexed mesh). For a dynamic body use the convex
+    hull of the vertices (:func:`ConvexHull`); a :func:`Mesh` suits static bodies."""
+    v, t = _saltus.read_mesh(str(path), float(scale))
+    return v.reshape(-1, 3), t.reshape(-1, 3)
 
 
 def Plane(normal: Sequence[float] = (0.0, 0.0, 1.0)) -> _Shape:
@@ -197,6 +218,10 @@ class Scene:
     def add_convex_shape(self, name: str, points) -> None:
         """A named convex hull of ``points`` (``k × 3``)."""
         self._shapes[name] = ConvexHull(points)
+
+    def add_mesh_shape(self, name: str, vertices, triangles) -> None:
+        """A named triangle mesh (static or kinematic bodies only; see :func:`read_mesh`)."""
+        self._shapes[name] = Mesh(vertices, triangles)
 
     def add_Newton_impact_friction_nsl(
         self, name: str = "contact", e: float = 0.0, mu: float = 0.0, collision_group1: int = 0, collision_group2: int = 0

@@ -34,6 +34,7 @@ fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mech_py::CoreMechanicsModel>()?;
     m.add_class::<mech_py::CoreMechanicsSimulation>()?;
     m.add_function(wrap_pyfunction!(mech_py::spheres_in_a_box, m)?)?;
+    m.add_function(wrap_pyfunction!(mech_py::read_mesh, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

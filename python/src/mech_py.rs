@@ -71,7 +71,8 @@ fn pose(what: &str, p: &[f64]) -> PyResult<Isometry3<f64>> {
 
 /// The shape `kind` with its parameters: `sphere (r)`, `box (a, b, c)` half extents,
 /// `capsule (r, half_height)`, `cylinder (r, half_height)` (axis `y`), `convex_hull` (flat
-/// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`).
+/// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`), `mesh (k, the 3k
+/// vertex coordinates, the 3m vertex indices)` (a triangle mesh: static or kinematic bodies).
 fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
     let n = |k: usize| {
         if p.len() == k {
@@ -107,10 +108,23 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
             n(3)?;
             ShapeDesc::HalfSpace { normal: Vector3::new(p[0], p[1], p[2]) }
         }
+        "mesh" => {
+            let bad = || model_err("mesh shape", "expected (k, 3k coordinates, 3m vertex indices)");
+            let k = p.first().filter(|k| k.fract() == 0.0 && **k >= 0.0).ok_or_else(bad)?;
+            let k = *k as usize;
+            let (coords, idx) = p[1..].split_at_checked(3 * k).ok_or_else(bad)?;
+            if !idx.len().is_multiple_of(3) || idx.iter().any(|i| !(i.fract() == 0.0 && *i >= 0.0 && *i < k as f64)) {
+                return Err(bad());
+            }
+            ShapeDesc::TriMesh {
+                vertices: coords.chunks(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect(),
+                indices: idx.chunks(3).map(|c| [c[0] as u32, c[1] as u32, c[2] as u32]).collect(),
+            }
+        }
         _ => {
             return Err(model_err(
                 "shape",
-                format!("unknown kind `{kind}` (sphere, box, capsule, cylinder, convex_hull, plane)"),
+                format!("unknown kind `{kind}` (sphere, box, capsule, cylinder, convex_hull, plane, mesh)"),
             ))
         }
     })
@@ -608,4 +622,19 @@ pub fn spheres_in_a_box(n: usize, seed: u64) -> PyResult<(CoreMechanicsSimulatio
             t_end,
         ))
     })
+}
+
+/// Vertex coordinates (3k) and vertex indices (3m) of a mesh, flat.
+type FlatMesh<'py> = (Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<u32>>);
+
+/// `read_mesh(path, scale=1.0)`: the triangle mesh of an STL (ASCII or binary) or OBJ file,
+/// coordinates times `scale`, equal vertices merged: `(vertices, triangles)` as flat arrays
+/// (3k coordinates, 3m vertex indices from 0). Errors name the file and line.
+#[pyfunction]
+#[pyo3(signature = (path, scale=1.0))]
+pub fn read_mesh<'py>(py: Python<'py>, path: PathBuf, scale: f64) -> PyResult<FlatMesh<'py>> {
+    let mesh = saltus_mechanics::mesh_file::read_mesh(&path, scale).map_err(|e| ModelError::new_err(e.to_string()))?;
+    let coords: Vec<f64> = mesh.vertices.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
+    let idx: Vec<u32> = mesh.indices.iter().flatten().copied().collect();
+    Ok((PyArray1::from_vec(py, coords), PyArray1::from_vec(py, idx)))
 }

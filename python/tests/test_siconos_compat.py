@@ -368,12 +368,45 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with MechanicsHdf5Runner(io_filename="x.hdf5") as io:
         with pytest.raises(NotImplementedError, match="add_mesh_from_file"):
-            io.add_mesh_from_file("m", "m.stl")
+            io.add_mesh_from_file("m", "m.ply")
+        with pytest.raises(NotImplementedError, match="OpenCascade"):
+            io.add_shape_data_from_file("m", "m.step")
         with pytest.raises(NotImplementedError, match="Cone"):
             io.add_primitive_shape("c", "Cone", (1, 1))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
         with pytest.raises(NotImplementedError, match="controller"):
             io.run(T=0.01, controller=object())
+
+
+def test_mechanics_runner_meshes_from_files(hook, tmp_path, monkeypatch):
+    """add_mesh_from_file: a dynamic object collides with the hull of the mesh (the d20 die of
+    samples/mesh_files rests on a face: its centre at the inradius), a static one with the mesh
+    (the OBJ floor)."""
+    import math
+    import shutil
+
+    pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    from conftest import SAMPLES
+
+    monkeypatch.chdir(tmp_path)
+    for f in ("d20.stl", "floor.obj"):
+        shutil.copy(SAMPLES / "mesh_files" / f, tmp_path / f)
+    with MechanicsHdf5Runner(io_filename="m.hdf5") as io:
+        io.add_mesh_from_file("Die", "d20.stl", scale=0.05)
+        io.add_shape_data_from_file("Floor", "floor.obj")
+        io.add_Newton_impact_friction_nsl("contact", mu=0.5, e=0.0)
+        io.add_object("die", [Contactor("Die")], translation=[0, 0, 0.2], velocity=[0, 0, 0, 3, -2, 1], mass=0.3)
+        io.add_object("ground", [Contactor("Floor")], translation=[0, 0, 0])
+    with MechanicsHdf5Runner(io_filename="m.hdf5", mode="r+") as io:
+        io.run(T=1.5, h=1e-3, theta=0.5)
+        dyn = io.dynamic_data()[:]
+    phi = (1 + math.sqrt(5)) / 2
+    r_in = 0.05 * phi * phi / (2 * math.sqrt(3)) * 2 / math.sqrt(1 + phi * phi)
+    last = dyn[dyn[:, 0] == dyn[:, 0].max()]
+    assert last.shape[0] == 1 and last[0, 4] == pytest.approx(r_in, abs=5e-5)
 
 
 def test_mechanics_runner_external_forces_and_boundary_conditions(hook, tmp_path, monkeypatch):

@@ -10,6 +10,7 @@ use super::{plain, LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
 use saltus_kernel::{EventAction, OnNonConvergence, UserEvent};
+use saltus_mechanics::mesh_file::{read_mesh, MeshData};
 use saltus_mechanics::{
     BodyDesc, BodyKind, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, MotionFn,
     ShapeDesc,
@@ -97,6 +98,27 @@ fn rows3(mat: &DMatrix<f64>) -> Vec<Vector3<f64>> {
     mat.row_iter().map(|r| Vector3::new(r[0], r[1], r[2])).collect()
 }
 
+/// The mesh of `file` when it names an STL or OBJ file (resolved beside the model), scaled by
+/// `scale`; `None` for no file or another file (a table of numbers). A `scale` needs a mesh file.
+fn mesh_file(
+    m: &LoadedModel,
+    file: &Option<String>,
+    scale: Option<f64>,
+    path: &str,
+) -> Result<Option<MeshData>, ModelError> {
+    let is_mesh = file.as_deref().is_some_and(|f| {
+        let ext = std::path::Path::new(f).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        matches!(ext.as_deref(), Some("stl" | "obj"))
+    });
+    match (file, is_mesh) {
+        (Some(f), true) => {
+            read_mesh(&m.dir().join(f), scale.unwrap_or(1.0)).map(Some).map_err(|e| m.error_at(path, e.to_string()))
+        }
+        _ if scale.is_some() => Err(m.error_at(path, "`scale` applies to a mesh file (file=\"….stl\" or \"….obj\")")),
+        _ => Ok(None),
+    }
+}
+
 /// The shape declared by `item` (None for laws and bodies).
 fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDesc>, ModelError> {
     let at = |e: String| m.error_at(path, e);
@@ -107,14 +129,30 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
         },
         MechItem::Capsule(s) => ShapeDesc::Capsule { half_height: s.half_height, radius: s.radius },
         MechItem::Cylinder(s) => ShapeDesc::Cylinder { half_height: s.half_height, radius: s.radius },
-        MechItem::Convex(s) => {
-            let d = DataMatrixSpec { file: s.file.clone(), text: s.text.clone(), ..Default::default() };
-            ShapeDesc::ConvexHull { points: rows3(&data(m, &d, path, 3)?) }
-        }
+        MechItem::Convex(s) => match mesh_file(m, &s.file, s.scale, path)? {
+            Some(_) if s.text.as_deref().is_some_and(|t| !t.trim().is_empty()) => {
+                return Err(at("give the points inline or a mesh file, not both".into()))
+            }
+            Some(mesh) => ShapeDesc::ConvexHull { points: mesh.vertices },
+            None => {
+                let d = DataMatrixSpec { file: s.file.clone(), text: s.text.clone(), ..Default::default() };
+                ShapeDesc::ConvexHull { points: rows3(&data(m, &d, path, 3)?) }
+            }
+        },
         MechItem::Mesh(s) => {
-            let vertices = rows3(&data(m, &s.vertices, &format!("{path}/vertices"), 3)?);
+            let (vs, ts) = (&s.vertices, &s.triangles);
+            match (mesh_file(m, &s.file, s.scale, path)?, vs, ts) {
+                (Some(mesh), None, None) => {
+                    return Ok(Some(ShapeDesc::TriMesh { vertices: mesh.vertices, indices: mesh.indices }))
+                }
+                (Some(_), _, _) => return Err(at("give <vertices> and <triangles>, or a mesh file, not both".into())),
+                (None, Some(_), Some(_)) => {}
+                (None, _, _) => return Err(at("needs <vertices> and <triangles>, or file=\"….stl|.obj\"".into())),
+            }
+            let (Some(vs), Some(ts)) = (vs, ts) else { unreachable!("checked above") };
+            let vertices = rows3(&data(m, vs, &format!("{path}/vertices"), 3)?);
             let tri_path = format!("{path}/triangles");
-            let tris = data(m, &s.triangles, &tri_path, 3)?;
+            let tris = data(m, ts, &tri_path, 3)?;
             let mut indices = Vec::with_capacity(tris.nrows());
             for (k, r) in tris.row_iter().enumerate() {
                 let mut t = [0u32; 3];

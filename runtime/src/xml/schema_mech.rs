@@ -94,6 +94,8 @@ pub struct PointListSpec {
     pub name: String,
     #[serde(rename = "@file", default, skip_serializing_if = "is_none")]
     pub file: Option<String>,
+    #[serde(rename = "@scale", default, skip_serializing_if = "is_none")]
+    pub scale: Option<f64>,
     #[serde(rename = "$text", default, skip_serializing_if = "is_none")]
     pub text: Option<String>,
 }
@@ -117,8 +119,14 @@ pub struct DataMatrixSpec {
 pub struct MeshSpec {
     #[serde(rename = "@name")]
     pub name: String,
-    pub vertices: DataMatrixSpec,
-    pub triangles: DataMatrixSpec,
+    #[serde(rename = "@file", default, skip_serializing_if = "is_none")]
+    pub file: Option<String>,
+    #[serde(rename = "@scale", default, skip_serializing_if = "is_none")]
+    pub scale: Option<f64>,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub vertices: Option<DataMatrixSpec>,
+    #[serde(default, skip_serializing_if = "is_none")]
+    pub triangles: Option<DataMatrixSpec>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

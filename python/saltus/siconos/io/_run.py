@@ -128,6 +128,10 @@ def _ordered(group) -> List:
     return items
 
 
+MESH_SUFFIX = "@mesh"
+"""The name under which a mesh shape's triangles are registered for static objects."""
+
+
 def _shape_inertia(ref, shape_name: str, mass: float) -> np.ndarray:
     from .mechanics_run import _inertia
 
@@ -247,6 +251,10 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
             scene.add_primitive_shape(name, str(d.attrs["primitive"]), [float(x) for x in d[0]])
         elif d.attrs["type"] == "convex":
             scene.add_convex_shape(name, d[:])
+        elif d.attrs["type"] == "mesh":
+            # dynamic objects collide with the hull, static ones with the mesh (MESH_SUFFIX)
+            scene.add_convex_shape(name, d[:])
+            scene.add_mesh_shape(name + MESH_SUFFIX, d[:], np.asarray(d.attrs["triangles"]).reshape(-1, 3))
         else:
             raise_unsupported(f"shape '{name}' of type {d.attrs['type']}")
     laws = {}
@@ -278,9 +286,15 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
         if len(gs) > 1:
             raise_unsupported(f"object '{name}' with contactors in several collision groups")
         group = gs.pop() if gs else 0
-        contactors = [_sm.Contactor(str(c.attrs["shape_name"]), tuple(c.attrs["translation"]),
-                                    tuple(c.attrs["orientation"])) for _, c in ctors]
         mass = obj.attrs.get("mass")
+        static = mass is None or float(mass) <= 0
+
+        def shape_of(c):
+            s = str(c.attrs["shape_name"])
+            return s + MESH_SUFFIX if static and ref[s].attrs["type"] == "mesh" else s
+
+        contactors = [_sm.Contactor(shape_of(c), tuple(c.attrs["translation"]), tuple(c.attrs["orientation"]))
+                      for _, c in ctors]
         kwargs = {}
         if mass is not None and float(mass) > 0:
             inertia = obj.attrs.get("inertia")

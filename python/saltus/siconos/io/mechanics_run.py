@@ -207,13 +207,33 @@ class MechanicsHdf5Runner:
         if outside is not None:
             d.attrs["outsideMargin"] = outside
 
-    def add_mesh_from_file(self, *a, **k):
-        raise_unsupported("MechanicsHdf5Runner.add_mesh_from_file (triangle meshes)")
+    def add_mesh_from_file(self, name, filename, scale=None, insideMargin=None, outsideMargin=None):
+        """A named triangle mesh read from an STL (ASCII or binary) or OBJ file, coordinates
+        times ``scale`` (Saltus reads the file itself; Siconos goes through VTK). A dynamic
+        object collides with the convex hull of the mesh, a static one with the mesh."""
+        from saltus.mechanics import read_mesh
 
-    add_mesh_from_string = add_mesh_from_file
+        ext = os.path.splitext(str(filename))[1].lower()
+        if ext not in (".stl", ".obj"):
+            raise_unsupported(f"add_mesh_from_file('{filename}')", "meshes from .stl or .obj files")
+        v, t = read_mesh(filename, 1.0 if scale is None else float(scale))
+        ref = self._data["ref"]
+        if name not in ref:
+            d = ref.create_dataset(name, data=v)
+            d.attrs.update(id=len(ref) - 1, type="mesh", triangles=np.asarray(t, dtype=np.int64))
+            self._margins(d, insideMargin, outsideMargin)
 
-    def add_shape_data_from_file(self, *a, **k):
-        raise_unsupported("MechanicsHdf5Runner.add_shape_data_from_file (meshes, BREP)")
+    def add_mesh_from_string(self, *a, **k):
+        raise_unsupported("MechanicsHdf5Runner.add_mesh_from_string (VTK mesh strings)", "add_mesh_from_file")
+
+    def add_shape_data_from_file(self, name, filename):
+        """Siconos stores the file for OpenCascade (BREP, STEP) or VTK: Saltus reads STL and OBJ
+        meshes (as :meth:`add_mesh_from_file`); CAD formats need OpenCascade."""
+        if os.path.splitext(str(filename))[1].lower() in (".stl", ".obj"):
+            self.add_mesh_from_file(name, filename)
+        else:
+            raise_unsupported(f"MechanicsHdf5Runner.add_shape_data_from_file('{filename}') (BREP, STEP: OpenCascade)",
+                              "meshes from .stl or .obj files")
 
     def add_height_map(self, *a, **k):
         raise_unsupported("MechanicsHdf5Runner.add_height_map")
