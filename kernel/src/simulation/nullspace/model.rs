@@ -24,7 +24,7 @@ pub struct HolonomicConstraints {
     /// `C_t = ∂C/∂t (t, q)` (m) of rheonomous constraints; `None`: scleronomous (`C_t = 0`).
     pub dot_h: Option<StateVecFn>,
     /// `γ(t, q, v) = C̈ − C_J q̈ = (d C_J/dt) v + d C_t/dt` along `q̇ = v` (m) (Siconos's
-    /// `dotjacqhXqdot` plus the time terms). `None`: central differences of `C_J v + C_t`
+    /// `dotjacqhXqdot` plus the time terms). `None`: fourth-order central differences of `C_J v + C_t`
     /// along `(v, 1)`.
     pub gamma: Option<PairVecFn>,
 }
