@@ -1,11 +1,13 @@
 //! The null-space samples (issue 32): the planar and spatial slider–cranks and the planar
-//! five-bar, each run by the null-space method (numeric QR-chart basis) and by the event-driven
-//! Lagrangian path (bilateral `EqualityConditionNSL` held at acceleration level, projected at
-//! every event), both on LSODA at rtol 1e-12, atol 1e-14, outputs every 1 ms for 1 s. Prints one
-//! Markdown table row per mechanism: position and λ agreement, both paths against a reference
-//! (null space with the analytic `γ` at rtol 1e-13), constraint drift, energy drift, time per
-//! output step and per integrator step. `--csv DIR` writes each mechanism's null-space trajectory
-//! (`t, q…, λ…, |C|, E`).
+//! five-bar, each run by the null-space method (numeric QR-chart basis, `γ = J̇ v` from the
+//! analytic `J̇`) and by the event-driven Lagrangian path (bilateral `EqualityConditionNSL` held at
+//! acceleration level, projected at every event, `J̇ v` from the relations' `J̇`), both on LSODA at
+//! rtol 1e-12, atol 1e-14, outputs every 1 ms for 1 s. Prints one Markdown table row per
+//! mechanism: position and λ agreement, both paths against a reference (null space at rtol
+//! 1e-13), the same with the difference quotients (null-space `γ` by central differences,
+//! event-driven `J̇ v` by a forward difference: the relations without `J̇`), constraint drift,
+//! energy drift, time per output step and per integrator step. `--csv DIR` writes each
+//! mechanism's null-space trajectory (`t, q…, λ…, |C|, E`).
 //!
 //!     cargo run --release -p saltus-kernel --example nullspace_mechanisms [-- --csv DIR]
 
@@ -75,9 +77,9 @@ fn nullspace(
     run
 }
 
-fn event_driven(mech: &models::Mechanism, h: f64, steps: usize) -> Run {
+fn event_driven(mech: &models::Mechanism, h: f64, steps: usize, dot_jacobian: bool) -> Run {
     let start = Instant::now();
-    let mut nsds = mech.nsds();
+    let mut nsds = mech.nsds_with(dot_jacobian);
     let opts = EventDrivenOptions { h, ..Default::default() };
     let mut sim = EventDriven::new(&nsds, opts).expect("event-driven model");
     let e0 = (mech.energy)(&mech.q0, &mech.v0);
@@ -106,21 +108,25 @@ fn main() {
     let csv = args.iter().position(|a| a == "--csv").and_then(|i| args.get(i + 1)).map(std::path::PathBuf::from);
     let (h, steps) = (1e-3, 1000);
     println!(
-        "| mechanism | n, m | Δq NS–ED | Δλ NS–ED (rel.) | Δq NS, ED vs ref. | C∞ NS / ED | ΔE NS / ED (E₀) | \
-         ms per output step NS / ED | µs per integrator step NS / ED (steps) | new charts |"
+        "| mechanism | n, m | Δq NS–ED | Δλ NS–ED (rel.) | Δq NS, ED vs ref. | central-difference γ (4th order): Δq NS vs ref. | forward-difference J̇v: Δq, Δλ NS–ED, Δq ED vs ref. (ED steps) | \
+         C∞ NS / ED | ΔE NS / ED (E₀) | ms per output step NS / ED | µs per integrator step NS / ED (steps) | new charts |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for mech in [models::planar_slider_crank(30.0), models::spatial_slider_crank(20.0), models::five_bar(3.0, -1.0)] {
-        let ns = nullspace(&mech, h, steps, (1e-12, false), csv.as_deref());
+        let ns = nullspace(&mech, h, steps, (1e-12, true), csv.as_deref());
+        let ns_fd = nullspace(&mech, h, steps, (1e-12, false), None);
         let reference = nullspace(&mech, h, steps, (1e-13, true), None);
-        let ed = event_driven(&mech, h, steps);
+        let ed = event_driven(&mech, h, steps, true);
+        let ed_fd = event_driven(&mech, h, steps, false);
         // the event-driven run also reports t0: drop it
         let edq = &ed.q[ed.q.len() - ns.q.len()..];
         let edl = &ed.lambda[ed.lambda.len() - ns.lambda.len()..];
+        let edq_fd = &ed_fd.q[ed_fd.q.len() - ns.q.len()..];
+        let edl_fd = &ed_fd.lambda[ed_fd.lambda.len() - ns.lambda.len()..];
         let lmax = ns.lambda.iter().flatten().fold(0.0f64, |a, x| a.max(x.abs()));
         let e0 = (mech.energy)(&mech.q0, &mech.v0);
         println!(
-            "| {} | {}, {} | {:.1e} | {:.1e} | {:.1e}, {:.1e} | {:.1e} / {:.1e} | {:.1e} / {:.1e} ({:.3}) | {:.3} / {:.3} | {:.1} / {:.1} ({} / {}) | {} |",
+            "| {} | {}, {} | {:.1e} | {:.1e} | {:.1e}, {:.1e} | {:.1e} | {:.1e}, {:.1e}, {:.1e} ({} steps) | {:.1e} / {:.1e} | {:.1e} / {:.1e} ({:.3}) | {:.3} / {:.3} | {:.1} / {:.1} ({} / {}) | {} |",
             mech.name,
             mech.n,
             mech.m,
@@ -128,6 +134,11 @@ fn main() {
             max_diff(&ns.lambda, edl) / lmax,
             max_diff(&ns.q, &reference.q),
             max_diff(edq, &reference.q),
+            max_diff(&ns_fd.q, &reference.q),
+            max_diff(&ns.q, edq_fd),
+            max_diff(&ns.lambda, edl_fd) / lmax,
+            max_diff(edq_fd, &reference.q),
+            ed_fd.steps,
             ns.drift,
             ed.drift,
             ns.energy,

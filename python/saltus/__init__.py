@@ -59,6 +59,8 @@ from .simulation import (
     LsodarOSI,
     ModelSimulation,
     MoreauJeanOSI,
+    NullSpace,
+    NullSpaceBasis,
     OneStepIntegrator,
     OneStepNSProblem,
     Relay,
@@ -98,5 +100,6 @@ __all__ = [
     "OneStepIntegrator", "MoreauJeanOSI", "EulerMoreauOSI", "SemiExplicitEuler", "LsodarOSI",
     "OneStepNSProblem", "LCP", "MLCP", "Relay", "AVI", "Equality", "FrictionContact",
     "TimeDiscretisation", "Simulation", "TimeStepping", "TimeSteppingDirectProjection", "EventDriven",
+    "NullSpace", "NullSpaceBasis",
     "ModelSimulation", "FileRunSimulation", "load", "to_xml", "write_csv", "mechanics", "numerics", "ode", "sweep", "grid",
 ]

@@ -73,11 +73,16 @@ class CoreSimulation:
     def summary(self) -> Optional[Dict[str, float]]: ...
 
 class CoreModelRun:
-    """A ``<Mechanics>`` or ``<Control>`` model file and its simulation (from ``load_model``)."""
+    """A ``<Mechanics>``, ``<Control>`` or ``<NullSpace>`` model file and its simulation (from
+    ``load_model``; ``from_xml`` for a ``<NullSpace>`` model built from Python)."""
 
+    @staticmethod
+    def from_xml(
+        text: str, file: _Path, plugin_dirs: Optional[Sequence[_Path]] = None, host: Optional[Dict[str, Any]] = None
+    ) -> "CoreModelRun": ...
     @property
     def kind(self) -> str:
-        """``"mechanics"`` or ``"control"``."""
+        """``"mechanics"``, ``"control"`` or ``"nullspace"``."""
         ...
     @property
     def t0(self) -> float: ...

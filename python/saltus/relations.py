@@ -39,32 +39,43 @@ class LagrangianLinearTIR(Relation):
 
 
 class _LagrangianNonLinearR(Relation):
-    def __init__(self, h, jacobian_q, dot_h=None, params=None):
+    def __init__(self, h, jacobian_q, dot_h=None, params=None, dot_jacobian_q=None):
         self.plugin = isinstance(h, str)
         if self.plugin:
             # Siconos plugin strings "library:function", all from one library
-            specs = [_siconos_plugin(f, self._kind) for f in (h, jacobian_q, dot_h) if f is not None]
-            if len({lib for lib, _ in specs}) != 1:
+            given = {"h": h, "jacobian_q": jacobian_q, "dot_h": dot_h, "dot_jacobian_q": dot_jacobian_q}
+            specs = {k: _siconos_plugin(f, self._kind) for k, f in given.items() if f is not None}
+            if len({lib for lib, _ in specs.values()}) != 1:
                 raise ValueError(f"{self._kind}: the plugin functions must come from one library")
-            syms = [sym for _, sym in specs]
-            self.library = specs[0][0]
-            self.h, self.jacobian_q = syms[0], syms[1]
-            self.dot_h = syms[2] if len(syms) > 2 else None
+            self.library = specs["h"][0]
+            self.h, self.jacobian_q = specs["h"][1], specs["jacobian_q"][1]
+            self.dot_h = specs["dot_h"][1] if "dot_h" in specs else None
+            self.dot_jacobian_q = specs["dot_jacobian_q"][1] if "dot_jacobian_q" in specs else None
             self.params = None if params is None else [float(p) for p in params]
             return
-        funcs = (h, jacobian_q) + (() if dot_h is None else (dot_h,))
+        funcs = (h, jacobian_q) + tuple(f for f in (dot_h, dot_jacobian_q) if f is not None)
         if not all(callable(f) for f in funcs):
             raise TypeError(f"{self._kind}: give Python callables (or use {self._kind}.plugin(library, ...))")
-        self.h, self.jacobian_q, self.dot_h = h, jacobian_q, dot_h
+        self.h, self.jacobian_q, self.dot_h, self.dot_jacobian_q = h, jacobian_q, dot_h, dot_jacobian_q
         self.library = None
         self.params = params
 
     @classmethod
-    def plugin(cls, library: str, h: str, jacobian_q: str, dot_h: Optional[str] = None, params=None):
-        """The relation from plugin symbols (fast): ``library``, ``h``, ``jacobian_q`` (``dot_h``)."""
+    def plugin(
+        cls,
+        library: str,
+        h: str,
+        jacobian_q: str,
+        dot_h: Optional[str] = None,
+        params=None,
+        dot_jacobian_q: Optional[str] = None,
+    ):
+        """The relation from plugin symbols (fast): ``library``, ``h``, ``jacobian_q`` (``dot_h``,
+        ``dot_jacobian_q``)."""
         self = cls.__new__(cls)
         self.plugin, self.library = True, str(library)
         self.h, self.jacobian_q, self.dot_h = str(h), str(jacobian_q), None if dot_h is None else str(dot_h)
+        self.dot_jacobian_q = None if dot_jacobian_q is None else str(dot_jacobian_q)
         self.params = None if params is None else [float(p) for p in params]
         return self
 
@@ -76,6 +87,8 @@ class _LagrangianNonLinearR(Relation):
             attrs = {"library": self.library, "h": self.h, "jacobian_q": self.jacobian_q}
             if self.dot_h is not None:
                 attrs["dot_h"] = self.dot_h
+            if self.dot_jacobian_q is not None:
+                attrs["dot_jacobian_q"] = self.dot_jacobian_q
             if self.params is not None:
                 attrs["params"] = " ".join(_num(p) for p in self.params)
             return ET.SubElement(parent, self._kind, attrs)
@@ -86,17 +99,32 @@ class _LagrangianNonLinearR(Relation):
         if self.dot_h is not None:
             host.state_vec[key + ".dot"] = self._wrap(self.dot_h)
             attrs["dot_h"] = key + ".dot"
+        if self.dot_jacobian_q is not None:
+            f = self.dot_jacobian_q
+            host.pair_mat[key + ".dot_jacobian_q"] = lambda t, q, v: f(q, v)
+            attrs["dot_jacobian_q"] = key + ".dot_jacobian_q"
         return ET.SubElement(parent, self._kind, attrs)
 
 
 class LagrangianScleronomousR(_LagrangianNonLinearR):
     """``y = h(q)``, ``p = ∇h(q)ᵀ λ``: ``h(q) -> array`` and ``jacobian_q(q) -> matrix`` as
-    Python callables (slow), or ``LagrangianScleronomousR.plugin(library, h, jacobian_q)``."""
+    Python callables (slow), or ``LagrangianScleronomousR.plugin(library, h, jacobian_q)``.
+    ``dot_jacobian_q(q, v) -> matrix`` (optional; Siconos's third plugin ``pluginDotJacobianhq``,
+    a callable or ``"library:function"``, a ``LagrangianFn`` of ``(t, q, v)``) is the
+    time derivative of the Jacobian, ``J̇ = Σ_k ∂∇h/∂q_k v_k``: event driven, ``J̇ v`` at
+    acceleration level comes from it (else a forward difference, ``√ε`` relative); in
+    ``NullSpace`` it gives ``γ = J̇ v`` (else central differences)."""
 
     _kind = "LagrangianScleronomousR"
 
-    def __init__(self, h, jacobian_q, params=None):
-        super().__init__(h, jacobian_q, None, params)
+    def __init__(self, h, jacobian_q, dot_jacobian_q=None, params=None):
+        # Siconos's order: LagrangianScleronomousR(pluginh, pluginJacobianhq, pluginDotJacobianhq)
+        if dot_jacobian_q is not None and not (callable(dot_jacobian_q) or isinstance(dot_jacobian_q, str)):
+            raise TypeError(
+                f"{self._kind}: the third argument is dot_jacobian_q (a callable or a plugin), got "
+                f"{type(dot_jacobian_q).__name__}; pass params=... by keyword"
+            )
+        super().__init__(h, jacobian_q, None, params, dot_jacobian_q)
 
     def _wrap(self, f):
         return lambda t, q: f(q)

@@ -5,6 +5,7 @@
 //! The columns are those of the CSV of `saltus run` on the same file.
 
 use crate::errors::{guard, ModelError, SimulationError};
+use crate::host::{host_fns, Raised};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -16,8 +17,8 @@ use saltus_runtime::run::mechanics::{self as runner_mech, named_error, MechRun};
 use saltus_runtime::run::nullspace::NullSpaceRun;
 use saltus_runtime::xml::convert_control::{build_control, ControlBuilt};
 use saltus_runtime::xml::convert_mech::{build_mechanics_with, MechanicsBuilt};
-use saltus_runtime::xml::convert_nullspace::{build_nullspace, NullSpaceBuilt};
-use saltus_runtime::xml::{self, LoadedModel};
+use saltus_runtime::xml::convert_nullspace::{build_nullspace_with, NullSpaceBuilt};
+use saltus_runtime::xml::{self, HostFns, LoadedModel};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -31,10 +32,13 @@ enum Model {
         built: Option<Box<ControlBuilt>>,
         meta: Meta,
     },
-    /// A null-space model (rebuilt from the model file after a run, like a control one).
+    /// A null-space model (rebuilt from the model file after a run, like a control one; `host`:
+    /// the Python callables of a model built from Python, `raised` their exception slot).
     NullSpace {
         loaded: Box<LoadedModel>,
         dirs: Vec<PathBuf>,
+        host: Box<HostFns>,
+        raised: Raised,
         built: Option<Box<NullSpaceBuilt>>,
         meta: Meta,
     },
@@ -81,14 +85,22 @@ pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyRes
             Meta { columns: built.columns.clone(), span: (built.t0, built.t_end, built.h), steps: built.steps, every };
         Model::Control { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
     } else if loaded.model.null_space.is_some() {
-        let built = build_nullspace(&loaded, plugin_dirs.clone()).map_err(err)?;
-        let span = (built.t0, built.t_end, built.h);
-        let meta = Meta { columns: built.columns.clone(), span, steps: built.steps, every: built.every };
-        Model::NullSpace { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
+        return nullspace_model(loaded, plugin_dirs, HostFns::default(), Raised::default()).map(Ok);
     } else {
         return Ok(Err(loaded));
     };
     Ok(Ok(CoreModelRun { inner: Mutex::new(Inner { model, last: None }) }))
+}
+
+/// A `<NullSpace>` model with the host functions `host` (Python callables).
+fn nullspace_model(loaded: LoadedModel, dirs: Vec<PathBuf>, host: HostFns, raised: Raised) -> PyResult<CoreModelRun> {
+    let built = build_nullspace_with(&loaded, dirs.clone(), host.clone())
+        .map_err(|e| Python::attach(|py| raised.chain(py, ModelError::new_err(e.to_string()))))?;
+    let span = (built.t0, built.t_end, built.h);
+    let meta = Meta { columns: built.columns.clone(), span, steps: built.steps, every: built.every };
+    let host = Box::new(host);
+    let model = Model::NullSpace { loaded: Box::new(loaded), dirs, host, raised, built: Some(Box::new(built)), meta };
+    Ok(CoreModelRun { inner: Mutex::new(Inner { model, last: None }) })
 }
 
 fn columns_of(m: &Model) -> Vec<String> {
@@ -100,6 +112,27 @@ fn columns_of(m: &Model) -> Vec<String> {
 
 #[pymethods]
 impl CoreModelRun {
+    /// Builds a `<NullSpace>` model from model-file text (`saltus.NullSpace`), with the Python
+    /// callables of `host` (the tables of `CoreSimulation.from_xml`) for `library=":host"`.
+    #[staticmethod]
+    #[pyo3(signature = (text, file, plugin_dirs=None, host=None))]
+    fn from_xml(
+        text: &str,
+        file: PathBuf,
+        plugin_dirs: Option<Vec<PathBuf>>,
+        host: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<CoreModelRun> {
+        guard(|| {
+            let (host, raised) = host_fns(host)?;
+            let m = xml::load_str(text, &file).map_err(|e| ModelError::new_err(e.to_string()))?;
+            if m.model.null_space.is_none() {
+                return Err(ModelError::new_err("CoreModelRun.from_xml builds <NullSpace> models only"));
+            }
+            let dirs = plugin_dirs.unwrap_or_default();
+            nullspace_model(m, dirs, host, raised)
+        })
+    }
+
     /// `"mechanics"`, `"control"` or `"nullspace"`.
     #[getter]
     fn kind(&self) -> &'static str {
@@ -184,12 +217,16 @@ impl CoreModelRun {
                         Box::new(build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?)
                     }
                 })),
-                Model::NullSpace { loaded, dirs, built, .. } => Box::new(NullSpaceRun::new(*match built.take() {
-                    Some(b) => b,
-                    None => {
-                        Box::new(build_nullspace(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?)
-                    }
-                })),
+                Model::NullSpace { loaded, dirs, host, raised, built, .. } => {
+                    raised.clear();
+                    Box::new(NullSpaceRun::new(*match built.take() {
+                        Some(b) => b,
+                        None => Box::new(
+                            build_nullspace_with(loaded, dirs.clone(), (**host).clone())
+                                .map_err(|e| raised.chain(py, ModelError::new_err(e.to_string())))?,
+                        ),
+                    }))
+                }
             };
             table.reserve((stepper.total() / every + 2) as usize);
             let (mut sum, res) = py.detach(|| {
@@ -210,13 +247,17 @@ impl CoreModelRun {
                     )));
                 }
                 Err(s) => {
-                    return Err(match stepper.describe_failure(&s) {
+                    let err = match stepper.describe_failure(&s) {
                         Some(named) => SimulationError::new_err(format!(
                             "the simulation failed after {} steps: {named}",
                             sum.steps
                         )),
                         None => crate::sim::stopped_err(s, sum.steps),
-                    })
+                    };
+                    return Err(match &i.model {
+                        Model::NullSpace { raised, .. } => raised.chain(py, err),
+                        _ => err,
+                    });
                 }
             }
             let d = PyDict::new(py);
@@ -230,7 +271,17 @@ impl CoreModelRun {
     /// Counters of the last `run` (steps, events, solver iterations, largest residual, ...).
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let i = self.lock();
-        i.last.as_ref().map(|s| crate::sim::summary_dict(py, s)).transpose()
+        let Some(s) = i.last.as_ref() else { return Ok(None) };
+        let d = crate::sim::summary_dict(py, s)?;
+        if let Model::NullSpace { .. } = i.model {
+            // the integrator's counters, the drift projections, the new charts, the largest |C|
+            d.set_item("ode_steps", s.ode_steps)?;
+            d.set_item("rhs_evals", s.rhs_evals)?;
+            d.set_item("projections", s.events)?;
+            d.set_item("new_charts", s.charts)?;
+            d.set_item("max_violation", s.max_violation)?;
+        }
+        Ok(Some(d))
     }
 }
 

@@ -44,6 +44,10 @@ pub struct Summary {
     pub user_events: u64,
     /// Time at which a user event with `action="stop"` ended the run, if one did.
     pub stopped_at: Option<f64>,
+    /// Null space: new QR charts of the numeric basis (the drift projections are `events`).
+    pub charts: u64,
+    /// Null space: largest constraint violation `max_i |C_i|` at the output times.
+    pub max_violation: f64,
     /// Rows written to the main table (including row 0).
     pub rows: u64,
     /// Wall time of the time (event) loop.

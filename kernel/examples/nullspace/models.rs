@@ -17,6 +17,7 @@ use std::sync::Arc;
 type VecF = Arc<dyn Fn(&[f64], &mut [f64]) + Send + Sync>;
 type MatF = Arc<dyn Fn(&[f64], &mut DMatrix<f64>) + Send + Sync>;
 type PairF = Arc<dyn Fn(&[f64], &[f64], &mut [f64]) + Send + Sync>;
+type PairMatF = Arc<dyn Fn(&[f64], &[f64], &mut DMatrix<f64>) + Send + Sync>;
 type EnergyF = Arc<dyn Fn(&[f64], &[f64]) -> f64 + Send + Sync>;
 
 /// Gravity (m/s²).
@@ -36,6 +37,8 @@ pub struct Mechanism {
     pub jac: MatF,
     /// `γ = C̈ − C_J q̈` (analytic).
     pub gamma: PairF,
+    /// `J̇(q, v) = Σ_k ∂C_J/∂q_k v_k` (analytic; `γ = J̇ v`), Siconos's `dotJachq`.
+    pub dot_jac: PairMatF,
     pub energy: EnergyF,
     pub q0: Vec<f64>,
     pub v0: Vec<f64>,
@@ -82,6 +85,11 @@ impl Mechanism {
     /// One `LagrangianDS` (`F_int = −F`) and one `EqualityConditionNSL` interaction of size 1
     /// (`LagrangianScleronomousR`) per constraint row.
     pub fn nsds(&self) -> Nsds {
+        self.nsds_with(false)
+    }
+
+    /// [`Mechanism::nsds`], the relations with their analytic `J̇` when `dot_jacobian`.
+    pub fn nsds_with(&self, dot_jacobian: bool) -> Nsds {
         let mass = match &self.constant_mass {
             Some(m) => Mass::Constant(m.clone()),
             None => {
@@ -109,7 +117,7 @@ impl Mechanism {
         let id = nsds.add_ds(self.name, ds).expect("a valid system");
         for i in 0..self.m {
             let (c, j, m) = (self.c.clone(), self.jac.clone(), self.m);
-            let rel = LagrangianScleronomousR::new(
+            let mut rel = LagrangianScleronomousR::new(
                 1,
                 move |_, q, y| {
                     let mut all = vec![0.0; m];
@@ -124,6 +132,15 @@ impl Mechanism {
                     Ok(())
                 },
             );
+            if dot_jacobian {
+                let dj = self.dot_jac.clone();
+                rel = rel.with_dot_jacobian(move |_, q, v, out: &mut DMatrix<f64>| {
+                    let mut all = DMatrix::zeros(m, n);
+                    dj(q, v, &mut all);
+                    out.row_mut(0).copy_from(&all.row(i));
+                    Ok(())
+                });
+            }
             nsds.link(
                 format!("c{i}"),
                 id,
@@ -176,6 +193,16 @@ pub fn planar_slider_crank(omega: f64) -> Mechanism {
         g[2] = -h2 * p2.cos() * w2 * w2;
         g[3] = -h2 * p2.sin() * w2 * w2;
     });
+    let dot_jac: PairMatF = Arc::new(move |q, v, j| {
+        let (p1, p2, w1, w2) = (q[0], q[3], v[0], v[3]);
+        j.fill(0.0);
+        j[(0, 0)] = l1 * p1.cos() * w1;
+        j[(0, 3)] = h2 * p2.cos() * w2;
+        j[(1, 0)] = l1 * p1.sin() * w1;
+        j[(1, 3)] = h2 * p2.sin() * w2;
+        j[(2, 3)] = -h2 * p2.cos() * w2;
+        j[(3, 3)] = -h2 * p2.sin() * w2;
+    });
     let force: PairF = Arc::new(move |q, _, f| {
         f.fill(0.0);
         f[0] = -m1 * G * 0.5 * l1 * q[0].cos();
@@ -197,6 +224,7 @@ pub fn planar_slider_crank(omega: f64) -> Mechanism {
         c,
         jac,
         gamma,
+        dot_jac,
         energy,
         q0: vec![0.0, l1 + h2, 0.0, 0.0, l1 + l2],
         // at the dead centre: crank pin (0, l1 ω), slider at rest, so φ̇₂ = −l1 ω / l2, ẏ₂ = l1 ω / 2
@@ -268,6 +296,17 @@ pub fn spatial_slider_crank(omega: f64) -> Mechanism {
         g[2] = a * p.sin() * w * w;
         g[6] = (0..3).map(|k| (v[4 + k] - v[1 + k]).powi(2)).sum::<f64>() / l;
     });
+    let dot_jac: PairMatF = Arc::new(move |q, v, j| {
+        let (p, w) = (q[0], v[0]);
+        j.fill(0.0);
+        j[(1, 0)] = a * p.cos() * w;
+        j[(2, 0)] = a * p.sin() * w;
+        for k in 0..3 {
+            let dd = (v[4 + k] - v[1 + k]) / l;
+            j[(6, 4 + k)] = dd;
+            j[(6, 1 + k)] = -dd;
+        }
+    });
     let force: PairF = Arc::new(move |q, _, f| {
         f.fill(0.0);
         f[0] = -m1 * G * 0.5 * a * q[0].cos();
@@ -292,6 +331,7 @@ pub fn spatial_slider_crank(omega: f64) -> Mechanism {
         c,
         jac,
         gamma,
+        dot_jac,
         energy,
         q0: vec![0.0, 0.0, a, 0.0, s0, ey, ez, s0],
         v0: vec![omega, 0.0, 0.0, a * omega, sd, 0.0, 0.0, sd],
@@ -356,6 +396,17 @@ pub fn five_bar(w1: f64, w2: f64) -> Mechanism {
         g[0] = -l1 * t1.cos() * a - l2 * p1.cos() * b + l1 * t2.cos() * c2 + l2 * p2.cos() * e;
         g[1] = -l1 * t1.sin() * a - l2 * p1.sin() * b + l1 * t2.sin() * c2 + l2 * p2.sin() * e;
     });
+    let dot_jac: PairMatF = Arc::new(move |q, v, j| {
+        let (t1, p1, t2, p2) = (q[0], q[1], q[2], q[3]);
+        j[(0, 0)] = -l1 * t1.cos() * v[0];
+        j[(0, 1)] = -l2 * p1.cos() * v[1];
+        j[(0, 2)] = l1 * t2.cos() * v[2];
+        j[(0, 3)] = l2 * p2.cos() * v[3];
+        j[(1, 0)] = -l1 * t1.sin() * v[0];
+        j[(1, 1)] = -l2 * p1.sin() * v[1];
+        j[(1, 2)] = l1 * t2.sin() * v[2];
+        j[(1, 3)] = l2 * p2.sin() * v[3];
+    });
     let mf = mass.clone();
     let energy: EnergyF = Arc::new(move |q, v| {
         let mut mm = DMatrix::zeros(4, 4);
@@ -393,6 +444,7 @@ pub fn five_bar(w1: f64, w2: f64) -> Mechanism {
         c,
         jac,
         gamma,
+        dot_jac,
         energy,
         q0,
         v0: vec![w1, pd[0], w2, pd[1]],

@@ -141,6 +141,12 @@ pub struct LagrangianScleronomousR {
     pub h: StateVecFn,
     /// `∇h(q)` (m×n).
     pub jac_q: StateMatFn,
+    /// `J̇(q, q̇) = d∇h/dt = Σ_k ∂∇h/∂q_k q̇_k` (m×n, called with `(t, q, q̇)`, zeroed on entry;
+    /// Siconos `dotJachq`, the plugin `pluginDotJacobianhq`). Where given, the event-driven
+    /// path takes `J̇ v` at acceleration level from it (`ÿ = J v̇ + J̇ v`) and the null-space
+    /// method its `γ`; `None`: a difference quotient of `∇h` along `v` (forward in the
+    /// event-driven path, `O(√ε)` relative; central in the null-space method).
+    pub dot_jac_q: Option<PairMatFn>,
 }
 
 /// `y = h(t, q)`.
@@ -340,7 +346,16 @@ impl LagrangianScleronomousR {
         h: impl Fn(f64, &[f64], &mut [f64]) -> UserResult + Send + Sync + 'static,
         jac_q: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
-        LagrangianScleronomousR { size, h: Arc::new(h), jac_q: Arc::new(jac_q) }
+        LagrangianScleronomousR { size, h: Arc::new(h), jac_q: Arc::new(jac_q), dot_jac_q: None }
+    }
+
+    /// Sets the time derivative of the Jacobian `J̇(q, q̇)` (Siconos `dotJachq`).
+    pub fn with_dot_jacobian(
+        mut self,
+        dot_jac_q: impl Fn(f64, &[f64], &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        self.dot_jac_q = Some(Arc::new(dot_jac_q));
+        self
     }
 }
 

@@ -2,7 +2,8 @@
 //! issue 32): one row per output time `t0 + k h` (`t`, `q`, `v`, the multipliers λ of each
 //! interaction row, `violation = max_i |C_i|`). The integrator chooses its own steps between two
 //! output times; the summary counts the output steps, the integrator's steps and right-hand-side
-//! evaluations (`ode_steps`, `rhs_evals`) and the drift projections (`events`).
+//! evaluations (`ode_steps`, `rhs_evals`), the drift projections (`events`), the new charts
+//! (`charts`) and the largest violation at the output times (`max_violation`).
 
 use crate::drive::{Advanced, Flow, Sinks, Stepper, Stopped, Summary};
 use crate::output::TargetError;
@@ -64,6 +65,8 @@ impl Stepper for NullSpaceRun {
     fn complete(&mut self, _: &Advanced, keep: bool, out: &mut Sinks<'_>, sum: &mut Summary) -> Result<Flow, Stopped> {
         self.k += 1;
         sum.steps += 1;
+        let c = self.built.sim.violation().map_err(|e| Stopped::NullSpace(Box::new(e)))?;
+        sum.max_violation = sum.max_violation.max(c);
         if keep {
             self.write_row(out)?;
         }
@@ -72,6 +75,7 @@ impl Stepper for NullSpaceRun {
     fn finish(&mut self, sum: &mut Summary) {
         let st = self.built.sim.stats();
         (sum.ode_steps, sum.rhs_evals, sum.events) = (st.ode.steps, st.ode.rhs_evals, st.projections);
+        sum.charts = st.new_charts;
     }
     fn describe_failure(&self, _: &Stopped) -> Option<String> {
         None

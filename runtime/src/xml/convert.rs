@@ -578,11 +578,15 @@ fn build_relation(
             let params = b.params(&s.params, &rp)?;
             let h = b.relation_state_vec(&s.library, &s.h, &params, &rp)?;
             let j = b.relation_state_mat(&s.library, &s.jacobian_q, &params, &rp)?;
-            Relation::LagrangianScleronomous(LagrangianScleronomousR::new(
+            let mut r = LagrangianScleronomousR::new(
                 m,
                 move |t, q: &[f64], o: &mut [f64]| h(t, q, o),
                 move |t, q: &[f64], o: &mut DMatrix<f64>| j(t, q, o),
-            ))
+            );
+            if let Some(dj) = &s.dot_jacobian_q {
+                r.dot_jac_q = Some(b.lagrangian_mat(&s.library, dj, &params, &rp)?);
+            }
+            Relation::LagrangianScleronomous(r)
         }
         RelationSpec::LagrangianCompliantR(s) => {
             let rp = format!("{path}/LagrangianCompliantR");
@@ -596,6 +600,9 @@ fn build_relation(
         }
         RelationSpec::LagrangianRheonomousR(s) => {
             let rp = format!("{path}/LagrangianRheonomousR");
+            if s.dot_jacobian_q.is_some() {
+                return Err(b.model.error_at(&rp, "`dot_jacobian_q` is only for LagrangianScleronomousR"));
+            }
             let params = b.params(&s.params, &rp)?;
             let dot = s
                 .dot_h

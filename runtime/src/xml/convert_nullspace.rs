@@ -59,6 +59,15 @@ fn positive(m: &LoadedModel, v: Option<f64>, default: f64, name: &str) -> Result
 
 /// Builds a `<NullSpace>` model. `plugin_dirs`: the `--plugin-dir` options.
 pub fn build_nullspace(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<NullSpaceBuilt, ModelError> {
+    build_nullspace_with(m, plugin_dirs, HostFns::default())
+}
+
+/// [`build_nullspace`] with the host functions of `library=":host"` (Python callables).
+pub fn build_nullspace_with(
+    m: &LoadedModel,
+    plugin_dirs: Vec<PathBuf>,
+    host: HostFns,
+) -> Result<NullSpaceBuilt, ModelError> {
     let mf = &m.model;
     let spec: &NullSpaceSpec =
         mf.null_space.as_ref().ok_or_else(|| m.error_at("NullSpace", "the model has no <NullSpace> element"))?;
@@ -89,7 +98,7 @@ pub fn build_nullspace(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Nul
     if !(1.0..=1e12).contains(&steps_f) {
         return Err(m.error_at(td, format!("(T − t0)/h = {steps_f} steps: need between 1 and 1e12")));
     }
-    let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host: HostFns::default() };
+    let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host };
     let (nsds, proximity) = super::convert::build_nsds(&mut b)?;
     if !proximity.is_empty() {
         return Err(m.error_at("NullSpace", "interactions with an activation distance are not bilateral constraints"));

@@ -168,6 +168,10 @@ fn probe_relation(p: &Probe, nsds: &Nsds, inter: &saltus_kernel::Interaction) ->
             let rp = path("LagrangianScleronomousR");
             p.vec(&rp, "h(q)", m, |o| (r.h)(t, &x, o))?;
             p.mat(&rp, "∇_q h(q)", (m, n), |o| (r.jac_q)(t, &x, o))?;
+            if let Some(dj) = &r.dot_jac_q {
+                let v = nsds_velocities(nsds, inter, n);
+                p.mat(&rp, "J̇(q, q̇)", (m, n), |o| dj(t, &x, &v, o))?;
+            }
         }
         Relation::LagrangianCompliant(r) => {
             let rp = path("LagrangianCompliantR");
@@ -184,4 +188,19 @@ fn probe_relation(p: &Probe, nsds: &Nsds, inter: &saltus_kernel::Interaction) ->
         _ => {}
     }
     Ok(())
+}
+
+/// The initial velocities of the systems of `inter`, concatenated (zeros where a system has none).
+fn nsds_velocities(nsds: &Nsds, inter: &saltus_kernel::Interaction, n: usize) -> Vec<f64> {
+    let mut v = Vec::with_capacity(n);
+    for id in inter.ds_ids() {
+        if let Some(ds) = nsds.ds(id) {
+            match ds.velocity() {
+                Some(vel) => v.extend_from_slice(vel.as_slice()),
+                None => v.extend(std::iter::repeat_n(0.0, ds.state().len())),
+            }
+        }
+    }
+    v.resize(n, 0.0);
+    v
 }

@@ -387,6 +387,9 @@ pub struct LagrangianNonLinearRSpec {
     pub jacobian_q: String,
     #[serde(rename = "@dot_h", default, skip_serializing_if = "is_none")]
     pub dot_h: Option<String>,
+    /// `J̇(q, q̇)` (Siconos `dotJachq`), LagrangianScleronomousR only.
+    #[serde(rename = "@dot_jacobian_q", default, skip_serializing_if = "is_none")]
+    pub dot_jacobian_q: Option<String>,
     #[serde(rename = "@params", default, skip_serializing_if = "is_none")]
     pub params: Option<String>,
 }

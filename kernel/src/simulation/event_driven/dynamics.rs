@@ -12,7 +12,7 @@ use crate::model::event::UserEvent;
 use crate::model::nsds::{InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
-use crate::model::userfn::{StateMatFn, StateVecFn, VecOp};
+use crate::model::userfn::{PairMatFn, StateMatFn, StateVecFn, VecOp};
 use crate::KernelError;
 use nalgebra::{DMatrix, DVector};
 use saltus_numerics::ode::{OdeSystem, RootDirection, RootKind, UserFnError};
@@ -41,8 +41,9 @@ pub(crate) struct DsModel {
 pub(crate) enum Gap {
     /// `y_r = H_r q + b_r` on the stacked coordinates of the concerned systems, one entry per row.
     Linear { h: Vec<Vec<f64>>, b: Vec<f64> },
-    /// `y = h(q)` with Jacobian `∇h(q)` (rows × coordinates).
-    Scleronomous { h: StateVecFn, jac: StateMatFn },
+    /// `y = h(q)` with Jacobian `∇h(q)` (rows × coordinates) and, if the relation gives it,
+    /// `J̇(q, v)` (same shape).
+    Scleronomous { h: StateVecFn, jac: StateMatFn, dot_jac: Option<PairMatFn> },
 }
 
 /// Coulomb friction of a contact (`NewtonImpactFrictionNSL` of dimension 2).
@@ -197,7 +198,9 @@ impl Dynamics {
                     h: (0..rows).map(|k| r.h.row(k).iter().copied().collect()).collect(),
                     b: (0..rows).map(|k| r.b.as_ref().map_or(0.0, |b| b[k])).collect(),
                 },
-                Relation::LagrangianScleronomous(r) => Gap::Scleronomous { h: r.h.clone(), jac: r.jac_q.clone() },
+                Relation::LagrangianScleronomous(r) => {
+                    Gap::Scleronomous { h: r.h.clone(), jac: r.jac_q.clone(), dot_jac: r.dot_jac_q.clone() }
+                }
                 other => {
                     return Err(bad(format!(
                         "EventDriven supports LagrangianLinearTIR and LagrangianScleronomousR, not {}",
@@ -300,7 +303,9 @@ impl Dynamics {
         Ok(())
     }
 
-    /// `J̇_i v` of row `row` (zero for linear relations; a directional difference of `∇h` otherwise).
+    /// `J̇_i v` of row `row`: zero for linear relations, the relation's `J̇(q, v)` times `v` where
+    /// it gives one, else a forward difference of `∇h` along `v` (step `√ε max(1, |q|∞)/|v|`,
+    /// relative error `O(√ε)`).
     pub fn dotjac_v(
         &self,
         i: usize,
@@ -311,8 +316,10 @@ impl Dynamics {
         w: &mut Work,
     ) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
-        if let Gap::Linear { .. } = c.gap {
-            return Ok(0.0);
+        match &c.gap {
+            Gap::Linear { .. } => return Ok(0.0),
+            Gap::Scleronomous { dot_jac: Some(dj), .. } => return dot_jac_row(c, dj, row, t, q, v),
+            Gap::Scleronomous { .. } => {}
         }
         let nl = c.idx.len();
         let vn = c.idx.iter().map(|&j| v[j] * v[j]).sum::<f64>().sqrt();
@@ -497,5 +504,19 @@ impl OdeSystem for Dynamics {
             Some(k) => self.user[k].kind,
             None => RootKind { direction: RootDirection::Falling, ..Default::default() },
         }
+    }
+}
+
+/// `J̇_row(q, v) · v` from the relation's `J̇` on the contact's coordinates.
+fn dot_jac_row(c: &Contact, dj: &PairMatFn, row: usize, t: f64, q: &[f64], v: &[f64]) -> Result<f64, UserFnError> {
+    let ql: Vec<f64> = c.idx.iter().map(|&j| q[j]).collect();
+    let vl: Vec<f64> = c.idx.iter().map(|&j| v[j]).collect();
+    let mut m = DMatrix::zeros(c.rows(), ql.len());
+    dj(t, &ql, &vl, &mut m).map_err(|e| uerr("dot jacobian of h", e))?;
+    let r: f64 = vl.iter().enumerate().map(|(k, x)| m[(row, k)] * x).sum();
+    if r.is_finite() {
+        Ok(r)
+    } else {
+        Err(UserFnError::Fatal("non-finite dot Jacobian of h".into()))
     }
 }

@@ -24,7 +24,7 @@ pub struct HolonomicConstraints {
     /// `C_t = ∂C/∂t (t, q)` (m) of rheonomous constraints; `None`: scleronomous (`C_t = 0`).
     pub dot_h: Option<StateVecFn>,
     /// `γ(t, q, v) = C̈ − C_J q̈ = (d C_J/dt) v + d C_t/dt` along `q̇ = v` (m) (Siconos's
-    /// `dotjacqhXqdot` plus the time terms). `None`: central differences of `C_J v + C_t`
+    /// `dotjacqhXqdot` plus the time terms). `None`: fourth-order central differences of `C_J v + C_t`
     /// along `(v, 1)`.
     pub gamma: Option<PairVecFn>,
 }
@@ -94,7 +94,9 @@ impl ConstrainedLagrangian {
     /// `LagrangianLinearTIDS`) and interactions on it with `EqualityConditionNSL` and a
     /// `LagrangianLinearTIR`, `LagrangianScleronomousR` or `LagrangianRheonomousR` relation: the
     /// constraints are the interactions' outputs stacked in declaration order, so
-    /// `λ` rows follow the same order. Returns the model and the initial `(q, v)`.
+    /// `λ` rows follow the same order. When every `LagrangianScleronomousR` gives its `J̇`
+    /// (Siconos `dotJachq`) and none is rheonomous, `γ = J̇ v` comes from them (else central
+    /// differences). Returns the model and the initial `(q, v)`.
     pub fn from_nsds(nsds: &Nsds) -> Result<(Self, Vec<f64>, Vec<f64>), NullSpaceError> {
         let [ds] = nsds.systems() else {
             return Err(NullSpaceError::Unsupported(format!(
@@ -132,13 +134,22 @@ impl ConstrainedLagrangian {
             return Err(NullSpaceError::Unsupported("the model has no EqualityConditionNSL interaction".into()));
         }
         let rheonomous = rows.iter().any(|r| matches!(r.1, Relation::LagrangianRheonomous(_)));
+        // γ = J̇ v from the relations' J̇ when every nonlinear one gives it (linear ones: 0)
+        let analytic = !rheonomous
+            && rows.iter().all(|r| match &r.1 {
+                Relation::LagrangianScleronomous(s) => s.dot_jac_q.is_some(),
+                _ => true,
+            });
         let rows = Arc::new(rows);
-        let (rh, rj, rt) = (rows.clone(), rows.clone(), rows);
+        let (rh, rj, rt, rg) = (rows.clone(), rows.clone(), rows.clone(), rows);
         let h = move |t: f64, q: &[f64], out: &mut [f64]| stack_h(&rh, t, q, out);
         let jac = move |t: f64, q: &[f64], out: &mut DMatrix<f64>| stack_jac(&rj, t, q, n, out);
         let mut c = HolonomicConstraints::new(m, h, jac);
         if rheonomous {
             c = c.with_dot_h(move |t, q, out| stack_dot_h(&rt, t, q, out));
+        }
+        if analytic {
+            c = c.with_gamma(move |t, q, v, out| stack_gamma(&rg, t, q, v, out));
         }
         let mut model = ConstrainedLagrangian::new(n, mass, c);
         model.forces = forces;
@@ -246,6 +257,27 @@ fn stack_dot_h(rows: &[(usize, Relation)], t: f64, q: &[f64], out: &mut [f64]) -
         let o = &mut out[off..off + size];
         match r {
             Relation::LagrangianRheonomous(s) => (s.dot_h)(t, q, o)?,
+            _ => o.fill(0.0),
+        }
+        off += size;
+    }
+    Ok(())
+}
+
+/// `γ = J̇ v` stacked: each `LagrangianScleronomousR`'s `J̇(q, v) v`, 0 for linear relations.
+fn stack_gamma(rows: &[(usize, Relation)], t: f64, q: &[f64], v: &[f64], out: &mut [f64]) -> UserResult {
+    let mut off = 0;
+    for (size, r) in rows {
+        let o = &mut out[off..off + size];
+        match r {
+            Relation::LagrangianScleronomous(s) => {
+                let f = s.dot_jac_q.as_ref().ok_or_else(|| UserFnError::new("no dot Jacobian"))?;
+                let mut j = DMatrix::zeros(*size, q.len());
+                f(t, q, v, &mut j)?;
+                for (i, oi) in o.iter_mut().enumerate() {
+                    *oi = (0..q.len()).map(|c| j[(i, c)] * v[c]).sum();
+                }
+            }
             _ => o.fill(0.0),
         }
         off += size;
