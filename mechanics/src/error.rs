@@ -11,7 +11,6 @@ use saltus_numerics::NumericsError;
 #[non_exhaustive]
 pub enum MechanicsError {
     /// A body, shape, law or option is malformed.
-    #[error("invalid {what}: {reason}")]
     InvalidModel {
         /// Which object (e.g. `"body `ball3`"`).
         what: String,
@@ -19,7 +18,6 @@ pub enum MechanicsError {
         reason: String,
     },
     /// An option is out of range.
-    #[error("invalid option `{option}`: {reason}")]
     InvalidOption {
         /// Option name.
         option: &'static str,
@@ -27,7 +25,6 @@ pub enum MechanicsError {
         reason: String,
     },
     /// parry has no contact generator for this pair of shapes.
-    #[error("at t = {t}: no contact generator between shape {shape1} of {body1:?} and shape {shape2} of {body2:?}")]
     UnsupportedPair {
         /// Time of the step.
         t: f64,
@@ -41,7 +38,6 @@ pub enum MechanicsError {
         shape2: usize,
     },
     /// A user function (external force, prescribed motion) returned a non-finite value.
-    #[error("at t = {t}: {what} of {body:?} is not finite")]
     NonFiniteUserValue {
         /// Time of the evaluation.
         t: f64,
@@ -51,7 +47,6 @@ pub enum MechanicsError {
         body: BodyId,
     },
     /// A user function (external force, prescribed velocity) failed.
-    #[error("at t = {t}: {what} of {body:?} failed: {message}")]
     UserFunction {
         /// Time of the evaluation.
         t: f64,
@@ -63,7 +58,6 @@ pub enum MechanicsError {
         message: String,
     },
     /// The state would become non-finite (the step is refused and the state kept).
-    #[error("at t = {t}: the new state of {body:?} is not finite")]
     NonFiniteState {
         /// Time of the step's end.
         t: f64,
@@ -71,13 +65,44 @@ pub enum MechanicsError {
         body: BodyId,
     },
     /// The friction-contact solver refused the problem (bad input, not non-convergence).
-    #[error("at t = {t}: friction-contact problem: {source}")]
     Numerics {
         /// Time of the step.
         t: f64,
         /// The numerics error.
         source: NumericsError,
     },
+}
+
+impl MechanicsError {
+    /// The message, with each body written by `body` (the `Display` form writes `BodyId(k)`; the
+    /// runtime and the Python package write the body's name).
+    pub fn describe(&self, body: &dyn Fn(BodyId) -> String) -> String {
+        match self {
+            MechanicsError::InvalidModel { what, reason } => format!("invalid {what}: {reason}"),
+            MechanicsError::InvalidOption { option, reason } => format!("invalid option `{option}`: {reason}"),
+            MechanicsError::UnsupportedPair { t, body1, shape1, body2, shape2 } => format!(
+                "at t = {t}: no contact generator between shape {shape1} of {} and shape {shape2} of {}",
+                body(*body1),
+                body(*body2)
+            ),
+            MechanicsError::NonFiniteUserValue { t, what, body: b } => {
+                format!("at t = {t}: {what} of {} is not finite", body(*b))
+            }
+            MechanicsError::UserFunction { t, what, body: b, message } => {
+                format!("at t = {t}: {what} of {} failed: {message}", body(*b))
+            }
+            MechanicsError::NonFiniteState { t, body: b } => {
+                format!("at t = {t}: the new state of {} is not finite", body(*b))
+            }
+            MechanicsError::Numerics { t, source } => format!("at t = {t}: friction-contact problem: {source}"),
+        }
+    }
+}
+
+impl std::fmt::Display for MechanicsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(&|b| format!("{b:?}")))
+    }
 }
 
 /// Result alias of the mechanics crate.

@@ -125,19 +125,14 @@ fn contact_rows(
     Ok(())
 }
 
-/// A mechanics error with `BodyId(k)` replaced by the body's name.
+/// A mechanics error with each body written as ``body `NAME` `` (typed: [`MechanicsError::describe`]).
+///
+/// [`MechanicsError::describe`]: saltus_mechanics::MechanicsError::describe
 pub fn named_error(e: &saltus_mechanics::MechanicsError, model: &MechanicsModel) -> String {
-    let mut s = e.to_string();
-    while let Some(i) = s.find("BodyId(") {
-        let Some(j) = s[i..].find(')') else { break };
-        let name = s[i + 7..i + j]
-            .parse::<usize>()
-            .ok()
-            .and_then(|k| model.bodies.get(k))
-            .map_or_else(|| "an unknown body".to_string(), |b| format!("body `{}`", b.name));
-        s.replace_range(i..=i + j, &name);
-    }
-    s
+    e.describe(&|id| match model.bodies.get(id.index()) {
+        Some(b) => format!("body `{}`", b.name),
+        None => "an unknown body".to_string(),
+    })
 }
 
 /// A sink of whole scenes, called after every step with the simulation and the step's report:
