@@ -13,10 +13,15 @@ const G: f64 = 9.81;
 const KICK: f64 = 3.0;
 const Z_KICK: f64 = 0.3;
 
-/// Rows of event `k` (column `event` = k): (t, z, v).
-fn event_rows(tr: &Trajectory, k: f64) -> Vec<(f64, f64, f64)> {
-    let (t, z, v, e) = (tr.col("t"), tr.col("ball.q[0]"), tr.col("ball.v[0]"), tr.col("event"));
+/// Rows of event `k` (column `event` = k): (t, z, v) from the columns `z` and `v`.
+fn event_rows_of(tr: &Trajectory, k: f64, z: &str, v: &str) -> Vec<(f64, f64, f64)> {
+    let (t, z, v, e) = (tr.col("t"), tr.col(z), tr.col(v), tr.col("event"));
     (0..tr.len()).filter(|&i| e[i] == k).map(|i| (t[i], z[i], v[i])).collect()
+}
+
+/// Rows of event `k` of the kernel model: (t, z, v).
+fn event_rows(tr: &Trajectory, k: f64) -> Vec<(f64, f64, f64)> {
+    event_rows_of(tr, k, "ball.q[0]", "ball.v[0]")
 }
 
 #[test]
@@ -169,8 +174,7 @@ fn events_errors_are_located() {
 
 /// Rows of event `k` of the rigid-sphere variant: (t, z, vz).
 fn body_event_rows(tr: &Trajectory, k: f64) -> Vec<(f64, f64, f64)> {
-    let (t, z, v, e) = (tr.col("t"), tr.col("ball.z"), tr.col("ball.vz"), tr.col("event"));
-    (0..tr.len()).filter(|&i| e[i] == k).map(|i| (t[i], z[i], v[i])).collect()
+    event_rows_of(tr, k, "ball.z", "ball.vz")
 }
 
 #[test]

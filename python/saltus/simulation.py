@@ -35,6 +35,12 @@ def _attrs(d: Dict[str, object]) -> Dict[str, str]:
 # ---------------------------------------------------------------------------------------------
 
 
+
+def _xml_text(root: "ET.Element") -> str:
+    """A model tree as the text of a model file (indented, with the XML declaration)."""
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
 class OneStepIntegrator:
     """Base class of the one-step integrators."""
 
@@ -427,9 +433,7 @@ class _Built(Simulation):
 
     def xml(self, host: Optional[_Host] = None) -> str:
         """The model file of this NSDS and simulation."""
-        root = self._tree(host if host is not None else _Host())
-        ET.indent(root, space="  ")
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        return _xml_text(self._tree(host if host is not None else _Host()))
 
     def _build(self):
         host = _Host()
@@ -628,9 +632,7 @@ class NullSpace(FileRunSimulation):
 
     def xml(self, host: Optional[_Host] = None) -> str:
         """The model file of this NSDS run by the null-space method."""
-        root = self._tree(host if host is not None else _Host())
-        ET.indent(root, space="  ")
-        return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        return _xml_text(self._tree(host if host is not None else _Host()))
 
     @property
     def core(self):

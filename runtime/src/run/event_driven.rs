@@ -166,7 +166,7 @@ impl EdStep<'_> {
         if let Some(hit) = &rep.user {
             // the state before the handlers (kind 3), after a reset (kind 4)
             row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, r);
-            events::write_hit_rows(hit, r, out)?;
+            events::write_hit_rows(hit, r, |_| true, out)?;
             sum.user_events += hit.transitions.len() as u64;
             if hit.reset {
                 row_ed(nsds, rep.t, None, Lambda::Force, 4.0, r);

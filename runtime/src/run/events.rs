@@ -8,7 +8,6 @@
 //! stepping: at the end of the step that holds the event). Event driven, a reset adds a row
 //! `kind = 4` with the state after the reset. Events found together give one row each.
 
-use crate::drive::Stopped;
 use crate::output::RowSink;
 use crate::simulation::{Built, Simulation};
 use saltus_kernel::UserEventHit;
@@ -22,12 +21,19 @@ pub fn has_events(built: &Built) -> bool {
 }
 
 /// Writes one row per transition of `hit`: `base` (a row of the current state, without the
-/// `event` column) with `t` and the system columns replaced by the hit's.
-pub fn write_hit_rows(hit: &UserEventHit, base: &[f64], out: &mut dyn RowSink) -> Result<(), Stopped> {
+/// `event` column) with `t` and the system columns replaced by the hit's: the states of the
+/// systems `i` with `in_row(i)`, one after the other from column 1 (a mechanics row leaves out
+/// static bodies).
+pub fn write_hit_rows(
+    hit: &UserEventHit,
+    base: &[f64],
+    in_row: impl Fn(usize) -> bool,
+    out: &mut dyn RowSink,
+) -> Result<(), crate::output::TargetError> {
     let mut r = base.to_vec();
     r[0] = hit.t;
     let mut i = 1;
-    for s in &hit.states {
+    for (_, s) in hit.states.iter().enumerate().filter(|(k, _)| in_row(*k)) {
         r[i..i + s.len()].copy_from_slice(s);
         i += s.len();
     }

@@ -177,7 +177,7 @@ impl ModelRun {
             self.hits = mon.after_step(&mut built.nsds).map_err(|e| Stopped::Failed(Box::new(e)))?;
             for hit in &self.hits {
                 row(&built.nsds, proximity(built), hit.t, built.level, &mut self.row);
-                events::write_hit_rows(hit, &self.row, out.main)?;
+                events::write_hit_rows(hit, &self.row, |_| true, out.main)?;
                 sum.user_events += hit.transitions.len() as u64;
                 if hit.stop {
                     stop = Some(hit.t);

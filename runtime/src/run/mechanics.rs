@@ -163,31 +163,6 @@ pub struct MechRun {
     stopped: bool,
 }
 
-/// Writes one row per transition of `hit`: the body row at the end of the step (`base`) with
-/// `t` and the moving bodies' 13 columns replaced by the hit's states, and the event column.
-fn write_hit_rows(
-    model: &MechanicsModel,
-    hit: &UserEventHit,
-    base: &[f64],
-    out: &mut dyn RowSink,
-) -> Result<(), TargetError> {
-    let mut r = base.to_vec();
-    r[0] = hit.t;
-    let mut i = 1;
-    for (b, s) in model.bodies.iter().zip(&hit.states) {
-        if b.kind != BodyKind::Static {
-            r[i..i + s.len()].copy_from_slice(s);
-            i += s.len();
-        }
-    }
-    r.push(0.0);
-    for tr in &hit.transitions {
-        *r.last_mut().expect("event column") = (tr.index + 1) as f64;
-        out.row(&r)?;
-    }
-    Ok(())
-}
-
 impl MechRun {
     /// A run of `sim` from its current state at step 0 of `steps` steps of `h` from `t0`.
     pub fn new(sim: MechanicsSimulation, t0: f64, h: f64, steps: u64) -> MechRun {
@@ -313,7 +288,8 @@ impl Stepper for MechRun {
             self.hits = mon.after_step(&mut self.sim).map_err(|e| Stopped::Failed(Box::new(e)))?;
             for hit in &self.hits {
                 row(&self.sim, hit.t, &mut self.row);
-                write_hit_rows(&self.sim.model, hit, &self.row, out.main)?;
+                let bodies = &self.sim.model.bodies;
+                super::events::write_hit_rows(hit, &self.row, |i| bodies[i].kind != BodyKind::Static, out.main)?;
                 sum.user_events += hit.transitions.len() as u64;
                 if hit.stop {
                     stop = Some(hit.t);
