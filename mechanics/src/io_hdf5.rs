@@ -360,7 +360,7 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
             ShapeDesc::Capsule { half_height, radius } => {
                 ("primitive", Some(shape.siconos_name()), 2, vec![*radius, 2.0 * half_height])
             }
-            ShapeDesc::Cylinder { half_height, radius } => {
+            ShapeDesc::Cylinder { half_height, radius } | ShapeDesc::Cone { half_height, radius } => {
                 ("primitive", Some(shape.siconos_name()), 2, vec![*radius, 2.0 * half_height])
             }
             ShapeDesc::ConvexHull { points } => {

@@ -36,6 +36,7 @@ fn shape_key(d: &ShapeDesc) -> Vec<u64> {
         ShapeDesc::Cuboid { half_extents } => bits(&mut k, &[1.0, half_extents.x, half_extents.y, half_extents.z]),
         ShapeDesc::Capsule { half_height, radius } => bits(&mut k, &[2.0, *half_height, *radius]),
         ShapeDesc::Cylinder { half_height, radius } => bits(&mut k, &[3.0, *half_height, *radius]),
+        ShapeDesc::Cone { half_height, radius } => bits(&mut k, &[9.0, *half_height, *radius]),
         ShapeDesc::ConvexHull { points } => {
             bits(&mut k, &[4.0]);
             points.iter().for_each(|p| bits(&mut k, p.as_slice()));

@@ -36,6 +36,14 @@ pub enum ShapeDesc {
         /// Radius.
         radius: f64,
     },
+    /// Cone along the local `y` axis (parry and Bullet convention): base disk of `radius` at
+    /// `y = −half_height`, apex at `y = +half_height` (its centre of mass is at `y = −half_height/2`).
+    Cone {
+        /// Half height.
+        half_height: f64,
+        /// Radius of the base.
+        radius: f64,
+    },
     /// Convex hull of points.
     ConvexHull {
         /// The points (at least 4, not coplanar).
@@ -71,6 +79,7 @@ impl ShapeDesc {
             ShapeDesc::Cuboid { .. } => "box",
             ShapeDesc::Capsule { .. } => "capsule",
             ShapeDesc::Cylinder { .. } => "cylinder",
+            ShapeDesc::Cone { .. } => "cone",
             ShapeDesc::ConvexHull { .. } => "convex hull",
             ShapeDesc::TriMesh { .. } => "triangle mesh",
             ShapeDesc::HalfSpace { .. } => "half-space",
@@ -86,6 +95,7 @@ impl ShapeDesc {
             ShapeDesc::Cuboid { .. } => "Box",
             ShapeDesc::Capsule { .. } => "Capsule",
             ShapeDesc::Cylinder { .. } => "Cylinder",
+            ShapeDesc::Cone { .. } => "Cone",
             ShapeDesc::ConvexHull { .. } => "Convex",
             ShapeDesc::TriMesh { .. } => "Mesh",
             ShapeDesc::HalfSpace { .. } => "HalfSpace",
@@ -117,7 +127,9 @@ impl ShapeDesc {
         match self {
             ShapeDesc::Sphere { radius } => pos("radius", *radius),
             ShapeDesc::Cuboid { half_extents } => half_extents.iter().try_for_each(|&x| pos("half extent", x)),
-            ShapeDesc::Capsule { half_height, radius } | ShapeDesc::Cylinder { half_height, radius } => {
+            ShapeDesc::Capsule { half_height, radius }
+            | ShapeDesc::Cylinder { half_height, radius }
+            | ShapeDesc::Cone { half_height, radius } => {
                 pos("half height", *half_height)?;
                 pos("radius", *radius)
             }
@@ -166,6 +178,7 @@ impl ShapeDesc {
             ShapeDesc::Cuboid { half_extents: h } => (SharedShape::cuboid(h.x, h.y, h.z), id),
             ShapeDesc::Capsule { half_height, radius } => (SharedShape::capsule_y(*half_height, *radius), id),
             ShapeDesc::Cylinder { half_height, radius } => (SharedShape::cylinder(*half_height, *radius), id),
+            ShapeDesc::Cone { half_height, radius } => (SharedShape::cone(*half_height, *radius), id),
             ShapeDesc::ConvexHull { points } => {
                 let pts: Vec<_> = points.iter().map(to_pv).collect();
                 let s = SharedShape::convex_hull(&pts).ok_or("the points have no 3D convex hull (coplanar?)")?;

@@ -181,3 +181,26 @@ fn contact_identity_and_determinism() {
     assert_eq!(a, b, "same input, same bits");
     assert!(kept > 1000, "contacts persist from step to step ({kept})");
 }
+
+/// A cone (Siconos's `Cone`, axis `y`) stood on its base rests with its origin at `half_height`
+/// above the plane, the plane carrying its weight. Its
+/// volume is `π r² H / 3` and its centre of mass `half_height/2` below the origin (parry), so a
+/// body made of one cone from a density is refused with that offset.
+#[test]
+fn cone_stands_on_its_base() {
+    let (r, hh, m) = (0.2, 0.15, 2.0);
+    let cone = ShapeDesc::Cone { half_height: hh, radius: r };
+    let up = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2); // y → z
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
+    model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
+    model.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
+    let state = BodyState { position: Vector3::new(0.0, 0.0, hh), orientation: up, ..Default::default() };
+    let inertia = Matrix3::from_diagonal(&Vector3::new(0.02, 0.024, 0.02));
+    model.add_body(BodyDesc::dynamic("cone").shape_at_origin(cone.clone()).mass(m, inertia).state(state)).unwrap();
+    rests(MechanicsSimulation::new(model, 0.0, 1e-3, opts()).unwrap(), m, hh, 1e-8, "cone on its base");
+    let mut model = MechanicsModel::new(Vector3::zeros(), 0.01).unwrap();
+    let e = model.add_body(BodyDesc::dynamic("c").shape_at_origin(cone).density(1000.0)).unwrap_err().to_string();
+    assert!(e.contains("centre of mass"), "{e}");
+    let offset = -hh / 2.0;
+    assert!(e.contains(&format!("{offset}")) || e.contains(&format!("{:.4}", offset)), "{e}");
+}

@@ -34,6 +34,7 @@ __all__ = [
     "Box",
     "Capsule",
     "Cylinder",
+    "Cone",
     "ConvexHull",
     "Mesh",
     "read_mesh",
@@ -71,6 +72,13 @@ def Capsule(radius: float, half_height: float) -> _Shape:
 def Cylinder(radius: float, half_height: float) -> _Shape:
     """Cylinder along the local ``y`` axis."""
     return _Shape("cylinder", (float(radius), float(half_height)))
+
+
+def Cone(radius: float, half_height: float) -> _Shape:
+    """Cone along the local ``y`` axis: base of ``radius`` at ``y = −half_height``, apex at
+    ``+half_height`` (Bullet's and Siconos's convention; its centre of mass is ``half_height/2``
+    below the origin)."""
+    return _Shape("cone", (float(radius), float(half_height)))
 
 
 def ConvexHull(points) -> _Shape:
@@ -199,7 +207,7 @@ class Scene:
 
     def add_primitive_shape(self, name: str, primitive: str, params: Sequence[float]) -> None:
         """Siconos's primitives with its conventions: ``Sphere (r)``, ``Box (lx, ly, lz)`` full
-        lengths, ``Capsule (r, length)`` and ``Cylinder (r, length)`` along ``y``, plus
+        lengths, ``Capsule (r, length)``, ``Cylinder (r, length)`` and ``Cone (r, length)`` along ``y``, plus
         ``Plane (nx, ny, nz)``."""
         p = [float(x) for x in params]
         k = primitive.lower()
@@ -207,8 +215,8 @@ class Scene:
             s = Sphere(p[0])
         elif k == "box" and len(p) == 3:
             s = Box(p[0] / 2, p[1] / 2, p[2] / 2)
-        elif k in ("capsule", "cylinder") and len(p) == 2:
-            s = (Capsule if k == "capsule" else Cylinder)(p[0], p[1] / 2)
+        elif k in ("capsule", "cylinder", "cone") and len(p) == 2:
+            s = {"capsule": Capsule, "cylinder": Cylinder, "cone": Cone}[k](p[0], p[1] / 2)
         elif k == "plane" and len(p) == 3:
             s = Plane(p)
         else:

@@ -70,7 +70,7 @@ fn pose(what: &str, p: &[f64]) -> PyResult<Isometry3<f64>> {
 }
 
 /// The shape `kind` with its parameters: `sphere (r)`, `box (a, b, c)` half extents,
-/// `capsule (r, half_height)`, `cylinder (r, half_height)` (axis `y`), `convex_hull` (flat
+/// `capsule (r, half_height)`, `cylinder (r, half_height)`, `cone (r, half_height)` (axis `y`), `convex_hull` (flat
 /// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`), `mesh (k, the 3k
 /// vertex coordinates, the 3m vertex indices)` (a triangle mesh: static or kinematic bodies).
 fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
@@ -98,6 +98,10 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
             n(2)?;
             ShapeDesc::Cylinder { radius: p[0], half_height: p[1] }
         }
+        "cone" => {
+            n(2)?;
+            ShapeDesc::Cone { radius: p[0], half_height: p[1] }
+        }
         "convex_hull" => {
             if !p.len().is_multiple_of(3) {
                 return Err(model_err("convex_hull shape", "points must be given as (x, y, z) triples"));
@@ -124,7 +128,7 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
         _ => {
             return Err(model_err(
                 "shape",
-                format!("unknown kind `{kind}` (sphere, box, capsule, cylinder, convex_hull, plane, mesh)"),
+                format!("unknown kind `{kind}` (sphere, box, capsule, cylinder, cone, convex_hull, plane, mesh)"),
             ))
         }
     })

@@ -371,8 +371,8 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
             io.add_mesh_from_file("m", "m.ply")
         with pytest.raises(NotImplementedError, match="OpenCascade"):
             io.add_shape_data_from_file("m", "m.step")
-        with pytest.raises(NotImplementedError, match="Cone"):
-            io.add_primitive_shape("c", "Cone", (1, 1))
+        with pytest.raises(NotImplementedError, match="Disk"):
+            io.add_primitive_shape("c", "Disk", (1,))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
         with pytest.raises(NotImplementedError, match="controller"):
             io.run(T=0.01, controller=object())

@@ -60,6 +60,10 @@ fn triangles(d: &ShapeDesc, c: &crate::Collider, extent: f64) -> Option<(Vec<f64
             let (v, i) = c.shape().as_convex_polyhedron()?.to_trimesh();
             Some((v.iter().flat_map(|p| [p.x, p.y, p.z]).collect(), idx(i)))
         }
+        ShapeDesc::Cone { .. } => {
+            let (v, i) = c.shape().as_cone()?.to_trimesh(32);
+            Some((v.iter().flat_map(|p| [p.x, p.y, p.z]).collect(), idx(i)))
+        }
         ShapeDesc::TriMesh { vertices, indices } => Some((flat(vertices.clone()), idx(indices.clone()))),
         ShapeDesc::HalfSpace { normal } => {
             // A square of side 2·extent on the boundary plane.

@@ -129,6 +129,7 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
         },
         MechItem::Capsule(s) => ShapeDesc::Capsule { half_height: s.half_height, radius: s.radius },
         MechItem::Cylinder(s) => ShapeDesc::Cylinder { half_height: s.half_height, radius: s.radius },
+        MechItem::Cone(s) => ShapeDesc::Cone { half_height: s.half_height, radius: s.radius },
         MechItem::Convex(s) => match mesh_file(m, &s.file, s.scale, path)? {
             Some(_) if s.text.as_deref().is_some_and(|t| !t.trim().is_empty()) => {
                 return Err(at("give the points inline or a mesh file, not both".into()))

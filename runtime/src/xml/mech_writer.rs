@@ -41,7 +41,9 @@ fn shape(out: &mut String, name: &str, d: &ShapeDesc) {
         ShapeDesc::Cuboid { half_extents } => {
             writeln!(out, "    <Box name=\"{name}\" half_extents=\"{}\"/>", v3(half_extents))
         }
-        ShapeDesc::Capsule { half_height, radius } | ShapeDesc::Cylinder { half_height, radius } => writeln!(
+        ShapeDesc::Capsule { half_height, radius }
+        | ShapeDesc::Cylinder { half_height, radius }
+        | ShapeDesc::Cone { half_height, radius } => writeln!(
             out,
             "    <{} name=\"{name}\" radius=\"{}\" half_height=\"{}\"/>",
             d.siconos_name(),

@@ -25,6 +25,7 @@ pub enum MechItem {
     Box(BoxSpec),
     Capsule(RoundShapeSpec),
     Cylinder(RoundShapeSpec),
+    Cone(RoundShapeSpec),
     Convex(PointListSpec),
     Mesh(MeshSpec),
     HalfSpace(HalfSpaceSpec),
@@ -44,6 +45,7 @@ impl MechItem {
             MechItem::Box(s) => ("Box", &s.name),
             MechItem::Capsule(s) => ("Capsule", &s.name),
             MechItem::Cylinder(s) => ("Cylinder", &s.name),
+            MechItem::Cone(s) => ("Cone", &s.name),
             MechItem::Convex(s) => ("Convex", &s.name),
             MechItem::Mesh(s) => ("Mesh", &s.name),
             MechItem::HalfSpace(s) => ("HalfSpace", &s.name),
@@ -74,7 +76,7 @@ pub struct BoxSpec {
     pub half_extents: String,
 }
 
-/// `<Capsule>` and `<Cylinder>` (along the local `y` axis).
+/// `<Capsule>`, `<Cylinder>` and `<Cone>` (along the local `y` axis).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoundShapeSpec {

@@ -53,7 +53,7 @@ from saltus.siconos._unsupported import module_getattr, raise_unsupported
 from saltus.siconos.mechanics.collision.tools import Contactor, quaternion_get
 
 G = 9.80665  # scipy.constants.g, Siconos's gravity
-_PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule")
+_PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule", "Cone")
 
 
 def phi(q0, q1, q2, q3):
@@ -97,6 +97,9 @@ def _inertia(shape_kind: str, params, mass: float) -> np.ndarray:
     elif shape_kind == "Capsule":  # Bullet: the bounding box
         r, L = p
         lx, ly, lz = 2 * r, L + 2 * r, 2 * r
+    elif shape_kind == "Cone":  # Bullet's btConeShape: the bounding box too
+        r, L = p
+        lx, ly, lz = 2 * r, L, 2 * r
     else:  # convex hull points: Bullet's bounding-box approximation
         pts = np.asarray(params, dtype=float)
         lx, ly, lz = pts.max(axis=0) - pts.min(axis=0)
