@@ -108,12 +108,17 @@ fn saltus(args: &[&std::ffi::OsStr]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_saltus")).args(args).output().unwrap()
 }
 
-/// The Moreau–Jean ball of the sample without plugins, with `events` as its `<Events>`.
-fn model_with(events: &str) -> String {
-    let text = std::fs::read_to_string(sample("ball_events/ball_events_ts.xml")).unwrap();
+/// The sample `file` with `events` as its `<Events>`.
+fn sample_with_events(file: &str, events: &str) -> String {
+    let text = std::fs::read_to_string(sample(file)).unwrap();
     let start = text.find("<Events>").unwrap();
     let end = text.find("</Events>").unwrap() + "</Events>".len();
     format!("{}{events}{}", &text[..start], &text[end..])
+}
+
+/// The Moreau–Jean ball of the sample without plugins, with `events` as its `<Events>`.
+fn model_with(events: &str) -> String {
+    sample_with_events("ball_events/ball_events_ts.xml", events)
 }
 
 #[test]
@@ -215,10 +220,7 @@ fn ball_events_on_a_rigid_sphere_match_the_kernel_model() {
 
 /// The rigid-sphere sample without plugins, with `events` as its `<Events>`.
 fn body_model_with(events: &str) -> String {
-    let text = std::fs::read_to_string(sample("ball_events/ball_events_3d.xml")).unwrap();
-    let start = text.find("<Events>").unwrap();
-    let end = text.find("</Events>").unwrap() + "</Events>".len();
-    format!("{}{events}{}", &text[..start], &text[end..])
+    sample_with_events("ball_events/ball_events_3d.xml", events)
 }
 
 #[test]
