@@ -36,8 +36,18 @@ fn quat(t: &Table, row: usize, name: &str) -> UnitQuaternion<f64> {
 /// the ground's impulse carries the whole weight: Σ λ_z = M g h.
 #[test]
 fn box_stack_stays_standing() {
+    check_box_stack("box_stack/box_stack.xml");
+}
+
+/// The same stack with the global formulation (`MoreauJeanGOSI` + `GlobalFrictionContact`).
+#[test]
+fn box_stack_gosi_stays_standing() {
+    check_box_stack("box_stack/box_stack_gosi.xml");
+}
+
+fn check_box_stack(file: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    let (b, c) = run(&sample("box_stack/box_stack.xml"), tmp.path(), &["--every", "100"]);
+    let (b, c) = run(&sample(file), tmp.path(), &["--every", "100"]);
     let last = b.rows.len() - 1;
     assert_eq!(b.last("t"), 2.0);
     for i in 0..10 {

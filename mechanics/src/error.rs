@@ -26,6 +26,14 @@ pub enum MechanicsError {
         /// Why.
         reason: String,
     },
+    /// A combination of features the mechanics time stepping does not have.
+    #[error("unsupported: {feature}: {reason}")]
+    Unsupported {
+        /// What was asked for.
+        feature: &'static str,
+        /// Why it is not available, and what to use instead.
+        reason: &'static str,
+    },
     /// parry has no contact generator for this pair of shapes.
     #[error("at t = {t}: no contact generator between shape {shape1} of {body1:?} and shape {shape2} of {body2:?}")]
     UnsupportedPair {
