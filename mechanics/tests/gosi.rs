@@ -8,7 +8,7 @@ use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, BoundaryCondition, ContactLaw, Formulation, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MoreauJeanOptions, PrescribedVelocity, ShapeDesc,
 };
-use saltus_numerics::fc::{GfcSolver, NsgsOptions};
+use saltus_numerics::fc::{GfcSolver, NsgsOptions, GFC_SOLVERS};
 use saltus_numerics::IterOptions;
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ fn cuboid(name: &str, half: Vector3<f64>, state: BodyState) -> BodyDesc {
 }
 
 /// A box resting on the ground: the four corner impulses sum to `m g h` at every step (their
-/// split is not unique), and the box does not move.
+/// split is not unique), and the box does not move, with every global solver.
 #[test]
 fn resting_box_carries_m_g_h() {
     let h = 1e-3;
@@ -49,22 +49,26 @@ fn resting_box_carries_m_g_h() {
     let x0 = Vector3::new(0.2, -0.1, half.z);
     let b = model.add_body(cuboid("box", half, BodyState { position: x0, ..Default::default() })).unwrap();
     let m = model.body(b).mass();
-    for opts in [global(1e-12), global_nsgs(1e-12)] {
+    // every global solver of numerics' catalogue (condensed NSGS, Newton, PROX, ADMM; global NSGS)
+    for (name, _) in GFC_SOLVERS {
+        let formulation = Formulation::global_by_name(name, 1e-12, 100_000).unwrap();
+        let opts = MoreauJeanOptions { formulation, ..local(1e-12) };
         let mut sim = MechanicsSimulation::new(model.clone(), 0.0, h, opts).unwrap();
-        for k in 0..500 {
+        for k in 0..300 {
             let rep = sim.step().unwrap();
             assert_eq!(rep.n_active, 4, "step {k}");
-            assert!(rep.solver.as_ref().unwrap().status.converged(), "step {k}");
+            assert!(rep.solver.as_ref().unwrap().status.converged(), "{name} step {k}");
             let n: f64 = sim.contacts().iter().map(|c| c.impulse.x).sum();
-            assert!((n - m * G * h).abs() <= 1e-8 * m * G * h, "step {k}: Σ λ_N = {n}, m g h = {}", m * G * h);
+            assert!((n - m * G * h).abs() <= 1e-8 * m * G * h, "{name} step {k}: Σ λ_N = {n}, m g h = {}", m * G * h);
             // the four tangential impulses may hold each other (the split among the corners is
             // not unique), their sum is zero
             let t: Vector3<f64> = sim.contacts().iter().map(|c| c.impulse).sum();
-            assert!(t.yz().norm() <= 1e-9 * m * G * h, "step {k}: net tangential impulse {t:?}");
+            assert!(t.yz().norm() <= 1e-9 * m * G * h, "{name} step {k}: net tangential impulse {t:?}");
         }
         let s = sim.model.body(b).state;
-        assert!((s.position - x0).norm() < 1e-12 && s.v.norm() < 1e-12, "{:?}", s);
+        assert!((s.position - x0).norm() < 1e-12 && s.v.norm() < 1e-12, "{name}: {:?}", s);
     }
+    assert!(Formulation::global_by_name("gfc3d-unknown", 1e-8, 10).is_none());
 }
 
 /// A box launched at `v₀` slides with the deceleration `μ g`: `v_k = v₀ − μ g k h` while it

@@ -30,7 +30,8 @@ use crate::error::{MechanicsError, Result};
 use nalgebra::Vector3;
 use saltus_kernel::OnNonConvergence;
 use saltus_numerics::fc::global::Triplets;
-use saltus_numerics::fc::{solve_global, GfcSolver, GlobalFrictionContact};
+use saltus_numerics::fc::{gfc_solver_by_name, solve_global, FcSolver, GfcSolver, GlobalFrictionContact};
+use saltus_numerics::IterOptions;
 use saltus_numerics::SolveReport;
 
 /// The formulation of the one-step friction-contact problem (a property of its assembly, not of
@@ -54,6 +55,26 @@ impl Formulation {
     /// `GFC3D_NSGS_WR`), NSGS with warm start, tolerance `tol`, `max_iter` sweeps.
     pub fn global_nsgs_wr(tol: f64, max_iter: usize) -> Self {
         Formulation::Global(GfcSolver::Condensed(super::nsgs(tol, max_iter)))
+    }
+    /// The global formulation with numerics' global solver `name` (a name of
+    /// [`saltus_numerics::fc::GFC_SOLVERS`]: `gfc3d-nsgs`, `gfc3d-nsgs-global`, …), warm-started
+    /// from the previous step's impulses as the local path; `None` for an unknown name.
+    pub fn global_by_name(name: &str, tol: f64, max_iter: usize) -> Option<Self> {
+        let mut s = gfc_solver_by_name(name, IterOptions::new(tol, max_iter))?;
+        match &mut s {
+            GfcSolver::Nsgs(o) => o.warm_start = true,
+            GfcSolver::Condensed(f) => match f {
+                FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) | FcSolver::Nsgs2d(o) => {
+                    o.warm_start = true
+                }
+                FcSolver::Prox(o) => o.warm_start = true,
+                FcSolver::NewtonAc(o) => o.warm_start = true,
+                FcSolver::ViFp(o) | FcSolver::ViEg(o) => o.warm_start = true,
+                FcSolver::Admm(o) => o.warm_start = true,
+                FcSolver::Lemke2d(_) => {}
+            },
+        }
+        Some(Formulation::Global(s))
     }
     /// `true` for [`Formulation::Global`].
     pub fn is_global(&self) -> bool {
