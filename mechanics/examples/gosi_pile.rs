@@ -1,9 +1,10 @@
 //! The 125-sphere pile (`scenes::spheres_in_a_box(125, 1)`, T = 0.5 s) with the local and the
 //! global formulation of the step, on one thread and the same NSGS options (tolerance 1e-6, 1000
 //! sweeps, warm start, plain sweeps): prints per formulation the mean sphere height at T, the mean
-//! wall time per step, the mean sweeps and the steps not converged; exits with status 1 when a
+//! wall time per step, the mean sweeps and the steps not converged, and for a global run the
+//! largest distance between its spheres and the local run's at T; exits with status 1 when a
 //! global run's mean height differs from the local one's by more than 1 % (the pile is chaotic:
-//! trajectories part, the settled height does not).
+//! round-off apart, trajectories may part; the settled height does not).
 //!
 //! `cargo run --release -p saltus-mechanics --example gosi_pile -- [local] [global] [global-nsgs]`
 //! (`global`: condensed then NSGS, Siconos `GFC3D_NSGS_WR`; `global-nsgs`: NSGS on the global
@@ -13,8 +14,10 @@ use saltus_mechanics::scenes::spheres_in_a_box;
 use saltus_mechanics::{nsgs, Formulation, MoreauJeanOptions};
 use std::time::Instant;
 
-/// Mean height at T, wall ms per step, mean sweeps, steps not converged.
-fn run(formulation: &str) -> Result<(f64, f64, f64, usize), String> {
+/// Mean height at T, wall ms per step, mean sweeps, steps not converged, the sphere positions at T.
+type Outcome = (f64, f64, f64, usize, Vec<nalgebra::Vector3<f64>>);
+
+fn run(formulation: &str) -> Result<Outcome, String> {
     let n = 125;
     let scene = spheres_in_a_box(n, 1).map_err(|e| e.to_string())?;
     let (tol, max_iter) = (1e-6, 1000);
@@ -39,7 +42,8 @@ fn run(formulation: &str) -> Result<(f64, f64, f64, usize), String> {
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
     let z = sim.model.bodies[..n].iter().map(|b| b.state.position.z).sum::<f64>() / n as f64;
-    Ok((z, ms, sweeps as f64 / steps as f64, failed))
+    let x = sim.model.bodies[..n].iter().map(|b| b.state.position).collect();
+    Ok((z, ms, sweeps as f64 / steps as f64, failed, x))
 }
 
 fn main() {
@@ -52,13 +56,14 @@ fn main() {
     let mut bad = false;
     for f in &args {
         match run(f) {
-            Ok((z, ms, sw, nc)) => {
-                println!("{f},{z:.6},{ms:.3},{sw:.1},{nc}");
+            Ok((z, ms, sw, nc, x)) => {
+                println!("{f},{z:.9},{ms:.3},{sw:.2},{nc}");
                 if f == "local" {
-                    local = Some(z);
-                } else if let Some(zl) = local {
+                    local = Some((z, x));
+                } else if let Some((zl, xl)) = &local {
                     let rel = (z - zl).abs() / zl;
-                    println!("# {f} vs local: mean height differs by {:.3} %", 100.0 * rel);
+                    let dx = x.iter().zip(xl).map(|(a, b)| (a - b).norm()).fold(0.0, f64::max);
+                    println!("# {f} vs local: mean height differs by {:.2e} %, positions by {dx:.2e} m", 100.0 * rel);
                     bad |= rel > 0.01;
                 }
             }
