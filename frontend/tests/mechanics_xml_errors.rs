@@ -329,7 +329,10 @@ fn gosi_scenes_build_the_global_formulation() {
         build_mechanics(&loaded).map_err(|e| e.to_string())
     };
     let text = gosi(r#"<NsgsWr tol="1e-9" max_iter="50"/>"#, "");
-    assert_eq!(check(&text).0, Some(0), "{}", check(&text).2);
+    let (code, out, err) = check(&text);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("MoreauJeanGOSI (theta = 0.5) + GlobalFrictionContact(3) condensed, nsgs-ac"), "{out}");
+    assert!(check(BASE).1.contains("MoreauJeanOSI (theta = 0.5) + FrictionContact(3) nsgs-ac"));
     match build(&text).unwrap().options.formulation {
         Formulation::Global(GfcSolver::Condensed(FcSolver::NsgsAc(o))) => {
             assert!(o.warm_start && o.iter.tol == 1e-9 && o.iter.max_iter == 50, "{o:?}");
