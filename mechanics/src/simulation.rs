@@ -247,9 +247,10 @@ impl MechanicsSimulation {
     pub fn options(&self) -> &MoreauJeanOptions {
         &self.opts
     }
-    /// Replaces the one-step solver from the next step on (Siconos: changing the solver options
-    /// of the one-step nonsmooth problem between steps); its options are checked when it runs,
-    /// and a bad option makes that step return an error.
+    /// Replaces the one-step solver of the local formulation from the next step on (Siconos:
+    /// changing the solver options of the one-step nonsmooth problem between steps); its options
+    /// are checked when it runs, and a bad option makes that step return an error. With
+    /// [`Formulation::Global`] the global solver of [`MoreauJeanOptions::formulation`] is used.
     pub fn set_solver(&mut self, solver: FcSolver) {
         self.opts.solver = solver;
     }
