@@ -2,6 +2,8 @@
 //! [`saltus_runtime::xml::convert_mech`] and [`saltus_runtime::run::mechanics`]); `main.rs`
 //! prints what these return.
 
+use saltus_mechanics::Formulation;
+use saltus_numerics::fc::GfcSolver;
 use saltus_runtime::drive::{RunOptions, Stepper, Summary};
 use saltus_runtime::execute::execute;
 use saltus_runtime::interrupt::StopFlags;
@@ -173,15 +175,21 @@ pub fn check(
     let built = build_mechanics_with(loaded, plugin_dirs, Default::default()).map_err(|e| input(e.to_string()))?;
     let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     let n_joints = built.model.joints().len();
+    let (osi, osnsp) = built.options.formulation.siconos_names();
     let problem = if n_joints == 0 {
-        format!("FrictionContact(3) {}", built.options.solver.name())
+        let solver = match &built.options.formulation {
+            Formulation::Local => built.options.solver.name().to_string(),
+            Formulation::Global(GfcSolver::Condensed(s)) => format!("condensed, {}", s.name()),
+            Formulation::Global(GfcSolver::Nsgs(_)) => "nsgs (global)".into(),
+        };
+        format!("{osnsp}(3) {solver}")
     } else {
         let p = &built.options.joint_projection;
         let projection = if p.enabled { format!("projection tol = {:e}", p.tol) } else { "no projection".into() };
         format!("{n_joints} joints; GenericMechanical GaussSeidel, {projection}")
     };
     let mut lines = vec![format!(
-        "{}: OK — mechanics: {} bodies ({} dynamic), {} contactors; {} steps of h = {} from t0 = {} to T = {}; MoreauJeanOSI (theta = {}) + {problem}",
+        "{}: OK — mechanics: {} bodies ({} dynamic), {} contactors; {} steps of h = {} from t0 = {} to T = {}; {osi} (theta = {}) + {problem}",
         model.display(),
         built.model.n_bodies(),
         moving,

@@ -122,6 +122,11 @@ fn mistakes_are_located() {
             &["m.xml:15:5:", "Simulation/OneStepNSProblem", "with <Joint>s solves a <GenericMechanical> problem"],
         ),
         (
+            "<MoreauJeanOSI theta=\"0.5\"/>",
+            "<MoreauJeanGOSI theta=\"0.5\"/>",
+            &["MoreauJeanGOSI", "<GenericMechanical> problem, which has no global form"],
+        ),
+        (
             "<GenericMechanical>",
             "<GenericMechanical storage=\"sparse\">",
             &["m.xml:15:23:", "GenericMechanical", "dense W"],

@@ -1,7 +1,8 @@
 //! Every mistake in a `<Mechanics>` model is reported before the run by `saltus check` (and
 //! `run`) with `file:line:column`, the element path and what is wrong (exit code 1).
 
-use saltus_numerics::fc::FcSolver;
+use saltus_mechanics::Formulation;
+use saltus_numerics::fc::{FcSolver, GfcSolver};
 use saltus_runtime::xml::convert_mech::build_mechanics;
 use saltus_runtime::xml::load_str;
 use std::path::Path;
@@ -308,4 +309,65 @@ fn mechanics_nsgs_domains_and_threads_reach_the_options() {
         panic!("domains with a shuffled order accepted")
     };
     assert!(e.contains("NsgsAc") && e.contains("domains"), "{e}");
+}
+
+/// `BASE` with the global formulation: `<MoreauJeanGOSI>` and `<GlobalFrictionContact dim="3">`.
+fn gosi(solver: &str, problem_attrs: &str) -> String {
+    BASE.replace(r#"<MoreauJeanOSI theta="0.5"/>"#, r#"<MoreauJeanGOSI theta="0.5"/>"#).replace(
+        r#"<FrictionContact dim="3"><NsgsAc tol="1e-8" max_iter="100"/></FrictionContact>"#,
+        &format!(r#"<GlobalFrictionContact dim="3"{problem_attrs}>{solver}</GlobalFrictionContact>"#),
+    )
+}
+
+/// `<MoreauJeanGOSI>` with `<GlobalFrictionContact>` gives the global formulation with the
+/// element's solver (warm-started unless `warm_start="false"`); the pairings that do not exist are
+/// refused, located.
+#[test]
+fn gosi_scenes_build_the_global_formulation() {
+    let build = |text: &str| {
+        let loaded = load_str(text, Path::new("m.xml")).map_err(|e| e.to_string())?;
+        build_mechanics(&loaded).map_err(|e| e.to_string())
+    };
+    let text = gosi(r#"<NsgsWr tol="1e-9" max_iter="50"/>"#, "");
+    let (code, out, err) = check(&text);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("MoreauJeanGOSI (theta = 0.5) + GlobalFrictionContact(3) condensed, nsgs-ac"), "{out}");
+    assert!(check(BASE).1.contains("MoreauJeanOSI (theta = 0.5) + FrictionContact(3) nsgs-ac"));
+    match build(&text).unwrap().options.formulation {
+        Formulation::Global(GfcSolver::Condensed(FcSolver::NsgsAc(o))) => {
+            assert!(o.warm_start && o.iter.tol == 1e-9 && o.iter.max_iter == 50, "{o:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    match build(&gosi(r#"<Nsgs tol="1e-9"/>"#, r#" warm_start="false""#)).unwrap().options.formulation {
+        Formulation::Global(GfcSolver::Nsgs(o)) => assert!(!o.warm_start),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(build(BASE).unwrap().options.formulation, Formulation::Local);
+    let cases: &[(String, &[&str])] = &[
+        (
+            BASE.replace("<MoreauJeanOSI", "<MoreauJeanGOSI"),
+            &["m.xml:14:5:", "Simulation/OneStepNSProblem", "<MoreauJeanGOSI> solves a <GlobalFrictionContact"],
+        ),
+        (
+            gosi("<NsgsWr/>", "").replace("MoreauJeanGOSI", "MoreauJeanOSI"),
+            &["m.xml:14:5:", "<GlobalFrictionContact> is the problem of <MoreauJeanGOSI>"],
+        ),
+        (gosi("<NsgsWr/>", "").replace(r#"dim="3""#, r#"dim="2""#), &["GlobalFrictionContact", "dim = 2"]),
+        (gosi(r#"<Nsgs anderson="3"/>"#, ""), &["GlobalFrictionContact/Nsgs", "anderson"]),
+        (
+            gosi("<NsgsWr/>", "").replace(
+                r#"<NewtonImpactFrictionNSL en="0" mu="0.5"/>"#,
+                r#"<NewtonImpactRollingFrictionNSL en="0" mu="0.5" mu_r="0.01"/>"#,
+            ),
+            &["Simulation", "rolling friction", "use the local formulation"],
+        ),
+    ];
+    for (text, expect) in cases {
+        let (code, _, err) = check(text);
+        assert_eq!(code, Some(1), "{text}: {err}");
+        for e in *expect {
+            assert!(err.contains(e), "expected `{e}` in\n{err}");
+        }
+    }
 }

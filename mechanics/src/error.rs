@@ -24,6 +24,14 @@ pub enum MechanicsError {
         /// Why.
         reason: String,
     },
+    /// A combination of features the mechanics time stepping does not have.
+    #[error("unsupported: {feature}: {reason}")]
+    Unsupported {
+        /// What was asked for.
+        feature: &'static str,
+        /// Why it is not available, and what to use instead.
+        reason: &'static str,
+    },
     /// parry has no contact generator for this pair of shapes.
     UnsupportedPair {
         /// Time of the step.

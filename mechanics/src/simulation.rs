@@ -21,10 +21,12 @@ use saltus_numerics::matrix::Operator;
 use saltus_numerics::{IterOptions, SolveReport};
 
 mod events;
+mod gosi;
 mod joint_path;
 mod order;
 mod rolling;
 
+pub use gosi::Formulation;
 pub use order::ContactOrder;
 
 /// Options of the Moreau–Jean time stepping of rigid bodies.
@@ -56,6 +58,9 @@ pub struct MoreauJeanOptions {
     pub joint_projection: JointProjection,
     /// Order of the active contacts in the friction-contact problem (the NSGS sweep order).
     pub contact_order: ContactOrder,
+    /// Local (`W = H M⁻¹ Hᵀ`, [`MoreauJeanOptions::solver`]) or global (`M`, `H` kept apart,
+    /// Siconos `MoreauJeanGOSI`) one-step problem; default local.
+    pub formulation: Formulation,
 }
 
 impl Default for MoreauJeanOptions {
@@ -71,6 +76,7 @@ impl Default for MoreauJeanOptions {
             joint_solver: GmpOptions::with_iter(IterOptions::new(1e-6, 1000)),
             joint_projection: JointProjection::default(),
             contact_order: ContactOrder::Key,
+            formulation: Formulation::Local,
         }
     }
 }
@@ -167,6 +173,7 @@ pub struct MechanicsSimulation {
     joint_vel: Vec<(Vector3<f64>, Vector3<f64>)>,
     joint_mid: Vec<(Vector3<f64>, Vector3<f64>)>,
     rolling: rolling::RollingWork,
+    global: gosi::GlobalWork,
 }
 
 impl MechanicsSimulation {
@@ -223,7 +230,9 @@ impl MechanicsSimulation {
             joint_vel: Vec::new(),
             joint_mid: Vec::new(),
             rolling: Default::default(),
+            global: Default::default(),
         };
+        gosi::check_global(&sim)?;
         sim.project_initial_velocities()?;
         Ok(sim)
     }
@@ -239,9 +248,10 @@ impl MechanicsSimulation {
     pub fn options(&self) -> &MoreauJeanOptions {
         &self.opts
     }
-    /// Replaces the one-step solver from the next step on (Siconos: changing the solver options
-    /// of the one-step nonsmooth problem between steps); its options are checked when it runs,
-    /// and a bad option makes that step return an error.
+    /// Replaces the one-step solver of the local formulation from the next step on (Siconos:
+    /// changing the solver options of the one-step nonsmooth problem between steps); its options
+    /// are checked when it runs, and a bad option makes that step return an error. With
+    /// [`Formulation::Global`] the global solver of [`MoreauJeanOptions::formulation`] is used.
     pub fn set_solver(&mut self, solver: FcSolver) {
         self.opts.solver = solver;
     }
@@ -403,7 +413,13 @@ impl MechanicsSimulation {
         let bodies = &self.model.bodies;
         let n_active = self.active.len();
         let mut solver_report = None;
-        if self.model.has_rolling() {
+        if let Formulation::Global(solver) = &self.opts.formulation {
+            gosi::check_global(self)?; // joints may have been added since `new`
+            if n_active > 0 {
+                let solver = solver.clone();
+                solver_report = Some(self.solve_global(&solver)?);
+            }
+        } else if self.model.has_rolling() {
             solver_report = self.solve_rolling()?;
         } else if !self.model.joints().is_empty() {
             solver_report = Some(self.solve_with_joints()?);

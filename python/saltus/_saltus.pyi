@@ -227,6 +227,7 @@ class CoreMechanicsModel:
         max_iter: int = 1000,
         projection_tol: Optional[float] = None,
         activation_threshold: Optional[float] = None,
+        global_solver: Optional[str] = None,
     ) -> CoreMechanicsSimulation: ...
 
 class CoreMechanicsSimulation:

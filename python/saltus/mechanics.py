@@ -415,6 +415,8 @@ class Scene:
         max_iter: int = 1000,
         projection_tol: Optional[float] = None,
         activation_threshold: Optional[float] = None,
+        formulation: str = "local",
+        global_solver: str = "gfc3d-nsgs",
     ) -> MechanicsSimulation:
         """The Moreau–Jean simulation (θ, step ``h``; the solver's tolerance and sweep cap: NSGS
         on the contacts, and with joints the ``GenericMechanical`` block Gauss–Seidel).
@@ -422,11 +424,19 @@ class Scene:
         then velocities; Siconos ``TimeSteppingDirectProjection``). ``activation_threshold``
         (Siconos ``constraint_activation_threshold``, a length below the margin): a contact
         enters the step's problem when its gap predicted half a step ahead is below it (default:
-        1e-6 of the margin). The scene is moved into it (build a new scene for another run)."""
+        1e-6 of the margin). ``formulation``: ``"local"`` (Siconos ``MoreauJeanOSI`` +
+        ``FrictionContact``: ``W = H M⁻¹ Hᵀ`` solved by NSGS) or ``"global"`` (``MoreauJeanGOSI`` +
+        ``GlobalFrictionContact``: ``M`` and ``H`` kept apart, solved by ``global_solver``, a name of
+        ``saltus.numerics``' global catalogue: ``gfc3d-nsgs`` condensed then NSGS, ``gfc3d-nsgs-global``,
+        ``gfc3d-newton``, ``gfc3d-prox``, ``gfc3d-admm-wr``; not with joints or rolling friction).
+        The scene is moved into it (build a new scene for another run)."""
         pt = None if projection_tol is None else float(projection_tol)
         at = None if activation_threshold is None else float(activation_threshold)
+        if formulation not in ("local", "global"):
+            raise ValueError(f"formulation must be 'local' or 'global', got {formulation!r}")
+        gs = str(global_solver) if formulation == "global" else None
         return MechanicsSimulation(
-            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at)
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs)
         )
 
 

@@ -12,8 +12,8 @@ use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
 use saltus_mechanics::joints::{JointProjection, JointStopR};
 use saltus_mechanics::{
-    nsgs, scenes, BodyDesc, ContactLaw, JointId, JointType, MechanicsError, MechanicsModel, MechanicsSimulation,
-    MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
+    nsgs, scenes, BodyDesc, ContactLaw, Formulation, JointId, JointType, MechanicsError, MechanicsModel,
+    MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
 };
 use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::IterOptions;
@@ -367,8 +367,10 @@ impl CoreMechanicsModel {
     /// each step (Siconos `TimeSteppingDirectProjection`) with that tolerance;
     /// `activation_threshold` is Siconos's `constraint_activation_threshold` `s` (a length): a
     /// contact enters the step's problem when `g + h/2 u_N ≤ s` (below the default `δ`, 1e-6 of
-    /// the margin, the default stays).
-    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None))]
+    /// the margin, the default stays). `global_solver` (a name of numerics' global catalogue,
+    /// `gfc3d-nsgs`, ...) selects the global formulation (Siconos `MoreauJeanGOSI` +
+    /// `GlobalFrictionContact`) solved by it with `tol` and `max_iter`; `None`: the local one.
+    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None, global_solver=None))]
     #[allow(clippy::too_many_arguments)]
     fn simulation(
         &mut self,
@@ -379,6 +381,7 @@ impl CoreMechanicsModel {
         max_iter: usize,
         projection_tol: Option<f64>,
         activation_threshold: Option<f64>,
+        global_solver: Option<String>,
     ) -> PyResult<CoreMechanicsSimulation> {
         guard(|| {
             if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
@@ -403,6 +406,13 @@ impl CoreMechanicsModel {
                     ))
                 }
             };
+            let formulation = match global_solver.as_deref() {
+                None => Formulation::Local,
+                Some(name) => Formulation::global_by_name(name, tol, max_iter).ok_or_else(|| {
+                    let names: Vec<&str> = saltus_numerics::fc::GFC_SOLVERS.iter().map(|e| e.0).collect();
+                    model_err("global_solver", format!("unknown global solver `{name}` (known: {})", names.join(", ")))
+                })?,
+            };
             let model =
                 self.model.take().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))?;
             let joint_projection = match projection_tol {
@@ -418,6 +428,7 @@ impl CoreMechanicsModel {
                 solver: nsgs(tol, max_iter),
                 joint_solver: GmpOptions::with_iter(IterOptions::new(tol, max_iter)),
                 joint_projection,
+                formulation,
                 ..defaults
             };
             let sim = MechanicsSimulation::new(model, t0, h, opts).map_err(to_py)?;

@@ -38,6 +38,41 @@ def test_resting_sphere_carries_m_g_h_per_step():
     assert s["orientation"] == pytest.approx([1, 0, 0, 0], abs=1e-12)
 
 
+def box_scene(v0, mu=0.3, half=(0.1, 0.1, 0.05), margin=0.01):
+    scene = sm.Scene(gravity=(0, 0, -G), margin=margin)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.0, mu=mu)
+    scene.add_object("ground", [sm.Plane((0, 0, 1))])
+    a, b, c = half
+    inertia = [(b * b + c * c) / 3, (a * a + c * c) / 3, (a * a + b * b) / 3]  # m = 1
+    scene.add_object("box", [sm.Box(*half)], translation=(0, 0, c), velocity=(v0, 0, 0, 0, 0, 0), mass=1.0,
+                     inertia=inertia)
+    return scene
+
+
+@pytest.mark.parametrize("solver", ["gfc3d-nsgs", "gfc3d-nsgs-global"])
+def test_global_formulation_box_slides_with_deceleration_mu_g(solver):
+    """MoreauJeanGOSI + GlobalFrictionContact (``formulation="global"``): a box launched at v0
+    slows down by μ g h per step (the Coulomb impulse μ m g h), as the local formulation."""
+    v0, mu, h = 1.0, 0.3, 1e-3
+    glob = box_scene(v0, mu).simulation(h=h, tol=1e-12, max_iter=10000, formulation="global", global_solver=solver)
+    loc = box_scene(v0, mu).simulation(h=h, tol=1e-12, max_iter=10000)
+    for k in range(1, 201):
+        rep = glob.step()
+        loc.step()
+        assert rep["active"] == 4 and rep["status"] == "converged"
+        v = glob.state("box")["velocity"]
+        assert v[0] == pytest.approx(v0 - mu * G * h * k, abs=1e-9)
+        np.testing.assert_allclose(v, loc.state("box")["velocity"], atol=1e-9)
+    assert rep["impulse"][:, 0].sum() == pytest.approx(G * h, rel=1e-8)
+
+
+def test_global_formulation_bad_options_raise():
+    with pytest.raises(ValueError, match="formulation"):
+        box_scene(1.0).simulation(h=1e-3, formulation="globl")
+    with pytest.raises(saltus.ModelError, match="gfc3d-nsgs"):
+        box_scene(1.0).simulation(h=1e-3, formulation="global", global_solver="nsgs")
+
+
 def test_dropped_sphere_hits_at_sqrt_2z0_over_g():
     r, z0, h = 0.1, 0.5, 1e-3
     sim = ball_scene(r + z0, r=r).simulation(h=h, theta=0.5)

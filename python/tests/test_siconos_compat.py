@@ -361,6 +361,50 @@ def test_mechanics_runner_ball_falls_and_rests(hook, tmp_path, monkeypatch):
     assert cf[-1, 20] > 0
 
 
+def test_mechanics_runner_moreau_jean_gosi(hook, tmp_path, monkeypatch):
+    """run(osi=MoreauJeanGOSI): the global formulation (GlobalFrictionContact, Siconos's default
+    solver GFC3D_NSGS or the one given); a box resting on the ground carries m g h per step and
+    stays; rolling friction is refused with the reason."""
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+    import siconos.kernel as sk
+    import siconos.numerics as sn
+
+    monkeypatch.chdir(tmp_path)
+    for k, solver in enumerate((None, sn.SICONOS_GLOBAL_FRICTION_3D_NSGS_WR, sn.SICONOS_GLOBAL_FRICTION_3D_ADMM)):
+        path = f"box{k}.hdf5"
+        with MechanicsHdf5Runner(io_filename=path) as io:
+            io.add_primitive_shape("Cube", "Box", (0.2, 0.2, 0.2))
+            io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+            io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+            io.add_object("box", [Contactor("Cube")], translation=[0, 0, 0.1], mass=2.0)
+            io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+        so = None
+        if solver is not None:
+            so = sk.solver_options_create(solver)
+            so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-10
+            so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 100000
+        with MechanicsHdf5Runner(io_filename=path, mode="r+") as io:
+            io.run(t0=0, T=0.1, h=1e-3, theta=0.5, osi=sk.MoreauJeanGOSI, solver_options=so, output_frequency=10)
+        with h5py.File(tmp_path / path, "r") as f:
+            dyn, cf = f["data"]["dynamic"][:], f["data"]["cf"][:]
+        assert abs(dyn[-1, 4] - 0.1) < 1e-8, solver
+        last = cf[cf[:, 0] == cf[:, 0].max()]
+        assert last[:, 20].sum() == pytest.approx(2.0 * 9.80665 * 1e-3, rel=1e-6), solver
+    with MechanicsHdf5Runner(io_filename="r.hdf5") as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+        io.add_Newton_impact_rolling_friction_nsl("contact", mu=0.3, mu_r=0.01)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 0.1], mass=1.0)
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+    with MechanicsHdf5Runner(io_filename="r.hdf5", mode="r+") as io:
+        with pytest.raises(NotImplementedError, match="rolling friction"):
+            io.run(T=0.01, osi=sk.MoreauJeanGOSI)
+    with pytest.raises(NotImplementedError, match="MechanicsHdf5Runner"):
+        sk.MoreauJeanGOSI()
+
+
 def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
     pytest.importorskip("h5py")
     from siconos.io.mechanics_run import MechanicsHdf5Runner

@@ -285,6 +285,7 @@ pub const GFC_SOLVERS: &[(&str, &str)] = &[
     ("gfc3d-newton", "condense, then the global Alart-Curnier semismooth Newton"),
     ("gfc3d-prox", "condense, then proximal point around Newton"),
     ("gfc3d-nsgs-global", "NSGS on the global problem without forming W (M block-diagonal)"),
+    ("gfc3d-admm-wr", "condense, then ADMM on the local problem (Siconos GFC3D_ADMM_WR)"),
 ];
 
 /// The global solver called `name` in [`GFC_SOLVERS`].
@@ -296,6 +297,7 @@ pub fn gfc_solver_by_name(name: &str, it: IterOptions) -> Option<GfcSolver> {
         "gfc3d-nsgs" => FcSolver::NsgsAc(NsgsOptions::with_iter(it)),
         "gfc3d-newton" => FcSolver::NewtonAc(NewtonOptions::with_iter(it)),
         "gfc3d-prox" => FcSolver::Prox(ProxOptions::with_iter(it)),
+        "gfc3d-admm-wr" => FcSolver::Admm(super::AdmmOptions::with_iter(it)),
         _ => return None,
     }))
 }

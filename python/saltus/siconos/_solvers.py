@@ -38,6 +38,10 @@ _TABLE: Dict[str, Tuple[str, str, object]] = {
     "SICONOS_GLOBAL_FRICTION_3D_NSN_AC_WR": ("gfc3d", "gfc3d-newton", None),
     "SICONOS_GLOBAL_FRICTION_3D_PROX_WR": ("gfc3d", "gfc3d-prox", None),
     "SICONOS_GLOBAL_FRICTION_3D_NSGS": ("gfc3d", "gfc3d-nsgs-global", None),
+    "SICONOS_GLOBAL_FRICTION_3D_ADMM_WR": ("gfc3d", "gfc3d-admm-wr", None),
+    # Siconos's ADMM on the global form: Saltus solves the same problem by ADMM on its condensed
+    # form (GFC3D_ADMM_WR): same solution to the tolerance, other iterates
+    "SICONOS_GLOBAL_FRICTION_3D_ADMM": ("gfc3d", "gfc3d-admm-wr", None),
 }
 
 BY_ID: Dict[int, Tuple[str, str, str, object]] = {INTS[k]: (k,) + v for k, v in _TABLE.items()}
@@ -53,6 +57,7 @@ FAMILY_DEFAULT = {
     "avi": INTS["SICONOS_AVI_CAOFERRIS"],
     "fc2d": INTS["SICONOS_FRICTION_2D_NSGS"],
     "fc3d": INTS["SICONOS_FRICTION_3D_NSGS"],
+    "gfc3d": INTS["SICONOS_GLOBAL_FRICTION_3D_NSGS"],
 }
 
 

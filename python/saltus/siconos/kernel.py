@@ -155,6 +155,18 @@ class MoreauJeanDirectProjectionOSI:
                           "only as MechanicsHdf5Runner.run(osi=...) with TimeSteppingDirectProjection")
 
 
+class MoreauJeanGOSI:
+    """Siconos ``MoreauJeanGOSI``: accepted as ``MechanicsHdf5Runner.run(osi=...)`` (the runner then
+    solves a ``GlobalFrictionContact`` problem per step, Saltus's global formulation of the
+    rigid-body step); not a kernel integrator of this layer (Saltus's kernel has it in model files:
+    ``<MoreauJeanGOSI>``)."""
+
+    def __init__(self, *args, **kwargs):
+        raise_unsupported("siconos.kernel.MoreauJeanGOSI in a kernel simulation",
+                          "only as MechanicsHdf5Runner.run(osi=...); kernel models use <MoreauJeanGOSI> "
+                          "in a model file")
+
+
 def solver_options_update_internal(options, index: int, solver_id: int):
     """Siconos ``solver_options_update_internal(options, i, solverId)`` (also in
     ``siconos.numerics``): the ``i``-th internal solver of ``options`` becomes a fresh
@@ -189,7 +201,6 @@ __getattr__ = module_getattr(
         "NewtonEulerDS": "Newton–Euler systems exist in saltus.mechanics (rigid bodies), not as kernel systems",
         "LagrangianLinearDiagonalDS": "not in the Saltus kernel",
         "MoreauJeanBilbaoOSI": "not in the Saltus kernel",
-        "MoreauJeanGOSI": "not in the Saltus kernel (GlobalFrictionContact problems are solvable in siconos.numerics)",
         "SchatzmanPaoliOSI": "not in the Saltus kernel",
         "D1MinusLinearOSI": "not in the Saltus kernel",
         "FirstOrderNonLinearR": "a g(x, λ) relation is not in the Saltus kernel (FirstOrderType1R/Type2R are)",

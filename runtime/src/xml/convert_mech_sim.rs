@@ -1,11 +1,13 @@
 //! `<Simulation>` of a `<Mechanics>` model -> [`MoreauJeanOptions`]: `MoreauJeanOSI` (θ, γ) and a
 //! `FrictionContact dim="3"` problem with its solver (NSGS with warm start unless the model
-//! says otherwise). Everything the mechanics time stepping does not have is refused, located.
+//! says otherwise), or `MoreauJeanGOSI` and a `GlobalFrictionContact dim="3"` problem (the global
+//! formulation, [`Formulation::Global`]). Everything the mechanics time stepping does not have is
+//! refused, located.
 
 use super::schema::*;
 use super::{plain, LoadedModel, ModelError};
 use saltus_mechanics::joints::JointProjection;
-use saltus_mechanics::MoreauJeanOptions;
+use saltus_mechanics::{Formulation, MoreauJeanOptions};
 
 /// The solver element with `warm_start` defaulting to true, and false when the problem's
 /// `warm_start` (`default`) is false (mechanics warm-starts λ from
@@ -49,13 +51,16 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
     if !(h > 0.0 && h.is_finite()) {
         return Err(m.error_at("Simulation/TimeDiscretisation", format!("h must be finite and > 0, got {}", plain(h))));
     }
-    let OsiSpec::MoreauJeanOSI(osi) = &s.osi.kind else {
-        return Err(m.error_at(
-            "Simulation/OneStepIntegrator",
-            "a <Mechanics> scene is integrated by <MoreauJeanOSI> (Newton–Euler bodies)",
-        ));
+    let (osi, osi_path, is_global) = match &s.osi.kind {
+        OsiSpec::MoreauJeanOSI(o) => (o, "Simulation/OneStepIntegrator/MoreauJeanOSI", false),
+        OsiSpec::MoreauJeanGOSI(o) => (o, "Simulation/OneStepIntegrator/MoreauJeanGOSI", true),
+        _ => {
+            return Err(m.error_at(
+                "Simulation/OneStepIntegrator",
+                "a <Mechanics> scene is integrated by <MoreauJeanOSI> or <MoreauJeanGOSI> (Newton–Euler bodies)",
+            ))
+        }
     };
-    let osi_path = "Simulation/OneStepIntegrator/MoreauJeanOSI";
     if !(0.5..=1.0).contains(&osi.theta) {
         return Err(
             m.error_at(osi_path, format!("theta must be in [0.5, 1] for rigid bodies, got {}", plain(osi.theta)))
@@ -68,12 +73,25 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
              <Projection tol> sets the joint projection's tolerance",
         ));
     }
+    if has_joints && is_global {
+        return Err(m.error_at(
+            osi_path,
+            "a <Mechanics> scene with <Joint>s solves a <GenericMechanical> problem, which has no global form: \
+             use <MoreauJeanOSI>",
+        ));
+    }
     if has_joints {
         return joint_options(m, s, osi.theta, osi.gamma).map(|o| (o, h));
+    }
+    if is_global {
+        return global_options(m, s, osi).map(|o| (o, h));
     }
     let OsnspSpec::FrictionContact(fc) = &s.osnsp.kind else {
         let hint = match &s.osnsp.kind {
             OsnspSpec::GenericMechanical(_) => " (<GenericMechanical> is for scenes with <Joint>s)",
+            OsnspSpec::GlobalFrictionContact(_) => {
+                " (<GlobalFrictionContact> is the problem of <MoreauJeanGOSI>, the global formulation)"
+            }
             _ => "",
         };
         return Err(m.error_at(
@@ -93,6 +111,20 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
             "a <Mechanics> scene assembles W in sparse 3×3 blocks: `storage` may only be auto or sparse, and `sparse_threshold` does not apply",
         ));
     }
+    no_newton_or_projection(m, s)?;
+    let spec = FrictionContactSpec { solver: with_warm_start(&fc.solver, fc.warm_start.unwrap_or(true)), ..fc.clone() };
+    let solver = super::convert_fc::fc_solver(&spec)
+        .map_err(|e| m.error_at(&format!("{fc_path}/{}", fc.solver.kind_name()), e))?;
+    let mut o = MoreauJeanOptions { theta: osi.theta, solver, ..Default::default() };
+    if let Some(g) = osi.gamma {
+        o.gamma = g;
+    }
+    o.on_non_convergence = super::convert_mech::policy(fc.on_non_convergence);
+    Ok((o, h))
+}
+
+/// `<Newton>` and `<Projection>` are refused in a scene without joints.
+fn no_newton_or_projection(m: &LoadedModel, s: &SimulationSpec) -> Result<(), ModelError> {
     if s.newton.is_some() {
         return Err(m.error_at(
             "Simulation/Newton",
@@ -105,15 +137,37 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
             "<Projection> projects onto the joints of a <Mechanics> scene, and this one has no <Joint>",
         ));
     }
-    let spec = FrictionContactSpec { solver: with_warm_start(&fc.solver, fc.warm_start.unwrap_or(true)), ..fc.clone() };
-    let solver = super::convert_fc::fc_solver(&spec)
-        .map_err(|e| m.error_at(&format!("{fc_path}/{}", fc.solver.kind_name()), e))?;
-    let mut o = MoreauJeanOptions { theta: osi.theta, solver, ..Default::default() };
-    if let Some(g) = osi.gamma {
-        o.gamma = g;
+    Ok(())
+}
+
+/// The options of `<MoreauJeanGOSI>` with `<GlobalFrictionContact dim="3">`: the global
+/// formulation, solved by the element's solver (`NsgsWr`: condensed, then NSGS; `Nsgs`: NSGS on
+/// the global problem), warm-started from the previous step's impulses unless `warm_start` is
+/// false on the problem or the solver.
+fn global_options(m: &LoadedModel, s: &SimulationSpec, osi: &MoreauJeanSpec) -> Result<MoreauJeanOptions, ModelError> {
+    let OsnspSpec::GlobalFrictionContact(g) = &s.osnsp.kind else {
+        return Err(m.error_at(
+            "Simulation/OneStepNSProblem",
+            "<MoreauJeanGOSI> solves a <GlobalFrictionContact dim=\"3\"> problem per step (M and H kept apart), \
+             e.g. <GlobalFrictionContact dim=\"3\"><NsgsWr tol=\"1e-8\"/></GlobalFrictionContact>",
+        ));
+    };
+    let path = "Simulation/OneStepNSProblem/GlobalFrictionContact";
+    if g.dim != 3 {
+        return Err(m.error_at(path, format!("dim = {}: contacts between rigid bodies in 3D need dim=\"3\"", g.dim)));
     }
-    o.on_non_convergence = super::convert_mech::policy(fc.on_non_convergence);
-    Ok((o, h))
+    no_newton_or_projection(m, s)?;
+    let mut spec = g.clone();
+    let (GfcSolverSpec::NsgsWr(o) | GfcSolverSpec::Nsgs(o)) = &mut spec.solver;
+    o.warm_start = Some(g.warm_start.unwrap_or(true) && o.warm_start.unwrap_or(true));
+    let solver =
+        super::convert_fc::gfc_solver(&spec).map_err(|e| m.error_at(&format!("{path}/{}", g.solver.kind_name()), e))?;
+    let mut o = MoreauJeanOptions { theta: osi.theta, formulation: Formulation::Global(solver), ..Default::default() };
+    if let Some(gamma) = osi.gamma {
+        o.gamma = gamma;
+    }
+    o.on_non_convergence = super::convert_mech::policy(g.on_non_convergence);
+    Ok(o)
 }
 
 /// The options of a scene with joints: one `<GenericMechanical>` problem per step (all joint

@@ -93,8 +93,11 @@ def _check_kwargs(kw: Dict) -> Dict:
             name = getattr(v, "__name__", "")
             if name == "MoreauJeanDirectProjectionOSI":
                 args["projection_osi"] = True
+            elif name == "MoreauJeanGOSI":
+                args["global"] = True  # Siconos then builds a GlobalFrictionContact problem
             elif v not in (None, sk.MoreauJeanOSI) and name != "MoreauJeanOSI":
-                raise_unsupported(f"MechanicsHdf5Runner.run(osi={getattr(v, '__name__', v)})", "Moreau–Jean only")
+                raise_unsupported(f"MechanicsHdf5Runner.run(osi={getattr(v, '__name__', v)})",
+                                  "MoreauJeanOSI and MoreauJeanGOSI only")
         elif k == "time_stepping":
             name = getattr(v, "__name__", str(v))
             if v is not None and name not in ("TimeStepping", "TimeSteppingDirectProjection"):
@@ -432,6 +435,24 @@ class _Recorder:
                              + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, ids[a], ids[b]])
 
 
+def _global_solver(io, so) -> str:
+    """The Saltus global solver of ``MoreauJeanGOSI``'s ``solver_options`` (a
+    ``SICONOS_GLOBAL_FRICTION_3D_*`` id); refuses the scenes Saltus's global formulation does not
+    have (joints, rolling friction)."""
+    from saltus.siconos._solvers import NAME_OF, lookup
+
+    if len(io._data["joints"]) > 0:
+        raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanGOSI) with joints",
+                          "Siconos refuses it too (one nonsmooth law type with MoreauJeanGOSI)")
+    rolling = any(str(d.attrs["type"]) == "NewtonImpactRollingFrictionNSL" for d in io._data["nslaws"].values())
+    if rolling or so.solverId == 5000:
+        raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanGOSI) with rolling friction "
+                          f"({NAME_OF.get(so.solverId, so.solverId)})",
+                          "Saltus has no global rolling friction-contact solver (rolling friction runs with "
+                          "MoreauJeanOSI)")
+    return lookup(so.solverId, "gfc3d")[1]
+
+
 def run(io, kw: Dict) -> None:
     from saltus.siconos import numerics as sn
 
@@ -443,11 +464,18 @@ def run(io, kw: Dict) -> None:
     margin = io._collision_margin
     if margin is None:
         margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
-    so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+    is_global = bool(args.pop("global", False))
+    if is_global:
+        # MoreauJeanGOSI: Siconos's runner builds GlobalFrictionContact(3) (GFC3D_NSGS by default)
+        so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_GLOBAL_FRICTION_3D_NSGS)
+        global_solver = _global_solver(io, so)
+    else:
+        so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
+        global_solver = None
     # ROLLING_FRICTION_3D_NSGS: the scenes with a rolling law (Saltus then solves the rolling
     # problem by NSGS whichever of these is given, with its tolerance and cap)
-    if so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS,
-                           sn.SICONOS_ROLLING_FRICTION_3D_NSGS):
+    if not is_global and so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS,
+                                             sn.SICONOS_ROLLING_FRICTION_3D_NSGS):
         from saltus.siconos._solvers import NAME_OF
 
         raise_unsupported(f"MechanicsHdf5Runner.run with the solver {NAME_OF.get(so.solverId, so.solverId)}",
@@ -468,7 +496,9 @@ def run(io, kw: Dict) -> None:
     out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
     scene, ids, groups, statics, laws, lifetimes = build_scene(io, margin, gravity, forces=forces)
     sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
-                           projection_tol=projection, activation_threshold=threshold)
+                           projection_tol=projection, activation_threshold=threshold,
+                           formulation="global" if is_global else "local",
+                           global_solver=global_solver or "gfc3d-nsgs")
     rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
                     bool(args["output_contact_forces"]))
     rec.statics(t0, t0 + h if n > 0 else t0)
