@@ -25,7 +25,6 @@ pub enum MechanicsError {
         reason: String,
     },
     /// A combination of features the mechanics time stepping does not have.
-    #[error("unsupported: {feature}: {reason}")]
     Unsupported {
         /// What was asked for.
         feature: &'static str,
@@ -88,6 +87,7 @@ impl MechanicsError {
         match self {
             MechanicsError::InvalidModel { what, reason } => format!("invalid {what}: {reason}"),
             MechanicsError::InvalidOption { option, reason } => format!("invalid option `{option}`: {reason}"),
+            MechanicsError::Unsupported { feature, reason } => format!("unsupported: {feature}: {reason}"),
             MechanicsError::UnsupportedPair { t, body1, shape1, body2, shape2 } => format!(
                 "at t = {t}: no contact generator between shape {shape1} of {} and shape {shape2} of {}",
                 body(*body1),
