@@ -160,6 +160,35 @@ class MechanicsSimulation:
             body = self.body_names().index(body)
         self._core.set_external_force(int(body), [float(x) for x in force], [float(x) for x in torque])
 
+    def add_event(
+        self,
+        name: str,
+        body: Union[int, str],
+        a: Optional[Sequence[float]] = None,
+        b: float = 0.0,
+        function: Optional[Callable] = None,
+        direction: str = "both",
+        action: str = "record",
+        reset: Optional[Callable] = None,
+        window: Optional[float] = None,
+    ) -> None:
+        """A user event on a body (as ``<Events>`` in a model file): the trigger ``g(t, s)`` of
+        the body's 13 numbers ``s = (x y z, qw qx qy qz, vx vy vz, wx wy wz)`` (velocity in the
+        world frame, angular velocity in the body frame), linear ``g = a·s + b`` or
+        ``function(t, s) -> float``; ``direction`` ``"rising"``, ``"falling"`` or ``"both"``;
+        ``action`` ``"record"`` (a row with ``event`` = its number), ``"stop"`` (``run`` ends
+        there) or ``"reset"`` with ``reset(t, s) -> s⁺`` (a dynamic body's new pose and twist at
+        the end of the step). Events are located on each step's linear interpolant;
+        :meth:`user_events` lists those of the last :meth:`step`, and ``run`` writes their rows."""
+        if isinstance(body, str):
+            body = self.body_names().index(body)
+        a = None if a is None else [float(x) for x in a]
+        self._core.add_event(name, int(body), a, float(b), function, direction, action, reset, window)
+
+    def user_events(self) -> List[dict]:
+        """The user events the last :meth:`step` found: ``{"t", "t_low", "events", "stop", "reset"}``."""
+        return self._core.user_events()
+
     def state(self, body: Union[int, str]) -> Dict[str, np.ndarray]:
         """``position``, ``orientation`` (w, x, y, z), ``velocity``, ``angular_velocity`` of a body."""
         if isinstance(body, str):

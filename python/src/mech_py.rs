@@ -544,6 +544,78 @@ impl CoreMechanicsSimulation {
             Ok(())
         })
     }
+    /// Adds a user event on body `i` (`events-accuracy-projection.md` §3–4, as `<Events>`): the
+    /// trigger `g(t, s)` of the body's 13 numbers `s = (x y z, qw qx qy qz, vx vy vz, wx wy wz)`,
+    /// linear (`a`, 13 coefficients, and `b`) or a Python callable `function(t, s) -> float`;
+    /// `direction` `"rising"`, `"falling"` or `"both"`; `action` `"record"`, `"stop"` or `"reset"`
+    /// with `reset(t, s) -> s⁺` (13 numbers; dynamic bodies only). Located on each step's linear
+    /// interpolant; a reset acts at the end of the step.
+    #[pyo3(signature = (name, i, a=None, b=0.0, function=None, direction="both", action="record", reset=None, window=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_event(
+        &mut self,
+        name: String,
+        i: usize,
+        a: Option<Vec<f64>>,
+        b: f64,
+        function: Option<Py<PyAny>>,
+        direction: &str,
+        action: &str,
+        reset: Option<Py<PyAny>>,
+        window: Option<f64>,
+    ) -> PyResult<()> {
+        use saltus_kernel::model::event::{RootDirection, RootKind};
+        use saltus_kernel::{DsId, EventAction, EventFunction, UserEvent};
+        guard(|| {
+            let what = format!("event `{name}`");
+            let body = self.run.sim.model.bodies.get(i).ok_or_else(|| SaltusError::new_err(format!("no body {i}")))?;
+            let raised = crate::host::Raised::default();
+            let function = match (a, function) {
+                (Some(a), None) => EventFunction::Linear { a: nalgebra::DVector::from_vec(a), b },
+                (None, Some(f)) => EventFunction::Function(crate::host::state_vec_fn(f, name.clone(), raised.clone())),
+                _ => return Err(model_err(&what, "give the linear trigger `a` (and `b`) or a `function`, not both")),
+            };
+            let direction = match direction {
+                "rising" => RootDirection::Rising,
+                "falling" => RootDirection::Falling,
+                "both" => RootDirection::Both,
+                d => return Err(model_err(&what, format!("direction `{d}`: rising, falling or both"))),
+            };
+            let action = match (action, reset) {
+                ("record", None) => EventAction::Record,
+                ("stop", None) => EventAction::Stop,
+                ("reset", Some(r)) if body.is_dynamic() => {
+                    EventAction::Reset(crate::host::state_vec_fn(r, format!("reset of {name}"), raised))
+                }
+                ("reset", Some(_)) => {
+                    return Err(model_err(&what, format!("a reset acts on a dynamic body; `{}` is not", body.name)))
+                }
+                ("reset", None) => return Err(model_err(&what, "action=\"reset\" needs a `reset` function")),
+                (a, _) => return Err(model_err(&what, format!("action `{a}` (record, stop; reset with a `reset`)"))),
+            };
+            let kind = RootKind { direction, discrete_zero: false, window };
+            let ev = UserEvent { name, ds: DsId(i as u32), function, kind, action };
+            self.run.add_events(vec![ev]).map_err(|e| model_err(&what, e.to_string()))
+        })
+    }
+    /// The user events found by the last `step`, in time order: one dict per located window,
+    /// `{"t", "t_low", "events": [names], "stop", "reset"}`.
+    fn user_events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let names: Vec<&str> = self.run.events().iter().map(|e| e.name.as_str()).collect();
+        self.run
+            .hits()
+            .iter()
+            .map(|h| {
+                let d = PyDict::new(py);
+                d.set_item("t", h.t)?;
+                d.set_item("t_low", h.t_low)?;
+                d.set_item("events", h.transitions.iter().map(|tr| names[tr.index]).collect::<Vec<_>>())?;
+                d.set_item("stop", h.stop)?;
+                d.set_item("reset", h.reset)?;
+                Ok(d)
+            })
+            .collect()
+    }
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {
         self.run.sim.model.kinetic_energy()

@@ -182,8 +182,23 @@ impl MechRun {
     }
     /// Watches user events on the bodies from now on (none: no `event` column).
     pub fn with_events(mut self, events: Vec<UserEvent>) -> Result<MechRun, KernelError> {
-        self.events = if events.is_empty() { None } else { Some(EventMonitor::new(&self.sim, events)?) };
+        self.add_events(events)?;
         Ok(self)
+    }
+    /// Adds user events on the bodies (after those already watched, so event `k` keeps its
+    /// number), all watched from the current state on.
+    pub fn add_events(&mut self, more: Vec<UserEvent>) -> Result<(), KernelError> {
+        if more.is_empty() {
+            return Ok(());
+        }
+        let mut all = self.events.as_ref().map_or_else(Vec::new, |m| m.events().to_vec());
+        all.extend(more);
+        self.events = Some(EventMonitor::new(&self.sim, all)?);
+        Ok(())
+    }
+    /// The user events watched.
+    pub fn events(&self) -> &[UserEvent] {
+        self.events.as_ref().map_or(&[], |m| m.events())
     }
     /// The user events the last step found, in time order.
     pub fn hits(&self) -> &[UserEventHit] {
