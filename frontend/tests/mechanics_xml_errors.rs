@@ -42,13 +42,20 @@ fn the_base_model_checks() {
 }
 
 #[test]
-fn user_events_are_refused_in_a_mechanics_scene() {
+fn user_events_on_a_mechanics_scene_are_checked() {
+    // a body's event state is its 13 numbers: 3 coefficients are refused with the layout named
     let text =
         BASE.replace("</Model>", r#"<Events><Event name="e" ds="b"><Linear a="0 0 1"/></Event></Events></Model>"#);
     assert!(text.contains("<Events>"));
     let (code, _, err) = check(&text);
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("Events") && err.contains("not on a <Mechanics> scene"), "{err}");
+    assert!(err.contains("Events/Event[e]") && err.contains("the state s of `b` has 13 entries (x y z"), "{err}");
+    let ok = BASE.replace(
+        "</Model>",
+        r#"<Events><Event name="e" ds="b"><Linear a="0 0 1 0 0 0 0 0 0 0 0 0 0" b="-0.2"/></Event></Events></Model>"#,
+    );
+    let (code, _, err) = check(&ok);
+    assert_eq!(code, Some(0), "{err}");
 }
 
 #[test]
