@@ -173,11 +173,15 @@ pub fn check(
     let built = build_mechanics_with(loaded, plugin_dirs, Default::default()).map_err(|e| input(e.to_string()))?;
     let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     let n_joints = built.model.joints().len();
+    let p = &built.options.joint_projection;
+    let contacts =
+        if p.enabled && p.contacts { format!(", contacts tol = {:e}", p.contact_tol) } else { String::new() };
     let problem = if n_joints == 0 {
-        format!("FrictionContact(3) {}", built.options.solver.name())
+        let projection = if contacts.is_empty() { String::new() } else { format!("; projection{contacts}") };
+        format!("FrictionContact(3) {}{projection}", built.options.solver.name())
     } else {
-        let p = &built.options.joint_projection;
-        let projection = if p.enabled { format!("projection tol = {:e}", p.tol) } else { "no projection".into() };
+        let projection =
+            if p.enabled { format!("projection tol = {:e}{contacts}", p.tol) } else { "no projection".into() };
         format!("{n_joints} joints; GenericMechanical GaussSeidel, {projection}")
     };
     let mut lines = vec![format!(

@@ -4,7 +4,7 @@
 //! projection they do; with it every gap is ≥ −1e-10 after every step, and a box resting on the
 //! ground keeps its geometric rest height.
 
-use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 use saltus_mechanics::joints::JointProjection;
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyId, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
@@ -23,7 +23,7 @@ fn cube(name: &str, x: Vector3<f64>, q: UnitQuaternion<f64>) -> BodyDesc {
         .state(BodyState { position: x, orientation: q, ..Default::default() })
 }
 
-/// The scene of `samples/cubes_projection`: `base` at rest on the ground, `top` dropped onto
+/// The scene of `samples/cubes_projection/cubes_projection.xml`: `base` at rest on the ground, `top` dropped onto
 /// it, `third` onto `top`, and a tilted `side` cube onto the ground; `h` = 0.02 s.
 fn scene(contacts: bool) -> (MechanicsSimulation, BodyId) {
     let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.02).unwrap();
@@ -32,12 +32,12 @@ fn scene(contacts: bool) -> (MechanicsSimulation, BodyId) {
     let id = UnitQuaternion::identity();
     let base = model.add_body(cube("base", Vector3::new(0.0, 0.0, A), id)).unwrap();
     model.add_body(cube("top", Vector3::new(0.02, -0.01, 0.5), id)).unwrap();
-    model
-        .add_body(cube("third", Vector3::new(-0.03, 0.02, 0.9), UnitQuaternion::from_euler_angles(0.0, 0.0, 0.4)))
-        .unwrap();
-    model
-        .add_body(cube("side", Vector3::new(0.6, 0.0, 0.8), UnitQuaternion::from_euler_angles(0.3, 0.5, 0.1)))
-        .unwrap();
+    // the orientations of the sample file (0.4 rad about z; Euler angles 0.3, 0.5, 0.1)
+    let q = |w, x, y, z| UnitQuaternion::from_quaternion(Quaternion::new(w, x, y, z));
+    let third = q(0.980066577841242, 0.0, 0.0, 0.198669330795061);
+    let side = q(0.958683097519551, 0.132385311717195, 0.251556767836684, 0.0109562916819368);
+    model.add_body(cube("third", Vector3::new(-0.03, 0.02, 0.9), third)).unwrap();
+    model.add_body(cube("side", Vector3::new(0.6, 0.0, 0.8), side)).unwrap();
     let joint_projection = JointProjection { contacts, contact_tol: 1e-10, ..Default::default() };
     let opts = MoreauJeanOptions { theta: 0.5, solver: nsgs(1e-10, 10_000), joint_projection, ..Default::default() };
     (MechanicsSimulation::new(model, 0.0, H, opts).unwrap(), base)
