@@ -109,7 +109,8 @@ pub struct ProjectionReport {
     /// Contacts (unilateral rows: those closer than the margin) at the last evaluation.
     pub contact_rows: usize,
     /// Both tolerances were met within `max_iter` iterations (otherwise the last iterate is
-    /// kept: a status, not an error).
+    /// kept: a status, not an error; with the contacts, also when the pivoting of the mixed
+    /// problem cycles, which happens on gaps at round-off).
     pub converged: bool,
 }
 
@@ -155,6 +156,8 @@ struct ProjectionSet<'a> {
     joint_violation: f64,
     nc: usize,
     contact_violation: f64,
+    /// Position corrections applied.
+    corrections: usize,
 }
 
 impl ConstraintSet for ProjectionSet<'_> {
@@ -203,6 +206,7 @@ impl ConstraintSet for ProjectionSet<'_> {
             return Err(not_factorized(self.t));
         }
         let bodies = &mut self.model.bodies;
+        self.corrections += usize::from(level == Level::Position);
         if self.contacts && level == Level::Position {
             // One retraction per body with the summed twist: the contact rows' corrections are
             // large and cancel between rows (a box pushed down by one neighbour and up by the
@@ -269,10 +273,28 @@ pub(crate) fn project(
     ws.limits.projected.clear();
     let mut gn = std::mem::take(&mut ws.gn);
     gn.shift = REDUNDANCY_SHIFT;
-    let mut set =
-        ProjectionSet { ws, model, opts, contacts, t, ne: 0, joint_violation: 0.0, nc: 0, contact_violation: 0.0 };
-    let result = project_positions(&mut set, &mut gn, opts.max_iter).and_then(|out| {
-        let report = (out, set.joint_violation, set.nc, set.contact_violation);
+    let mut set = ProjectionSet {
+        ws,
+        model,
+        opts,
+        contacts,
+        t,
+        ne: 0,
+        joint_violation: 0.0,
+        nc: 0,
+        contact_violation: 0.0,
+        corrections: 0,
+    };
+    let positions = match project_positions(&mut set, &mut gn, opts.max_iter) {
+        Ok(out) => Ok((out.iterations, out.converged)),
+        // With contacts, a mixed problem that the pivoting cannot solve (cycling on gaps at
+        // round-off, far below any useful tolerance) ends the iteration as the cap does: the
+        // last iterate is kept and the step reports it.
+        Err(ProjectionFailure::Pivot(_)) if contacts => Ok((set.corrections, false)),
+        Err(e) => Err(e),
+    };
+    let result = positions.and_then(|(iterations, converged)| {
+        let report = (iterations, converged, set.joint_violation, set.nc, set.contact_violation);
         if opts.project_velocity {
             project_velocities(&mut set, &mut gn)?;
         }
@@ -280,17 +302,17 @@ pub(crate) fn project(
     });
     let ProjectionSet { ws, model, .. } = set;
     ws.gn = gn;
-    let (out, violation, nc, contact_violation) = result.map_err(|e| match e {
+    let (iterations, converged, violation, nc, contact_violation) = result.map_err(|e| match e {
         ProjectionFailure::Constraints(e) => e,
         ProjectionFailure::Pivot(_) => not_factorized(t),
     })?;
     let mut rep = ProjectionReport {
-        iterations: out.iterations,
+        iterations,
         violation,
         velocity_violation: 0.0,
         contact_violation,
         contact_rows: nc,
-        converged: out.converged,
+        converged,
     };
     if opts.project_velocity {
         rep.velocity_violation = max_abs(&joint_velocities(ws, &model.bodies));
