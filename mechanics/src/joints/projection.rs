@@ -1,7 +1,8 @@
-//! Drift correction after a step (the joint counterpart of the kernel's direct projection,
-//! `saltus_kernel` `projection.rs`, Siconos `TimeSteppingDirectProjection` /
+//! Drift and penetration correction after a step (the rigid-body counterpart of the kernel's
+//! direct projection, `saltus_kernel` `projection.rs`, Siconos `TimeSteppingDirectProjection` /
 //! `TimeSteppingCombinedProjection`): the positions are projected back onto the joint manifold
-//! `h(q) = 0` in the metric of the mass matrix, then the velocities onto its tangent space.
+//! `h(q) = 0` (and, with the contacts, onto `g(q) ≥ 0`) in the metric of the mass matrix, then
+//! the velocities onto the joints' tangent space.
 //!
 //! Gauss–Newton on the positions, with `J` and `h` re-evaluated at each iterate, until
 //! `max_i |h_i(q)| ≤ tol` or `max_iter` iterations:
@@ -22,10 +23,10 @@
 //! [`JointProjection::contacts`], the contacts closer than the margin as unilateral rows
 //! `g(q) ≥ 0` ([`contacts`]: the gaps re-evaluated by the narrow phase at every iterate) until every
 //! gap is `≥ −contact_tol`, as Siconos `TimeSteppingDirectProjection` projects its unilateral
-//! interactions. The
-//! mixed problem `G μ + h = w` then has `w_e = 0` on the joints and stops and `0 ≤ w_c ⊥ μ_c ≥ 0`
-//! on the contacts (exact principal pivoting). The velocity projection covers the joints only:
-//! as Siconos's direct projection and the kernel's, the contacts' velocities are left to the impact
+//! interactions. The mixed problem `G μ + h = w` then has `w_e = 0` on the joints and stops and
+//! `0 ≤ w_c ⊥ μ_c ≥ 0` on the contacts (exact principal pivoting), and each body moves by one
+//! retraction with its summed twist. The velocity projection covers the joints only: as
+//! Siconos's direct projection and the kernel's, the contacts' velocities are left to the impact
 //! law of the next step (a corrected position only).
 
 mod contacts;

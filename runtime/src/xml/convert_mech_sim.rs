@@ -162,7 +162,9 @@ fn joint_options(
 fn projection(m: &LoadedModel, s: &SimulationSpec, has_joints: bool) -> Result<JointProjection, ModelError> {
     let path = "Simulation/Projection";
     let Some(p) = &s.projection else {
-        return Ok(JointProjection { enabled: false, ..Default::default() });
+        // without joints the default options project nothing (no contacts): those of the Rust
+        // scenes, so that an XML scene's options equal its Rust twin's
+        return Ok(JointProjection { enabled: !has_joints, ..Default::default() });
     };
     let mut o = JointProjection { contacts: p.contacts.unwrap_or(!has_joints), ..Default::default() };
     if !has_joints && !o.contacts {
