@@ -2,18 +2,17 @@
 //! `MoreauJeanDirectProjectionOSI`): the unilateral rows `g(q) ≥ 0` of the contacts closer than
 //! the margin at the current poses.
 //!
-//! Every contact within the margin is a candidate, not only the violated ones: the mixed problem
-//! gives `μ = 0` to those the correction leaves open, and the others keep a correction from
-//! pushing a body into a neighbour (a box pushed down by the one dropped onto it stays on all
-//! four corners instead of tilting into the ground, which with only the violated rows makes the
-//! iteration zig-zag between the two sets of contacts without converging).
+//! Every contact within the margin is a candidate, not only those below the tolerance (the
+//! kernel's rule): the mixed problem gives `μ = 0` to those the correction leaves open, and the
+//! others keep a correction from pushing a body into a neighbour it was about to touch (found
+//! otherwise only at the next evaluation, one more iteration).
 //!
 //! Gaps are the true geometric ones: every evaluation of the Gauss–Newton loop runs the broad and
 //! narrow phase on the corrected poses, every manifold computed afresh
 //! ([`CollisionDetector::forget_manifolds`]: no coherence shortcut), with a collision detector of
 //! the projection's own (the step's contacts and the warm start are left as they are); a
-//! correction that pushes a body into a third one is seen at the next evaluation. The row of a contact is the
-//! normal row of its `NewtonEuler3DR` Jacobian,
+//! correction that pushes a body into a third one is seen at the next evaluation. The row of a
+//! contact is the normal row of its `NewtonEuler3DR` Jacobian,
 //!
 //! ```text
 //! ∂g/∂(v, Ω)_s = s (n, Rᵀ (a_s × n)),   s = −1 on body 1, +1 on body 2,   a_s = p_s − x_s,
