@@ -176,16 +176,20 @@ pub fn check(
     let moving = built.model.bodies.iter().filter(|b| b.is_dynamic()).count();
     let n_joints = built.model.joints().len();
     let (osi, osnsp) = built.options.formulation.siconos_names();
+    let p = &built.options.joint_projection;
+    let contacts =
+        if p.enabled && p.contacts { format!(", contacts tol = {:e}", p.contact_tol) } else { String::new() };
     let problem = if n_joints == 0 {
         let solver = match &built.options.formulation {
             Formulation::Local => built.options.solver.name().to_string(),
             Formulation::Global(GfcSolver::Condensed(s)) => format!("condensed, {}", s.name()),
             Formulation::Global(GfcSolver::Nsgs(_)) => "nsgs (global)".into(),
         };
-        format!("{osnsp}(3) {solver}")
+        let projection = if contacts.is_empty() { String::new() } else { format!("; projection{contacts}") };
+        format!("{osnsp}(3) {solver}{projection}")
     } else {
-        let p = &built.options.joint_projection;
-        let projection = if p.enabled { format!("projection tol = {:e}", p.tol) } else { "no projection".into() };
+        let projection =
+            if p.enabled { format!("projection tol = {:e}{contacts}", p.tol) } else { "no projection".into() };
         format!("{n_joints} joints; GenericMechanical GaussSeidel, {projection}")
     };
     let mut lines = vec![format!(

@@ -151,7 +151,7 @@ fn mistakes_are_located() {
 }
 
 /// Without joints the scene keeps its FrictionContact problem: `<GenericMechanical>` and
-/// `<Projection>` are refused with the reason.
+/// `<Projection contacts="false">` (nothing to project) are refused with the reason.
 #[test]
 fn joint_options_without_joints_are_refused() {
     let no_joints: String = BASE.lines().filter(|l| !l.contains("<Joint ")).collect::<Vec<_>>().join("\n");
@@ -163,9 +163,13 @@ fn joint_options_without_joints_are_refused() {
         "<GenericMechanical><GaussSeidel tol=\"1e-10\"/></GenericMechanical>",
         "<FrictionContact dim=\"3\"><NsgsAc/></FrictionContact>",
     );
-    let (code, _, err) = saltus(dir.path(), &fc, &["check"]);
+    let joints_only = fc.replace("<Projection tol=\"1e-12\"/>", "<Projection tol=\"1e-12\" contacts=\"false\"/>");
+    let (code, _, err) = saltus(dir.path(), &joints_only, &["check"]);
     assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("m.xml:14:5:") && err.contains("this one has no <Joint>"), "{err}");
+    assert!(err.contains("m.xml:14:5:") && err.contains("this <Mechanics> scene has no <Joint>"), "{err}");
+    // without joints, <Projection> projects onto the contacts (issue 27)
+    let (code, _, err) = saltus(dir.path(), &fc, &["check"]);
+    assert_eq!(code, Some(0), "{err}");
     let (code, _, err) = saltus(dir.path(), &fc.replace("<Projection tol=\"1e-12\"/>", ""), &["check"]);
     assert_eq!(code, Some(0), "{err}");
 }

@@ -149,6 +149,9 @@ fn located_errors() {
         (tied(r#"<Projection/><Accuracy alpha="2"/>"#), "Simulation/Accuracy", "(0, 1]"),
         (tied(r#"<Projection/><Accuracy alpha="1e-3" constraint_tol="0 1"/>"#), "Simulation/Accuracy", "> 0"),
         (tied(r#"<Projection/><Accuracy alpha="1e-3" weights="1"/>"#), "Accuracy", "constraint_tol"),
+        // `contacts` is the <Mechanics> projection's choice; an <NSDS> projection always has its
+        // unilateral rows
+        (tied(r#"<Projection contacts="false"/>"#), "Simulation/Projection", "always includes"),
         (oscillator(r#"<SemiExplicitEuler velocity="sideways"/>"#, "", 1.0), "SemiExplicitEuler", "velocity"),
         (oscillator(r#"<SemiExplicitEuler gamma="1.5"/>"#, "", 1.0), "SemiExplicitEuler", "gamma"),
     ];

@@ -93,6 +93,16 @@ impl CollisionDetector {
         self.broad.pairs.len()
     }
 
+    /// Drops the per-pair manifolds and parry workspaces: the next [`Self::detect`] computes
+    /// every manifold from the poses alone. Otherwise parry's coherence shortcut
+    /// (`ContactManifold::try_update_contacts`) keeps a manifold's contact points and only
+    /// refreshes their separations while the relative pose moves by less than 1° and 1 mm, so a
+    /// gap can differ from the true one at that pose (by 1e-8 m after a projection step of a
+    /// tilting box); the contact projection needs the true gaps.
+    pub fn forget_manifolds(&mut self) {
+        self.cache.clear();
+    }
+
     /// Finds every contact closer than `model.margin` at the current poses, sorted by key,
     /// into `out` (cleared first). `t` is only used in error messages.
     pub fn detect(&mut self, model: &MechanicsModel, t: f64, out: &mut Vec<ContactPoint>) -> Result<()> {

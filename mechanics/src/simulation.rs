@@ -54,7 +54,7 @@ pub struct MoreauJeanOptions {
     /// equality block and the contacts; default tolerance 1e-6 and 1000 sweeps, as the FC3D
     /// solver; without contacts one sweep solves the joints exactly).
     pub joint_solver: GmpOptions,
-    /// Projection onto the joints after each step.
+    /// Projection onto the joints (and, with `contacts`, the contacts) after each step.
     pub joint_projection: JointProjection,
     /// Order of the active contacts in the friction-contact problem (the NSGS sweep order).
     pub contact_order: ContactOrder,
@@ -112,7 +112,8 @@ pub struct MechanicsStepReport {
     pub solver: Option<SolveReport>,
     /// Bodies whose gyroscopic fixed point hit its cap (0 normally).
     pub gyro_not_converged: usize,
-    /// The joint projection after the step (`None` without joints or projection).
+    /// The projection after the step (`None` without projection, or without joints when the
+    /// contacts are not projected).
     pub projection: Option<ProjectionReport>,
 }
 
@@ -206,6 +207,7 @@ impl MechanicsSimulation {
                 reason: "tolerances must be > 0 and caps > 0".into(),
             });
         }
+        opts.joint_projection.validate()?;
         let mut sim = MechanicsSimulation {
             model,
             t: t0,

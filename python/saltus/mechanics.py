@@ -199,7 +199,9 @@ class MechanicsSimulation:
         """One step. Report: ``t``, ``contacts`` (closer than the margin), ``active`` (in the
         friction-contact problem), ``pairs``, ``iterations``, ``residual``, ``status``, and the
         step's contacts: ``bodies (k × 2)``, ``impulse (k × 3`` normal, tangents; contact frame),
-        ``normal``, ``gap``, ``contact_active``."""
+        ``normal``, ``gap``, ``contact_active``; with a projection, ``projection_iterations``,
+        ``projection_converged`` and ``projection_violation`` (the largest joint violation or
+        contact penetration left)."""
         return self._core.step()
 
     def run(self, t_end: Optional[float] = None, record_every: int = 1) -> Dict[str, np.ndarray]:
@@ -446,11 +448,20 @@ class Scene:
         activation_threshold: Optional[float] = None,
         formulation: str = "local",
         global_solver: str = "gfc3d-nsgs",
+        projection_contacts: Optional[bool] = None,
+        projection_tol_unilateral: Optional[float] = None,
+        projection_max_iter: Optional[int] = None,
     ) -> MechanicsSimulation:
         """The Moreau–Jean simulation (θ, step ``h``; the solver's tolerance and sweep cap: NSGS
         on the contacts, and with joints the ``GenericMechanical`` block Gauss–Seidel).
         ``projection_tol`` projects the bodies back onto the joints after each step (positions,
-        then velocities; Siconos ``TimeSteppingDirectProjection``). ``activation_threshold``
+        then velocities; Siconos ``TimeSteppingDirectProjection``) and, with
+        ``projection_contacts`` (default: when the scene has no joints), onto the contacts: the
+        positions only (Siconos ``MoreauJeanDirectProjectionOSI``), until every gap is at least
+        ``-projection_tol`` (or ``-projection_tol_unilateral``), the gaps recomputed by the narrow
+        phase at every iterate; ``projection_max_iter`` Gauss–Newton iterations (default 10); a
+        projection that does not converge is reported in the step (``projection_converged``).
+        ``activation_threshold``
         (Siconos ``constraint_activation_threshold``, a length below the margin): a contact
         enters the step's problem when its gap predicted half a step ahead is below it (default:
         1e-6 of the margin). ``formulation``: ``"local"`` (Siconos ``MoreauJeanOSI`` +
@@ -464,8 +475,11 @@ class Scene:
         if formulation not in ("local", "global"):
             raise ValueError(f"formulation must be 'local' or 'global', got {formulation!r}")
         gs = str(global_solver) if formulation == "global" else None
+        pc = None if projection_contacts is None else bool(projection_contacts)
+        pu = None if projection_tol_unilateral is None else float(projection_tol_unilateral)
+        pn = None if projection_max_iter is None else int(projection_max_iter)
         return MechanicsSimulation(
-            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs)
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs, pc, pu, pn)
         )
 
 

@@ -363,14 +363,19 @@ impl CoreMechanicsModel {
 
     /// The simulation of this scene from `t0` with step `h` (the scene is moved into it): the
     /// contacts' NSGS and, with joints, the `GenericMechanical` block Gauss–Seidel both take
-    /// `tol` and `max_iter`; `projection_tol` switches on the projection onto the joints after
-    /// each step (Siconos `TimeSteppingDirectProjection`) with that tolerance;
+    /// `tol` and `max_iter`; `projection_tol` switches on the projection after each step (Siconos
+    /// `TimeSteppingDirectProjection`) onto the joints with that tolerance and, with
+    /// `projection_contacts` (default: the scene has no joints), onto the contacts (`g ≥ −tol`,
+    /// or `−projection_tol_unilateral` when given), at most `projection_max_iter` Gauss–Newton
+    /// iterations (default 10);
     /// `activation_threshold` is Siconos's `constraint_activation_threshold` `s` (a length): a
     /// contact enters the step's problem when `g + h/2 u_N ≤ s` (below the default `δ`, 1e-6 of
     /// the margin, the default stays). `global_solver` (a name of numerics' global catalogue,
     /// `gfc3d-nsgs`, ...) selects the global formulation (Siconos `MoreauJeanGOSI` +
     /// `GlobalFrictionContact`) solved by it with `tol` and `max_iter`; `None`: the local one.
-    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None, global_solver=None))]
+    #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None,
+                        global_solver=None, projection_contacts=None, projection_tol_unilateral=None,
+                        projection_max_iter=None))]
     #[allow(clippy::too_many_arguments)]
     fn simulation(
         &mut self,
@@ -382,6 +387,9 @@ impl CoreMechanicsModel {
         projection_tol: Option<f64>,
         activation_threshold: Option<f64>,
         global_solver: Option<String>,
+        projection_contacts: Option<bool>,
+        projection_tol_unilateral: Option<f64>,
+        projection_max_iter: Option<usize>,
     ) -> PyResult<CoreMechanicsSimulation> {
         guard(|| {
             if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
@@ -417,7 +425,18 @@ impl CoreMechanicsModel {
                 self.model.take().ok_or_else(|| SaltusError::new_err("the scene was moved into a simulation"))?;
             let joint_projection = match projection_tol {
                 None => JointProjection { enabled: false, ..Default::default() },
-                Some(t) if t > 0.0 && t.is_finite() => JointProjection { tol: t, ..Default::default() },
+                Some(t) if t > 0.0 && t.is_finite() => {
+                    let contacts = projection_contacts.unwrap_or(model.joints().is_empty());
+                    let mut p = JointProjection { tol: t, contacts, contact_tol: t, ..Default::default() };
+                    if let Some(u) = projection_tol_unilateral {
+                        p.contact_tol = u;
+                    }
+                    if let Some(n) = projection_max_iter {
+                        p.max_iter = n;
+                    }
+                    p.validate().map_err(to_py)?;
+                    p
+                }
                 Some(t) => {
                     return Err(model_err("projection", format!("projection_tol must be finite and > 0, got {t}")))
                 }
@@ -490,6 +509,11 @@ fn report_dict<'py>(
     d.set_item("iterations", it)?;
     d.set_item("residual", res)?;
     d.set_item("status", st)?;
+    if let Some(p) = &r.projection {
+        d.set_item("projection_iterations", p.iterations)?;
+        d.set_item("projection_converged", p.converged)?;
+        d.set_item("projection_violation", p.violation.max(p.contact_violation))?;
+    }
     let c = sim.contacts();
     let flat = |f: &dyn Fn(&saltus_mechanics::ContactPoint) -> Vec<f64>| -> Vec<f64> { c.iter().flat_map(f).collect() };
     let n = c.len();

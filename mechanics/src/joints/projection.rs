@@ -1,7 +1,8 @@
-//! Drift correction after a step (the joint counterpart of the kernel's direct projection,
-//! `saltus_kernel` `projection.rs`, Siconos `TimeSteppingDirectProjection` /
+//! Drift and penetration correction after a step (the rigid-body counterpart of the kernel's
+//! direct projection, `saltus_kernel` `projection.rs`, Siconos `TimeSteppingDirectProjection` /
 //! `TimeSteppingCombinedProjection`): the positions are projected back onto the joint manifold
-//! `h(q) = 0` in the metric of the mass matrix, then the velocities onto its tangent space.
+//! `h(q) = 0` (and, with the contacts, onto `g(q) ≥ 0`) in the metric of the mass matrix, then
+//! the velocities onto the joints' tangent space.
 //!
 //! Gauss–Newton on the positions, with `J` and `h` re-evaluated at each iterate, until
 //! `max_i |h_i(q)| ≤ tol` or `max_iter` iterations:
@@ -16,36 +17,81 @@
 //! energy. The iteration and the Cholesky solve are the kernel's
 //! ([`saltus_kernel::simulation::projection::gauss_newton`], the core of its direct
 //! projection); a tiny diagonal shift (`1e-12 · max G_ii`) keeps redundant constraints (closed
-//! loops) solvable, giving the least-norm correction. Contacts are not part of the projection (as in Siconos's
-//! projection of bilateral constraints): only joint rows are corrected, and the rows of the joint
-//! stops that the positions violate (see [`super::limits_step`]: they are projected onto the
-//! stop, `y = 0`).
+//! loops, and the coplanar corners of a box on a face) solvable, giving the least-norm correction.
+//! The rows are the joint rows, the rows of the joint stops that the positions violate (see
+//! [`super::limits_step`]: they are projected onto the stop, `y = 0`), and, with
+//! [`JointProjection::contacts`], the contacts closer than the margin as unilateral rows
+//! `g(q) ≥ 0` ([`contacts`]: the gaps re-evaluated by the narrow phase at every iterate) until every
+//! gap is `≥ −contact_tol`, as Siconos `TimeSteppingDirectProjection` projects its unilateral
+//! interactions. The mixed problem `G μ + h = w` then has `w_e = 0` on the joints and stops and
+//! `0 ≤ w_c ⊥ μ_c ≥ 0` on the contacts (exact principal pivoting), and each body moves by one
+//! retraction with its summed twist. The velocity projection covers the joints only: as
+//! Siconos's direct projection and the kernel's, the contacts' velocities are left to the impact
+//! law of the next step (a corrected position only).
+
+mod contacts;
+
+pub(crate) use contacts::ContactProjection;
 
 use super::step::{apply_impulses, dense_w, joint_rows, joint_sides, row_velocity, JointWorkspace};
-use super::{Joint, JointStopR};
+use super::Joint;
 use crate::body::RigidBody;
-use nalgebra::{DMatrix, UnitQuaternion};
+use crate::error::{MechanicsError, Result};
+use crate::model::MechanicsModel;
+use nalgebra::{DMatrix, UnitQuaternion, Vector3};
 use saltus_kernel::simulation::projection::gauss_newton::{
-    project_positions, project_velocities, ConstraintSet, Evaluation, Level,
+    project_positions, project_velocities, ConstraintSet, Evaluation, Level, ProjectionFailure,
 };
 
-/// Options of the projection after each step.
+/// Options of the projection after each step (Siconos `TimeSteppingDirectProjection`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JointProjection {
     /// Project at all (default `true`).
     pub enabled: bool,
-    /// Accepted violation `max_i |h_i(q)|` (lengths for point rows, dimensionless for
-    /// orientation rows); default 1e-12.
+    /// Accepted violation `max_i |h_i(q)|` of the joints and stops (lengths for point rows,
+    /// dimensionless for orientation rows); default 1e-12.
     pub tol: f64,
     /// Gauss–Newton iterations per step (default 10).
     pub max_iter: usize,
     /// Also project the velocities onto `J v = 0` (default `true`).
     pub project_velocity: bool,
+    /// Also project the positions onto the contacts, `g(q) ≥ −contact_tol` (default `false`:
+    /// the joints only).
+    pub contacts: bool,
+    /// Accepted penetration `max(0, −g)` of a contact (Siconos's `constraintTolUnilateral`,
+    /// the runner's `projection_tolerance_unilateral`); default 1e-10, the kernel's projection
+    /// tolerance.
+    pub contact_tol: f64,
 }
 
 impl Default for JointProjection {
     fn default() -> Self {
-        JointProjection { enabled: true, tol: 1e-12, max_iter: 10, project_velocity: true }
+        JointProjection {
+            enabled: true,
+            tol: 1e-12,
+            max_iter: 10,
+            project_velocity: true,
+            contacts: false,
+            contact_tol: 1e-10,
+        }
+    }
+}
+
+impl JointProjection {
+    /// Tolerances finite and > 0, `max_iter` > 0.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.tol > 0.0 && self.tol.is_finite() && self.contact_tol > 0.0 && self.contact_tol.is_finite())
+            || self.max_iter == 0
+        {
+            return Err(MechanicsError::InvalidOption {
+                option: "joint_projection",
+                reason: format!(
+                    "tol and contact_tol must be finite and > 0 and max_iter > 0, got {}, {}, {}",
+                    self.tol, self.contact_tol, self.max_iter
+                ),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -58,11 +104,20 @@ pub struct ProjectionReport {
     pub violation: f64,
     /// `max_i |(J v)_i|` at the end.
     pub velocity_violation: f64,
+    /// The deepest penetration `max(0, −g)` over the contacts at the end (0 when the contacts
+    /// are not projected).
+    pub contact_violation: f64,
+    /// Contacts (unilateral rows: those closer than the margin) at the last evaluation.
+    pub contact_rows: usize,
+    /// Both tolerances were met within `max_iter` iterations (otherwise the last iterate is
+    /// kept: a status, not an error; with the contacts, also when the pivoting of the mixed
+    /// problem cycles, which happens on gaps at round-off).
+    pub converged: bool,
 }
 
 /// Relative diagonal shift of `G`
-/// ([`saltus_kernel::simulation::projection::gauss_newton::GaussNewton::shift`]): closed loops of joints have
-/// redundant rows.
+/// ([`saltus_kernel::simulation::projection::gauss_newton::GaussNewton::shift`]): closed loops of
+/// joints, and the corners of a face resting on a face, have redundant rows.
 const REDUNDANCY_SHIFT: f64 = 1e-12;
 
 /// `max_i |x_i|`.
@@ -86,54 +141,98 @@ pub(crate) fn violation(ws: &mut JointWorkspace, joints: &[Joint], bodies: &[Rig
     max_abs(&ws.h)
 }
 
-/// The joint rows and the rows of the violated stops as the kernel's [`ConstraintSet`]: every
-/// row is an equality, and a correction moves each body along its twist,
-/// `(x, q) ← (x + δv, q ⊗ exp(δΩ))`. The error `()` is a non-finite correction.
-struct JointSet<'a> {
+/// The joint rows and the rows of the violated stops (equalities), then the contact rows
+/// (unilateral) as the kernel's [`ConstraintSet`]; a correction moves each body along its twist,
+/// `(x, q) ← (x + δv, q ⊗ exp(δΩ))`.
+struct ProjectionSet<'a> {
     ws: &'a mut JointWorkspace,
-    joints: &'a [Joint],
-    stops: &'a [JointStopR],
-    bodies: &'a mut [RigidBody],
-    tol: f64,
-    /// Joint rows of the last evaluation (the stop rows follow).
+    model: &'a mut MechanicsModel,
+    opts: &'a JointProjection,
+    /// Project the contacts too (their detection is `ws.contacts`).
+    contacts: bool,
+    t: f64,
+    /// Joint rows of the last evaluation (the stop rows, then the contact rows follow).
     ne: usize,
+    /// Violation of the joints and stops, contact rows and penetration of the last evaluation.
+    joint_violation: f64,
+    nc: usize,
+    contact_violation: f64,
+    /// Position corrections applied.
+    corrections: usize,
 }
 
-impl ConstraintSet for JointSet<'_> {
-    type Error = ();
+impl ConstraintSet for ProjectionSet<'_> {
+    type Error = MechanicsError;
 
-    fn evaluate(&mut self) -> Result<Evaluation, ()> {
+    fn evaluate(&mut self) -> Result<Evaluation> {
         let ws = &mut *self.ws;
-        violation(ws, self.joints, self.bodies);
+        let (joints, stops, bodies) = self.model.joints_and_bodies_mut();
+        violation(ws, joints, bodies);
         self.ne = ws.rows.len();
-        ws.limits.violated_rows(self.stops, self.joints, self.bodies, &ws.states, self.tol, &mut ws.rows, &mut ws.h);
+        ws.limits.violated_rows(stops, joints, bodies, &ws.states, self.opts.tol, &mut ws.rows, &mut ws.h);
         let violation = max_abs(&ws.h);
-        let n = ws.rows.len();
-        Ok(Evaluation { rows: n, n_eq: n, violation, converged: violation <= self.tol })
+        let n_eq = ws.rows.len();
+        self.joint_violation = violation;
+        let mut converged = violation <= self.opts.tol;
+        if self.contacts {
+            let min_gap = ws.contacts.rows(&*self.model, self.t, &mut ws.rows, &mut ws.h)?;
+            self.contact_violation = (-min_gap).max(0.0);
+            converged &= self.contact_violation <= self.opts.contact_tol;
+        }
+        self.nc = ws.rows.len() - n_eq;
+        Ok(Evaluation { rows: ws.rows.len(), n_eq, violation: violation.max(self.contact_violation), converged })
     }
 
     fn velocity_rows(&mut self) -> usize {
         self.ws.rows.truncate(self.ne);
         self.ws.sides.clear();
-        joint_sides(self.joints, &mut self.ws.sides);
+        joint_sides(self.model.joints(), &mut self.ws.sides);
         self.ne
     }
 
-    fn gram(&mut self, level: Level, g: &mut DMatrix<f64>, y: &mut [f64]) -> Result<(), ()> {
-        dense_w(&self.ws.rows, &mut self.ws.graph, self.bodies.len(), g).map_err(|_| ())?;
+    fn gram(&mut self, level: Level, g: &mut DMatrix<f64>, y: &mut [f64]) -> Result<()> {
+        let n_bodies = self.model.bodies.len();
+        dense_w(&self.ws.rows, &mut self.ws.graph, n_bodies, g)
+            .map_err(|source| MechanicsError::Numerics { t: self.t, source })?;
         let n = self.ws.rows.len();
         match level {
             Level::Position => y[..n].copy_from_slice(&self.ws.h),
-            Level::Velocity => y[..n].copy_from_slice(&joint_velocities(self.ws, self.bodies)),
+            Level::Velocity => y[..n].copy_from_slice(&joint_velocities(self.ws, &self.model.bodies)),
         }
         Ok(())
     }
 
-    fn correct(&mut self, level: Level, mu: &[f64]) -> Result<(), ()> {
+    fn correct(&mut self, level: Level, mu: &[f64]) -> Result<()> {
         if mu.iter().any(|x| !x.is_finite()) {
-            return Err(());
+            return Err(not_factorized(self.t));
         }
-        let bodies = &mut *self.bodies;
+        let bodies = &mut self.model.bodies;
+        self.corrections += usize::from(level == Level::Position);
+        if self.contacts && level == Level::Position {
+            // One retraction per body with the summed twist: the contact rows' corrections are
+            // large and cancel between rows (a box pushed down by one neighbour and up by the
+            // ground), and composing their exponentials row by row would leave a rotation of
+            // their second order (a yaw of 3e-3 rad for a 2 cm correction of a 0.2 m cube).
+            let delta = &mut self.ws.contacts.delta;
+            delta.clear();
+            delta.resize(bodies.len(), None);
+            apply_impulses(&self.ws.rows, mu, |b, d, dth| {
+                let e = delta[b].get_or_insert((Vector3::zeros(), Vector3::zeros()));
+                e.0 += d;
+                e.1 += dth;
+            });
+            for (b, e) in bodies.iter_mut().zip(delta.iter()) {
+                if let Some((d, dth)) = e {
+                    let s = &mut b.state;
+                    s.position += d;
+                    s.orientation *= UnitQuaternion::from_scaled_axis(*dth);
+                    s.orientation.renormalize();
+                }
+            }
+            return Ok(());
+        }
+        // The joints alone: row by row (their corrections are small; the joint samples keep
+        // their bits).
         apply_impulses(&self.ws.rows, mu, |b, d, dth| {
             let s = &mut bodies[b].state;
             match level {
@@ -152,32 +251,72 @@ impl ConstraintSet for JointSet<'_> {
     }
 }
 
+/// The error of a projection whose matrix `G` could not be used (singular or a non-finite
+/// correction).
+fn not_factorized(t: f64) -> MechanicsError {
+    MechanicsError::InvalidModel {
+        what: format!("projection at t = {t}"),
+        reason: "the projection matrix H M⁻¹ Hᵀ could not be factorized".into(),
+    }
+}
+
 /// Projects the bodies' positions, then velocities (see the module documentation) with the
-/// kernel's Gauss–Newton core. The states change only by finite corrections; returns `None` if
-/// `G` could not be factorized (the state is then left as it was at the failing iteration,
-/// which is finite).
+/// kernel's Gauss–Newton core; the contacts too when `contacts` is set. The states change
+/// only by finite corrections; on an error (a singular `G`, a failed detection) the state is left
+/// as it was at the failing iteration, which is finite. `t` is only used in error messages.
 pub(crate) fn project(
     ws: &mut JointWorkspace,
-    joints: &[Joint],
-    stops: &[JointStopR],
-    bodies: &mut [RigidBody],
+    model: &mut MechanicsModel,
     opts: &JointProjection,
-) -> Option<ProjectionReport> {
+    contacts: bool,
+    t: f64,
+) -> Result<ProjectionReport> {
     ws.limits.projected.clear();
     let mut gn = std::mem::take(&mut ws.gn);
     gn.shift = REDUNDANCY_SHIFT;
-    let mut set = JointSet { ws, joints, stops, bodies, tol: opts.tol, ne: 0 };
-    let result = project_positions(&mut set, &mut gn, opts.max_iter).and_then(|out| {
+    let mut set = ProjectionSet {
+        ws,
+        model,
+        opts,
+        contacts,
+        t,
+        ne: 0,
+        joint_violation: 0.0,
+        nc: 0,
+        contact_violation: 0.0,
+        corrections: 0,
+    };
+    let positions = match project_positions(&mut set, &mut gn, opts.max_iter) {
+        Ok(out) => Ok((out.iterations, out.converged)),
+        // With contacts, a mixed problem that the pivoting cannot solve (cycling on gaps at
+        // round-off, far below any useful tolerance) ends the iteration as the cap does: the
+        // last iterate is kept and the step reports it.
+        Err(ProjectionFailure::Pivot(_)) if contacts => Ok((set.corrections, false)),
+        Err(e) => Err(e),
+    };
+    let result = positions.and_then(|(iterations, converged)| {
+        let report = (iterations, converged, set.joint_violation, set.nc, set.contact_violation);
         if opts.project_velocity {
             project_velocities(&mut set, &mut gn)?;
         }
-        Ok(out)
+        Ok(report)
     });
-    set.ws.gn = gn;
-    let out = result.ok()?;
-    let mut rep = ProjectionReport { iterations: out.iterations, violation: out.violation, velocity_violation: 0.0 };
+    let ProjectionSet { ws, model, .. } = set;
+    ws.gn = gn;
+    let (iterations, converged, violation, nc, contact_violation) = result.map_err(|e| match e {
+        ProjectionFailure::Constraints(e) => e,
+        ProjectionFailure::Pivot(_) => not_factorized(t),
+    })?;
+    let mut rep = ProjectionReport {
+        iterations,
+        violation,
+        velocity_violation: 0.0,
+        contact_violation,
+        contact_rows: nc,
+        converged,
+    };
     if opts.project_velocity {
-        rep.velocity_violation = max_abs(&joint_velocities(set.ws, set.bodies));
+        rep.velocity_violation = max_abs(&joint_velocities(ws, &model.bodies));
     }
-    Some(rep)
+    Ok(rep)
 }

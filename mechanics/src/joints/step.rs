@@ -199,6 +199,8 @@ pub(crate) struct JointWorkspace {
     pub stop_e: Vec<f64>,
     /// Workspace of the projection (the kernel's Gauss–Newton core).
     pub gn: saltus_kernel::simulation::projection::gauss_newton::GaussNewton,
+    /// The projection's collision detection (when it projects the contacts).
+    pub contacts: super::projection::ContactProjection,
 }
 
 /// What [`solve_step`] gives back: the solver's report and the contact impulses (in `r`).

@@ -118,8 +118,7 @@ impl MechanicsSimulation {
         }
         let before: Vec<_> = self.model.bodies.iter().map(|b| b.state).collect();
         let p = crate::joints::JointProjection { project_velocity: true, ..Default::default() };
-        let (joints, stops, bodies) = self.model.joints_and_bodies_mut();
-        let rep = project(&mut self.joint_ws, joints, stops, bodies, &p);
+        let rep = project(&mut self.joint_ws, &mut self.model, &p, false, self.t);
         self.joint_ws.limits.projected.clear();
         let scale = before.iter().map(|s| s.v.norm().max(s.omega.norm())).fold(0.0f64, f64::max);
         let moved = self.model.bodies.iter().zip(&before).any(|(b, s)| {
@@ -129,45 +128,32 @@ impl MechanicsSimulation {
         for (b, s) in self.model.bodies.iter_mut().zip(&before) {
             let (v, omega) = (b.state.v, b.state.omega);
             b.state = *s;
-            if moved && rep.is_some() {
+            if moved && rep.is_ok() {
                 (b.state.v, b.state.omega) = (v, omega);
             }
         }
-        match rep {
-            Some(_) => Ok(()),
-            None => Err(MechanicsError::InvalidModel {
-                what: format!("joints at t = {}", self.t),
-                reason: "the projection matrix J M⁻¹ Jᵀ could not be factorized".into(),
-            }),
-        }
+        rep.map(|_| ())
     }
 
-    /// Projection onto the joints after the step (the state is already the new one).
+    /// Projection onto the joints, and with [`crate::joints::JointProjection::contacts`] onto the
+    /// contacts, after the step (the state is already the new one).
     pub(super) fn project_joints(&mut self, t1: f64) -> Result<Option<ProjectionReport>> {
         let p = self.opts.joint_projection;
-        if self.model.joints().is_empty() {
+        let contacts = p.enabled && p.contacts;
+        if self.model.joints().is_empty() && !contacts {
             return Ok(None);
         }
-        if !p.enabled {
-            let ws = &mut self.joint_ws;
-            ws.states.clear();
-            ws.states.extend(self.model.bodies.iter().map(|b| b.state));
-            ws.limits.end_step(self.model.joint_stops(), self.model.joints(), &ws.states);
-            return Ok(None);
+        let rep = if p.enabled { Some(project(&mut self.joint_ws, &mut self.model, &p, contacts, t1)?) } else { None };
+        if contacts {
+            // the next step's contacts at the projected poses, computed afresh: their gaps are
+            // the ones the projection saw (not parry's coherent update of older points)
+            self.detector.forget_manifolds();
         }
-        let (joints, stops, bodies) = self.model.joints_and_bodies_mut();
-        let rep = project(&mut self.joint_ws, joints, stops, bodies, &p);
         let ws = &mut self.joint_ws;
         ws.states.clear();
-        ws.states.extend(bodies.iter().map(|b| b.state));
-        ws.limits.end_step(stops, joints, &ws.states);
-        match rep {
-            Some(rep) => Ok(Some(rep)),
-            None => Err(MechanicsError::InvalidModel {
-                what: format!("joints at t = {t1}"),
-                reason: "the projection matrix J M⁻¹ Jᵀ could not be factorized".into(),
-            }),
-        }
+        ws.states.extend(self.model.bodies.iter().map(|b| b.state));
+        ws.limits.end_step(self.model.joint_stops(), self.model.joints(), &ws.states);
+        Ok(rep)
     }
 }
 

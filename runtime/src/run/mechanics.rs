@@ -286,6 +286,12 @@ impl Stepper for MechRun {
                 nc = Some(NotConverged { what: "the friction-contact problem", residual: s.residual, count: 1 });
             }
         }
+        if let Some(p) = rep.projection.filter(|p| !p.converged && nc.is_none()) {
+            // the projection kept its last iterate (Siconos goes on likewise): a status, and
+            // with --strict a stop
+            let residual = p.violation.max(p.contact_violation);
+            nc = Some(NotConverged { what: "the projection", residual, count: 1 });
+        }
         let a = Advanced { t: rep.t, step: Some(self.k + 1), not_converged: nc };
         self.last = Some(rep);
         Ok(a)

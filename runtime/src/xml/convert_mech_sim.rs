@@ -70,7 +70,7 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
         return Err(m.error_at(
             "Simulation/Accuracy",
             "<Accuracy> (constraint tolerances of the projection) does not apply to a <Mechanics> scene; \
-             <Projection tol> sets the joint projection's tolerance",
+             <Projection tol> sets the projection's tolerance",
         ));
     }
     if has_joints && is_global {
@@ -111,11 +111,12 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
             "a <Mechanics> scene assembles W in sparse 3×3 blocks: `storage` may only be auto or sparse, and `sparse_threshold` does not apply",
         ));
     }
-    no_newton_or_projection(m, s)?;
+    no_newton(m, s)?;
+    let joint_projection = projection(m, s, false)?;
     let spec = FrictionContactSpec { solver: with_warm_start(&fc.solver, fc.warm_start.unwrap_or(true)), ..fc.clone() };
     let solver = super::convert_fc::fc_solver(&spec)
         .map_err(|e| m.error_at(&format!("{fc_path}/{}", fc.solver.kind_name()), e))?;
-    let mut o = MoreauJeanOptions { theta: osi.theta, solver, ..Default::default() };
+    let mut o = MoreauJeanOptions { theta: osi.theta, solver, joint_projection, ..Default::default() };
     if let Some(g) = osi.gamma {
         o.gamma = g;
     }
@@ -123,18 +124,12 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
     Ok((o, h))
 }
 
-/// `<Newton>` and `<Projection>` are refused in a scene without joints.
-fn no_newton_or_projection(m: &LoadedModel, s: &SimulationSpec) -> Result<(), ModelError> {
+/// `<Newton>` is refused in a scene without joints.
+fn no_newton(m: &LoadedModel, s: &SimulationSpec) -> Result<(), ModelError> {
     if s.newton.is_some() {
         return Err(m.error_at(
             "Simulation/Newton",
             "<Newton> does not apply to a <Mechanics> scene (one friction-contact problem per step)",
-        ));
-    }
-    if s.projection.is_some() {
-        return Err(m.error_at(
-            "Simulation/Projection",
-            "<Projection> projects onto the joints of a <Mechanics> scene, and this one has no <Joint>",
         ));
     }
     Ok(())
@@ -156,13 +151,26 @@ fn global_options(m: &LoadedModel, s: &SimulationSpec, osi: &MoreauJeanSpec) -> 
     if g.dim != 3 {
         return Err(m.error_at(path, format!("dim = {}: contacts between rigid bodies in 3D need dim=\"3\"", g.dim)));
     }
-    no_newton_or_projection(m, s)?;
+    no_newton(m, s)?;
+    if s.projection.is_some() {
+        return Err(m.error_at(
+            "Simulation/Projection",
+            "<Projection> (the projection onto the contacts) is not yet combined with <MoreauJeanGOSI>: \
+             use <MoreauJeanOSI> with <FrictionContact dim=\"3\">",
+        ));
+    }
+    let joint_projection = projection(m, s, false)?;
     let mut spec = g.clone();
     let (GfcSolverSpec::NsgsWr(o) | GfcSolverSpec::Nsgs(o)) = &mut spec.solver;
     o.warm_start = Some(g.warm_start.unwrap_or(true) && o.warm_start.unwrap_or(true));
     let solver =
         super::convert_fc::gfc_solver(&spec).map_err(|e| m.error_at(&format!("{path}/{}", g.solver.kind_name()), e))?;
-    let mut o = MoreauJeanOptions { theta: osi.theta, formulation: Formulation::Global(solver), ..Default::default() };
+    let mut o = MoreauJeanOptions {
+        theta: osi.theta,
+        formulation: Formulation::Global(solver),
+        joint_projection,
+        ..Default::default()
+    };
     if let Some(gamma) = osi.gamma {
         o.gamma = gamma;
     }
@@ -173,8 +181,7 @@ fn global_options(m: &LoadedModel, s: &SimulationSpec, osi: &MoreauJeanSpec) -> 
 /// The options of a scene with joints: one `<GenericMechanical>` problem per step (all joint
 /// rows in one equality block, one friction block per contact: `W` dense, impulses always
 /// warm-started from the previous step), and the projection onto the joints after each step when
-/// `<Projection>` is present (`tol` on `max_i |h_i(q)|`, default 1e-12; `max_iter` Gauss–Newton
-/// iterations, default 10), as Siconos `TimeSteppingDirectProjection`.
+/// `<Projection>` is present (see [`projection`]).
 fn joint_options(
     m: &LoadedModel,
     s: &SimulationSpec,
@@ -205,28 +212,45 @@ fn joint_options(
     if s.newton.is_some() {
         return Err(m.error_at("Simulation/Newton", "<Newton> does not apply to a <Mechanics> scene"));
     }
-    let mut joint_projection = JointProjection { enabled: false, ..Default::default() };
-    if let Some(p) = &s.projection {
-        joint_projection.enabled = true;
-        if let Some(tol) = p.tol {
-            if !(tol > 0.0 && tol.is_finite()) {
-                return Err(
-                    m.error_at("Simulation/Projection", format!("`tol` must be finite and > 0, got {}", plain(tol)))
-                );
-            }
-            joint_projection.tol = tol;
-        }
-        if let Some(n) = p.max_iter {
-            if n == 0 {
-                return Err(m.error_at("Simulation/Projection", "`max_iter` must be at least 1"));
-            }
-            joint_projection.max_iter = n;
-        }
-    }
+    let joint_projection = projection(m, s, true)?;
     let mut o = MoreauJeanOptions { theta, joint_solver: solver, joint_projection, ..Default::default() };
     if let Some(gamma) = gamma {
         o.gamma = gamma;
     }
     o.on_non_convergence = super::convert_mech::policy(g.on_non_convergence);
+    Ok(o)
+}
+
+/// `<Projection tol max_iter contacts>` of a `<Mechanics>` scene (Siconos
+/// `TimeSteppingDirectProjection`): absent, no projection; present, the joints (`tol` on
+/// `max_i |h_i(q)|`, default 1e-12) and, with `contacts` (default: the scene has no joints), the
+/// contacts (`tol` on the deepest penetration, default 1e-10), `max_iter` Gauss–Newton iterations
+/// (default 10). A scene without joints must project its contacts.
+fn projection(m: &LoadedModel, s: &SimulationSpec, has_joints: bool) -> Result<JointProjection, ModelError> {
+    let path = "Simulation/Projection";
+    let Some(p) = &s.projection else {
+        // without joints the default options project nothing (no contacts): those of the Rust
+        // scenes, so that an XML scene's options equal its Rust twin's
+        return Ok(JointProjection { enabled: !has_joints, ..Default::default() });
+    };
+    let mut o = JointProjection { contacts: p.contacts.unwrap_or(!has_joints), ..Default::default() };
+    if !has_joints && !o.contacts {
+        return Err(m.error_at(
+            path,
+            "<Projection contacts=\"false\"> projects onto the joints, and this <Mechanics> scene has no <Joint>",
+        ));
+    }
+    if let Some(tol) = p.tol {
+        if !(tol > 0.0 && tol.is_finite()) {
+            return Err(m.error_at(path, format!("`tol` must be finite and > 0, got {}", plain(tol))));
+        }
+        (o.tol, o.contact_tol) = (tol, tol);
+    }
+    if let Some(n) = p.max_iter {
+        if n == 0 {
+            return Err(m.error_at(path, "`max_iter` must be at least 1"));
+        }
+        o.max_iter = n;
+    }
     Ok(o)
 }

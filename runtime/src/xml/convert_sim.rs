@@ -386,6 +386,13 @@ pub fn build_simulation(
             Simulation::TimeStepping(Box::new(ts))
         }
         Some(p) => {
+            if p.contacts == Some(false) {
+                return Err(m.error_at(
+                    "Simulation/Projection",
+                    "`contacts=\"false\"` applies to <Mechanics> scenes: the projection of an <NSDS> model always \
+                     includes its violated unilateral interactions",
+                ));
+            }
             let mut po = ProjectionOptions::default();
             if let Some(t) = p.tol {
                 po.tol = t;

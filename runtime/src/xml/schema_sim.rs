@@ -108,6 +108,9 @@ pub struct ProjectionSpec {
     pub tol: Option<f64>,
     #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
     pub max_iter: Option<usize>,
+    /// `<Mechanics>` scenes: also project onto the contacts (default: without joints).
+    #[serde(rename = "@contacts", default, skip_serializing_if = "is_none")]
+    pub contacts: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ from saltus.siconos._unsupported import raise_unsupported
 _IGNORED = {
     "with_timer", "Newton_options", "numerics_verbose", "numerics_verbose_level", "violation_verbose",
     "verbose", "verbose_progress", "osnspb_max_size", "display_Newton_convergence", "multipoints_iterations",
-    "solver_options_pos", "projection_itermax", "projection_tolerance_unilateral", "Newton_max_iter",
+    "solver_options_pos", "Newton_max_iter",
     # Siconos >= 4.5 (run_options)
     "Newton_tolerance", "Newton_warning_on_nonconvergence", "Warning_nonsmooth_solver", "skip_last_update_output",
     "skip_last_update_input", "skip_reset_lambdas", "osns_assembly_type", "explode_computeOneStep",
@@ -26,6 +26,7 @@ _IGNORED = {
 }
 _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, output_frequency=None,
                  solver_options=None, bullet_options=None, projection_tolerance=1e-8,
+                 projection_tolerance_unilateral=1e-8, projection_itermax=20,
                  constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
                  set_external_forces=None)
 _REFUSED = {
@@ -484,11 +485,14 @@ def run(io, kw: Dict) -> None:
     tol, max_iter = float(so.dparam[0]), int(so.iparam[0])
     t0, T, h = float(args["t0"]), float(args["T"]), float(args["h"])
     freq = args["output_frequency"] or 1
+    # TimeSteppingDirectProjection: the joints (and the stops they violate) and the contacts,
+    # positions only for the contacts (MoreauJeanDirectProjectionOSI), Siconos's tolerances and cap
     projection = float(args["projection_tolerance"]) if args.get("projection") else None
-    if projection is not None and len(io._data["joints"]) == 0:
-        # Saltus projects onto the joints (and the stops they violate), not onto the contacts
-        raise_unsupported("TimeSteppingDirectProjection of the contacts (a scene without joints)",
-                          "Saltus's projection corrects the joints only, not the contacts' penetration")
+    proj = {}
+    if projection is not None:
+        proj = dict(projection_contacts=True,
+                    projection_tol_unilateral=float(args["projection_tolerance_unilateral"]),
+                    projection_max_iter=int(args["projection_itermax"]))
     threshold = float(args["constraint_activation_threshold"])
     threshold = threshold if threshold > 0 else None  # Saltus's default (1e-6 of the margin)
     n = max(0, math.ceil((T - t0) / h - 1e-9))
@@ -498,7 +502,7 @@ def run(io, kw: Dict) -> None:
     sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                            projection_tol=projection, activation_threshold=threshold,
                            formulation="global" if is_global else "local",
-                           global_solver=global_solver or "gfc3d-nsgs")
+                           global_solver=global_solver or "gfc3d-nsgs", **proj)
     rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
                     bool(args["output_contact_forces"]))
     rec.statics(t0, t0 + h if n > 0 else t0)

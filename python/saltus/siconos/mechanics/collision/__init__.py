@@ -2,4 +2,9 @@
 
 from saltus.siconos._unsupported import module_getattr
 
+# Siconos's mechanics_run imports the Bullet module, so scripts reach
+# ``siconos.mechanics.collision.bullet.SiconosBulletOptions`` as an attribute after
+# ``import siconos`` (n_cubes_directproj.py); here it is the options record
+from . import bullet  # noqa: F401,E402
+
 __getattr__ = module_getattr("siconos.mechanics.collision")
