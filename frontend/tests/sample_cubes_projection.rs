@@ -45,3 +45,31 @@ fn without_projection_the_same_cubes_sink() {
     // the stack rests lower than its geometry allows
     assert!(b.last("third.z") < 0.5 - 1e-2, "third at {}", b.last("third.z"));
 }
+
+/// The same scene with the global formulation (`<MoreauJeanGOSI>` + `<GlobalFrictionContact>`):
+/// the projection acts after the step whatever formulation solved it, so the gaps stay ≥ −1e-10
+/// and the bodies follow the local run (the same one-step problem) to 1e-10.
+#[test]
+fn projection_with_the_global_formulation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(sample("cubes_projection/cubes_projection.xml")).unwrap();
+    let local_solver = r#"<FrictionContact dim="3"><NsgsAc tol="1e-10" max_iter="10000"/></FrictionContact>"#;
+    assert!(text.contains(local_solver) && text.contains(r#"<MoreauJeanOSI theta="0.5"/>"#));
+    let global = text.replace(r#"<MoreauJeanOSI theta="0.5"/>"#, r#"<MoreauJeanGOSI theta="0.5"/>"#).replace(
+        local_solver,
+        r#"<GlobalFrictionContact dim="3"><NsgsWr tol="1e-10" max_iter="10000"/></GlobalFrictionContact>"#,
+    );
+    let model = tmp.path().join("global.xml");
+    std::fs::write(&model, global).unwrap();
+    let (bg, cg) = run(&model, tmp.path(), &[]);
+    let g = deepest(&cg);
+    assert!(g >= -1e-10, "deepest gap {g}");
+    let local = tempfile::tempdir().unwrap();
+    let (bl, _) = run(&sample("cubes_projection/cubes_projection.xml"), local.path(), &[]);
+    assert_eq!(bg.rows.len(), bl.rows.len());
+    for (rg, rl) in bg.rows.iter().zip(&bl.rows) {
+        for (a, b) in rg.iter().zip(rl) {
+            assert!((a - b).abs() <= 1e-10, "t = {}: {a} vs {b}", rg[0]);
+        }
+    }
+}

@@ -152,13 +152,6 @@ fn global_options(m: &LoadedModel, s: &SimulationSpec, osi: &MoreauJeanSpec) -> 
         return Err(m.error_at(path, format!("dim = {}: contacts between rigid bodies in 3D need dim=\"3\"", g.dim)));
     }
     no_newton(m, s)?;
-    if s.projection.is_some() {
-        return Err(m.error_at(
-            "Simulation/Projection",
-            "<Projection> (the projection onto the contacts) is not yet combined with <MoreauJeanGOSI>: \
-             use <MoreauJeanOSI> with <FrictionContact dim=\"3\">",
-        ));
-    }
     let joint_projection = projection(m, s, false)?;
     let mut spec = g.clone();
     let (GfcSolverSpec::NsgsWr(o) | GfcSolverSpec::Nsgs(o)) = &mut spec.solver;
