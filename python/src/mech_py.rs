@@ -626,19 +626,7 @@ impl CoreMechanicsSimulation {
     /// `{"t", "t_low", "events": [names], "stop", "reset"}`.
     fn user_events<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let names: Vec<&str> = self.run.events().iter().map(|e| e.name.as_str()).collect();
-        self.run
-            .hits()
-            .iter()
-            .map(|h| {
-                let d = PyDict::new(py);
-                d.set_item("t", h.t)?;
-                d.set_item("t_low", h.t_low)?;
-                d.set_item("events", h.transitions.iter().map(|tr| names[tr.index]).collect::<Vec<_>>())?;
-                d.set_item("stop", h.stop)?;
-                d.set_item("reset", h.reset)?;
-                Ok(d)
-            })
-            .collect()
+        crate::sim::hit_dicts(py, self.run.hits(), &names)
     }
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {

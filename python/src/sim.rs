@@ -254,21 +254,8 @@ impl CoreSimulation {
             Simulation::EventDriven(s) => s.user_events().iter().map(|e| e.name.clone()).collect(),
             _ => i.run.built.events.iter().flat_map(|m| m.events().iter().map(|e| e.name.clone())).collect(),
         };
-        i.run
-            .hits()
-            .iter()
-            .map(|h| {
-                let d = PyDict::new(py);
-                d.set_item("t", h.t)?;
-                d.set_item("t_low", h.t_low)?;
-                let ev: Vec<&str> =
-                    h.transitions.iter().map(|tr| names.get(tr.index).map_or("?", String::as_str)).collect();
-                d.set_item("events", ev)?;
-                d.set_item("stop", h.stop)?;
-                d.set_item("reset", h.reset)?;
-                Ok(d)
-            })
-            .collect()
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        hit_dicts(py, i.run.hits(), &names)
     }
 
     /// Positions `q` (Lagrangian) or state `x` (first order) of system `ds` (a copy).
@@ -513,4 +500,25 @@ pub fn check_xml(text: &str, file: Option<PathBuf>) -> PyResult<()> {
         xml::convert::build(&m, Vec::new()).map_err(|e| model_err(e, false))?;
         Ok(())
     })
+}
+
+/// One dict per located window of user events, `{"t", "t_low", "events": [names], "stop",
+/// "reset"}`; `names` are the events' names by index.
+pub(crate) fn hit_dicts<'py>(
+    py: Python<'py>,
+    hits: &[saltus_kernel::UserEventHit],
+    names: &[&str],
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    hits.iter()
+        .map(|h| {
+            let d = PyDict::new(py);
+            d.set_item("t", h.t)?;
+            d.set_item("t_low", h.t_low)?;
+            let ev: Vec<&str> = h.transitions.iter().map(|tr| names.get(tr.index).copied().unwrap_or("?")).collect();
+            d.set_item("events", ev)?;
+            d.set_item("stop", h.stop)?;
+            d.set_item("reset", h.reset)?;
+            Ok(d)
+        })
+        .collect()
 }
