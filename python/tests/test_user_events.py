@@ -72,3 +72,19 @@ def test_stop_event_ends_the_step_loop(saltus_bin, plugin_dir, tmp_path):
     # the loop ended at the step holding the apex, long before T = 2
     assert sim.core.t < 2.0 and sim.core.t - hits[-1]["t"] <= 1e-3 + 1e-12
     assert not sim.has_next_event()
+
+
+def test_events_of_a_mechanics_file(tmp_path):
+    """``saltus.load`` of a ``<Mechanics>`` model with ``<Events>`` (the rigid-sphere juggled ball,
+    its reset replaced by a stop): the ``event`` column and the run ending at the located time."""
+    text = (SAMPLES / "ball_events" / "ball_events_3d.xml").read_text()
+    start, end = text.index("<Events>"), text.index("</Events>") + len("</Events>")
+    z = "0 0 1 " + "0 " * 9 + "0"
+    events = (f'<Events><Event name="low" ds="ball" direction="falling" action="stop">'
+              f'<Linear a="{z}" b="-0.5"/></Event></Events>')
+    model = tmp_path / "m.xml"
+    model.write_text(text[:start] + events + text[end:])
+    out = saltus.load(model).run()
+    assert out["event"][-1] == 1 and (out["event"][:-1] == 0).all()
+    assert out["ball.z"][-1] == pytest.approx(0.5, abs=1e-12)
+    assert out["t"][-1] == pytest.approx((2 * 0.5 / 9.81) ** 0.5, abs=9.81 * 1e-6 / 8 + 1e-12)
