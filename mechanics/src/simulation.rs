@@ -257,6 +257,18 @@ impl MechanicsSimulation {
     pub fn set_solver(&mut self, solver: FcSolver) {
         self.opts.solver = solver;
     }
+    /// Removes body `id` from the next step on (Siconos `removeDynamicalSystem` between steps):
+    /// its time of death becomes the current time, so it is frozen and collides with nothing
+    /// (it keeps its `BodyId`, as a body past its `death`). A body already removed stays so.
+    pub fn remove_body(&mut self, id: BodyId) -> Result<()> {
+        let t = self.t;
+        let b = self.model.bodies.get_mut(id.index()).ok_or_else(|| MechanicsError::InvalidModel {
+            what: format!("{id:?}"),
+            reason: "no such body to remove".into(),
+        })?;
+        b.lifetime.death = b.lifetime.death.min(t);
+        Ok(())
+    }
     /// Keep a copy of each step's friction-contact problem and warm start (for solver studies
     /// and dumps; costs a copy of `W` per step).
     pub fn set_capture_problem(&mut self, on: bool) {

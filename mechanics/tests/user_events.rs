@@ -115,3 +115,44 @@ fn a_reset_to_a_zero_quaternion_is_an_error_and_leaves_the_state() {
     let e = EventMonitor::new(&sim, vec![bad]).unwrap_err().to_string();
     assert!(e.contains("13 entries (x y z, qw qx qy qz"), "{e}");
 }
+
+/// Removing a body between steps (`remove_body`): a ball resting on another one falls freely from
+/// then on, `z = z₀ − g t²/2` at the steps (θ = ½ is exact on the parabola), through the place the
+/// removed ball keeps (it is frozen and collides with nothing).
+#[test]
+fn removing_the_lower_ball_lets_the_upper_one_fall() {
+    use saltus_mechanics::{BodyId, ContactLaw, ShapeDesc};
+    let h = 1e-3;
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
+    model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
+    let ball = |name: &str, z: f64| {
+        let mut d = BodyDesc::dynamic(name)
+            .shape_at_origin(ShapeDesc::Sphere { radius: 0.1 })
+            .mass(1.0, Matrix3::from_diagonal_element(0.004));
+        d.state.position = Vector3::new(0.0, 0.0, z);
+        d
+    };
+    model.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
+    model.add_body(ball("lower", 0.1)).unwrap();
+    model.add_body(ball("upper", 0.3)).unwrap();
+    let opts = MoreauJeanOptions { theta: 0.5, solver: saltus_mechanics::nsgs(1e-12, 10_000), ..Default::default() };
+    let mut sim = MechanicsSimulation::new(model, 0.0, h, opts).unwrap();
+    for _ in 0..100 {
+        sim.step().unwrap();
+    }
+    let z0 = sim.model.bodies[2].state.position.z;
+    assert!((z0 - 0.3).abs() < 1e-6, "the stack rests: {z0}");
+    let lower = sim.model.bodies[1].state;
+    sim.remove_body(BodyId(1)).unwrap();
+    assert!(sim.remove_body(BodyId(7)).is_err());
+    let v0 = sim.model.bodies[2].state.v.z;
+    for k in 1..=100 {
+        sim.step().unwrap();
+        let t = k as f64 * h;
+        let z = sim.model.bodies[2].state.position.z;
+        let want = z0 + v0 * t - G * t * t / 2.0;
+        assert!((z - want).abs() < 1e-12, "t = {t}: z = {z}, free fall {want}");
+    }
+    assert_eq!(sim.model.bodies[1].state, lower, "the removed ball is frozen");
+    assert!(sim.contacts().iter().all(|c| c.body1 != BodyId(1) && c.body2 != BodyId(1)));
+}

@@ -185,6 +185,14 @@ class MechanicsSimulation:
         a = None if a is None else [float(x) for x in a]
         self._core.add_event(name, int(body), a, float(b), function, direction, action, reset, window)
 
+    def remove_body(self, body: Union[int, str]) -> None:
+        """Removes a body from the next step on (Siconos ``removeDynamicalSystem`` between steps):
+        its time of death becomes the current time, so it is frozen and collides with nothing; the
+        next ``run`` writes its ``NAME.alive`` column."""
+        if isinstance(body, str):
+            body = self.body_names().index(body)
+        self._core.remove_body(int(body))
+
     def user_events(self) -> List[dict]:
         """The user events the last :meth:`step` found: ``{"t", "t_low", "events", "stop", "reset"}``."""
         return self._core.user_events()

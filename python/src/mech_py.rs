@@ -628,6 +628,13 @@ impl CoreMechanicsSimulation {
         let names: Vec<&str> = self.run.events().iter().map(|e| e.name.as_str()).collect();
         crate::sim::hit_dicts(py, self.run.hits(), &names)
     }
+    /// Removes body `i` from the next step on (its time of death becomes now).
+    fn remove_body(&mut self, i: usize) -> PyResult<()> {
+        if i >= self.run.sim.model.bodies.len() {
+            return Err(SaltusError::new_err(format!("no body {i}")));
+        }
+        self.run.sim.remove_body(saltus_mechanics::BodyId(i as u32)).map_err(to_py)
+    }
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {
         self.run.sim.model.kinetic_energy()

@@ -81,3 +81,23 @@ def test_event_errors():
         sim.add_event("e", "ground", a=Z, action="reset", reset=lambda t, s: s)
     with pytest.raises(sm.ModelError, match="direction `up`"):
         sim.add_event("e", "ball", a=Z, direction="up")
+
+
+def test_remove_body_between_steps():
+    """Removing the lower of two stacked balls: the upper one falls freely from then on, and the
+    next run writes the removed ball's ``alive`` column (0 after its removal)."""
+    scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.0, mu=0.5)
+    scene.add_object("ground", [sm.Plane((0, 0, 1))])
+    for name, z in (("lower", 0.1), ("upper", 0.3)):
+        scene.add_object(name, [sm.Sphere(0.1)], translation=(0, 0, z), mass=1.0, inertia=[0.004] * 3)
+    h = 1e-3
+    sim = scene.simulation(h=h, theta=0.5, tol=1e-12, max_iter=10000)
+    sim.run(t_end=0.1)
+    z0 = sim.state("upper")["position"][2]
+    assert z0 == pytest.approx(0.3, abs=1e-6)
+    sim.remove_body("lower")
+    out = sim.run(t_end=0.2)
+    t = out["t"] - out["t"][0]
+    np.testing.assert_allclose(out["upper.z"], z0 - G * t**2 / 2, atol=1e-9)
+    assert "lower.alive" in out and out["lower.alive"][-1] == 0
