@@ -403,17 +403,22 @@ def load(path: str, plugin_dirs: Optional[Sequence[str]] = None):
     return FileRunSimulation(core)
 
 
+
+def _check_nsds_td(nsds, td) -> None:
+    """The types of a simulation's NSDS and time discretisation, and that they start together."""
+    if not isinstance(nsds, NonSmoothDynamicalSystem):
+        raise TypeError(f"expected a NonSmoothDynamicalSystem, got {type(nsds).__name__}")
+    if not isinstance(td, TimeDiscretisation):
+        raise TypeError(f"expected a TimeDiscretisation, got {type(td).__name__}")
+    if td.t0 != nsds.t0:
+        raise ValueError(f"TimeDiscretisation starts at {td.t0}, the NSDS at {nsds.t0}")
+
 class _Built(Simulation):
     """A simulation of a Python-built NSDS: generates the model file and builds it."""
 
     def __init__(self, nsds: NonSmoothDynamicalSystem, td: TimeDiscretisation, plugin_dirs=None):
         super().__init__()
-        if not isinstance(nsds, NonSmoothDynamicalSystem):
-            raise TypeError(f"expected a NonSmoothDynamicalSystem, got {type(nsds).__name__}")
-        if not isinstance(td, TimeDiscretisation):
-            raise TypeError(f"expected a TimeDiscretisation, got {type(td).__name__}")
-        if td.t0 != nsds.t0:
-            raise ValueError(f"TimeDiscretisation starts at {td.t0}, the NSDS at {nsds.t0}")
+        _check_nsds_td(nsds, td)
         self.nsds, self.td = nsds, td
         self.plugin_dirs = [os.fspath(p) for p in (plugin_dirs or [])]
         self.output_every: Optional[int] = None
@@ -595,12 +600,7 @@ class NullSpace(FileRunSimulation):
         gamma_params: Optional[Sequence[float]] = None,
         plugin_dirs=None,
     ):
-        if not isinstance(nsds, NonSmoothDynamicalSystem):
-            raise TypeError(f"expected a NonSmoothDynamicalSystem, got {type(nsds).__name__}")
-        if not isinstance(td, TimeDiscretisation):
-            raise TypeError(f"expected a TimeDiscretisation, got {type(td).__name__}")
-        if td.t0 != nsds.t0:
-            raise ValueError(f"TimeDiscretisation starts at {td.t0}, the NSDS at {nsds.t0}")
+        _check_nsds_td(nsds, td)
         if basis is not None and not isinstance(basis, NullSpaceBasis):
             raise TypeError(f"basis: None (numeric QR charts) or a NullSpaceBasis, got {type(basis).__name__}")
         self.nsds, self.td, self.basis = nsds, td, basis

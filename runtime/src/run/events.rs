@@ -33,7 +33,7 @@ pub fn write_hit_rows(
     let mut r = base.to_vec();
     r[0] = hit.t;
     let mut i = 1;
-    for (_, s) in hit.states.iter().enumerate().filter(|(k, _)| in_row(*k)) {
+    for s in hit.states.iter().enumerate().filter(|(k, _)| in_row(*k)).map(|(_, s)| s) {
         r[i..i + s.len()].copy_from_slice(s);
         i += s.len();
     }
