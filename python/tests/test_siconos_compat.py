@@ -344,12 +344,15 @@ def test_mechanics_runner_ball_falls_and_rests(hook, tmp_path, monkeypatch):
     with h5py.File(tmp_path / "ball.hdf5", "r") as f:
         d = f["data"]
         dyn, static, cf = d["dynamic"][:], d["static"][:], d["cf"][:]
-        assert d["velocities"].shape == (101, 8) and d["solv"].shape[1] == 4
+        assert d["velocities"].shape == (102, 8) and d["solv"].shape[1] == 4
         assert d["input"]["ball"].attrs["id"] == 1 and d["input"]["ground"].attrs["id"] == -1
-    assert dyn.shape == (101, 9) and set(dyn[:, 1]) == {1.0}
+    assert dyn.shape == (102, 9) and set(dyn[:, 1]) == {1.0}
+    # the static objects as Siconos leaves them: rewritten at each output, the last one's time
     assert static.shape == (1, 9) and static[0, 1] == -1 and static[0, 4] == pytest.approx(-0.1)
+    assert static[0, 0] == pytest.approx(1.0)
     t, z = dyn[:, 0], dyn[:, 4]
-    np.testing.assert_allclose(t, np.arange(101) * 0.01, atol=1e-12)
+    # as Siconos: the initial state, the first step, then every output_frequency-th step
+    np.testing.assert_allclose(t, np.r_[0.0, 0.001, np.arange(1, 101) * 0.01], atol=1e-12)
     # free fall (θ = 1/2 is exact for a constant force) until the ball reaches the margin
     fall = t < 0.38
     np.testing.assert_allclose(z[fall], 1 - 9.80665 * t[fall] ** 2 / 2, atol=1e-9)
@@ -566,11 +569,12 @@ def test_mechanics_runner_second_run_continues_the_file(hook, tmp_path, monkeypa
     with h5py.File("one.hdf5", "r") as f1, h5py.File("two.hdf5", "r") as f2:
         a, b = f1["data"]["dynamic"][:], f2["data"]["dynamic"][:]
         va, vb = f1["data"]["velocities"][:], f2["data"]["velocities"][:]
-    # rows at t = 0, 0.1, 0.2 (first run), 0.2 again (second run's start), 0.3
-    np.testing.assert_allclose(b[:, 0], [0, 0.1, 0.2, 0.2, 0.3], atol=1e-12)
+    # rows at t = 0, 0.001 (the first step), 0.1, 0.2 (first run), 0.2 again (second run's start:
+    # its first step is Siconos's step 201, not written), 0.3
+    np.testing.assert_allclose(b[:, 0], [0, 0.001, 0.1, 0.2, 0.2, 0.3], atol=1e-12)
     # free flight (the ball lands after 0.3 s): the restart gives the same state as one run
-    np.testing.assert_allclose(b[[0, 1, 2, 4]], a, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(vb[[0, 1, 2, 4]], va, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(b[[0, 1, 2, 3, 5]], a, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(vb[[0, 1, 2, 3, 5]], va, rtol=0, atol=1e-12)
 
 
 def test_fclib_files_read_and_solved(hook):
@@ -672,7 +676,7 @@ def test_run_options_dict_is_the_run_keywords(hook, tmp_path, monkeypatch):
             run(io)
         with h5py.File(f"{name}.hdf5", "r") as f:
             dyn[name] = f["data/dynamic"][:]
-    assert dyn["dict"].shape == (51, 9)
+    assert dyn["dict"].shape == (52, 9)  # t = 0, the first step, then every 10th
     np.testing.assert_array_equal(dyn["dict"], dyn["kw"])
     # a key with an effect Saltus lacks is named
     _ball_scene("x.hdf5", MechanicsHdf5Runner, Contactor)

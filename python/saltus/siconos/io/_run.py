@@ -11,6 +11,8 @@ import numpy as np
 from saltus import mechanics as _sm
 from saltus.siconos._unsupported import raise_unsupported
 
+from ._hooks import Hooks, RunState
+
 # run() keywords: accepted with their Siconos meaning, or accepted and without effect in Saltus
 # (logging, timers, the storage and assembly of Siconos's matrices, the Newton loop's knobs: one
 # linearisation per step, see mechanics_run's docstring)
@@ -28,7 +30,8 @@ _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, ou
                  solver_options=None, bullet_options=None, projection_tolerance=1e-8,
                  projection_tolerance_unilateral=1e-8, projection_itermax=20,
                  constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
-                 set_external_forces=None)
+                 set_external_forces=None, start_run_iteration_hook=None, before_next_step_iteration_hook=None,
+                 end_run_iteration_hook=None)
 _REFUSED = {
     "controller": "controllers",
     "interaction_manager": "a user interaction manager",
@@ -37,9 +40,6 @@ _REFUSED = {
     "face_class": "face contactor classes",
     "edge_class": "edge contactor classes",
     "friction_contact_trace_params": "friction-contact traces (FCLib output)",
-    "start_run_iteration_hook": "run iteration hooks",
-    "end_run_iteration_hook": "run iteration hooks",
-    "before_next_step_iteration_hook": "run iteration hooks",
     "exit_tolerance": "exit_tolerance",
     "output_backup": "output backups",
     "output_backup_frequency": "output backups",
@@ -59,7 +59,8 @@ def RUN_OPTIONS_DEFAULTS() -> Dict:
         t0=0.0, T=10.0, h=5e-4, theta=0.50001, gamma=0.0, gravity_scale=1.0, bullet_options=None,
         multipoints_iterations=None, time_stepping=None, interaction_manager=None, body_class=None,
         shape_class=None, face_class=None, edge_class=None, controller=None, set_external_forces=None,
-        start_run_iteration_hook=None, end_run_iteration_hook=None, osi=sk.MoreauJeanOSI,
+        start_run_iteration_hook=None, before_next_step_iteration_hook=None, end_run_iteration_hook=None,
+        osi=sk.MoreauJeanOSI,
         constraint_activation_threshold=0.0, Newton_options=sk.SICONOS_TS_NONLINEAR, Newton_max_iter=20,
         Newton_tolerance=1e-10, display_Newton_convergence=False, skip_last_update_output=False,
         skip_last_update_input=False, skip_reset_lambdas=False, solver_options=None, solver_options_pos=None,
@@ -394,7 +395,7 @@ class _Recorder:
         self.sim, self.ids, self.groups, self.laws, self.h, self.out = sim, ids, groups, laws, h, out
         self.lifetimes, self.eps = lifetimes, 1e-9 * h
         self.index_set, self.contact_forces = index_set, contact_forces
-        self.static_idx = statics
+        self.static_idx, self.static_set = statics, set(statics)
         self.dyn = [i for i in range(len(ids)) if i not in statics]
 
     def _pose(self, i):
@@ -422,18 +423,24 @@ class _Recorder:
         if rep is None:
             return
         out["solv"].append([t, rep["iterations"], rep["residual"], np.nan])
-        if not self.contact_forces:
-            return
-        nan3 = [np.nan] * 3
+        if self.contact_forces:
+            out["cf"].extend(self.contact_rows(t, rep, self.index_set))
+
+    def contact_rows(self, t, rep, index_set: int) -> List:
+        """Siconos's ``cf`` rows of the step's contacts: index set 1, those of the step's
+        problem; 0, every contact detected."""
+        rows, nan3, ids = [], [np.nan] * 3, self.ids
         for k in range(len(rep.get("gap", []))):
-            # index set 1: the contacts of the step's problem; 0: every contact detected
-            if self.index_set == 1 and not rep["contact_active"][k]:
+            if index_set == 1 and not rep["contact_active"][k]:
                 continue
             a, b = (int(x) for x in rep["bodies"][k])
             mu = self.laws.get((self.groups[a], self.groups[b]), np.nan)
             imp = list(rep["impulse"][k])
-            out["cf"].append([t, mu] + nan3 + nan3 + list(rep["normal"][k]) + [x / self.h for x in imp]
-                             + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, ids[a], ids[b]])
+            # a static object is not a dynamical system: Siconos writes the body's number twice
+            da, db = ids[b if a in self.static_set else a], ids[a if b in self.static_set else b]
+            rows.append([t, mu] + nan3 + nan3 + list(rep["normal"][k]) + [x / self.h for x in imp]
+                        + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, da, db])
+        return rows
 
 
 def _global_solver(io, so) -> str:
@@ -505,13 +512,33 @@ def run(io, kw: Dict) -> None:
                            global_solver=global_solver or "gfc3d-nsgs", **proj)
     rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
                     bool(args["output_contact_forces"]))
-    rec.statics(t0, t0 + h if n > 0 else t0)
+    state = RunState(sim, ids, statics, lifetimes, sim.masses(), t0, h)
+    hooks = Hooks(io, state, args["start_run_iteration_hook"], args["before_next_step_iteration_hook"],
+                  args["end_run_iteration_hook"])
+    state.contact_rows = lambda index_set: ([] if state.last_report is None else
+                                            rec.contact_rows(state.t, state.last_report, index_set))
     rec.record(t0, None, t0 + h if n > 0 else t0)  # the bodies of the first step
-    for k in range(1, n + 1):
-        rep = sim.step()
-        if k % freq == 0:
-            rec.record(t0 + k * h, rep)
+    t_out = t0
+    try:
+        k0 = 1 + int(t0 / h)  # Siconos's step counter: 1 at the first step from t = 0
+        for k in range(1, n + 1):
+            kg = k0 + k - 1
+            if not hooks.call("start", kg):
+                break
+            rep = state.last_report = sim.step()
+            state.k = k
+            if kg % freq == 0 or kg == 1:  # Siconos writes the very first step's output too
+                t_out = t0 + k * h
+                rec.record(t_out, rep)
+            if not hooks.call("before_next", kg) or not hooks.call("end", kg):
+                break
+    finally:
+        hooks.close()
+    # Siconos rewrites the static objects at each output: those alive then, with its time
+    rec.statics(t_out, t_out)
     data = io._data
+    if "static" in data:
+        data["static"].resize(0, axis=0)
     for name, ncols in (("static", 9), ("dynamic", 9), ("velocities", 8), ("cf", 26), ("solv", 4)):
         _append(data, name, out[name], ncols)
     io._out.flush()
