@@ -8,11 +8,12 @@ use saltus_numerics::{NumericsError, SolveReport};
 ///
 /// Errors met during a step carry the time `t` of the step's end and the id of the system or
 /// interaction concerned; the state of the [`crate::Nsds`] is then left at the last good step.
+/// [`KernelError::describe`] writes the message with the systems, interactions and times named
+/// by an [`ErrorNames`] (the `Display` form: the kernel's ids, [`KernelIds`]).
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum KernelError {
     /// A system or interaction is malformed (sizes, parameters).
-    #[error("invalid {what}: {reason}")]
     InvalidModel {
         /// Which object.
         what: String,
@@ -20,7 +21,6 @@ pub enum KernelError {
         reason: String,
     },
     /// A (system, relation, law, integrator, problem) combination is not supported.
-    #[error("interaction `{name}` ({id:?}): {reason}")]
     InvalidCombination {
         /// Interaction name.
         name: String,
@@ -30,7 +30,6 @@ pub enum KernelError {
         reason: String,
     },
     /// A system cannot be integrated by the chosen integrator.
-    #[error("dynamical system {ds:?}: {reason}")]
     UnsupportedSystem {
         /// System id.
         ds: DsId,
@@ -38,7 +37,6 @@ pub enum KernelError {
         reason: String,
     },
     /// An option is out of range.
-    #[error("invalid option `{option}`: {reason}")]
     InvalidOption {
         /// Option name.
         option: &'static str,
@@ -46,17 +44,17 @@ pub enum KernelError {
         reason: String,
     },
     /// A user function failed or returned a non-finite value.
-    #[error("at t = {t}: {what}: {source}")]
     UserFn {
         /// Time of the evaluation.
         t: f64,
-        /// Which function (e.g. `"F_ext of ds 0"`).
+        /// Which function (e.g. `"F_ext"`).
         what: String,
+        /// The system or interaction (by index) the function belongs to, when known.
+        owner: Option<u32>,
         /// The user's error.
         source: UserFnError,
     },
     /// The iteration matrix `W` of a system is singular.
-    #[error("at t = {t}: iteration matrix W of {ds:?} is singular")]
     SingularW {
         /// Time.
         t: f64,
@@ -64,7 +62,6 @@ pub enum KernelError {
         ds: DsId,
     },
     /// The numerics solver refused the one-step problem.
-    #[error("at t = {t}: one-step problem: {source}")]
     Numerics {
         /// Time.
         t: f64,
@@ -72,7 +69,6 @@ pub enum KernelError {
         source: NumericsError,
     },
     /// The one-step problem solver did not converge and the policy is [`crate::OnNonConvergence::Fail`].
-    #[error("at t = {t}: one-step problem did not converge ({:?} after {} iterations, residual {:e})", report.status, report.iterations, report.residual)]
     NotConverged {
         /// Time.
         t: f64,
@@ -80,7 +76,6 @@ pub enum KernelError {
         report: SolveReport,
     },
     /// The Newton loop did not converge and the policy is [`crate::OnNonConvergence::Fail`].
-    #[error("at t = {t}: Newton loop did not converge in {iterations} iterations (residual {residual:e})")]
     NewtonNotConverged {
         /// Time.
         t: f64,
@@ -90,7 +85,6 @@ pub enum KernelError {
         residual: f64,
     },
     #[doc = "The ODE integrator of the event-driven simulation failed at `t` (last good state kept)."]
-    #[error("at t = {t}: ODE integrator: {source}")]
     Ode {
         #[doc = "Time reached."]
         t: f64,
@@ -98,7 +92,6 @@ pub enum KernelError {
         source: saltus_numerics::ode::OdeError,
     },
     #[doc = "Too many nonsmooth events without reaching the next time-discretisation event (event-driven; chattering or Zeno)."]
-    #[error("at t = {t}: {count} nonsmooth events without reaching the next time-discretisation event")]
     TooManyEvents {
         #[doc = "Time of the last event."]
         t: f64,
@@ -108,7 +101,6 @@ pub enum KernelError {
     /// Event-driven first-order systems: the mode chosen at a switch has equations for λ that the
     /// engine cannot integrate (relative degree > 1, mixed degrees, time-varying `C` in a
     /// relative-degree-one mode).
-    #[error("at t = {t}: mode with free components {free:?} of the stacked λ is not supported: {reason}")]
     UnsupportedMode {
         /// Time of the switch.
         t: f64,
@@ -118,7 +110,6 @@ pub enum KernelError {
         reason: String,
     },
     /// A solver returned NaN/inf; nothing was written into the state.
-    #[error("at t = {t}: non-finite {what}{}", interaction.map(|i| format!(" for interaction {i:?}")).unwrap_or_default())]
     NonFinite {
         /// Time.
         t: f64,
@@ -127,4 +118,88 @@ pub enum KernelError {
         /// The interaction whose block holds the first non-finite value, if known.
         interaction: Option<InterId>,
     },
+}
+
+/// How [`KernelError::describe`] names the objects of a model and writes times. The defaults are
+/// the kernel's own wording ([`KernelIds`]: ids and Rust's float `Display`); the runtime names
+/// them from the model file.
+pub trait ErrorNames {
+    /// A dynamical system (`dynamical system DsId(0)`).
+    fn ds(&self, id: DsId) -> String {
+        format!("dynamical system {id:?}")
+    }
+    /// An interaction, with the name the error carries when it has one (`interaction `f` (InterId(0))`).
+    fn interaction(&self, id: InterId, name: Option<&str>) -> String {
+        match name {
+            Some(n) => format!("interaction `{n}` ({id:?})"),
+            None => format!("interaction {id:?}"),
+        }
+    }
+    /// A time (`0.000001`).
+    fn time(&self, t: f64) -> String {
+        format!("{t}")
+    }
+    /// A user function's error (`user function failed: …`).
+    fn user_error(&self, e: &UserFnError) -> String {
+        e.to_string()
+    }
+    /// What follows a user function's description to say whose it is (` (object #3)`).
+    fn owner(&self, owner: u32) -> String {
+        format!(" (object #{owner})")
+    }
+}
+
+/// The kernel's own names: ids, Rust's float `Display` (the `Display` form of [`KernelError`]).
+pub struct KernelIds;
+
+impl ErrorNames for KernelIds {}
+
+impl KernelError {
+    /// The message, with systems, interactions and times written by `n`.
+    pub fn describe(&self, n: &dyn ErrorNames) -> String {
+        let at = |t: f64| format!("at t = {}: ", n.time(t));
+        match self {
+            KernelError::InvalidModel { what, reason } => format!("invalid {what}: {reason}"),
+            KernelError::InvalidCombination { name, id, reason } => {
+                format!("{}: {reason}", n.interaction(*id, Some(name)))
+            }
+            KernelError::UnsupportedSystem { ds, reason } => format!("{}: {reason}", n.ds(*ds)),
+            KernelError::InvalidOption { option, reason } => format!("invalid option `{option}`: {reason}"),
+            KernelError::UserFn { t, what, owner, source } => {
+                let whose = owner.map(|o| n.owner(o)).unwrap_or_default();
+                format!("{}{what}{whose}: {}", at(*t), n.user_error(source))
+            }
+            KernelError::SingularW { t, ds } => {
+                format!("{}the iteration matrix W of {} is singular", at(*t), n.ds(*ds))
+            }
+            KernelError::Numerics { t, source } => format!("{}one-step problem: {source}", at(*t)),
+            KernelError::NotConverged { t, report } => format!(
+                "{}one-step problem did not converge ({:?} after {} iterations, residual {:e})",
+                at(*t),
+                report.status,
+                report.iterations,
+                report.residual
+            ),
+            KernelError::NewtonNotConverged { t, iterations, residual } => {
+                format!("{}Newton loop did not converge in {iterations} iterations (residual {residual:e})", at(*t))
+            }
+            KernelError::Ode { t, source } => format!("{}ODE integrator: {source}", at(*t)),
+            KernelError::TooManyEvents { t, count } => {
+                format!("{}{count} nonsmooth events without reaching the next time-discretisation event", at(*t))
+            }
+            KernelError::UnsupportedMode { t, free, reason } => {
+                format!("{}mode with free components {free:?} of the stacked λ is not supported: {reason}", at(*t))
+            }
+            KernelError::NonFinite { t, what, interaction } => {
+                let whose = interaction.map(|i| format!(" for {}", n.interaction(i, None))).unwrap_or_default();
+                format!("{}non-finite {what}{whose}", at(*t))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(&KernelIds))
+    }
 }

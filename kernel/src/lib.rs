@@ -32,7 +32,7 @@ pub mod solvers {
     pub use saltus_numerics::{avi, fc, gmp, lcp, mlcp, relay};
 }
 
-pub use error::KernelError;
+pub use error::{ErrorNames, KernelError, KernelIds};
 pub use model::ds::{
     DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
     LagrangianLinearTiDs, Mass,

@@ -216,7 +216,7 @@ fn user_function_failures_are_typed_errors() {
             }
         };
         match err {
-            KernelError::UserFn { t, what, source } => {
+            KernelError::UserFn { t, what, source, .. } => {
                 assert!(t > 0.0 && what.contains("wrt λ"), "{what}");
                 assert!(source.message.contains(if nan { "finite" } else { "out of range" }), "{}", source.message);
             }

@@ -187,7 +187,7 @@ impl UserEvent {
         let EventAction::Reset(r) = &self.action else { return Ok(false) };
         let mut out = s.to_vec();
         let what = format!("reset of event `{}`", self.name);
-        r(t, s, &mut out).map_err(|source| KernelError::UserFn { t, what: what.clone(), source })?;
+        r(t, s, &mut out).map_err(|source| KernelError::UserFn { t, owner: None, what: what.clone(), source })?;
         if out.iter().any(|x| !x.is_finite()) {
             return Err(KernelError::NonFinite { t, what: "state after an event reset", interaction: None });
         }

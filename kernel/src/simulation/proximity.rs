@@ -220,7 +220,7 @@ fn outputs(
     }
     let fail = |what: &str| {
         let what = format!("{what} of interaction `{}`", inter.name);
-        move |source| KernelError::UserFn { t, what, source }
+        move |source| KernelError::UserFn { t, owner: None, what, source }
     };
     let vq = nalgebra::DVectorView::from_slice(v, v.len());
     let [y0, y1] = y;

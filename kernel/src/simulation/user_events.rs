@@ -30,7 +30,7 @@ pub struct EventMonitor {
 }
 
 fn user_fn(t: f64, name: &str, source: crate::UserFnError) -> KernelError {
-    KernelError::UserFn { t, what: format!("event function of `{name}`"), source }
+    KernelError::UserFn { t, owner: None, what: format!("event function of `{name}`"), source }
 }
 
 /// `g_i(t, s)` of every event for the system states `states`.

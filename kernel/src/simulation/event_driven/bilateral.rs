@@ -19,7 +19,12 @@ use nalgebra::DVector;
 const MAX_ITER: usize = 20;
 
 fn ufe(t: f64, e: saltus_numerics::ode::UserFnError) -> KernelError {
-    KernelError::UserFn { t, what: "bilateral projection".into(), source: crate::UserFnError::new(e.to_string()) }
+    KernelError::UserFn {
+        t,
+        owner: None,
+        what: "bilateral projection".into(),
+        source: crate::UserFnError::new(e.to_string()),
+    }
 }
 
 impl Dynamics {

@@ -60,7 +60,7 @@ pub(crate) struct ContactSolution {
 }
 
 fn ufe(t: f64, what: &'static str) -> impl Fn(UserFnError) -> KernelError {
-    move |e| KernelError::UserFn { t, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
+    move |e| KernelError::UserFn { t, owner: None, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
 }
 
 fn mu_of(d: &Dynamics, i: usize) -> f64 {

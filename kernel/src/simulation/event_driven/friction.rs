@@ -152,6 +152,7 @@ impl Dynamics {
             assemble_rc(self, t, q, v, v, &rows, &cols, false, &mut w).map_err(|e| KernelError::UserFn {
                 t,
                 what: "sticking contacts".into(),
+                owner: None,
                 source: crate::UserFnError::new(e.to_string()),
             })?
         };

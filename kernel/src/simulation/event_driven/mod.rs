@@ -419,6 +419,7 @@ impl LagrangianEd {
                     Some((tf, what)) if gave_up => Err(KernelError::UserFn {
                         t: tf,
                         what,
+                        owner: None,
                         source: crate::model::userfn::UserFnError::new(format!(
                             "the integrator could not step past this failure ({e})"
                         )),

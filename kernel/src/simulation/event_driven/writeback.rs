@@ -10,7 +10,7 @@ use crate::KernelError;
 use nalgebra::DVector;
 
 fn ufe(t: f64, what: &str, e: saltus_numerics::ode::UserFnError) -> KernelError {
-    KernelError::UserFn { t, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
+    KernelError::UserFn { t, owner: None, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
 }
 
 impl LagrangianEd {

@@ -353,7 +353,7 @@ pub(crate) fn user_err(
     what: &'static str,
     id: u32,
 ) -> impl FnOnce(crate::model::userfn::UserFnError) -> KernelError {
-    move |source| KernelError::UserFn { t, what: format!("{what} (object #{id})"), source }
+    move |source| KernelError::UserFn { t, what: what.to_string(), owner: Some(id), source }
 }
 
 /// `w += alpha a` for matrices.

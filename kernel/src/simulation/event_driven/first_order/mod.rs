@@ -41,7 +41,7 @@ pub(crate) fn is_first_order(nsds: &Nsds) -> bool {
 }
 
 fn ufe(t: f64, what: &str, e: saltus_numerics::ode::UserFnError) -> KernelError {
-    KernelError::UserFn { t, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
+    KernelError::UserFn { t, owner: None, what: what.into(), source: crate::UserFnError::new(e.to_string()) }
 }
 
 fn ode_err(t: f64) -> impl Fn(saltus_numerics::ode::OdeError) -> KernelError {
