@@ -39,5 +39,6 @@ pub use joints::{Joint, JointId, JointType};
 pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
 pub use shape::{Collider, ShapeDesc};
 pub use simulation::{
-    nsgs, ContactOrder, Formulation, MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, NSGS_ANDERSON_MEMORY,
+    nsgs, Captured, CapturedProblem, ContactOrder, Formulation, MechanicsSimulation, MechanicsStepReport,
+    MoreauJeanOptions, NSGS_ANDERSON_MEMORY,
 };

@@ -20,12 +20,14 @@ use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::matrix::Operator;
 use saltus_numerics::{IterOptions, SolveReport};
 
+mod capture;
 mod events;
 mod gosi;
 mod joint_path;
 mod order;
 mod rolling;
 
+pub use capture::{Captured, CapturedProblem};
 pub use gosi::Formulation;
 pub use order::ContactOrder;
 
@@ -169,7 +171,7 @@ pub struct MechanicsSimulation {
     u: Vec<f64>,
     fc_ws: FcWorkspace,
     capture: bool,
-    captured: Option<(FrictionContact, Vec<f64>)>,
+    captured: Option<Captured>,
     joint_ws: JointWorkspace,
     joint_vel: Vec<(Vector3<f64>, Vector3<f64>)>,
     joint_mid: Vec<(Vector3<f64>, Vector3<f64>)>,
@@ -269,16 +271,6 @@ impl MechanicsSimulation {
         b.lifetime.death = b.lifetime.death.min(t);
         Ok(())
     }
-    /// Keep a copy of each step's friction-contact problem and warm start (for solver studies
-    /// and dumps; costs a copy of `W` per step).
-    pub fn set_capture_problem(&mut self, on: bool) {
-        self.capture = on;
-        self.captured = None;
-    }
-    /// The last step's friction-contact problem and its warm start, when captured.
-    pub fn captured_problem(&self) -> Option<&(FrictionContact, Vec<f64>)> {
-        self.captured.as_ref()
-    }
     /// Contacts of the last step (index set 0, sorted by key) with their impulses.
     pub fn contacts(&self) -> &[ContactPoint] {
         &self.contacts
@@ -358,6 +350,7 @@ impl MechanicsSimulation {
     pub fn step(&mut self) -> Result<MechanicsStepReport> {
         let (h, theta) = (self.h, self.opts.theta);
         let t1 = self.t + h;
+        self.captured = None;
         for b in &mut self.model.bodies {
             b.alive = b.lifetime.contains(self.t, h);
         }
@@ -448,13 +441,22 @@ impl MechanicsSimulation {
                 std::mem::take(&mut self.mu),
             )
             .map_err(num)?;
-            if self.capture {
-                self.captured = Some((p.clone(), self.r.clone()));
-            }
+            let r0 = if self.capture { self.r.clone() } else { Vec::new() };
             self.u.clear();
             self.u.resize(3 * n_active, 0.0);
             let rep =
                 solve_with_workspace(&mut self.fc_ws, &p, &mut self.r, &mut self.u, &self.opts.solver).map_err(num)?;
+            if self.capture {
+                self.captured = Some(Captured {
+                    t: t1,
+                    problem: CapturedProblem::Local(p.clone()),
+                    r0,
+                    r: self.r.clone(),
+                    u: self.u.clone(),
+                    v: Vec::new(),
+                    iterations: rep.iterations,
+                });
+            }
             let (w, q, mu) = p.into_parts();
             if let Operator::BlockCsr(w) = w {
                 self.asm.parts = w.into_parts();

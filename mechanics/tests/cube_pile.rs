@@ -28,7 +28,7 @@ fn cubes_come_to_rest_in_the_box_with_the_weight_carried() {
         let (p, _) = sim.captured_problem().unwrap();
         let r: Vec<f64> = sim.contacts().iter().filter(|c| c.active).flat_map(|c| c.impulse.iter().copied()).collect();
         assert_eq!(r.len(), p.size());
-        let e = fc::fc_error(p, &r);
+        let e = fc::fc_error(&p, &r);
         // relative agreement, down to the round-off floor of a normalized error (1e-14)
         worst_mismatch = worst_mismatch.max((e - s.residual).abs() / (s.residual + 1e-14 / 1e-6));
         if s.status.converged() {

@@ -50,3 +50,36 @@ fn fclib_global_files() {
     eprintln!("Box_Stacks: {rep:?}");
     assert!(rep.status.converged(), "{rep:?}");
 }
+
+/// Written and read back: the same problem (W entry for entry, q, μ, M, H, f, w), the info strings
+/// and the solution; the files of the collection round-trip too.
+#[test]
+fn fclib_files_written_read_back() {
+    use saltus_numerics::fc::{FclibInfo, FclibSolution};
+    let Some(d) = test_data_dir() else {
+        eprintln!("test data absent: skipping");
+        return;
+    };
+    let tmp = std::env::temp_dir().join(format!("saltus-fclib-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let info = FclibInfo { title: "t".into(), description: "a\nb".into(), math_info: "m".into() };
+    let p = fc::read_fclib_local(&d.join("numerics/fc3d/Capsules-i125-1213.hdf5")).unwrap();
+    let sol = FclibSolution { r: (0..p.size()).map(|k| k as f64).collect(), u: vec![0.5; p.size()], v: vec![] };
+    let path = tmp.join("local.hdf5");
+    fc::write_fclib_local(&path, &p, &info, Some(&sol), std::slice::from_ref(&sol)).unwrap();
+    let back = fc::read_fclib_local(&path).unwrap();
+    assert_eq!(back.w().to_dense(), p.w().to_dense());
+    assert_eq!((back.q(), back.mu()), (p.q(), p.mu()));
+    let f = hdf5::File::open(&path).unwrap();
+    let title: hdf5::types::VarLenUnicode = f.dataset("fclib_local/info/description").unwrap().read_scalar().unwrap();
+    assert_eq!(title.as_str(), "a\nb");
+    assert_eq!(f.dataset("solution/r").unwrap().read_raw::<f64>().unwrap(), sol.r);
+    assert_eq!(f.dataset("guesses/1/u").unwrap().read_raw::<f64>().unwrap(), sol.u);
+    let g = fc::read_fclib_global(&d.join("numerics/fc3d-global/Box_Stacks-i0122-82-5.hdf5")).unwrap();
+    let path = tmp.join("global.hdf5");
+    fc::write_fclib_global(&path, &g, &info, None, &[]).unwrap();
+    let back = fc::read_fclib_global(&path).unwrap();
+    assert_eq!((back.m().entries.clone(), back.h().entries.clone()), (g.m().entries.clone(), g.h().entries.clone()));
+    assert_eq!((back.q(), back.b(), back.mu()), (g.q(), g.b(), g.mu()));
+    std::fs::remove_dir_all(&tmp).unwrap();
+}

@@ -193,6 +193,20 @@ class MechanicsSimulation:
             body = self.body_names().index(body)
         self._core.remove_body(int(body))
 
+    def set_capture_problem(self, on: bool = True) -> None:
+        """Keep each step's friction-contact problem, warm start and solution (what Siconos's
+        ``FrictionContactTrace`` dumps to FCLib files; a copy of the problem per step)."""
+        self._core.set_capture_problem(bool(on))
+
+    def captured(self) -> Optional[dict]:
+        """The last step's friction-contact problem, when captured and the step solved one:
+        ``t``, ``kind`` (``"local"``: ``u = W r + q``; ``"global"``: ``M v = H r + q``,
+        ``u = Hᵀ v + b``), ``dim``, ``iterations``, ``mu``, ``q``, the warm start ``r0``, the
+        solution ``r``, ``u`` (and ``v``), and the matrices ``W`` or ``M``, ``H`` as dicts
+        ``{"shape", "rows", "cols", "values"}`` of their nonzero entries. Rolling friction and
+        scenes with joints are solved as other problems and not captured."""
+        return self._core.captured()
+
     def user_events(self) -> List[dict]:
         """The user events the last :meth:`step` found: ``{"t", "t_low", "events", "stop", "reset"}``."""
         return self._core.user_events()

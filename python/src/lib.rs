@@ -8,6 +8,7 @@
 //!
 //! No panic crosses into Python: every entry point runs inside [`errors::guard`].
 
+mod capture_py;
 mod errors;
 mod file_sim;
 mod host;

@@ -628,6 +628,14 @@ impl CoreMechanicsSimulation {
         let names: Vec<&str> = self.run.events().iter().map(|e| e.name.as_str()).collect();
         crate::sim::hit_dicts(py, self.run.hits(), &names)
     }
+    /// Keeps each step's friction-contact problem, warm start and solution (for dumps).
+    fn set_capture_problem(&mut self, on: bool) {
+        self.run.sim.set_capture_problem(on);
+    }
+    /// The last step's friction-contact problem (`None` without one): see `captured_dict`.
+    fn captured<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.run.sim.captured().map(|c| crate::capture_py::captured_dict(py, c)).transpose()
+    }
     /// Removes body `i` from the next step on (its time of death becomes now).
     fn remove_body(&mut self, i: usize) -> PyResult<()> {
         if i >= self.run.sim.model.bodies.len() {

@@ -23,6 +23,7 @@
 //! Not combined (yet) with joints or rolling friction: numerics has no global generic-mechanical
 //! or global rolling solver ([`MechanicsError::Unsupported`]).
 
+use super::capture::{Captured, CapturedProblem};
 use super::MechanicsSimulation;
 use crate::assembly::NO_BODY;
 use crate::body::BodyKind;
@@ -269,7 +270,19 @@ impl MechanicsSimulation {
         gw.v.resize(n, 0.0);
         gw.u.clear();
         gw.u.resize(3 * n_active, 0.0);
+        let r0 = if self.capture { self.r.clone() } else { Vec::new() };
         let rep = solve_global(&p, &mut self.r, &mut gw.u, &mut gw.v, solver).map_err(num)?;
+        if self.capture {
+            self.captured = Some(Captured {
+                t: t + self.h,
+                problem: CapturedProblem::Global(p.clone()),
+                r0,
+                r: self.r.clone(),
+                u: gw.u.clone(),
+                v: gw.v.clone(),
+                iterations: rep.iterations,
+            });
+        }
         if !rep.status.converged() && self.opts.on_non_convergence == OnNonConvergence::Fail {
             let name = match solver {
                 GfcSolver::Condensed(s) => s.name(),

@@ -1,4 +1,4 @@
-//! FCLib HDF5 readers (`siconos-dat-formats.md` §9), behind the `hdf5` cargo feature.
+//! FCLib HDF5 readers and writers (`siconos-dat-formats.md` §9), behind the `hdf5` cargo feature.
 //!
 //! `/fclib_local`: `spacedim`, `W/` (sparse group), `vectors/{q, mu}`;
 //! `/fclib_global`: `spacedim`, `M/`, `H/`, `vectors/{f, w, mu}` (`q := f`, `b := w`).
@@ -111,4 +111,165 @@ pub fn read_fclib_global(path: &std::path::Path) -> Result<GlobalFrictionContact
     let mu = reals(&v, "mu", path)?;
     let _ = RawMatrix::Dense; // same storage conventions as the .dat reader
     GlobalFrictionContact::new(dim, m, h, q, b, mu)
+}
+
+/// The `info` group of an FCLib problem: its title, description and mathematical notes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FclibInfo {
+    /// `info/title`.
+    pub title: String,
+    /// `info/description`.
+    pub description: String,
+    /// `info/math_info`.
+    pub math_info: String,
+}
+
+/// A solution or a guess of an FCLib problem: reactions `r`, local velocities `u` and, for a
+/// global problem, velocities `v` (empty for a local one).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FclibSolution {
+    /// Reactions (`d` per contact).
+    pub r: Vec<f64>,
+    /// Local velocities `u`.
+    pub u: Vec<f64>,
+    /// Global velocities `v`.
+    pub v: Vec<f64>,
+}
+
+type H5 = hdf5::Result<()>;
+
+fn put_ints(g: &hdf5::Group, name: &str, v: &[i32]) -> H5 {
+    g.new_dataset_builder().with_data(v).create(name).map(|_| ())
+}
+
+fn put_reals(g: &hdf5::Group, name: &str, v: &[f64]) -> H5 {
+    g.new_dataset_builder().with_data(v).create(name).map(|_| ())
+}
+
+fn put_text(g: &hdf5::Group, name: &str, text: &str) -> H5 {
+    // HDF5 strings cannot hold NUL: it is dropped
+    let v: hdf5::types::VarLenUnicode = text.replace('\0', "").parse().unwrap_or_default();
+    g.new_dataset::<hdf5::types::VarLenUnicode>().shape(()).create(name)?.write_scalar(&v)
+}
+
+fn int(v: usize) -> i32 {
+    i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+/// A sparse matrix group: compressed rows (`nz = −2`) when `csr` holds the row pointers, else
+/// triplets (`nz` ≥ 0, `i` = rows, `p` = columns).
+fn put_sparse(g: &hdf5::Group, m: usize, n: usize, rows: &[i32], cols: &[i32], x: &[f64], csr: bool) -> H5 {
+    put_ints(g, "m", &[int(m)])?;
+    put_ints(g, "n", &[int(n)])?;
+    put_ints(g, "nz", &[if csr { -2 } else { int(x.len()) }])?;
+    put_ints(g, "nzmax", &[int(x.len())])?;
+    put_ints(g, "p", if csr { rows } else { cols })?;
+    put_ints(g, "i", if csr { cols } else { rows })?;
+    put_reals(g, "x", x)
+}
+
+/// `W` in compressed rows: the nonzero entries of each scalar row in column order.
+fn w_csr(w: &Operator) -> (Vec<i32>, Vec<i32>, Vec<f64>) {
+    let (mut ptr, mut col, mut x) = (vec![0i32; w.nrows() + 1], Vec::new(), Vec::new());
+    w.for_each_nonzero(|i, j, v| {
+        ptr[i + 1] += 1;
+        col.push(int(j));
+        x.push(v);
+    });
+    for i in 0..w.nrows() {
+        ptr[i + 1] += ptr[i];
+    }
+    (ptr, col, x)
+}
+
+fn triplets(t: &Triplets) -> (Vec<i32>, Vec<i32>, Vec<f64>) {
+    let rows = t.entries.iter().map(|e| int(e.0)).collect();
+    let cols = t.entries.iter().map(|e| int(e.1)).collect();
+    (rows, cols, t.entries.iter().map(|e| e.2).collect())
+}
+
+fn put_info(g: &hdf5::Group, info: &FclibInfo) -> H5 {
+    let i = g.create_group("info")?;
+    put_text(&i, "title", &info.title)?;
+    put_text(&i, "description", &info.description)?;
+    put_text(&i, "math_info", &info.math_info)
+}
+
+fn put_solution(g: &hdf5::Group, s: &FclibSolution) -> H5 {
+    put_reals(g, "r", &s.r)?;
+    put_reals(g, "u", &s.u)?;
+    if !s.v.is_empty() {
+        put_reals(g, "v", &s.v)?;
+    }
+    Ok(())
+}
+
+/// `/solution` and `/guesses` (FCLib's `fclib_write_solution`, `fclib_write_guesses`).
+fn put_solutions(f: &hdf5::File, solution: Option<&FclibSolution>, guesses: &[FclibSolution]) -> H5 {
+    if let Some(s) = solution {
+        put_solution(&f.create_group("solution")?, s)?;
+    }
+    if !guesses.is_empty() {
+        let g = f.create_group("guesses")?;
+        put_ints(&g, "number_of_guesses", &[int(guesses.len())])?;
+        for (k, s) in guesses.iter().enumerate() {
+            put_solution(&g.create_group(&(k + 1).to_string())?, s)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes a local problem as `/fclib_local` (`W` in compressed rows, exact zeros dropped), with
+/// its `info`, and optionally a solution and guesses: what [`read_fclib_local`] and Siconos's
+/// `frictionContact_fclib_read` read back. The file is replaced.
+pub fn write_fclib_local(
+    path: &std::path::Path,
+    p: &FrictionContact,
+    info: &FclibInfo,
+    solution: Option<&FclibSolution>,
+    guesses: &[FclibSolution],
+) -> Result<()> {
+    let write = || -> H5 {
+        let f = hdf5::File::create(path)?;
+        let g = f.create_group("fclib_local")?;
+        put_ints(&g, "spacedim", &[int(p.dim())])?;
+        let (ptr, col, x) = w_csr(p.w());
+        let n = p.size();
+        put_sparse(&g.create_group("W")?, n, n, &ptr, &col, &x, true)?;
+        let v = g.create_group("vectors")?;
+        put_reals(&v, "q", p.q())?;
+        put_reals(&v, "mu", p.mu())?;
+        put_info(&g, info)?;
+        put_solutions(&f, solution, guesses)
+    };
+    write().map_err(|e| err(path, "write", e))
+}
+
+/// Writes a global problem as `/fclib_global` (`M`, `H` as triplets; `f := q`, `w := b`), with
+/// its `info`, and optionally a solution and guesses: what [`read_fclib_global`] reads back.
+/// The file is replaced.
+pub fn write_fclib_global(
+    path: &std::path::Path,
+    p: &GlobalFrictionContact,
+    info: &FclibInfo,
+    solution: Option<&FclibSolution>,
+    guesses: &[FclibSolution],
+) -> Result<()> {
+    let write = || -> H5 {
+        let f = hdf5::File::create(path)?;
+        let g = f.create_group("fclib_global")?;
+        put_ints(&g, "spacedim", &[int(p.dim())])?;
+        let (m, h) = (p.m(), p.h());
+        let (r, c, x) = triplets(m);
+        put_sparse(&g.create_group("M")?, m.nrows, m.ncols, &r, &c, &x, false)?;
+        let (r, c, x) = triplets(h);
+        put_sparse(&g.create_group("H")?, h.nrows, h.ncols, &r, &c, &x, false)?;
+        let v = g.create_group("vectors")?;
+        put_reals(&v, "f", p.q())?;
+        put_reals(&v, "w", p.b())?;
+        put_reals(&v, "mu", p.mu())?;
+        put_info(&g, info)?;
+        put_solutions(&f, solution, guesses)
+    };
+    write().map_err(|e| err(path, "write", e))
 }

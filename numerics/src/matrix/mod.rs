@@ -64,6 +64,38 @@ impl Operator {
             }),
         }
     }
+    /// Calls `f(i, j, a_ij)` for every nonzero entry, row by row (columns in increasing order
+    /// within a block row's blocks).
+    pub fn for_each_nonzero(&self, mut f: impl FnMut(usize, usize, f64)) {
+        match self {
+            Operator::Dense(a) => {
+                for i in 0..a.nrows() {
+                    for j in 0..a.ncols() {
+                        if a[(i, j)] != 0.0 {
+                            f(i, j, a[(i, j)]);
+                        }
+                    }
+                }
+            }
+            Operator::BlockCsr(b) => {
+                let (rs, cs) = (b.row_starts(), b.col_starts());
+                for r in 0..b.n_block_rows() {
+                    let h = rs[r + 1] - rs[r];
+                    for i in 0..h {
+                        for k in b.row_blocks(r) {
+                            let c = b.block_col(k);
+                            let v = b.block_values(k);
+                            for j in 0..cs[c + 1] - cs[c] {
+                                if v[i + j * h] != 0.0 {
+                                    f(rs[r] + i, cs[c] + j, v[i + j * h]);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
     /// A dense copy.
     pub fn to_dense(&self) -> DMatrix<f64> {
         match self {

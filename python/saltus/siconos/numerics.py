@@ -373,6 +373,97 @@ def globalFrictionContact_fclib_read(path) -> GlobalFrictionContactProblem:
     return GlobalFrictionContactProblem(dim, M, H, q, b, mu)
 
 
+def _fclib_put(g, name: str, data) -> None:
+    g.create_dataset(name, data=data)
+
+
+def _fclib_put_sparse(g, A, csr: bool) -> None:
+    """``A`` as an FCLib sparse group: compressed rows (``nz = -2``) or triplets (``nz`` >= 0,
+    ``i`` rows, ``p`` columns)."""
+    import scipy.sparse as sp
+
+    if csr:
+        A = sp.csr_matrix(A)
+        A.eliminate_zeros()
+        p, i, x, nz = A.indptr, A.indices, A.data, -2
+    else:
+        A = sp.coo_matrix(A)
+        p, i, x, nz = A.col, A.row, A.data, A.nnz
+    m, n = A.shape
+    for k, v in (("m", m), ("n", n), ("nz", nz), ("nzmax", len(x))):
+        _fclib_put(g, k, np.array([v], dtype=np.int32))
+    _fclib_put(g, "p", np.asarray(p, dtype=np.int32))
+    _fclib_put(g, "i", np.asarray(i, dtype=np.int32))
+    _fclib_put(g, "x", np.asarray(x, dtype=np.float64))
+
+
+def _fclib_file(path):
+    try:
+        import h5py
+    except ImportError as e:
+        raise_unsupported("FCLib files without h5py", f"pip install h5py ({e})")
+    return h5py.File(path, "w")
+
+
+def _fclib_info(g, title: str, description: str, math_info: str) -> None:
+    info = g.create_group("info")
+    for k, v in (("title", title), ("description", description), ("math_info", math_info)):
+        info.create_dataset(k, data=str(v))
+
+
+def frictionContact_fclib_write(problem, title, description, mathInfo, path, ndof: int = -1) -> int:
+    """Writes a local friction-contact problem as an FCLib file (``/fclib_local``: ``W`` in
+    compressed rows, ``vectors/q``, ``vectors/mu``, ``info``), replacing it; returns 1 as Siconos.
+    ``ndof`` (the number of degrees of freedom, for the file's statistics) is recorded in
+    ``info`` as Siconos's attribute ``numberOfDegreeOfFreedom`` when given."""
+    with _fclib_file(path) as f:
+        g = f.create_group("fclib_local")
+        _fclib_put(g, "spacedim", np.array([int(problem.dimension)], dtype=np.int32))
+        _fclib_put_sparse(g.create_group("W"), problem.M, csr=True)
+        v = g.create_group("vectors")
+        _fclib_put(v, "q", np.asarray(problem.q, dtype=np.float64))
+        _fclib_put(v, "mu", np.asarray(problem.mu, dtype=np.float64))
+        _fclib_info(g, title, description, mathInfo)
+        if ndof is not None and int(ndof) >= 0:
+            g["info"].attrs["numberOfDegreeOfFreedom"] = int(ndof)
+    return 1
+
+
+def globalFrictionContact_fclib_write(problem, title, description, mathInfo, path) -> int:
+    """Writes a global problem as an FCLib file (``/fclib_global``: ``M``, ``H`` as triplets,
+    ``vectors/f`` = ``q``, ``vectors/w`` = ``b``, ``vectors/mu``, ``info``), replacing it."""
+    with _fclib_file(path) as f:
+        g = f.create_group("fclib_global")
+        _fclib_put(g, "spacedim", np.array([int(problem.dimension)], dtype=np.int32))
+        _fclib_put_sparse(g.create_group("M"), problem.M, csr=False)
+        _fclib_put_sparse(g.create_group("H"), problem.H, csr=False)
+        v = g.create_group("vectors")
+        for k, x in (("f", problem.q), ("w", problem.b), ("mu", problem.mu)):
+            _fclib_put(v, k, np.asarray(x, dtype=np.float64))
+        _fclib_info(g, title, description, mathInfo)
+    return 1
+
+
+def fclib_write_solutions(path, solution=None, guesses=()) -> None:
+    """Adds ``/solution`` and ``/guesses`` (dicts with ``r``, ``u`` and, global, ``v``) to an
+    FCLib file (FCLib's ``fclib_write_solution`` and ``fclib_write_guesses``)."""
+    import h5py
+
+    def put(g, s):
+        for k in ("r", "u", "v"):
+            if s.get(k) is not None:
+                g.create_dataset(k, data=np.asarray(s[k], dtype=np.float64))
+
+    with h5py.File(path, "a") as f:
+        if solution is not None:
+            put(f.create_group("solution"), solution)
+        if guesses:
+            g = f.create_group("guesses")
+            g.create_dataset("number_of_guesses", data=np.array([len(guesses)], dtype=np.int32))
+            for k, s in enumerate(guesses):
+                put(g.create_group(str(k + 1)), s)
+
+
 def numerics_set_verbose(level: int) -> None:
     """Accepted (Saltus's solvers print nothing)."""
 

@@ -31,7 +31,7 @@ _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, ou
                  projection_tolerance_unilateral=1e-8, projection_itermax=20,
                  constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
                  set_external_forces=None, start_run_iteration_hook=None, before_next_step_iteration_hook=None,
-                 end_run_iteration_hook=None)
+                 end_run_iteration_hook=None, friction_contact_trace_params=None)
 _REFUSED = {
     "controller": "controllers",
     "interaction_manager": "a user interaction manager",
@@ -39,7 +39,6 @@ _REFUSED = {
     "shape_class": "user shape classes",
     "face_class": "face contactor classes",
     "edge_class": "edge contactor classes",
-    "friction_contact_trace_params": "friction-contact traces (FCLib output)",
     "exit_tolerance": "exit_tolerance",
     "output_backup": "output backups",
     "output_backup_frequency": "output backups",
@@ -517,6 +516,12 @@ def run(io, kw: Dict) -> None:
                   args["end_run_iteration_hook"])
     state.contact_rows = lambda index_set: ([] if state.last_report is None else
                                             rec.contact_rows(state.t, state.last_report, index_set))
+    tracer = None
+    if args["friction_contact_trace_params"] is not None:
+        from .FrictionContactTrace import Tracer
+
+        tracer = Tracer(args["friction_contact_trace_params"], max_iter)
+        sim.set_capture_problem(True)
     rec.record(t0, None, t0 + h if n > 0 else t0)  # the bodies of the first step
     t_out = t0
     try:
@@ -527,6 +532,8 @@ def run(io, kw: Dict) -> None:
                 break
             rep = state.last_report = sim.step()
             state.k = k
+            if tracer is not None:
+                tracer.after_step(sim)
             if kg % freq == 0 or kg == 1:  # Siconos writes the very first step's output too
                 t_out = t0 + k * h
                 rec.record(t_out, rep)
