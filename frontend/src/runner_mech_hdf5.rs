@@ -70,6 +70,7 @@ pub fn run(
     let mut run = MechRun::new(sim, built.t0, built.h, built.steps)
         .with_events(built.events.clone())
         .map_err(|e| fail(e.to_string(), 1))?
+        .with_trace(built.trace.clone())
         .with_scene_sink(Box::new(sink));
     let opts = RunOptions { every, quiet: a.quiet, strict: a.strict, stop };
     let mut bar = Bar::new(run.total(), run.unit(), a.quiet);

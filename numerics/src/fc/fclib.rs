@@ -125,7 +125,7 @@ pub struct FclibInfo {
 }
 
 /// A solution or a guess of an FCLib problem: reactions `r`, local velocities `u` and, for a
-/// global problem, velocities `v` (empty for a local one).
+/// global problem, velocities `v` (an empty vector is not written).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FclibSolution {
     /// Reactions (`d` per contact).
@@ -197,7 +197,9 @@ fn put_info(g: &hdf5::Group, info: &FclibInfo) -> H5 {
 
 fn put_solution(g: &hdf5::Group, s: &FclibSolution) -> H5 {
     put_reals(g, "r", &s.r)?;
-    put_reals(g, "u", &s.u)?;
+    if !s.u.is_empty() {
+        put_reals(g, "u", &s.u)?;
+    }
     if !s.v.is_empty() {
         put_reals(g, "v", &s.v)?;
     }
@@ -272,4 +274,14 @@ pub fn write_fclib_global(
         put_solutions(&f, solution, guesses)
     };
     write().map_err(|e| err(path, "write", e))
+}
+
+/// Reads `/solution` (or, with `guess = Some(k)`, `/guesses/k`, from 1) of an FCLib file:
+/// `None` when the file has none; absent vectors are empty.
+pub fn read_fclib_solution(path: &std::path::Path, guess: Option<usize>) -> Result<Option<FclibSolution>> {
+    let f = hdf5::File::open(path).map_err(|e| err(path, "open", e))?;
+    let name = guess.map_or_else(|| "solution".to_string(), |k| format!("guesses/{k}"));
+    let Ok(g) = f.group(&name) else { return Ok(None) };
+    let get = |k: &str| if g.link_exists(k) { reals(&g, k, path) } else { Ok(vec![]) };
+    Ok(Some(FclibSolution { r: get("r")?, u: get("u")?, v: get("v")? }))
 }

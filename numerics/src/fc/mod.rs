@@ -33,7 +33,10 @@ mod sparse_lu;
 pub mod vi;
 
 #[cfg(feature = "hdf5")]
-pub use fclib::{read_fclib_global, read_fclib_local, write_fclib_global, write_fclib_local, FclibInfo, FclibSolution};
+pub use fclib::{
+    read_fclib_global, read_fclib_local, read_fclib_solution, write_fclib_global, write_fclib_local, FclibInfo,
+    FclibSolution,
+};
 pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalFrictionContact, GFC_SOLVERS};
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;

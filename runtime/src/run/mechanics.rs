@@ -26,6 +26,7 @@
 
 use crate::drive::{Advanced, Flow, NotConverged, Sinks, Stepper, Stopped, Summary};
 use crate::output::{RowSink, TargetError};
+use crate::run::trace::FcTrace;
 use crate::step_time::StepClock;
 use crate::xml::convert_mech::MechanicsBuilt;
 use saltus_kernel::{EventMonitor, KernelError, UserEvent, UserEventHit};
@@ -161,6 +162,7 @@ pub struct MechRun {
     events: Option<EventMonitor>,
     hits: Vec<UserEventHit>,
     stopped: bool,
+    trace: Option<FcTrace>,
 }
 
 impl MechRun {
@@ -178,6 +180,7 @@ impl MechRun {
             events: None,
             hits: Vec::new(),
             stopped: false,
+            trace: None,
         }
     }
     /// Watches user events on the bodies from now on (none: no `event` column).
@@ -228,13 +231,23 @@ impl MechRun {
     pub fn last_report(&self) -> Option<&MechanicsStepReport> {
         self.last.as_ref()
     }
-    /// A run of `built` from its initial state, with its user events.
+    /// A run of `built` from its initial state, with its user events and its trace.
     pub fn from_built(built: &MechanicsBuilt) -> saltus_mechanics::Result<MechRun> {
         let run = MechRun::new(built.simulation()?, built.t0, built.h, built.steps);
-        run.with_events(built.events.clone()).map_err(|e| saltus_mechanics::MechanicsError::InvalidModel {
-            what: "user events".into(),
-            reason: e.to_string(),
-        })
+        let run = run.with_events(built.events.clone()).map_err(|e| {
+            saltus_mechanics::MechanicsError::InvalidModel { what: "user events".into(), reason: e.to_string() }
+        })?;
+        Ok(run.with_trace(built.trace.clone()))
+    }
+    /// Dumps the friction-contact problems of the steps `trace` chooses (FCLib files).
+    pub fn with_trace(mut self, trace: Option<FcTrace>) -> MechRun {
+        self.sim.set_capture_problem(trace.is_some());
+        self.trace = trace;
+        self
+    }
+    /// The trace, with the files it wrote.
+    pub fn trace(&self) -> Option<&FcTrace> {
+        self.trace.as_ref()
     }
     /// The exact decimal time of step `k` (`t0 + k h`).
     pub fn step_time(&self, k: u64) -> f64 {
@@ -277,6 +290,9 @@ impl Stepper for MechRun {
     }
     fn advance(&mut self, sum: &mut Summary) -> Result<Advanced, Stopped> {
         let rep = self.sim.step().map_err(|e| Stopped::Mechanics(Box::new(e)))?;
+        if let Some(trace) = &mut self.trace {
+            trace.after_step(&self.sim)?;
+        }
         let mut nc = None;
         if let Some(s) = &rep.solver {
             sum.nonsmooth_steps += 1;

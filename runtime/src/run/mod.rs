@@ -14,3 +14,4 @@ pub mod events;
 pub mod kernel;
 pub mod mechanics;
 pub mod nullspace;
+pub mod trace;

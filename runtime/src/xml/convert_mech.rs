@@ -38,6 +38,8 @@ pub struct MechanicsBuilt {
     pub every: Option<u64>,
     /// User events on bodies (`<Events>`; an event's `ds` names a body).
     pub events: Vec<UserEvent>,
+    /// `<FrictionContactTrace>`: FCLib dumps of chosen steps.
+    pub trace: Option<crate::run::trace::FcTrace>,
 }
 
 impl MechanicsBuilt {
@@ -408,7 +410,9 @@ pub fn build_mechanics_with(
     if every == Some(0) {
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
     }
-    let mut built = MechanicsBuilt { model, options, t0, t_end, h, steps: steps_f as u64, every, events: Vec::new() };
+    let trace = super::convert_mech_sim::trace(m)?;
+    let mut built =
+        MechanicsBuilt { model, options, t0, t_end, h, steps: steps_f as u64, every, events: Vec::new(), trace };
     let sim = built.simulation().map_err(|e| m.error_at("Simulation", e.to_string()))?;
     if let Some(ev) = &mf.events {
         built.events = body_events(&mut binder, ev, &sim)?;

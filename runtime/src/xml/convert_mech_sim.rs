@@ -247,3 +247,22 @@ fn projection(m: &LoadedModel, s: &SimulationSpec, has_joints: bool) -> Result<J
     }
     Ok(o)
 }
+
+/// `<FrictionContactTrace>` of the `<Simulation>` (see [`crate::run::trace`]); refused in a build
+/// without the `hdf5` feature (FCLib files are HDF5).
+pub(super) fn trace(m: &LoadedModel) -> Result<Option<crate::run::trace::FcTrace>, ModelError> {
+    let Some(t) = m.model.simulation.as_ref().and_then(|s| s.trace.as_ref()) else { return Ok(None) };
+    let path = "Simulation/FrictionContactTrace";
+    if !cfg!(feature = "hdf5") {
+        return Err(m.error_at(path, "FCLib dumps are HDF5 files: this saltus was built without the `hdf5` feature"));
+    }
+    if t.file.trim().is_empty() {
+        return Err(m.error_at(path, "`file` (the dumps' path prefix) is empty"));
+    }
+    if let Some(p) = t.probability.filter(|p| !(*p > 0.0 && *p <= 1.0)) {
+        return Err(m.error_at(path, format!("probability must be in (0, 1], got {}", plain(p))));
+    }
+    let text = |s: &Option<String>| s.clone().unwrap_or_default();
+    let info = [text(&t.title), text(&t.description), text(&t.math_info)];
+    Ok(Some(crate::run::trace::FcTrace::new(t.file.clone(), t.itermax, t.probability, t.seed.unwrap_or(0), info)))
+}

@@ -372,6 +372,12 @@ pub fn build_simulation(
         }
         newton.validate().map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     }
+    if s.trace.is_some() {
+        return Err(m.error_at(
+            "Simulation/FrictionContactTrace",
+            "<FrictionContactTrace> dumps the friction-contact problems of <Mechanics> scenes only",
+        ));
+    }
     let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
     let ts = ts.with_options(opts).map_err(|e| m.error_at(osnsp_path, kernel_msg(&e)))?;
     let ts = ts.with_newton(newton).map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;

@@ -22,6 +22,29 @@ pub struct SimulationSpec {
     /// Simmath's constraint tolerances as the projection's stopping test (needs `<Projection>`).
     #[serde(rename = "Accuracy", default, skip_serializing_if = "is_none")]
     pub accuracy: Option<TsAccuracySpec>,
+    /// `<Mechanics>` scenes: FCLib dumps of chosen steps' friction-contact problems.
+    #[serde(rename = "FrictionContactTrace", default, skip_serializing_if = "is_none")]
+    pub trace: Option<FcTraceSpec>,
+}
+
+/// `<FrictionContactTrace file itermax probability seed title description math_info>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FcTraceSpec {
+    #[serde(rename = "@file")]
+    pub file: String,
+    #[serde(rename = "@itermax", default, skip_serializing_if = "is_none")]
+    pub itermax: Option<usize>,
+    #[serde(rename = "@probability", default, skip_serializing_if = "is_none")]
+    pub probability: Option<f64>,
+    #[serde(rename = "@seed", default, skip_serializing_if = "is_none")]
+    pub seed: Option<u64>,
+    #[serde(rename = "@title", default, skip_serializing_if = "is_none")]
+    pub title: Option<String>,
+    #[serde(rename = "@description", default, skip_serializing_if = "is_none")]
+    pub description: Option<String>,
+    #[serde(rename = "@math_info", default, skip_serializing_if = "is_none")]
+    pub math_info: Option<String>,
 }
 
 /// `<Accuracy alpha constraint_tol norm>` of a time-stepping `<Simulation>`: the projection
