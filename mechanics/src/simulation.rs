@@ -271,6 +271,13 @@ impl MechanicsSimulation {
         b.lifetime.death = b.lifetime.death.min(t);
         Ok(())
     }
+    /// Adds a body between steps (Siconos `insertDynamicalSystem` during a run): it exists from
+    /// the current time on (its time of birth, if earlier, becomes now), collides from the next
+    /// step, and is numbered after every body so far.
+    pub fn add_body(&mut self, mut d: crate::BodyDesc) -> Result<BodyId> {
+        d.lifetime.birth = d.lifetime.birth.max(self.t);
+        self.model.add_body(d)
+    }
     /// Contacts of the last step (index set 0, sorted by key) with their impulses.
     pub fn contacts(&self) -> &[ContactPoint] {
         &self.contacts

@@ -122,13 +122,53 @@ class Contactor:
     relative_orientation: Sequence[float] = _IDENTITY
 
 
+def _contactor(shapes: Dict[str, "_Shape"], c) -> Tuple[str, List[float], List[float]]:
+    if not isinstance(c, Contactor):
+        c = Contactor(c)
+    s = c.shape
+    if isinstance(s, str):
+        if s not in shapes:
+            raise ModelError(f"invalid contactor: no shape named `{s}`")
+        s = shapes[s]
+    pose = [float(x) for x in c.relative_translation] + [float(x) for x in c.relative_orientation]
+    return (s.kind, list(s.params), pose)
+
+
+def _add_object(core, shapes, name, contactors, translation, orientation, velocity, mass, inertia, density,
+                collision_group, time_of_birth, time_of_death) -> int:
+    """``Scene.add_object`` and ``MechanicsSimulation.add_object``: the core's ``add_body``."""
+    v = [float(x) for x in velocity]
+    if len(v) != 6:
+        raise ModelError(f"invalid body `{name}`: velocity is (vx, vy, vz, wx, wy, wz), got {len(v)} numbers")
+    dynamic = mass is not None or density is not None
+    if mass is not None and inertia is None:
+        raise ModelError(f"invalid body `{name}`: a mass needs an inertia (or give a density)")
+    inert = None if inertia is None else [float(x) for x in np.asarray(inertia, dtype=float).ravel()]
+    return core.add_body(
+        name,
+        "dynamic" if dynamic else "static",
+        [_contactor(shapes, c) for c in contactors],
+        [float(x) for x in translation],
+        [float(x) for x in orientation],
+        v[:3],
+        v[3:],
+        int(collision_group),
+        None if mass is None else float(mass),
+        inert,
+        None if density is None else float(density),
+        None if time_of_birth is None else float(time_of_birth),
+        None if time_of_death is None else float(time_of_death),
+    )
+
+
 class MechanicsSimulation:
     """A running rigid-body simulation (Moreau–Jean + NSGS)."""
 
-    def __init__(self, core, t_end: Optional[float] = None):
+    def __init__(self, core, t_end: Optional[float] = None, shapes: Optional[Dict[str, "_Shape"]] = None):
         self._core = core
         #: Final time of a ready-made scene (``None`` otherwise).
         self.t_end = t_end
+        self._shapes = {} if shapes is None else shapes
 
     @property
     def t(self) -> float:
@@ -184,6 +224,27 @@ class MechanicsSimulation:
             body = self.body_names().index(body)
         a = None if a is None else [float(x) for x in a]
         self._core.add_event(name, int(body), a, float(b), function, direction, action, reset, window)
+
+    def add_object(
+        self,
+        name: str,
+        shapes: Sequence[Union[Contactor, "_Shape", str]],
+        translation: Sequence[float] = (0.0, 0.0, 0.0),
+        orientation: Sequence[float] = _IDENTITY,
+        velocity: Sequence[float] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+        mass: Optional[float] = None,
+        inertia=None,
+        density: Optional[float] = None,
+        collision_group: int = 0,
+        time_of_birth: Optional[float] = None,
+        time_of_death: Optional[float] = None,
+    ) -> int:
+        """Adds a body between steps (as :meth:`Scene.add_object`; shapes by name are those of
+        the scene the simulation was built from): it exists from the current time on (an
+        earlier ``time_of_birth`` becomes now) and collides from the next step; returns its
+        index, after every body so far. The next ``run`` writes its columns."""
+        return _add_object(self._core, self._shapes, name, shapes, translation, orientation, velocity, mass, inertia,
+                           density, collision_group, time_of_birth, time_of_death)
 
     def remove_body(self, body: Union[int, str]) -> None:
         """Removes a body from the next step on (Siconos ``removeDynamicalSystem`` between steps):
@@ -307,15 +368,7 @@ class Scene:
         self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu), float(mu_r))
 
     def _contactor(self, c) -> Tuple[str, List[float], List[float]]:
-        if not isinstance(c, Contactor):
-            c = Contactor(c)
-        s = c.shape
-        if isinstance(s, str):
-            if s not in self._shapes:
-                raise ModelError(f"invalid contactor: no shape named `{s}`")
-            s = self._shapes[s]
-        pose = [float(x) for x in c.relative_translation] + [float(x) for x in c.relative_orientation]
-        return (s.kind, list(s.params), pose)
+        return _contactor(self._shapes, c)
 
     def add_object(
         self,
@@ -339,28 +392,8 @@ class Scene:
         ``add_object(..., time_of_birth=...)``): the body exists from one to the other; before, it
         waits at its initial state, after, it stays where it was, and in neither does it move or
         collide (as Siconos, a step ``[t, t + h]`` includes it when ``birth ≤ t + h < death``)."""
-        v = [float(x) for x in velocity]
-        if len(v) != 6:
-            raise ModelError(f"invalid body `{name}`: velocity is (vx, vy, vz, wx, wy, wz), got {len(v)} numbers")
-        dynamic = mass is not None or density is not None
-        if mass is not None and inertia is None:
-            raise ModelError(f"invalid body `{name}`: a mass needs an inertia (or give a density)")
-        inert = None if inertia is None else [float(x) for x in np.asarray(inertia, dtype=float).ravel()]
-        return self._core.add_body(
-            name,
-            "dynamic" if dynamic else "static",
-            [self._contactor(c) for c in shapes],
-            [float(x) for x in translation],
-            [float(x) for x in orientation],
-            v[:3],
-            v[3:],
-            int(collision_group),
-            None if mass is None else float(mass),
-            inert,
-            None if density is None else float(density),
-            None if time_of_birth is None else float(time_of_birth),
-            None if time_of_death is None else float(time_of_death),
-        )
+        return _add_object(self._core, self._shapes, name, shapes, translation, orientation, velocity, mass, inertia,
+                           density, collision_group, time_of_birth, time_of_death)
 
     def add_joint(
         self,
@@ -501,7 +534,8 @@ class Scene:
         pu = None if projection_tol_unilateral is None else float(projection_tol_unilateral)
         pn = None if projection_max_iter is None else int(projection_max_iter)
         return MechanicsSimulation(
-            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs, pc, pu, pn)
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs, pc, pu, pn),
+            shapes=self._shapes,
         )
 
 

@@ -196,35 +196,8 @@ impl CoreMechanicsModel {
         death: Option<f64>,
     ) -> PyResult<usize> {
         guard(|| {
-            let what = format!("body `{name}`");
-            let mut d = match kind {
-                "dynamic" => BodyDesc::dynamic(name),
-                "static" => BodyDesc::fixed(name),
-                _ => return Err(model_err(&what, format!("kind must be `dynamic` or `static`, got `{kind}`"))),
-            };
-            for (k, (sk, p, at)) in shapes.iter().enumerate() {
-                d = d.shape(shape(sk, p)?, pose(&format!("{what}, shape {k}"), at)?);
-            }
-            d.state = BodyState {
-                position: vec3(&what, &position)?,
-                orientation: quat(&what, &orientation)?,
-                v: vec3(&what, &velocity)?,
-                omega: vec3(&what, &angular_velocity)?,
-            };
-            d = d.group(group).lifetime(birth.unwrap_or(f64::NEG_INFINITY), death.unwrap_or(f64::INFINITY));
-            match (mass, inertia, density) {
-                (Some(m), Some(i), None) => {
-                    let i = match i.len() {
-                        3 => Matrix3::from_diagonal(&Vector3::new(i[0], i[1], i[2])),
-                        9 => Matrix3::from_row_slice(&i),
-                        n => return Err(model_err(&what, format!("inertia takes 3 or 9 numbers, got {n}"))),
-                    };
-                    d = d.mass(m, i);
-                }
-                (None, None, Some(rho)) => d = d.density(rho),
-                (None, None, None) => {}
-                _ => return Err(model_err(&what, "give either mass and inertia, or density")),
-            }
+            let args = BodyArgs { name, kind, shapes, position, orientation, velocity, angular_velocity, group };
+            let d = body_desc(args, mass, inertia, density, birth, death)?;
             Ok(self.model()?.add_body(d).map_err(to_py)?.index())
         })
     }
@@ -456,6 +429,59 @@ impl CoreMechanicsModel {
     }
 }
 
+/// The pose, shapes and kind of a body given from Python.
+struct BodyArgs<'a> {
+    name: &'a str,
+    kind: &'a str,
+    shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
+    position: Vec<f64>,
+    orientation: Vec<f64>,
+    velocity: Vec<f64>,
+    angular_velocity: Vec<f64>,
+    group: u32,
+}
+
+/// The body description of `add_body` (scene or running simulation).
+fn body_desc(
+    a: BodyArgs<'_>,
+    mass: Option<f64>,
+    inertia: Option<Vec<f64>>,
+    density: Option<f64>,
+    birth: Option<f64>,
+    death: Option<f64>,
+) -> PyResult<BodyDesc> {
+    let what = format!("body `{}`", a.name);
+    let mut d = match a.kind {
+        "dynamic" => BodyDesc::dynamic(a.name),
+        "static" => BodyDesc::fixed(a.name),
+        k => return Err(model_err(&what, format!("kind must be `dynamic` or `static`, got `{k}`"))),
+    };
+    for (k, (sk, p, at)) in a.shapes.iter().enumerate() {
+        d = d.shape(shape(sk, p)?, pose(&format!("{what}, shape {k}"), at)?);
+    }
+    d.state = BodyState {
+        position: vec3(&what, &a.position)?,
+        orientation: quat(&what, &a.orientation)?,
+        v: vec3(&what, &a.velocity)?,
+        omega: vec3(&what, &a.angular_velocity)?,
+    };
+    d = d.group(a.group).lifetime(birth.unwrap_or(f64::NEG_INFINITY), death.unwrap_or(f64::INFINITY));
+    match (mass, inertia, density) {
+        (Some(m), Some(i), None) => {
+            let i = match i.len() {
+                3 => Matrix3::from_diagonal(&Vector3::new(i[0], i[1], i[2])),
+                9 => Matrix3::from_row_slice(&i),
+                n => return Err(model_err(&what, format!("inertia takes 3 or 9 numbers, got {n}"))),
+            };
+            d = d.mass(m, i);
+        }
+        (None, None, Some(rho)) => d = d.density(rho),
+        (None, None, None) => {}
+        _ => return Err(model_err(&what, "give either mass and inertia, or density")),
+    }
+    Ok(d)
+}
+
 /// A running rigid-body simulation.
 #[pyclass(module = "saltus._saltus")]
 pub struct CoreMechanicsSimulation {
@@ -635,6 +661,32 @@ impl CoreMechanicsSimulation {
     /// The last step's friction-contact problem (`None` without one): see `captured_dict`.
     fn captured<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         self.run.sim.captured().map(|c| crate::capture_py::captured_dict(py, c)).transpose()
+    }
+    /// Adds a body between steps (arguments as the scene's `add_body`): it exists from now on;
+    /// returns its index.
+    #[pyo3(signature = (name, kind, shapes, position, orientation, velocity, angular_velocity, group=0, mass=None, inertia=None, density=None, birth=None, death=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_body(
+        &mut self,
+        name: &str,
+        kind: &str,
+        shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
+        position: Vec<f64>,
+        orientation: Vec<f64>,
+        velocity: Vec<f64>,
+        angular_velocity: Vec<f64>,
+        group: u32,
+        mass: Option<f64>,
+        inertia: Option<Vec<f64>>,
+        density: Option<f64>,
+        birth: Option<f64>,
+        death: Option<f64>,
+    ) -> PyResult<usize> {
+        guard(|| {
+            let args = BodyArgs { name, kind, shapes, position, orientation, velocity, angular_velocity, group };
+            let d = body_desc(args, mass, inertia, density, birth, death)?;
+            Ok(self.run.sim.add_body(d).map_err(to_py)?.index())
+        })
     }
     /// Removes body `i` from the next step on (its time of death becomes now).
     fn remove_body(&mut self, i: usize) -> PyResult<()> {

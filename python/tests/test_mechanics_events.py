@@ -101,3 +101,30 @@ def test_remove_body_between_steps():
     t = out["t"] - out["t"][0]
     np.testing.assert_allclose(out["upper.z"], z0 - G * t**2 / 2, atol=1e-9)
     assert "lower.alive" in out and out["lower.alive"][-1] == 0
+
+
+def test_add_object_between_steps():
+    """A ball added at t = 0.1 above a resting one: the next run has its columns; it falls
+    freely from its addition (z₀ − g (t − 0.1)²/2, exact for θ = ½) and ends stacked; a shape
+    named in the scene is known to the simulation, a second body of the same name is refused."""
+    scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.0, mu=0.5)
+    scene.add_primitive_shape("Ball", "Sphere", [0.1])
+    scene.add_object("ground", [sm.Plane((0, 0, 1))])
+    scene.add_object("lower", ["Ball"], translation=(0, 0, 0.1), mass=1.0, inertia=[0.004] * 3)
+    h = 1e-3
+    sim = scene.simulation(h=h, theta=0.5, tol=1e-12, max_iter=10000)
+    out = sim.run(t_end=0.1)
+    assert "upper.z" not in out
+    i = sim.add_object("upper", ["Ball"], translation=(0, 0, 1.0), mass=1.0, inertia=[0.004] * 3)
+    assert i == 2 and sim.body_names()[i] == "upper"
+    with pytest.raises(sm.ModelError, match="exists"):
+        sim.add_object("upper", ["Ball"], translation=(0, 0, 2.0), mass=1.0, inertia=[0.004] * 3)
+    out = sim.run(t_end=0.4)
+    t = out["t"] - 0.1
+    fall = out["upper.z"] > 0.3 + 0.02  # above the lower ball's top and the margin
+    assert fall.sum() > 300
+    np.testing.assert_allclose(out["upper.z"][fall], 1.0 - G * t[fall] ** 2 / 2, atol=1e-12)
+    out = sim.run(t_end=2.0)
+    assert out["upper.z"][-1] == pytest.approx(0.3, abs=h * math.sqrt(2 * G * 0.7))
+    assert out["lower.z"][-1] == pytest.approx(0.1, abs=1e-3)
