@@ -144,21 +144,21 @@ def _add_object(core, shapes, name, contactors, translation, orientation, veloci
     if mass is not None and inertia is None:
         raise ModelError(f"invalid body `{name}`: a mass needs an inertia (or give a density)")
     inert = None if inertia is None else [float(x) for x in np.asarray(inertia, dtype=float).ravel()]
-    return core.add_body(
-        name,
-        "dynamic" if dynamic else "static",
-        [_contactor(shapes, c) for c in contactors],
-        [float(x) for x in translation],
-        [float(x) for x in orientation],
-        v[:3],
-        v[3:],
-        int(collision_group),
-        None if mass is None else float(mass),
-        inert,
-        None if density is None else float(density),
-        None if time_of_birth is None else float(time_of_birth),
-        None if time_of_death is None else float(time_of_death),
-    )
+    return core.add_body(dict(
+        name=name,
+        kind="dynamic" if dynamic else "static",
+        shapes=[_contactor(shapes, c) for c in contactors],
+        position=[float(x) for x in translation],
+        orientation=[float(x) for x in orientation],
+        velocity=v[:3],
+        angular_velocity=v[3:],
+        group=int(collision_group),
+        mass=None if mass is None else float(mass),
+        inertia=inert,
+        density=None if density is None else float(density),
+        birth=None if time_of_birth is None else float(time_of_birth),
+        death=None if time_of_death is None else float(time_of_death),
+    ))
 
 
 class MechanicsSimulation:

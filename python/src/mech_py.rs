@@ -175,31 +175,9 @@ impl CoreMechanicsModel {
         guard(|| self.model()?.set_law(g1, g2, ContactLaw::rolling(e, mu, mu_r)).map_err(to_py))
     }
 
-    /// Adds a body; returns its index. `kind` is `dynamic` or `static`; `shapes` a list of
-    /// `(kind, parameters, pose)`; `inertia` 3 (diagonal) or 9 (row-major) numbers.
-    #[pyo3(signature = (name, kind, shapes, position, orientation, velocity, angular_velocity, group=0, mass=None, inertia=None, density=None, birth=None, death=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn add_body(
-        &mut self,
-        name: &str,
-        kind: &str,
-        shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
-        position: Vec<f64>,
-        orientation: Vec<f64>,
-        velocity: Vec<f64>,
-        angular_velocity: Vec<f64>,
-        group: u32,
-        mass: Option<f64>,
-        inertia: Option<Vec<f64>>,
-        density: Option<f64>,
-        birth: Option<f64>,
-        death: Option<f64>,
-    ) -> PyResult<usize> {
-        guard(|| {
-            let args = BodyArgs { name, kind, shapes, position, orientation, velocity, angular_velocity, group };
-            let d = body_desc(args, mass, inertia, density, birth, death)?;
-            Ok(self.model()?.add_body(d).map_err(to_py)?.index())
-        })
+    /// Adds a body (a [`BodySpec`] dict); returns its index.
+    fn add_body(&mut self, spec: BodySpec) -> PyResult<usize> {
+        guard(|| Ok(self.model()?.add_body(body_desc(spec)?).map_err(to_py)?.index()))
     }
 
     /// Adds a joint (Siconos `add_joint`) between bodies `body1` and `body2` (`None`: the world)
@@ -429,31 +407,33 @@ impl CoreMechanicsModel {
     }
 }
 
-/// The pose, shapes and kind of a body given from Python.
-struct BodyArgs<'a> {
-    name: &'a str,
-    kind: &'a str,
+/// A body from Python (a dict): `kind` `dynamic` or `static`; `shapes` a list of
+/// `(kind, parameters, pose)`; `inertia` 3 (diagonal) or 9 (row-major) numbers; `birth`,
+/// `death` its lifetime.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct BodySpec {
+    name: String,
+    kind: String,
     shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
     position: Vec<f64>,
     orientation: Vec<f64>,
     velocity: Vec<f64>,
     angular_velocity: Vec<f64>,
     group: u32,
-}
-
-/// The body description of `add_body` (scene or running simulation).
-fn body_desc(
-    a: BodyArgs<'_>,
     mass: Option<f64>,
     inertia: Option<Vec<f64>>,
     density: Option<f64>,
     birth: Option<f64>,
     death: Option<f64>,
-) -> PyResult<BodyDesc> {
+}
+
+/// The body description of `add_body` (scene or running simulation).
+fn body_desc(a: BodySpec) -> PyResult<BodyDesc> {
     let what = format!("body `{}`", a.name);
-    let mut d = match a.kind {
-        "dynamic" => BodyDesc::dynamic(a.name),
-        "static" => BodyDesc::fixed(a.name),
+    let mut d = match a.kind.as_str() {
+        "dynamic" => BodyDesc::dynamic(&a.name),
+        "static" => BodyDesc::fixed(&a.name),
         k => return Err(model_err(&what, format!("kind must be `dynamic` or `static`, got `{k}`"))),
     };
     for (k, (sk, p, at)) in a.shapes.iter().enumerate() {
@@ -465,8 +445,8 @@ fn body_desc(
         v: vec3(&what, &a.velocity)?,
         omega: vec3(&what, &a.angular_velocity)?,
     };
-    d = d.group(a.group).lifetime(birth.unwrap_or(f64::NEG_INFINITY), death.unwrap_or(f64::INFINITY));
-    match (mass, inertia, density) {
+    d = d.group(a.group).lifetime(a.birth.unwrap_or(f64::NEG_INFINITY), a.death.unwrap_or(f64::INFINITY));
+    match (a.mass, a.inertia, a.density) {
         (Some(m), Some(i), None) => {
             let i = match i.len() {
                 3 => Matrix3::from_diagonal(&Vector3::new(i[0], i[1], i[2])),
@@ -662,31 +642,9 @@ impl CoreMechanicsSimulation {
     fn captured<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         self.run.sim.captured().map(|c| crate::capture_py::captured_dict(py, c)).transpose()
     }
-    /// Adds a body between steps (arguments as the scene's `add_body`): it exists from now on;
-    /// returns its index.
-    #[pyo3(signature = (name, kind, shapes, position, orientation, velocity, angular_velocity, group=0, mass=None, inertia=None, density=None, birth=None, death=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn add_body(
-        &mut self,
-        name: &str,
-        kind: &str,
-        shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
-        position: Vec<f64>,
-        orientation: Vec<f64>,
-        velocity: Vec<f64>,
-        angular_velocity: Vec<f64>,
-        group: u32,
-        mass: Option<f64>,
-        inertia: Option<Vec<f64>>,
-        density: Option<f64>,
-        birth: Option<f64>,
-        death: Option<f64>,
-    ) -> PyResult<usize> {
-        guard(|| {
-            let args = BodyArgs { name, kind, shapes, position, orientation, velocity, angular_velocity, group };
-            let d = body_desc(args, mass, inertia, density, birth, death)?;
-            Ok(self.run.sim.add_body(d).map_err(to_py)?.index())
-        })
+    /// Adds a body (a [`BodySpec`] dict) between steps: it exists from now on; returns its index.
+    fn add_body(&mut self, spec: BodySpec) -> PyResult<usize> {
+        guard(|| Ok(self.run.sim.add_body(body_desc(spec)?).map_err(to_py)?.index()))
     }
     /// Removes body `i` from the next step on (its time of death becomes now).
     fn remove_body(&mut self, i: usize) -> PyResult<()> {

@@ -221,6 +221,28 @@ fn put_solutions(f: &hdf5::File, solution: Option<&FclibSolution>, guesses: &[Fc
     Ok(())
 }
 
+/// An FCLib file with group `name` (`spacedim` = `dim`, what `fill` writes, `info`) and the
+/// solution and guesses; the file is replaced.
+fn write_problem(
+    path: &std::path::Path,
+    name: &str,
+    dim: usize,
+    fill: impl FnOnce(&hdf5::Group) -> H5,
+    info: &FclibInfo,
+    solution: Option<&FclibSolution>,
+    guesses: &[FclibSolution],
+) -> Result<()> {
+    let write = || -> H5 {
+        let f = hdf5::File::create(path)?;
+        let g = f.create_group(name)?;
+        put_ints(&g, "spacedim", &[int(dim)])?;
+        fill(&g)?;
+        put_info(&g, info)?;
+        put_solutions(&f, solution, guesses)
+    };
+    write().map_err(|e| err(path, "write", e))
+}
+
 /// Writes a local problem as `/fclib_local` (`W` in compressed rows, exact zeros dropped), with
 /// its `info`, and optionally a solution and guesses: what [`read_fclib_local`] and Siconos's
 /// `frictionContact_fclib_read` read back. The file is replaced.
@@ -231,20 +253,14 @@ pub fn write_fclib_local(
     solution: Option<&FclibSolution>,
     guesses: &[FclibSolution],
 ) -> Result<()> {
-    let write = || -> H5 {
-        let f = hdf5::File::create(path)?;
-        let g = f.create_group("fclib_local")?;
-        put_ints(&g, "spacedim", &[int(p.dim())])?;
+    let fill = |g: &hdf5::Group| -> H5 {
         let (ptr, col, x) = w_csr(p.w());
-        let n = p.size();
-        put_sparse(&g.create_group("W")?, n, n, &ptr, &col, &x, true)?;
+        put_sparse(&g.create_group("W")?, p.size(), p.size(), &ptr, &col, &x, true)?;
         let v = g.create_group("vectors")?;
         put_reals(&v, "q", p.q())?;
-        put_reals(&v, "mu", p.mu())?;
-        put_info(&g, info)?;
-        put_solutions(&f, solution, guesses)
+        put_reals(&v, "mu", p.mu())
     };
-    write().map_err(|e| err(path, "write", e))
+    write_problem(path, "fclib_local", p.dim(), fill, info, solution, guesses)
 }
 
 /// Writes a global problem as `/fclib_global` (`M`, `H` as triplets; `f := q`, `w := b`), with
@@ -257,23 +273,17 @@ pub fn write_fclib_global(
     solution: Option<&FclibSolution>,
     guesses: &[FclibSolution],
 ) -> Result<()> {
-    let write = || -> H5 {
-        let f = hdf5::File::create(path)?;
-        let g = f.create_group("fclib_global")?;
-        put_ints(&g, "spacedim", &[int(p.dim())])?;
-        let (m, h) = (p.m(), p.h());
-        let (r, c, x) = triplets(m);
-        put_sparse(&g.create_group("M")?, m.nrows, m.ncols, &r, &c, &x, false)?;
-        let (r, c, x) = triplets(h);
-        put_sparse(&g.create_group("H")?, h.nrows, h.ncols, &r, &c, &x, false)?;
+    let fill = |g: &hdf5::Group| -> H5 {
+        for (name, t) in [("M", p.m()), ("H", p.h())] {
+            let (r, c, x) = triplets(t);
+            put_sparse(&g.create_group(name)?, t.nrows, t.ncols, &r, &c, &x, false)?;
+        }
         let v = g.create_group("vectors")?;
         put_reals(&v, "f", p.q())?;
         put_reals(&v, "w", p.b())?;
-        put_reals(&v, "mu", p.mu())?;
-        put_info(&g, info)?;
-        put_solutions(&f, solution, guesses)
+        put_reals(&v, "mu", p.mu())
     };
-    write().map_err(|e| err(path, "write", e))
+    write_problem(path, "fclib_global", p.dim(), fill, info, solution, guesses)
 }
 
 /// Reads `/solution` (or, with `guess = Some(k)`, `/guesses/k`, from 1) of an FCLib file:
