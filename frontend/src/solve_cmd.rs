@@ -38,22 +38,13 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SolveFailure> {
     Ok(files)
 }
 
-/// The command that builds `saltus` with FCLib HDF5 support.
-pub const HDF5_BUILD_LINE: &str =
-    "apt-get install -y libhdf5-dev && cargo build --release -p saltus-frontend --features hdf5";
-
-/// Why `f` cannot be read, found before reading it: a missing file, or an `.hdf5` file in a build
-/// without the `hdf5` feature.
+/// Why `f` cannot be read, found before reading it: a missing or unreadable file.
 fn unreadable(f: &Path) -> Option<String> {
     if let Err(e) = std::fs::metadata(f) {
         return Some(match e.kind() {
             std::io::ErrorKind::NotFound => "not found".into(),
             _ => format!("cannot read it: {e}"),
         });
-    }
-    let hdf5 = f.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("hdf5"));
-    if hdf5 && !cfg!(feature = "hdf5") {
-        return Some(format!("this saltus was built without FCLib HDF5 support; build it with:\n  {HDF5_BUILD_LINE}"));
     }
     None
 }

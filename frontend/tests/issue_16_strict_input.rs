@@ -293,13 +293,11 @@ fn solve_says_not_found_for_a_missing_file() {
     assert!(stderr(&o).contains(&format!("{}: not found", missing.display())), "{}", stderr(&o));
 }
 
-#[cfg(not(feature = "hdf5"))]
 #[test]
-fn solve_on_hdf5_without_the_feature_prints_the_build_line() {
+fn solve_on_a_corrupt_hdf5_file_names_it() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "fc3d.hdf5", "not really hdf5");
     let o = saltus([Path::new("solve"), &f, Path::new("--solver"), Path::new("nsgs-ac")]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let line = "apt-get install -y libhdf5-dev && cargo build --release -p saltus-frontend --features hdf5";
-    assert!(stderr(&o).contains(line), "{}", stderr(&o));
+    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("fc3d.hdf5"), "{}", stderr(&o));
 }

@@ -41,7 +41,6 @@ fn dumps(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     v
 }
 
-#[cfg(feature = "hdf5")]
 #[test]
 fn dumped_problems_hold_their_solutions() {
     use saltus_numerics::fc;
@@ -84,7 +83,6 @@ fn dumped_problems_hold_their_solutions() {
     assert!(String::from_utf8_lossy(&o.stdout).contains(",converged,"), "{}", String::from_utf8_lossy(&o.stdout));
 }
 
-#[cfg(feature = "hdf5")]
 #[test]
 fn global_dumps_and_seeded_draws() {
     let tmp = tempfile::tempdir().unwrap();

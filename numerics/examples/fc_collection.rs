@@ -34,7 +34,6 @@ fn generated(f: &Path) -> Option<saltus_numerics::Result<fc::FrictionContact>> {
     Some(fc::generate::sphere_column(n, 7))
 }
 
-#[cfg(feature = "hdf5")]
 fn read_local(f: &Path, h5: bool) -> saltus_numerics::Result<fc::FrictionContact> {
     if let Some(p) = generated(f) {
         return p;
@@ -46,26 +45,12 @@ fn read_local(f: &Path, h5: bool) -> saltus_numerics::Result<fc::FrictionContact
     }
 }
 
-#[cfg(not(feature = "hdf5"))]
-fn read_local(f: &Path, _h5: bool) -> saltus_numerics::Result<fc::FrictionContact> {
-    if let Some(p) = generated(f) {
-        return p;
-    }
-    fc::read_fc_file(f)
-}
-
-#[cfg(feature = "hdf5")]
 fn read_global(f: &Path, h5: bool) -> saltus_numerics::Result<fc::GlobalFrictionContact> {
     if h5 {
         fc::read_fclib_global(f)
     } else {
         fc::read_gfc_file(f)
     }
-}
-
-#[cfg(not(feature = "hdf5"))]
-fn read_global(f: &Path, _h5: bool) -> saltus_numerics::Result<fc::GlobalFrictionContact> {
-    fc::read_gfc_file(f)
 }
 
 fn median(mut v: Vec<Duration>) -> f64 {
@@ -124,10 +109,6 @@ fn main() {
         let name = f.file_name().and_then(|s| s.to_str()).unwrap_or("?").to_string();
         let wanted = |s: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
         let is_h5 = f.extension().is_some_and(|e| e == "hdf5");
-        if is_h5 && !cfg!(feature = "hdf5") {
-            eprintln!("{name}: skipped (build with --features hdf5)");
-            continue;
-        }
         if k == "gfc3d" {
             let p = match read_global(&f, is_h5) {
                 Ok(p) => p,

@@ -187,7 +187,6 @@ fn check_kind(p: Problem, kind: ProblemKind) -> Result<Problem> {
     Ok(p)
 }
 
-#[cfg(feature = "hdf5")]
 fn read_fclib(path: &Path, kind: ProblemKind) -> Result<Problem> {
     let p = match kind {
         ProblemKind::Gfc3d => Problem::Gfc(fc::read_fclib_global(path)?),
@@ -200,14 +199,6 @@ fn read_fclib(path: &Path, kind: ProblemKind) -> Result<Problem> {
         _ => Problem::Fc(fc::read_fclib_local(path)?),
     };
     check_kind(p, kind)
-}
-
-#[cfg(not(feature = "hdf5"))]
-fn read_fclib(_path: &Path, _kind: ProblemKind) -> Result<Problem> {
-    Err(NumericsError::Unsupported {
-        solver: "reader",
-        what: "FCLib HDF5 files in this build (enable the `hdf5` feature)".into(),
-    })
 }
 
 /// The answer of a [`solve`]: the report, the named solution vectors (`z`, `w` for LCP, MLCP and

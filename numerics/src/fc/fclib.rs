@@ -1,4 +1,5 @@
-//! FCLib HDF5 readers and writers (`siconos-dat-formats.md` §9), behind the `hdf5` cargo feature.
+//! FCLib HDF5 readers and writers (`siconos-dat-formats.md` §9), with `hdf5-pure` (no C
+//! library: every build reads and writes FCLib files).
 //!
 //! `/fclib_local`: `spacedim`, `W/` (sparse group), `vectors/{q, mu}`;
 //! `/fclib_global`: `spacedim`, `M/`, `H/`, `vectors/{f, w, mu}` (`q := f`, `b := w`).
@@ -8,26 +9,37 @@
 use super::global::{GlobalFrictionContact, Triplets};
 use super::FrictionContact;
 use crate::error::{NumericsError, Result};
-use crate::io::{sparse_to_blocks, RawMatrix};
+use crate::io::sparse_to_blocks;
 use crate::matrix::Operator;
 
 fn err(path: &std::path::Path, what: &str, e: impl std::fmt::Display) -> NumericsError {
     NumericsError::Parse { line: 0, column: 0, message: format!("{}: {what}: {e}", path.display()) }
 }
 
-fn ints(g: &hdf5::Group, name: &str, path: &std::path::Path) -> Result<Vec<i64>> {
-    let ds = g.dataset(name).map_err(|e| err(path, name, e))?;
-    let v: Vec<i64> = ds.read_raw::<i64>().map_err(|e| err(path, name, e))?;
-    Ok(v)
+/// An open FCLib file: datasets read by path (`group/name`).
+struct Reader<'a> {
+    file: hdf5_pure::File,
+    path: &'a std::path::Path,
 }
 
-fn reals(g: &hdf5::Group, name: &str, path: &std::path::Path) -> Result<Vec<f64>> {
-    let ds = g.dataset(name).map_err(|e| err(path, name, e))?;
-    ds.read_raw::<f64>().map_err(|e| err(path, name, e))
-}
-
-fn scalar(g: &hdf5::Group, name: &str, path: &std::path::Path) -> Result<i64> {
-    ints(g, name, path)?.first().copied().ok_or_else(|| err(path, name, "empty dataset"))
+impl Reader<'_> {
+    fn open(path: &std::path::Path) -> Result<Reader<'_>> {
+        Ok(Reader { file: hdf5_pure::File::open(path).map_err(|e| err(path, "open", e))?, path })
+    }
+    fn has(&self, name: &str) -> bool {
+        self.file.dataset(name).is_ok() || self.file.group(name).is_ok()
+    }
+    fn ints(&self, name: &str) -> Result<Vec<i64>> {
+        let ds = self.file.dataset(name).map_err(|e| err(self.path, name, e))?;
+        ds.read::<i64>().map_err(|e| err(self.path, name, e))
+    }
+    fn reals(&self, name: &str) -> Result<Vec<f64>> {
+        let ds = self.file.dataset(name).map_err(|e| err(self.path, name, e))?;
+        ds.read::<f64>().map_err(|e| err(self.path, name, e))
+    }
+    fn scalar(&self, name: &str) -> Result<i64> {
+        self.ints(name)?.first().copied().ok_or_else(|| err(self.path, name, "empty dataset"))
+    }
 }
 
 fn idx(v: i64, bound: usize, what: &str, path: &std::path::Path) -> Result<usize> {
@@ -37,14 +49,15 @@ fn idx(v: i64, bound: usize, what: &str, path: &std::path::Path) -> Result<usize
     Ok(v as usize)
 }
 
-/// Reads a sparse matrix group as triplets.
-fn sparse(g: &hdf5::Group, path: &std::path::Path) -> Result<Triplets> {
-    let m = scalar(g, "m", path)?.max(0) as usize;
-    let n = scalar(g, "n", path)?.max(0) as usize;
-    let nz = scalar(g, "nz", path)?;
-    let p = ints(g, "p", path)?;
-    let i = ints(g, "i", path)?;
-    let x = reals(g, "x", path)?;
+/// Reads the sparse matrix group `g` as triplets.
+fn sparse(f: &Reader<'_>, g: &str) -> Result<Triplets> {
+    let path = f.path;
+    let m = f.scalar(&format!("{g}/m"))?.max(0) as usize;
+    let n = f.scalar(&format!("{g}/n"))?.max(0) as usize;
+    let nz = f.scalar(&format!("{g}/nz"))?;
+    let p = f.ints(&format!("{g}/p"))?;
+    let i = f.ints(&format!("{g}/i"))?;
+    let x = f.reals(&format!("{g}/x"))?;
     let mut entries = Vec::new();
     let short = |len: usize, need: usize, what: &str| -> Result<()> {
         if len < need {
@@ -84,13 +97,11 @@ fn sparse(g: &hdf5::Group, path: &std::path::Path) -> Result<Triplets> {
 
 /// Reads `/fclib_local` into a local problem (`W` grouped into `d × d` blocks, zeros dropped).
 pub fn read_fclib_local(path: &std::path::Path) -> Result<FrictionContact> {
-    let f = hdf5::File::open(path).map_err(|e| err(path, "open", e))?;
-    let g = f.group("fclib_local").map_err(|e| err(path, "/fclib_local", e))?;
-    let dim = scalar(&g, "spacedim", path)?.max(0) as usize;
-    let w = sparse(&g.group("W").map_err(|e| err(path, "W", e))?, path)?;
-    let v = g.group("vectors").map_err(|e| err(path, "vectors", e))?;
-    let q = reals(&v, "q", path)?;
-    let mu = reals(&v, "mu", path)?;
+    let f = Reader::open(path)?;
+    let dim = f.scalar("fclib_local/spacedim")?.max(0) as usize;
+    let w = sparse(&f, "fclib_local/W")?;
+    let q = f.reals("fclib_local/vectors/q")?;
+    let mu = f.reals("fclib_local/vectors/mu")?;
     if dim == 0 || w.nrows % dim != 0 || w.ncols % dim != 0 {
         return Err(err(path, "spacedim", format!("{dim} does not divide W's size")));
     }
@@ -100,16 +111,13 @@ pub fn read_fclib_local(path: &std::path::Path) -> Result<FrictionContact> {
 
 /// Reads `/fclib_global` into a global problem.
 pub fn read_fclib_global(path: &std::path::Path) -> Result<GlobalFrictionContact> {
-    let f = hdf5::File::open(path).map_err(|e| err(path, "open", e))?;
-    let g = f.group("fclib_global").map_err(|e| err(path, "/fclib_global", e))?;
-    let dim = scalar(&g, "spacedim", path)?.max(0) as usize;
-    let m = sparse(&g.group("M").map_err(|e| err(path, "M", e))?, path)?;
-    let h = sparse(&g.group("H").map_err(|e| err(path, "H", e))?, path)?;
-    let v = g.group("vectors").map_err(|e| err(path, "vectors", e))?;
-    let q = reals(&v, "f", path)?;
-    let b = reals(&v, "w", path)?;
-    let mu = reals(&v, "mu", path)?;
-    let _ = RawMatrix::Dense; // same storage conventions as the .dat reader
+    let f = Reader::open(path)?;
+    let dim = f.scalar("fclib_global/spacedim")?.max(0) as usize;
+    let m = sparse(&f, "fclib_global/M")?;
+    let h = sparse(&f, "fclib_global/H")?;
+    let q = f.reals("fclib_global/vectors/f")?;
+    let b = f.reals("fclib_global/vectors/w")?;
+    let mu = f.reals("fclib_global/vectors/mu")?;
     GlobalFrictionContact::new(dim, m, h, q, b, mu)
 }
 
@@ -136,21 +144,7 @@ pub struct FclibSolution {
     pub v: Vec<f64>,
 }
 
-type H5 = hdf5::Result<()>;
-
-fn put_ints(g: &hdf5::Group, name: &str, v: &[i32]) -> H5 {
-    g.new_dataset_builder().with_data(v).create(name).map(|_| ())
-}
-
-fn put_reals(g: &hdf5::Group, name: &str, v: &[f64]) -> H5 {
-    g.new_dataset_builder().with_data(v).create(name).map(|_| ())
-}
-
-fn put_text(g: &hdf5::Group, name: &str, text: &str) -> H5 {
-    // HDF5 strings cannot hold NUL: it is dropped
-    let v: hdf5::types::VarLenUnicode = text.replace('\0', "").parse().unwrap_or_default();
-    g.new_dataset::<hdf5::types::VarLenUnicode>().shape(()).create(name)?.write_scalar(&v)
-}
+type Group = hdf5_pure::GroupBuilder;
 
 fn int(v: usize) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
@@ -158,14 +152,14 @@ fn int(v: usize) -> i32 {
 
 /// A sparse matrix group: compressed rows (`nz = −2`) when `csr` holds the row pointers, else
 /// triplets (`nz` ≥ 0, `i` = rows, `p` = columns).
-fn put_sparse(g: &hdf5::Group, m: usize, n: usize, rows: &[i32], cols: &[i32], x: &[f64], csr: bool) -> H5 {
-    put_ints(g, "m", &[int(m)])?;
-    put_ints(g, "n", &[int(n)])?;
-    put_ints(g, "nz", &[if csr { -2 } else { int(x.len()) }])?;
-    put_ints(g, "nzmax", &[int(x.len())])?;
-    put_ints(g, "p", if csr { rows } else { cols })?;
-    put_ints(g, "i", if csr { cols } else { rows })?;
-    put_reals(g, "x", x)
+fn put_sparse(g: &mut Group, m: usize, n: usize, rows: &[i32], cols: &[i32], x: &[f64], csr: bool) {
+    g.create_dataset("m").with_i32_data(&[int(m)]);
+    g.create_dataset("n").with_i32_data(&[int(n)]);
+    g.create_dataset("nz").with_i32_data(&[if csr { -2 } else { int(x.len()) }]);
+    g.create_dataset("nzmax").with_i32_data(&[int(x.len())]);
+    g.create_dataset("p").with_i32_data(if csr { rows } else { cols });
+    g.create_dataset("i").with_i32_data(if csr { cols } else { rows });
+    g.create_dataset("x").with_f64_data(x);
 }
 
 /// `W` in compressed rows: the nonzero entries of each scalar row in column order.
@@ -188,59 +182,62 @@ fn triplets(t: &Triplets) -> (Vec<i32>, Vec<i32>, Vec<f64>) {
     (rows, cols, t.entries.iter().map(|e| e.2).collect())
 }
 
-fn put_info(g: &hdf5::Group, info: &FclibInfo) -> H5 {
-    let i = g.create_group("info")?;
-    put_text(&i, "title", &info.title)?;
-    put_text(&i, "description", &info.description)?;
-    put_text(&i, "math_info", &info.math_info)
+/// `name` as a child group of `parent`, filled by `fill`.
+fn child(parent: &mut Group, name: &str, fill: impl FnOnce(&mut Group)) {
+    let mut g = parent.create_group(name);
+    fill(&mut g);
+    parent.add_group(g.finish());
 }
 
-fn put_solution(g: &hdf5::Group, s: &FclibSolution) -> H5 {
-    put_reals(g, "r", &s.r)?;
-    if !s.u.is_empty() {
-        put_reals(g, "u", &s.u)?;
-    }
-    if !s.v.is_empty() {
-        put_reals(g, "v", &s.v)?;
-    }
-    Ok(())
+fn put_info(g: &mut Group, info: &FclibInfo) {
+    child(g, "info", |i| {
+        for (k, v) in [("title", &info.title), ("description", &info.description), ("math_info", &info.math_info)] {
+            // a scalar string, as FCLib writes it
+            i.create_dataset(k).with_vlen_strings(&[v.as_str()]).with_shape(&[]);
+        }
+    });
 }
 
-/// `/solution` and `/guesses` (FCLib's `fclib_write_solution`, `fclib_write_guesses`).
-fn put_solutions(f: &hdf5::File, solution: Option<&FclibSolution>, guesses: &[FclibSolution]) -> H5 {
-    if let Some(s) = solution {
-        put_solution(&f.create_group("solution")?, s)?;
-    }
-    if !guesses.is_empty() {
-        let g = f.create_group("guesses")?;
-        put_ints(&g, "number_of_guesses", &[int(guesses.len())])?;
-        for (k, s) in guesses.iter().enumerate() {
-            put_solution(&g.create_group(&(k + 1).to_string())?, s)?;
+fn put_solution(g: &mut Group, s: &FclibSolution) {
+    for (k, v) in [("r", &s.r), ("u", &s.u), ("v", &s.v)] {
+        if !v.is_empty() || k == "r" {
+            g.create_dataset(k).with_f64_data(v);
         }
     }
-    Ok(())
 }
 
 /// An FCLib file with group `name` (`spacedim` = `dim`, what `fill` writes, `info`) and the
-/// solution and guesses; the file is replaced.
+/// solution (`/solution`) and guesses (`/guesses/k`, FCLib's `fclib_write_guesses`); the file is
+/// replaced.
 fn write_problem(
     path: &std::path::Path,
     name: &str,
     dim: usize,
-    fill: impl FnOnce(&hdf5::Group) -> H5,
+    fill: impl FnOnce(&mut Group),
     info: &FclibInfo,
     solution: Option<&FclibSolution>,
     guesses: &[FclibSolution],
 ) -> Result<()> {
-    let write = || -> H5 {
-        let f = hdf5::File::create(path)?;
-        let g = f.create_group(name)?;
-        put_ints(&g, "spacedim", &[int(dim)])?;
-        fill(&g)?;
-        put_info(&g, info)?;
-        put_solutions(&f, solution, guesses)
-    };
-    write().map_err(|e| err(path, "write", e))
+    let mut b = hdf5_pure::FileBuilder::new();
+    let mut g = b.create_group(name);
+    g.create_dataset("spacedim").with_i32_data(&[int(dim)]);
+    fill(&mut g);
+    put_info(&mut g, info);
+    b.add_group(g.finish());
+    if let Some(s) = solution {
+        let mut g = b.create_group("solution");
+        put_solution(&mut g, s);
+        b.add_group(g.finish());
+    }
+    if !guesses.is_empty() {
+        let mut g = b.create_group("guesses");
+        g.create_dataset("number_of_guesses").with_i32_data(&[int(guesses.len())]);
+        for (k, s) in guesses.iter().enumerate() {
+            child(&mut g, &(k + 1).to_string(), |c| put_solution(c, s));
+        }
+        b.add_group(g.finish());
+    }
+    b.write(path).map_err(|e| err(path, "write", e))
 }
 
 /// Writes a local problem as `/fclib_local` (`W` in compressed rows, exact zeros dropped), with
@@ -253,12 +250,13 @@ pub fn write_fclib_local(
     solution: Option<&FclibSolution>,
     guesses: &[FclibSolution],
 ) -> Result<()> {
-    let fill = |g: &hdf5::Group| -> H5 {
+    let fill = |g: &mut Group| {
         let (ptr, col, x) = w_csr(p.w());
-        put_sparse(&g.create_group("W")?, p.size(), p.size(), &ptr, &col, &x, true)?;
-        let v = g.create_group("vectors")?;
-        put_reals(&v, "q", p.q())?;
-        put_reals(&v, "mu", p.mu())
+        child(g, "W", |w| put_sparse(w, p.size(), p.size(), &ptr, &col, &x, true));
+        child(g, "vectors", |v| {
+            v.create_dataset("q").with_f64_data(p.q());
+            v.create_dataset("mu").with_f64_data(p.mu());
+        });
     };
     write_problem(path, "fclib_local", p.dim(), fill, info, solution, guesses)
 }
@@ -273,15 +271,16 @@ pub fn write_fclib_global(
     solution: Option<&FclibSolution>,
     guesses: &[FclibSolution],
 ) -> Result<()> {
-    let fill = |g: &hdf5::Group| -> H5 {
+    let fill = |g: &mut Group| {
         for (name, t) in [("M", p.m()), ("H", p.h())] {
             let (r, c, x) = triplets(t);
-            put_sparse(&g.create_group(name)?, t.nrows, t.ncols, &r, &c, &x, false)?;
+            child(g, name, |s| put_sparse(s, t.nrows, t.ncols, &r, &c, &x, false));
         }
-        let v = g.create_group("vectors")?;
-        put_reals(&v, "f", p.q())?;
-        put_reals(&v, "w", p.b())?;
-        put_reals(&v, "mu", p.mu())
+        child(g, "vectors", |v| {
+            v.create_dataset("f").with_f64_data(p.q());
+            v.create_dataset("w").with_f64_data(p.b());
+            v.create_dataset("mu").with_f64_data(p.mu());
+        });
     };
     write_problem(path, "fclib_global", p.dim(), fill, info, solution, guesses)
 }
@@ -289,9 +288,18 @@ pub fn write_fclib_global(
 /// Reads `/solution` (or, with `guess = Some(k)`, `/guesses/k`, from 1) of an FCLib file:
 /// `None` when the file has none; absent vectors are empty.
 pub fn read_fclib_solution(path: &std::path::Path, guess: Option<usize>) -> Result<Option<FclibSolution>> {
-    let f = hdf5::File::open(path).map_err(|e| err(path, "open", e))?;
+    let f = Reader::open(path)?;
     let name = guess.map_or_else(|| "solution".to_string(), |k| format!("guesses/{k}"));
-    let Ok(g) = f.group(&name) else { return Ok(None) };
-    let get = |k: &str| if g.link_exists(k) { reals(&g, k, path) } else { Ok(vec![]) };
+    if f.file.group(&name).is_err() {
+        return Ok(None);
+    }
+    let get = |k: &str| {
+        let d = format!("{name}/{k}");
+        if f.has(&d) {
+            f.reals(&d)
+        } else {
+            Ok(vec![])
+        }
+    };
     Ok(Some(FclibSolution { r: get("r")?, u: get("u")?, v: get("v")? }))
 }

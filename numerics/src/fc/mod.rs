@@ -13,7 +13,6 @@ mod anderson;
 mod block_diag;
 pub mod cone;
 mod fallback;
-#[cfg(feature = "hdf5")]
 pub mod fclib;
 pub mod generate;
 pub mod global;
@@ -32,7 +31,6 @@ pub mod rolling;
 mod sparse_lu;
 pub mod vi;
 
-#[cfg(feature = "hdf5")]
 pub use fclib::{
     read_fclib_global, read_fclib_local, read_fclib_solution, write_fclib_global, write_fclib_local, FclibInfo,
     FclibSolution,

@@ -1,5 +1,5 @@
 //! `<FrictionContactTrace>` of a `<Mechanics>` scene (Siconos `FrictionContactTrace`): the
-//! friction-contact problems of chosen steps written as FCLib files (HDF5: the `hdf5` feature),
+//! friction-contact problems of chosen steps written as FCLib files (HDF5, by `numerics`' pure-Rust writer),
 //! each with the warm start it was solved from (`/guesses/1`) and its solution (`/solution`), so
 //! that hard steps can be collected and solved again (`saltus solve`).
 //!
@@ -73,7 +73,6 @@ impl FcTrace {
         Ok(())
     }
 
-    #[cfg(feature = "hdf5")]
     fn write(&self, path: &std::path::Path, c: &Captured) -> Result<(), TargetError> {
         use saltus_numerics::fc::{write_fclib_global, write_fclib_local, FclibInfo, FclibSolution};
         let [title, description, math_info] = self.info.clone();
@@ -90,10 +89,5 @@ impl FcTrace {
             CapturedProblem::Global(p) => write_fclib_global(path, p, &info, Some(&solution), &[guess]),
         };
         res.map_err(|e| TargetError::Io { path: path.to_path_buf(), source: std::io::Error::other(e.to_string()) })
-    }
-
-    #[cfg(not(feature = "hdf5"))]
-    fn write(&self, path: &std::path::Path, _: &Captured) -> Result<(), TargetError> {
-        Err(TargetError::Refused { path: path.to_path_buf(), reason: "FCLib files need the `hdf5` feature" })
     }
 }

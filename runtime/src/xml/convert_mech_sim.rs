@@ -248,14 +248,10 @@ fn projection(m: &LoadedModel, s: &SimulationSpec, has_joints: bool) -> Result<J
     Ok(o)
 }
 
-/// `<FrictionContactTrace>` of the `<Simulation>` (see [`crate::run::trace`]); refused in a build
-/// without the `hdf5` feature (FCLib files are HDF5).
+/// `<FrictionContactTrace>` of the `<Simulation>` (see [`crate::run::trace`]).
 pub(super) fn trace(m: &LoadedModel) -> Result<Option<crate::run::trace::FcTrace>, ModelError> {
     let Some(t) = m.model.simulation.as_ref().and_then(|s| s.trace.as_ref()) else { return Ok(None) };
     let path = "Simulation/FrictionContactTrace";
-    if !cfg!(feature = "hdf5") {
-        return Err(m.error_at(path, "FCLib dumps are HDF5 files: this saltus was built without the `hdf5` feature"));
-    }
     if t.file.trim().is_empty() {
         return Err(m.error_at(path, "`file` (the dumps' path prefix) is empty"));
     }
