@@ -87,7 +87,7 @@ fn discharge(h: f64, linear_ds: bool) -> Vec<(f64, f64, f64)> {
     let osnsp = Osnsp::Lcp(LcpSolver::Lemke(Default::default()));
     let mut sim = TimeStepping::new(&nsds, h, Osi::euler_moreau(1.0), osnsp)
         .unwrap()
-        .with_newton(NewtonOptions { tol: 1e-13, max_iter: 20 })
+        .with_newton(NewtonOptions { tol: 1e-13, max_iter: 20, ..NewtonOptions::default() })
         .unwrap();
     let mut out = Vec::new();
     let mut v_prev = V0;

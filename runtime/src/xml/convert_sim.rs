@@ -370,6 +370,8 @@ pub fn build_simulation(
         if let Some(k) = n.max_iter {
             newton.max_iter = k;
         }
+        newton.residu_y = n.residu_y.unwrap_or(false);
+        newton.residu_r = n.residu_r.unwrap_or(false);
         newton.validate().map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     }
     let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
