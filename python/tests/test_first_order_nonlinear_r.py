@@ -186,3 +186,46 @@ def test_missing_jacobian_is_named():
     sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-3), sk.EulerMoreauOSI(1.0), sk.Relay())
     with pytest.raises(ValueError, match="jachlambda, jacgx not given"):
         sim.run()
+
+
+def test_residuals_on_type2r_and_type1r_keep_their_solutions():
+    """The residual tests cover FirstOrderType2R and Type1R too: the diode bridge (Type2R, as in
+    test_callables_firstorder) with both on gives the trajectory of the linear model (the bridge's
+    h and g are affine: the linearizations are exact, so the residuals are round-off and the
+    solution is unchanged); Type1R with z: an obstacle reached in finite time, then λ = c."""
+    from test_callables_firstorder import (bridge_g, bridge_h, bridge_jacglambda, bridge_jachlambda, bridge_jachx,
+                                           tank_f, tank_jacobian)
+
+    def bridge(residu):
+        circuit = sk.FirstOrderNonLinearDS([10.0, 0.0], tank_f, tank_jacobian, name="circuit")
+        rel = sk.FirstOrderType2R(bridge_h, bridge_g, bridge_jachx, bridge_jacglambda, jachlambda=bridge_jachlambda)
+        nsds = sk.NonSmoothDynamicalSystem(0.0, 5e-4)
+        nsds.link(sk.Interaction(sk.ComplementarityConditionNSL(4), rel, name="bridge"), circuit)
+        sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-6), sk.EulerMoreauOSI(0.5), sk.LCP("Lemke", tol=1e-12))
+        sim.setNewtonTolerance(1e-10)
+        if residu:
+            sim.setComputeResiduY(True)
+            sim.setComputeResiduR(True)
+        return sim.run()
+
+    plain, checked = bridge(False), bridge(True)
+    for i, scale in ((0, 10.0), (1, 0.1)):
+        c = f"circuit.x[{i}]"
+        assert np.max(np.abs(plain[c] - checked[c])) < 1e-9 * scale, c
+
+    a, c, z0, w0 = 1.0, 2.0, 0.5, 1.0
+    ds = sk.FirstOrderNonLinearDS([z0 + w0], lambda t, x: [-a * (x[0] - z0) - c], lambda t, x: [[-a]], name="x")
+    ds.setzPtr([z0])
+    rel = sk.FirstOrderType1R(
+        lambda x, z: [x[0] - z[0]], lambda lam, z: [lam[0]], lambda x, z: [[1.0]], lambda lam, z: [[1.0]]
+    )
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 2.0)
+    nsds.link(sk.Interaction(sk.ComplementarityConditionNSL(1), rel, name="stop"), ds)
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-3), sk.EulerMoreauOSI(0.5), sk.LCP("Lemke", tol=1e-12))
+    sim.setNewtonTolerance(1e-12)
+    sim.setComputeResiduY(True)
+    sim.setComputeResiduR(True)
+    out = sim.run()
+    stuck = out["t"] > math.log(1 + a * w0 / c) / a + 0.01
+    assert np.max(np.abs(out["x.x[0]"][stuck] - z0)) < 1e-12
+    assert np.max(np.abs(out["stop.lambda[0]"][stuck] - c)) < 1e-9
