@@ -64,7 +64,7 @@ fn lemke() -> Osnsp {
 }
 
 fn sim(nsds: &Nsds, h: f64, theta: f64) -> TimeStepping {
-    let newton = NewtonOptions { tol: 1e-13, max_iter: 30 };
+    let newton = NewtonOptions { tol: 1e-13, max_iter: 30, ..NewtonOptions::default() };
     TimeStepping::new(nsds, h, Osi::moreau_jean(theta), lemke()).unwrap().with_newton(newton).unwrap()
 }
 

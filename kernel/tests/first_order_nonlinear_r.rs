@@ -87,7 +87,7 @@ fn discharge(h: f64, linear_ds: bool) -> Vec<(f64, f64, f64)> {
     let osnsp = Osnsp::Lcp(LcpSolver::Lemke(Default::default()));
     let mut sim = TimeStepping::new(&nsds, h, Osi::euler_moreau(1.0), osnsp)
         .unwrap()
-        .with_newton(NewtonOptions { tol: 1e-13, max_iter: 20 })
+        .with_newton(NewtonOptions { tol: 1e-13, max_iter: 20, ..NewtonOptions::default() })
         .unwrap();
     let mut out = Vec::new();
     let mut v_prev = V0;
@@ -215,4 +215,77 @@ fn identity_nonlinear_r_matches_the_linear_relation() {
     for (a, b) in linear.iter().zip(&nonlinear) {
         assert!((a.0 - b.0).abs() <= 1e-10 && (a.1 - b.1).abs() <= 1e-9, "{a:?} vs {b:?}");
     }
+}
+
+/// A scalar relay whose input is nonlinear in `λ`: `x' = r`, `r = g(x, λ) = (1 + x²) λ + β λ³`,
+/// `y = x`, `−y ∈ N_[−1,1](λ)`. From `x0 = 1` the relay gives `λ = −1` until the step that
+/// lands on the origin, where `0 = x_k + h g(0, λ)`: `λ + β λ³ = −x_k/h`. Returns
+/// `(x_k, λ)` of that step and the largest `|λ|` afterwards.
+fn cubic_relay(residu: bool) -> (f64, f64, f64) {
+    const BETA: f64 = 2.0;
+    let relation = Relation::FirstOrderNonLinear(FirstOrderNonLinearR::new(
+        1,
+        |_, x, _, y| {
+            y[0] = x[0];
+            Ok(())
+        },
+        |_, _, _, c| {
+            c[(0, 0)] = 1.0;
+            Ok(())
+        },
+        |_, _, _, d| {
+            d[(0, 0)] = 0.0;
+            Ok(())
+        },
+        |_, x, l, r| {
+            r[0] = (1.0 + x[0] * x[0]) * l[0] + BETA * l[0].powi(3);
+            Ok(())
+        },
+        |_, x, l, k| {
+            k[(0, 0)] = 2.0 * x[0] * l[0];
+            Ok(())
+        },
+        |_, x, l, b| {
+            b[(0, 0)] = 1.0 + x[0] * x[0] + 3.0 * BETA * l[0] * l[0];
+            Ok(())
+        },
+    ));
+    let mut nsds = Nsds::new(0.0);
+    let id = nsds.add_ds("x", FirstOrderLinearTiDs::new(dvector![1.0], dmatrix![0.0])).unwrap();
+    let law = NonSmoothLaw::Relay { lb: dvector![-1.0], ub: dvector![1.0] };
+    nsds.link("relay", id, None, relation, law).unwrap();
+    let osnsp = Osnsp::Relay(saltus_kernel::solvers::relay::RelaySolver::Lemke(Default::default()));
+    let h = 1e-3;
+    let newton = NewtonOptions { tol: 1e-13, max_iter: 50, residu_y: residu, residu_r: residu };
+    let mut sim = TimeStepping::new(&nsds, h, Osi::euler_moreau(1.0), osnsp).unwrap().with_newton(newton).unwrap();
+    let (mut x_prev, mut reach, mut after) = (1.0, None, 0.0f64);
+    sim.run(&mut nsds, 0.4, &mut |n, rep| {
+        assert!(rep.newton_converged, "Newton did not converge at t = {}", rep.t);
+        let x = n.systems()[0].state()[0];
+        let l = n.interactions()[0].lambda(0).unwrap()[0];
+        match reach {
+            None if x.abs() < 1e-15 => reach = Some((x_prev, l)),
+            Some(_) => after = after.max(l.abs()),
+            None => {}
+        }
+        x_prev = x;
+    })
+    .unwrap();
+    let (xk, l) = reach.expect("the origin is reached before t = 0.4 (t* = 0.302)");
+    (xk / h, l, after)
+}
+
+/// `NewtonOptions::residu_r` (Siconos `setComputeResiduR`): on the step that reaches the origin
+/// the relay pins `x = 0` after one iteration, so the increment test alone stops with the `λ`
+/// of a linearization; the input residual iterates until `g(x, λ)` holds.
+#[test]
+fn input_residual_solves_the_sticking_step_of_a_nonlinear_relay() {
+    let (rate, l, after) = cubic_relay(true);
+    assert!((l + 2.0 * l.powi(3) + rate).abs() < 1e-12, "λ = {l}, x_k/h = {rate}");
+    assert!(after < 1e-13, "at rest λ = 0, got {after}");
+    let (rate0, l0, after0) = cubic_relay(false);
+    assert_eq!(rate0, rate);
+    let miss = (l0 + 2.0 * l0.powi(3) + rate0).abs();
+    assert!(miss > 1e-3, "without the residual λ = {l0} (misses the cubic by {miss:e})");
+    assert!(after0 > 1e-2, "and the wrong λ lingers at rest ({after0})");
 }

@@ -57,7 +57,7 @@ fn duffing_oscillator_converges_with_order_two() {
         let mut nsds = common::duffing();
         let mut sim = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), lemke())
             .unwrap()
-            .with_newton(NewtonOptions { tol: 1e-14, max_iter: 50 })
+            .with_newton(NewtonOptions { tol: 1e-14, max_iter: 50, ..NewtonOptions::default() })
             .unwrap();
         sim.run(&mut nsds, 1.0, &mut |_, rep| assert!(rep.newton_converged && rep.newton_iterations > 1)).unwrap();
         nsds.systems()[0].state()[0]

@@ -28,6 +28,7 @@ from .model import (
     FirstOrderLinearTIDS,
     FirstOrderLinearTIR,
     FirstOrderNonLinearDS,
+    FirstOrderNonLinearR,
     FirstOrderType1R,
     FirstOrderType2R,
     Interaction,
@@ -92,7 +93,7 @@ def write_csv(path, result, columns=None) -> None:
 __all__ = [
     "SaltusError", "ModelError", "SimulationError", "NumericsError", "OutputError",
     "DynamicalSystem", "LagrangianLinearTIDS", "LagrangianDS", "FirstOrderLinearTIDS", "FirstOrderLinearDS",
-    "FirstOrderNonLinearDS", "FirstOrderType1R", "FirstOrderType2R",
+    "FirstOrderNonLinearDS", "FirstOrderType1R", "FirstOrderType2R", "FirstOrderNonLinearR",
     "Relation", "LagrangianLinearTIR", "LagrangianCompliantLinearTIR", "LagrangianCompliantR", "LagrangianScleronomousR", "LagrangianRheonomousR", "FirstOrderLinearTIR",
     "NonSmoothLaw", "NewtonImpactNSL", "NewtonImpactFrictionNSL", "RelayNSL", "NormalConeNSL", "ComplementarityConditionNSL",
     "EqualityConditionNSL", "MixedComplementarityConditionNSL",

@@ -369,6 +369,79 @@ class FirstOrderType2R(_FirstOrderNonLinearR):
         return lambda t, x, lam: f(x, lam)
 
 
+def _constant_jacobian(a, what: str):
+    """A constant Jacobian (a matrix) as the callable ``(t, x, λ) -> a``; callables and plugin
+    names pass through."""
+    if a is None or callable(a) or isinstance(a, str):
+        return a
+    m = _mat(a, what)
+    return lambda t, x, lam: m
+
+
+class FirstOrderNonLinearR(_FirstOrderNonLinearR):
+    """``y = h(t, x, λ)``, ``r = g(t, x, λ)`` (Siconos ``FirstOrderNonLinearR``): the most general
+    first-order relation, the input depending on the state too.
+
+    The functions, all of ``(t, x, λ)`` (``x`` that of the linked systems, concatenated for two):
+    ``h -> array`` (size m), ``jachx`` = ``C = ∇ₓh`` (m×n), ``jachlambda`` = ``D = ∇_λ h`` (m×m),
+    ``g -> array`` (size n), ``jacgx`` = ``K = ∇ₓg`` (n×n), ``jacglambda`` = ``B = ∇_λ g``
+    (n×m). The Euler–Moreau Newton loop linearizes both maps at each iterate; ``K`` enters the
+    iteration matrix ``W = M − hθ∇f − hK``. Python callables (slow), constant matrices for the
+    Jacobians, or ``FirstOrderNonLinearR.plugin(library, h=..., jachx=..., jachlambda=..., g=...,
+    jacgx=..., jacglambda=..., params=[...])`` (fast; ``RelationFn`` symbols ``(t, x, λ)``)."""
+
+    _kind = "FirstOrderNonLinearR"
+    _slots = {
+        "h": "h",
+        "jachx": "jacobian_h_x",
+        "jachlambda": "jacobian_h_lambda",
+        "g": "g",
+        "jacgx": "jacobian_g_x",
+        "jacglambda": "jacobian_g_lambda",
+    }
+
+    def __init__(self, h, g, jachx=None, jacglambda=None, jachlambda=None, jacgx=None):
+        jac = {"jachx": jachx, "jacglambda": jacglambda, "jachlambda": jachlambda, "jacgx": jacgx}
+        super().__init__(h=h, g=g, **{k: _constant_jacobian(v, f"{self._kind}.{k}") for k, v in jac.items()})
+
+    def setComputehFunction(self, h, function: Optional[str] = None, params=None) -> None:
+        """``h(t, x, λ)``."""
+        self._set("h", h, function, params)
+
+    def setComputeJachxFunction(self, jachx, function: Optional[str] = None, params=None) -> None:
+        """``C = ∇ₓh(t, x, λ)`` (m×n)."""
+        self._set("jachx", _constant_jacobian(jachx, "C"), function, params)
+
+    def setComputeJachlambdaFunction(self, jachlambda, function: Optional[str] = None, params=None) -> None:
+        """``D = ∇_λ h(t, x, λ)`` (m×m)."""
+        self._set("jachlambda", _constant_jacobian(jachlambda, "D"), function, params)
+
+    def setComputegFunction(self, g, function: Optional[str] = None, params=None) -> None:
+        """``g(t, x, λ)``."""
+        self._set("g", g, function, params)
+
+    def setComputeJacgxFunction(self, jacgx, function: Optional[str] = None, params=None) -> None:
+        """``K = ∇ₓg(t, x, λ)`` (n×n)."""
+        self._set("jacgx", _constant_jacobian(jacgx, "K"), function, params)
+
+    def setComputeJacglambdaFunction(self, jacglambda, function: Optional[str] = None, params=None) -> None:
+        """``B = ∇_λ g(t, x, λ)`` (n×m)."""
+        self._set("jacglambda", _constant_jacobian(jacglambda, "B"), function, params)
+
+    def _tables(self, host):
+        return {s: (host.pair_vec if s in ("h", "g") else host.pair_mat) for s in self._slots}
+
+    def _wrap(self, slot, f):
+        return f
+
+    def _input_of(self, t: float, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
+        """``r = g(t, x, λ)`` (the input this relation gives its systems), from its Python ``g``."""
+        g = self._fns.funcs.get("g")
+        if not callable(g):
+            raise TypeError(f"{self._kind}: g is a plugin symbol, not callable from Python")
+        return np.asarray(g(t, x, lam), dtype=np.float64).ravel()
+
+
 class NonSmoothLaw:
     """Base class of the nonsmooth laws."""
 

@@ -482,6 +482,18 @@ class TimeStepping(_Built):
         """Iteration cap of the Newton loop."""
         self.newton["max_iter"] = int(n)
 
+    def setComputeResiduY(self, flag: bool) -> None:
+        """Siconos ``setComputeResiduY``: the Newton loop also requires the output residual of
+        every nonlinear first-order relation, ``‖h(x, λ) − ŷ‖₂ ≤ tol`` (``ŷ`` its linearization
+        at the previous iterate)."""
+        self.newton["residu_y"] = bool(flag)
+
+    def setComputeResiduR(self, flag: bool) -> None:
+        """Siconos ``setComputeResiduR``: the Newton loop also requires the input residual
+        ``‖g(x, λ) − r̂‖₂ ≤ tol`` (without it, a relay holding ``y = 0`` can stop the loop while
+        ``λ`` still moves: the state no longer changes)."""
+        self.newton["residu_r"] = bool(flag)
+
     def _sim_element(self, root):
         sim = ET.SubElement(root, "Simulation")
         ET.SubElement(sim, "TimeDiscretisation", h=_num(self.td.h))

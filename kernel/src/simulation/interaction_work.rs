@@ -46,6 +46,14 @@ pub(crate) struct InterWork {
     pub y_lin: DVector<f64>,
     pub r_lin: DVector<f64>,
     pub lambda_i: DVector<f64>,
+    /// First-order nonlinear relations: the state `x_i` of the linearization, and buffers of the
+    /// Newton residuals (`x_{i+1} − x_i`, `λ_{i+1} − λ_i`, `y` and `g(x_{i+1}, λ_{i+1})` minus
+    /// their linearizations; `relation_residuals.rs`); empty otherwise.
+    pub x_lin: DVector<f64>,
+    pub dx: DVector<f64>,
+    pub dl: DVector<f64>,
+    pub dy: DVector<f64>,
+    pub g_chk: DVector<f64>,
     /// Outputs at the end of the step (levels 0, 1) and at its start.
     pub y: [DVector<f64>; 2],
     pub y_old: [DVector<f64>; 2],
@@ -55,8 +63,8 @@ pub(crate) struct InterWork {
     pub lambda_k: DVector<f64>,
     /// Memories and linearization of a `LagrangianCompliantR` (empty otherwise).
     comp: CompliantWork,
-    xbuf: DVector<f64>,
-    vbuf: DVector<f64>,
+    pub(super) xbuf: DVector<f64>,
+    pub(super) vbuf: DVector<f64>,
     wb1: DMatrix<f64>,
     wb2: DMatrix<f64>,
 }
@@ -74,7 +82,7 @@ fn cat<'a>(buf: &'a mut DVector<f64>, a: &'a [f64], b: Option<&[f64]>) -> &'a [f
 }
 
 /// `part` of the interaction's one or two systems `ds`, concatenated (in `buf` for two).
-fn gather<'a>(
+pub(super) fn gather<'a>(
     buf: &'a mut DVector<f64>,
     systems: &'a [DynamicalSystem],
     ds: (DsId, Option<DsId>),
@@ -85,7 +93,7 @@ fn gather<'a>(
 }
 
 /// The state `x` (or `q`) of a system.
-fn state(d: &DynamicalSystem) -> &[f64] {
+pub(super) fn state(d: &DynamicalSystem) -> &[f64] {
     d.state().as_slice()
 }
 
@@ -95,7 +103,7 @@ fn velocity(d: &DynamicalSystem) -> &[f64] {
 }
 
 /// The parameters `z` of a system.
-fn params(d: &DynamicalSystem) -> &[f64] {
+pub(super) fn params(d: &DynamicalSystem) -> &[f64] {
     d.z()
 }
 
@@ -136,6 +144,11 @@ impl InterWork {
             y_lin: DVector::zeros(m),
             r_lin: DVector::zeros(n),
             lambda_i: DVector::zeros(m),
+            x_lin: DVector::zeros(0),
+            dx: DVector::zeros(0),
+            dl: DVector::zeros(0),
+            dy: DVector::zeros(0),
+            g_chk: DVector::zeros(0),
             y: [DVector::zeros(m), DVector::zeros(m)],
             y_old: [DVector::zeros(m), DVector::zeros(m)],
             lambda: DVector::zeros(m),
@@ -185,6 +198,16 @@ impl InterWork {
                 iw.k = DMatrix::zeros(n, n);
             }
             _ => {}
+        }
+        if matches!(
+            inter.relation,
+            Relation::FirstOrderType1(_) | Relation::FirstOrderType2(_) | Relation::FirstOrderNonLinear(_)
+        ) {
+            iw.x_lin = DVector::zeros(n);
+            iw.dx = DVector::zeros(n);
+            iw.dl = DVector::zeros(m);
+            iw.dy = DVector::zeros(m);
+            iw.g_chk = DVector::zeros(n);
         }
         iw
     }
@@ -253,6 +276,7 @@ impl InterWork {
                 }
             }
             Relation::FirstOrderType1(r) => {
+                self.x_lin.as_mut_slice().copy_from_slice(x);
                 let z = gather(&mut self.vbuf, systems, self.ds, params);
                 (r.jac_h)(t, x, z, &mut self.jac).map_err(user_err(t, "Jacobian of h(x, z)", id))?;
                 (r.h)(t, x, z, self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, z)", id))?;
@@ -265,6 +289,7 @@ impl InterWork {
                 self.finish_linearization(t)?;
             }
             Relation::FirstOrderType2(r) => {
+                self.x_lin.as_mut_slice().copy_from_slice(x);
                 (r.jac_h_x)(t, x, self.lambda_i.as_slice(), &mut self.jac).map_err(user_err(
                     t,
                     "Jacobian of h wrt x",
@@ -282,6 +307,7 @@ impl InterWork {
             }
             Relation::FirstOrderNonLinear(r) => {
                 let l = self.lambda_i.as_slice();
+                self.x_lin.as_mut_slice().copy_from_slice(x);
                 (r.jac_h_x)(t, x, l, &mut self.jac).map_err(user_err(t, "Jacobian of h(x, λ) wrt x", id))?;
                 (r.jac_h_lambda)(t, x, l, &mut self.d).map_err(user_err(t, "Jacobian of h(x, λ) wrt λ", id))?;
                 (r.h)(t, x, l, self.y_lin.as_mut_slice()).map_err(user_err(t, "h(x, λ)", id))?;

@@ -16,6 +16,7 @@ mod phases;
 pub mod projection;
 pub mod proximity;
 pub mod recorder;
+mod relation_residuals;
 pub mod report;
 pub mod time_stepping;
 pub mod user_events;

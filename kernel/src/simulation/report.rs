@@ -11,7 +11,8 @@ pub struct StepReport {
     pub t: f64,
     /// Newton iterations done (1 for linear models).
     pub newton_iterations: usize,
-    /// Last Newton increment `‖x_{i+1} − x_i‖∞` (0 for linear models).
+    /// Last Newton increment `‖x_{i+1} − x_i‖∞` (0 for linear models); with the relation
+    /// residuals of [`crate::NewtonOptions`] asked for, the largest of it and them.
     pub newton_residual: f64,
     /// `false` if the Newton loop hit its cap (only with [`crate::OnNonConvergence::Accept`]).
     pub newton_converged: bool,

@@ -336,8 +336,15 @@ impl TimeStepping {
             if self.linear {
                 break;
             }
-            report.newton_residual = delta;
-            if delta <= self.newton.tol * (1.0 + scale_x) {
+            let tol = self.newton.tol;
+            let (res_y, res_r) = if nonlinear_fo && (self.newton.residu_y || self.newton.residu_r) {
+                let (y, r) = self.relation_residuals(nsds, t1, self.newton.residu_r)?;
+                (if self.newton.residu_y { y } else { 0.0 }, r)
+            } else {
+                (0.0, 0.0)
+            };
+            report.newton_residual = delta.max(res_y).max(res_r);
+            if delta <= tol * (1.0 + scale_x) && res_y <= tol && res_r <= tol {
                 break;
             }
             if iter >= self.newton.max_iter {

@@ -13,7 +13,7 @@ from .. import relations as _r
 from .. import simulation as _s
 from . import _solvers
 from ._constants import KERNEL_INTS
-from ._live import VERSION, live
+from ._live import VERSION, core_view, live
 from ._unsupported import raise_unsupported
 
 # ---------------------------------------------------------------------------------------------
@@ -253,13 +253,20 @@ def _input(sim, ds, what: str, level: int) -> np.ndarray:
         elif isinstance(rel, _r.FirstOrderLinearTIR):
             rows = np.cumsum([0] + sizes)
             out += (rel.B @ lam)[rows[which]:rows[which + 1]]
+        elif isinstance(rel, _r.FirstOrderNonLinearR) and not rel._fns.library:
+            # r = g(t, x, λ) at the state just computed (Siconos: its last linearization, equal
+            # to it within the Newton tolerance)
+            x = np.concatenate([np.asarray(core_view(d, "x"), dtype=float) for d in inter.ds])
+            rows = np.cumsum([0] + sizes)
+            out += rel._input_of(sim.core.t, x, np.asarray(lam, dtype=float))[rows[which]:rows[which + 1]]
         elif isinstance(rel, _r.LagrangianScleronomousR) and not rel.plugin:
             q = np.concatenate([np.asarray(d.q(), dtype=float) for d in inter.ds])
             out += _split(np.atleast_2d(np.asarray(rel.jacobian_q(q), dtype=float)), sizes, which).T @ lam
         else:
             raise_unsupported(
                 f"DynamicalSystem.{what}() for a {type(rel).__name__}",
-                "Saltus computes the input from linear relations and Python-callable scleronomous ones only",
+                "Saltus computes the input from linear relations and Python-callable scleronomous and "
+                "FirstOrderNonLinearR ones only",
             )
     return out
 
@@ -408,10 +415,12 @@ class _SiconosStepping:
             raise_unsupported("TimeStepping.setNewtonOptions(SICONOS_TS_LINEAR_IMPLICIT)")
 
     def setComputeResiduY(self, flag: bool) -> None:
-        """Accepted: the Saltus Newton loop always checks the output residual."""
+        """Siconos's output residual test of the Newton loop (nonlinear first-order relations)."""
+        self.newton["residu_y"] = bool(flag)
 
     def setComputeResiduR(self, flag: bool) -> None:
-        """Accepted: the Saltus Newton loop always checks the input residual."""
+        """Siconos's input residual test of the Newton loop (nonlinear first-order relations)."""
+        self.newton["residu_r"] = bool(flag)
 
     def setDisplayNewtonConvergence(self, flag: bool) -> None:
         """Accepted (Saltus prints nothing)."""

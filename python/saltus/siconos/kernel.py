@@ -25,6 +25,7 @@ from ._kmodel import (
     LagrangianLinearTIDS,
     NonSmoothDynamicalSystem,
 )
+from ._krelation import FirstOrderNonLinearR
 from ._ksim import (
     AVI,
     LCP,
@@ -203,7 +204,6 @@ __getattr__ = module_getattr(
         "MoreauJeanBilbaoOSI": "not in the Saltus kernel",
         "SchatzmanPaoliOSI": "not in the Saltus kernel",
         "D1MinusLinearOSI": "not in the Saltus kernel",
-        "FirstOrderNonLinearR": "a g(x, λ) relation is not in the Saltus kernel (FirstOrderType1R/Type2R are)",
         "GenericMechanical": "not in the Saltus kernel",
     },
 )

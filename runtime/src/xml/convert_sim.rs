@@ -370,6 +370,8 @@ pub fn build_simulation(
         if let Some(k) = n.max_iter {
             newton.max_iter = k;
         }
+        newton.residu_y = n.residu_y.unwrap_or(false);
+        newton.residu_r = n.residu_r.unwrap_or(false);
         newton.validate().map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     }
     if s.trace.is_some() {

@@ -122,6 +122,13 @@ pub struct NewtonSpec {
     pub tol: Option<f64>,
     #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
     pub max_iter: Option<usize>,
+    /// Also test the output residuals of the nonlinear first-order relations (Siconos
+    /// `setComputeResiduY`).
+    #[serde(rename = "@residu_y", default, skip_serializing_if = "is_none")]
+    pub residu_y: Option<bool>,
+    /// Also test their input residuals (Siconos `setComputeResiduR`).
+    #[serde(rename = "@residu_r", default, skip_serializing_if = "is_none")]
+    pub residu_r: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -149,17 +149,32 @@ impl Osi {
 
 /// Options of the Newton loop run for nonlinear systems or relations (linear models take
 /// exactly one iteration, which is exact).
+///
+/// The increment test alone stops as soon as the state no longer moves, which a nonlinear
+/// first-order relation can reach with `λ` still far from a solution (a relay holding `y = 0`
+/// pins `x` while its `λ` iterates): Siconos's `setComputeResiduY`/`setComputeResiduR` add the
+/// residuals of the relations, which [`NewtonOptions::residu_y`] and
+/// [`NewtonOptions::residu_r`] mirror.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NewtonOptions {
-    /// Convergence when `‖x_{i+1} − x_i‖∞ ≤ tol (1 + ‖x_{i+1}‖∞)` over all states.
+    /// Convergence when `‖x_{i+1} − x_i‖∞ ≤ tol (1 + ‖x_{i+1}‖∞)` over all states (and the
+    /// residuals below when asked for).
     pub tol: f64,
     /// Iteration cap.
     pub max_iter: usize,
+    /// Also require, for every nonlinear first-order relation (`FirstOrderType1R`, `Type2R`,
+    /// `FirstOrderNonLinearR`), `‖h(x_{i+1}, λ_{i+1}) − ŷ‖₂ ≤ tol` where
+    /// `ŷ = h_i + C (x_{i+1} − x_i) + D (λ_{i+1} − λ_i)` is the output the one-step problem
+    /// solved with (Siconos `setComputeResiduY`).
+    pub residu_y: bool,
+    /// Also require `‖g(x_{i+1}, λ_{i+1}) − r̂‖₂ ≤ tol` with the linearized input
+    /// `r̂ = g_i + K (x_{i+1} − x_i) + B (λ_{i+1} − λ_i)` (Siconos `setComputeResiduR`).
+    pub residu_r: bool,
 }
 
 impl Default for NewtonOptions {
     fn default() -> Self {
-        NewtonOptions { tol: 1e-10, max_iter: 50 }
+        NewtonOptions { tol: 1e-10, max_iter: 50, residu_y: false, residu_r: false }
     }
 }
 

@@ -1,0 +1,173 @@
+"""Siconos 4.4's ``FirstOrderNonLinearR`` on Saltus: a relation that scripts subclass in
+Python, overriding ``computeh``, ``computeg`` and the four Jacobians with Siconos's arguments
+``(time, x, lambda_, z, out)`` (the method writes its result into ``out``)."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+import numpy as np
+
+from .. import relations as _r
+from .._xml import _mat
+from ._unsupported import raise_unsupported
+
+_PLUGIN_WHY = (
+    "a Siconos C plugin is compiled against Siconos's own API; override the compute method in a "
+    "Python subclass (as the Siconos tutorials do), or give a Python callable f(t, x, lambda)"
+)
+
+# slot -> (Siconos method, constant matrix that replaces it, shape of its output from (m, n))
+_SLOTS: Dict[str, Tuple[str, Optional[str], object]] = {
+    "h": ("computeh", None, lambda m, n: (m,)),
+    "g": ("computeg", None, lambda m, n: (n,)),
+    "jachx": ("computeJachx", "C", lambda m, n: (m, n)),
+    "jachlambda": ("computeJachlambda", "D", lambda m, n: (m, m)),
+    "jacgx": ("computeJacgx", "K", lambda m, n: (n, n)),
+    "jacglambda": ("computeJacglambda", "B", lambda m, n: (n, m)),
+}
+
+
+class FirstOrderNonLinearR(_r.FirstOrderNonLinearR):
+    """Siconos ``FirstOrderNonLinearR()``: ``y = h(t, x, λ)``, ``r = g(t, x, λ)``.
+
+    Subclass it and override ``computeh(time, x, lambda_, z, y)``, ``computeg(time, x,
+    lambda_, z, r)``, ``computeJachx(..., C)``, ``computeJachlambda(..., D)``,
+    ``computeJacgx(..., K)``, ``computeJacglambda(..., B)``: each writes into its last argument
+    (a numpy array kept from call to call, as Siconos's matrices are). A constant Jacobian set
+    by ``setCPtr``, ``setDPtr`` or ``setBPtr`` is used as it is and its compute method is never
+    called (Siconos's ``computeJach``/``computeJacg``). ``z`` is a zero vector of size 1 (Saltus's
+    relation functions do not read the systems' ``z``)."""
+
+    def __init__(self):
+        _r._FirstOrderNonLinearR.__init__(self)
+        self._const: Dict[str, np.ndarray] = {}
+        self._out: Dict[str, np.ndarray] = {}
+        self._given: Dict[str, object] = {}
+
+    # -- the matrices of Siconos's FirstOrderR ------------------------------------------------
+
+    def _set_matrix(self, key: str, m) -> None:
+        self._const[key] = _mat(m, f"FirstOrderNonLinearR.set{key}Ptr").copy()
+
+    def setCPtr(self, C) -> None:
+        """Constant ``C = ∇ₓh`` (``computeJachx`` is then not called)."""
+        self._set_matrix("C", C)
+
+    def setDPtr(self, D) -> None:
+        """Constant ``D = ∇_λ h`` (``computeJachlambda`` is then not called)."""
+        self._set_matrix("D", D)
+
+    def setBPtr(self, B) -> None:
+        """Constant ``B = ∇_λ g`` (``computeJacglambda`` is then not called)."""
+        self._set_matrix("B", B)
+
+    def setFPtr(self, F) -> None:
+        """``F`` (kept for ``F()``; as in Siconos, this relation does not use it)."""
+        self._set_matrix("F", F)
+
+    def C(self) -> Optional[np.ndarray]:
+        return self._const.get("C")
+
+    def D(self) -> Optional[np.ndarray]:
+        return self._const.get("D")
+
+    def B(self) -> Optional[np.ndarray]:
+        return self._const.get("B")
+
+    def F(self) -> Optional[np.ndarray]:
+        return self._const.get("F")
+
+    def K(self) -> Optional[np.ndarray]:
+        return self._const.get("K")
+
+    def isLinear(self) -> bool:
+        return False
+
+    def display(self) -> None:
+        print(f"FirstOrderNonLinearR ({type(self).__name__}): constant {sorted(self._const) or 'none'}")
+
+    # -- the functions: Siconos's defaults raise, as they do without a plugin -----------------
+
+    def _missing(self, method: str):
+        raise RuntimeError(
+            f"FirstOrderNonLinearR.{method}: no function given; derive this class and implement {method} "
+            "(or set the constant matrix)"
+        )
+
+    def computeh(self, time, x, lambda_, z, y) -> None:
+        self._missing("computeh")
+
+    def computeg(self, time, x, lambda_, z, r) -> None:
+        self._missing("computeg")
+
+    def computeJachx(self, time, x, lambda_, z, C) -> None:
+        self._missing("computeJachx")
+
+    def computeJachlambda(self, time, x, lambda_, z, D) -> None:
+        self._missing("computeJachlambda")
+
+    def computeJacgx(self, time, x, lambda_, z, K) -> None:
+        self._missing("computeJacgx")
+
+    def computeJacglambda(self, time, x, lambda_, z, B) -> None:
+        self._missing("computeJacglambda")
+
+    def _setter(self, slot: str, f, function) -> None:
+        if callable(f) and function is None:
+            self._given[slot] = f
+            return
+        raise_unsupported(f"FirstOrderNonLinearR.{_SLOTS[slot][0]} from a Siconos plugin ({f!r}, {function!r})",
+                          _PLUGIN_WHY)
+
+    def setComputehFunction(self, f, function=None, params=None) -> None:
+        self._setter("h", f, function)
+
+    def setComputegFunction(self, f, function=None, params=None) -> None:
+        self._setter("g", f, function)
+
+    def setComputeJachxFunction(self, f, function=None, params=None) -> None:
+        self._setter("jachx", f, function)
+
+    def setComputeJachlambdaFunction(self, f, function=None, params=None) -> None:
+        self._setter("jachlambda", f, function)
+
+    def setComputeJacgxFunction(self, f, function=None, params=None) -> None:
+        self._setter("jacgx", f, function)
+
+    def setComputeJacglambdaFunction(self, f, function=None, params=None) -> None:
+        self._setter("jacglambda", f, function)
+
+    # -- the kernel's callables ---------------------------------------------------------------
+
+    def _callable(self, slot: str):
+        """The kernel's ``f(t, x, λ)`` for ``slot``: a constant matrix, a callable given to a
+        setter, or the (overridden) Siconos method writing into a kept array."""
+        method, const, shape_of = _SLOTS[slot]
+        if const is not None and const in self._const:
+            m = self._const[const]
+            return lambda t, x, lam: m
+        if slot in self._given:
+            return self._given[slot]
+        compute = getattr(self, method)
+        z = np.zeros(1)
+
+        def f(t, x, lam):
+            shape = shape_of(lam.size, x.size)
+            out = self._out.get(slot)
+            if out is None or out.shape != shape:
+                out = self._out[slot] = np.zeros(shape)
+            compute(t, x, lam, z, out)
+            return out
+
+        f.__name__ = method
+        return f
+
+    def _element(self, parent, host, name):
+        for slot in _SLOTS:
+            self._fns.funcs[slot] = self._callable(slot)
+        return super()._element(parent, host, name)
+
+    def _input_of(self, t: float, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
+        """``r = g(t, x, λ)`` for ``ds.r()``."""
+        return np.array(self._callable("g")(t, x, lam), dtype=np.float64).ravel()
