@@ -1,0 +1,106 @@
+//! Semismooth Newton on a box MCP `l ≤ z ≤ u ⊥ F(z)` with an Armijo line search on the
+//! Fischer–Burmeister merit `Ψ(z) = ½ ‖Φ(z)‖²` (De Luca, Facchinei, Kanzow; Facchinei–Pang
+//! §9.1): the direction solves `H d = −Φ(z)` with `H` an element of the generalized Jacobian of
+//! `Φ` (or, for the min variant, of the natural map `z − P_[l,u](z − F(z))`); it is replaced by
+//! `−∇Ψ = −H_FBᵀ Φ` when that system is singular or its solution is not a descent direction
+//! (`∇Ψᵀd > −ρ ‖d‖^p`). Steps `t = 1, β, β², …` until `Ψ(z + t d) ≤ Ψ(z) + σ t ∇Ψᵀd`.
+
+use super::eval::Eval;
+use super::merit::{fb_box, natural_box};
+use super::{Measure, NewtonOptions, SetRef, Setting};
+use crate::error::Result;
+use crate::report::FailReason;
+use nalgebra::{DMatrix, DVector};
+use std::borrow::Cow;
+
+/// Returns `(iterations, failure)`; `z` holds the last iterate.
+pub(super) fn solve(
+    ev: &mut Eval<'_>,
+    lb: &[f64],
+    ub: &[f64],
+    measure: Measure,
+    z: &mut [f64],
+    o: &NewtonOptions,
+    min_direction: bool,
+) -> Result<(usize, Option<FailReason>)> {
+    let n = z.len();
+    let mut fz = vec![0.0; n];
+    ev.value(z, &mut fz, 0)?;
+    let mut phi = vec![0.0; n];
+    let (mut da, mut db) = (vec![0.0; n], vec![0.0; n]);
+    let mut psi = merit(z, &fz, lb, ub, &mut phi, &mut da, &mut db);
+    let mut jac = DMatrix::zeros(n, n);
+    let (mut zt, mut ft, mut phit) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let (mut dat, mut dbt) = (vec![0.0; n], vec![0.0; n]);
+    let mut setting = Setting { set: SetRef::Bounds { lb: Cow::Borrowed(lb), ub: Cow::Borrowed(ub) }, measure };
+    for k in 0..o.iter.max_iter {
+        if super::error(&mut setting, ev, z, &fz, k)? <= o.iter.tol {
+            return Ok((k, None));
+        }
+        ev.jacobian(z, &fz, &mut jac, k + 1)?;
+        // H_FB = diag(d_a) + diag(d_b) ∇F and ∇Ψ = H_FBᵀ Φ
+        let h_fb = DMatrix::from_fn(n, n, |i, j| db[i] * jac[(i, j)] + if i == j { da[i] } else { 0.0 });
+        let grad = h_fb.tr_mul(&DVector::from_column_slice(&phi));
+        let (h, rhs) = if min_direction {
+            let mut r = DVector::zeros(n);
+            let mut cd = vec![(0.0, 0.0); n];
+            for i in 0..n {
+                let (v, a, b) = natural_box(z[i], fz[i], lb[i], ub[i]);
+                r[i] = -v;
+                cd[i] = (a, b);
+            }
+            (DMatrix::from_fn(n, n, |i, j| cd[i].1 * jac[(i, j)] + if i == j { cd[i].0 } else { 0.0 }), r)
+        } else {
+            (h_fb, -DVector::from_column_slice(&phi))
+        };
+        let mut d = h.lu().solve(&rhs).filter(|d| d.iter().all(|v| v.is_finite()));
+        if let Some(dd) = &d {
+            let slope = grad.dot(dd);
+            if slope > -o.descent_rho * dd.norm().powf(o.descent_p) {
+                d = None;
+            }
+        }
+        let d = d.unwrap_or_else(|| -&grad);
+        let slope = grad.dot(&d);
+        if !(slope < 0.0) {
+            // ∇Ψ = 0 at a point that is not a solution: a stationary point of the merit
+            return Ok((k, Some(FailReason::Stalled)));
+        }
+        let mut t = 1.0;
+        loop {
+            for i in 0..n {
+                zt[i] = z[i] + t * d[i];
+            }
+            if ev.try_value(&zt, &mut ft, k + 1)? {
+                let psit = merit(&zt, &ft, lb, ub, &mut phit, &mut dat, &mut dbt);
+                if psit <= psi + o.sigma * t * slope {
+                    psi = psit;
+                    break;
+                }
+            }
+            t *= o.beta;
+            if t < o.min_step {
+                return Ok((k, Some(FailReason::LineSearch)));
+            }
+        }
+        z.copy_from_slice(&zt);
+        std::mem::swap(&mut fz, &mut ft);
+        std::mem::swap(&mut phi, &mut phit);
+        std::mem::swap(&mut da, &mut dat);
+        std::mem::swap(&mut db, &mut dbt);
+    }
+    Ok((o.iter.max_iter, None))
+}
+
+/// Fills `Φ` and its Jacobian coefficients; returns `Ψ = ½ ‖Φ‖²`.
+fn merit(z: &[f64], fz: &[f64], lb: &[f64], ub: &[f64], phi: &mut [f64], da: &mut [f64], db: &mut [f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..z.len() {
+        let (p, a, b) = fb_box(z[i], fz[i], lb[i], ub[i]);
+        phi[i] = p;
+        da[i] = a;
+        db[i] = b;
+        s += p * p;
+    }
+    0.5 * s
+}
