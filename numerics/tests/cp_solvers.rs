@@ -77,6 +77,7 @@ fn newton_solvers(tol: f64) -> Vec<(&'static str, CpSolver)> {
     vec![
         ("newton-fb", CpSolver::NewtonFb(NewtonOptions::with_iter(it))),
         ("newton-min", CpSolver::NewtonMin(NewtonOptions::with_iter(it))),
+        ("newton-qi", CpSolver::NewtonFb(NewtonOptions::box_qi(it))),
     ]
 }
 
@@ -254,6 +255,7 @@ fn box_vi_with_known_solution() {
     for s in [
         CpSolver::NewtonFb(NewtonOptions::with_iter(it)),
         CpSolver::NewtonMin(NewtonOptions::with_iter(it)),
+        CpSolver::NewtonFb(NewtonOptions::box_qi(it)),
         CpSolver::ExtraGradient(ProjectionOptions::with_iter(it)),
         CpSolver::FixedPointProjection(ProjectionOptions::with_iter(it)),
     ] {

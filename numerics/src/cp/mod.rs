@@ -35,7 +35,7 @@ mod newton;
 mod projection;
 mod sets;
 
-pub use merit::{fb, fb_box, natural_box};
+pub use merit::{fb, fb_box, natural_box, qi_box};
 pub use sets::{ConvexSet, Projection};
 
 use crate::error::{check_finite, check_len, NumericsError, Result};
@@ -195,6 +195,17 @@ impl Vi {
     }
 }
 
+/// The reformulation `Φ(z) = 0` of the box MCP whose merit `½‖Φ‖²` the line search decreases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoxFunction {
+    /// The nested Fischer–Burmeister function of Billups ([`fb_box`]); on `[0, ∞)` rows it is
+    /// the plain Fischer–Burmeister function of the NCP solvers.
+    #[default]
+    FischerBurmeister,
+    /// Qi's box function ([`qi_box`]), Siconos's `VI_BOX_QI`.
+    Qi,
+}
+
 /// Options of the semismooth Newton methods (defaults: Siconos's `*_FBLSA` tolerance 1e-10 and
 /// cap 1000; Armijo `σ = 1e-4`, step halved, down to `1e-16`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -202,6 +213,11 @@ impl Vi {
 pub struct NewtonOptions {
     /// Tolerance on the problem's error measure and iteration cap.
     pub iter: IterOptions,
+    /// The box reformulation and merit.
+    pub function: BoxFunction,
+    /// Projected ("arc") search: the trial points are `P_[l,u](z + t d)`, so the iterates stay
+    /// in the box (Siconos forces it for `VI_BOX_QI`). Off: `z + t d`.
+    pub arc_search: bool,
     /// Armijo constant: accept `t` when `Ψ(z + t d) ≤ Ψ(z) + σ t ∇Ψᵀd`.
     pub sigma: f64,
     /// Step reduction factor of the line search, in (0, 1).
@@ -218,6 +234,8 @@ impl Default for NewtonOptions {
     fn default() -> Self {
         NewtonOptions {
             iter: IterOptions::new(1e-10, 1000),
+            function: BoxFunction::FischerBurmeister,
+            arc_search: false,
             sigma: 1e-4,
             beta: 0.5,
             min_step: 1e-16,
@@ -231,6 +249,10 @@ impl NewtonOptions {
     /// Defaults with the given tolerance and cap.
     pub fn with_iter(iter: IterOptions) -> Self {
         NewtonOptions { iter, ..Default::default() }
+    }
+    /// Siconos's `VI_BOX_QI`: Qi's box function with the projected search.
+    pub fn box_qi(iter: IterOptions) -> Self {
+        NewtonOptions { iter, function: BoxFunction::Qi, arc_search: true, ..Default::default() }
     }
     fn validate(&self) -> Result<()> {
         self.iter.validate()?;
@@ -324,7 +346,8 @@ impl ProjectionOptions {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum CpSolver {
     /// Semismooth Newton on the (box) Fischer–Burmeister function `Φ`, Armijo line search on
-    /// `Ψ = ½‖Φ‖²` (Siconos `NCP_NEWTON_FB_FBLSA`, `MCP_NEWTON_FB_FBLSA`, `VI_BOX_QI`).
+    /// `Ψ = ½‖Φ‖²` (Siconos `NCP_NEWTON_FB_FBLSA`, `MCP_NEWTON_FB_FBLSA`; with
+    /// [`NewtonOptions::box_qi`], Qi's function and the projected search: `VI_BOX_QI`).
     NewtonFb(NewtonOptions),
     /// Newton direction of the natural map `z − P_K(z − F(z))`, the same line search on the
     /// Fischer–Burmeister merit (Siconos `*_NEWTON_MIN_FBLSA`).
@@ -358,6 +381,7 @@ pub const SOLVERS: &[(&str, &str)] = &[
         "semismooth Newton on the Fischer-Burmeister function, Armijo line search (NEWTON_FB_FBLSA, VI_BOX_QI)",
     ),
     ("newton-min", "Newton on the natural (min) map, line search on the FB merit (NEWTON_MIN_FBLSA)"),
+    ("newton-qi", "semismooth Newton on Qi's box function, projected line search (VI_BOX_QI)"),
     ("extragradient", "extragradient with self-adaptive step, any convex set (VI_EG)"),
     ("fixed-point", "fixed-point projection with self-adaptive step, any convex set (VI_FPP)"),
 ];
@@ -367,6 +391,7 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<CpSolver> {
     match name {
         "newton-fb" => Some(CpSolver::NewtonFb(NewtonOptions::with_iter(it))),
         "newton-min" => Some(CpSolver::NewtonMin(NewtonOptions::with_iter(it))),
+        "newton-qi" => Some(CpSolver::NewtonFb(NewtonOptions::box_qi(it))),
         "extragradient" => Some(CpSolver::ExtraGradient(ProjectionOptions::with_iter(it))),
         "fixed-point" => Some(CpSolver::FixedPointProjection(ProjectionOptions::with_iter(it))),
         _ => None,

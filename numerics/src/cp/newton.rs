@@ -1,13 +1,15 @@
 //! Semismooth Newton on a box MCP `l ≤ z ≤ u ⊥ F(z)` with an Armijo line search on the
 //! Fischer–Burmeister merit `Ψ(z) = ½ ‖Φ(z)‖²` (De Luca, Facchinei, Kanzow; Facchinei–Pang
 //! §9.1): the direction solves `H d = −Φ(z)` with `H` an element of the generalized Jacobian of
-//! `Φ` (or, for the min variant, of the natural map `z − P_[l,u](z − F(z))`); it is replaced by
+//! `Φ` (Billups' nested Fischer–Burmeister function or Qi's box function, see `merit`; or, for
+//! the min variant, of the natural map `z − P_[l,u](z − F(z))`); it is replaced by
 //! `−∇Ψ = −H_FBᵀ Φ` when that system is singular or its solution is not a descent direction
-//! (`∇Ψᵀd > −ρ ‖d‖^p`). Steps `t = 1, β, β², …` until `Ψ(z + t d) ≤ Ψ(z) + σ t ∇Ψᵀd`.
+//! (`∇Ψᵀd > −ρ ‖d‖^p`). Steps `t = 1, β, β², …` until `Ψ(z(t)) ≤ Ψ(z) + σ t ∇Ψᵀd`, with
+//! `z(t) = z + t d`, or `P_[l,u](z + t d)` with the projected ("arc") search.
 
 use super::eval::Eval;
-use super::merit::{fb_box, natural_box};
-use super::{Measure, NewtonOptions, SetRef, Setting};
+use super::merit::{fb_box, natural_box, qi_box};
+use super::{BoxFunction, Measure, NewtonOptions, SetRef, Setting};
 use crate::error::Result;
 use crate::report::FailReason;
 use nalgebra::{DMatrix, DVector};
@@ -25,10 +27,17 @@ pub(super) fn solve(
 ) -> Result<(usize, Option<FailReason>)> {
     let n = z.len();
     let mut fz = vec![0.0; n];
-    ev.value(z, &mut fz, 0)?;
     let mut phi = vec![0.0; n];
     let (mut da, mut db) = (vec![0.0; n], vec![0.0; n]);
-    let mut psi = merit(z, &fz, lb, ub, &mut phi, &mut da, &mut db);
+    let kind = o.function;
+    if o.arc_search {
+        // the projected search keeps the iterates in the box: start there
+        for i in 0..n {
+            z[i] = z[i].max(lb[i]).min(ub[i]);
+        }
+    }
+    ev.value(z, &mut fz, 0)?;
+    let mut psi = merit(kind, z, &fz, lb, ub, &mut phi, &mut da, &mut db);
     let mut jac = DMatrix::zeros(n, n);
     let (mut zt, mut ft, mut phit) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let (mut dat, mut dbt) = (vec![0.0; n], vec![0.0; n]);
@@ -70,9 +79,12 @@ pub(super) fn solve(
         loop {
             for i in 0..n {
                 zt[i] = z[i] + t * d[i];
+                if o.arc_search {
+                    zt[i] = zt[i].max(lb[i]).min(ub[i]);
+                }
             }
             if ev.try_value(&zt, &mut ft, k + 1)? {
-                let psit = merit(&zt, &ft, lb, ub, &mut phit, &mut dat, &mut dbt);
+                let psit = merit(kind, &zt, &ft, lb, ub, &mut phit, &mut dat, &mut dbt);
                 if psit <= psi + o.sigma * t * slope {
                     psi = psit;
                     break;
@@ -93,10 +105,23 @@ pub(super) fn solve(
 }
 
 /// Fills `Φ` and its Jacobian coefficients; returns `Ψ = ½ ‖Φ‖²`.
-fn merit(z: &[f64], fz: &[f64], lb: &[f64], ub: &[f64], phi: &mut [f64], da: &mut [f64], db: &mut [f64]) -> f64 {
+#[allow(clippy::too_many_arguments)]
+fn merit(
+    kind: BoxFunction,
+    z: &[f64],
+    fz: &[f64],
+    lb: &[f64],
+    ub: &[f64],
+    phi: &mut [f64],
+    da: &mut [f64],
+    db: &mut [f64],
+) -> f64 {
     let mut s = 0.0;
     for i in 0..z.len() {
-        let (p, a, b) = fb_box(z[i], fz[i], lb[i], ub[i]);
+        let (p, a, b) = match kind {
+            BoxFunction::FischerBurmeister => fb_box(z[i], fz[i], lb[i], ub[i]),
+            BoxFunction::Qi => qi_box(z[i], fz[i], lb[i], ub[i]),
+        };
         phi[i] = p;
         da[i] = a;
         db[i] = b;
