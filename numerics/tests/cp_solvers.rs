@@ -256,6 +256,7 @@ fn box_vi_with_known_solution() {
         CpSolver::NewtonFb(NewtonOptions::with_iter(it)),
         CpSolver::NewtonMin(NewtonOptions::with_iter(it)),
         CpSolver::NewtonFb(NewtonOptions::box_qi(it)),
+        CpSolver::NewtonFb(NewtonOptions::siconos_box_qi(it)),
         CpSolver::ExtraGradient(ProjectionOptions::with_iter(it)),
         CpSolver::FixedPointProjection(ProjectionOptions::with_iter(it)),
     ] {

@@ -220,6 +220,14 @@ pub struct NewtonOptions {
     pub arc_search: bool,
     /// Armijo constant: accept `t` when `Ψ(z + t d) ≤ Ψ(z) + σ t ∇Ψᵀd`.
     pub sigma: f64,
+    /// The first step `t₀` of the line search (then `t₀β`, `t₀β²`, …).
+    pub first_step: f64,
+    /// `Some(κ)`: take the full Newton step without a line search when `Ψ(z + d) ≤ κ Ψ(z)`
+    /// (Siconos's `newton_LSA`, κ = 0.9).
+    pub newton_acceptance: Option<f64>,
+    /// When no step passes the line search, take the last (smallest) one and go on, as Siconos's
+    /// `newton_LSA` does, instead of stopping with `Failed(LineSearch)`.
+    pub continue_after_search_failure: bool,
     /// Step reduction factor of the line search, in (0, 1).
     pub beta: f64,
     /// Smallest step before the line search fails.
@@ -237,6 +245,9 @@ impl Default for NewtonOptions {
             function: BoxFunction::FischerBurmeister,
             arc_search: false,
             sigma: 1e-4,
+            first_step: 1.0,
+            newton_acceptance: None,
+            continue_after_search_failure: false,
             beta: 0.5,
             min_step: 1e-16,
             descent_rho: 1e-8,
@@ -250,9 +261,25 @@ impl NewtonOptions {
     pub fn with_iter(iter: IterOptions) -> Self {
         NewtonOptions { iter, ..Default::default() }
     }
-    /// Siconos's `VI_BOX_QI`: Qi's box function with the projected search.
+    /// Qi's box function with the projected search (iterates stay in the box).
     pub fn box_qi(iter: IterOptions) -> Self {
         NewtonOptions { iter, function: BoxFunction::Qi, arc_search: true, ..Default::default() }
+    }
+    /// Siconos 4.4's `VI_BOX_QI` iteration (`newton_LSA`): Qi's box function; the full Newton
+    /// step when it divides the merit by at least 1/0.9; else (after the descent test) an
+    /// Armijo search from `t = 2` with `σ = 0.9`, unprojected (Siconos's arc-search flag does not
+    /// reach its Armijo search), whose smallest step is taken when none passes.
+    pub fn siconos_box_qi(iter: IterOptions) -> Self {
+        NewtonOptions {
+            iter,
+            function: BoxFunction::Qi,
+            arc_search: false,
+            sigma: 0.9,
+            first_step: 2.0,
+            newton_acceptance: Some(0.9),
+            continue_after_search_failure: true,
+            ..Default::default()
+        }
     }
     fn validate(&self) -> Result<()> {
         self.iter.validate()?;
@@ -260,7 +287,7 @@ impl NewtonOptions {
             option,
             reason: format!("out of range: {v}"),
         };
-        if !(self.sigma > 0.0 && self.sigma < 0.5) {
+        if !(self.sigma > 0.0 && self.sigma < 1.0) {
             return Err(bad("sigma", self.sigma));
         }
         if !(self.beta > 0.0 && self.beta < 1.0) {
@@ -268,6 +295,14 @@ impl NewtonOptions {
         }
         if !(self.min_step > 0.0 && self.min_step < 1.0) {
             return Err(bad("min_step", self.min_step));
+        }
+        if !(self.first_step > 0.0 && self.first_step.is_finite()) {
+            return Err(bad("first_step", self.first_step));
+        }
+        if let Some(k) = self.newton_acceptance {
+            if !(k > 0.0 && k < 1.0) {
+                return Err(bad("newton_acceptance", k));
+            }
         }
         if !(self.descent_rho >= 0.0 && self.descent_p > 2.0) {
             return Err(bad("descent_rho/descent_p", self.descent_rho));
@@ -381,7 +416,8 @@ pub const SOLVERS: &[(&str, &str)] = &[
         "semismooth Newton on the Fischer-Burmeister function, Armijo line search (NEWTON_FB_FBLSA, VI_BOX_QI)",
     ),
     ("newton-min", "Newton on the natural (min) map, line search on the FB merit (NEWTON_MIN_FBLSA)"),
-    ("newton-qi", "semismooth Newton on Qi's box function, projected line search (VI_BOX_QI)"),
+    ("newton-qi", "semismooth Newton on Qi's box function, projected line search"),
+    ("siconos-box-qi", "Siconos 4.4's VI_BOX_QI iteration: Qi's box function, its newton_LSA step rules"),
     ("extragradient", "extragradient with self-adaptive step, any convex set (VI_EG)"),
     ("fixed-point", "fixed-point projection with self-adaptive step, any convex set (VI_FPP)"),
 ];
@@ -392,6 +428,7 @@ pub fn solver_by_name(name: &str, it: IterOptions) -> Option<CpSolver> {
         "newton-fb" => Some(CpSolver::NewtonFb(NewtonOptions::with_iter(it))),
         "newton-min" => Some(CpSolver::NewtonMin(NewtonOptions::with_iter(it))),
         "newton-qi" => Some(CpSolver::NewtonFb(NewtonOptions::box_qi(it))),
+        "siconos-box-qi" => Some(CpSolver::NewtonFb(NewtonOptions::siconos_box_qi(it))),
         "extragradient" => Some(CpSolver::ExtraGradient(ProjectionOptions::with_iter(it))),
         "fixed-point" => Some(CpSolver::FixedPointProjection(ProjectionOptions::with_iter(it))),
         _ => None,

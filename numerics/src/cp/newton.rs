@@ -62,7 +62,26 @@ pub(super) fn solve(
         } else {
             (h_fb, -DVector::from_column_slice(&phi))
         };
-        let mut d = h.lu().solve(&rhs).filter(|d| d.iter().all(|v| v.is_finite()));
+        let newton = h.lu().solve(&rhs).filter(|d| d.iter().all(|v| v.is_finite()));
+        // Siconos's rule: the full Newton step when it decreases the merit enough
+        if let (Some(kappa), Some(dd)) = (o.newton_acceptance, &newton) {
+            for i in 0..n {
+                zt[i] = z[i] + dd[i];
+            }
+            if ev.try_value(&zt, &mut ft, k + 1)? {
+                let psit = merit(kind, &zt, &ft, lb, ub, &mut phit, &mut dat, &mut dbt);
+                if psit <= kappa * psi {
+                    psi = psit;
+                    z.copy_from_slice(&zt);
+                    std::mem::swap(&mut fz, &mut ft);
+                    std::mem::swap(&mut phi, &mut phit);
+                    std::mem::swap(&mut da, &mut dat);
+                    std::mem::swap(&mut db, &mut dbt);
+                    continue;
+                }
+            }
+        }
+        let mut d = newton;
         if let Some(dd) = &d {
             let slope = grad.dot(dd);
             if slope > -o.descent_rho * dd.norm().powf(o.descent_p) {
@@ -75,7 +94,7 @@ pub(super) fn solve(
             // ∇Ψ = 0 at a point that is not a solution: a stationary point of the merit
             return Ok((k, Some(FailReason::Stalled)));
         }
-        let mut t = 1.0;
+        let mut t = o.first_step;
         loop {
             for i in 0..n {
                 zt[i] = z[i] + t * d[i];
@@ -86,6 +105,11 @@ pub(super) fn solve(
             if ev.try_value(&zt, &mut ft, k + 1)? {
                 let psit = merit(kind, &zt, &ft, lb, ub, &mut phit, &mut dat, &mut dbt);
                 if psit <= psi + o.sigma * t * slope {
+                    psi = psit;
+                    break;
+                }
+                if o.continue_after_search_failure && t * o.beta < o.min_step {
+                    // Siconos takes the smallest step tried and goes on
                     psi = psit;
                     break;
                 }
