@@ -454,3 +454,60 @@ fn bad_input_is_rejected() {
         Err(NumericsError::InvalidOption { option: "beta", .. })
     ));
 }
+
+/// One step of the Siconos tutorial `control/Zhuravlev/ZhuravlevIvanovVI.py` (h = 1e-3, κ = 0.7,
+/// g = 9.81, θ = γ = 1): the box VI on `[−1, 1]²` in the multiplier λ with the tutorial's `F`
+/// and its `∇F` (which is not the derivative of `F`: its entry (1, 1) divides where it should
+/// multiply), at the state `xk`, tolerance 1e-16, 50 iterations.
+fn zhuravlev_step(xk: [f64; 2], l0: [f64; 2]) -> (saltus_numerics::SolveReport, Vec<f64>) {
+    let (kappa, g, h) = (0.7, 9.81, 1e-3);
+    let f = move |l: &[f64], out: &mut [f64]| -> Res {
+        let inv_r = 1.0 / (1.0 - kappa * l[0] * l[1]);
+        out[1] = h * g * l[0] * inv_r;
+        let v = xk[1] + out[1];
+        out[0] = -h * kappa * l[0] * l[1] * v;
+        out[0] += xk[0] + h * v; // the tutorial's order of operations
+        out[1] += xk[1];
+        Ok(())
+    };
+    let j = move |l: &[f64], nab: &mut DMatrix<f64>| -> Res {
+        let inv_r = 1.0 / (1.0 - kappa * l[0] * l[1]);
+        let inv_r2 = inv_r * inv_r;
+        let v = xk[1] + h * g * l[0] * inv_r;
+        nab[(1, 0)] = h * g * inv_r2;
+        nab[(1, 1)] = h * (g * kappa * l[0] * l[0]) / inv_r2;
+        nab[(0, 0)] = -h * (kappa * l[1] * v + (-1.0 + h * kappa * l[0] * l[1]) * nab[(1, 0)]);
+        nab[(0, 1)] = -h * (kappa * l[0] * v + (-1.0 + h * kappa * l[0] * l[1]) * nab[(1, 1)]);
+        Ok(())
+    };
+    let p = BoxVi::new(vec![-1.0; 2], vec![1.0; 2]).unwrap();
+    let s = CpSolver::NewtonFb(NewtonOptions::siconos_box_qi(IterOptions::new(1e-16, 50)));
+    let (mut x, mut w) = (l0.to_vec(), vec![0.0; 2]);
+    let r = cp::solve_box_vi(&p, &mut WithJacobian(f, j), &mut x, &mut w, &s).unwrap();
+    (r, x)
+}
+
+/// `siconos-box-qi` against Siconos 4.4's `variationalInequality_box_newton_QiLSA` on steps of
+/// that tutorial (Siconos's results logged from `/usr/bin/python3` with python3-siconos 4.4):
+/// the same multipliers to the last bit, the same iteration counts, converged or not.
+#[test]
+#[allow(clippy::excessive_precision)] // Siconos's values as logged (%.17g)
+fn siconos_box_qi_reproduces_siconos_on_zhuravlev_ivanov_steps() {
+    // step 306: not converged after 50 iterations, error 9.706e-13, λ = (−1, −0.89973045823959197)
+    let (r, x) = zhuravlev_step([1.4572163499999984, 0.026499999999959847], [-1.0, -1.0]);
+    assert_eq!((r.status, r.iterations), (SolveStatus::MaxIterations, 50));
+    assert_eq!(x, [-1.0, -0.89973045823959197]);
+    assert!((r.residual - 9.706e-13).abs() < 1e-15, "{r:?}");
+    // step 947: not converged, error 1.378e-10, λ = (1, 0.99013763255225284)
+    let (r, x) = zhuravlev_step([-0.044712636207636609, -0.031964428338128244], [1.0, 1.0]);
+    assert_eq!((r.status, r.iterations), (SolveStatus::MaxIterations, 50));
+    assert_eq!(x, [1.0, 0.99013763255225284]);
+    // step 307: converged in 5 iterations at (−1, 1)
+    let (r, x) = zhuravlev_step([1.4572163499999984, 7.2858385991025898e-17], [-1.0, -0.899730458220223905]);
+    assert_eq!((r.status, r.iterations), (SolveStatus::Converged, 5));
+    assert_eq!(x, [-1.0, 1.0]);
+    // step 1075: converged in 8 iterations at (−0.46267154254399162, 1)
+    let (r, x) = zhuravlev_step([0.00011913144444395917, -0.086558823529411869], [-1.0, 1.0]);
+    assert_eq!((r.status, r.iterations), (SolveStatus::Converged, 8));
+    assert_eq!(x, [-0.46267154254399162, 1.0]);
+}

@@ -266,15 +266,15 @@ impl NewtonOptions {
         NewtonOptions { iter, function: BoxFunction::Qi, arc_search: true, ..Default::default() }
     }
     /// Siconos 4.4's `VI_BOX_QI` iteration (`newton_LSA`): Qi's box function; the full Newton
-    /// step when it divides the merit by at least 1/0.9; else (after the descent test) an
-    /// Armijo search from `t = 2` with `σ = 0.9`, unprojected (Siconos's arc-search flag does not
-    /// reach its Armijo search), whose smallest step is taken when none passes.
+    /// step when it decreases the merit to 0.9 of its value or less; else (after the descent
+    /// test) an unprojected Armijo search from `t = 2`, whose smallest step is taken when none
+    /// passes. With `σ = 10⁻⁴` these rules reproduce Siconos 4.4's iterates bit for bit on the
+    /// steps of `ZhuravlevIvanovVI.py` we checked (see `docs/numerics-cp.md`).
     pub fn siconos_box_qi(iter: IterOptions) -> Self {
         NewtonOptions {
             iter,
             function: BoxFunction::Qi,
             arc_search: false,
-            sigma: 0.9,
             first_step: 2.0,
             newton_acceptance: Some(0.9),
             continue_after_search_failure: true,
