@@ -162,9 +162,9 @@ def integrate(
 ) -> Dict[str, object]: ...
 def cp_solve(
     kind: str,
-    f: Callable[[_F64], Sequence[float]],
+    f: Union[Callable[[_F64], Sequence[float]], str],
     z0: Sequence[float],
-    jacobian: Optional[Callable[[_F64], _F64]] = None,
+    jacobian: Optional[Union[Callable[[_F64], _F64], str]] = None,
     n1: int = 0,
     lb: Optional[Sequence[float]] = None,
     ub: Optional[Sequence[float]] = None,
@@ -174,6 +174,9 @@ def cp_solve(
     solver: str = "newton-fb",
     tol: Optional[float] = None,
     max_iter: Optional[int] = None,
+    library: Optional[str] = None,
+    params: Optional[Sequence[float]] = None,
+    plugin_dirs: Optional[Sequence[str]] = None,
 ) -> Tuple[_F64, _F64, Dict[str, object]]: ...
 
 class CoreMechanicsModel:

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_numerics::cp::{self, BoxVi, ConvexSet, CpFunction, CpSolver, Mcp, Ncp, Projection, UserFnError, Vi};
 use saltus_numerics::IterOptions;
+use saltus_runtime::plugin::{PluginResolver, VectorFieldFunction};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -101,6 +102,58 @@ impl CpFunction for PyF {
     }
 }
 
+/// `F` (and `∇F`) from a plugin library: Saltus's vector-field ABI
+/// `int32_t f(double t, uint32_t n, const double* x, uint32_t nout, double* out, uint32_t np,
+/// const double* params)` called with `t = 0`, `nout = n` for `F` and `n²` (column-major) for `∇F`.
+struct PluginF {
+    f: VectorFieldFunction,
+    jac: Option<VectorFieldFunction>,
+    buf: Vec<f64>,
+}
+
+impl CpFunction for PluginF {
+    fn value(&mut self, z: &[f64], out: &mut [f64]) -> Result<(), UserFnError> {
+        self.f.call(0.0, z, out).map_err(|e| UserFnError::Fatal(e.to_string()))
+    }
+    fn jacobian(&mut self, z: &[f64], jac: &mut DMatrix<f64>) -> Result<(), UserFnError> {
+        let Some(j) = &self.jac else { return Err(UserFnError::NotProvided) };
+        let n = z.len();
+        self.buf.resize(n * n, 0.0);
+        j.call(0.0, z, &mut self.buf).map_err(|e| UserFnError::Fatal(e.to_string()))?;
+        for c in 0..n {
+            for r in 0..n {
+                jac[(r, c)] = self.buf[r + n * c];
+            }
+        }
+        Ok(())
+    }
+}
+
+fn plugin_fn(
+    library: &str,
+    f: &Bound<'_, PyAny>,
+    jacobian: Option<&Bound<'_, PyAny>>,
+    params: Vec<f64>,
+    dirs: Vec<std::path::PathBuf>,
+) -> PyResult<PluginF> {
+    let sym = |o: &Bound<'_, PyAny>| -> PyResult<String> {
+        o.extract::<String>().map_err(|_| {
+            NumericsError::new_err("with `library`, F (and jacobian) are the names of the plugin's functions")
+        })
+    };
+    let base = std::env::current_dir().map_err(|e| NumericsError::new_err(e.to_string()))?;
+    let mut res = PluginResolver::new(base, dirs);
+    let load = |res: &mut PluginResolver, name: &str, element: &str| {
+        res.vector_field_fn(library, name, element, params.clone()).map_err(|e| NumericsError::new_err(e.to_string()))
+    };
+    let fv = load(&mut res, &sym(f)?, "F")?;
+    let jac = match jacobian {
+        Some(j) => Some(load(&mut res, &sym(j)?, "jacobian")?),
+        None => None,
+    };
+    Ok(PluginF { f: fv, jac, buf: Vec::new() })
+}
+
 struct PyProjection {
     p: Py<PyAny>,
     n: usize,
@@ -134,9 +187,11 @@ fn solver_of(name: &str, tol: Option<f64>, max_iter: Option<usize>) -> PyResult<
 
 /// Solves `kind` (`ncp`, `mcp`, `box_vi`, `vi`) from `z0` with the solver called `solver`;
 /// returns `(z, F(z), report)`. `mcp`: `n1` equations first; `box_vi`: `lb`, `ub` (±inf allowed);
-/// `vi`: `projection(x)` the projection onto K, or a ball `center`, `radius`.
+/// `vi`: `projection(x)` the projection onto K, or a ball `center`, `radius`. With `library`, `f`
+/// and `jacobian` are the names of vector-field functions of that plugin library (`params` passed
+/// to them; searched in the working directory, then `plugin_dirs`).
 #[pyfunction]
-#[pyo3(signature = (kind, f, z0, jacobian=None, n1=0, lb=None, ub=None, projection=None, center=None, radius=None, solver="newton-fb", tol=None, max_iter=None))]
+#[pyo3(signature = (kind, f, z0, jacobian=None, n1=0, lb=None, ub=None, projection=None, center=None, radius=None, solver="newton-fb", tol=None, max_iter=None, library=None, params=None, plugin_dirs=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn cp_solve<'py>(
     py: Python<'py>,
@@ -153,25 +208,40 @@ pub fn cp_solve<'py>(
     solver: &str,
     tol: Option<f64>,
     max_iter: Option<usize>,
+    library: Option<String>,
+    params: Option<Vec<f64>>,
+    plugin_dirs: Option<Vec<std::path::PathBuf>>,
 ) -> PyResult<CpOut<'py>> {
     guard(|| {
         let s = solver_of(solver, tol, max_iter)?;
         let n = z0.len();
         let raised: Raised = Rc::new(RefCell::new(None));
-        let mut fun = PyF { f, jac: jacobian, n, raised: raised.clone() };
+        let mut plugin;
+        let mut pyf;
+        let fun: &mut dyn CpFunction = match &library {
+            Some(lib) => {
+                let j = jacobian.as_ref().map(|j| j.bind(py));
+                plugin = plugin_fn(lib, f.bind(py), j, params.unwrap_or_default(), plugin_dirs.unwrap_or_default())?;
+                &mut plugin
+            }
+            None => {
+                pyf = PyF { f, jac: jacobian, n, raised: raised.clone() };
+                &mut pyf
+            }
+        };
         let (mut z, mut w) = (z0, vec![0.0; n]);
         let bad = |m: String| NumericsError::new_err(m);
         let res = match kind {
-            "ncp" => Ncp::new(n).and_then(|p| cp::solve_ncp(&p, &mut fun, &mut z, &mut w, &s)),
+            "ncp" => Ncp::new(n).and_then(|p| cp::solve_ncp(&p, fun, &mut z, &mut w, &s)),
             "mcp" => {
                 if n1 > n {
                     return Err(bad(format!("n1 = {n1} is larger than the size {n}")));
                 }
-                Mcp::new(n1, n - n1).and_then(|p| cp::solve_mcp(&p, &mut fun, &mut z, &mut w, &s))
+                Mcp::new(n1, n - n1).and_then(|p| cp::solve_mcp(&p, fun, &mut z, &mut w, &s))
             }
             "box_vi" => {
                 let (Some(lb), Some(ub)) = (lb, ub) else { return Err(bad("box_vi needs lb and ub".into())) };
-                BoxVi::new(lb, ub).and_then(|p| cp::solve_box_vi(&p, &mut fun, &mut z, &mut w, &s))
+                BoxVi::new(lb, ub).and_then(|p| cp::solve_box_vi(&p, fun, &mut z, &mut w, &s))
             }
             "vi" => {
                 let set = match (projection, center, radius) {
@@ -179,7 +249,7 @@ pub fn cp_solve<'py>(
                     (None, Some(c), Some(r)) => ConvexSet::Ball { center: c, radius: r },
                     _ => return Err(bad("vi needs either projection or center and radius".into())),
                 };
-                cp::solve_vi(&mut Vi::new(set), &mut fun, &mut z, &mut w, &s)
+                cp::solve_vi(&mut Vi::new(set), fun, &mut z, &mut w, &s)
             }
             k => return Err(bad(format!("unknown problem kind `{k}` (ncp, mcp, box_vi, vi)"))),
         };

@@ -250,3 +250,19 @@ def test_agrees_with_siconos_44():
     assert sn.variationalInequality_box_newton_QiLSA(vi, x, w, so) == ref["SICONOS_VI_BOX_QI"][0] == 0
     assert np.allclose(x, [1, -1], atol=1e-10)
     assert np.allclose(x, ref["SICONOS_VI_BOX_QI"][1], atol=1e-10)
+
+
+def test_plugin_functions(plugin_dir):
+    # the testing plugin's vector field `decay`: f(t, x) = −a x, params = [a]; with a = −2,
+    # F(z) = 2 z, whose NCP solution is z = 0 (and the MCP's with one equation too)
+    plug = {"library": "saltus_plugin_testing", "params": [-2.0], "plugin_dirs": [plugin_dir]}
+    sol, rep = nm.ncp("decay", [1.0, 2.0, 0.5], plugin=plug, tol=1e-14)
+    assert rep.converged and np.allclose(sol.z, 0, atol=1e-14) and np.allclose(sol.w, 2 * sol.z)
+    # no Jacobian function: forward differences; a box VI with F = 2x > 0 at the lower bounds
+    sol, rep = nm.box_vi("decay", [1.0, 1.0], [3.0, 4.0], plugin=plug)
+    assert rep.converged and np.allclose(sol.z, [1, 1])
+    # an unknown symbol or library is a NumericsError
+    with pytest.raises(saltus.NumericsError, match="no_such_function"):
+        nm.ncp("no_such_function", [1.0], plugin=plug)
+    with pytest.raises(saltus.NumericsError):
+        nm.ncp("decay", [1.0], plugin={"library": "no_such_library"})
