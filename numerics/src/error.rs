@@ -60,6 +60,17 @@ pub enum NumericsError {
         /// Pivot or block index where it failed.
         index: usize,
     },
+    /// A user function (the `F` or `∇F` of a complementarity problem or variational
+    /// inequality, a user projection) failed or returned NaN/inf.
+    #[error("user function {what} failed at iteration {iteration}: {message}")]
+    UserFunction {
+        /// Which function (e.g. `"F"`, `"jacobian of F"`, `"projection"`).
+        what: &'static str,
+        /// The solver iteration at which it was called (0: at the initial iterate).
+        iteration: usize,
+        /// Its own message, or which entry was not finite.
+        message: String,
+    },
     /// A problem file could not be read.
     #[error("{line}:{column}: {message}")]
     Parse {

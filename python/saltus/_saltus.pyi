@@ -160,6 +160,24 @@ def integrate(
     method: str = "lsoda",
     terminal: bool = True,
 ) -> Dict[str, object]: ...
+def cp_solve(
+    kind: str,
+    f: Union[Callable[[_F64], Sequence[float]], str],
+    z0: Sequence[float],
+    jacobian: Optional[Union[Callable[[_F64], _F64], str]] = None,
+    n1: int = 0,
+    lb: Optional[Sequence[float]] = None,
+    ub: Optional[Sequence[float]] = None,
+    projection: Optional[Callable[[_F64], Sequence[float]]] = None,
+    center: Optional[Sequence[float]] = None,
+    radius: Optional[float] = None,
+    solver: str = "newton-fb",
+    tol: Optional[float] = None,
+    max_iter: Optional[int] = None,
+    library: Optional[str] = None,
+    params: Optional[Sequence[float]] = None,
+    plugin_dirs: Optional[Sequence[str]] = None,
+) -> Tuple[_F64, _F64, Dict[str, object]]: ...
 
 class CoreMechanicsModel:
     """A rigid-body scene being built (use ``saltus.mechanics.Scene``)."""

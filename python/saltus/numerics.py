@@ -6,6 +6,18 @@ for LCP/MLCP/Relay; ``x`` for QP; ``r``, ``u`` (and ``v``) for friction contact)
 :class:`Report` (``status``, ``converged``, ``iterations``, ``error``: the Siconos error measure
 of the returned solution, ``seconds``). Non-convergence is a status, never an exception; bad
 data raises ``NumericsError``. Solver names are those of ``saltus solvers``.
+
+:func:`ncp`, :func:`mcp`, :func:`box_vi` and :func:`vi` take Python callables (``F(z)`` returning
+an array, optionally ``jacobian(z)`` returning the ``n × n`` array ``∂F_i/∂z_j``, forward
+differences otherwise): one Python call per evaluation, so they suit small problems, not hot
+loops. Their solution holds ``z`` and ``w = F(z)``. A callable that raises, returns the wrong
+shape or NaN/inf makes the call raise ``NumericsError`` (naming the function and the iteration;
+the Python exception is its ``__cause__``). Solvers: ``newton-fb`` (semismooth Newton on the
+Fischer–Burmeister function, Siconos ``*_NEWTON_FB_FBLSA``), ``newton-qi`` (Qi's box function
+with a projected search, ``VI_BOX_QI``, the default of :func:`box_vi`), ``newton-min``
+(``*_NEWTON_MIN_FBLSA``), ``extragradient`` (``VI_EG``), ``fixed-point`` (``VI_FPP``); defaults
+``tol`` 1e-10 and 1000 iterations for the Newton methods, 1e-3 and 20 000 for the projection
+methods (Siconos's).
 """
 
 from __future__ import annotations
@@ -17,7 +29,23 @@ import numpy as np
 
 from . import _saltus
 
-__all__ = ["Solution", "Report", "lcp", "mlcp", "relay", "qp", "fc2d", "fc3d", "gfc3d", "read", "Problem"]
+__all__ = [
+    "Solution",
+    "Report",
+    "lcp",
+    "mlcp",
+    "relay",
+    "qp",
+    "fc2d",
+    "fc3d",
+    "gfc3d",
+    "ncp",
+    "mcp",
+    "box_vi",
+    "vi",
+    "read",
+    "Problem",
+]
 
 Problem = _saltus.Problem
 
@@ -138,3 +166,51 @@ def read(path: str, kind: Optional[str] = None) -> Problem:
 def solve(problem: Problem, solver: str, tol: float = 1e-8, max_iter: int = 1000):
     """Solves a problem from :func:`read` → ``(Solution, Report)``."""
     return _wrap(problem.solve(solver, tol, max_iter))
+
+
+def _cp(kind, F, z0, jacobian, solver, tol, max_iter, plugin=None, **kw):
+    if plugin is not None:
+        kw.update(library=plugin.get("library"), params=[float(v) for v in plugin.get("params", ())],
+                  plugin_dirs=[os.fspath(d) for d in plugin.get("plugin_dirs", ())])
+    z, w, rep = _saltus.cp_solve(kind, F, _vec(z0).tolist(), jacobian=jacobian, solver=solver, tol=tol,
+                                 max_iter=max_iter, **kw)
+    return Solution(z=z, w=w), Report(rep)
+
+
+def ncp(F, z0, jacobian=None, solver: str = "newton-fb", tol: Optional[float] = None,
+        max_iter: Optional[int] = None, plugin: Optional[dict] = None):
+    """``0 <= z ⟂ F(z) >= 0`` from ``z0``. Error: ``‖min(z, F(z))‖`` (Siconos ``ncp_compute_error``).
+
+    ``plugin={"library": NAME, "params": [...], "plugin_dirs": [...]}``: ``F`` and ``jacobian`` are
+    then the names of C functions of that plugin library with Saltus's vector-field signature
+    (``docs/plugins.md``), called with ``t = 0`` (the Jacobian column-major): no Python call per
+    evaluation. The same keyword works for :func:`mcp`, :func:`box_vi` and :func:`vi`."""
+    return _cp("ncp", F, z0, jacobian, solver, tol, max_iter, plugin)
+
+
+def mcp(F, n1: int, z0, jacobian=None, solver: str = "newton-fb", tol: Optional[float] = None,
+        max_iter: Optional[int] = None, plugin: Optional[dict] = None):
+    """Siconos's MCP: ``F_i(z) = 0`` for the first ``n1`` rows (``z_i`` free), ``0 <= z_i ⟂ F_i(z)
+    >= 0`` for the others. Error: ``‖F_e‖ + ‖min(z_c, F_c)‖`` (Siconos ``mcp_compute_error``)."""
+    return _cp("mcp", F, z0, jacobian, solver, tol, max_iter, plugin, n1=int(n1))
+
+
+def box_vi(F, lb, ub, x0=None, jacobian=None, solver: str = "newton-qi", tol: Optional[float] = None,
+           max_iter: Optional[int] = None, plugin: Optional[dict] = None):
+    """The VI on the box ``K = [lb, ub]`` (``±inf`` allowed), i.e. the box MCP ``lb <= x <= ub ⟂
+    F(x)``: ``x = P_K(x − F(x))``. Error ``‖x − P_K(x − F(x))‖`` (Siconos's box VI error)."""
+    lb, ub = _vec(lb), _vec(ub)
+    x0 = np.clip(np.zeros_like(lb), lb, ub) if x0 is None else x0
+    return _cp("box_vi", F, x0, jacobian, solver, tol, max_iter, plugin, lb=lb.tolist(), ub=ub.tolist())
+
+
+def vi(F, x0, projection=None, center=None, radius=None, solver: str = "extragradient",
+       tol: Optional[float] = None, max_iter: Optional[int] = None, plugin: Optional[dict] = None):
+    """The VI ``⟨F(x), y − x⟩ >= 0`` for all ``y`` in a closed convex ``K`` given by
+    ``projection(x)`` (the Euclidean projection onto K, a Python callable) or the ball of
+    ``center`` and ``radius``; solved by ``extragradient`` or ``fixed-point`` (Newton methods
+    need a box: :func:`box_vi`). Error ``‖x − P_K(x − F(x))‖ / ‖F(0)‖`` (Siconos's VI error)."""
+    kw = {"projection": projection}
+    if center is not None or radius is not None:
+        kw = {"center": _vec(center).tolist(), "radius": float(radius)}
+    return _cp("vi", F, x0, None, solver, tol, max_iter, plugin, **kw)

@@ -9,6 +9,7 @@
 //! No panic crosses into Python: every entry point runs inside [`errors::guard`].
 
 mod capture_py;
+mod cp_py;
 mod errors;
 mod file_sim;
 mod host;
@@ -32,6 +33,7 @@ fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sim::check_xml, m)?)?;
     numerics_py::register(m)?;
     m.add_function(wrap_pyfunction!(ode_py::integrate, m)?)?;
+    m.add_function(wrap_pyfunction!(cp_py::cp_solve, m)?)?;
     m.add_class::<mech_py::CoreMechanicsModel>()?;
     m.add_class::<mech_py::CoreMechanicsSimulation>()?;
     m.add_function(wrap_pyfunction!(mech_py::spheres_in_a_box, m)?)?;

@@ -4,7 +4,8 @@
 ``iparam``/``dparam`` arrays, the ``SICONOS_*`` constants and the drivers
 (``linearComplementarity_driver``, ``lcp_driver_DenseMatrix``, ``mlcp_driver``,
 ``relay_driver``, ``fc2d_driver``, ``fc3d_driver``, ``gfc3d_driver``), solved by the Saltus
-solvers of :mod:`saltus.numerics`.
+solvers of :mod:`saltus.numerics`; ``NCP``, ``MCP`` and ``VI`` with Python callbacks and their
+drivers (``ncp_driver``, ``mcp_driver``, ``variationalInequality_driver``, ...: see ``_cp``).
 
 Driver contract (Siconos's): the solution is written into the caller's arrays (``z``/``w``,
 ``r``/``u``(/``v``)), the return value is the info code (0: converged, 1: not), and the solver
@@ -19,12 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import numerics as _nm
-from . import _solvers
+from . import _cp, _solvers
 from ._constants import INTS, STRS
 from ._unsupported import module_getattr, raise_unsupported
 
 globals().update(INTS)
 globals().update(STRS)
+# NCP, MCP, VI with Python callbacks and their drivers (``_cp``)
+globals().update(_cp.NAMES)
 
 _ITER_DONE = INTS["SICONOS_IPARAM_ITER_DONE"]
 _RESIDU = INTS["SICONOS_DPARAM_RESIDU"]
@@ -473,8 +476,6 @@ setNumericsVerbose = numerics_set_verbose
 __getattr__ = module_getattr(
     "siconos.numerics",
     {
-        "VI": "variational inequalities with Python callbacks are not in Saltus's numerics",
-        "MCP": "mixed complementarity problems with Python callbacks are not in Saltus's numerics",
         "NumericsMatrix": "give numpy arrays or scipy.sparse matrices",
     },
 )
