@@ -200,6 +200,8 @@ pub struct MechanicsModel {
     pub(crate) joint_stops: Vec<crate::joints::JointStopR>,
     /// Friction on joint coordinates (`joints::limits`).
     pub(crate) joint_frictions: Vec<crate::joints::JointFrictionR>,
+    /// Couplers of joint coordinates (`joints::coupler`).
+    pub(crate) joint_couplers: Vec<crate::joints::CouplerJointR>,
     /// Body names → ids (bodies are only added through [`MechanicsModel::add_body`]): the
     /// duplicate check and [`MechanicsModel::body_by_name`] in O(1), so a scene of 100 000
     /// bodies builds in linear time.
@@ -229,6 +231,7 @@ impl MechanicsModel {
             linked: Vec::new(),
             joint_stops: Vec::new(),
             joint_frictions: Vec::new(),
+            joint_couplers: Vec::new(),
             names: HashMap::new(),
         })
     }
@@ -462,9 +465,12 @@ impl MechanicsModel {
     pub fn joints(&self) -> &[Joint] {
         &self.joints
     }
-    /// The joints, their stops and the bodies (mutable), for the projection.
-    pub(crate) fn joints_and_bodies_mut(&mut self) -> (&[Joint], &[crate::joints::JointStopR], &mut [RigidBody]) {
-        (&self.joints, &self.joint_stops, &mut self.bodies)
+    /// The joints, their couplers and stops and the bodies (mutable), for the projection.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn joints_and_bodies_mut(
+        &mut self,
+    ) -> (&[Joint], &[crate::joints::CouplerJointR], &[crate::joints::JointStopR], &mut [RigidBody]) {
+        (&self.joints, &self.joint_couplers, &self.joint_stops, &mut self.bodies)
     }
     /// `true` if a joint links bodies `a` and `b` (they do not collide).
     #[inline]

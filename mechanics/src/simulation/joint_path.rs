@@ -45,7 +45,7 @@ impl MechanicsSimulation {
             self.joint_vel.extend(self.work.iter().map(|w| (w.v, w.omega)));
             let sol = solve_step(
                 &mut self.joint_ws,
-                self.model.joints(),
+                (self.model.joints(), self.model.joint_couplers()),
                 (self.model.joint_stops(), self.model.joint_frictions()),
                 &self.model.bodies,
                 &mut self.joint_vel,
@@ -153,6 +153,7 @@ impl MechanicsSimulation {
         ws.states.clear();
         ws.states.extend(self.model.bodies.iter().map(|b| b.state));
         ws.limits.end_step(self.model.joint_stops(), self.model.joints(), &ws.states);
+        ws.couplers.refresh(self.model.joint_couplers(), self.model.joints(), &ws.states);
         Ok(rep)
     }
 }
