@@ -400,6 +400,16 @@ class Scene:
             int(joint), int(dof), None if lower is None else float(lower), None if upper is None else float(upper), float(e)
         )
 
+    def add_joint_coupler(self, joint1: int, dof1: int, joint2: int, dof2: int, ratio: float) -> int:
+        """Couples coordinate ``dof2`` of the joint of index ``joint2`` to coordinate ``dof1`` of
+        the joint of index ``joint1`` (Siconos ``CouplerJointR``; XML ``<CouplerJointR>``):
+        ``θ₂ = ratio · θ₁ + c``, ``c`` the value at the initial poses (0). Two hinges: a gear
+        pair; a hinge and a slider: a rack and pinion; ``joint1 == joint2`` with ``dof1=0``,
+        ``dof2=1`` on a ``CylindricalJointR``: a screw of ``ratio`` radians per unit length. The
+        run writes the columns ``NAME.coupler[i].s1`` and ``NAME.coupler[i].s2`` (``NAME`` the
+        joint of ``θ₂``). Returns the coupler's index."""
+        return self._core.add_joint_coupler(int(joint1), int(dof1), int(joint2), int(dof2), float(ratio))
+
     def set_external_force(self, name: str, force: Sequence[float] = (0.0, 0.0, 0.0),
                            torque: Sequence[float] = (0.0, 0.0, 0.0)) -> None:
         """Constant force (world frame, added to the weight ``m g``) and torque (body frame, as

@@ -10,7 +10,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
-use saltus_mechanics::joints::{JointProjection, JointStopR};
+use saltus_mechanics::joints::{CouplerJointR, JointProjection, JointStopR};
 use saltus_mechanics::{
     nsgs, scenes, BodyDesc, ContactLaw, Formulation, JointId, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
@@ -289,6 +289,25 @@ impl CoreMechanicsModel {
         guard(|| {
             let id = u32::try_from(joint).map_err(|_| model_err("joint stop", format!("no joint {joint}")))?;
             self.model()?.add_joint_stop(JointStopR::new(JointId(id), dof, lower, upper, e)).map_err(to_py)
+        })
+    }
+
+    /// Couples coordinate `dof2` of joint `joint2` to coordinate `dof1` of joint `joint1`
+    /// (their indices; the same joint for a screw), `θ₂ = ratio θ₁ + c` (Siconos
+    /// `CouplerJointR`); returns the coupler's index.
+    #[pyo3(signature = (joint1, dof1, joint2, dof2, ratio))]
+    fn add_joint_coupler(
+        &mut self,
+        joint1: usize,
+        dof1: usize,
+        joint2: usize,
+        dof2: usize,
+        ratio: f64,
+    ) -> PyResult<usize> {
+        guard(|| {
+            let id = |j: usize| u32::try_from(j).map_err(|_| model_err("joint coupler", format!("no joint {j}")));
+            let c = CouplerJointR::new(JointId(id(joint1)?), dof1, JointId(id(joint2)?), dof2, ratio);
+            self.model()?.add_joint_coupler(c).map_err(to_py)
         })
     }
 

@@ -179,6 +179,16 @@ impl MechanicsSimulation {
             _ => self.model.joint_coordinate(st.joint, st.dof),
         }
     }
+    /// The coordinates `[θ₁, θ₂]` of joint coupler `k` (index of
+    /// [`crate::MechanicsModel::add_joint_coupler`]) at the current time, unwrapped continuously
+    /// since the start for angles: `θ₂ − r θ₁ − c` is the coupler's residual.
+    pub fn joint_coupler_coordinates(&self, k: usize) -> Option<[f64; 2]> {
+        let c = self.model.joint_couplers().get(k)?;
+        match self.joint_ws.couplers.coords.get(k) {
+            Some(&x) if x.iter().all(|v| v.is_finite()) => Some(x),
+            _ => Some([self.model.joint_coordinate(c.joint1, c.dof1)?, self.model.joint_coordinate(c.joint2, c.dof2)?]),
+        }
+    }
     /// Impulse of joint friction `k` over the last step (`|λ| ≤ h T`).
     pub fn joint_friction_impulse(&self, k: usize) -> Option<f64> {
         if k < self.model.joint_frictions().len() {

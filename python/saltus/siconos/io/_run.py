@@ -317,8 +317,12 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
         groups.append(group)
         if not kwargs:
             statics.append(len(ids) - 1)
+    joint_ids, couplers = {}, []
     for name, d in data["joints"].items():
         a = d.attrs
+        if str(a["type"]) == "CouplerJointR":  # once every joint it names exists
+            couplers.append(name)
+            continue
         for o in (a["object1"], a.get("object2")):
             if o is not None and _lifetime(data["input"][str(o)]) != (-1.0, -1.0):
                 raise_unsupported(f"joint '{name}' on a body with a time of birth or death")
@@ -333,7 +337,12 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
         j = scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
                             points=points, axes=axes, joint_class=str(a["type"]),
                             allow_self_collide=bool(a.get("allow_self_collide", False)))
+        joint_ids[name] = j
         _add_stops(scene, data, name, j)
+        for dof1, dof2, ratio in np.asarray(a.get("coupled", np.zeros((0, 3))), dtype=float).reshape(-1, 3):
+            scene.add_joint_coupler(j, int(dof1), j, int(dof2), float(ratio))
+    for name in couplers:
+        _add_coupler(scene, data, name, joint_ids)
     _apply_loads(io, scene, names, forces)
     return scene, ids, groups, statics, laws, lifetimes
 
@@ -364,6 +373,25 @@ def _add_stops(scene, data, name: str, joint: int) -> None:
         upper = direction < 0
         scene.add_joint_stop(joint, int(dof), lower=None if upper else float(pos),
                              upper=float(pos) if upper else None, e=e)
+
+
+def _add_coupler(scene, data, name: str, joint_ids: Dict) -> None:
+    """A ``CouplerJointR`` joint: coordinate ``dof2`` of ``references[1]`` (default
+    ``references[0]``) = ``ratio`` times coordinate ``dof1`` of ``references[0]``. Siconos links
+    it to ``object1`` and ``object2`` and reads the common frame (``references[2]``, or the body
+    the two joints share) as a fixed reference; here the row acts on every body of both joints.
+    As in Siconos, ``object1`` must be a body of the first joint and ``object2`` of the second."""
+    a = data["joints"][name].attrs
+    refs = [r.decode() if isinstance(r, bytes) else str(r) for r in a["references"]]
+    dof1, dof2, ratio = np.asarray(a["coupled"], dtype=float).reshape(-1, 3)[0]
+    j1, j2 = refs[0], refs[1] if len(refs) > 1 else refs[0]
+    for j in (j1, j2):
+        if j not in joint_ids:
+            raise ValueError(f"joint {name}: references an unknown joint '{j}'")
+    bodies = lambda j: {str(data["joints"][j].attrs["object1"]), str(data["joints"][j].attrs.get("object2"))}
+    if len(refs) > 1 and not (str(a["object1"]) in bodies(j1) and str(a.get("object2")) in bodies(j2)):
+        raise AssertionError(f"joint {name}: object1 must be a body of {j1} and object2 a body of {j2}")
+    scene.add_joint_coupler(joint_ids[j1], int(dof1), joint_ids[j2], int(dof2), float(ratio))
 
 
 def _rotation(q) -> np.ndarray:

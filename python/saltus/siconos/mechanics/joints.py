@@ -10,5 +10,8 @@ PivotJointR = unsupported("siconos.mechanics.joints.PivotJointR", _WHY)
 PrismaticJointR = unsupported("siconos.mechanics.joints.PrismaticJointR", _WHY)
 CylindricalJointR = unsupported("siconos.mechanics.joints.CylindricalJointR", _WHY)
 FixedJointR = unsupported("siconos.mechanics.joints.FixedJointR", _WHY)
+CouplerJointR = unsupported("siconos.mechanics.joints.CouplerJointR",
+                            "Saltus builds couplers through MechanicsHdf5Runner.add_joint(..., coupled=...) or "
+                            "saltus.mechanics.Scene.add_joint_coupler")
 
 __getattr__ = module_getattr("siconos.mechanics.joints")
