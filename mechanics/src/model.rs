@@ -461,6 +461,23 @@ impl MechanicsModel {
         }
         Ok(())
     }
+    /// Bodies `a` and `b` no longer collide with each other, as two bodies linked by a joint
+    /// (Siconos: a `NewtonEulerJointR` between them, e.g. a `CouplerJointR`, without
+    /// `allow_self_collide`). Errors on an unknown body or `a == b`.
+    pub fn exclude_collision(&mut self, a: BodyId, b: BodyId) -> Result<()> {
+        let n = self.bodies.len();
+        if a.index() >= n || b.index() >= n || a == b {
+            return Err(MechanicsError::InvalidModel {
+                what: format!("collision exclusion of bodies {} and {}", a.0, b.0),
+                reason: format!("give two different bodies of the model (it has {n})"),
+            });
+        }
+        let pair = (a.0.min(b.0), a.0.max(b.0));
+        if let Err(i) = self.linked.binary_search(&pair) {
+            self.linked.insert(i, pair);
+        }
+        Ok(())
+    }
     /// The joints.
     pub fn joints(&self) -> &[Joint] {
         &self.joints

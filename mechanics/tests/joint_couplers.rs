@@ -51,6 +51,10 @@ fn gear_pair_turns_with_the_effective_inertia() {
             None => model.add_joint("axle2", w2, None, hinge(Vector3::new(1.0, 0.0, 0.0))).unwrap(),
         };
         model.add_joint_coupler(CouplerJointR::new(j1, 0, j2, 0, r)).unwrap();
+        // Siconos's coupler joint between the two wheels: they do not collide
+        assert!(!model.linked(w1, w2));
+        model.exclude_collision(w1, w2).unwrap();
+        assert!(model.linked(w1, w2) && model.exclude_collision(w1, w1).is_err());
         let h = 1e-3;
         let mut sim = MechanicsSimulation::new(model, 0.0, h, tight()).unwrap();
         let i_eff = i1.y + r * r * i2.y;

@@ -28,9 +28,8 @@ _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, ou
                  solver_options=None, bullet_options=None, projection_tolerance=1e-8,
                  projection_tolerance_unilateral=1e-8, projection_itermax=20,
                  constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
-                 set_external_forces=None)
+                 set_external_forces=None, controller=None)
 _REFUSED = {
-    "controller": "controllers",
     "interaction_manager": "a user interaction manager",
     "body_class": "user body classes",
     "shape_class": "user shape classes",
@@ -380,7 +379,8 @@ def _add_coupler(scene, data, name: str, joint_ids: Dict) -> None:
     ``references[0]``) = ``ratio`` times coordinate ``dof1`` of ``references[0]``. Siconos links
     it to ``object1`` and ``object2`` and reads the common frame (``references[2]``, or the body
     the two joints share) as a fixed reference; here the row acts on every body of both joints.
-    As in Siconos, ``object1`` must be a body of the first joint and ``object2`` of the second."""
+    As in Siconos, ``object1`` must be a body of the first joint and ``object2`` of the second,
+    and the two no longer collide (unless ``allow_self_collide``)."""
     a = data["joints"][name].attrs
     refs = [r.decode() if isinstance(r, bytes) else str(r) for r in a["references"]]
     dof1, dof2, ratio = np.asarray(a["coupled"], dtype=float).reshape(-1, 3)[0]
@@ -392,6 +392,9 @@ def _add_coupler(scene, data, name: str, joint_ids: Dict) -> None:
     if len(refs) > 1 and not (str(a["object1"]) in bodies(j1) and str(a.get("object2")) in bodies(j2)):
         raise AssertionError(f"joint {name}: object1 must be a body of {j1} and object2 a body of {j2}")
     scene.add_joint_coupler(joint_ids[j1], int(dof1), joint_ids[j2], int(dof2), float(ratio))
+    # Siconos's coupler is a joint between object1 and object2: they no longer collide
+    if "object2" in a and not a.get("allow_self_collide", False):
+        scene.exclude_collision(str(a["object1"]), str(a["object2"]))
 
 
 def _rotation(q) -> np.ndarray:
@@ -533,9 +536,21 @@ def run(io, kw: Dict) -> None:
                            global_solver=global_solver or "gfc3d-nsgs", **proj)
     rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
                     bool(args["output_contact_forces"]))
+    ctrl, live = args["controller"], []
+    if ctrl is not None:
+        # Siconos: initialize(io) before the first output, step() before each step
+        from ._controller import attach
+
+        live = attach(io, sim, (0.0, 0.0, 0.0 if forces is not None else -gravity))
+        ctrl.initialize(io)
     rec.statics(t0, t0 + h if n > 0 else t0)
     rec.record(t0, None, t0 + h if n > 0 else t0)  # the bodies of the first step
     for k in range(1, n + 1):
+        if ctrl is not None:
+            ctrl.step()
+            for b in live:  # world-frame torques into the body frame of the step's start
+                if b._touched and b._torque_world:
+                    b.push()
         rep = sim.step()
         if k % freq == 0:
             rec.record(t0 + k * h, rep)
