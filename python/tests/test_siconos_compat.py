@@ -418,8 +418,8 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
         with pytest.raises(NotImplementedError, match="Disk"):
             io.add_primitive_shape("c", "Disk", (1,))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="controller"):
-            io.run(T=0.01, controller=object())
+        with pytest.raises(NotImplementedError, match="run iteration hooks"):
+            io.run(T=0.01, start_run_iteration_hook=object())
 
 
 def test_mechanics_runner_meshes_from_files(hook, tmp_path, monkeypatch):
