@@ -113,3 +113,72 @@ fn screw_falls_with_the_reduced_acceleration() {
     let st = &sim.model.body(b).state;
     assert!((st.v.z + a * t).abs() < 1e-8, "v = {}", st.v.z);
 }
+
+/// A gear pair on a turntable: a frame hinged to the world about +z carries two wheels on axles
+/// along its y, coupled `θ₂ = −2 θ₁`; no gravity, the frame and wheel 1 spinning at the start.
+/// The coupler rows touch three moving bodies (wheel 1, the frame, wheel 2): the frame's share of
+/// the coupling impulse must be right for the mechanism to keep its kinetic energy and its
+/// angular momentum about z (the hinge to the world exerts no torque about its axis), and
+/// `θ₂ + 2 θ₁` stays zero.
+#[test]
+fn gear_pair_on_a_turntable_keeps_energy_and_momentum() {
+    let mut model = MechanicsModel::new(Vector3::zeros(), 0.01).unwrap();
+    let spin = |w: Vector3<f64>| {
+        move |mut d: BodyDesc| {
+            d.state.omega = w;
+            d
+        }
+    };
+    let frame = model
+        .add_body(spin(Vector3::new(0.0, 0.0, 1.5))(wheel("frame", 3.0, Vector3::new(0.4, 0.3, 0.6), Vector3::zeros())))
+        .unwrap();
+    let w1 = model
+        .add_body(spin(Vector3::new(0.0, 4.0, 1.5))(wheel(
+            "w1",
+            1.0,
+            Vector3::new(0.05, 0.1, 0.05),
+            Vector3::new(0.5, 0.0, 0.0),
+        )))
+        .unwrap();
+    let w2 = model
+        .add_body(spin(Vector3::new(0.0, -8.0, 1.5))(wheel(
+            "w2",
+            0.5,
+            Vector3::new(0.02, 0.03, 0.02),
+            Vector3::new(-0.5, 0.0, 0.0),
+        )))
+        .unwrap();
+    // the wheels' centres move with the frame: their velocity is ω × x
+    for (b, x) in [(w1, 0.5), (w2, -0.5)] {
+        model.bodies[b.index()].state.v = Vector3::new(0.0, 1.5 * x, 0.0);
+    }
+    model.add_joint("turn", frame, None, JointType::Pivot(PivotJointR::new(Vector3::zeros(), Vector3::z()))).unwrap();
+    let hinge = |p: Vector3<f64>| JointType::Pivot(PivotJointR::new(p, Vector3::y()));
+    let j1 = model.add_joint("axle1", w1, Some(frame), hinge(Vector3::new(0.5, 0.0, 0.0))).unwrap();
+    let j2 = model.add_joint("axle2", w2, Some(frame), hinge(Vector3::new(-0.5, 0.0, 0.0))).unwrap();
+    model.add_joint_coupler(CouplerJointR::new(j1, 0, j2, 0, -2.0)).unwrap();
+    let mut sim = MechanicsSimulation::new(model, 0.0, 1e-3, tight()).unwrap();
+    let lz = |m: &MechanicsModel| -> f64 {
+        m.bodies
+            .iter()
+            .map(|b| {
+                let s = &b.state;
+                let i_world = s.orientation * (b.inertia() * s.omega);
+                (b.mass() * s.position.cross(&s.v) + i_world).z
+            })
+            .sum()
+    };
+    let (e0, l0) = (sim.model.kinetic_energy(), lz(&sim.model));
+    let (mut th1, mut th2, mut res) = (0.0f64, 0.0f64, 0.0f64);
+    for _ in 0..2000 {
+        sim.step().unwrap();
+        th1 = saltus_mechanics::joints::coordinate::unwrap_near(sim.model.joint_coordinate(j1, 0).unwrap(), th1);
+        th2 = saltus_mechanics::joints::coordinate::unwrap_near(sim.model.joint_coordinate(j2, 0).unwrap(), th2);
+        res = res.max((th2 + 2.0 * th1).abs());
+    }
+    let (e1, l1) = (sim.model.kinetic_energy(), lz(&sim.model));
+    assert!(th1.abs() > 1.0, "the wheels turn: θ₁ = {th1}");
+    assert!(res < 1e-9, "coupler residual {res}");
+    assert!((e1 - e0).abs() < 1e-6 * e0, "kinetic energy {e0} -> {e1}");
+    assert!((l1 - l0).abs() < 1e-6 * l0.abs(), "angular momentum about z {l0} -> {l1}");
+}
