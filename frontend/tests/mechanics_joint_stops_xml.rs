@@ -103,3 +103,28 @@ fn mistakes_are_located() {
         }
     }
 }
+
+/// `<CouplerJointR>` mistakes (Siconos `CouplerJointR`): located at the coupler's element.
+#[test]
+fn coupler_mistakes_are_located() {
+    let fric = "<JointFrictionR max=\"0.1\"/>";
+    let at = "Mechanics/Joint[shoulder]/CouplerJointR";
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "<CouplerJointR joint1=\"elbow\" ratio=\"2\"/>",
+            &["m.xml:9:7:", at, "unknown joint `elbow` (declared: shoulder)"],
+        ),
+        ("<CouplerJointR ratio=\"2\"/>", &["m.xml:9:7:", at, "couples coordinate 0 with itself"]),
+        ("<CouplerJointR dof1=\"1\" ratio=\"2\"/>", &["m.xml:9:7:", at, "has 1 coordinate(s), no coordinate 1"]),
+        ("<CouplerJointR dof2=\"1\" ratio=\"inf\"/>", &["m.xml:9:7:", at]),
+        ("<CouplerJointR dof1=\"0\"/>", &["m.xml:9:", "<CouplerJointR> needs the attribute `ratio`"]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (to, expect) in cases {
+        let (code, _, err) = saltus(dir.path(), &BASE.replacen(fric, to, 1), &["check"]);
+        assert_eq!(code, Some(1), "{to}: {err}");
+        for e in *expect {
+            assert!(err.contains(e), "{to}: expected `{e}` in\n{err}");
+        }
+    }
+}

@@ -200,6 +200,8 @@ pub struct MechanicsModel {
     pub(crate) joint_stops: Vec<crate::joints::JointStopR>,
     /// Friction on joint coordinates (`joints::limits`).
     pub(crate) joint_frictions: Vec<crate::joints::JointFrictionR>,
+    /// Couplers of joint coordinates (`joints::coupler`).
+    pub(crate) joint_couplers: Vec<crate::joints::CouplerJointR>,
     /// Body names → ids (bodies are only added through [`MechanicsModel::add_body`]): the
     /// duplicate check and [`MechanicsModel::body_by_name`] in O(1), so a scene of 100 000
     /// bodies builds in linear time.
@@ -229,6 +231,7 @@ impl MechanicsModel {
             linked: Vec::new(),
             joint_stops: Vec::new(),
             joint_frictions: Vec::new(),
+            joint_couplers: Vec::new(),
             names: HashMap::new(),
         })
     }
@@ -458,13 +461,33 @@ impl MechanicsModel {
         }
         Ok(())
     }
+    /// Bodies `a` and `b` no longer collide with each other, as two bodies linked by a joint
+    /// (Siconos: a `NewtonEulerJointR` between them, e.g. a `CouplerJointR`, without
+    /// `allow_self_collide`). Errors on an unknown body or `a == b`.
+    pub fn exclude_collision(&mut self, a: BodyId, b: BodyId) -> Result<()> {
+        let n = self.bodies.len();
+        if a.index() >= n || b.index() >= n || a == b {
+            return Err(MechanicsError::InvalidModel {
+                what: format!("collision exclusion of bodies {} and {}", a.0, b.0),
+                reason: format!("give two different bodies of the model (it has {n})"),
+            });
+        }
+        let pair = (a.0.min(b.0), a.0.max(b.0));
+        if let Err(i) = self.linked.binary_search(&pair) {
+            self.linked.insert(i, pair);
+        }
+        Ok(())
+    }
     /// The joints.
     pub fn joints(&self) -> &[Joint] {
         &self.joints
     }
-    /// The joints, their stops and the bodies (mutable), for the projection.
-    pub(crate) fn joints_and_bodies_mut(&mut self) -> (&[Joint], &[crate::joints::JointStopR], &mut [RigidBody]) {
-        (&self.joints, &self.joint_stops, &mut self.bodies)
+    /// The joints, their couplers and stops and the bodies (mutable), for the projection.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn joints_and_bodies_mut(
+        &mut self,
+    ) -> (&[Joint], &[crate::joints::CouplerJointR], &[crate::joints::JointStopR], &mut [RigidBody]) {
+        (&self.joints, &self.joint_couplers, &self.joint_stops, &mut self.bodies)
     }
     /// `true` if a joint links bodies `a` and `b` (they do not collide).
     #[inline]

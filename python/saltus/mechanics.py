@@ -192,6 +192,20 @@ class MechanicsSimulation:
     def kinetic_energy(self) -> float:
         return self._core.kinetic_energy()
 
+    def joint_dof_kinds(self, joint: int) -> List[str]:
+        """The kinds of the coordinates of the joint of index ``joint``: ``"translation"`` or
+        ``"rotation"`` each (a cylindrical joint: the translation, then the angle)."""
+        return self._core.joint_dof_kinds(int(joint))
+
+    def joint_dof(self, joint: int, dof: int, q1: Sequence[float], q2: Optional[Sequence[float]] = None):
+        """Coordinate ``dof`` of the joint of index ``joint`` at the poses ``q1`` and ``q2``
+        (``x y z qw qx qy qz`` each; ``q2`` ``None`` for a joint to the world): ``(s, n)``, ``s``
+        the motion of body 1 relative to body 2 (an angle's principal value) and ``n`` the world
+        direction along or about which body 1's motion increases ``s`` (Siconos ``normalDoF``)."""
+        v, n = self._core.joint_dof(int(joint), int(dof), [float(x) for x in q1],
+                                    None if q2 is None else [float(x) for x in q2])
+        return float(v), np.asarray(n, dtype=float)
+
     def set_external_force(self, body: Union[int, str], force: Sequence[float], torque: Sequence[float] = (0, 0, 0)) -> None:
         """Sets the constant force (world frame, added to ``m g``) and torque (body frame) of a
         dynamic body from the next step on: what a Siconos controller does with
@@ -446,6 +460,22 @@ class Scene:
         return self._core.add_joint_stop(
             int(joint), int(dof), None if lower is None else float(lower), None if upper is None else float(upper), float(e)
         )
+
+    def add_joint_coupler(self, joint1: int, dof1: int, joint2: int, dof2: int, ratio: float) -> int:
+        """Couples coordinate ``dof2`` of the joint of index ``joint2`` to coordinate ``dof1`` of
+        the joint of index ``joint1`` (Siconos ``CouplerJointR``; XML ``<CouplerJointR>``):
+        ``θ₂ = ratio · θ₁ + c``, ``c`` the value at the initial poses (0). Two hinges: a gear
+        pair; a hinge and a slider: a rack and pinion; ``joint1 == joint2`` with ``dof1=0``,
+        ``dof2=1`` on a ``CylindricalJointR``: a screw of ``ratio`` radians per unit length. The
+        run writes the columns ``NAME.coupler[i].s1`` and ``NAME.coupler[i].s2`` (``NAME`` the
+        joint of ``θ₂``). Returns the coupler's index."""
+        return self._core.add_joint_coupler(int(joint1), int(dof1), int(joint2), int(dof2), float(ratio))
+
+    def exclude_collision(self, object1: str, object2: str) -> None:
+        """The bodies named ``object1`` and ``object2`` no longer collide with each other, as two
+        bodies linked by a joint (Siconos: a joint between them, such as a ``CouplerJointR``,
+        without ``allow_self_collide``)."""
+        self._core.exclude_collision(str(object1), str(object2))
 
     def set_external_force(self, name: str, force: Sequence[float] = (0.0, 0.0, 0.0),
                            torque: Sequence[float] = (0.0, 0.0, 0.0)) -> None:

@@ -10,7 +10,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
-use saltus_mechanics::joints::{JointProjection, JointStopR};
+use saltus_mechanics::joints::{CouplerJointR, DofKind, JointProjection, JointStopR};
 use saltus_mechanics::{
     nsgs, scenes, BodyDesc, ContactLaw, Formulation, JointId, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
@@ -240,6 +240,37 @@ impl CoreMechanicsModel {
         guard(|| {
             let id = u32::try_from(joint).map_err(|_| model_err("joint stop", format!("no joint {joint}")))?;
             self.model()?.add_joint_stop(JointStopR::new(JointId(id), dof, lower, upper, e)).map_err(to_py)
+        })
+    }
+
+    /// Couples coordinate `dof2` of joint `joint2` to coordinate `dof1` of joint `joint1`
+    /// (their indices; the same joint for a screw), `θ₂ = ratio θ₁ + c` (Siconos
+    /// `CouplerJointR`); returns the coupler's index.
+    #[pyo3(signature = (joint1, dof1, joint2, dof2, ratio))]
+    fn add_joint_coupler(
+        &mut self,
+        joint1: usize,
+        dof1: usize,
+        joint2: usize,
+        dof2: usize,
+        ratio: f64,
+    ) -> PyResult<usize> {
+        guard(|| {
+            let id = |j: usize| u32::try_from(j).map_err(|_| model_err("joint coupler", format!("no joint {j}")));
+            let c = CouplerJointR::new(JointId(id(joint1)?), dof1, JointId(id(joint2)?), dof2, ratio);
+            self.model()?.add_joint_coupler(c).map_err(to_py)
+        })
+    }
+
+    /// Bodies `body1` and `body2` no longer collide with each other (as two jointed bodies).
+    fn exclude_collision(&mut self, body1: &str, body2: &str) -> PyResult<()> {
+        guard(|| {
+            let model = self.model()?;
+            let id = |b: &str| {
+                model.body_by_name(b).ok_or_else(|| model_err("collision exclusion", format!("no body named `{b}`")))
+            };
+            let (a, b) = (id(body1)?, id(body2)?);
+            model.exclude_collision(a, b).map_err(to_py)
         })
     }
 
@@ -656,6 +687,54 @@ impl CoreMechanicsSimulation {
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {
         self.run.sim.model.kinetic_energy()
+    }
+    /// The kinds of the coordinates of joint `joint` (`"translation"`, `"rotation"`).
+    fn joint_dof_kinds(&self, joint: usize) -> PyResult<Vec<&'static str>> {
+        let j = self
+            .run
+            .sim
+            .model
+            .joints()
+            .get(joint)
+            .ok_or_else(|| model_err(&format!("joint {joint}"), "no such joint"))?;
+        Ok(j.kind
+            .relation()
+            .dofs()
+            .iter()
+            .map(|k| if *k == DofKind::Translation { "translation" } else { "rotation" })
+            .collect())
+    }
+    /// Coordinate `dof` of joint `joint` (body 1 relative to body 2, principal value for an
+    /// angle) at the poses `q1`, `q2` (`x y z qw qx qy qz`, Siconos's `q`; `q2` absent for a
+    /// joint to the world), and its gradient with respect to body 1's motion as a world vector:
+    /// the axis along which (translation) or about which (rotation, `R₁ ∂s/∂Ω₁`) body 1 moves
+    /// the coordinate (Siconos `normalDoF`).
+    #[pyo3(signature = (joint, dof, q1, q2=None))]
+    fn joint_dof(&self, joint: usize, dof: usize, q1: Vec<f64>, q2: Option<Vec<f64>>) -> PyResult<(f64, [f64; 3])> {
+        let what = format!("joint {joint}");
+        let j = self.run.sim.model.joints().get(joint).ok_or_else(|| model_err(&what, "no such joint"))?;
+        let state = |q: &[f64]| -> PyResult<BodyState> {
+            if q.len() != 7 || q.iter().any(|x| !x.is_finite()) {
+                return Err(model_err(&what, format!("a pose is 7 finite numbers (x y z qw qx qy qz), got {q:?}")));
+            }
+            let o = UnitQuaternion::from_quaternion(Quaternion::new(q[3], q[4], q[5], q[6]));
+            Ok(BodyState { position: Vector3::new(q[0], q[1], q[2]), orientation: o, ..Default::default() })
+        };
+        let a = state(&q1)?;
+        let b = match (&q2, j.body2) {
+            (Some(q), Some(_)) => state(q)?,
+            (None, None) => BodyState::default(),
+            _ => return Err(model_err(&what, "give the pose of each body of the joint (none for the world)")),
+        };
+        let kind = j.kind.relation().dofs().get(dof).copied();
+        let (Some(kind), Some(r)) = (kind, j.dof(dof, &a, &b)) else {
+            return Err(model_err(&what, format!("no coordinate {dof}")));
+        };
+        let n = match kind {
+            DofKind::Translation => Vector3::new(r.j[0][0], r.j[0][1], r.j[0][2]),
+            DofKind::Rotation => a.orientation * Vector3::new(r.j[0][3], r.j[0][4], r.j[0][5]),
+        };
+        Ok((r.value, [n.x, n.y, n.z]))
     }
     /// State of body `i`: position, quaternion (w, x, y, z), velocity, angular velocity (body frame).
     fn state<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {

@@ -244,6 +244,43 @@ def test_bad_joint_raises_model_error(kw, words):
         assert w in str(e.value), (w, str(e.value))
 
 
+def test_joint_coupler_from_python_is_the_sample(tmp_path):
+    """``Scene.add_joint_coupler`` (Siconos ``CouplerJointR``): the gear pair and the screw of
+    ``samples/gear_and_screw`` built in Python give the sample's columns bit for bit, and follow
+    the closed forms: ``θ₁ = τ t²/(2 (I₁ + r² I₂))`` with ``θ₂ = −2 θ₁``, ``s = −a t²/2`` with
+    ``θ = 5 s``, ``a = g/(1 + 25 · 0.02)``."""
+    xml = (SAMPLES / "gear_and_screw" / "gear_and_screw.xml").read_text()
+    m = tmp_path / "gs.xml"
+    m.write_text(xml.replace('T="2"', 'T="0.5"'))
+    ref = saltus.load(m).run()
+    scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+    scene.add_primitive_shape("ball", "Sphere", [0.2])
+    scene.add_object("wheel1", ["ball"], translation=(0, 0, 1), mass=1.0, inertia=[0.1, 0.1, 0.1])
+    scene.add_object("wheel2", ["ball"], translation=(1, 0, 1), mass=1.0, inertia=[0.05, 0.05, 0.05])
+    scene.add_object("nut", ["ball"], translation=(3, 0, 1), mass=1.0, inertia=[0.05, 0.05, 0.02])
+    scene.set_external_force("wheel1", torque=(0, 0.5, 0))
+    a1 = scene.add_joint("axle1", "wheel1", points=[[0, 0, 1]], axes=[[0, 1, 0]])
+    a2 = scene.add_joint("axle2", "wheel2", points=[[1, 0, 1]], axes=[[0, 1, 0]])
+    sc = scene.add_joint("screw", "nut", points=[[3, 0, 0]], axes=[[0, 0, 1]], joint_class="CylindricalJointR")
+    assert scene.add_joint_coupler(a1, 0, a2, 0, -2.0) == 0
+    assert scene.add_joint_coupler(sc, 0, sc, 1, 5.0) == 1
+    with pytest.raises(saltus.ModelError, match="with itself"):
+        scene.add_joint_coupler(a1, 0, a1, 0, 2.0)
+    with pytest.raises(saltus.ModelError, match="no coordinate 1"):
+        scene.add_joint_coupler(a1, 1, a2, 0, 2.0)
+    out = scene.simulation(h=1e-3, theta=0.5, tol=1e-12, max_iter=1000, projection_tol=1e-12).run(t_end=0.5)
+    out.pop("steps")
+    assert list(out) == list(ref)
+    for name in ref:
+        assert np.array_equal(out[name], ref[name]), name
+    t = out["t"]
+    np.testing.assert_allclose(out["axle2.coupler[0].s1"], 0.5 * t**2 / (2 * 0.3), atol=1e-9)
+    np.testing.assert_allclose(out["axle2.coupler[0].s2"], -2 * out["axle2.coupler[0].s1"], atol=1e-9)
+    a = G / (1 + 25 * 0.02)
+    np.testing.assert_allclose(out["screw.coupler[0].s1"], -0.5 * a * t**2, atol=1e-9)
+    np.testing.assert_allclose(out["screw.coupler[0].s2"], 5 * out["screw.coupler[0].s1"], atol=1e-9)
+
+
 def cubes_dropped(margin=0.02):
     """A 20 cm cube at rest on the ground and one dropped onto it from 0.2 m (issue 27)."""
     scene = sm.Scene(gravity=(0, 0, -G), margin=margin)

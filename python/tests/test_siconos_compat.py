@@ -421,8 +421,8 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
         with pytest.raises(NotImplementedError, match="Disk"):
             io.add_primitive_shape("c", "Disk", (1,))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="controller"):
-            io.run(T=0.01, controller=object())
+        with pytest.raises(NotImplementedError, match="user interaction manager"):
+            io.run(T=0.01, interaction_manager=object())
 
 
 def test_mechanics_runner_meshes_from_files(hook, tmp_path, monkeypatch):
@@ -895,3 +895,126 @@ def test_euler_angles_and_internal_solver_options(hook):
     inner = sk.solver_options_update_internal(o, 1, sn.SICONOS_FRICTION_3D_ONECONTACT_NSN)
     assert o.numberOfInternalSolvers == 2 and o.internalSolvers[1] is inner
     assert inner.solverId == sn.SICONOS_FRICTION_3D_ONECONTACT_NSN
+
+
+def test_coupler_tutorials_match_siconos(tmp_path):
+    """``JointsTests/gear_ratio.py`` (``CouplerJointR`` joints with ``references``: a short bar
+    turning at twice the angle of a long one about a fixed bar; a bar turning 3 rad per metre that
+    a slider drops) and ``cylindrical_screw_joint.py`` (``add_joint(..., coupled=[(0, 1, 5.0)])``:
+    a bar screwing down a vertical axis onto the ground). Siconos 4.4 (``/usr/bin/python3`` in a
+    copy of the folder, 2026-11-28): the slider's bar5 at z = 0.8926, 0.5548, 0.8815 m at
+    t = 0.2, 0.4, 0.6 s (it bounces on the ground, e = 0.9); the screw's bar at rest on the ground
+    at T = 3 s, z = 0.50038, turned by 5 × (z − 1). The gear pair starts from rest with
+    ``θ̈₂ = (τ₂ − 2 τ₃)/(I₂ + 4 I₃) = 10.133 rad/s²`` (gravity torques and inertias about the
+    pivot); Siconos 4.4 departs from it: its velocities break the coupling (ω₃/ω₂ = +1.27 at
+    t = 1 ms instead of −2) and only its position projection restores θ₃ = −2 θ₂."""
+    work = _tutorial("mechanics/JointsTests/gear_ratio.py", tmp_path)
+    t, pos = _final_poses(work / "gear_ratio.hdf5")
+    assert t == pytest.approx(1.0)
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(work / "gear_ratio.hdf5", "r") as f:
+        d = f["data/dynamic"][:]
+        ids = {n: int(o.attrs["id"]) for n, o in f["data/input"].items()}
+
+    def angle_y(name):  # unwrapped rotation about +y of each output row
+        rows = d[d[:, 1] == ids[name]]
+        return np.unwrap(2 * np.arctan2(rows[:, 7], rows[:, 5])), rows
+
+    a2, _ = angle_y("bar2")
+    a3, _ = angle_y("bar3")
+    a6, _ = angle_y("bar6")
+    _, r5 = angle_y("bar5")
+    for tt, z in ((0.2, 0.8926), (0.4, 0.5548), (0.6, 0.8815)):
+        assert r5[np.abs(r5[:, 0] - tt) < 1e-9][0, 4] == pytest.approx(z, abs=0.01)
+    with h5py.File(work / "gear_ratio.hdf5", "r") as f:
+        v = f["data/velocities"][:]
+    w2 = v[(np.abs(v[:, 0] - 0.01) < 1e-9) & (v[:, 1] == ids["bar2"])][0, 6]
+    w3 = v[(np.abs(v[:, 0] - 0.01) < 1e-9) & (v[:, 1] == ids["bar3"])][0, 6]
+    g, c = 9.80665, np.cos(np.pi / 4)
+    i2 = (0.04 + 1) / 12 + (0.4 * c) ** 2 + (0.3 * c + 0.1) ** 2  # box about its centre + parallel axes
+    i3 = (0.04 + 0.25) / 12 + (0.15 * c) ** 2 + (0.05 * c + 0.1) ** 2
+    acc = (g * 0.4 * c + 2 * g * 0.15 * c) / (i2 + 4 * i3)
+    assert acc == pytest.approx(10.1328, abs=1e-4)
+    assert w2 == pytest.approx(acc * 0.01, rel=5e-3) and w3 == pytest.approx(-2 * w2, rel=1e-9)
+    a2, a3 = a2 - a2[0], a3 - a3[0]  # both joints' coordinates, zero at assembly
+    # θ(jnt3) = 2 θ(jnt2): jnt2 measures bar2 against bar1, jnt3 bar1 against bar3 (both about y)
+    np.testing.assert_allclose(-a3, 2 * a2, atol=1e-6)
+    assert np.abs(a2).max() > 0.3
+    # θ(jnt7) = 3 s(jnt6): bar6's turn against bar5's drop (bar4 fixed, bar5 never turns)
+    np.testing.assert_allclose(-a6, 3 * (1.0 - r5[:, 4]), atol=1e-6)
+    work = _tutorial("mechanics/JointsTests/cylindrical_screw_joint.py", tmp_path / "screw")
+    t, pos = _final_poses(work / "cylindrical_screw_joint.hdf5")
+    assert t == pytest.approx(3.0)
+    assert pos["bar"][2] == pytest.approx(0.50038, abs=0.005)
+    with h5py.File(work / "cylindrical_screw_joint.hdf5", "r") as f:
+        d = f["data/dynamic"][:]
+    th = np.unwrap(2 * np.arctan2(d[:, 8], d[:, 5]))
+    np.testing.assert_allclose(th, 5 * (d[:, 4] - 1.0), atol=1e-6)
+
+
+def _spring_scene(io_filename, Contactor, MechanicsHdf5Runner):
+    with MechanicsHdf5Runner(io_filename=io_filename) as io:
+        io.add_primitive_shape("Bar", "Box", (1, 0.1, 0.1))
+        io.add_object("bar", [Contactor("Bar")], [0, 0, 0], mass=1.0, inertia=[0.01, 0.5, 0.5])
+        io.add_joint("joint1", "bar", None, [[0, 0, 0]], [[0, 1, 0]], "PivotJointR", absolute=True)
+
+
+def test_controller_spring_damper_is_a_damped_oscillator(hook, tmp_path, monkeypatch):
+    """``run(controller=...)`` as the JointsTests spring–dampers use it: a bar on a hinge to the
+    world (I = 0.5 about the axis, no gravity), a controller reading the hinge angle with
+    ``computehDoF``/``normalDoF``/``projectVectorDoF`` and applying the world-frame torque
+    ``−(k (θ* − θ) + c ω)·n`` each step. ``x = θ − θ*`` is then the damped oscillator
+    ``I ẍ + c ẋ + k x = 0``, ``x(0) = −θ*``, ``ẋ(0) = 0``: frequency ``ω_d = √(k/I − (c/2I)²)``,
+    decay ``exp(−c t / 2I)``. The torque is held over each step (explicit), so the error is
+    first order in h: halving h halves it."""
+    h5py = pytest.importorskip("h5py")
+    import siconos.kernel as Kernel
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.kernel import BlockVector, SiconosVector
+    from siconos.mechanics.collision.tools import Contactor
+    from siconos.mechanics.joints import cast_PivotJointR
+
+    I, k, c, target = 0.5, 50.0, 1.0, np.pi / 4
+    monkeypatch.chdir(tmp_path)
+
+    class Ctrl:
+        def initialize(self, io):
+            topo = io._nsds.topology()
+            self.ds = Kernel.cast_NewtonEulerDS(topo.getDynamicalSystem("bar"))
+            self.joint = cast_PivotJointR(topo.getInteraction("joint1").relation())
+            self.ds.setIsMextExpressedInInertialFrame(True)
+            self.angles = []
+
+        def step(self):
+            bv = BlockVector(self.ds.q())
+            angle = SiconosVector(1)
+            self.joint.computehDoF(0, bv, angle, 0)
+            self.angles.append(angle.getValue(0))
+            spring = np.array(self.joint.normalDoF(bv, 0)) * (target - angle.getValue(0)) * k
+            damping = self.joint.projectVectorDoF(self.ds.angularVelocity(True), bv, 0) * c
+            self.ds.setMExtPtr(-(spring + damping))
+
+    errors, thetas = {}, {}
+    for h in (1e-3, 5e-4):
+        name = f"sd{h}.hdf5"
+        _spring_scene(name, Contactor, MechanicsHdf5Runner)
+        ctrl = Ctrl()
+        with MechanicsHdf5Runner(io_filename=name, mode="r+", set_external_forces=lambda body: None) as io:
+            io.run(T=3.0, h=h, theta=0.5, controller=ctrl)
+        with h5py.File(name, "r") as f:
+            d = f["data/dynamic"][:]
+        t = d[:, 0]
+        # Siconos's hinge angle (the world relative to the bar) = minus the bar's turn about y
+        theta = -np.unwrap(2 * np.arctan2(d[:, 7], d[:, 5]))
+        np.testing.assert_allclose(ctrl.angles[:5], theta[:5], atol=1e-12)  # computehDoF reads the poses
+        w0, zeta = np.sqrt(k / I), c / (2 * np.sqrt(k * I))
+        wd = w0 * np.sqrt(1 - zeta**2)
+        x = -target * np.exp(-zeta * w0 * t) * (np.cos(wd * t) + zeta * w0 / wd * np.sin(wd * t))
+        errors[h] = np.abs(theta - target - x).max()
+        thetas[h] = (t, theta - target, x)
+    assert errors[1e-3] < 1.5e-2 * target, errors
+    assert 1.8 < errors[1e-3] / errors[5e-4] < 2.2, errors  # first order in h
+    # Richardson: 2 x(h/2) − x(h) leaves an O(h²) error, far below either run's
+    (t, xc, x), (tf, xf, _) = thetas[1e-3], thetas[5e-4]
+    assert np.allclose(tf[::2], t)
+    assert np.abs(2 * xf[::2] - xc - x).max() < 0.05 * errors[5e-4], errors

@@ -68,7 +68,7 @@ impl JointFrictionR {
 
 impl MechanicsModel {
     /// The kind of coordinate `dof` of joint `joint`, or an error naming the joint.
-    fn joint_dof(&self, what: &str, joint: JointId, dof: usize) -> Result<DofKind> {
+    pub(crate) fn joint_dof(&self, what: &str, joint: JointId, dof: usize) -> Result<DofKind> {
         let invalid = |reason: String| MechanicsError::InvalidModel { what: what.into(), reason };
         let Some(j) = self.joints().get(joint.0 as usize) else {
             return Err(invalid(format!("no joint {} (the model has {})", joint.0, self.joints().len())));
@@ -150,7 +150,7 @@ impl MechanicsModel {
         &self.joint_frictions
     }
 
-    fn joint_label(&self, joint: JointId) -> String {
+    pub(crate) fn joint_label(&self, joint: JointId) -> String {
         self.joints().get(joint.0 as usize).map_or_else(|| joint.0.to_string(), |j| format!("`{}`", j.name))
     }
 }

@@ -31,7 +31,7 @@
 //! joints only (a stop leaves at `ẏ ≥ 0` after the impact law).
 
 use super::coordinate::{unwrap_near, DofKind, DofRow};
-use super::step::{scalar_row, ScalarRow};
+use super::step::{scalar_row, two_sides, ScalarRow, Sides};
 use super::{Joint, JointFrictionR, JointStopR};
 use crate::body::{BodyId, BodyState, RigidBody};
 use nalgebra::Vector3;
@@ -174,13 +174,13 @@ impl LimitWorkspace {
         bodies: &[RigidBody],
         states: &[BodyState],
         rows: &mut Vec<ScalarRow>,
-        sides: &mut Vec<[Option<usize>; 2]>,
+        sides: &mut Vec<Sides>,
         e: &mut Vec<f64>,
     ) {
         let mut push = |joint: &Joint, dof: usize, near: Option<f64>, sgn: f64| {
             if let Some((row, ids)) = coordinate(joint, dof, states, near) {
                 rows.push(scalar_row(ids, bodies, [row.j[0] * sgn, row.j[1] * sgn]));
-                sides.push(ids.map(|b| b.map(|b| b.index())));
+                sides.push(two_sides(ids));
             }
         };
         e.clear();

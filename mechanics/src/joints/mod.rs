@@ -30,8 +30,12 @@
 //! ([`JointFrictionR`]: a bounded force or torque, a relay) act on a coordinate of a joint; they
 //! are not joint types but relations on a joint (as in Siconos), added with
 //! [`crate::MechanicsModel::add_joint_stop`] and [`crate::MechanicsModel::add_joint_friction`].
+//! A [`CouplerJointR`] ties a coordinate of one joint to a coordinate of another (or the same)
+//! joint, `θ₂ = r θ₁ + c` (gears, rack and pinion, screw): one more equality row, added with
+//! [`crate::MechanicsModel::add_joint_coupler`].
 
 pub mod coordinate;
+pub(crate) mod coupler;
 mod cylindrical;
 mod fixed;
 mod knee;
@@ -44,6 +48,7 @@ pub mod rows;
 pub(crate) mod step;
 
 pub use coordinate::{DofKind, DofRow};
+pub use coupler::CouplerJointR;
 pub use cylindrical::CylindricalJointR;
 pub use fixed::FixedJointR;
 pub use knee::KneeJointR;

@@ -33,8 +33,8 @@ mod contacts;
 
 pub(crate) use contacts::ContactProjection;
 
-use super::step::{apply_impulses, dense_w, joint_rows, joint_sides, row_velocity, JointWorkspace};
-use super::Joint;
+use super::step::{apply_impulses, dense_w, joint_rows, joint_sides, row_velocity, EqualityRows, JointWorkspace};
+use super::{CouplerJointR, Joint};
 use crate::body::RigidBody;
 use crate::error::{MechanicsError, Result};
 use crate::model::MechanicsModel;
@@ -131,13 +131,18 @@ fn joint_velocities(ws: &JointWorkspace, bodies: &[RigidBody]) -> Vec<f64> {
     ws.rows.iter().zip(&ws.sides).map(|(r, s)| row_velocity(r, *s, vel)).collect()
 }
 
-/// Joint violation `max_i |h_i(q)|` at the bodies' states.
-pub(crate) fn violation(ws: &mut JointWorkspace, joints: &[Joint], bodies: &[RigidBody]) -> f64 {
+/// Joint and coupler violation `max_i |h_i(q)|` at the bodies' states.
+pub(crate) fn violation(
+    ws: &mut JointWorkspace,
+    (joints, couplers): (&[Joint], &[CouplerJointR]),
+    bodies: &[RigidBody],
+) -> f64 {
     ws.rows.clear();
     ws.h.clear();
     ws.states.clear();
     ws.states.extend(bodies.iter().map(|b| b.state));
-    joint_rows(joints, bodies, &ws.states, &mut ws.rows, &mut ws.h, &mut ws.jr);
+    let eq = EqualityRows { joints, couplers, near: &ws.couplers };
+    joint_rows(eq, bodies, &ws.states, &mut ws.rows, &mut ws.h, &mut ws.jr);
     max_abs(&ws.h)
 }
 
@@ -166,8 +171,8 @@ impl ConstraintSet for ProjectionSet<'_> {
 
     fn evaluate(&mut self) -> Result<Evaluation> {
         let ws = &mut *self.ws;
-        let (joints, stops, bodies) = self.model.joints_and_bodies_mut();
-        violation(ws, joints, bodies);
+        let (joints, couplers, stops, bodies) = self.model.joints_and_bodies_mut();
+        violation(ws, (joints, couplers), bodies);
         self.ne = ws.rows.len();
         ws.limits.violated_rows(stops, joints, bodies, &ws.states, self.opts.tol, &mut ws.rows, &mut ws.h);
         let violation = max_abs(&ws.h);
@@ -186,7 +191,12 @@ impl ConstraintSet for ProjectionSet<'_> {
     fn velocity_rows(&mut self) -> usize {
         self.ws.rows.truncate(self.ne);
         self.ws.sides.clear();
-        joint_sides(self.model.joints(), &mut self.ws.sides);
+        let eq = EqualityRows {
+            joints: self.model.joints(),
+            couplers: self.model.joint_couplers(),
+            near: &self.ws.couplers,
+        };
+        joint_sides(eq, &self.ws.states, &mut self.ws.sides);
         self.ne
     }
 

@@ -33,6 +33,7 @@
 // The two sides of a row are indexed together in several arrays.
 #![allow(clippy::needless_range_loop)]
 
+use super::coupler::{coupler_row, CouplerJointR, CouplerWorkspace, MAX_SIDES};
 use super::limits_step::LimitWorkspace;
 use super::{Joint, JointFrictionR, JointRows, JointStopR};
 use crate::assembly::{ContactRow, NO_BODY};
@@ -41,12 +42,34 @@ use nalgebra::{DMatrix, SVector, Vector3};
 use saltus_numerics::matrix::CouplingGraph;
 
 /// One scalar row of `H`: the dynamic body of each side (or [`NO_BODY`]), the row of each
-/// side's Jacobian (`(v, Ω)` coordinates) and `M⁻¹` times it.
+/// side's Jacobian (`(v, Ω)` coordinates) and `M⁻¹` times it. Sides 0 and 1 are those of a
+/// joint or a contact; sides 2 and 3 are only used by the couplers of two joints
+/// ([`super::coupler`]), whose rows touch up to four bodies (all sides on distinct bodies).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ScalarRow {
-    pub body: [u32; 2],
-    pub jac: [SVector<f64, 6>; 2],
-    pub g: [SVector<f64, 6>; 2],
+    pub body: [u32; MAX_SIDES],
+    pub jac: [SVector<f64, 6>; MAX_SIDES],
+    pub g: [SVector<f64, 6>; MAX_SIDES],
+}
+
+impl ScalarRow {
+    /// A row without sides.
+    pub fn empty() -> Self {
+        ScalarRow { body: [NO_BODY; MAX_SIDES], jac: [SVector::zeros(); MAX_SIDES], g: [SVector::zeros(); MAX_SIDES] }
+    }
+    /// `true` if the row has a dynamic body beyond the first two sides.
+    fn has_more_sides(&self) -> bool {
+        self.body[2..].iter().any(|&b| b != NO_BODY)
+    }
+}
+
+/// Body index of each side of a row (static sides included: their velocity is zero and their
+/// Jacobian row zero; kinematic ones, whose velocity enters `q`); `None`: no side.
+pub(crate) type Sides = [Option<usize>; MAX_SIDES];
+
+/// The sides of a two-sided row.
+pub(crate) fn two_sides(ids: [Option<BodyId>; 2]) -> Sides {
+    [ids[0].map(|b| b.index()), ids[1].map(|b| b.index()), None, None]
 }
 
 /// `M_b⁻¹ (f, τ)` for a dynamic body (`f` world, `τ` body frame).
@@ -55,10 +78,19 @@ fn inv_mass_times(b: &RigidBody, x: &SVector<f64, 6>) -> SVector<f64, 6> {
     SVector::<f64, 6>::from_iterator(f.iter().chain(t.iter()).copied())
 }
 
-/// Evaluates every joint at the poses `states` (one per body): appends the joint rows to
-/// `rows` and `h(q)` to `h`.
+/// The joints and the couplers of their coordinates, with where to unwrap the couplers' angles:
+/// the equality rows of the one-step problem and of the projection.
+#[derive(Clone, Copy)]
+pub(crate) struct EqualityRows<'a> {
+    pub joints: &'a [Joint],
+    pub couplers: &'a [CouplerJointR],
+    pub near: &'a CouplerWorkspace,
+}
+
+/// Evaluates every joint, then every coupler, at the poses `states` (one per body): appends
+/// their rows to `rows` and `h(q)` to `h`.
 pub(crate) fn joint_rows(
-    joints: &[Joint],
+    eq: EqualityRows<'_>,
     bodies: &[RigidBody],
     states: &[BodyState],
     rows: &mut Vec<ScalarRow>,
@@ -66,7 +98,7 @@ pub(crate) fn joint_rows(
     jr: &mut JointRows,
 ) {
     let world = BodyState::default();
-    for j in joints {
+    for j in eq.joints {
         let b = j.body2.map_or(&world, |b| &states[b.index()]);
         j.eval(&states[j.body1.index()], b, jr);
         let ids = [Some(j.body1), j.body2];
@@ -75,13 +107,30 @@ pub(crate) fn joint_rows(
             h.push(jr.h[i]);
         }
     }
+    for (k, c) in eq.couplers.iter().enumerate() {
+        // a coupler's joints and coordinates were checked when it was added
+        if let Some(row) = coupler_row(c, eq.joints, states, eq.near.near(k)) {
+            rows.push(scalar_row_n(row.ids, bodies, row.jac));
+            h.push(row.h);
+        }
+    }
 }
 
 /// The scalar row of Jacobian `jac` between the sides `ids` (`None`: the world): static sides
 /// get a zero row, dynamic ones their `M⁻¹` column.
 pub(crate) fn scalar_row(ids: [Option<BodyId>; 2], bodies: &[RigidBody], jac: [SVector<f64, 6>; 2]) -> ScalarRow {
-    let mut r = ScalarRow { body: [NO_BODY; 2], jac: [SVector::zeros(); 2], g: [SVector::zeros(); 2] };
-    for s in 0..2 {
+    let z = SVector::zeros();
+    scalar_row_n([ids[0], ids[1], None, None], bodies, [jac[0], jac[1], z, z])
+}
+
+/// [`scalar_row`] with up to [`MAX_SIDES`] sides (on distinct bodies).
+pub(crate) fn scalar_row_n(
+    ids: [Option<BodyId>; MAX_SIDES],
+    bodies: &[RigidBody],
+    jac: [SVector<f64, 6>; MAX_SIDES],
+) -> ScalarRow {
+    let mut r = ScalarRow::empty();
+    for s in 0..MAX_SIDES {
         let Some(id) = ids[s] else { continue };
         let b = &bodies[id.index()];
         if b.kind == BodyKind::Static {
@@ -99,7 +148,8 @@ pub(crate) fn scalar_row(ids: [Option<BodyId>; 2], bodies: &[RigidBody], jac: [S
 /// The three scalar rows of an active contact.
 pub(crate) fn contact_rows(c: &ContactRow, rows: &mut Vec<ScalarRow>) {
     for i in 0..3 {
-        let mut r = ScalarRow { body: c.body, jac: [SVector::zeros(); 2], g: [SVector::zeros(); 2] };
+        let mut r = ScalarRow::empty();
+        r.body[..2].copy_from_slice(&c.body);
         for s in 0..2 {
             let (ht, hr) = (c.jac[s].ht.row(i), c.jac[s].hr.row(i));
             r.jac[s] = SVector::<f64, 6>::from_iterator(ht.iter().chain(hr.iter()).copied());
@@ -115,14 +165,15 @@ pub(crate) fn contact_rows(c: &ContactRow, rows: &mut Vec<ScalarRow>) {
 /// Dense `W = H G` over `rows`: `W_ij = Σ_{sides on the same dynamic body} jac_i · g_j`
 /// (`G = M⁻¹ Hᵀ` up to the mid-step rotation of the joints' torques, so `W` need not be
 /// exactly symmetric), over the couplings of `graph` (rebuilt here over the `n_bodies` bodies):
-/// the cost is `Σ_b deg(b)²`, not `rows²`.
+/// the cost is `Σ_b deg(b)²`, not `rows²`. The graph sees sides 0 and 1; the products through
+/// sides 2 and 3 (couplers only) are added after it, row by row.
 pub(crate) fn dense_w(
     rows: &[ScalarRow],
     graph: &mut CouplingGraph,
     n_bodies: usize,
     w: &mut DMatrix<f64>,
 ) -> saltus_numerics::Result<()> {
-    graph.build(n_bodies, rows.iter().map(|r| r.body))?;
+    graph.build(n_bodies, rows.iter().map(|r| [r.body[0], r.body[1]]))?;
     let n = rows.len();
     if w.shape() != (n, n) {
         *w = DMatrix::zeros(n, n);
@@ -138,17 +189,37 @@ pub(crate) fn dense_w(
             }
             out[(0, 0)] = x;
         },
-    )
+    )?;
+    for (i, ri) in rows.iter().enumerate().filter(|(_, r)| r.has_more_sides()) {
+        for (j, rj) in rows.iter().enumerate() {
+            // (side 2 or 3 of i, any side of j) into W_ij; (side 0 or 1 of j, side 2 or 3 of
+            // i) into W_ji: with the graph's (0 or 1, 0 or 1) every pair of sides once.
+            let (mut x_ij, mut x_ji) = (0.0, 0.0);
+            for s in 2..MAX_SIDES {
+                let b = ri.body[s];
+                if b == NO_BODY {
+                    continue;
+                }
+                for t in 0..MAX_SIDES {
+                    if rj.body[t] == b {
+                        x_ij += ri.jac[s].dot(&rj.g[t]);
+                        if t < 2 {
+                            x_ji += rj.jac[t].dot(&ri.g[s]);
+                        }
+                    }
+                }
+            }
+            w[(i, j)] += x_ij;
+            w[(j, i)] += x_ji;
+        }
+    }
+    Ok(())
 }
 
 /// `H v` for the velocities `vel(body)` of every non-static side of row `r`.
-pub(crate) fn row_velocity(
-    r: &ScalarRow,
-    sides: [Option<usize>; 2],
-    vel: impl Fn(usize) -> (Vector3<f64>, Vector3<f64>),
-) -> f64 {
+pub(crate) fn row_velocity(r: &ScalarRow, sides: Sides, vel: impl Fn(usize) -> (Vector3<f64>, Vector3<f64>)) -> f64 {
     let mut u = 0.0;
-    for s in 0..2 {
+    for s in 0..MAX_SIDES {
         if let Some(b) = sides[s] {
             let (v, om) = vel(b);
             let jv = r.jac[s];
@@ -158,19 +229,24 @@ pub(crate) fn row_velocity(
     u
 }
 
-/// Body index of each side of each joint row, static sides included (their velocity is zero
-/// and their Jacobian row zero).
-pub(crate) fn joint_sides(joints: &[Joint], out: &mut Vec<[Option<usize>; 2]>) {
-    for j in joints {
+/// Body index of each side of each joint row, then of each coupler row (see [`Sides`]), in
+/// the order of [`joint_rows`].
+pub(crate) fn joint_sides(eq: EqualityRows<'_>, states: &[BodyState], out: &mut Vec<Sides>) {
+    for j in eq.joints {
         let n = j.kind.relation().n_rows();
-        out.extend(std::iter::repeat_n([Some(j.body1.index()), j.body2.map(|b| b.index())], n));
+        out.extend(std::iter::repeat_n(two_sides([Some(j.body1), j.body2]), n));
+    }
+    for (k, c) in eq.couplers.iter().enumerate() {
+        if let Some(row) = coupler_row(c, eq.joints, states, eq.near.near(k)) {
+            out.push(row.ids.map(|b| b.map(|b| b.index())));
+        }
     }
 }
 
 /// Adds `M⁻¹ Hᵀ z` to the velocities: `add(body, δv, δΩ)` for each dynamic side.
 pub(crate) fn apply_impulses(rows: &[ScalarRow], z: &[f64], mut add: impl FnMut(usize, Vector3<f64>, Vector3<f64>)) {
     for (r, &zi) in rows.iter().zip(z) {
-        for s in 0..2 {
+        for s in 0..MAX_SIDES {
             if r.body[s] != NO_BODY {
                 let g = r.g[s] * zi;
                 add(r.body[s] as usize, Vector3::new(g[0], g[1], g[2]), Vector3::new(g[3], g[4], g[5]));
@@ -183,7 +259,7 @@ pub(crate) fn apply_impulses(rows: &[ScalarRow], z: &[f64], mut add: impl FnMut(
 #[derive(Debug, Default)]
 pub(crate) struct JointWorkspace {
     pub rows: Vec<ScalarRow>,
-    pub sides: Vec<[Option<usize>; 2]>,
+    pub sides: Vec<Sides>,
     pub h: Vec<f64>,
     pub w: DMatrix<f64>,
     /// Coupling graph of the rows (bodies as systems) for `w`.
@@ -195,6 +271,8 @@ pub(crate) struct JointWorkspace {
     pub warm: Vec<f64>,
     /// Stops and frictions.
     pub limits: LimitWorkspace,
+    /// Where the couplers' angles are unwrapped.
+    pub couplers: CouplerWorkspace,
     /// `e` of each stop row of the step.
     pub stop_e: Vec<f64>,
     /// Workspace of the projection (the kernel's Gauss–Newton core).
@@ -215,7 +293,7 @@ pub(crate) struct JointSolve {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_step(
     ws: &mut JointWorkspace,
-    joints: &[Joint],
+    (joints, couplers): (&[Joint], &[CouplerJointR]),
     limits: (&[JointStopR], &[JointFrictionR]),
     bodies: &[RigidBody],
     vel: &mut [(Vector3<f64>, Vector3<f64>)],
@@ -239,8 +317,9 @@ pub(crate) fn solve_step(
         q.renormalize();
         BodyState { position: s.position + v * (0.5 * h), orientation: q, ..*s }
     }));
-    joint_rows(joints, bodies, &ws.states, &mut ws.rows, &mut ws.h, &mut ws.jr);
-    joint_sides(joints, &mut ws.sides);
+    let eq = EqualityRows { joints, couplers, near: &ws.couplers };
+    joint_rows(eq, bodies, &ws.states, &mut ws.rows, &mut ws.h, &mut ws.jr);
+    joint_sides(eq, &ws.states, &mut ws.sides);
     let ne = ws.rows.len();
     ws.limits.append_rows(limits, joints, bodies, &ws.states, &mut ws.rows, &mut ws.sides, &mut ws.stop_e);
     let (ns, nl) = (ws.limits.active.len(), ws.rows.len() - ne);
@@ -250,7 +329,7 @@ pub(crate) fn solve_step(
     // the mid-step frame where J was evaluated; `Ω_θ · exp(−(h/2)Ω̂_θ) x = Ω_θ · x` keeps the
     // impulse workless on `Ω_θ`).
     for r in &mut ws.rows[..ne + nl] {
-        for s in 0..2 {
+        for s in 0..MAX_SIDES {
             if r.body[s] != NO_BODY {
                 let b = &bodies[r.body[s] as usize];
                 let half = nalgebra::UnitQuaternion::from_scaled_axis(mid_vel[r.body[s] as usize].1 * (0.5 * h));

@@ -163,3 +163,68 @@ fn bad_axes_are_rejected() {
     let mut k = KneeJointR::new(Vector3::new(f64::INFINITY, 0.0, 1.0));
     assert!(k.bind(&s, &s).unwrap_err().contains("not finite"));
 }
+
+/// A coupler's row between a hinge (bodies 0–1) and a slider (bodies 1–2), the common body 1
+/// moving: `h = s₂ − r θ₁ − c` and its three-sided Jacobian against central differences; the
+/// screw of one cylindrical joint (two sides, merged).
+#[test]
+fn coupler_jacobian_matches_finite_differences() {
+    use super::coupler::{coupler_row, CouplerJointR};
+    let s0 = [
+        state([0.1, 0.2, 0.3], [0.3, -0.2, 0.9], [0.0; 3], [0.0; 3]),
+        state([0.7, -0.4, 0.6], [-0.5, 0.4, 0.1], [0.0; 3], [0.0; 3]),
+        state([-0.3, 0.5, 0.1], [0.2, 0.1, -0.6], [0.0; 3], [0.0; 3]),
+    ];
+    let (p, ax) = (Vector3::new(0.3, -0.2, 0.5), Vector3::new(0.2, 1.0, -0.4));
+    let mut joints = vec![
+        Joint {
+            name: "a".into(),
+            body1: BodyId(0),
+            body2: Some(BodyId(1)),
+            kind: JointType::Pivot(PivotJointR::new(p, ax)),
+        },
+        Joint {
+            name: "b".into(),
+            body1: BodyId(1),
+            body2: Some(BodyId(2)),
+            kind: JointType::Prismatic(PrismaticJointR::new(Vector3::new(1.0, 0.1, 0.3))),
+        },
+        Joint {
+            name: "c".into(),
+            body1: BodyId(2),
+            body2: None,
+            kind: JointType::Cylindrical(CylindricalJointR::new(p, ax)),
+        },
+    ];
+    for j in &mut joints {
+        let b = j.body2.map_or(BodyState::default(), |b| s0[b.index()]);
+        j.bind(&s0[j.body1.index()], &b).unwrap();
+    }
+    let s = [
+        state([0.15, 0.1, 0.35], [0.35, -0.1, 0.8], [0.3, -0.7, 0.2], [1.1, 0.4, -0.6]),
+        state([0.6, -0.3, 0.7], [-0.45, 0.5, 0.2], [-0.2, 0.5, 0.9], [-0.3, 0.8, 0.5]),
+        state([-0.25, 0.45, 0.2], [0.1, 0.2, -0.5], [0.4, 0.1, -0.3], [0.2, -0.9, 0.7]),
+    ];
+    let gear = CouplerJointR::new(JointId(0), 0, JointId(1), 0, -1.7);
+    let screw = CouplerJointR::new(JointId(2), 0, JointId(2), 1, 5.0);
+    for (c, n_sides) in [(gear, 3), (screw, 1)] {
+        let at = |eps: f64| -> Vec<BodyState> { s.iter().map(|b| moved(b, eps)).collect() };
+        let near = [f64::NAN; 2];
+        assert!(coupler_row(&c, &joints, &s0, near).unwrap().h.abs() < 1e-14, "zero at assembly");
+        let r = coupler_row(&c, &joints, &s, near).unwrap();
+        assert_eq!(r.ids.iter().flatten().count(), n_sides);
+        let eps = 1e-6;
+        let fd = (coupler_row(&c, &joints, &at(eps), near).unwrap().h
+            - coupler_row(&c, &joints, &at(-eps), near).unwrap().h)
+            / (2.0 * eps);
+        let mut jv = 0.0;
+        for (id, jac) in r.ids.iter().zip(&r.jac) {
+            if let Some(id) = id {
+                let b = &s[id.index()];
+                jv += jac.dot(&SVector::<f64, 6>::from_iterator(b.v.iter().chain(b.omega.iter()).copied()));
+            }
+        }
+        assert!((fd - jv).abs() < 1e-8 && jv.abs() > 1e-2, "fd {fd} vs J v {jv}");
+        assert!(r.h.abs() > 1e-3, "the test poses violate the coupler");
+    }
+}

@@ -45,7 +45,7 @@ impl MechanicsSimulation {
             self.joint_vel.extend(self.work.iter().map(|w| (w.v, w.omega)));
             let sol = solve_step(
                 &mut self.joint_ws,
-                self.model.joints(),
+                (self.model.joints(), self.model.joint_couplers()),
                 (self.model.joint_stops(), self.model.joint_frictions()),
                 &self.model.bodies,
                 &mut self.joint_vel,
@@ -153,6 +153,7 @@ impl MechanicsSimulation {
         ws.states.clear();
         ws.states.extend(self.model.bodies.iter().map(|b| b.state));
         ws.limits.end_step(self.model.joint_stops(), self.model.joints(), &ws.states);
+        ws.couplers.refresh(self.model.joint_couplers(), self.model.joints(), &ws.states);
         Ok(rep)
     }
 }
@@ -176,6 +177,16 @@ impl MechanicsSimulation {
         match self.joint_ws.limits.coords.get(k) {
             Some(&c) if c.is_finite() => Some(c),
             _ => self.model.joint_coordinate(st.joint, st.dof),
+        }
+    }
+    /// The coordinates `[θ₁, θ₂]` of joint coupler `k` (index of
+    /// [`crate::MechanicsModel::add_joint_coupler`]) at the current time, unwrapped continuously
+    /// since the start for angles: `θ₂ − r θ₁ − c` is the coupler's residual.
+    pub fn joint_coupler_coordinates(&self, k: usize) -> Option<[f64; 2]> {
+        let c = self.model.joint_couplers().get(k)?;
+        match self.joint_ws.couplers.coords.get(k) {
+            Some(&x) if x.iter().all(|v| v.is_finite()) => Some(x),
+            _ => Some([self.model.joint_coordinate(c.joint1, c.dof1)?, self.model.joint_coordinate(c.joint2, c.dof2)?]),
         }
     }
     /// Impulse of joint friction `k` over the last step (`|λ| ≤ h T`).

@@ -131,6 +131,41 @@ class SiconosVector:
         return self._a if dtype is None else self._a.astype(dtype)
 
 
+class BlockVector:
+    """Siconos ``BlockVector(v1, v2)``: the vectors side by side (``blocks``), e.g. the poses of
+    a joint's two bodies for ``computehDoF``."""
+
+    def __init__(self, *vectors):
+        self.blocks = [np.asarray(v, dtype=np.float64).ravel() for v in vectors]
+
+    def size(self) -> int:
+        return sum(b.size for b in self.blocks)
+
+    def getValue(self, i: int) -> float:
+        return float(np.concatenate(self.blocks)[i])
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.concatenate(self.blocks) if self.blocks else np.zeros(0)
+        return a if dtype is None else a.astype(dtype)
+
+
+def changeFrameAbsToBody(q, v) -> None:
+    """Siconos ``changeFrameAbsToBody(q, v)``: the world vector ``v`` (a ``SiconosVector``)
+    rewritten in place in the frame of the pose ``q`` (``x y z qw qx qy qz``)."""
+    w, x, y, z = (float(c) for c in np.asarray(q, dtype=np.float64).ravel()[3:7])
+    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                  [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                  [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    a = np.asarray(v, dtype=np.float64)
+    a[:] = r.T @ a.copy()
+
+
+def cast_NewtonEulerDS(ds):
+    """Siconos ``cast_NewtonEulerDS``: the body handle of a running ``MechanicsHdf5Runner``
+    controller (``io._nsds.topology().getDynamicalSystem(name)``) as it is."""
+    return ds
+
+
 def solver_options_create(solver_id: int):
     """Siconos ``solver_options_create(solverId)`` (also in ``siconos.kernel``): a
     ``SolverOptions`` with Siconos 4.4's defaults."""

@@ -9,7 +9,9 @@
 //! joint stop `NAME.stop[i].s` (the coordinate, unwrapped for an angle) and `NAME.stop[i].lambda`
 //! (the impulse of the stop along the coordinate over the step ending at `t`, `λ_lower − λ_upper`),
 //! per joint friction `NAME.friction[i].lambda` (its impulse, `|λ| ≤ h max`); `i` counts the
-//! stops (frictions) of joint `NAME` in the file's order, from 0; last, per body with a time of
+//! stops (frictions) of joint `NAME` in the file's order, from 0; per coupler of joint coordinates
+//! `NAME.coupler[i].s1` and `NAME.coupler[i].s2` (the coordinates `θ₁`, `θ₂` of
+//! `θ₂ = r θ₁ + c`, unwrapped for angles; `NAME` the joint of `θ₂`); last, per body with a time of
 //! birth or death (in model order, static bodies included), `NAME.alive`: 1 if the body exists
 //! during the step starting at `t`, else 0. A scene with user events (`<Events>` on bodies) ends
 //! each row with `event`: 0, or on the row of a located event `k + 1` (`k` its index in
@@ -57,6 +59,13 @@ pub fn header(model: &MechanicsModel) -> Vec<String> {
         h.push(format!("{}.friction[{}].lambda", model.joints()[j].name, count[j][1]));
         count[j][1] += 1;
     }
+    let mut n_couplers = vec![0usize; model.joints().len()];
+    for c in model.joint_couplers() {
+        let j = c.joint2.0 as usize;
+        let (name, i) = (&model.joints()[j].name, n_couplers[j]);
+        h.extend([format!("{name}.coupler[{i}].s1"), format!("{name}.coupler[{i}].s2")]);
+        n_couplers[j] += 1;
+    }
     h.extend(model.bodies.iter().filter(|b| b.lifetime.is_bounded()).map(|b| format!("{}.alive", b.name)));
     h
 }
@@ -100,6 +109,9 @@ pub fn row(sim: &MechanicsSimulation, t: f64, out: &mut Vec<f64>) {
         out.extend([sim.joint_stop_coordinate(k).unwrap_or(f64::NAN), lam[0] - lam[1]]);
     }
     out.extend((0..model.joint_frictions().len()).map(|k| sim.joint_friction_impulse(k).unwrap_or(0.0)));
+    for k in 0..model.joint_couplers().len() {
+        out.extend(sim.joint_coupler_coordinates(k).unwrap_or([f64::NAN; 2]));
+    }
     let h = sim.step_size();
     out.extend(
         model.bodies.iter().filter(|b| b.lifetime.is_bounded()).map(|b| f64::from(u8::from(b.lifetime.contains(t, h)))),

@@ -4,14 +4,16 @@
 //! added after every body, whatever the order of the elements. Every error names `Mechanics/Joint[NAME]`, or
 //! `Mechanics/Joint[NAME]/JointStopR` (`JointFrictionR`) for the stops and frictions of a joint
 //! (Siconos `JointStopR`, `JointFrictionR`), which are added right after their joint.
+//! `<CouplerJointR>` children (Siconos `CouplerJointR`) are added after every joint, since they
+//! may name a joint declared later (`Mechanics/Joint[NAME]/CouplerJointR`).
 
 use super::convert_mech::vec3;
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use nalgebra::Vector3;
 use saltus_mechanics::body::{BodyId, BodyKind};
-use saltus_mechanics::joints::{JointFrictionR, JointStopR};
-use saltus_mechanics::{JointType, MechanicsModel};
+use saltus_mechanics::joints::{CouplerJointR, JointFrictionR, JointStopR};
+use saltus_mechanics::{JointId, JointType, MechanicsModel};
 use std::collections::HashSet;
 
 /// The body named `name`, or the reason (naming the declared bodies).
@@ -61,6 +63,7 @@ pub(super) fn add_joints(
     model: &mut MechanicsModel,
 ) -> Result<usize, ModelError> {
     let mut names = HashSet::new();
+    let mut couplers = Vec::new();
     for item in &mech.items {
         let MechItem::Joint(j) = item else { continue };
         let path = format!("Mechanics/Joint[{}]", j.name);
@@ -89,11 +92,12 @@ pub(super) fn add_joints(
         if j.allow_self_collide == Some(true) {
             model.allow_self_collide(id).map_err(|e| at(e.to_string()))?;
         }
-        let mut count = [0usize; 2];
+        let mut count = [0usize; 3];
         for item in &j.limits {
             let (tag, k) = match item {
                 JointLimitSpec::JointStopR(_) => ("JointStopR", 0),
                 JointLimitSpec::JointFrictionR(_) => ("JointFrictionR", 1),
+                JointLimitSpec::CouplerJointR(_) => ("CouplerJointR", 2),
             };
             count[k] += 1;
             let lpath = format!("{path}/{tag}");
@@ -109,8 +113,23 @@ pub(super) fn add_joints(
                         .add_joint_friction(JointFrictionR::new(id, f.dof.unwrap_or(0), f.max))
                         .map_err(|e| at(e.to_string()))?;
                 }
+                JointLimitSpec::CouplerJointR(c) => couplers.push((id, lpath, ordinal, c)),
             }
         }
+    }
+    for (id, lpath, ordinal, c) in couplers {
+        let at = |e: String| m.error_at(&lpath, format!("{e}{ordinal}"));
+        let joint1 = match &c.joint1 {
+            None => id,
+            Some(name) => {
+                model.joints().iter().position(|j| &j.name == name).map(|k| JointId(k as u32)).ok_or_else(|| {
+                    let known: Vec<&str> = model.joints().iter().map(|j| j.name.as_str()).collect();
+                    at(format!("`joint1`: unknown joint `{name}` (declared: {})", known.join(", ")))
+                })?
+            }
+        };
+        let coupler = CouplerJointR::new(joint1, c.dof1.unwrap_or(0), id, c.dof2.unwrap_or(0), c.ratio);
+        model.add_joint_coupler(coupler).map_err(|e| at(e.to_string()))?;
     }
     Ok(names.len())
 }

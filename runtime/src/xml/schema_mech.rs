@@ -312,7 +312,8 @@ pub struct OscillationSpec {
 
 /// `<Joint name=".." type="PivotJointR" body1=".." body2=".." point=".." axis=".."/>` (Siconos
 /// `mechanics.joints`; `body2` absent: the world). Point and axis in the world frame at the
-/// initial poses. Children: `<JointStopR>` and `<JointFrictionR>` on a coordinate of the joint.
+/// initial poses. Children: `<JointStopR>` and `<JointFrictionR>` on a coordinate of the joint,
+/// `<CouplerJointR>` tying a coordinate of the joint to one of another joint (or its own).
 /// `allow_self_collide="true"`: the two bodies still collide.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -342,6 +343,23 @@ pub struct JointSpec {
 pub enum JointLimitSpec {
     JointStopR(JointStopSpec),
     JointFrictionR(JointFrictionSpec),
+    CouplerJointR(CouplerSpec),
+}
+
+/// `<CouplerJointR dof1=".." dof2=".." ratio=".." joint1=".."/>` (Siconos `CouplerJointR`):
+/// coordinate `dof2` of the enclosing joint equals `ratio` times coordinate `dof1` of `joint1`
+/// (default: the enclosing joint, e.g. a screw), plus its value at the initial poses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CouplerSpec {
+    #[serde(rename = "@joint1", default, skip_serializing_if = "is_none")]
+    pub joint1: Option<String>,
+    #[serde(rename = "@dof1", default, skip_serializing_if = "is_none")]
+    pub dof1: Option<usize>,
+    #[serde(rename = "@dof2", default, skip_serializing_if = "is_none")]
+    pub dof2: Option<usize>,
+    #[serde(rename = "@ratio")]
+    pub ratio: f64,
 }
 
 /// `<JointStopR dof=".." lower=".." upper=".." e=".."/>` (Siconos `JointStopR`).

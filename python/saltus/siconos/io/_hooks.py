@@ -110,6 +110,16 @@ class NonSmoothDynamicalSystemView(_View):
 
     def __init__(self, run: RunState):
         self._run = run
+        self._topology = None
+
+    def set_topology(self, topology) -> None:
+        """The bodies and joints a controller reaches (``run(controller=...)``, ``_controller.py``)."""
+        self._topology = topology
+
+    def topology(self):
+        if self._topology is None:
+            raise_unsupported("NonSmoothDynamicalSystem.topology() in a run hook", "with run(controller=...)")
+        return self._topology
 
     def _alive(self) -> List[int]:
         return [i for i in self._run.dynamic if self._run.alive(i)]
@@ -201,9 +211,12 @@ class Hooks:
         io._nsds = NonSmoothDynamicalSystemView(run)
         io._io = MechanicsIOView(run)
         io._interman = InteractionManagerView(run)
+
+    def initialize(self) -> None:
+        """Each hook's ``initialize(io)`` (Siconos >= 4.5), after a controller's."""
         for h in self.hooks.values():
             if h is not None and hasattr(h, "initialize"):
-                h.initialize(io)
+                h.initialize(self.io)
 
     def __bool__(self) -> bool:
         return any(h is not None for h in self.hooks.values())

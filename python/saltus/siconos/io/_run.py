@@ -30,10 +30,10 @@ _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, ou
                  solver_options=None, bullet_options=None, projection_tolerance=1e-8,
                  projection_tolerance_unilateral=1e-8, projection_itermax=20,
                  constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
-                 set_external_forces=None, start_run_iteration_hook=None, before_next_step_iteration_hook=None,
-                 end_run_iteration_hook=None, friction_contact_trace_params=None)
+                 set_external_forces=None, controller=None, start_run_iteration_hook=None,
+                 before_next_step_iteration_hook=None, end_run_iteration_hook=None,
+                 friction_contact_trace_params=None)
 _REFUSED = {
-    "controller": "controllers",
     "interaction_manager": "a user interaction manager",
     "body_class": "user body classes",
     "shape_class": "user shape classes",
@@ -317,8 +317,12 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
         groups.append(group)
         if not kwargs:
             statics.append(len(ids) - 1)
+    joint_ids, couplers = {}, []
     for name, d in data["joints"].items():
         a = d.attrs
+        if str(a["type"]) == "CouplerJointR":  # once every joint it names exists
+            couplers.append(name)
+            continue
         for o in (a["object1"], a.get("object2")):
             if o is not None and _lifetime(data["input"][str(o)]) != (-1.0, -1.0):
                 raise_unsupported(f"joint '{name}' on a body with a time of birth or death")
@@ -333,7 +337,12 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
         j = scene.add_joint(name, str(a["object1"]), str(a["object2"]) if "object2" in a else None,
                             points=points, axes=axes, joint_class=str(a["type"]),
                             allow_self_collide=bool(a.get("allow_self_collide", False)))
+        joint_ids[name] = j
         _add_stops(scene, data, name, j)
+        for dof1, dof2, ratio in np.asarray(a.get("coupled", np.zeros((0, 3))), dtype=float).reshape(-1, 3):
+            scene.add_joint_coupler(j, int(dof1), j, int(dof2), float(ratio))
+    for name in couplers:
+        _add_coupler(scene, data, name, joint_ids)
     _apply_loads(io, scene, names, forces)
     return scene, ids, groups, statics, laws, lifetimes
 
@@ -364,6 +373,29 @@ def _add_stops(scene, data, name: str, joint: int) -> None:
         upper = direction < 0
         scene.add_joint_stop(joint, int(dof), lower=None if upper else float(pos),
                              upper=float(pos) if upper else None, e=e)
+
+
+def _add_coupler(scene, data, name: str, joint_ids: Dict) -> None:
+    """A ``CouplerJointR`` joint: coordinate ``dof2`` of ``references[1]`` (default
+    ``references[0]``) = ``ratio`` times coordinate ``dof1`` of ``references[0]``. Siconos links
+    it to ``object1`` and ``object2`` and reads the common frame (``references[2]``, or the body
+    the two joints share) as a fixed reference; here the row acts on every body of both joints.
+    As in Siconos, ``object1`` must be a body of the first joint and ``object2`` of the second,
+    and the two no longer collide (unless ``allow_self_collide``)."""
+    a = data["joints"][name].attrs
+    refs = [r.decode() if isinstance(r, bytes) else str(r) for r in a["references"]]
+    dof1, dof2, ratio = np.asarray(a["coupled"], dtype=float).reshape(-1, 3)[0]
+    j1, j2 = refs[0], refs[1] if len(refs) > 1 else refs[0]
+    for j in (j1, j2):
+        if j not in joint_ids:
+            raise ValueError(f"joint {name}: references an unknown joint '{j}'")
+    bodies = lambda j: {str(data["joints"][j].attrs["object1"]), str(data["joints"][j].attrs.get("object2"))}
+    if len(refs) > 1 and not (str(a["object1"]) in bodies(j1) and str(a.get("object2")) in bodies(j2)):
+        raise AssertionError(f"joint {name}: object1 must be a body of {j1} and object2 a body of {j2}")
+    scene.add_joint_coupler(joint_ids[j1], int(dof1), joint_ids[j2], int(dof2), float(ratio))
+    # Siconos's coupler is a joint between object1 and object2: they no longer collide
+    if "object2" in a and not a.get("allow_self_collide", False):
+        scene.exclude_collision(str(a["object1"]), str(a["object2"]))
 
 
 def _rotation(q) -> np.ndarray:
@@ -516,6 +548,15 @@ def run(io, kw: Dict) -> None:
                   args["end_run_iteration_hook"])
     state.contact_rows = lambda index_set: ([] if state.last_report is None else
                                             rec.contact_rows(state.t, state.last_report, index_set))
+    ctrl, live = args["controller"], []
+    if ctrl is not None:
+        # Siconos: initialize(io) before the first output (and before the hooks'), step() before each step
+        from ._controller import attach
+
+        live, topology = attach(io, sim, (0.0, 0.0, 0.0 if forces is not None else -gravity))
+        io._nsds.set_topology(topology)
+        ctrl.initialize(io)
+    hooks.initialize()
     tracer = None
     if args["friction_contact_trace_params"] is not None:
         from .FrictionContactTrace import Tracer
@@ -530,6 +571,11 @@ def run(io, kw: Dict) -> None:
             kg = k0 + k - 1
             if not hooks.call("start", kg):
                 break
+            if ctrl is not None:
+                ctrl.step()
+                for b in live:  # world-frame torques into the body frame of the step's start
+                    if b._touched and b._torque_world:
+                        b.push()
             rep = state.last_report = sim.step()
             state.k = k
             if tracer is not None:

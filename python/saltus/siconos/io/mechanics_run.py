@@ -36,7 +36,7 @@ created, with a body handle whose ``scalarMass()``, ``setFExtPtr(f)`` (world fra
 Not supported (``SiconosFeatureNotSupported``): state-dependent force plugins
 (``setComputeFExtFunction``; ``saltus.mechanics.Scene.add_external_function`` takes a callable or
 a Saltus plugin), other integrators or simulations (``osi``, ``time_stepping``), controllers,
-meshes, height maps, OCC shapes, 2D scenes, joint friction and couplings, laws other than
+meshes, height maps, OCC shapes, 2D scenes, joint friction, laws other than
 ``NewtonImpactFrictionNSL``, ``NewtonImpactRollingFrictionNSL`` (rolling friction: 3D only, not
 with joints) and ``NewtonImpactNSL`` (frictionless contacts as μ = 0, and joint stops).
 """
@@ -326,10 +326,28 @@ class MechanicsHdf5Runner:
         or in ``object1``'s frame (``absolute=False``), both taken at the initial poses.
         ``stops``: rows ``(dof, position, direction)``, a lower stop at ``position`` when
         ``direction > 0``, an upper one when ``< 0`` (Siconos ``JointStopR``), each with the
-        Newton impact law ``nslaws`` (one name, or one per stop; default ``e = 0``)."""
-        for what, v in (("friction", friction), ("coupled", coupled), ("references", references)):
-            if v is not None:
-                raise_unsupported(f"add_joint({what}=...)")
+        Newton impact law ``nslaws`` (one name, or one per stop; default ``e = 0``).
+        ``coupled``: rows ``(dof1, dof2, ratio)`` coupling two coordinates of this joint,
+        ``θ_dof2 = ratio · θ_dof1`` (Siconos ``CouplerJointR(joint, dof1, joint, dof2, ratio)``,
+        e.g. a screw on a ``CylindricalJointR``). ``joint_class="CouplerJointR"`` with
+        ``references=[joint1, joint2(, frame)]`` and ``coupled=[(dof1, dof2, ratio)]`` couples
+        coordinate ``dof2`` of ``joint2`` to coordinate ``dof1`` of ``joint1`` (a gear pair, a
+        rack and pinion); ``object1`` must be a body of ``joint1`` and ``object2`` of ``joint2``."""
+        if friction is not None:
+            raise_unsupported("add_joint(friction=...)")
+        if coupled is not None:
+            coupled = np.asarray(coupled, dtype=float)
+            if coupled.ndim == 1:
+                coupled = coupled[None, :]
+            if coupled.ndim != 2 or coupled.shape[1] != 3:
+                raise AssertionError("coupled.shape[1] != 3")
+        if joint_class == "CouplerJointR":
+            if references is None:
+                raise AssertionError("references is None")
+            if coupled is None or coupled.shape != (1, 3):
+                raise AssertionError("np.shape(coupled) != (1, 3)")
+        if references is not None and not 1 <= len(references) <= 3:
+            raise AssertionError("references: one or two joint names and an optional body name")
         if nslaws is not None and stops is None:
             raise_unsupported("add_joint(nslaws=...) without stops")
         joints = self._data["joints"]
@@ -352,6 +370,10 @@ class MechanicsHdf5Runner:
             d.attrs["stops"] = st
             if nslaws is not None:
                 d.attrs["nslaws"] = nslaws if isinstance(nslaws, str) else [str(n) for n in nslaws]
+        if coupled is not None:
+            d.attrs["coupled"] = coupled
+        if references is not None:
+            d.attrs["references"] = [str(r) for r in references]
 
     def boundary_conditions(self):
         return self._data.get("boundary_conditions")
