@@ -5,83 +5,12 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use nalgebra::{DMatrix, DVector};
+use saltus_numerics::cp::problems::{josephy, josephy_jacobian, kojima_shindo, kojima_shindo_jacobian};
 use saltus_numerics::cp::{self, BoxVi, ConvexSet, CpSolver, Mcp, Ncp, UserFnError, Vi, WithJacobian};
 use saltus_numerics::report::IterOptions;
 use std::hint::black_box;
 
 type Res = Result<(), UserFnError>;
-
-fn kojima_shindo(x: &[f64], f: &mut [f64]) -> Res {
-    let (a, b, c, d) = (x[0], x[1], x[2], x[3]);
-    f[0] = 3.0 * a * a + 2.0 * a * b + 2.0 * b * b + c + 3.0 * d - 6.0;
-    f[1] = 2.0 * a * a + a + b * b + 10.0 * c + 2.0 * d - 2.0;
-    f[2] = 3.0 * a * a + a * b + 2.0 * b * b + 2.0 * c + 9.0 * d - 9.0;
-    f[3] = a * a + 3.0 * b * b + 2.0 * c + 3.0 * d - 3.0;
-    Ok(())
-}
-
-fn kojima_shindo_jac(x: &[f64], j: &mut DMatrix<f64>) -> Res {
-    let (a, b) = (x[0], x[1]);
-    j.copy_from(&DMatrix::from_row_slice(
-        4,
-        4,
-        &[
-            6.0 * a + 2.0 * b,
-            2.0 * a + 4.0 * b,
-            1.0,
-            3.0,
-            4.0 * a + 1.0,
-            2.0 * b,
-            10.0,
-            2.0,
-            6.0 * a + b,
-            a + 4.0 * b,
-            2.0,
-            9.0,
-            2.0 * a,
-            6.0 * b,
-            2.0,
-            3.0,
-        ],
-    ));
-    Ok(())
-}
-
-fn josephy(x: &[f64], f: &mut [f64]) -> Res {
-    let (a, b, c, d) = (x[0], x[1], x[2], x[3]);
-    f[0] = 3.0 * a * a + 2.0 * a * b + 2.0 * b * b + c + 3.0 * d - 6.0;
-    f[1] = 2.0 * a * a + a + b * b + 3.0 * c + 2.0 * d - 2.0;
-    f[2] = 3.0 * a * a + a * b + 2.0 * b * b + 2.0 * c + 3.0 * d - 1.0;
-    f[3] = a * a + 3.0 * b * b + 2.0 * c + 3.0 * d - 3.0;
-    Ok(())
-}
-
-fn josephy_jac(x: &[f64], j: &mut DMatrix<f64>) -> Res {
-    let (a, b) = (x[0], x[1]);
-    j.copy_from(&DMatrix::from_row_slice(
-        4,
-        4,
-        &[
-            6.0 * a + 2.0 * b,
-            2.0 * a + 4.0 * b,
-            1.0,
-            3.0,
-            4.0 * a + 1.0,
-            2.0 * b,
-            3.0,
-            2.0,
-            6.0 * a + b,
-            a + 4.0 * b,
-            2.0,
-            3.0,
-            2.0 * a,
-            6.0 * b,
-            2.0,
-            3.0,
-        ],
-    ));
-    Ok(())
-}
 
 fn random_lcp(n: usize) -> (DMatrix<f64>, DVector<f64>) {
     let mut s: u64 = 0x9E37_79B9_7F4A_7C15 ^ n as u64;
@@ -117,9 +46,9 @@ fn bench(c: &mut Criterion) {
             (
                 "kojima-shindo",
                 kojima_shindo as fn(&[f64], &mut [f64]) -> Res,
-                kojima_shindo_jac as fn(&[f64], &mut DMatrix<f64>) -> Res,
+                kojima_shindo_jacobian as fn(&[f64], &mut DMatrix<f64>) -> Res,
             ),
-            ("josephy", josephy, josephy_jac),
+            ("josephy", josephy, josephy_jacobian),
         ] {
             let run = || {
                 let (mut z, mut w) = (vec![1.0; 4], vec![0.0; 4]);

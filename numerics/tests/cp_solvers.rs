@@ -4,6 +4,9 @@
 //! no solution, and user functions that fail.
 
 use nalgebra::DMatrix;
+use saltus_numerics::cp::problems::{
+    josephy, josephy_jacobian, josephy_solution, kojima_shindo, kojima_shindo_jacobian, kojima_shindo_solutions,
+};
 use saltus_numerics::cp::{
     self, BoxVi, ConvexSet, CpFunction, CpSolver, Mcp, Ncp, NewtonOptions, ProjectionOptions, UserFnError, Vi,
     WithJacobian,
@@ -13,58 +16,6 @@ use saltus_numerics::report::{IterOptions, SolveStatus};
 use saltus_numerics::{lcp, NumericsError};
 
 type Res = Result<(), UserFnError>;
-
-/// Kojima–Shindo (1986; MCPLIB `kojshin`): two solutions, (√6/2, 0, 0, 1/2) and (1, 0, 3, 0).
-fn kojima_shindo(x: &[f64], f: &mut [f64]) -> Res {
-    let (a, b, c, d) = (x[0], x[1], x[2], x[3]);
-    f[0] = 3.0 * a * a + 2.0 * a * b + 2.0 * b * b + c + 3.0 * d - 6.0;
-    f[1] = 2.0 * a * a + a + b * b + 10.0 * c + 2.0 * d - 2.0;
-    f[2] = 3.0 * a * a + a * b + 2.0 * b * b + 2.0 * c + 9.0 * d - 9.0;
-    f[3] = a * a + 3.0 * b * b + 2.0 * c + 3.0 * d - 3.0;
-    Ok(())
-}
-
-fn kojima_shindo_jac(x: &[f64], j: &mut DMatrix<f64>) -> Res {
-    let (a, b) = (x[0], x[1]);
-    let rows = [
-        [6.0 * a + 2.0 * b, 2.0 * a + 4.0 * b, 1.0, 3.0],
-        [4.0 * a + 1.0, 2.0 * b, 10.0, 2.0],
-        [6.0 * a + b, a + 4.0 * b, 2.0, 9.0],
-        [2.0 * a, 6.0 * b, 2.0, 3.0],
-    ];
-    for i in 0..4 {
-        for k in 0..4 {
-            j[(i, k)] = rows[i][k];
-        }
-    }
-    Ok(())
-}
-
-/// Josephy (MCPLIB `josephy`): solution (√6/2, 0, 0, 1/2).
-fn josephy(x: &[f64], f: &mut [f64]) -> Res {
-    let (a, b, c, d) = (x[0], x[1], x[2], x[3]);
-    f[0] = 3.0 * a * a + 2.0 * a * b + 2.0 * b * b + c + 3.0 * d - 6.0;
-    f[1] = 2.0 * a * a + a + b * b + 3.0 * c + 2.0 * d - 2.0;
-    f[2] = 3.0 * a * a + a * b + 2.0 * b * b + 2.0 * c + 3.0 * d - 1.0;
-    f[3] = a * a + 3.0 * b * b + 2.0 * c + 3.0 * d - 3.0;
-    Ok(())
-}
-
-fn josephy_jac(x: &[f64], j: &mut DMatrix<f64>) -> Res {
-    let (a, b) = (x[0], x[1]);
-    let rows = [
-        [6.0 * a + 2.0 * b, 2.0 * a + 4.0 * b, 1.0, 3.0],
-        [4.0 * a + 1.0, 2.0 * b, 3.0, 2.0],
-        [6.0 * a + b, a + 4.0 * b, 2.0, 3.0],
-        [2.0 * a, 6.0 * b, 2.0, 3.0],
-    ];
-    for i in 0..4 {
-        for k in 0..4 {
-            j[(i, k)] = rows[i][k];
-        }
-    }
-    Ok(())
-}
 
 fn ncp_residual(f: &mut dyn CpFunction, z: &[f64]) -> f64 {
     let mut fz = vec![0.0; z.len()];
@@ -97,11 +48,11 @@ fn known_solutions_satisfy_the_literature_functions() {
 
 #[test]
 fn kojima_shindo_reaches_one_of_its_two_solutions() {
-    let sols = [[1.5f64.sqrt(), 0.0, 0.0, 0.5], [1.0, 0.0, 3.0, 0.0]];
+    let sols = kojima_shindo_solutions();
     let p = Ncp::new(4).unwrap();
     for (name, s) in newton_solvers(1e-12) {
         for start in [[1.0, 1.0, 1.0, 1.0], [0.0; 4], [1.0, 0.0, 2.0, 0.0]] {
-            let mut f = WithJacobian(kojima_shindo, kojima_shindo_jac);
+            let mut f = WithJacobian(kojima_shindo, kojima_shindo_jacobian);
             let (mut z, mut w) = (start.to_vec(), vec![0.0; 4]);
             let r = cp::solve_ncp(&p, &mut f, &mut z, &mut w, &s).unwrap();
             assert!(r.status.converged(), "{name} from {start:?}: {r:?}");
@@ -117,10 +68,10 @@ fn kojima_shindo_reaches_one_of_its_two_solutions() {
 
 #[test]
 fn josephy_solution_with_and_without_jacobian() {
-    let sol = [1.5f64.sqrt(), 0.0, 0.0, 0.5];
+    let sol = josephy_solution();
     let p = Ncp::new(4).unwrap();
     for (name, s) in newton_solvers(1e-12) {
-        let mut f = WithJacobian(josephy, josephy_jac);
+        let mut f = WithJacobian(josephy, josephy_jacobian);
         let (mut z, mut w) = (vec![1.0; 4], vec![0.0; 4]);
         let r = cp::solve_ncp(&p, &mut f, &mut z, &mut w, &s).unwrap();
         assert!(r.status.converged(), "{name}: {r:?}");

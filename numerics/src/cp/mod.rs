@@ -32,6 +32,7 @@
 mod eval;
 mod merit;
 mod newton;
+pub mod problems;
 mod projection;
 mod sets;
 
