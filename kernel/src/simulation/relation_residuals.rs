@@ -80,10 +80,10 @@ impl TimeStepping {
     pub(super) fn relation_residuals(&mut self, nsds: &Nsds, t1: f64, want_r: bool) -> Result<(f64, f64), KernelError> {
         let (mut ry, mut rr) = (0.0f64, 0.0f64);
         let (iws, systems) = (&mut self.iws, nsds.systems());
-        for (iw, inter) in iws.iter_mut().zip(nsds.interactions()) {
-            if !nsds.is_linked(iw.id) {
+        for iw in iws.iter_mut() {
+            let Some(inter) = nsds.interaction(iw.id).filter(|_| nsds.is_linked(iw.id)) else {
                 continue;
-            }
+            };
             let (y, r) = iw.newton_residuals(inter, systems, t1, want_r)?;
             ry = ry.max(y);
             rr = rr.max(r);
