@@ -448,6 +448,12 @@ class Scene:
             name, object1, object2, joint_class, first(points, "points"), first(axes, "axes"), bool(allow_self_collide)
         )
 
+    def add_joint_friction(self, joint: int, dof: int, max_force: float) -> int:
+        """Coulomb friction on coordinate ``dof`` of the joint of index ``joint``: a force (or
+        torque) of magnitude at most ``max_force`` opposing the coordinate's motion (Siconos
+        ``JointFrictionR``; XML ``<JointFrictionR>``). Returns the friction's index."""
+        return self._core.add_joint_friction(int(joint), int(dof), float(max_force))
+
     def add_joint_stop(
         self, joint: int, dof: int = 0, lower: Optional[float] = None, upper: Optional[float] = None, e: float = 0.0
     ) -> int:

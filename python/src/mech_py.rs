@@ -10,7 +10,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
-use saltus_mechanics::joints::{CouplerJointR, DofKind, JointProjection, JointStopR};
+use saltus_mechanics::joints::{CouplerJointR, DofKind, JointFrictionR, JointProjection, JointStopR};
 use saltus_mechanics::{
     nsgs, scenes, BodyDesc, ContactLaw, Formulation, JointId, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
@@ -240,6 +240,15 @@ impl CoreMechanicsModel {
         guard(|| {
             let id = u32::try_from(joint).map_err(|_| model_err("joint stop", format!("no joint {joint}")))?;
             self.model()?.add_joint_stop(JointStopR::new(JointId(id), dof, lower, upper, e)).map_err(to_py)
+        })
+    }
+
+    /// Coulomb friction bounded by `max` (force or torque) on coordinate `dof` of joint `joint`
+    /// (its index; Siconos `JointFrictionR`); returns the friction's index.
+    fn add_joint_friction(&mut self, joint: usize, dof: usize, max: f64) -> PyResult<usize> {
+        guard(|| {
+            let id = u32::try_from(joint).map_err(|_| model_err("joint friction", format!("no joint {joint}")))?;
+            self.model()?.add_joint_friction(JointFrictionR::new(JointId(id), dof, max)).map_err(to_py)
         })
     }
 

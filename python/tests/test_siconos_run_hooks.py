@@ -138,3 +138,29 @@ def test_what_a_hook_cannot_do_is_refused_by_name(hook, tmp_path, monkeypatch):
     _scene("v.hdf5")
     with pytest.raises(NotImplementedError, match="removeBody without"):
         _run("v.hdf5", end_run_iteration_hook=CollisionOnly())
+
+
+@pytest.mark.parametrize("bound, sliding", [(4.0, True), (12.0, False)])
+def test_joint_friction_of_a_relay_law(hook, tmp_path, monkeypatch, bound, sliding):
+    """``add_relay_nsl`` + ``add_joint(friction=...)`` (Siconos ``JointFrictionR``, the step's
+    impulse in ``[lb, ub]``): a 1 kg slider on a vertical prismatic joint slides down at
+    g − T/m under a friction force T < m g (z₀ − (g − T) t²/2, exact for θ = ½), and stays under
+    T > m g."""
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="f.hdf5") as io:
+        io.add_primitive_shape("B", "Box", (0.2, 0.2, 0.2))
+        io.add_relay_nsl("fr", lb=-bound * H, ub=bound * H)
+        io.add_object("slider", [Contactor("B")], translation=[0, 0, 1], mass=1.0)
+        io.add_joint("j", "slider", None, None, [[0, 0, 1]], "PrismaticJointR", friction="fr")
+    with MechanicsHdf5Runner(io_filename="f.hdf5", mode="r+") as io:
+        io.run(t0=0, T=0.3, h=H, theta=0.5)
+    with h5py.File("f.hdf5", "r") as f:
+        dyn = f["data"]["dynamic"][:]
+    t, z = dyn[:, 0], dyn[:, 4]
+    expected = 1 - (G - bound) * t**2 / 2 if sliding else np.ones_like(t)
+    np.testing.assert_allclose(z, expected, atol=1e-9)
+    np.testing.assert_allclose(dyn[:, 2:4], 0, atol=1e-12)  # held on the axis

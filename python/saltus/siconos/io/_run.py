@@ -238,7 +238,7 @@ def _apply_loads(io, scene, names, forces) -> None:
                                      bc_class=kind, **kw)
 
 
-def build_scene(io, margin: float, gravity: float, states=None, forces=None):
+def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=None):
     """The :class:`saltus.mechanics.Scene` of every object, each with its lifetime
     (``time_of_birth`` / ``time_of_death``: Saltus's bodies exist in the steps ``[t, t + h]``
     with ``birth ≤ t + h < death``, Siconos's rule), the Siconos ids, the collision groups, the
@@ -264,6 +264,10 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
     laws = {}
     for name, d in data["nslaws"].items():
         kind = str(d.attrs["type"])
+        if kind == "RelayNSL":  # joint friction (add_joint(friction=...)), never between contact groups
+            if int(d.attrs["gid1"]) >= 0 or int(d.attrs["gid2"]) >= 0:
+                raise_unsupported(f"RelayNSL '{name}' between collision groups", "relay laws on joint coordinates")
+            continue
         if kind not in ("NewtonImpactFrictionNSL", "NewtonImpactNSL", "NewtonImpactRollingFrictionNSL"):
             raise_unsupported(f"nonsmooth law {kind}")
         g1, g2 = int(d.attrs["gid1"]), int(d.attrs["gid2"])
@@ -339,6 +343,7 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None):
                             allow_self_collide=bool(a.get("allow_self_collide", False)))
         joint_ids[name] = j
         _add_stops(scene, data, name, j)
+        _add_frictions(scene, data, name, j, h)
         for dof1, dof2, ratio in np.asarray(a.get("coupled", np.zeros((0, 3))), dtype=float).reshape(-1, 3):
             scene.add_joint_coupler(j, int(dof1), j, int(dof2), float(ratio))
     for name in couplers:
@@ -396,6 +401,29 @@ def _add_coupler(scene, data, name: str, joint_ids: Dict) -> None:
     # Siconos's coupler is a joint between object1 and object2: they no longer collide
     if "object2" in a and not a.get("allow_self_collide", False):
         scene.exclude_collision(str(a["object1"]), str(a["object2"]))
+
+
+def _add_frictions(scene, data, name: str, joint: int, h) -> None:
+    """The friction of joint ``name`` on each coordinate that names a ``RelayNSL`` (Siconos
+    ``JointFrictionR``): Siconos bounds the step's impulse by ``[lb, ub]``, Saltus the force by
+    ``T``, so ``T = ub / h`` (symmetric bounds only)."""
+    a = data["joints"][name].attrs
+    if "friction" not in a:
+        return
+    names = a["friction"]
+    names = [names] if isinstance(names, (str, bytes)) else list(np.ravel(names))
+    for dof, law in enumerate(n.decode() if isinstance(n, bytes) else str(n) for n in names):
+        if law == "":
+            continue
+        d = data["nslaws"][law]
+        if str(d.attrs["type"]) != "RelayNSL":
+            raise_unsupported(f"joint friction with a {d.attrs['type']} law", "RelayNSL only")
+        lb, ub = float(d.attrs["lb"]), float(d.attrs["ub"])
+        if lb != -ub:
+            raise_unsupported(f"RelayNSL '{law}' with lb = {lb}, ub = {ub} on a joint", "symmetric bounds, lb = -ub")
+        if h is None:
+            raise ValueError("joint friction needs the time step (build_scene(..., h=...))")
+        scene.add_joint_friction(joint, dof, ub / float(h))
 
 
 def _rotation(q) -> np.ndarray:
@@ -536,7 +564,7 @@ def run(io, kw: Dict) -> None:
     n = max(0, math.ceil((T - t0) / h - 1e-9))
     # births and deaths: the bodies' lifetimes in Saltus's scene (one simulation for the run)
     out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
-    scene, ids, groups, statics, laws, lifetimes = build_scene(io, margin, gravity, forces=forces)
+    scene, ids, groups, statics, laws, lifetimes = build_scene(io, margin, gravity, forces=forces, h=h)
     sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                            projection_tol=projection, activation_threshold=threshold,
                            formulation="global" if is_global else "local",

@@ -36,9 +36,10 @@ created, with a body handle whose ``scalarMass()``, ``setFExtPtr(f)`` (world fra
 Not supported (``SiconosFeatureNotSupported``): state-dependent force plugins
 (``setComputeFExtFunction``; ``saltus.mechanics.Scene.add_external_function`` takes a callable or
 a Saltus plugin), other integrators or simulations (``osi``, ``time_stepping``), controllers,
-meshes, height maps, OCC shapes, 2D scenes, joint friction, laws other than
-``NewtonImpactFrictionNSL``, ``NewtonImpactRollingFrictionNSL`` (rolling friction: 3D only, not
-with joints) and ``NewtonImpactNSL`` (frictionless contacts as μ = 0, and joint stops).
+meshes, height maps, OCC shapes, 2D scenes, laws other than ``NewtonImpactFrictionNSL``,
+``NewtonImpactRollingFrictionNSL`` (rolling friction: 3D only, not with joints), ``NewtonImpactNSL``
+(frictionless contacts as μ = 0, and joint stops) and ``RelayNSL`` (joint friction, symmetric
+bounds).
 """
 
 from __future__ import annotations
@@ -307,6 +308,15 @@ class MechanicsHdf5Runner:
             d = laws.create_dataset(name, shape=(0,), dtype=float)
             d.attrs.update(type="NewtonImpactNSL", e=float(e), gid1=int(collision_group1), gid2=int(collision_group2))
 
+    def add_relay_nsl(self, name, lb, ub, size=1, collision_group1=-1, collision_group2=-1):
+        """A relay law ``lb ≤ λ ≤ ub`` (Siconos ``RelayNSL``), for joint friction
+        (``add_joint(friction=name)``): λ is the step's impulse along the joint coordinate."""
+        nsl = self._data["nslaws"]
+        if name not in nsl:
+            d = nsl.create_dataset(name, shape=(0,), dtype=float)
+            d.attrs.update(type="RelayNSL", size=int(size), lb=float(lb), ub=float(ub), gid1=int(collision_group1),
+                           gid2=int(collision_group2))
+
     def add_Newton_impact_rolling_friction_nsl(self, name, mu, mu_r, e=0, collision_group1=0, collision_group2=0):
         """Newton impact + Coulomb friction + rolling friction between two collision groups."""
         laws = self._data["nslaws"]
@@ -314,9 +324,6 @@ class MechanicsHdf5Runner:
             d = laws.create_dataset(name, shape=(0,), dtype=float)
             d.attrs.update(type="NewtonImpactRollingFrictionNSL", mu=float(mu), mu_r=float(mu_r), e=float(e),
                            gid1=int(collision_group1), gid2=int(collision_group2))
-
-    def add_relay_nsl(self, *a, **k):
-        raise_unsupported("add_relay_nsl (joint friction)")
 
     def add_joint(self, name, object1, object2=None, points=((0, 0, 0),), axes=((0, 1, 0),),
                   joint_class="PivotJointR", absolute=None, allow_self_collide=None, nslaws=None,
@@ -327,14 +334,14 @@ class MechanicsHdf5Runner:
         ``stops``: rows ``(dof, position, direction)``, a lower stop at ``position`` when
         ``direction > 0``, an upper one when ``< 0`` (Siconos ``JointStopR``), each with the
         Newton impact law ``nslaws`` (one name, or one per stop; default ``e = 0``).
-        ``coupled``: rows ``(dof1, dof2, ratio)`` coupling two coordinates of this joint,
+        ``friction``: a ``RelayNSL`` name (``add_relay_nsl``), or one per coordinate (``''``: none),
+        Coulomb friction on that coordinate (Siconos ``JointFrictionR``: the step's impulse in
+        ``[lb, ub]``). ``coupled``: rows ``(dof1, dof2, ratio)`` coupling two coordinates of this joint,
         ``θ_dof2 = ratio · θ_dof1`` (Siconos ``CouplerJointR(joint, dof1, joint, dof2, ratio)``,
         e.g. a screw on a ``CylindricalJointR``). ``joint_class="CouplerJointR"`` with
         ``references=[joint1, joint2(, frame)]`` and ``coupled=[(dof1, dof2, ratio)]`` couples
         coordinate ``dof2`` of ``joint2`` to coordinate ``dof1`` of ``joint1`` (a gear pair, a
         rack and pinion); ``object1`` must be a body of ``joint1`` and ``object2`` of ``joint2``."""
-        if friction is not None:
-            raise_unsupported("add_joint(friction=...)")
         if coupled is not None:
             coupled = np.asarray(coupled, dtype=float)
             if coupled.ndim == 1:
@@ -370,6 +377,8 @@ class MechanicsHdf5Runner:
             d.attrs["stops"] = st
             if nslaws is not None:
                 d.attrs["nslaws"] = nslaws if isinstance(nslaws, str) else [str(n) for n in nslaws]
+        if friction is not None:
+            d.attrs["friction"] = np.array([friction] if isinstance(friction, str) else list(friction), dtype="S")
         if coupled is not None:
             d.attrs["coupled"] = coupled
         if references is not None:
