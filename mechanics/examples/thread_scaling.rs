@@ -10,7 +10,8 @@
 //! ratio between pool sizes is the speed-up of the step (the windows differ in their steps).
 //!
 //! `… -- bits N P STEPS 1,16`: runs the scene from the start for `STEPS` steps on each pool size
-//! and prints whether every body's pose and twist have the same bits on all of them.
+//! and prints whether every body's pose and twist have the same bits on all of them (`… 1,16
+//! r`: the odd pool sizes sweep with another part schedule, `o` owned parts, `r` a ready queue).
 //!
 //! `… -- grow N P STEPS THREADS`: the first `STEPS` steps on one pool: time per step, per active
 //! contact, per visit, peak RSS (for N = 1000, 10 000, 100 000).
@@ -18,7 +19,7 @@
 use saltus_mechanics::scenes::spheres_in_a_box;
 use saltus_mechanics::MechanicsSimulation;
 use saltus_numerics::fc::nsgs::sweep_balance;
-use saltus_numerics::fc::FcSolver;
+use saltus_numerics::fc::{FcSolver, PartSchedule};
 use saltus_numerics::Operator;
 use std::time::{Duration, Instant};
 
@@ -65,6 +66,11 @@ struct Window {
     visits: usize,
     unconverged: usize,
     solve: Duration,
+    /// Σ of the step's phases: collision, assembly, solve (with its set-up), update.
+    phases: [Duration; 4],
+    /// The subdomain sweeps' team: Σ wall of the sweep loops, and each worker's Σ time in parts.
+    team_wall: Duration,
+    team_busy: Vec<Duration>,
     wall: f64,
     cpu: f64,
 }
@@ -78,6 +84,17 @@ fn run(sim: &mut MechanicsSimulation, pool: &rayon::ThreadPool, steps: usize) ->
         for _ in 0..steps {
             let rep = sim.step().unwrap_or_else(|e| fail(&e.to_string()));
             w.active += rep.n_active;
+            if let Some(tt) = sim.last_team_times() {
+                w.team_wall += tt.wall;
+                w.team_busy.resize(w.team_busy.len().max(tt.busy.len()), Duration::ZERO);
+                for (acc, b) in w.team_busy.iter_mut().zip(&tt.busy) {
+                    *acc += *b;
+                }
+            }
+            let ph = &rep.phases;
+            for (acc, d) in w.phases.iter_mut().zip([ph.collision, ph.assembly, ph.solve, ph.update]) {
+                *acc += d;
+            }
             if let Some(s) = &rep.solver {
                 w.sweeps += s.iterations;
                 w.visits += s.iterations * rep.n_active;
@@ -89,6 +106,20 @@ fn run(sim: &mut MechanicsSimulation, pool: &rayon::ThreadPool, steps: usize) ->
     w.wall = start.elapsed().as_secs_f64();
     w.cpu = cpu_seconds() - cpu0;
     w
+}
+
+/// The window's mean phase times per step in ms, then the sweep team's: workers, wall ms
+/// per step of the sweep loops, and the share of `workers × wall` that the workers spent in
+/// parts (mean, least and most busy worker), comma-separated.
+fn phases_ms(w: &Window) -> String {
+    let per_step = |d: &Duration| 1e3 * d.as_secs_f64() / w.steps.max(1) as f64;
+    let mut cols: Vec<String> = w.phases.iter().map(|d| format!("{:.3}", per_step(d))).collect();
+    let busy: Vec<f64> = w.team_busy.iter().map(|b| b.as_secs_f64() / w.team_wall.as_secs_f64().max(1e-12)).collect();
+    let mean = busy.iter().sum::<f64>() / busy.len().max(1) as f64;
+    let min = busy.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = busy.iter().copied().fold(0.0, f64::max);
+    cols.push(format!("{},{:.3},{mean:.3},{min:.3},{max:.3}", busy.len(), per_step(&w.team_wall)));
+    cols.join(",")
 }
 
 fn numbers(s: Option<&String>, what: &str) -> Vec<usize> {
@@ -119,37 +150,52 @@ fn main() {
         Some("scale") => {
             let (n, p, warmup, window, rounds) =
                 (arg(1, "N"), arg(2, "P"), arg(3, "WARMUP"), arg(4, "WINDOW"), arg(5, "ROUNDS"));
-            // a pool size `k`, or `P:k` (the solver on `P` domains for that window)
-            let windows: Vec<(usize, usize)> = a
-                .get(6)
-                .map_or(vec![], |s| {
-                    s.split(',')
-                        .filter_map(|w| match w.split_once(':') {
-                            Some((d, k)) => Some((d.parse().ok()?, k.parse().ok()?)),
-                            None => Some((p, w.parse().ok()?)),
-                        })
-                        .collect()
-                });
+            // a pool size `k`, or `P:k` (the solver on `P` domains for that window), or `P:k:o`
+            // (each worker owns its parts: `PartSchedule::Owned`) or `P:k:r` (a ready queue:
+            // `PartSchedule::Ready`)
+            let windows: Vec<(usize, usize, PartSchedule)> = a.get(6).map_or(vec![], |s| {
+                s.split(',')
+                    .filter_map(|w| {
+                        let f: Vec<&str> = w.split(':').collect();
+                        let owned = match f.get(2) {
+                            Some(&"o") => PartSchedule::Owned,
+                            Some(&"r") => PartSchedule::Ready,
+                            _ => PartSchedule::Shared,
+                        };
+                        match f[..] {
+                            [k] => Some((p, k.parse().ok()?, PartSchedule::Shared)),
+                            [d, k, ..] => Some((d.parse().ok()?, k.parse().ok()?, owned)),
+                            _ => None,
+                        }
+                    })
+                    .collect()
+            });
             if windows.is_empty() {
                 fail("missing pool sizes");
             }
-            let pools: Vec<_> = windows.iter().map(|&(_, k)| pool(k)).collect();
-            let largest = windows.iter().enumerate().max_by_key(|(_, (_, k))| *k).map_or(0, |(i, _)| i);
+            let pools: Vec<_> = windows.iter().map(|&(_, k, _)| pool(k)).collect();
+            let largest = windows.iter().enumerate().max_by_key(|(_, (_, k, _))| *k).map_or(0, |(i, _)| i);
             let mut sim = build(n, p);
             let w = run(&mut sim, &pools[largest], warmup);
             eprintln!("warm-up: {warmup} steps in {:.1} s on {} threads", w.wall, windows[largest].1);
-            println!("n,domains,threads,round,steps,mean_active,mean_sweeps,unconverged,wall_ms_per_step,cpu_ms_per_step,solve_ms_per_step,wall_ns_per_visit,cpu_over_wall,peak_rss_mib");
+            println!("n,domains,threads,round,steps,mean_active,mean_sweeps,unconverged,wall_ms_per_step,cpu_ms_per_step,solve_ms_per_step,wall_ns_per_visit,cpu_over_wall,peak_rss_mib,collision_ms,assembly_ms,step_solve_ms,update_ms,team_workers,team_wall_ms,busy_share_mean,busy_share_min,busy_share_max");
             for round in 0..rounds {
-                for (&(p, k), pool) in windows.iter().zip(&pools) {
+                for (&(p, k, schedule), pool) in windows.iter().zip(&pools) {
                     let mut solver = sim.options().solver.clone();
                     if let FcSolver::NsgsAc(o) = &mut solver {
                         o.domains = p;
+                        o.schedule = schedule;
                     }
                     sim.set_solver(solver);
                     let w = run(&mut sim, pool, window);
                     let s = w.steps as f64;
                     println!(
-                        "{n},{p},{k},{round},{},{:.1},{:.1},{},{:.3},{:.3},{:.3},{:.2},{:.2},{:.1}",
+                        "{n},{p}{},{k},{round},{},{:.1},{:.1},{},{:.3},{:.3},{:.3},{:.2},{:.2},{:.1},{}",
+                        match schedule {
+                            PartSchedule::Owned => "o",
+                            PartSchedule::Ready => "r",
+                            PartSchedule::Shared => "",
+                        },
                         w.steps,
                         w.active as f64 / s,
                         w.sweeps as f64 / s,
@@ -159,7 +205,8 @@ fn main() {
                         1e3 * w.solve.as_secs_f64() / s,
                         1e9 * w.wall / w.visits.max(1) as f64,
                         w.cpu / w.wall,
-                        vm_hwm_mib()
+                        vm_hwm_mib(),
+                        phases_ms(&w)
                     );
                 }
             }
@@ -171,6 +218,18 @@ fn main() {
                 .iter()
                 .map(|&k| {
                     let mut sim = build(n, p);
+                    // an optional schedule for the odd pool sizes' runs: `o` owned, `r` ready queue
+                    if k % 2 == 1 {
+                        let mut solver = sim.options().solver.clone();
+                        if let FcSolver::NsgsAc(o) = &mut solver {
+                            o.schedule = match a.get(5).map(String::as_str) {
+                                Some("o") => PartSchedule::Owned,
+                                Some("r") => PartSchedule::Ready,
+                                _ => PartSchedule::Shared,
+                            };
+                        }
+                        sim.set_solver(solver);
+                    }
                     run(&mut sim, &pool(k), steps);
                     state_bits(&sim)
                 })
@@ -190,9 +249,9 @@ fn main() {
             let built = t0.elapsed().as_secs_f64();
             let w = run(&mut sim, &pool(threads), steps);
             let s = w.steps as f64;
-            println!("n,domains,threads,steps,build_s,mean_active,mean_sweeps,unconverged,wall_ms_per_step,cpu_ms_per_step,solve_ms_per_step,wall_us_per_active_contact,wall_ns_per_visit,peak_rss_mib");
+            println!("n,domains,threads,steps,build_s,mean_active,mean_sweeps,unconverged,wall_ms_per_step,cpu_ms_per_step,solve_ms_per_step,wall_us_per_active_contact,wall_ns_per_visit,peak_rss_mib,collision_ms,assembly_ms,step_solve_ms,update_ms,team_workers,team_wall_ms,busy_share_mean,busy_share_min,busy_share_max");
             println!(
-                "{n},{p},{threads},{steps},{built:.2},{:.1},{:.1},{},{:.3},{:.3},{:.3},{:.3},{:.2},{:.1}",
+                "{n},{p},{threads},{steps},{built:.2},{:.1},{:.1},{},{:.3},{:.3},{:.3},{:.3},{:.2},{:.1},{}",
                 w.active as f64 / s,
                 w.sweeps as f64 / s,
                 w.unconverged,
@@ -201,7 +260,8 @@ fn main() {
                 1e3 * w.solve.as_secs_f64() / s,
                 1e6 * w.wall / w.active.max(1) as f64,
                 1e9 * w.wall / w.visits.max(1) as f64,
-                vm_hwm_mib()
+                vm_hwm_mib(),
+                phases_ms(&w)
             );
         }
         Some("balance") => {

@@ -9,7 +9,7 @@
 //! contacts for a pile of bounded coordination.
 
 use crate::relation::SideJacobian;
-use nalgebra::Matrix3;
+use nalgebra::{Matrix3, Vector3};
 use saltus_numerics::matrix::{BlockCsr, BlockCsrParts, CouplingGraph, NO_SYSTEM};
 
 /// Marks a side without a dynamic body (static or kinematic: no mass matrix term).
@@ -49,18 +49,42 @@ impl Assembly {
     pub fn delassus(&mut self, n_bodies: usize) -> saltus_numerics::Result<BlockCsr> {
         self.graph.build(n_bodies, self.rows.iter().map(|r| r.body))?;
         let rows = &self.rows;
-        self.graph.block_csr(
+        self.graph.block_csr_par(
             |_| 3,
             std::mem::take(&mut self.parts),
-            |c, values| {
+            |c, out| {
                 let (ra, rb) = (&rows[c.row], &rows[c.col]);
                 let mut w = Matrix3::zeros();
                 for &(s, t) in c.sides() {
                     w += ra.block(s as usize, rb, t as usize);
                 }
-                values.extend_from_slice(w.as_slice());
+                out.copy_from_slice(w.as_slice());
             },
         )
+    }
+
+    /// `v_b += Σ_α (M⁻¹ Hᵀ)_{b,α} λ_α` for every body `b` of the rows of the last
+    /// [`Assembly::delassus`] (`λ_α = r[3α..3α+3]`, translational part into `v[b].0`, rotational
+    /// into `v[b].1`), each body's terms added in row order: body by body on rayon's pool, the
+    /// bits of the serial loop over the rows.
+    pub fn add_impulses<T: Send>(
+        &self,
+        r: &[f64],
+        v: &mut [T],
+        part: impl Fn(&mut T) -> (&mut Vector3<f64>, &mut Vector3<f64>) + Sync,
+    ) {
+        let rows = &self.rows;
+        crate::par::for_each_chunk_mut(v, |first, chunk| {
+            for (i, vb) in chunk.iter_mut().enumerate() {
+                let (lin, ang) = part(vb);
+                for &(a, s) in self.graph.rows_of((first + i) as u32) {
+                    let (a, s) = (a as usize, s as usize);
+                    let lam = Vector3::new(r[3 * a], r[3 * a + 1], r[3 * a + 2]);
+                    *lin += rows[a].g[s].0 * lam;
+                    *ang += rows[a].g[s].1 * lam;
+                }
+            }
+        });
     }
 }
 

@@ -40,5 +40,5 @@ pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
 pub use shape::{Collider, ShapeDesc};
 pub use simulation::{
     nsgs, Captured, CapturedProblem, ContactOrder, Formulation, MechanicsSimulation, MechanicsStepReport,
-    MoreauJeanOptions, NSGS_ANDERSON_MEMORY,
+    MoreauJeanOptions, StepPhases, NSGS_ANDERSON_MEMORY,
 };

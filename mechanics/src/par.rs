@@ -82,6 +82,22 @@ where
     f(0, items, out)
 }
 
+/// Runs `f(first, chunk)` on consecutive chunks of `items` (`first` = the chunk's first index),
+/// on rayon's pool when worth it: for work whose items are independent of each other.
+pub(crate) fn for_each_chunk_mut<T, F>(items: &mut [T], f: F)
+where
+    T: Send,
+    F: Fn(usize, &mut [T]) + Sync,
+{
+    #[cfg(feature = "parallel")]
+    if split(items.len()) {
+        let len = chunk_len(items.len());
+        items.par_chunks_mut(len).enumerate().for_each(|(k, c)| f(k * len, c));
+        return;
+    }
+    f(0, items)
+}
+
 /// Sorts `v` (unstable; the keys of the callers are unique, so the result is the serial sort's).
 pub(crate) fn sort_unstable<T: Ord + Send>(v: &mut [T]) {
     #[cfg(feature = "parallel")]

@@ -1,7 +1,7 @@
 //! Time stepping of a [`MechanicsModel`]: collision detection → interaction update →
 //! Moreau–Jean free velocities → sparse `W = H M⁻¹ Hᵀ` → FC3D solve → velocity and pose update.
 
-use crate::assembly::{Assembly, ContactRow, NO_BODY};
+use crate::assembly::Assembly;
 use crate::body::{BodyKind, BodyState};
 use crate::collision::{CollisionDetector, ContactKey, ContactPoint};
 use crate::error::{MechanicsError, Result};
@@ -10,15 +10,14 @@ use crate::joints::step::JointWorkspace;
 use crate::joints::JointProjection;
 use crate::model::MechanicsModel;
 use crate::moreau_jean::{free_angular_velocity, free_angular_velocity_bc, free_velocity, predicted, update_pose};
-use crate::relation::{contact_frame, SideJacobian};
 use crate::BodyId;
 use nalgebra::{Matrix3, Vector3};
-use saltus_kernel::simulation::index_sets::moreau_jean_active;
 use saltus_kernel::OnNonConvergence;
 use saltus_numerics::fc::{solve_with_workspace, FcSolver, FcWorkspace, FrictionContact, NsgsOptions};
 use saltus_numerics::gmp::GmpOptions;
 use saltus_numerics::matrix::Operator;
 use saltus_numerics::{IterOptions, SolveReport};
+use std::time::{Duration, Instant};
 
 mod capture;
 mod events;
@@ -26,6 +25,7 @@ mod gosi;
 mod joint_path;
 mod order;
 mod rolling;
+mod rows;
 
 pub use capture::{Captured, CapturedProblem};
 pub use gosi::Formulation;
@@ -117,6 +117,22 @@ pub struct MechanicsStepReport {
     /// The projection after the step (`None` without projection, or without joints when the
     /// contacts are not projected).
     pub projection: Option<ProjectionReport>,
+    /// Wall time of the step's phases.
+    pub phases: StepPhases,
+}
+
+/// Wall time of the phases of one step (for profiles; the solve's own time is also in
+/// [`SolveReport::elapsed`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct StepPhases {
+    /// Broad and narrow phase.
+    pub collision: Duration,
+    /// Free velocities, the active contacts' rows and `W = H M⁻¹ Hᵀ`.
+    pub assembly: Duration,
+    /// The one-step problem's solve (with the solver's own set-up: partition, copies).
+    pub solve: Duration,
+    /// Velocities from the impulses, poses, warm start of the next step, projection.
+    pub update: Duration,
 }
 
 /// Per-body scratch of a step.
@@ -127,25 +143,6 @@ pub(crate) struct BodyWork {
     /// `τ_θ`, the θ-weighted torque of the step (dynamic bodies).
     pub(crate) tau: Vector3<f64>,
     pub(crate) next: Option<BodyState>,
-}
-
-/// `true` when the normal row of the contact's Delassus block, `W_NN = Σ_s H_{N,s} M_s⁺ H_{N,s}ᵀ`,
-/// is positive: an impulse can change the normal velocity. With prescribed velocities on both
-/// sides (or on a body against a static one) it can be zero, and the contact is left out.
-fn responds_normally(
-    jac: &[SideJacobian; 2],
-    g: &[(Matrix3<f64>, Matrix3<f64>); 2],
-    body: &[u32; 2],
-    bodies: &[crate::RigidBody],
-) -> bool {
-    let (mut w, mut scale) = (0.0, 0.0);
-    for s in 0..2 {
-        if body[s] != NO_BODY {
-            w += (jac[s].ht.row(0) * g[s].0.column(0))[0] + (jac[s].hr.row(0) * g[s].1.column(0))[0];
-            scale += bodies[body[s] as usize].inv_mass();
-        }
-    }
-    w > 1e-12 * scale
 }
 
 /// A running simulation: the model, the time, the options and every buffer reused between steps.
@@ -278,6 +275,12 @@ impl MechanicsSimulation {
         d.lifetime.birth = d.lifetime.birth.max(self.t);
         self.model.add_body(d)
     }
+    /// How the threads spent the last step's NSGS solve on subdomains (time in parts per
+    /// worker, the rest spent waiting); `None` when it was not one.
+    pub fn last_team_times(&self) -> Option<&saltus_numerics::fc::nsgs::TeamTimes> {
+        self.fc_ws.last_team_times()
+    }
+
     /// Contacts of the last step (index set 0, sorted by key) with their impulses.
     pub fn contacts(&self) -> &[ContactPoint] {
         &self.contacts
@@ -361,72 +364,19 @@ impl MechanicsSimulation {
         for b in &mut self.model.bodies {
             b.alive = b.lifetime.contains(self.t, h);
         }
+        let clock = Instant::now();
         self.detector.detect(&self.model, self.t, &mut self.contacts)?;
+        let collision = clock.elapsed();
         let gyro_not_converged = self.free_velocities()?;
-        // Interactions: frames, Jacobians, activation, q, warm start.
-        let bodies = &self.model.bodies;
-        self.active.clear();
-        self.frames.clear();
-        self.asm.rows.clear();
-        self.q.clear();
-        self.mu.clear();
-        self.r.clear();
-        let mut wi = 0;
-        let delta = self.opts.activation_tol * self.model.margin;
-        for (k, c) in self.contacts.iter_mut().enumerate() {
-            c.impulse = Vector3::zeros();
-            c.active = false;
-            let frame = contact_frame(&c.normal);
-            let ids = [c.body1, c.body2];
-            let pts = [c.point1, c.point2];
-            let mut jac = [SideJacobian { ht: Matrix3::zeros(), hr: Matrix3::zeros() }; 2];
-            let mut body = [NO_BODY; 2];
-            let mut g = [(Matrix3::zeros(), Matrix3::zeros()); 2];
-            let mut u_k = Vector3::zeros();
-            let mut u_free = Vector3::zeros();
-            for s in 0..2 {
-                let b = &bodies[ids[s].index()];
-                if b.kind == BodyKind::Static {
-                    continue;
-                }
-                let sign = if s == 0 { -1.0 } else { 1.0 };
-                jac[s] = SideJacobian::new(&frame, &pts[s], &b.state.position, &b.state.orientation, sign);
-                u_k += jac[s].apply(&b.state.v, &b.state.omega);
-                let w = &self.work[ids[s].index()];
-                u_free += jac[s].apply(&w.v, &w.omega);
-                if b.is_dynamic() {
-                    body[s] = ids[s].0;
-                    g[s] = b.inv_mass_jac(&jac[s].ht, &jac[s].hr);
-                }
-            }
-            // Index set 1: predicted closing within the step.
-            if !moreau_jean_active(c.gap, u_k.x, self.opts.gamma, h, delta) {
-                continue;
-            }
-            if ids.iter().any(|i| bodies[i.index()].boundary.is_some()) && !responds_normally(&jac, &g, &body, bodies) {
-                continue; // prescribed along the normal on both sides: the prescription wins
-            }
-            c.active = true;
-            self.active.push(k as u32);
-            self.frames.push(frame);
-            self.asm.rows.push(ContactRow { body, jac, g });
-            self.q.extend_from_slice(&[u_free.x + c.law.en * u_k.x, u_free.y, u_free.z]);
-            self.mu.push(c.law.mu);
-            while wi < self.warm.len() && self.warm[wi].0 < c.key {
-                wi += 1;
-            }
-            let r0 = match self.warm.get(wi) {
-                Some((key, lw)) if *key == c.key => frame.transpose() * lw,
-                _ => Vector3::zeros(),
-            };
-            self.r.extend_from_slice(r0.as_slice());
-        }
+        self.build_rows();
         if self.opts.contact_order == ContactOrder::AlongGravity {
             self.order_along_gravity();
         }
         let bodies = &self.model.bodies;
         let n_active = self.active.len();
         let mut solver_report = None;
+        // ends of the assembly and of the solve (set by the plain contact path)
+        let (rows_done, mut assembled, mut solved) = (Instant::now(), None, None);
         if let Formulation::Global(solver) = &self.opts.formulation {
             gosi::check_global(self)?; // joints may have been added since `new`
             if n_active > 0 {
@@ -448,11 +398,13 @@ impl MechanicsSimulation {
                 std::mem::take(&mut self.mu),
             )
             .map_err(num)?;
+            assembled = Some(Instant::now());
             let r0 = if self.capture { self.r.clone() } else { Vec::new() };
             self.u.clear();
             self.u.resize(3 * n_active, 0.0);
             let rep =
                 solve_with_workspace(&mut self.fc_ws, &p, &mut self.r, &mut self.u, &self.opts.solver).map_err(num)?;
+            solved = Some(Instant::now());
             if self.capture {
                 self.captured = Some(Captured {
                     t: t1,
@@ -487,34 +439,33 @@ impl MechanicsSimulation {
                 });
             }
             // v = v_free + M⁻¹ Hᵀ λ.
-            for (a, row) in self.asm.rows.iter().enumerate() {
-                let lam = Vector3::new(self.r[3 * a], self.r[3 * a + 1], self.r[3 * a + 2]);
-                for s in 0..2 {
-                    if row.body[s] != NO_BODY {
-                        let w = &mut self.work[row.body[s] as usize];
-                        w.v += row.g[s].0 * lam;
-                        w.omega += row.g[s].1 * lam;
-                    }
-                }
-                self.contacts[self.active[a] as usize].impulse = lam;
+            self.asm.add_impulses(&self.r, &mut self.work, |w| (&mut w.v, &mut w.omega));
+            for (a, &k) in self.active.iter().enumerate() {
+                self.contacts[k as usize].impulse = Vector3::new(self.r[3 * a], self.r[3 * a + 1], self.r[3 * a + 2]);
             }
             solver_report = Some(rep);
         }
+        let solved = solved.unwrap_or_else(Instant::now);
+        let assembled = assembled.unwrap_or(rows_done);
         // Poses; nothing is written before every new state is known to be finite.
-        for (i, b) in self.model.bodies.iter().enumerate() {
-            let w = &mut self.work[i];
-            if b.kind == BodyKind::Dynamic && b.alive {
-                let s = &b.state;
-                let v_th = s.v * (1.0 - theta) + w.v * theta;
-                let om_th = s.omega * (1.0 - theta) + w.omega * theta;
-                let (x1, q1) = update_pose(&s.position, &s.orientation, &v_th, &om_th, h);
-                let next = BodyState { position: x1, orientation: q1, v: w.v, omega: w.omega };
-                if !next.is_finite() {
-                    return Err(MechanicsError::NonFiniteState { t: t1, body: BodyId(i as u32) });
+        let bodies = &self.model.bodies;
+        crate::par::extend_by_chunks_mut(&mut self.work, &mut Vec::<()>::new(), |first, chunk, _| {
+            for (i, w) in chunk.iter_mut().enumerate() {
+                let b = &bodies[first + i];
+                if b.kind == BodyKind::Dynamic && b.alive {
+                    let s = &b.state;
+                    let v_th = s.v * (1.0 - theta) + w.v * theta;
+                    let om_th = s.omega * (1.0 - theta) + w.omega * theta;
+                    let (x1, q1) = update_pose(&s.position, &s.orientation, &v_th, &om_th, h);
+                    let next = BodyState { position: x1, orientation: q1, v: w.v, omega: w.omega };
+                    if !next.is_finite() {
+                        return Err(MechanicsError::NonFiniteState { t: t1, body: BodyId((first + i) as u32) });
+                    }
+                    w.next = Some(next);
                 }
-                w.next = Some(next);
             }
-        }
+            Ok(())
+        })?;
         for (b, w) in self.model.bodies.iter_mut().zip(&self.work) {
             if let Some(next) = w.next {
                 b.state = next;
@@ -540,6 +491,12 @@ impl MechanicsSimulation {
             solver: solver_report,
             gyro_not_converged,
             projection,
+            phases: StepPhases {
+                collision,
+                assembly: assembled - (clock + collision),
+                solve: solved - assembled,
+                update: solved.elapsed(),
+            },
         })
     }
 }

@@ -106,24 +106,33 @@ fn coloured_nsgs_same_bits_on_1_and_4_threads() {
 
 /// NSGS on slabs (`NsgsOptions::domains`: even slabs on parallel workers, then odd slabs) gives
 /// the same bits on 1, 2 and 4 threads, and solves the column to the tolerance (error recomputed
-/// from `r`). Two and three domains, with and without over-relaxation.
+/// from `r`). Two and three domains, with and without over-relaxation; every part schedule
+/// (shared counter, owned parts, ready queue) gives the bits of the shared counter on one thread.
 #[test]
 fn slab_nsgs_same_bits_on_1_2_and_4_threads() {
     for (n, cap, domains, omega) in [(200, 300, 2, 1.0), (200, 300, 3, 1.3), (30, 50_000, 2, 1.0), (60, 50_000, 3, 1.0)]
     {
         let p = fc::generate::sphere_column(n, 11).expect("generated problem");
-        let run = || {
-            let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
-            let mut o = fc::NsgsOptions::with_iter(IterOptions::new(1e-8, cap));
-            o.domains = domains;
-            o.relaxation = omega;
-            let rep = fc::solve(&p, &mut r, &mut u, &fc::FcSolver::NsgsAc(o)).expect("solve");
-            (r, u, rep.iterations, rep.residual)
+        let pr = &p;
+        let run = |schedule| {
+            move || {
+                let p = pr;
+                let (mut r, mut u) = (vec![0.0; p.size()], vec![0.0; p.size()]);
+                let mut o = fc::NsgsOptions::with_iter(IterOptions::new(1e-8, cap));
+                o.domains = domains;
+                o.relaxation = omega;
+                o.schedule = schedule;
+                let rep = fc::solve(p, &mut r, &mut u, &fc::FcSolver::NsgsAc(o)).expect("solve");
+                (r, u, rep.iterations, rep.residual)
+            }
         };
         let label = format!("sphere_column({n})/{domains} domains, ω = {omega}");
-        let one = in_pool(1, run);
-        for threads in [2, 4] {
-            assert_same(&format!("{label}, {threads} threads"), &one, &in_pool(threads, run));
+        let one = in_pool(1, run(fc::PartSchedule::Shared));
+        for schedule in [fc::PartSchedule::Shared, fc::PartSchedule::Owned, fc::PartSchedule::Ready] {
+            for threads in [1, 2, 4] {
+                let got = in_pool(threads, run(schedule));
+                assert_same(&format!("{label}, {schedule:?}, {threads} threads"), &one, &got);
+            }
         }
         assert!(one.0.iter().any(|x| *x != 0.0) && one.3 < 1e-2, "{label}: no progress: {}", one.3);
         if cap == 50_000 {

@@ -39,8 +39,8 @@ pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalF
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;
 pub use options::{
-    AdmmOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsFallback, NsgsOptions, PatchOptions,
-    ProxOptions, ViOptions,
+    AdmmOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsFallback, NsgsOptions, PartSchedule,
+    PatchOptions, ProxOptions, ViOptions,
 };
 pub use problem::FrictionContact;
 pub use residual::{fc_error, fc_error_with_u};
@@ -170,6 +170,14 @@ pub fn solve(p: &FrictionContact, r: &mut [f64], u: &mut [f64], solver: &FcSolve
 #[derive(Debug, Clone, Default)]
 pub struct FcWorkspace {
     nsgs: nsgs::NsgsWorkspace,
+}
+
+impl FcWorkspace {
+    /// How the workers spent the last NSGS solve on subdomains (see [`nsgs::TeamTimes`]);
+    /// `None` when the last solve was not one.
+    pub fn last_team_times(&self) -> Option<&nsgs::TeamTimes> {
+        self.nsgs.last_team_times()
+    }
 }
 
 /// [`solve`] reusing the buffers of `ws`.

@@ -32,6 +32,7 @@ mod bisection;
 mod domains;
 mod partition;
 
+pub use domains::TeamTimes;
 pub use partition::SweepBalance;
 
 /// The balance of a sweep of NSGS on subdomains (`NsgsOptions::domains = domains`) on
@@ -134,6 +135,14 @@ pub struct NsgsWorkspace {
     anderson: super::anderson::Anderson,
     /// The subdomain sweep's buffers ([`NsgsOptions::domains`]).
     domains: domains::DomainWorkspace,
+}
+
+impl NsgsWorkspace {
+    /// How the workers spent the last solve, when it swept on subdomains
+    /// ([`NsgsOptions::domains`]); `None` otherwise.
+    pub fn last_team_times(&self) -> Option<&TeamTimes> {
+        self.domains.last_times()
+    }
 }
 
 /// The local solve of one contact: its new reaction (before relaxation) and whether the local
@@ -400,6 +409,7 @@ pub fn solve_with(
 ) -> Result<SolveReport> {
     opts.validate()?;
     let start = Instant::now();
+    ws.domains.forget_times();
     let dim = p.dim();
     let nc = p.n_contacts();
     if !opts.warm_start {

@@ -56,10 +56,28 @@ pub struct NsgsOptions {
     /// thread without it); never more than `domains` nor than the machine's cores. Changes the
     /// speed only, never the result.
     pub threads: usize,
+    /// Which worker sweeps which part of a subdomain sweep ([`NsgsOptions::domains`] ≥ 3).
+    /// Changes the speed only, never the result.
+    pub schedule: PartSchedule,
     /// What happens to a problem the sweeps leave unsolved (at the cap, or stalled with
     /// [`NsgsOptions::stagnation_sweeps`]): nothing (Siconos's NSGS), or PROX from the sweeps'
     /// iterate ([`NsgsFallback`]). 3D only; ignored in 2D.
     pub fallback: NsgsFallback,
+}
+
+/// How the workers of a subdomain sweep share its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PartSchedule {
+    /// Each part goes to the next free worker, in sweep order (a shared counter): the load
+    /// balances itself, but a part moves between cores (and caches) from one sweep to the next.
+    #[default]
+    Shared,
+    /// Worker `t` of `W` sweeps the parts `t, t + W, t + 2W, …` of the sweep order, every sweep:
+    /// each part's rows stay in one core's cache.
+    Owned,
+    /// A queue of the parts whose lower-coloured neighbours are done: a free worker takes the
+    /// first ready part, so no worker waits while a ready part is left.
+    Ready,
 }
 
 /// What NSGS does with a problem its sweeps have not solved ([`NsgsOptions::fallback`]).
@@ -135,6 +153,7 @@ impl Default for NsgsOptions {
             stagnation_sweeps: 0,
             domains: 0,
             threads: 0,
+            schedule: PartSchedule::Shared,
             fallback: NsgsFallback::None,
         }
     }

@@ -79,24 +79,39 @@ pub(crate) fn partition(ptr: &[usize], adj: &[usize], domains: usize) -> Option<
     // part_of[a]: the part of contact a; groups[g]: its members in increasing order
     let mut part_of = vec![0usize; nc];
     let mut groups: Vec<Vec<usize>> = vec![(0..nc).collect()];
-    let mut seen = vec![false; nc];
-    while groups.len() < k {
-        let mut next = Vec::with_capacity(2 * groups.len());
-        for (g, members) in groups.iter().enumerate() {
-            let order = bfs_order(ptr, adj, &part_of, g, members, &mut seen);
-            let total: usize = members.iter().map(|&a| work(a)).sum();
-            let (mut acc, mut cut) = (0usize, 0usize);
-            while cut < order.len() && 2 * (acc + work(order[cut])) <= total {
-                acc += work(order[cut]);
-                cut += 1;
-            }
-            let cut = if order.len() < 2 { order.len() } else { cut.clamp(1, order.len() - 1) };
-            let (mut lo, mut hi) = (order[..cut].to_vec(), order[cut..].to_vec());
-            lo.sort_unstable();
-            hi.sort_unstable();
-            next.push(lo);
-            next.push(hi);
+    // halves of group `g` (the groups of one level are split independently of each other)
+    let halve = |g: usize, members: &[usize], seen: &mut Vec<bool>, part_of: &[usize]| {
+        let mut order = bfs_order(ptr, adj, part_of, g, members, seen);
+        let total: usize = members.iter().map(|&a| work(a)).sum();
+        let (mut acc, mut cut) = (0usize, 0usize);
+        while cut < order.len() && 2 * (acc + work(order[cut])) <= total {
+            acc += work(order[cut]);
+            cut += 1;
         }
+        let cut = if order.len() < 2 { order.len() } else { cut.clamp(1, order.len() - 1) };
+        let mut hi = order.split_off(cut);
+        order.sort_unstable();
+        hi.sort_unstable();
+        [order, hi]
+    };
+    while groups.len() < k {
+        let pairs: Vec<[Vec<usize>; 2]>;
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            let part_of = &part_of;
+            pairs = groups
+                .par_iter()
+                .enumerate()
+                .map_init(|| vec![false; nc], |seen, (g, members)| halve(g, members, seen, part_of))
+                .collect();
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut seen = vec![false; nc];
+            pairs = groups.iter().enumerate().map(|(g, members)| halve(g, members, &mut seen, &part_of)).collect();
+        }
+        let next: Vec<Vec<usize>> = pairs.into_iter().flatten().collect();
         for (g, members) in next.iter().enumerate() {
             members.iter().for_each(|&a| part_of[a] = g);
         }

@@ -21,15 +21,15 @@ use super::partition::Partition;
 use super::{compute_u, local_3d_at, update_3, Diag3, DiagBlocks, Stagnation, SweepMonitor};
 use crate::fc::local::slip::IsotropicBlock;
 use crate::fc::residual::{fc_error_with_u, natural_map_contact, DBL_EPSILON};
-use crate::fc::{FrictionContact, LocalSolver, NsgsOptions};
+use crate::fc::{FrictionContact, LocalSolver, NsgsOptions, PartSchedule};
 use crate::matrix::block3_times;
 use crate::matrix::BlockCsr;
 use crate::report::{FailReason, SolveReport, SolveStatus};
 use nalgebra::{Matrix3, Vector3};
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One part's own data (a slab for `P = 2`), used only by the worker sweeping it: the off-diagonal blocks of its
 /// contacts' rows with local columns (its own contacts `0..n_own` in slab order, then the
@@ -208,6 +208,34 @@ pub(crate) struct DomainWorkspace {
     shared: Vec<AtomicU64>,
     /// The [`SUMS`] sums of each slab, as bits.
     sums: Vec<AtomicU64>,
+    /// Nanoseconds each worker spent sweeping or checking parts in the last solve.
+    busy: Vec<AtomicU64>,
+    /// How the workers spent the last solve.
+    last: Option<TeamTimes>,
+}
+
+/// How the workers of the last subdomain solve spent its sweeps: the time each one spent
+/// sweeping (or checking) parts; the rest of `workers × wall` was spent waiting (spinning on a
+/// neighbour part, on the next command or on the stopping test of the calling thread).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TeamTimes {
+    /// Wall time of the sweep loop (set-up and gather excluded).
+    pub wall: std::time::Duration,
+    /// Time in parts of each worker (the calling thread first; helpers in the order they
+    /// checked in; a helper the pool never ran shows 0).
+    pub busy: Vec<std::time::Duration>,
+}
+
+impl DomainWorkspace {
+    /// The workers' times in the last subdomain solve (`None` before the first).
+    pub fn last_times(&self) -> Option<&TeamTimes> {
+        self.last.as_ref()
+    }
+
+    /// Clears [`DomainWorkspace::last_times`] (a solve that does not sweep on subdomains).
+    pub fn forget_times(&mut self) {
+        self.last = None;
+    }
 }
 
 impl Clone for DomainWorkspace {
@@ -224,18 +252,23 @@ struct SweepData<'a> {
     slabs: &'a [Mutex<Slab>],
     shared: &'a [AtomicU64],
     sums: &'a [AtomicU64],
+    busy: &'a [AtomicU64],
     opts: &'a NsgsOptions,
     local: LocalSolver,
 }
 
 impl SweepData<'_> {
-    /// Sweeps slab `j` (or evaluates its part of the full error, `check`) and stores its sums.
-    fn run_part(&self, j: usize, check: bool) {
+    /// Sweeps slab `j` (or evaluates its part of the full error, `check`) on worker `t` and
+    /// stores its sums.
+    fn run_part(&self, j: usize, t: usize, check: bool) {
+        let clock = Instant::now();
         let mut slab = self.slabs[j].lock().unwrap_or_else(PoisonError::into_inner);
         let (a, b) = if check { slab.check(self.shared) } else { slab.sweep(self.shared, self.opts, self.local) };
         let k = SUMS * j + if check { 2 } else { 0 };
         self.sums[k].store(a.to_bits(), Ordering::Relaxed);
         self.sums[k + 1].store(b.to_bits(), Ordering::Relaxed);
+        drop(slab);
+        self.busy[t].fetch_add(clock.elapsed().as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// Worker `t`'s part of command `phase` with `n_workers` workers. [`SWEEP`]: the workers
@@ -244,19 +277,28 @@ impl SweepData<'_> {
     /// been swept in this generation (`done[j]` = the generation in which part `j` was last
     /// swept); which worker sweeps a part does not change the bits. [`CHECK`]: its parts'
     /// shares of the full error.
-    fn run_phase(
-        &self,
-        phase: usize,
-        t: usize,
-        n_workers: usize,
-        generation: u64,
-        done: &[AtomicU64],
-        next: &AtomicU64,
-    ) {
+    fn run_phase(&self, phase: usize, t: usize, n_workers: usize, generation: u64, team: &Team) {
+        let (done, next) = (&team.swept[..], &team.next);
         let n_parts = self.part.parts.len();
         if phase == CHECK {
             for j in (t..n_parts).step_by(n_workers) {
-                self.run_part(j, true);
+                self.run_part(j, t, true);
+            }
+            return;
+        }
+        if self.opts.schedule == PartSchedule::Ready {
+            self.sweep_ready(t, generation, team);
+            return;
+        }
+        if self.opts.schedule == PartSchedule::Owned {
+            for i in (t..n_parts).step_by(n_workers) {
+                let j = self.part.order[i];
+                let wait = &self.part.wait_for[j];
+                if !wait.is_empty() {
+                    spin_until(|| wait.iter().all(|&k| done[k].load(Ordering::Acquire) == generation));
+                }
+                self.run_part(j, t, false);
+                done[j].store(generation, Ordering::Release);
             }
             return;
         }
@@ -275,8 +317,48 @@ impl SweepData<'_> {
             if !wait.is_empty() {
                 spin_until(|| wait.iter().all(|&k| done[k].load(Ordering::Acquire) == generation));
             }
-            self.run_part(j, false);
+            self.run_part(j, t, false);
             done[j].store(generation, Ordering::Release);
+        }
+    }
+
+    /// Worker `t`'s part of a sweep with [`PartSchedule::Ready`]: takes the next part of the
+    /// ready queue (its lower-coloured neighbours done), sweeps it, queues the higher-coloured
+    /// neighbours it was the last to wait for, then marks it swept (in that order: once every
+    /// part is marked, no worker touches the queue of this generation). The queue's head
+    /// carries the generation in its high 32 bits, so a worker late from the last sweep cannot
+    /// take a part of this one.
+    fn sweep_ready(&self, t: usize, generation: u64, team: &Team) {
+        let n_parts = self.part.parts.len() as u64;
+        let tag = generation & 0xFFFF_FFFF;
+        loop {
+            let h = team.next.load(Ordering::Acquire);
+            let i = h & 0xFFFF_FFFF;
+            if h >> 32 != tag || i >= n_parts {
+                return;
+            }
+            if i as usize >= team.tail.load(Ordering::Acquire) {
+                std::hint::spin_loop(); // no part ready yet
+                continue;
+            }
+            if team.next.compare_exchange_weak(h, h + 1, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                continue;
+            }
+            let slot = &team.queue[i as usize];
+            let mut j = slot.load(Ordering::Acquire);
+            while j == EMPTY_SLOT {
+                std::hint::spin_loop(); // queued, not yet written
+                j = slot.load(Ordering::Acquire);
+            }
+            let j = j as usize;
+            self.run_part(j, t, false);
+            for &k in &self.part.release[j] {
+                if team.pending[k].fetch_sub(1, Ordering::AcqRel) == 1 {
+                    let at = team.tail.fetch_add(1, Ordering::AcqRel);
+                    team.queue[at].store(k as u32, Ordering::Release);
+                }
+            }
+            team.swept[j].store(generation, Ordering::Release);
         }
     }
 
@@ -301,6 +383,8 @@ const SWEEP: usize = 0;
 const CHECK: usize = 1;
 /// Sums kept per slab: `Σ‖Δr_α‖²`, `Σ‖r_α‖²` (sweep), natural-map residual², `Σ‖u_α‖²` (check).
 const SUMS: usize = 4;
+/// A slot of the ready queue not yet written.
+const EMPTY_SLOT: u32 = u32::MAX;
 /// At most this many workers (the command word's field).
 const MAX_WORKERS: usize = 255;
 
@@ -319,8 +403,14 @@ struct Team {
     done: AtomicUsize,
     /// The generation in which each part was last swept.
     swept: Vec<AtomicU64>,
-    /// The next part of the sweep order to take (low 32 bits), tagged with the generation.
+    /// The next part of the sweep order (or of the ready queue) to take (low 32 bits), tagged
+    /// with the generation.
     next: AtomicU64,
+    /// [`PartSchedule::Ready`]: the parts in the order they became ready ([`EMPTY_SLOT`]: not
+    /// yet written), the number queued, and each part's lower-coloured neighbours not yet swept.
+    queue: Vec<AtomicU32>,
+    tail: AtomicUsize,
+    pending: Vec<AtomicU32>,
     max_workers: usize,
 }
 
@@ -345,6 +435,9 @@ impl Team {
             done: AtomicUsize::new(0),
             swept: (0..n_slabs).map(|_| AtomicU64::new(0)).collect(),
             next: AtomicU64::new(0),
+            queue: (0..n_slabs).map(|_| AtomicU32::new(EMPTY_SLOT)).collect(),
+            tail: AtomicUsize::new(0),
+            pending: (0..n_slabs).map(|_| AtomicU32::new(0)).collect(),
             max_workers: max_workers.clamp(1, MAX_WORKERS),
         }
     }
@@ -361,7 +454,7 @@ impl Team {
             }
             let generation = c >> 16;
             if t < workers {
-                data.run_phase(phase as usize, t, workers, generation, &self.swept, &self.next);
+                data.run_phase(phase as usize, t, workers, generation, self);
                 if phase as usize == CHECK {
                     self.done.fetch_add(1, Ordering::Release);
                 }
@@ -382,8 +475,23 @@ impl Team {
         // every worker of the previous command has finished: `done` can start again
         self.done.store(0, Ordering::Relaxed);
         self.next.store((generation & 0xFFFF_FFFF) << 32, Ordering::Relaxed);
+        if phase == SWEEP && data.opts.schedule == PartSchedule::Ready {
+            // every part of the last sweep is marked: nobody uses the queue now
+            let part = data.part;
+            let mut tail = 0;
+            for &j in &part.order {
+                let n = part.wait_for[j].len();
+                self.pending[j].store(n as u32, Ordering::Relaxed);
+                if n == 0 {
+                    self.queue[tail].store(j as u32, Ordering::Relaxed);
+                    tail += 1;
+                }
+            }
+            self.queue[tail..].iter().for_each(|q| q.store(EMPTY_SLOT, Ordering::Relaxed));
+            self.tail.store(tail, Ordering::Relaxed);
+        }
         self.cmd.store(command(generation, phase as u64, workers), Ordering::Release);
-        data.run_phase(phase, 0, workers, generation, &self.swept, &self.next);
+        data.run_phase(phase, 0, workers, generation, self);
         if phase == CHECK {
             spin_until(|| self.done.load(Ordering::Acquire) == workers - 1);
         } else {
@@ -403,6 +511,39 @@ struct StopOnDrop<'a>(&'a Team);
 impl Drop for StopOnDrop<'_> {
     fn drop(&mut self) {
         self.0.stop();
+    }
+}
+
+/// Fills every part's [`Slab`] (on rayon's pool with the feature `parallel`: each slab is a
+/// function of the problem and the partition only, whoever fills it).
+fn fill_slabs(
+    ws: &mut DomainWorkspace,
+    p: &FrictionContact,
+    w: &BlockCsr,
+    diag: DiagBlocks<'_>,
+    part: &Partition,
+    r: &[f64],
+) {
+    let nc = part.perm.len();
+    let slabs = &mut ws.slabs[..part.parts.len()];
+    let inv_perm = &ws.inv_perm;
+    #[cfg(feature = "parallel")]
+    if rayon::current_num_threads() > 1 && slabs.len() > 1 {
+        use rayon::prelude::*;
+        slabs.par_iter_mut().zip(&part.parts).for_each_init(
+            || vec![usize::MAX; nc],
+            |local_of, (slab, range)| {
+                let slab = slab.get_mut().unwrap_or_else(PoisonError::into_inner);
+                slab.fill(w, p, diag, part, inv_perm, range.clone(), local_of, r);
+            },
+        );
+        return;
+    }
+    ws.local_of.clear();
+    ws.local_of.resize(nc, usize::MAX);
+    for (slab, range) in slabs.iter_mut().zip(&part.parts) {
+        let slab = slab.get_mut().unwrap_or_else(PoisonError::into_inner);
+        slab.fill(w, p, diag, part, inv_perm, range.clone(), &mut ws.local_of, r);
     }
 }
 
@@ -427,19 +568,23 @@ pub(crate) fn solve(
     for (i, &a) in part.perm.iter().enumerate() {
         ws.inv_perm[a] = i;
     }
-    ws.local_of.clear();
-    ws.local_of.resize(nc, usize::MAX);
     ws.slabs.resize_with(part.parts.len(), Default::default);
-    for (slab, range) in ws.slabs.iter_mut().zip(&part.parts) {
-        let slab = slab.get_mut().unwrap_or_else(PoisonError::into_inner);
-        slab.fill(w, p, diag, part, &ws.inv_perm, range.clone(), &mut ws.local_of, r);
-    }
+    fill_slabs(ws, p, w, diag, part, r);
     ws.shared.clear();
     ws.shared.extend(part.perm.iter().flat_map(|&a| r[3 * a..3 * a + 3].iter().map(|v| AtomicU64::new(v.to_bits()))));
     ws.sums.clear();
     ws.sums.resize_with(SUMS * part.parts.len(), || AtomicU64::new(0));
-    let data =
-        SweepData { part, slabs: &ws.slabs[..part.parts.len()], shared: &ws.shared, sums: &ws.sums, opts, local };
+    ws.busy.clear();
+    ws.busy.resize_with(MAX_WORKERS, || AtomicU64::new(0));
+    let data = SweepData {
+        part,
+        slabs: &ws.slabs[..part.parts.len()],
+        shared: &ws.shared,
+        sums: &ws.sums,
+        busy: &ws.busy,
+        opts,
+        local,
+    };
     #[cfg(feature = "parallel")]
     let threads = match opts.threads {
         0 => rayon::current_num_threads(),
@@ -450,6 +595,7 @@ pub(crate) fn solve(
     // more spinning workers than cores would wait for each other's time slices
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let team = Team::new(threads.min(part.n_domains()).min(cores), part.parts.len());
+    let loop_start = Instant::now();
     let main = || {
         let _stop = StopOnDrop(&team);
         sweeps(p, &team, &data, opts)
@@ -463,6 +609,9 @@ pub(crate) fn solve(
     });
     #[cfg(not(feature = "parallel"))]
     let (status, iterations, error) = main();
+    let wall = loop_start.elapsed();
+    let busy = ws.busy[..team.max_workers].iter().map(|b| Duration::from_nanos(b.load(Ordering::Relaxed))).collect();
+    ws.last = Some(TeamTimes { wall, busy });
     data.gather(r);
     compute_u(p, r, u);
     // as the plain sweep: an unconverged solve reports the error of what it returns

@@ -29,6 +29,9 @@ pub(crate) struct Partition {
     pub colour: Vec<usize>,
     /// The neighbours of each part swept before it in a sweep (lower colours).
     pub wait_for: Vec<Vec<usize>>,
+    /// The neighbours of each part swept after it in a sweep (higher colours): the parts whose
+    /// [`Partition::wait_for`] lists it.
+    pub release: Vec<Vec<usize>>,
     /// The most workers a sweep can use.
     pub workers: usize,
 }
@@ -56,7 +59,13 @@ impl Partition {
             rank[j] = *c;
             *c += 1;
         }
-        Partition { perm, parts, order, rank, colour: colour.to_vec(), wait_for: lower, workers }
+        let mut release = vec![Vec::new(); parts.len()];
+        for (k, lower_k) in lower.iter().enumerate() {
+            for &j in lower_k {
+                release[j].push(k);
+            }
+        }
+        Partition { perm, parts, order, rank, colour: colour.to_vec(), wait_for: lower, release, workers }
     }
 }
 
