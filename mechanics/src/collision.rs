@@ -56,7 +56,7 @@ pub struct ContactPoint {
     pub normal: Vector3<f64>,
     /// Signed gap.
     pub gap: f64,
-    /// The law between the two bodies' groups.
+    /// The law between the two colliders' groups.
     pub law: ContactLaw,
     /// Impulse of the last step in the contact frame (normal, tangent 1, tangent 2); zero when
     /// the contact was not active.
@@ -132,9 +132,10 @@ impl CollisionDetector {
         }
         let cols = &model.colliders;
         self.broad.update(&self.entries, |i, j| {
-            let (a, b) = (cols[i as usize].body, cols[j as usize].body);
+            let (ci, cj) = (&cols[i as usize], &cols[j as usize]);
+            let (a, b) = (ci.body, cj.body);
             let (ba, bb) = (model.body(a), model.body(b));
-            a != b && ba.alive && bb.alive && model.law(ba.group, bb.group).is_some() && !model.linked(a, b)
+            a != b && ba.alive && bb.alive && model.law(ci.group, cj.group).is_some() && !model.linked(a, b)
         });
         // Carry the caches of persisting pairs over (both lists sorted by pair).
         self.next_cache.clear();
@@ -187,8 +188,7 @@ fn pair_contacts(
             body2: c2.body,
             shape2: c2.index_in_body as usize,
         })?;
-    let (b1, b2) = (model.body(c1.body), model.body(c2.body));
-    let law = model.law(b1.group, b2.group).expect("filtered by the broad phase");
+    let law = model.law(c1.group, c2.group).expect("filtered by the broad phase");
     for m in &pc.manifolds {
         if m.points.is_empty() {
             continue;

@@ -417,11 +417,11 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
             let ds = ctx(g.new_dataset::<f64>().shape((0, 0)).create(inst.as_str()), || {
                 format!("dataset data/input/{}/{inst}", model.bodies[i].name)
             })?;
-            contactor_attrs(&ds, &inst, &shape, b.group, &c.offset)?;
+            contactor_attrs(&ds, &inst, &shape, c.group, &c.offset)?;
         }
     }
     let laws = ctx(data.create_group("nslaws"), || "group data/nslaws".into())?;
-    let n_groups = model.bodies.iter().map(|b| b.group).max().map_or(0, |g| g + 1);
+    let n_groups = model.colliders.iter().map(|c| c.group).max().map_or(0, |g| g + 1);
     for g1 in 0..n_groups {
         for g2 in g1..n_groups {
             if let Some(l) = model.law(g1, g2) {

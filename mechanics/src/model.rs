@@ -87,6 +87,9 @@ pub struct BodyDesc {
     pub state: BodyState,
     /// Shapes with their pose in the body frame.
     pub shapes: Vec<(ShapeDesc, Isometry3<f64>)>,
+    /// Collision group of shape `k` where `shape_groups[k]` is `Some` (Siconos's per-contactor
+    /// `collision_group`); the body's [`BodyDesc::group`] otherwise.
+    pub shape_groups: Vec<Option<u32>>,
     /// Mass properties (dynamic bodies only).
     pub mass: Option<MassSpec>,
     /// Constant force, world frame.
@@ -112,6 +115,7 @@ impl BodyDesc {
             kind,
             state: BodyState::default(),
             shapes: Vec::new(),
+            shape_groups: Vec::new(),
             mass: None,
             force: Vector3::zeros(),
             torque: Vector3::zeros(),
@@ -136,9 +140,19 @@ impl BodyDesc {
         d.motion = Some(motion);
         d
     }
-    /// Adds a shape at `offset` in the body frame.
+    /// Adds a shape at `offset` in the body frame (in the body's collision group).
     pub fn shape(mut self, shape: ShapeDesc, offset: Isometry3<f64>) -> Self {
         self.shapes.push((shape, offset));
+        self.shape_groups.resize(self.shapes.len(), None);
+        self
+    }
+    /// Adds a shape at `offset` in the body frame in its own collision group `group` (Siconos
+    /// `Contactor(..., collision_group=g)`): a body's shapes may sit in several groups, and the
+    /// contact law of a pair of shapes is the law of their groups.
+    pub fn shape_in_group(mut self, shape: ShapeDesc, offset: Isometry3<f64>, group: u32) -> Self {
+        self.shapes.push((shape, offset));
+        self.shape_groups.resize(self.shapes.len(), None);
+        self.shape_groups[self.shapes.len() - 1] = Some(group);
         self
     }
     /// Adds a shape at the body origin.
@@ -336,6 +350,7 @@ impl MechanicsModel {
                 index_in_body: k as u32,
                 desc: desc.clone(),
                 offset: *offset,
+                group: d.shape_groups.get(k).copied().flatten().unwrap_or(d.group),
                 shape,
                 local_pose: offset * inner,
             });

@@ -5,7 +5,7 @@
 
 use crate::convert::to_pv;
 use nalgebra::{DMatrix, Isometry3, UnitQuaternion, Vector2, Vector3};
-use parry3d_f64::shape::SharedShape;
+use parry3d_f64::shape::{HeightFieldFlags, SharedShape};
 use parry3d_f64::utils::Array2;
 
 /// A shape description: the parameters, in the collider's local frame.
@@ -198,7 +198,15 @@ impl ShapeDesc {
                 let data: Vec<f64> =
                     (0..nx).flat_map(|i| (0..ny).rev().map(move |j| (i, j))).map(|ij| heights[ij]).collect();
                 let arr = Array2::new(ny, nx, data);
-                let s = SharedShape::heightfield(arr, to_pv(&Vector3::new(size.x, 1.0, size.y)));
+                // FIX_INTERNAL_EDGES: a contact with an edge or vertex inside the field takes a normal
+                // within the adjacent faces' cone (Siconos asks Bullet for the same adjustment,
+                // btAdjustInternalEdgeContacts): a ball rolling over coplanar triangles otherwise
+                // meets the next one's edge with a tilted normal and hops off the surface.
+                let s = SharedShape::heightfield_with_flags(
+                    arr,
+                    to_pv(&Vector3::new(size.x, 1.0, size.y)),
+                    HeightFieldFlags::FIX_INTERNAL_EDGES,
+                );
                 let rot = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
                 (s, Isometry3::from_parts(Vector3::zeros().into(), rot))
             }
@@ -217,6 +225,10 @@ pub struct Collider {
     pub desc: ShapeDesc,
     /// Pose of the shape in the body frame (`offset · inner` maps parry's frame to the body's).
     pub offset: Isometry3<f64>,
+    /// Collision group (Siconos's contactor `collision_group`; by default the body's): the law
+    /// of a pair of colliders is the law of their two groups, and colliders whose groups have
+    /// no law do not collide.
+    pub group: u32,
     pub(crate) shape: SharedShape,
     /// Pose of parry's shape frame in the body frame: `offset · (build's fixed pose)`.
     pub(crate) local_pose: Isometry3<f64>,
@@ -229,6 +241,7 @@ impl std::fmt::Debug for Collider {
             .field("index_in_body", &self.index_in_body)
             .field("desc", &self.desc)
             .field("offset", &self.offset)
+            .field("group", &self.group)
             .finish_non_exhaustive()
     }
 }

@@ -9,7 +9,9 @@
 //!   friction with a given bound, e.g. a joint friction),
 //!
 //! solved by a block Gauss–Seidel that calls the solver of each block's kind on
-//! `w_b = W_bb z_b + q̃_b`, `q̃_b = q_b + Σ_{c≠b} W_bc z_c`: a dense LU for an equality block, the
+//! `w_b = W_bb z_b + q̃_b`, `q̃_b = q_b + Σ_{c≠b} W_bc z_c`: a dense LU for an equality block
+//! (LU with complete pivoting on its independent rows when redundant constraints make it
+//! singular, [`rank`]), the
 //! exact one-row solution `z = max(0, −q̃/W_ii)` for each complementarity row, the one-contact
 //! friction solvers of [`crate::fc::local`] for a contact, `z = proj_[lb, ub](−q̃/W_ii)` for a
 //! relay row.
@@ -29,6 +31,18 @@ use crate::mlcp::linalg::{lu_factor, lu_solve, max_abs};
 use crate::report::{IterOptions, SolveReport, SolveStatus};
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
 use std::time::Instant;
+
+pub mod rank;
+use rank::RankFactor;
+
+/// The factor of an equality block's diagonal block.
+enum EqFactor {
+    /// LU with partial pivoting (a nonsingular block).
+    Lu(Vec<f64>, Vec<usize>),
+    /// LU with complete pivoting stopped at the numerical rank (redundant bilateral rows,
+    /// [`rank`]).
+    Rank(RankFactor),
+}
 
 /// The kind and size of one block of unknowns (blocks are consecutive, in this order).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -209,7 +223,7 @@ pub fn solve(p: &GenericMechanical, z: &mut [f64], w: &mut [f64], opts: &GmpOpti
         off += b.size();
     }
     starts.push(off);
-    let mut factors: Vec<Option<(Vec<f64>, Vec<usize>)>> = Vec::with_capacity(p.blocks.len());
+    let mut factors: Vec<Option<EqFactor>> = Vec::with_capacity(p.blocks.len());
     let mut diag: Vec<Vec<f64>> = Vec::with_capacity(p.blocks.len());
     for (k, b) in p.blocks.iter().enumerate() {
         let m = b.size();
@@ -219,9 +233,12 @@ pub fn solve(p: &GenericMechanical, z: &mut [f64], w: &mut [f64], opts: &GmpOpti
             let mut a = d.clone();
             let mut piv = vec![0; m];
             let tiny = 1e-14 * max_abs(&a);
-            lu_factor(&mut a, m, &mut piv, tiny)
-                .map_err(|i| NumericsError::Singular { what: "equality block of W", index: starts[k] + i })?;
-            factors.push(Some((a, piv)));
+            let f = match lu_factor(&mut a, m, &mut piv, tiny) {
+                Ok(()) => EqFactor::Lu(a, piv),
+                // redundant rows (a closed loop of joints): solved on the independent ones
+                Err(_) => EqFactor::Rank(RankFactor::new(&d, m)),
+            };
+            factors.push(Some(f));
         } else {
             factors.push(None);
         }
@@ -247,9 +264,12 @@ pub fn solve(p: &GenericMechanical, z: &mut [f64], w: &mut [f64], opts: &GmpOpti
             let old: [f64; 3] = std::array::from_fn(|i| if i < m && m <= 3 { z[s + i] } else { 0.0 });
             match b {
                 GmpBlock::Equality(_) => {
-                    let Some((a, piv)) = factors[k].as_ref() else { continue };
+                    let Some(f) = factors[k].as_ref() else { continue };
                     let mut x: Vec<f64> = qt[..m].iter().map(|v| -v).collect();
-                    lu_solve(a, m, piv, &mut x);
+                    match f {
+                        EqFactor::Lu(a, piv) => lu_solve(a, m, piv, &mut x),
+                        EqFactor::Rank(r) => r.solve(&mut x),
+                    }
                     for i in 0..m {
                         change += (x[i] - z[s + i]).powi(2);
                         if x[i].is_finite() {

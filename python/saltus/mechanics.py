@@ -37,6 +37,7 @@ __all__ = [
     "Cone",
     "ConvexHull",
     "Mesh",
+    "HeightMap",
     "read_mesh",
     "Plane",
     "Contactor",
@@ -99,6 +100,19 @@ def Mesh(vertices, triangles) -> _Shape:
     return _Shape("mesh", (float(len(v)),) + tuple(v.ravel().tolist()) + tuple(float(i) for i in t.ravel()))
 
 
+def HeightMap(heights, size: Sequence[float]) -> _Shape:
+    """Height field ``z = h(x, y)`` (static or kinematic bodies only; Siconos ``add_height_map``):
+    ``heights`` is ``nx × ny`` (at least 2 × 2), ``heights[i, j]`` the height at
+    ``x_i = −Lx/2 + i·Lx/(nx−1)``, ``y_j = −Ly/2 + j·Ly/(ny−1)`` in the body frame, with
+    ``size = (Lx, Ly)``; the heights are not shifted (a height 0 is at ``z = 0``). Each grid cell
+    is two triangles split along its ``(i, j)–(i+1, j+1)`` diagonal, as Bullet's."""
+    h = np.asarray(heights, dtype=float)
+    sz = [float(x) for x in size]
+    if h.ndim != 2 or h.shape[0] < 2 or h.shape[1] < 2 or len(sz) != 2:
+        raise ModelError(f"invalid height map: heights nx × ny (at least 2 × 2) and size (Lx, Ly), got {h.shape}")
+    return _Shape("heightmap", (float(h.shape[0]), float(h.shape[1]), sz[0], sz[1]) + tuple(h.ravel().tolist()))
+
+
 def read_mesh(path, scale: float = 1.0):
     """The triangle mesh of an STL (ASCII or binary) or OBJ file, coordinates times ``scale``:
     ``(vertices, triangles)``, ``k × 3`` floats and ``m × 3`` vertex indices (equal vertices
@@ -120,9 +134,12 @@ class Contactor:
     shape: Union[_Shape, str]
     relative_translation: Sequence[float] = (0.0, 0.0, 0.0)
     relative_orientation: Sequence[float] = _IDENTITY
+    #: Collision group of this shape (``None``: the body's ``collision_group``). A body's
+    #: shapes may sit in several groups: the law of a pair of shapes is the law of their groups.
+    collision_group: Optional[int] = None
 
 
-def _contactor(shapes: Dict[str, "_Shape"], c) -> Tuple[str, List[float], List[float]]:
+def _contactor(shapes: Dict[str, "_Shape"], c) -> Tuple[str, List[float], List[float], Optional[int]]:
     if not isinstance(c, Contactor):
         c = Contactor(c)
     s = c.shape
@@ -131,7 +148,10 @@ def _contactor(shapes: Dict[str, "_Shape"], c) -> Tuple[str, List[float], List[f
             raise ModelError(f"invalid contactor: no shape named `{s}`")
         s = shapes[s]
     pose = [float(x) for x in c.relative_translation] + [float(x) for x in c.relative_orientation]
-    return (s.kind, list(s.params), pose)
+    group = None if c.collision_group is None else int(c.collision_group)
+    if group is not None and group < 0:
+        raise ModelError(f"invalid contactor: collision_group must be >= 0, got {group}")
+    return (s.kind, list(s.params), pose, group)
 
 
 def _add_object(core, shapes, name, contactors, translation, orientation, velocity, mass, inertia, density,
@@ -296,7 +316,8 @@ class MechanicsSimulation:
         """One step. Report: ``t``, ``contacts`` (closer than the margin), ``active`` (in the
         friction-contact problem), ``pairs``, ``iterations``, ``residual``, ``status``, and the
         step's contacts: ``bodies (k × 2)``, ``impulse (k × 3`` normal, tangents; contact frame),
-        ``normal``, ``gap``, ``contact_active``; with a projection, ``projection_iterations``,
+        ``normal``, ``gap``, ``contact_active``, ``mu`` (the friction coefficient of the contact's
+        law, from its two shapes' groups); with a projection, ``projection_iterations``,
         ``projection_converged`` and ``projection_violation`` (the largest joint violation or
         contact penetration left)."""
         return self._core.step()
@@ -359,6 +380,10 @@ class Scene:
         """A named triangle mesh (static or kinematic bodies only; see :func:`read_mesh`)."""
         self._shapes[name] = Mesh(vertices, triangles)
 
+    def add_height_map(self, name: str, heights, size: Sequence[float]) -> None:
+        """A named height field (static or kinematic bodies only; see :func:`HeightMap`)."""
+        self._shapes[name] = HeightMap(heights, size)
+
     def add_Newton_impact_friction_nsl(
         self, name: str = "contact", e: float = 0.0, mu: float = 0.0, collision_group1: int = 0, collision_group2: int = 0
     ) -> None:
@@ -381,7 +406,7 @@ class Scene:
         5-unknown rolling friction-contact problem at every contact."""
         self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu), float(mu_r))
 
-    def _contactor(self, c) -> Tuple[str, List[float], List[float]]:
+    def _contactor(self, c) -> Tuple[str, List[float], List[float], Optional[int]]:
         return _contactor(self._shapes, c)
 
     def add_object(

@@ -5,7 +5,7 @@
 
 use crate::errors::{guard, ModelError, SaltusError, SimulationError};
 use crate::mech_loads;
-use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -72,7 +72,9 @@ fn pose(what: &str, p: &[f64]) -> PyResult<Isometry3<f64>> {
 /// The shape `kind` with its parameters: `sphere (r)`, `box (a, b, c)` half extents,
 /// `capsule (r, half_height)`, `cylinder (r, half_height)`, `cone (r, half_height)` (axis `y`), `convex_hull` (flat
 /// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`), `mesh (k, the 3k
-/// vertex coordinates, the 3m vertex indices)` (a triangle mesh: static or kinematic bodies).
+/// vertex coordinates, the 3m vertex indices)` (a triangle mesh: static or kinematic bodies),
+/// `heightmap (nx, ny, Lx, Ly, the nx·ny heights row by row)` (a height field `z = h(x, y)`:
+/// static or kinematic bodies).
 fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
     let n = |k: usize| {
         if p.len() == k {
@@ -125,10 +127,24 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
                 indices: idx.chunks(3).map(|c| [c[0] as u32, c[1] as u32, c[2] as u32]).collect(),
             }
         }
+        "heightmap" => {
+            let bad = || model_err("heightmap shape", "expected (nx, ny, Lx, Ly, the nx·ny heights row by row)");
+            let (dims, h) = p.split_at_checked(4).ok_or_else(bad)?;
+            let whole = |x: f64| x.fract() == 0.0 && x >= 2.0;
+            if !whole(dims[0]) || !whole(dims[1]) || h.len() as f64 != dims[0] * dims[1] {
+                return Err(bad());
+            }
+            ShapeDesc::HeightField {
+                heights: DMatrix::from_row_slice(dims[0] as usize, dims[1] as usize, h),
+                size: Vector2::new(dims[2], dims[3]),
+            }
+        }
         _ => {
             return Err(model_err(
                 "shape",
-                format!("unknown kind `{kind}` (sphere, box, capsule, cylinder, cone, convex_hull, plane, mesh)"),
+                format!(
+                    "unknown kind `{kind}` (sphere, box, capsule, cylinder, cone, convex_hull, plane, mesh, heightmap)"
+                ),
             ))
         }
     })
@@ -447,15 +463,18 @@ impl CoreMechanicsModel {
     }
 }
 
+/// A shape of a body from Python: `(kind, parameters, pose, group)`.
+type ShapeSpec = (String, Vec<f64>, Vec<f64>, Option<u32>);
+
 /// A body from Python (a dict): `kind` `dynamic` or `static`; `shapes` a list of
-/// `(kind, parameters, pose)`; `inertia` 3 (diagonal) or 9 (row-major) numbers; `birth`,
+/// `(kind, parameters, pose, group)` (`group` the shape's collision group, `None`: the body's); `inertia` 3 (diagonal) or 9 (row-major) numbers; `birth`,
 /// `death` its lifetime.
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 struct BodySpec {
     name: String,
     kind: String,
-    shapes: Vec<(String, Vec<f64>, Vec<f64>)>,
+    shapes: Vec<ShapeSpec>,
     position: Vec<f64>,
     orientation: Vec<f64>,
     velocity: Vec<f64>,
@@ -476,8 +495,12 @@ fn body_desc(a: BodySpec) -> PyResult<BodyDesc> {
         "static" => BodyDesc::fixed(&a.name),
         k => return Err(model_err(&what, format!("kind must be `dynamic` or `static`, got `{k}`"))),
     };
-    for (k, (sk, p, at)) in a.shapes.iter().enumerate() {
-        d = d.shape(shape(sk, p)?, pose(&format!("{what}, shape {k}"), at)?);
+    for (k, (sk, p, at, g)) in a.shapes.iter().enumerate() {
+        let (s, at) = (shape(sk, p)?, pose(&format!("{what}, shape {k}"), at)?);
+        d = match g {
+            Some(g) => d.shape_in_group(s, at, *g),
+            None => d.shape(s, at),
+        };
     }
     d.state = BodyState {
         position: vec3(&what, &a.position)?,
@@ -568,6 +591,7 @@ fn report_dict<'py>(
     d.set_item("impulse", arr2(flat(&|p| p.impulse.as_slice().to_vec()), 3)?)?;
     d.set_item("normal", arr2(flat(&|p| p.normal.as_slice().to_vec()), 3)?)?;
     d.set_item("gap", PyArray1::from_vec(py, c.iter().map(|p| p.gap).collect()))?;
+    d.set_item("mu", PyArray1::from_vec(py, c.iter().map(|p| p.law.mu).collect()))?;
     d.set_item("contact_active", PyArray1::from_vec(py, c.iter().map(|p| p.active).collect()))?;
     Ok(d)
 }

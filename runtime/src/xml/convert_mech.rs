@@ -321,7 +321,11 @@ fn body(
         })?;
         let t = vec3(&c.translation, "translation", Vector3::zeros()).map_err(cat)?;
         let r = quaternion(&c.orientation, "orientation").map_err(cat)?;
-        d = d.shape(desc.clone(), Isometry3::from_parts(Translation3::from(t), r));
+        let at = Isometry3::from_parts(Translation3::from(t), r);
+        d = match c.group {
+            Some(g) => d.shape_in_group(desc.clone(), at, g),
+            None => d.shape(desc.clone(), at),
+        };
     }
     Ok(d)
 }

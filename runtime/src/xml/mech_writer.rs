@@ -70,6 +70,15 @@ fn shape(out: &mut String, name: &str, d: &ShapeDesc) {
     };
 }
 
+/// ` group="g"` for a contactor outside its body's group, else nothing.
+fn group(g: u32, body: u32) -> String {
+    if g == body {
+        String::new()
+    } else {
+        format!(" group=\"{g}\"")
+    }
+}
+
 fn offset(o: &Isometry3<f64>) -> String {
     let mut s = String::new();
     if o.translation.vector != Vector3::zeros() {
@@ -95,7 +104,8 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     for (k, d) in table.shapes.iter().enumerate() {
         shape(&mut out, &table.name(k), d);
     }
-    let n_groups = m.bodies.iter().map(|b| b.group + 1).max().unwrap_or(0);
+    let n_groups =
+        m.bodies.iter().map(|b| b.group + 1).chain(m.colliders.iter().map(|c| c.group + 1)).max().unwrap_or(0);
     for g1 in 0..n_groups {
         for g2 in g1..n_groups {
             if let Some(l) = m.law(g1, g2) {
@@ -164,9 +174,10 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
             let c = &m.colliders[cs.start];
             let _ = writeln!(
                 out,
-                "><Contactor shape=\"{}\"{}/></RigidBody>",
+                "><Contactor shape=\"{}\"{}{}/></RigidBody>",
                 table.name(table.of_collider[cs.start]),
-                offset(&c.offset)
+                offset(&c.offset),
+                group(c.group, b.group)
             );
         } else {
             out.push_str(">\n");
@@ -174,9 +185,10 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
                 let c = &m.colliders[k];
                 let _ = writeln!(
                     out,
-                    "      <Contactor shape=\"{}\"{}/>",
+                    "      <Contactor shape=\"{}\"{}{}/>",
                     table.name(table.of_collider[k]),
-                    offset(&c.offset)
+                    offset(&c.offset),
+                    group(c.group, b.group)
                 );
             }
             out.push_str("    </RigidBody>\n");

@@ -296,6 +296,9 @@ pub struct ContactorSpec {
     pub translation: Option<String>,
     #[serde(rename = "@orientation", default, skip_serializing_if = "is_none")]
     pub orientation: Option<String>,
+    /// Collision group of this contactor (default: the body's `group`).
+    #[serde(rename = "@group", default, skip_serializing_if = "is_none")]
+    pub group: Option<u32>,
 }
 
 /// `<Oscillation amplitude=".." frequency=".." phase=".."/>` of a kinematic body.

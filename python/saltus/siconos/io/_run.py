@@ -259,6 +259,13 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
             # dynamic objects collide with the hull, static ones with the mesh (MESH_SUFFIX)
             scene.add_convex_shape(name, d[:])
             scene.add_mesh_shape(name + MESH_SUFFIX, d[:], np.asarray(d.attrs["triangles"]).reshape(-1, 3))
+        elif d.attrs["type"] == "heightmap":
+            # Siconos's layout: heights nx × ny (row i along x), rect = (Lx, Ly), centred on the
+            # contactor's origin, heights unshifted (Siconos compensates Bullet's centring)
+            rect = [float(x) for x in np.ravel(d.attrs["rect"])]
+            if len(rect) != 2:
+                raise AssertionError("len(r) != 2")
+            scene.add_height_map(name, d[:], rect)
         else:
             raise_unsupported(f"shape '{name}' of type {d.attrs['type']}")
     laws = {}
@@ -287,13 +294,20 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
     ids, groups, statics, lifetimes = [], [], [], []
     restart = _last_states(data) if states is None else states
     names = []
+    # Siconos's groups may be negative (a contactor that never collides: no law is inserted for
+    # a negative group); Saltus's are not: they all go to one group beyond every law's
+    no_law = 1 + max([g for pair in laws for g in pair]
+                     + [int(c.attrs.get("group", 0)) for _, o in data["input"].items() for c in o.values()] + [0])
+
+    def group_of(c) -> int:
+        g = int(c.attrs.get("group", 0))
+        return g if g >= 0 else no_law
+
     for name, obj in _ordered(data["input"]):
         names.append(name)
         ctors = _ordered(obj)
-        gs = {int(c.attrs.get("group", 0)) for _, c in ctors}
-        if len(gs) > 1:
-            raise_unsupported(f"object '{name}' with contactors in several collision groups")
-        group = gs.pop() if gs else 0
+        # each contactor in its own group (Siconos picks the law per pair of contactors)
+        group = group_of(ctors[0][1]) if ctors else 0
         mass = obj.attrs.get("mass")
         static = mass is None or float(mass) <= 0
 
@@ -301,13 +315,17 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
             s = str(c.attrs["shape_name"])
             return s + MESH_SUFFIX if static and ref[s].attrs["type"] == "mesh" else s
 
-        contactors = [_sm.Contactor(shape_of(c), tuple(c.attrs["translation"]), tuple(c.attrs["orientation"]))
+        contactors = [_sm.Contactor(shape_of(c), tuple(c.attrs["translation"]), tuple(c.attrs["orientation"]),
+                                    collision_group=group_of(c))
                       for _, c in ctors]
         kwargs = {}
         if mass is not None and float(mass) > 0:
             inertia = obj.attrs.get("inertia")
             if inertia is None:
-                inertia = _shape_inertia(ref, str(ctors[0][1].attrs["shape_name"]), float(mass))
+                # Siconos's Bullet manager sets the body's inertia from each contactor's shape in
+                # turn (updateContactorInertia), so the last contactor's wins (its message says
+                # "the first": MultipleContactorsAndNSlaws.py's free flight shows the last)
+                inertia = _shape_inertia(ref, str(ctors[-1][1].attrs["shape_name"]), float(mass))
             kwargs = dict(mass=float(mass), inertia=np.asarray(inertia, dtype=float))
         pose = (tuple(obj.attrs["translation"]), tuple(obj.attrs["orientation"]), tuple(obj.attrs["velocity"]))
         if kwargs and int(obj.attrs["id"]) in restart:  # continues from an earlier state
@@ -493,7 +511,8 @@ class _Recorder:
             if index_set == 1 and not rep["contact_active"][k]:
                 continue
             a, b = (int(x) for x in rep["bodies"][k])
-            mu = self.laws.get((self.groups[a], self.groups[b]), np.nan)
+            # the contact's own law (its contactors' groups, which may differ from the objects')
+            mu = float(rep["mu"][k]) if "mu" in rep else self.laws.get((self.groups[a], self.groups[b]), np.nan)
             imp = list(rep["impulse"][k])
             # a static object is not a dynamical system: Siconos writes the body's number twice
             da, db = ids[b if a in self.static_set else a], ids[a if b in self.static_set else b]

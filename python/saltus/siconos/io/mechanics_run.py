@@ -17,7 +17,8 @@ not written to ``data/dynamic``).
 
 Siconos defaults kept: gravity ``-9.80665 / gravity_scale`` along ``z``; the solver
 ``SICONOS_FRICTION_3D_NSGS`` with its tolerance and iteration cap (``solver_options``); the
-inertia of a body given only a mass computed from its first contactor (sphere ``2/5 m r²``, box
+inertia of a body given only a mass computed from its last contactor, as Siconos's Bullet manager
+leaves it (sphere ``2/5 m r²``, box
 and cylinder exact, capsule and convex hull from their bounding box as Bullet does, without
 Bullet's margins); ``mass=0`` or no mass: a static object; object ids 1, 2, ... (dynamic) and
 -1, -2, ... (static). The collision margin is ``SiconosBulletOptions.contactBreakingThreshold``
@@ -85,7 +86,7 @@ def _h5py():
 
 
 def _inertia(shape_kind: str, params, mass: float) -> np.ndarray:
-    """Principal moments of the first contactor's shape for ``mass`` (Bullet's conventions)."""
+    """Principal moments of a contactor's shape for ``mass`` (Bullet's conventions)."""
     p = [float(x) for x in params] if shape_kind in _PRIMITIVES else []
     if shape_kind == "Sphere":
         return np.full(3, 0.4 * mass * p[0] ** 2)
@@ -239,8 +240,23 @@ class MechanicsHdf5Runner:
             raise_unsupported(f"MechanicsHdf5Runner.add_shape_data_from_file('{filename}') (BREP, STEP: OpenCascade)",
                               "meshes from .stl or .obj files")
 
-    def add_height_map(self, *a, **k):
-        raise_unsupported("MechanicsHdf5Runner.add_height_map")
+    def add_height_map(self, name, heightmap, rectangle, insideMargin=None, outsideMargin=None):
+        """A named height field (Siconos's layout: the ``nx × ny`` heights as the dataset, attribute
+        ``rect = (Lx, Ly)``): ``heightmap[i, j]`` is the height at ``x_i = −Lx/2 + i·Lx/(nx−1)``,
+        ``y_j = −Ly/2 + j·Ly/(ny−1)`` in the contactor's frame, unshifted; each cell is two
+        triangles split along its ``(i, j)–(i+1, j+1)`` diagonal (Bullet's). Static objects only.
+        Saltus's surface is the field itself; Siconos 4.4's Bullet contacts sit ``insideMargin``
+        (default 2 % of the smallest of ``Lx``, ``Ly`` and the height range) below it."""
+        h = np.asarray(heightmap, dtype=float)
+        if h.ndim != 2 or h.shape[0] < 2 or h.shape[1] < 2:
+            raise AssertionError(f"a height map needs at least 2 × 2 heights, got shape {h.shape}")
+        if len(rectangle) != 2:
+            raise AssertionError("len(rectangle) != 2")
+        ref = self._data["ref"]
+        if name not in ref:
+            d = ref.create_dataset(name, data=h)
+            d.attrs.update(id=len(ref) - 1, type="heightmap", rect=np.asarray(rectangle, dtype=float))
+            self._margins(d, insideMargin, outsideMargin)
 
     def add_occ_shape(self, *a, **k):
         raise_unsupported("MechanicsHdf5Runner.add_occ_shape (OpenCASCADE)")
@@ -259,10 +275,16 @@ class MechanicsHdf5Runner:
         inp = self._data["input"]
         if name in inp:
             return inp[name]
-        obj = inp.create_group(name)
         dynamic = mass is not None and float(mass) > 0
-        ndyn = sum(1 for o in inp.values() if o.attrs.get("id", 0) > 0)
-        nsta = sum(1 for o in inp.values() if o.attrs.get("id", 0) < 0)
+        # the numbers of dynamic and static objects so far, counted once from the file (a count
+        # per call read every object's attributes again: 20 s for the 402 objects of heightmap.py)
+        counts = getattr(self, "_object_counts", None)
+        if counts is None:
+            ids = [o.attrs.get("id", 0) for o in inp.values()]
+            counts = self._object_counts = [sum(1 for i in ids if i > 0), sum(1 for i in ids if i < 0)]
+        ndyn, nsta = counts
+        counts[0 if dynamic else 1] += 1
+        obj = inp.create_group(name)
         obj.attrs.update(
             type="dynamic" if dynamic else "static",
             translation=np.asarray(translation, dtype=float),
