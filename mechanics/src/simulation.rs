@@ -25,6 +25,7 @@ mod events;
 mod gosi;
 mod joint_path;
 mod order;
+mod planar;
 mod rolling;
 
 pub use capture::{Captured, CapturedProblem};
@@ -177,6 +178,7 @@ pub struct MechanicsSimulation {
     joint_mid: Vec<(Vector3<f64>, Vector3<f64>)>,
     rolling: rolling::RollingWork,
     global: gosi::GlobalWork,
+    planar: planar::PlanarWork,
 }
 
 impl MechanicsSimulation {
@@ -235,8 +237,10 @@ impl MechanicsSimulation {
             joint_mid: Vec::new(),
             rolling: Default::default(),
             global: Default::default(),
+            planar: Default::default(),
         };
         gosi::check_global(&sim)?;
+        planar::check(&sim)?;
         sim.project_initial_velocities()?;
         Ok(sim)
     }
@@ -373,10 +377,11 @@ impl MechanicsSimulation {
         self.r.clear();
         let mut wi = 0;
         let delta = self.opts.activation_tol * self.model.margin;
+        let is_planar = self.model.is_planar();
         for (k, c) in self.contacts.iter_mut().enumerate() {
             c.impulse = Vector3::zeros();
             c.active = false;
-            let frame = contact_frame(&c.normal);
+            let frame = if is_planar { crate::planar::planar_frame(&c.normal) } else { contact_frame(&c.normal) };
             let ids = [c.body1, c.body2];
             let pts = [c.point1, c.point2];
             let mut jac = [SideJacobian { ht: Matrix3::zeros(), hr: Matrix3::zeros() }; 2];
@@ -433,6 +438,8 @@ impl MechanicsSimulation {
                 let solver = solver.clone();
                 solver_report = Some(self.solve_global(&solver)?);
             }
+        } else if is_planar {
+            solver_report = self.solve_planar()?;
         } else if self.model.has_rolling() {
             solver_report = self.solve_rolling()?;
         } else if !self.model.joints().is_empty() {
