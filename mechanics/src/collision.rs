@@ -69,6 +69,8 @@ struct PairCache {
     pair: (u32, u32),
     manifolds: Vec<ContactManifold<(), ()>>,
     workspace: Option<ContactManifoldsWorkspace>,
+    /// The parry2d manifolds of a pair of planar shapes (2D scenes).
+    planar: crate::collision2d::PlanarCache,
 }
 
 /// Broad and narrow phase with buffers and per-pair caches kept between steps.
@@ -120,11 +122,17 @@ impl CollisionDetector {
                 let nw = pose.rotation * n;
                 (nw, nw.dot(&pose.translation.vector) + margin)
             });
-            let aabb = c.shape.compute_aabb(&pp);
+            let (mins, maxs) = match &c.shape2d {
+                None => {
+                    let aabb = c.shape.compute_aabb(&pp);
+                    (from_pv(aabb.mins), from_pv(aabb.maxs))
+                }
+                Some(s2) => crate::collision2d::aabb(s2, &c.desc, &body_pose, &c.offset),
+            };
             let half = 0.5 * margin;
             self.entries.push(BroadEntry {
-                mins: from_pv(aabb.mins).add_scalar(-half),
-                maxs: from_pv(aabb.maxs).add_scalar(half),
+                mins: mins.add_scalar(-half),
+                maxs: maxs.add_scalar(half),
                 dynamic: b.is_dynamic(),
                 plane,
             });
@@ -146,7 +154,7 @@ impl CollisionDetector {
             }
             let entry = match old.peek() {
                 Some(c) if c.pair == pair => old.next().expect("peeked"),
-                _ => PairCache { pair, manifolds: Vec::new(), workspace: None },
+                _ => PairCache { pair, manifolds: Vec::new(), workspace: None, planar: Default::default() },
             };
             self.next_cache.push(entry);
         }
@@ -175,6 +183,9 @@ fn pair_contacts(
     let first = out.len();
     let (i, j) = (pc.pair.0 as usize, pc.pair.1 as usize);
     let (c1, c2) = (&cols[i], &cols[j]);
+    if let (Some(s1), Some(s2)) = (&c1.shape2d, &c2.shape2d) {
+        return crate::collision2d::pair_contacts(&mut pc.planar, (i, j), (s1, s2), model, t, out);
+    }
     let (p1, p2) = (&poses[i], &poses[j]);
     let pose1 = to_pose(&p1.translation.vector, &p1.rotation);
     let pose2 = to_pose(&p2.translation.vector, &p2.rotation);

@@ -195,7 +195,8 @@ impl MechanicsHdf5Writer {
     pub fn create(path: impl AsRef<Path>, sim: &MechanicsSimulation, opts: Hdf5Options) -> Res<Self> {
         let path = path.as_ref();
         let file = ctx(hdf5::File::create(path), || format!("file {}", path.display()))?;
-        ctx(file.new_attr::<i64>().shape(()).create("dimension").and_then(|a| a.write_scalar(&3i64)), || {
+        let dim: i64 = if sim.model.is_planar() { 2 } else { 3 };
+        ctx(file.new_attr::<i64>().shape(()).create("dimension").and_then(|a| a.write_scalar(&dim)), || {
             "attribute dimension".into()
         })?;
         let data = ctx(file.create_group("data"), || "group data".into())?;
@@ -372,6 +373,13 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
                 9,
                 indices.iter().flat_map(|t| t.iter().flat_map(|&i| vertices[i as usize].iter().copied())).collect(),
             ),
+            ShapeDesc::Disk { radius } => ("primitive", Some(shape.siconos_name()), 1, vec![*radius]),
+            ShapeDesc::Box2d { half_extents: e } => {
+                ("primitive", Some(shape.siconos_name()), 2, (e * 2.0).as_slice().to_vec())
+            }
+            ShapeDesc::ConvexPolygon { points } => {
+                ("convex", None, 2, points.iter().flat_map(|p| p.iter().copied()).collect())
+            }
             ShapeDesc::HalfSpace { normal } => ("halfspace", None, 3, normal.normalize().as_slice().to_vec()),
             ShapeDesc::HeightField { heights, .. } => {
                 let (nx, ny) = heights.shape();
@@ -406,9 +414,17 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
             ctx(g.new_attr_builder().with_data(view).create("inertia"), || "attribute inertia".into())?;
         }
         let s = &b.state;
-        f64_attr(&g, "translation", s.position.as_slice())?;
-        f64_attr(&g, "orientation", &quat_wxyz(&s.orientation))?;
-        f64_attr(&g, "velocity", &[s.v.x, s.v.y, s.v.z, s.omega.x, s.omega.y, s.omega.z])?;
+        if model.is_planar() {
+            // Siconos's 2D input: (x, y), (θ), (vx, vy, ω), the inertia I_zz
+            let [x, y, th, vx, vy, w] = crate::planar::planar_coordinates(s);
+            f64_attr(&g, "translation", &[x, y])?;
+            f64_attr(&g, "orientation", &[th])?;
+            f64_attr(&g, "velocity", &[vx, vy, w])?;
+        } else {
+            f64_attr(&g, "translation", s.position.as_slice())?;
+            f64_attr(&g, "orientation", &quat_wxyz(&s.orientation))?;
+            f64_attr(&g, "velocity", &[s.v.x, s.v.y, s.v.z, s.omega.x, s.omega.y, s.omega.z])?;
+        }
         f64_attr(&g, "center_of_mass", &[0.0; 3])?;
         for ci in b.collider_range() {
             let c = &model.colliders[ci];

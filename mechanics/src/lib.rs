@@ -5,7 +5,8 @@
 //! deterministic broad phase and parry's contact manifolds ([`collision`]), the
 //! `NewtonEuler3DR` contact relation ([`relation`]), and Moreau–Jean time stepping with a sparse
 //! FC3D problem per step solved by the numerics crate ([`simulation`]). The kernel stays free of
-//! geometry.
+//! geometry. 2D scenes (Siconos `RigidBody2dDS`, disks, 2D boxes and convex polygons on
+//! parry2d-f64, 2D friction contact) are a family of bodies in the same simulation ([`planar`]).
 
 // `!(x > 0.0)` is deliberate: it also rejects NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
@@ -15,6 +16,7 @@ pub mod body;
 pub mod boundary;
 mod broad_phase;
 pub mod collision;
+mod collision2d;
 pub mod convert;
 pub mod error;
 #[cfg(feature = "hdf5")]
@@ -24,6 +26,7 @@ pub mod mesh_file;
 pub mod model;
 pub mod moreau_jean;
 mod par;
+pub mod planar;
 pub mod relation;
 pub mod scene_desc;
 pub mod scenes;

@@ -220,6 +220,9 @@ pub struct MechanicsModel {
     /// duplicate check and [`MechanicsModel::body_by_name`] in O(1), so a scene of 100 000
     /// bodies builds in linear time.
     names: HashMap<String, BodyId>,
+    /// `Some(true)` once a planar shape was added (a 2D scene, [`crate::planar`]), `Some(false)`
+    /// once a 3D shape was: a scene is 2D or 3D as a whole.
+    planar: Option<bool>,
 }
 
 impl MechanicsModel {
@@ -247,6 +250,7 @@ impl MechanicsModel {
             joint_frictions: Vec::new(),
             joint_couplers: Vec::new(),
             names: HashMap::new(),
+            planar: None,
         })
     }
 
@@ -312,6 +316,10 @@ impl MechanicsModel {
     pub fn has_rolling(&self) -> bool {
         self.laws.iter().flatten().any(|l| l.mu_r > 0.0)
     }
+    /// `true` for a 2D scene (its shapes are planar, [`crate::planar`]).
+    pub fn is_planar(&self) -> bool {
+        self.planar == Some(true)
+    }
     /// The law between groups `g1` and `g2`, if any.
     #[inline]
     pub fn law(&self, g1: u32, g2: u32) -> Option<ContactLaw> {
@@ -340,11 +348,23 @@ impl MechanicsModel {
         }
         let id = BodyId(self.bodies.len() as u32);
         let mut colliders = Vec::with_capacity(d.shapes.len());
+        let mut planar = self.planar;
         for (k, (desc, offset)) in d.shapes.iter().enumerate() {
             if d.kind == BodyKind::Dynamic && desc.static_only() {
                 return Err(invalid(format!("shape {k}: a {} can only be static or kinematic", desc.kind_name())));
             }
+            if *planar.get_or_insert(desc.is_planar()) != desc.is_planar() {
+                return Err(invalid(format!(
+                    "shape {k}: a {} in a {} scene (a scene is 2D or 3D as a whole)",
+                    desc.kind_name(),
+                    if desc.is_planar() { "3D" } else { "2D" }
+                )));
+            }
+            if desc.is_planar() && !crate::planar::is_planar_pose(offset) {
+                return Err(invalid(format!("shape {k}: a planar shape's offset must stay in the plane z = 0")));
+            }
             let (shape, inner) = desc.build().map_err(|r| invalid(format!("shape {k} ({}): {r}", desc.kind_name())))?;
+            let shape2d = desc.build_2d().map_err(|r| invalid(format!("shape {k} ({}): {r}", desc.kind_name())))?;
             colliders.push(Collider {
                 body: id,
                 index_in_body: k as u32,
@@ -352,12 +372,16 @@ impl MechanicsModel {
                 offset: *offset,
                 group: d.shape_groups.get(k).copied().flatten().unwrap_or(d.group),
                 shape,
+                shape2d,
                 local_pose: offset * inner,
             });
         }
         let (mass, inertia) = match (d.kind, &d.mass) {
             (BodyKind::Dynamic, None) => return Err(invalid("a dynamic body needs a mass or a density".into())),
             (BodyKind::Dynamic, Some(MassSpec::Explicit { mass, inertia })) => (*mass, *inertia),
+            (BodyKind::Dynamic, Some(MassSpec::Density(rho))) if planar == Some(true) => {
+                crate::planar::mass_from_density(&colliders, *rho).map_err(invalid)?
+            }
             (BodyKind::Dynamic, Some(MassSpec::Density(rho))) => {
                 mass_from_density(&colliders, *rho).map_err(invalid)?
             }
@@ -403,6 +427,10 @@ impl MechanicsModel {
                 return Err(MechanicsError::NonFiniteUserValue { t: 0.0, what: "prescribed motion", body: id });
             }
         }
+        if planar == Some(true) {
+            crate::planar::check_body(&state, d.kind, &inertia).map_err(invalid)?;
+        }
+        self.planar = planar;
         self.names.insert(d.name.clone(), id);
         self.bodies.push(RigidBody {
             lifetime: d.lifetime,

@@ -47,6 +47,12 @@ fn shape_key(d: &ShapeDesc) -> Vec<u64> {
             k.extend(indices.iter().flatten().map(|&i| u64::from(i)));
         }
         ShapeDesc::HalfSpace { normal } => bits(&mut k, &[6.0, normal.x, normal.y, normal.z]),
+        ShapeDesc::Disk { radius } => bits(&mut k, &[10.0, *radius]),
+        ShapeDesc::Box2d { half_extents } => bits(&mut k, &[11.0, half_extents.x, half_extents.y]),
+        ShapeDesc::ConvexPolygon { points } => {
+            bits(&mut k, &[12.0]);
+            points.iter().for_each(|p| bits(&mut k, p.as_slice()));
+        }
         ShapeDesc::HeightField { heights, size } => {
             bits(&mut k, &[7.0, heights.nrows() as f64, size.x, size.y]);
             bits(&mut k, heights.as_slice());

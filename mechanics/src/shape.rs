@@ -2,6 +2,12 @@
 //!
 //! A new shape is one [`ShapeDesc`] variant plus its arm in [`ShapeDesc::build`] (and in
 //! [`ShapeDesc::validate`] and [`ShapeDesc::static_only`] if it has parameters or cannot move).
+//!
+//! The planar shapes ([`ShapeDesc::Disk`], [`ShapeDesc::Box2d`], [`ShapeDesc::ConvexPolygon`],
+//! Siconos `Disk`, `Box2d`, `ConvexHull2d`) live in the plane `z = 0` of a 2D scene
+//! ([`crate::planar`]): their contacts come from parry2d-f64 ([`ShapeDesc::build_2d`]), and
+//! [`ShapeDesc::build`] gives a prism of half depth [`ShapeDesc::planar_radius`] around the
+//! plane for what only needs a 3D outline (the 3D view, the broad phase's cells).
 
 use crate::convert::to_pv;
 use nalgebra::{DMatrix, Isometry3, UnitQuaternion, Vector2, Vector3};
@@ -61,6 +67,22 @@ pub enum ShapeDesc {
         /// Outward normal (normalised on build).
         normal: Vector3<f64>,
     },
+    /// Disk of the given radius in the plane `z = 0` centred at the origin (planar scenes).
+    Disk {
+        /// Radius.
+        radius: f64,
+    },
+    /// Rectangle `[−a, a] × [−b, b]` in the plane `z = 0` (planar scenes; Siconos `Box2d`
+    /// takes the full sides `(2a, 2b)`).
+    Box2d {
+        /// Half sides `(a, b)`.
+        half_extents: Vector2<f64>,
+    },
+    /// Convex hull of points of the plane `z = 0` (planar scenes; Siconos `ConvexHull2d`).
+    ConvexPolygon {
+        /// The points `(x, y)` (at least 3, not collinear).
+        points: Vec<Vector2<f64>>,
+    },
     /// Height field `z = h(x, y)` over `[−Lx/2, Lx/2] × [−Ly/2, Ly/2]` (static or kinematic only):
     /// `heights[(i, j)]` is the height at `x_i = −Lx/2 + i·Lx/(nx−1)`, `y_j = −Ly/2 + j·Ly/(ny−1)`.
     HeightField {
@@ -84,6 +106,9 @@ impl ShapeDesc {
             ShapeDesc::TriMesh { .. } => "triangle mesh",
             ShapeDesc::HalfSpace { .. } => "half-space",
             ShapeDesc::HeightField { .. } => "height field",
+            ShapeDesc::Disk { .. } => "disk",
+            ShapeDesc::Box2d { .. } => "2D box",
+            ShapeDesc::ConvexPolygon { .. } => "convex polygon",
         }
     }
 
@@ -100,12 +125,50 @@ impl ShapeDesc {
             ShapeDesc::TriMesh { .. } => "Mesh",
             ShapeDesc::HalfSpace { .. } => "HalfSpace",
             ShapeDesc::HeightField { .. } => "HeightMap",
+            ShapeDesc::Disk { .. } => "Disk",
+            ShapeDesc::Box2d { .. } => "Box2d",
+            ShapeDesc::ConvexPolygon { .. } => "Convex",
         }
     }
 
     /// `true` for shapes without finite mass properties (only static or kinematic bodies).
     pub fn static_only(&self) -> bool {
         matches!(self, ShapeDesc::TriMesh { .. } | ShapeDesc::HalfSpace { .. } | ShapeDesc::HeightField { .. })
+    }
+
+    /// `true` for the shapes of the plane `z = 0` (2D scenes).
+    pub fn is_planar(&self) -> bool {
+        matches!(self, ShapeDesc::Disk { .. } | ShapeDesc::Box2d { .. } | ShapeDesc::ConvexPolygon { .. })
+    }
+
+    /// Distance from the origin to the farthest point of a planar shape (0 for 3D shapes): the
+    /// half depth of its 3D prism.
+    pub fn planar_radius(&self) -> f64 {
+        match self {
+            ShapeDesc::Disk { radius } => *radius,
+            ShapeDesc::Box2d { half_extents } => half_extents.norm(),
+            ShapeDesc::ConvexPolygon { points } => points.iter().map(|p| p.norm()).fold(0.0, f64::max),
+            _ => 0.0,
+        }
+    }
+
+    /// The parry2d shape of a planar shape (`None` for 3D shapes); parameters checked.
+    pub fn build_2d(&self) -> Result<Option<parry2d_f64::shape::SharedShape>, String> {
+        use parry2d_f64::math::Vector as V2;
+        use parry2d_f64::shape::SharedShape as S2;
+        if !self.is_planar() {
+            return Ok(None);
+        }
+        self.validate()?;
+        Ok(Some(match self {
+            ShapeDesc::Disk { radius } => S2::ball(*radius),
+            ShapeDesc::Box2d { half_extents: h } => S2::cuboid(h.x, h.y),
+            ShapeDesc::ConvexPolygon { points } => {
+                let pts: Vec<V2> = points.iter().map(|p| V2::new(p.x, p.y)).collect();
+                S2::convex_hull(&pts).ok_or("the points have no 2D convex hull (collinear?)")?
+            }
+            _ => unreachable!("planar shapes only"),
+        }))
     }
 
     /// Checks the parameters (positive finite sizes, indices in range); the reason otherwise.
@@ -156,6 +219,15 @@ impl ShapeDesc {
                 finite("normal", normal.as_slice())?;
                 pos("normal length", normal.norm())
             }
+            ShapeDesc::Disk { radius } => pos("radius", *radius),
+            ShapeDesc::Box2d { half_extents } => half_extents.iter().try_for_each(|&x| pos("half side", x)),
+            ShapeDesc::ConvexPolygon { points } => {
+                points.iter().try_for_each(|p| finite("point", p.as_slice()))?;
+                if points.len() < 3 {
+                    return Err(format!("a convex polygon needs at least 3 points, got {}", points.len()));
+                }
+                Ok(())
+            }
             ShapeDesc::HeightField { heights, size } => {
                 finite("heights", heights.as_slice())?;
                 pos("size x", size.x)?;
@@ -190,6 +262,9 @@ impl ShapeDesc {
                 (s, id)
             }
             ShapeDesc::HalfSpace { normal } => (SharedShape::halfspace(to_pv(&normal.normalize())), id),
+            ShapeDesc::Disk { .. } | ShapeDesc::Box2d { .. } | ShapeDesc::ConvexPolygon { .. } => {
+                (planar_prism(self).ok_or("the points have no 2D convex hull (collinear?)")?, id)
+            }
             ShapeDesc::HeightField { heights, size } => {
                 // parry: rows advance along its z, columns along its x, heights along its y; the
                 // rotation by +90° about x maps its (x, y, z) to our (x, −z, y): parry row i is at
@@ -214,6 +289,29 @@ impl ShapeDesc {
     }
 }
 
+/// The 3D outline of a planar shape: the prism of half depth [`ShapeDesc::planar_radius`] over
+/// it (a disk as the 32-gon circumscribed to it, so the outline contains the disk).
+fn planar_prism(d: &ShapeDesc) -> Option<SharedShape> {
+    let hz = d.planar_radius();
+    let outline: Vec<Vector2<f64>> = match d {
+        ShapeDesc::Disk { radius } => {
+            let n = 32;
+            let rc = radius / (std::f64::consts::PI / n as f64).cos();
+            (0..n)
+                .map(|k| {
+                    let a = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                    Vector2::new(rc * a.cos(), rc * a.sin())
+                })
+                .collect()
+        }
+        ShapeDesc::Box2d { half_extents: h } => return Some(SharedShape::cuboid(h.x, h.y, hz)),
+        ShapeDesc::ConvexPolygon { points } => points.clone(),
+        _ => return None,
+    };
+    let pts: Vec<_> = outline.iter().flat_map(|p| [-hz, hz].map(|z| to_pv(&Vector3::new(p.x, p.y, z)))).collect();
+    SharedShape::convex_hull(&pts)
+}
+
 /// A shape fixed to a body.
 #[derive(Clone)]
 pub struct Collider {
@@ -230,6 +328,8 @@ pub struct Collider {
     /// no law do not collide.
     pub group: u32,
     pub(crate) shape: SharedShape,
+    /// The parry2d shape of a planar shape (contacts of 2D scenes).
+    pub(crate) shape2d: Option<parry2d_f64::shape::SharedShape>,
     /// Pose of parry's shape frame in the body frame: `offset · (build's fixed pose)`.
     pub(crate) local_pose: Isometry3<f64>,
 }

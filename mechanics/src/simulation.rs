@@ -24,6 +24,7 @@ mod events;
 mod gosi;
 mod joint_path;
 mod order;
+mod planar;
 mod rolling;
 mod rows;
 
@@ -174,6 +175,7 @@ pub struct MechanicsSimulation {
     joint_mid: Vec<(Vector3<f64>, Vector3<f64>)>,
     rolling: rolling::RollingWork,
     global: gosi::GlobalWork,
+    planar: planar::PlanarWork,
 }
 
 impl MechanicsSimulation {
@@ -232,8 +234,10 @@ impl MechanicsSimulation {
             joint_mid: Vec::new(),
             rolling: Default::default(),
             global: Default::default(),
+            planar: Default::default(),
         };
         gosi::check_global(&sim)?;
+        planar::check(&sim)?;
         sim.project_initial_velocities()?;
         Ok(sim)
     }
@@ -383,6 +387,8 @@ impl MechanicsSimulation {
                 let solver = solver.clone();
                 solver_report = Some(self.solve_global(&solver)?);
             }
+        } else if self.model.is_planar() {
+            solver_report = self.solve_planar()?;
         } else if self.model.has_rolling() {
             solver_report = self.solve_rolling()?;
         } else if !self.model.joints().is_empty() {

@@ -17,6 +17,17 @@ same scene, GIL released)::
 
 Orientations are quaternions ``(w, x, y, z)``, scalar first as in Siconos; angular velocities are
 in the body frame. Errors are ``saltus.ModelError`` (bad scene) and ``saltus.SimulationError``.
+
+2D scenes (Siconos ``RigidBody2dDS``): a scene with gravity ``(gx, gy)`` (or with a :func:`Disk`,
+:func:`Box2d` or :func:`ConvexPolygon`; a scene is 2D or 3D as a whole, as in Siconos) takes
+``translation=(x, y)``, ``orientation=θ`` (or ``[θ]``), ``velocity=(vx, vy, ω)`` and a scalar
+``inertia``; each contact has 2 unknowns (normal, tangent), the run's columns are ``NAME.x``,
+``NAME.y``, ``NAME.theta``, ``NAME.vx``, ``NAME.vy``, ``NAME.omega``::
+
+    scene = sm.Scene(gravity=(0, -9.81), margin=0.01)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.5, mu=0.3)
+    scene.add_object("ground", [sm.Box2d(10, 0.5)], translation=(0, -0.5))
+    scene.add_object("disk", [sm.Disk(0.5)], translation=(0, 3), mass=1, inertia=0.125)
 """
 
 from __future__ import annotations
@@ -40,6 +51,9 @@ __all__ = [
     "HeightMap",
     "read_mesh",
     "Plane",
+    "Disk",
+    "Box2d",
+    "ConvexPolygon",
     "Contactor",
     "Scene",
     "MechanicsSimulation",
@@ -127,6 +141,42 @@ def Plane(normal: Sequence[float] = (0.0, 0.0, 1.0)) -> _Shape:
     return _Shape("plane", tuple(float(x) for x in normal))
 
 
+def Disk(radius: float) -> _Shape:
+    """2D scenes: disk of radius ``radius`` centred at the body origin (Siconos ``Disk``)."""
+    return _Shape("disk", (float(radius),))
+
+
+def Box2d(hx: float, hy: float) -> _Shape:
+    """2D scenes: rectangle ``[-hx, hx] × [-hy, hy]`` (half sides; Siconos ``Box2d`` takes the full
+    sides)."""
+    return _Shape("box2d", (float(hx), float(hy)))
+
+
+def ConvexPolygon(points) -> _Shape:
+    """2D scenes: convex hull of ``points`` (``k × 2``, at least 3 not collinear; Siconos
+    ``ConvexHull2d``)."""
+    p = np.asarray(points, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 2:
+        raise ModelError(f"invalid convex polygon: points must be k × 2, got shape {p.shape}")
+    return _Shape("convex_polygon", tuple(p.ravel().tolist()))
+
+
+_PLANAR_KINDS = ("disk", "box2d", "convex_polygon")
+
+
+def _planar_pose(what: str, translation, orientation):
+    """``(x, y), θ`` → the 3D position ``(x, y, 0)`` and quaternion ``(cos θ/2, 0, 0, sin θ/2)``."""
+    t = [float(x) for x in np.asarray(translation, dtype=float).ravel()]
+    if len(t) == 3 and t[2] == 0.0:  # (x, y, 0): a point of the plane
+        t = t[:2]
+    th = np.asarray(orientation if orientation is not None else 0.0, dtype=float).ravel()
+    if len(t) != 2 or len(th) != 1:
+        raise ModelError(f"invalid {what}: a 2D pose is translation (x, y) and orientation θ, "
+                         f"got {len(t)} and {len(th)} numbers")
+    a = 0.5 * float(th[0])
+    return t + [0.0], [float(np.cos(a)), 0.0, 0.0, float(np.sin(a))]
+
+
 @dataclass
 class Contactor:
     """A shape (an object or the name of a shape added to the scene) placed in the body frame."""
@@ -147,17 +197,33 @@ def _contactor(shapes: Dict[str, "_Shape"], c) -> Tuple[str, List[float], List[f
         if s not in shapes:
             raise ModelError(f"invalid contactor: no shape named `{s}`")
         s = shapes[s]
-    pose = [float(x) for x in c.relative_translation] + [float(x) for x in c.relative_orientation]
+    rt, ro = list(np.asarray(c.relative_translation, dtype=float).ravel()), c.relative_orientation
     group = None if c.collision_group is None else int(c.collision_group)
     if group is not None and group < 0:
         raise ModelError(f"invalid contactor: collision_group must be >= 0, got {group}")
+    if s.kind in _PLANAR_KINDS and (len(rt) == 2 or np.size(ro) == 1):
+        # a 2D contactor: (x, y) and θ (the defaults (0, 0, 0) and the identity are 3D)
+        x, q = _planar_pose("contactor", rt[:2], ro if np.size(ro) == 1 else 0.0)
+        return (s.kind, list(s.params), x + q, group)
+    pose = [float(x) for x in rt] + [float(x) for x in ro]
     return (s.kind, list(s.params), pose, group)
 
 
 def _add_object(core, shapes, name, contactors, translation, orientation, velocity, mass, inertia, density,
-                collision_group, time_of_birth, time_of_death) -> int:
-    """``Scene.add_object`` and ``MechanicsSimulation.add_object``: the core's ``add_body``."""
+                collision_group, time_of_birth, time_of_death, planar=False) -> int:
+    """``Scene.add_object`` and ``MechanicsSimulation.add_object``: the core's ``add_body``; a 2D
+    body (``planar``) takes ``(x, y)``, ``θ``, ``(vx, vy, ω)`` and a scalar inertia."""
     v = [float(x) for x in velocity]
+    if planar:
+        if len(v) != 3:
+            raise ModelError(f"invalid body `{name}`: a 2D velocity is (vx, vy, ω), got {len(v)} numbers")
+        translation, orientation = _planar_pose(f"body `{name}`", translation, orientation)
+        v = [v[0], v[1], 0.0, 0.0, 0.0, v[2]]
+        if inertia is not None:
+            i = np.asarray(inertia, dtype=float).ravel()
+            if len(i) != 1:
+                raise ModelError(f"invalid body `{name}`: a 2D inertia is one number, got {len(i)}")
+            inertia = [float(i[0])] * 3
     if len(v) != 6:
         raise ModelError(f"invalid body `{name}`: velocity is (vx, vy, vz, wx, wy, wz), got {len(v)} numbers")
     dynamic = mass is not None or density is not None
@@ -351,16 +417,28 @@ class Scene:
     """Bodies, shapes, contact laws, gravity and collision margin (Siconos mechanics vocabulary)."""
 
     def __init__(self, gravity: Sequence[float] = (0.0, 0.0, -9.81), margin: float = 0.04):
-        self._core = _saltus.CoreMechanicsModel([float(g) for g in gravity], float(margin))
+        g = [float(x) for x in gravity]
+        #: 2 for a 2D scene (gravity ``(gx, gy)``, or planar shapes), 3 otherwise
+        self.dimension = 2 if len(g) == 2 else 3
+        self._core = _saltus.CoreMechanicsModel(g + [0.0] if len(g) == 2 else g, float(margin))
         self._shapes: Dict[str, _Shape] = {}
+
+    def _add_shape(self, name: str, s: _Shape) -> None:
+        if s.kind in _PLANAR_KINDS:
+            self.dimension = 2
+        self._shapes[name] = s
 
     def add_primitive_shape(self, name: str, primitive: str, params: Sequence[float]) -> None:
         """Siconos's primitives with its conventions: ``Sphere (r)``, ``Box (lx, ly, lz)`` full
         lengths, ``Capsule (r, length)``, ``Cylinder (r, length)`` and ``Cone (r, length)`` along ``y``, plus
-        ``Plane (nx, ny, nz)``."""
+        ``Plane (nx, ny, nz)``; in 2D ``Disk (r)`` and ``Box2d (lx, ly)`` full lengths."""
         p = [float(x) for x in params]
         k = primitive.lower()
-        if k == "sphere" and len(p) == 1:
+        if k == "disk" and len(p) == 1:
+            s = Disk(p[0])
+        elif k == "box2d" and len(p) == 2:
+            s = Box2d(p[0] / 2, p[1] / 2)
+        elif k == "sphere" and len(p) == 1:
             s = Sphere(p[0])
         elif k == "box" and len(p) == 3:
             s = Box(p[0] / 2, p[1] / 2, p[2] / 2)
@@ -370,11 +448,12 @@ class Scene:
             s = Plane(p)
         else:
             raise ModelError(f"invalid shape `{name}`: unknown primitive {primitive} with {len(p)} parameters")
-        self._shapes[name] = s
+        self._add_shape(name, s)
 
     def add_convex_shape(self, name: str, points) -> None:
-        """A named convex hull of ``points`` (``k × 3``)."""
-        self._shapes[name] = ConvexHull(points)
+        """A named convex hull of ``points`` (``k × 3``; ``k × 2``: a 2D convex polygon)."""
+        p = np.asarray(points, dtype=float)
+        self._add_shape(name, ConvexPolygon(p) if p.ndim == 2 and p.shape[1] == 2 else ConvexHull(p))
 
     def add_mesh_shape(self, name: str, vertices, triangles) -> None:
         """A named triangle mesh (static or kinematic bodies only; see :func:`read_mesh`)."""
@@ -430,9 +509,17 @@ class Scene:
         ωy, ωz)`` (ω in the body frame). ``time_of_birth`` / ``time_of_death`` (Siconos
         ``add_object(..., time_of_birth=...)``): the body exists from one to the other; before, it
         waits at its initial state, after, it stays where it was, and in neither does it move or
-        collide (as Siconos, a step ``[t, t + h]`` includes it when ``birth ≤ t + h < death``)."""
+        collide (as Siconos, a step ``[t, t + h]`` includes it when ``birth ≤ t + h < death``).
+        In a 2D scene: ``translation=(x, y)``, ``orientation=θ``, ``velocity=(vx, vy, ω)`` (default
+        at rest), ``inertia`` one number."""
+        planar = self.dimension == 2
+        if planar:
+            if orientation is _IDENTITY:
+                orientation = 0.0
+            if tuple(velocity) == (0.0,) * 6:
+                velocity = (0.0, 0.0, 0.0)
         return _add_object(self._core, self._shapes, name, shapes, translation, orientation, velocity, mass, inertia,
-                           density, collision_group, time_of_birth, time_of_death)
+                           density, collision_group, time_of_birth, time_of_death, planar)
 
     def add_joint(
         self,

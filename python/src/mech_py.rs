@@ -74,7 +74,8 @@ fn pose(what: &str, p: &[f64]) -> PyResult<Isometry3<f64>> {
 /// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`), `mesh (k, the 3k
 /// vertex coordinates, the 3m vertex indices)` (a triangle mesh: static or kinematic bodies),
 /// `heightmap (nx, ny, Lx, Ly, the nx·ny heights row by row)` (a height field `z = h(x, y)`:
-/// static or kinematic bodies).
+/// static or kinematic bodies); the planar shapes of 2D scenes `disk (r)`, `box2d (a, b)` half
+/// sides, `convex_polygon` (flat `(x, y)` points).
 fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
     let n = |k: usize| {
         if p.len() == k {
@@ -110,6 +111,20 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
             }
             ShapeDesc::ConvexHull { points: p.chunks(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect() }
         }
+        "disk" => {
+            n(1)?;
+            ShapeDesc::Disk { radius: p[0] }
+        }
+        "box2d" => {
+            n(2)?;
+            ShapeDesc::Box2d { half_extents: Vector2::new(p[0], p[1]) }
+        }
+        "convex_polygon" => {
+            if !p.len().is_multiple_of(2) {
+                return Err(model_err("convex_polygon shape", "points must be given as (x, y) pairs"));
+            }
+            ShapeDesc::ConvexPolygon { points: p.chunks(2).map(|c| Vector2::new(c[0], c[1])).collect() }
+        }
         "plane" => {
             n(3)?;
             ShapeDesc::HalfSpace { normal: Vector3::new(p[0], p[1], p[2]) }
@@ -143,7 +158,8 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
             return Err(model_err(
                 "shape",
                 format!(
-                    "unknown kind `{kind}` (sphere, box, capsule, cylinder, cone, convex_hull, plane, mesh, heightmap)"
+                    "unknown kind `{kind}` (sphere, box, capsule, cylinder, cone, convex_hull, plane, mesh, heightmap; \
+                     2D: disk, box2d, convex_polygon)"
                 ),
             ))
         }

@@ -418,8 +418,11 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
             io.add_mesh_from_file("m", "m.ply")
         with pytest.raises(NotImplementedError, match="OpenCascade"):
             io.add_shape_data_from_file("m", "m.step")
-        with pytest.raises(NotImplementedError, match="Disk"):
-            io.add_primitive_shape("c", "Disk", (1,))
+        with pytest.raises(NotImplementedError, match="Capsule2d"):
+            io.add_primitive_shape("c", "Capsule2d", (1,))
+        io.add_primitive_shape("s", "Sphere", (1,))
+        with pytest.raises(ValueError, match="mix 2D and 3D"):  # as Siconos
+            io.add_primitive_shape("d", "Disk", (1,))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
         with pytest.raises(NotImplementedError, match="user interaction manager"):
             io.run(T=0.01, interaction_manager=object())

@@ -110,6 +110,12 @@ pub(super) fn check_global(sim: &MechanicsSimulation) -> Result<()> {
                      global generic-mechanical solver: use the local formulation",
         });
     }
+    if sim.model.is_planar() {
+        return Err(MechanicsError::Unsupported {
+            feature: "the global formulation (MoreauJeanGOSI + GlobalFrictionContact)",
+            reason: "not yet available in 2D scenes: use the local formulation",
+        });
+    }
     if sim.model.has_rolling() {
         return Err(MechanicsError::Unsupported {
             feature: "the global formulation (MoreauJeanGOSI + GlobalFrictionContact)",

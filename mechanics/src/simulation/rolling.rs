@@ -35,7 +35,7 @@ pub(crate) struct RollingWork {
 }
 
 /// Tolerance and sweep cap of the scene's FC3D solver, used for the rolling NSGS.
-fn iter_options(s: &FcSolver) -> IterOptions {
+pub(super) fn iter_options(s: &FcSolver) -> IterOptions {
     let max_iter = match s {
         FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) | FcSolver::Nsgs2d(o) => o.iter.max_iter,
         FcSolver::Prox(o) => o.iter.max_iter,

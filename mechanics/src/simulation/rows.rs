@@ -60,13 +60,14 @@ impl MechanicsSimulation {
         let h = self.h;
         let (gamma, delta) = (self.opts.gamma, self.opts.activation_tol * self.model.margin);
         let (bodies, work, warm) = (&self.model.bodies, &self.work, &self.warm);
+        let is_planar = self.model.is_planar();
         let mut out = Vec::new();
         let done: Result<(), Infallible> =
             crate::par::extend_by_chunks_mut(&mut self.contacts, &mut out, |first, chunk, out| {
                 for (i, c) in chunk.iter_mut().enumerate() {
                     c.impulse = Vector3::zeros();
                     c.active = false;
-                    let frame = contact_frame(&c.normal);
+                    let frame = if is_planar { crate::planar::planar_frame(&c.normal) } else { contact_frame(&c.normal) };
                     let ids = [c.body1, c.body2];
                     let pts = [c.point1, c.point2];
                     let mut jac = [SideJacobian { ht: Matrix3::zeros(), hr: Matrix3::zeros() }; 2];

@@ -56,7 +56,7 @@ fn triangles(d: &ShapeDesc, c: &crate::Collider, extent: f64) -> Option<(Vec<f64
     let flat = |v: Vec<Vector3<f64>>| v.iter().flat_map(|p| [p.x, p.y, p.z]).collect::<Vec<f64>>();
     let idx = |i: Vec<[u32; 3]>| i.into_iter().flatten().collect::<Vec<u32>>();
     match d {
-        ShapeDesc::ConvexHull { .. } => {
+        ShapeDesc::ConvexHull { .. } | ShapeDesc::Disk { .. } | ShapeDesc::ConvexPolygon { .. } => {
             let (v, i) = c.shape().as_convex_polyhedron()?.to_trimesh();
             Some((v.iter().flat_map(|p| [p.x, p.y, p.z]).collect(), idx(i)))
         }
@@ -119,6 +119,10 @@ impl Recording {
             match d {
                 ShapeDesc::Sphere { radius } => write!(s, "{{\"k\":\"sphere\",\"r\":{}}}", num(*radius)),
                 ShapeDesc::Cuboid { half_extents: h } => write!(s, "{{\"k\":\"box\",\"h\":{}}}", nums(h.as_slice())),
+                ShapeDesc::Box2d { half_extents: h } => {
+                    let hz = d.planar_radius();
+                    write!(s, "{{\"k\":\"box\",\"h\":{}}}", nums(&[h.x, h.y, hz]))
+                }
                 ShapeDesc::Capsule { half_height, radius } => {
                     write!(s, "{{\"k\":\"capsule\",\"r\":{},\"hh\":{}}}", num(*radius), num(*half_height))
                 }

@@ -221,6 +221,25 @@ def solver_options_update_internal(options, index: int, solver_id: int):
     return internal
 
 
+# Siconos 4.4's default internal (one-contact) solver of the NSGS solvers that have one
+_DEFAULT_INTERNAL = {500: 565}  # FRICTION_3D_NSGS -> FRICTION_3D_ONECONTACT_NSN_GP_HYBRID
+
+
+def solver_options_get_internal_solver(options, index: int):
+    """Siconos ``solver_options_get_internal_solver(options, i)`` (also in ``siconos.numerics``):
+    the ``i``-th internal solver of ``options`` (Siconos 4.4's default one for NSGS, created on
+    first use), to tune its ``iparam``/``dparam``. As with
+    :func:`solver_options_update_internal`, Saltus's NSGS keeps its own one-contact solver (in 2D
+    the exact solution): its parameters are recorded, not used."""
+    index = int(index)
+    if 0 <= index < len(options.internalSolvers) and options.internalSolvers[index] is not None:
+        return options.internalSolvers[index]
+    if index != 0 or options.solverId not in _DEFAULT_INTERNAL:
+        raise IndexError(f"solver_options_get_internal_solver: solver {options.solverId} has no internal "
+                         f"solver {index}")
+    return solver_options_update_internal(options, 0, _DEFAULT_INTERNAL[options.solverId])
+
+
 def getMatrix(m) -> np.ndarray:
     """The numpy array of a ``SimpleMatrix`` (or of anything array-like)."""
     return np.asarray(m, dtype=np.float64)

@@ -79,6 +79,13 @@ def solver_options_create(solver_id: int) -> SolverOptions:
     return SolverOptions(solver_id)
 
 
+def solver_options_get_internal_solver(options: SolverOptions, index: int) -> SolverOptions:
+    """Siconos ``solver_options_get_internal_solver``: see ``siconos.kernel``'s."""
+    from .kernel import solver_options_get_internal_solver as get
+
+    return get(options, index)
+
+
 def solver_options_update_internal(options: SolverOptions, index: int, solver_id: int) -> SolverOptions:
     """Siconos ``solver_options_update_internal``: see ``siconos.kernel``'s."""
     from .kernel import solver_options_update_internal as update

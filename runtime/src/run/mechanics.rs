@@ -19,6 +19,9 @@
 //! step's linear interpolant (before any reset; the quaternion interpolated componentwise), its
 //! other columns the state at the end of the step (as the rows of a kernel model's events).
 //!
+//! In a 2D scene (`saltus_mechanics::planar`) the body columns are `NAME.x NAME.y NAME.theta
+//! NAME.vx NAME.vy NAME.omega` (`theta` in `(−π, π]`), and the contacts' `z` components are 0.
+//!
 //! Contact columns ([`contact_header`]), one row per contact closer than the margin at the start
 //! of the step ending at `t`: `t, body1, body2` (body indices in the model's order, from 0),
 //! `x1 y1 z1`, `x2 y2 z2` (the contact points on body 1 and body 2, world frame), `nx ny nz`
@@ -33,18 +36,23 @@ use crate::step_time::StepClock;
 use crate::xml::convert_mech::MechanicsBuilt;
 use saltus_kernel::{EventMonitor, KernelError, UserEvent, UserEventHit};
 use saltus_mechanics::body::BodyKind;
+use saltus_mechanics::planar::planar_frame;
 use saltus_mechanics::relation::contact_frame;
 use saltus_mechanics::{MechanicsModel, MechanicsSimulation, MechanicsStepReport};
 
 /// Per-body column suffixes.
 pub const BODY_COLUMNS: [&str; 13] = ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
 
+/// Per-body column suffixes of a 2D scene.
+pub const BODY_COLUMNS_2D: [&str; 6] = ["x", "y", "theta", "vx", "vy", "omega"];
+
 /// Column names of the body file: `t`, then [`BODY_COLUMNS`] for every moving body, then
 /// `NAME.violation` for every joint, then the stop and friction columns.
 pub fn header(model: &MechanicsModel) -> Vec<String> {
     let mut h = vec!["t".to_string()];
+    let cols: &[&str] = if model.is_planar() { &BODY_COLUMNS_2D } else { &BODY_COLUMNS };
     for b in model.bodies.iter().filter(|b| b.kind != BodyKind::Static) {
-        h.extend(BODY_COLUMNS.iter().map(|c| format!("{}.{c}", b.name)));
+        h.extend(cols.iter().map(|c| format!("{}.{c}", b.name)));
     }
     h.extend(model.joints().iter().map(|j| format!("{}.violation", j.name)));
     let mut count = vec![[0usize; 2]; model.joints().len()];
@@ -95,8 +103,13 @@ pub fn row(sim: &MechanicsSimulation, t: f64, out: &mut Vec<f64>) {
     let model = &sim.model;
     out.clear();
     out.push(t);
+    let planar = model.is_planar();
     for b in model.bodies.iter().filter(|b| b.kind != BodyKind::Static) {
         let s = &b.state;
+        if planar {
+            out.extend_from_slice(&saltus_mechanics::planar::planar_coordinates(s));
+            continue;
+        }
         let q = s.orientation.quaternion();
         out.extend_from_slice(s.position.as_slice());
         out.extend_from_slice(&[q.w, q.i, q.j, q.k]);
@@ -124,6 +137,7 @@ fn contact_rows(
     sink: &mut dyn RowSink,
     r: &mut Vec<f64>,
 ) -> Result<(), TargetError> {
+    let planar = sim.model.is_planar();
     for c in sim.contacts() {
         r.clear();
         r.extend_from_slice(&[t, f64::from(c.body1.0), f64::from(c.body2.0)]);
@@ -132,7 +146,8 @@ fn contact_rows(
         r.extend_from_slice(c.normal.as_slice());
         r.extend_from_slice(&[c.gap, if c.active { 1.0 } else { 0.0 }]);
         r.extend_from_slice(c.impulse.as_slice());
-        r.extend_from_slice((contact_frame(&c.normal) * c.impulse).as_slice());
+        let frame = if planar { planar_frame(&c.normal) } else { contact_frame(&c.normal) };
+        r.extend_from_slice((frame * c.impulse).as_slice());
         sink.row(r)?;
     }
     Ok(())

@@ -50,7 +50,7 @@ impl MechanicsBuilt {
 }
 
 /// `n` numbers from an attribute, or the reason.
-fn numbers(text: &str, what: &str, counts: &[usize]) -> Result<Vec<f64>, String> {
+pub(super) fn numbers(text: &str, what: &str, counts: &[usize]) -> Result<Vec<f64>, String> {
     let v = parse_numbers(text).map_err(|e| format!("`{what}`: {e}"))?;
     if !counts.contains(&v.len()) {
         let want: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
@@ -79,7 +79,7 @@ fn quaternion(text: &Option<String>, what: &str) -> Result<UnitQuaternion<f64>, 
 }
 
 /// A data matrix with `cols` columns (inline rows may omit `rows`).
-fn data(m: &LoadedModel, d: &DataMatrixSpec, path: &str, cols: usize) -> Result<DMatrix<f64>, ModelError> {
+pub(super) fn data(m: &LoadedModel, d: &DataMatrixSpec, path: &str, cols: usize) -> Result<DMatrix<f64>, ModelError> {
     let spec = MatrixSpec {
         rows: d.rows,
         cols: d.cols.or(if d.file.is_none() && cols > 0 { Some(cols) } else { None }),
@@ -179,6 +179,9 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
             let heights = data(m, &s.heights, &format!("{path}/heights"), 0)?;
             ShapeDesc::HeightField { heights, size: Vector2::new(size[0], size[1]) }
         }
+        MechItem::Disk(_) | MechItem::Box2d(_) | MechItem::ConvexPolygon(_) => {
+            super::convert_mech_2d::shape(m, item, path)?
+        }
         MechItem::NewtonImpactFrictionNSL(_)
         | MechItem::NewtonImpactRollingFrictionNSL(_)
         | MechItem::RigidBody(_)
@@ -214,6 +217,7 @@ fn body(
     b: &RigidBodySpec,
     path: &str,
     shapes: &HashMap<&str, ShapeDesc>,
+    planar: bool,
 ) -> Result<BodyDesc, ModelError> {
     let m = binder.model;
     let at = |e: String| m.error_at(path, e);
@@ -221,17 +225,22 @@ fn body(
         None => BodyKindSpec::Dynamic,
         Some(k) => BodyKindSpec::parse(k).map_err(at)?,
     };
-    let position = vec3(&b.translation, "translation", Vector3::zeros()).map_err(at)?;
-    let orientation = quaternion(&b.orientation, "orientation").map_err(at)?;
-    let (v, omega) = match &b.velocity {
-        None => (Vector3::zeros(), Vector3::zeros()),
-        Some(t) => {
-            let x = numbers(t, "velocity", &[3, 6]).map_err(at)?;
-            let w = if x.len() == 6 { Vector3::new(x[3], x[4], x[5]) } else { Vector3::zeros() };
-            (Vector3::new(x[0], x[1], x[2]), w)
-        }
+    let state = if planar {
+        super::convert_mech_2d::state(b).map_err(at)?
+    } else {
+        let position = vec3(&b.translation, "translation", Vector3::zeros()).map_err(at)?;
+        let orientation = quaternion(&b.orientation, "orientation").map_err(at)?;
+        let (v, omega) = match &b.velocity {
+            None => (Vector3::zeros(), Vector3::zeros()),
+            Some(t) => {
+                let x = numbers(t, "velocity", &[3, 6]).map_err(at)?;
+                let w = if x.len() == 6 { Vector3::new(x[3], x[4], x[5]) } else { Vector3::zeros() };
+                (Vector3::new(x[0], x[1], x[2]), w)
+            }
+        };
+        BodyState { position, orientation, v, omega }
     };
-    let state = BodyState { position, orientation, v, omega };
+    let BodyState { position, orientation, v, omega } = state;
     let mut d = match kind {
         BodyKindSpec::Dynamic => BodyDesc::dynamic(&b.name),
         BodyKindSpec::Static => BodyDesc::fixed(&b.name),
@@ -288,6 +297,10 @@ fn body(
         d.boundary = Some(super::convert_mech_loads::boundary_condition(binder, bc, &bpath)?);
     }
     match (kind, b.mass, &b.inertia, b.density) {
+        (BodyKindSpec::Dynamic, Some(mass), Some(i), None) if planar => {
+            let x = numbers(i, "inertia", &[1]).map_err(at)?;
+            d = d.mass(mass, saltus_mechanics::planar::planar_inertia(x[0]));
+        }
         (BodyKindSpec::Dynamic, Some(mass), Some(i), None) => {
             let x = numbers(i, "inertia", &[3, 9]).map_err(at)?;
             let inertia = if x.len() == 3 {
@@ -319,12 +332,16 @@ fn body(
             known.sort_unstable();
             cat(format!("unknown shape `{}` (declared: {})", c.shape, known.join(", ")))
         })?;
-        let t = vec3(&c.translation, "translation", Vector3::zeros()).map_err(cat)?;
-        let r = quaternion(&c.orientation, "orientation").map_err(cat)?;
-        let at = Isometry3::from_parts(Translation3::from(t), r);
+        let offset = if planar {
+            super::convert_mech_2d::offset(c).map_err(cat)?
+        } else {
+            let t = vec3(&c.translation, "translation", Vector3::zeros()).map_err(cat)?;
+            let r = quaternion(&c.orientation, "orientation").map_err(cat)?;
+            Isometry3::from_parts(Translation3::from(t), r)
+        };
         d = match c.group {
-            Some(g) => d.shape_in_group(desc.clone(), at, g),
-            None => d.shape(desc.clone(), at),
+            Some(g) => d.shape_in_group(desc.clone(), offset, g),
+            None => d.shape(desc.clone(), offset),
         };
     }
     Ok(d)
@@ -355,9 +372,6 @@ pub fn build_mechanics_with(
     if !t0.is_finite() || !t_end.is_finite() || t_end <= t0 {
         return Err(m.error_at("Time", format!("need finite t0 < T, got t0 = {}, T = {}", plain(t0), plain(t_end))));
     }
-    let gravity =
-        vec3(&mech.gravity, "gravity", Vector3::new(0.0, 0.0, -9.81)).map_err(|e| m.error_at("Mechanics", e))?;
-    let mut model = MechanicsModel::new(gravity, mech.margin).map_err(|e| m.error_at("Mechanics", e.to_string()))?;
     let mut shapes: HashMap<&str, ShapeDesc> = HashMap::new();
     for item in &mech.items {
         if let Some((tag, name)) = item.shape_name() {
@@ -368,6 +382,16 @@ pub fn build_mechanics_with(
             }
         }
     }
+    // a scene with planar shapes (Disk, Box2d, ConvexPolygon) is 2D: poses (x y), (θ), twists
+    // (vx vy ω), inertia I, gravity (gx gy)
+    let planar = shapes.values().any(ShapeDesc::is_planar);
+    let gravity = if planar {
+        super::convert_mech_2d::gravity(&mech.gravity)
+    } else {
+        vec3(&mech.gravity, "gravity", Vector3::new(0.0, 0.0, -9.81))
+    }
+    .map_err(|e| m.error_at("Mechanics", e))?;
+    let mut model = MechanicsModel::new(gravity, mech.margin).map_err(|e| m.error_at("Mechanics", e.to_string()))?;
     let mut pairs: HashMap<(u32, u32), ()> = HashMap::new();
     for item in &mech.items {
         let (path, law, g1, g2) = match item {
@@ -394,7 +418,7 @@ pub fn build_mechanics_with(
     for item in &mech.items {
         let MechItem::RigidBody(b) = item else { continue };
         let path = format!("Mechanics/RigidBody[{}]", b.name);
-        let desc = body(&mut binder, b, &path, &shapes)?;
+        let desc = body(&mut binder, b, &path, &shapes, planar)?;
         model.add_body(desc).map_err(|e| m.error_at(&path, e.to_string()))?;
         n_bodies += 1;
     }
@@ -402,7 +426,7 @@ pub fn build_mechanics_with(
         return Err(m.error_at("Mechanics", "the scene has no <RigidBody>"));
     }
     let n_joints = super::convert_joints::add_joints(m, mech, &mut model)?;
-    let (options, h) = super::convert_mech_sim::options(m, n_joints > 0)?;
+    let (options, h) = super::convert_mech_sim::options(m, n_joints > 0, planar)?;
     let steps_f = ((t_end - t0) / h).round();
     if !(1.0..=1e12).contains(&steps_f) {
         return Err(m.error_at(

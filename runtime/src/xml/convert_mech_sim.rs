@@ -35,7 +35,7 @@ fn with_warm_start(s: &FcSolverSpec, default: bool) -> FcSolverSpec {
 /// Moreau–Jean options and the step `h` of a `<Mechanics>` model's `<Simulation>`.
 ///
 /// With joints (`has_joints`), see [`joint_options`].
-pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOptions, f64), ModelError> {
+pub(super) fn options(m: &LoadedModel, has_joints: bool, planar: bool) -> Result<(MoreauJeanOptions, f64), ModelError> {
     let mf = &m.model;
     let s = match (&mf.simulation, &mf.event_driven) {
         (Some(s), None) => s,
@@ -100,10 +100,17 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool) -> Result<(MoreauJeanOp
         ));
     };
     let fc_path = "Simulation/OneStepNSProblem/FrictionContact";
-    if fc.dim != 3 {
-        return Err(
-            m.error_at(fc_path, format!("dim = {}: contacts between rigid bodies in 3D need dim=\"3\"", fc.dim))
-        );
+    match (planar, fc.dim) {
+        (false, 3) | (true, 2) => {}
+        (false, d) => {
+            return Err(m.error_at(fc_path, format!("dim = {d}: contacts between rigid bodies in 3D need dim=\"3\"")))
+        }
+        (true, d) => {
+            return Err(m.error_at(
+                fc_path,
+                format!("dim = {d}: contacts between 2D bodies (Disk, Box2d, ConvexPolygon) need dim=\"2\""),
+            ))
+        }
     }
     if matches!(fc.storage, Some(StorageSpec::Dense)) || fc.sparse_threshold.is_some() {
         return Err(m.error_at(

@@ -60,6 +60,14 @@ fn shape(out: &mut String, name: &str, d: &ShapeDesc) {
             rows(out, "triangles", indices.iter().map(|t| t.iter().map(|&i| f64::from(i)).collect()));
             writeln!(out, "    </Mesh>")
         }
+        ShapeDesc::Disk { radius } => writeln!(out, "    <Disk name=\"{name}\" radius=\"{}\"/>", plain(*radius)),
+        ShapeDesc::Box2d { half_extents } => {
+            writeln!(out, "    <Box2d name=\"{name}\" half_extents=\"{}\"/>", list(half_extents.as_slice()))
+        }
+        ShapeDesc::ConvexPolygon { points } => {
+            let p: Vec<String> = points.iter().map(|p| list(p.as_slice())).collect();
+            writeln!(out, "    <ConvexPolygon name=\"{name}\">{}</ConvexPolygon>", p.join("  "))
+        }
         ShapeDesc::HalfSpace { normal } => writeln!(out, "    <HalfSpace name=\"{name}\" normal=\"{}\"/>", v3(normal)),
         ShapeDesc::HeightField { heights, size } => {
             let _ = writeln!(out, "    <HeightMap name=\"{name}\" size=\"{}\">", list(size.as_slice()));
@@ -95,6 +103,9 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     let m = &scene.model;
     if !m.joints().is_empty() {
         return Err("the scene has joints: only scenes without joints are written".into());
+    }
+    if m.is_planar() {
+        return Err("the scene is 2D: only 3D scenes are written".into());
     }
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(out, "<Model version=\"1.0\" title=\"{}\">", xml_escape(title));

@@ -10,6 +10,7 @@ mod convert_events;
 mod convert_fc;
 mod convert_joints;
 pub mod convert_mech;
+mod convert_mech_2d;
 pub mod convert_mech_loads;
 mod convert_mech_sim;
 pub mod convert_nullspace;

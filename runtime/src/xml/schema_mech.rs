@@ -30,6 +30,9 @@ pub enum MechItem {
     Mesh(MeshSpec),
     HalfSpace(HalfSpaceSpec),
     HeightMap(HeightMapSpec),
+    Disk(SphereSpec),
+    Box2d(BoxSpec),
+    ConvexPolygon(PointListSpec),
     NewtonImpactFrictionNSL(MechLawSpec),
     NewtonImpactRollingFrictionNSL(MechRollingLawSpec),
     RigidBody(RigidBodySpec),
@@ -50,6 +53,9 @@ impl MechItem {
             MechItem::Mesh(s) => ("Mesh", &s.name),
             MechItem::HalfSpace(s) => ("HalfSpace", &s.name),
             MechItem::HeightMap(s) => ("HeightMap", &s.name),
+            MechItem::Disk(s) => ("Disk", &s.name),
+            MechItem::Box2d(s) => ("Box2d", &s.name),
+            MechItem::ConvexPolygon(s) => ("ConvexPolygon", &s.name),
             MechItem::NewtonImpactFrictionNSL(_)
             | MechItem::NewtonImpactRollingFrictionNSL(_)
             | MechItem::RigidBody(_)

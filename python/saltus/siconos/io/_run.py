@@ -25,6 +25,9 @@ _IGNORED = {
     "skip_last_update_input", "skip_reset_lambdas", "osns_assembly_type", "explode_computeOneStep",
     "explode_computeOneStep_in_python", "explode_computeOneStepNSProblem_in_python", "with_timer_output_at_the_end",
     "output_contact_info", "osi_explicit_Jacobians_of_relations", "vnative_options",
+    # Siconos >= 4.5: the same Newton iterations written out in Python (to time their parts), as
+    # explode_computeOneStep
+    "explode_Newton_solve",
 }
 _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, output_frequency=None,
                  solver_options=None, bullet_options=None, projection_tolerance=1e-8,
@@ -42,7 +45,6 @@ _REFUSED = {
     "exit_tolerance": "exit_tolerance",
     "output_backup": "output backups",
     "output_backup_frequency": "output backups",
-    "explode_Newton_solve": "explode_Newton_solve",
     "output_energy_work": "the energy and work output (output_energy_work)",
     "output_contact_work": "the contact work output (output_contact_work)",
     "activate_with_negative_relative_velocity": "activation at the velocity level (MoreauJeanOSI"
@@ -247,8 +249,10 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
     velocity)}``), else from the file's last output (Siconos's cold restart), else from their
     input."""
     data = io._data
+    planar = int(io._out.attrs.get("dimension", 3)) == 2
     # a set_external_forces callback replaces the default gravity, as in Siconos
-    scene = _sm.Scene(gravity=(0.0, 0.0, 0.0 if forces is not None else -gravity), margin=margin)
+    g = 0.0 if forces is not None else -gravity
+    scene = _sm.Scene(gravity=(0.0, g) if planar else (0.0, 0.0, g), margin=margin)
     ref = data["ref"]
     for name, d in ref.items():
         if d.attrs["type"] == "primitive":
@@ -293,6 +297,8 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
         laws[(g1, g2)] = laws[(g2, g1)] = mu
     ids, groups, statics, lifetimes = [], [], [], []
     restart = _last_states(data) if states is None else states
+    if planar and states is None:  # the output's 3D rows of a 2D scene: (x, y), θ, (vx, vy, ω)
+        restart = {i: (x[:2], (2.0 * math.atan2(q[3], q[0]),), (v[0], v[1], v[5])) for i, (x, q, v) in restart.items()}
     names = []
     # Siconos's groups may be negative (a contactor that never collides: no law is inserted for
     # a negative group); Saltus's are not: they all go to one group beyond every law's
@@ -521,6 +527,11 @@ class _Recorder:
         return rows
 
 
+def _planar(io) -> bool:
+    """A 2D scene (Siconos's ``dimension`` attribute, inferred from its shapes)."""
+    return int(io._out.attrs.get("dimension", 3)) == 2
+
+
 def _global_solver(io, so) -> str:
     """The Saltus global solver of ``MoreauJeanGOSI``'s ``solver_options`` (a
     ``SICONOS_GLOBAL_FRICTION_3D_*`` id); refuses the scenes Saltus's global formulation does not
@@ -551,6 +562,14 @@ def run(io, kw: Dict) -> None:
     if margin is None:
         margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
     is_global = bool(args.pop("global", False))
+    if is_global and _planar(io):
+        # Saltus's global formulation is 3D only; the condensed global problem of a step is its
+        # local problem (mechanics/tests/gosi.rs: the same twists to 1e-8), so a 2D
+        # MoreauJeanGOSI scene runs with the local formulation and the given tolerance
+        is_global = False
+        so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_2D_NSGS)
+        args["solver_options"] = sn.SolverOptions(sn.SICONOS_FRICTION_2D_NSGS)
+        args["solver_options"].iparam[0], args["solver_options"].dparam[0] = so.iparam[0], so.dparam[0]
     if is_global:
         # MoreauJeanGOSI: Siconos's runner builds GlobalFrictionContact(3) (GFC3D_NSGS by default)
         so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_GLOBAL_FRICTION_3D_NSGS)
@@ -560,8 +579,12 @@ def run(io, kw: Dict) -> None:
         global_solver = None
     # ROLLING_FRICTION_3D_NSGS: the scenes with a rolling law (Saltus then solves the rolling
     # problem by NSGS whichever of these is given, with its tolerance and cap)
+    # 2D scenes: FRICTION_2D_NSGS and ROLLING_FRICTION_2D_NSGS (Siconos's 2D solvers); the 3D ids
+    # are accepted too (2d_flow.py gives FRICTION_3D_NSGS to its 2D scene): Saltus solves the
+    # 2D problem by NSGS with the given tolerance and cap
     if not is_global and so.solverId not in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_GENERIC_MECHANICAL_NSGS,
-                                             sn.SICONOS_ROLLING_FRICTION_3D_NSGS):
+                                             sn.SICONOS_ROLLING_FRICTION_3D_NSGS, sn.SICONOS_FRICTION_2D_NSGS,
+                                             sn.SICONOS_ROLLING_FRICTION_2D_NSGS):
         from saltus.siconos._solvers import NAME_OF
 
         raise_unsupported(f"MechanicsHdf5Runner.run with the solver {NAME_OF.get(so.solverId, so.solverId)}",

@@ -55,7 +55,24 @@ from saltus.siconos._unsupported import module_getattr, raise_unsupported
 from saltus.siconos.mechanics.collision.tools import Contactor, quaternion_get
 
 G = 9.80665  # scipy.constants.g, Siconos's gravity
-_PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule", "Cone")
+_PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule", "Cone", "Disk", "Box2d")
+_PRIMITIVES_2D = ("Disk", "Box2d")
+
+
+def _polygon(points):
+    """Area, centroid and polar moment ``∫ |r − c|² dA`` about the centroid of the convex hull
+    of 2D ``points`` (the shoelace formulas on the hull's vertices, counter-clockwise)."""
+    from scipy.spatial import ConvexHull as _Hull
+
+    pts = np.asarray(points, dtype=float)
+    v = pts[_Hull(pts).vertices]  # counter-clockwise in 2D
+    w = np.roll(v, -1, axis=0)
+    cross = v[:, 0] * w[:, 1] - w[:, 0] * v[:, 1]
+    area = 0.5 * cross.sum()
+    c = ((v + w) * cross[:, None]).sum(axis=0) / (6.0 * area)
+    # about the origin: ∫ x² + y² dA = Σ cross (x_i² + x_i x_j + x_j² + y_i² + y_i y_j + y_j²) / 12
+    j0 = (cross * ((v * v).sum(axis=1) + (v * w).sum(axis=1) + (w * w).sum(axis=1))).sum() / 12.0
+    return float(area), c, float(j0 - area * (c @ c))
 
 
 def phi(q0, q1, q2, q3):
@@ -86,8 +103,16 @@ def _h5py():
 
 
 def _inertia(shape_kind: str, params, mass: float) -> np.ndarray:
-    """Principal moments of a contactor's shape for ``mass`` (Bullet's conventions)."""
+    """Principal moments of a contactor's shape for ``mass`` (Bullet's conventions); in 2D the
+    moment about the centre of the disk, rectangle or polygon (one number)."""
     p = [float(x) for x in params] if shape_kind in _PRIMITIVES else []
+    if shape_kind == "Disk":
+        return np.array([0.5 * mass * p[0] ** 2])
+    if shape_kind == "Box2d":
+        return np.array([mass * (p[0] ** 2 + p[1] ** 2) / 12.0])
+    if shape_kind == "convex" and np.shape(params)[1] == 2:
+        area, _, j = _polygon(params)
+        return np.array([mass * j / area])
     if shape_kind == "Sphere":
         return np.full(3, 0.4 * mass * p[0] ** 2)
     if shape_kind == "Cylinder":  # axis y, (radius, length)
@@ -139,11 +164,19 @@ class MechanicsHdf5Runner:
         self._data = self._out.require_group("data")
         for g in ("ref", "input", "nslaws", "joints"):
             self._data.require_group(g)
-        if self._out.attrs.get("dimension", 3) != 3:
-            raise_unsupported("2D mechanics scenes (dimension 2)")
         if self._mode in ("w", "w-", "x"):
             self._out.attrs["dimension"] = 3
+        # Siconos infers the dimension from the shapes (Disk, Box2d, 2D convex points: 2)
+        self._dimension = int(self._out.attrs.get("dimension", 3))
         return self
+
+    def _set_dimension(self, planar: bool) -> None:
+        # Siconos refuses a 3D shape after a 2D one; a 2D shape after 3D ones is refused too
+        # (Siconos would then run a 2D scene with 3D shapes)
+        if planar != (self._dimension == 2) and len(self._data["ref"]) > 0:
+            raise ValueError("It is not yet possible to mix 2D and 3D primitives shapes")
+        self._dimension = 2 if planar else 3
+        self._out.attrs["dimension"] = self._dimension
 
     def __exit__(self, type_, value, traceback):
         self._out.close()
@@ -153,7 +186,7 @@ class MechanicsHdf5Runner:
             print("[io.mechanics]", *args, **kwargs)
 
     def dimension(self) -> int:
-        return 3
+        return self._dimension
 
     def shapes(self):
         return self._data["ref"]
@@ -188,6 +221,7 @@ class MechanicsHdf5Runner:
         ``Capsule``: radius and length along ``y``)."""
         if primitive not in _PRIMITIVES:
             raise_unsupported(f"add_primitive_shape(..., '{primitive}', ...)", f"Saltus has {', '.join(_PRIMITIVES)}")
+        self._set_dimension(primitive in _PRIMITIVES_2D)
         ref = self._data["ref"]
         if name not in ref:
             d = ref.create_dataset(name, data=np.asarray([params], dtype=float))
@@ -195,10 +229,11 @@ class MechanicsHdf5Runner:
             self._margins(d, insideMargin, outsideMargin)
 
     def add_convex_shape(self, name, points, insideMargin=None, outsideMargin=None):
-        """A named convex hull of ``points`` (k × 3, in the body frame)."""
+        """A named convex hull of ``points`` (k × 3, in the body frame; k × 2: a 2D scene's polygon)."""
         pts = np.asarray(points, dtype=float)
-        if pts.ndim != 2 or pts.shape[1] != 3:
-            raise_unsupported("add_convex_shape with 2D points (2D scenes)")
+        if pts.ndim != 2 or pts.shape[1] not in (2, 3):
+            raise ValueError(f"add_convex_shape: points must be k × 3 (or k × 2 in 2D), got {pts.shape}")
+        self._set_dimension(pts.shape[1] == 2)
         ref = self._data["ref"]
         if name not in ref:
             d = ref.create_dataset(name, data=pts)
@@ -275,6 +310,11 @@ class MechanicsHdf5Runner:
         inp = self._data["input"]
         if name in inp:
             return inp[name]
+        if self._dimension == 2:  # Siconos's 2D attributes: (x, y), [θ], (vx, vy, ω), I
+            orientation = [0.0] if orientation is None else list(np.ravel(orientation))
+            velocity = [0.0] * 3 if velocity is None else velocity
+            if len(translation) != 2 or len(orientation) != 1 or len(velocity) != 3:
+                raise AssertionError("a 2D object has translation (x, y), orientation [θ], velocity (vx, vy, ω)")
         dynamic = mass is not None and float(mass) > 0
         # the numbers of dynamic and static objects so far, counted once from the file (a count
         # per call read every object's attributes again: 20 s for the 402 objects of heightmap.py)
@@ -288,7 +328,8 @@ class MechanicsHdf5Runner:
         obj.attrs.update(
             type="dynamic" if dynamic else "static",
             translation=np.asarray(translation, dtype=float),
-            orientation=np.asarray(quaternion_get(orientation or (1, 0, 0, 0)), dtype=float),
+            orientation=np.asarray(orientation if self._dimension == 2 else
+                                   quaternion_get(orientation or (1, 0, 0, 0)), dtype=float),
             velocity=np.asarray(velocity if velocity is not None else [0.0] * 6, dtype=float),
             center_of_mass=np.zeros(3),
             id=(ndyn + 1) if dynamic else -(nsta + 1),
@@ -310,7 +351,14 @@ class MechanicsHdf5Runner:
             d = obj.create_dataset(iname, shape=(0,), dtype=float)
             d.attrs.update(instance_name=iname, shape_name=c.shape_name, group=int(c.group), saltus_order=num,
                            translation=np.asarray(c.translation, dtype=float),
-                           orientation=np.asarray(quaternion_get(c.orientation), dtype=float))
+                           orientation=np.asarray(quaternion_get(c.orientation) if np.size(c.orientation) != 1
+                                                  else [np.cos(0.5 * float(np.ravel(c.orientation)[0])), 0, 0,
+                                                        np.sin(0.5 * float(np.ravel(c.orientation)[0]))],
+                                                  dtype=float))
+            if self._dimension == 2:  # Contactor's 3D defaults: the offset (x, y), θ about z
+                q = d.attrs["orientation"]
+                d.attrs["translation"] = np.asarray(c.translation, dtype=float).ravel()[:2]
+                d.attrs["orientation"] = np.array([2.0 * np.arctan2(q[3], q[0])])
         return obj
 
     def add_Newton_impact_friction_nsl(self, name, mu, e=0, collision_group1=0, collision_group2=0):

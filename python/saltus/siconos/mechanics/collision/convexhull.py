@@ -53,4 +53,37 @@ class ConvexHull:
 
 ConvexHull2d = unsupported("siconos.mechanics.collision.convexhull.ConvexHull2d", "2D scenes")
 
+class ConvexHull2d:
+    """Siconos ``ConvexHull2d(coordinates)`` (at least 3 points, 2D): the polygon as Siconos's
+    prism of unit thickness, so ``area()`` is its volume and ``inertia(G)`` returns
+    ``(I_zz, area)`` with ``I_zz = ∫ |r − G|² dA`` at unit density (shoelace formulas on the
+    hull's vertices; Siconos extrudes the polygon and cuts it in tetrahedra)."""
+
+    def __init__(self, coordinates):
+        pts = np.asarray(coordinates, dtype=float)
+        if len(pts) < 3:
+            raise RuntimeError("You must provide at least 3 coordinates!")
+        from saltus.siconos.io.mechanics_run import _polygon
+
+        self._coordinates = pts
+        self._area, self._c, self._jc = _polygon(pts)
+
+    def centroid(self) -> np.ndarray:
+        """Centre of area."""
+        return self._c.copy()
+
+    def barycenter(self) -> np.ndarray:
+        """Mean of the given points."""
+        return self._coordinates.mean(axis=0)
+
+    def area(self) -> float:
+        """Area of the hull."""
+        return self._area
+
+    def inertia(self, G):
+        """``(∫ |r − G|² dA, area)`` (unit density, about the point ``G``)."""
+        d = np.asarray(G, dtype=float)[:2] - self._c
+        return self._jc + self._area * float(d @ d), self._area
+
+
 __getattr__ = module_getattr("siconos.mechanics.collision.convexhull")
