@@ -17,7 +17,6 @@ mod broad_phase;
 pub mod collision;
 pub mod convert;
 pub mod error;
-#[cfg(feature = "hdf5")]
 pub mod io_hdf5;
 pub mod joints;
 pub mod mesh_file;
