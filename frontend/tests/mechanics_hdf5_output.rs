@@ -17,7 +17,7 @@ fn saltus(args: &[&std::ffi::OsStr]) -> std::process::Output {
 
 fn run_ok(model: &Path, out: &Path, extra: &[&str]) {
     let mut args: Vec<&std::ffi::OsStr> = vec!["run".as_ref(), model.as_os_str(), "-o".as_ref(), out.as_os_str()];
-    args.extend(extra.iter().map(|s| std::ffi::OsStr::new(s)));
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
     let o = saltus(&args);
     assert!(o.status.success(), "{}: {}", model.display(), String::from_utf8_lossy(&o.stderr));
 }
