@@ -42,15 +42,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy scipy pytest dask distributed pandas matplotlib h5py sympy
 
-if pkg-config --exists hdf5 2>/dev/null || [ -e /usr/include/hdf5/serial/hdf5.h ] || [ -e /usr/include/hdf5.h ]; then
-  (cd "$repo" && cargo test --workspace --all-features --locked --no-run)   # exactly .ci/run's
-  # the sample plugins (cdylib, in target/debug) that `cargo test --no-run` does not link;
-  # the frontend tests built them already (then this is a no-op)
-  plugins=$(cd "$repo" && grep -l 'cdylib' plugins/*/Cargo.toml | grep -v template | xargs awk -F'"' '/^name = /{print "-p " $2; nextfile}')
-  (cd "$repo" && cargo build --locked $plugins)
-else
-  (cd "$repo" && cargo build --workspace --locked)   # no HDF5 (feature `hdf5`): the CLI and plugins
-fi
+(cd "$repo" && cargo test --workspace --all-features --locked --no-run)   # exactly .ci/run's
+# the sample plugins (cdylib, in target/debug) that `cargo test --no-run` does not link;
+# the frontend tests built them already (then this is a no-op)
+plugins=$(cd "$repo" && grep -l 'cdylib' plugins/*/Cargo.toml | grep -v template | xargs awk -F'"' '/^name = /{print "-p " $2; nextfile}')
+(cd "$repo" && cargo build --locked $plugins)
 export SALTUS_BIN="$CARGO_TARGET_DIR/debug/saltus"
 profile="${SALTUS_PY_PROFILE:-release}"
 rm -rf "$CARGO_TARGET_DIR/wheels"

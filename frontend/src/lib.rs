@@ -9,7 +9,6 @@ pub mod mech_cmd;
 pub mod plot;
 mod plot_text;
 pub mod progress;
-#[cfg(feature = "hdf5")]
 pub mod runner_mech_hdf5;
 pub mod solve_cmd;
 pub mod view_cmd;

@@ -32,7 +32,7 @@ fn input(message: String) -> MechFailure {
 pub struct MechRunArgs {
     /// The model file.
     pub model: PathBuf,
-    /// The output (`.csv`, `.npy`, or `.hdf5`/`.h5` with the `hdf5` feature).
+    /// The output (`.csv`, `.npy`, or `.hdf5`/`.h5`: the Siconos `mechanics_hdf5` layout).
     pub out: PathBuf,
     /// `--every` (else the model's `<Output every>`, else 1).
     pub every: Option<u64>,
@@ -52,10 +52,6 @@ pub struct MechRunArgs {
 pub fn is_hdf5(out: &Path) -> bool {
     matches!(out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref(), Some("hdf5" | "h5"))
 }
-
-/// The exact command that builds `saltus` with HDF5 output.
-pub const HDF5_BUILD: &str =
-    "apt-get install -y libhdf5-dev pkg-config && cargo build --release -p saltus-frontend --features hdf5";
 
 /// `OUT.contacts.EXT` beside `OUT.EXT`.
 pub fn contacts_path(out: &Path) -> PathBuf {
@@ -91,7 +87,7 @@ pub fn run(loaded: &LoadedModel, a: &MechRunArgs, stop: StopFlags, say: impl Fn(
     let every = a.every.or(built.every).unwrap_or(1);
     let inputs = inputs::model_inputs(&a.model, &a.plugin_dirs);
     if is_hdf5(&a.out) {
-        return run_hdf5(&built, a, every, &inputs, stop, say);
+        return crate::runner_mech_hdf5::run(&built, a, every, &inputs, stop, say);
     }
     let target = Target::plan(&a.out, &inputs).map_err(|e| input(e.to_string()))?;
     let contacts = if a.contacts {
@@ -135,33 +131,6 @@ pub fn run(loaded: &LoadedModel, a: &MechRunArgs, stop: StopFlags, say: impl Fn(
             Err(MechFailure { message: e.to_string(), code: e.exit_code() })
         }
     }
-}
-
-#[cfg(not(feature = "hdf5"))]
-fn run_hdf5(
-    _: &MechanicsBuilt,
-    a: &MechRunArgs,
-    _: u64,
-    _: &[PathBuf],
-    _: StopFlags,
-    _: impl Fn(&str),
-) -> Result<(), MechFailure> {
-    Err(input(format!(
-        "`{}`: this saltus was built without HDF5 output; build it with:\n  {HDF5_BUILD}\n(or write .csv or .npy)",
-        a.out.display()
-    )))
-}
-
-#[cfg(feature = "hdf5")]
-fn run_hdf5(
-    built: &MechanicsBuilt,
-    a: &MechRunArgs,
-    every: u64,
-    inputs: &[PathBuf],
-    stop: StopFlags,
-    say: impl Fn(&str),
-) -> Result<(), MechFailure> {
-    crate::runner_mech_hdf5::run(built, a, every, inputs, stop, say)
 }
 
 /// `saltus check` on a `<Mechanics>` model: the lines to print, after building the scene (and,

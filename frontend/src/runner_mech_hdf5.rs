@@ -1,4 +1,4 @@
-//! `saltus run MODEL.xml -o OUT.hdf5` (feature `hdf5`): the Siconos `mechanics_hdf5` layout
+//! `saltus run MODEL.xml -o OUT.hdf5`: the Siconos `mechanics_hdf5` layout
 //! written by [`saltus_mechanics::io_hdf5`] as the scene sink of a [`MechRun`], driven by the
 //! runtime's one loop (signals, `--every`, `--strict` and the summary as every run), into
 //! `OUT.partial.hdf5` renamed on success.

@@ -1,5 +1,7 @@
 //! HDF5 output in the layout of Siconos `mechanics_hdf5` (what `MechanicsHdf5Runner.run` writes),
-//! so that a run loads in h5py / pandas like a Siconos one (feature `hdf5`, needs libhdf5).
+//! so that a run loads in h5py / pandas like a Siconos one. Written by `rust-hdf5` (pure Rust, no
+//! C library: every build has it), whose chunked 2-D datasets grow in place, so a run streams
+//! its rows with bounded memory.
 //!
 //! Every table is a 2-D float64 dataset under `data/`, extendable (chunked) along its rows:
 //!
@@ -58,10 +60,10 @@ use crate::relation::contact_frame;
 use crate::scene_desc::{siconos_ids, ShapeTable};
 use crate::shape::ShapeDesc;
 use crate::simulation::{MechanicsSimulation, MechanicsStepReport};
-use hdf5::types::VarLenUnicode;
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
-use ndarray::{s, ArrayView2};
-use std::path::Path;
+use rust_hdf5::types::VarLenUnicode;
+use rust_hdf5::{H5Dataset, H5File, H5Group};
+use std::path::{Path, PathBuf};
 
 /// An HDF5 output error: what was being written and the library's message.
 #[derive(Debug, thiserror::Error)]
@@ -71,12 +73,12 @@ pub struct Hdf5OutputError {
     pub what: String,
     /// The HDF5 library's error.
     #[source]
-    pub source: hdf5::Error,
+    pub source: rust_hdf5::Hdf5Error,
 }
 
 type Res<T> = std::result::Result<T, Hdf5OutputError>;
 
-fn ctx<T>(r: hdf5::Result<T>, what: impl FnOnce() -> String) -> Res<T> {
+fn ctx<T>(r: rust_hdf5::Result<T>, what: impl FnOnce() -> String) -> Res<T> {
     r.map_err(|source| Hdf5OutputError { what: what(), source })
 }
 
@@ -97,55 +99,72 @@ impl Default for Hdf5Options {
     }
 }
 
-/// One extendable 2-D float64 table.
+/// One extendable 2-D float64 table `data/<name>`: its rows not yet in the file.
 struct Table {
-    ds: hdf5::Dataset,
-    cols: usize,
-    rows: usize,
     name: &'static str,
+    cols: usize,
+    pending: Vec<f64>,
 }
 
 impl Table {
-    fn create(g: &hdf5::Group, name: &'static str, cols: usize, info: &str, o: &Hdf5Options) -> Res<Self> {
+    /// Creates the empty dataset (`0 × cols`, chunked, unlimited rows) in `g`.
+    fn create(g: &H5Group, name: &'static str, cols: usize, info: &str, o: &Hdf5Options) -> Res<Self> {
         let what = || format!("dataset data/{name}");
-        let mut b = g.new_dataset::<f64>().chunk((o.chunk_rows.max(1), cols)).shape((0.., cols));
+        let mut b =
+            g.new_dataset::<f64>().shape([0, cols]).chunk(&[o.chunk_rows.max(1), cols]).max_shape(&[None, Some(cols)]);
         if let Some(level) = o.gzip {
-            b = b.deflate(level);
+            b = b.deflate(u32::from(level));
         }
         let ds = ctx(b.create(name), what)?;
         str_attr(&ds, "info", info)?;
-        Ok(Table { ds, cols, rows: 0, name })
-    }
-    /// Appends `data.len() / cols` rows.
-    fn append(&mut self, data: &[f64]) -> Res<()> {
-        let n = data.len() / self.cols;
-        if n == 0 {
-            return Ok(());
-        }
-        let what = || format!("dataset data/{} (rows {}..)", self.name, self.rows);
-        let view = ArrayView2::from_shape((n, self.cols), data).expect("whole rows");
-        ctx(self.ds.resize((self.rows + n, self.cols)), what)?;
-        ctx(self.ds.write_slice(view, s![self.rows..self.rows + n, ..]), what)?;
-        self.rows += n;
-        Ok(())
+        Ok(Table { name, cols, pending: Vec::new() })
     }
 }
 
-fn str_attr(loc: &hdf5::Location, name: &str, value: &str) -> Res<()> {
-    let v: VarLenUnicode = value.parse().expect("no NUL in attribute text");
-    ctx(loc.new_attr::<VarLenUnicode>().shape(()).create(name).and_then(|a| a.write_scalar(&v)), || {
-        format!("attribute {name}")
-    })
+/// Attributes on a group or a dataset (the two carry them through different calls).
+trait Attrs {
+    fn str_attr(&self, name: &str, value: &str) -> rust_hdf5::Result<()>;
+    fn i64_attr(&self, name: &str, value: i64) -> rust_hdf5::Result<()>;
+    /// A float64 array attribute of shape `shape` (row-major `value`).
+    fn f64_attr(&self, name: &str, value: &[f64], shape: &[usize]) -> rust_hdf5::Result<()>;
 }
 
-fn f64_attr(loc: &hdf5::Location, name: &str, value: &[f64]) -> Res<()> {
-    ctx(loc.new_attr_builder().with_data(value).create(name), || format!("attribute {name}")).map(|_| ())
+impl Attrs for H5Group {
+    fn str_attr(&self, name: &str, value: &str) -> rust_hdf5::Result<()> {
+        self.set_attr_string(name, value)
+    }
+    fn i64_attr(&self, name: &str, value: i64) -> rust_hdf5::Result<()> {
+        self.set_attr_numeric(name, &value)
+    }
+    fn f64_attr(&self, name: &str, value: &[f64], shape: &[usize]) -> rust_hdf5::Result<()> {
+        self.set_attr_array_numeric_nd(name, value, shape)
+    }
 }
 
-fn i64_attr(loc: &hdf5::Location, name: &str, value: i64) -> Res<()> {
-    ctx(loc.new_attr::<i64>().shape(()).create(name).and_then(|a| a.write_scalar(&value)), || {
-        format!("attribute {name}")
-    })
+impl Attrs for H5Dataset {
+    fn str_attr(&self, name: &str, value: &str) -> rust_hdf5::Result<()> {
+        self.new_attr::<VarLenUnicode>().shape(()).create(name)?.write_string(value)
+    }
+    fn i64_attr(&self, name: &str, value: i64) -> rust_hdf5::Result<()> {
+        self.new_attr::<i64>().shape(()).create(name)?.write_numeric(&value)
+    }
+    fn f64_attr(&self, name: &str, value: &[f64], shape: &[usize]) -> rust_hdf5::Result<()> {
+        self.new_attr::<f64>().shape(shape).create(name)?.write_array(value)
+    }
+}
+
+/// A variable-length UTF-8 string attribute (h5py reads a `str`, as Siconos writes them).
+fn str_attr(loc: &impl Attrs, name: &str, value: &str) -> Res<()> {
+    ctx(loc.str_attr(name, value), || format!("attribute {name}"))
+}
+
+/// A 1-D float64 attribute of `value.len()` entries.
+fn f64_attr(loc: &impl Attrs, name: &str, value: &[f64]) -> Res<()> {
+    ctx(loc.f64_attr(name, value, &[value.len()]), || format!("attribute {name}"))
+}
+
+fn i64_attr(loc: &impl Attrs, name: &str, value: i64) -> Res<()> {
+    ctx(loc.i64_attr(name, value), || format!("attribute {name}"))
 }
 
 fn quat_wxyz(q: &UnitQuaternion<f64>) -> [f64; 4] {
@@ -153,6 +172,11 @@ fn quat_wxyz(q: &UnitQuaternion<f64>) -> [f64; 4] {
 }
 
 /// Writes a run in the Siconos `mechanics_hdf5` layout (see the module documentation).
+///
+/// The file on disk is always a closed, complete HDF5 file: [`create`](Self::create) writes the
+/// scene description and closes it; the recorded rows wait in memory and are appended by
+/// [`flush`](Self::flush) (reopen, append, close), which [`record`](Self::record) calls at least
+/// every [`FLUSH_INTERVAL`] and [`close`](Self::close) at the end.
 ///
 /// ```no_run
 /// # use saltus_mechanics::{scenes, io_hdf5::{MechanicsHdf5Writer, Hdf5Options}};
@@ -168,7 +192,7 @@ fn quat_wxyz(q: &UnitQuaternion<f64>) -> [f64; 4] {
 /// out.close().unwrap();
 /// ```
 pub struct MechanicsHdf5Writer {
-    file: hdf5::File,
+    path: PathBuf,
     dynamic: Table,
     velocities: Table,
     cf: Table,
@@ -176,17 +200,17 @@ pub struct MechanicsHdf5Writer {
     ids: Vec<i64>,
     every: usize,
     steps: usize,
-    buf: Vec<f64>,
     /// Positions and orientations at the start of the coming step.
     prev: Vec<(Vector3<f64>, UnitQuaternion<f64>)>,
-    /// When the file was last flushed ([`FLUSH_INTERVAL`]).
+    /// When the rows were last appended to the file ([`FLUSH_INTERVAL`]).
     last_flush: std::time::Instant,
+    /// `false` once [`close`](Self::close) ran (then dropping writes nothing).
+    open: bool,
 }
 
-/// The recorded steps are flushed to the file (data and metadata, `H5Fflush`) at least this
-/// often, as the CSV output's rows: a run killed between two flushes leaves a file that opens
-/// and holds every step recorded before the last flush (without it, the metadata stayed in
-/// memory until `close`, and a killed run left a file HDF5 could not open).
+/// The recorded steps are appended to the file at least this often, as the CSV output's rows:
+/// a run killed between two flushes leaves a file that opens and holds every step recorded
+/// before the last flush (between flushes the file on disk is a closed, complete HDF5 file).
 pub const FLUSH_INTERVAL: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl MechanicsHdf5Writer {
@@ -194,25 +218,21 @@ impl MechanicsHdf5Writer {
     /// `data/dynamic` and `data/velocities` at the simulation's current time.
     pub fn create(path: impl AsRef<Path>, sim: &MechanicsSimulation, opts: Hdf5Options) -> Res<Self> {
         let path = path.as_ref();
-        let file = ctx(hdf5::File::create(path), || format!("file {}", path.display()))?;
+        let file = ctx(H5File::create(path), || format!("file {}", path.display()))?;
         let dim: i64 = if sim.model.is_planar() { 2 } else { 3 };
-        ctx(file.new_attr::<i64>().shape(()).create("dimension").and_then(|a| a.write_scalar(&dim)), || {
-            "attribute dimension".into()
-        })?;
+        ctx(file.set_attr_numeric("dimension", &dim), || "attribute dimension".into())?;
         let data = ctx(file.create_group("data"), || "group data".into())?;
         let ids = siconos_ids(&sim.model);
         write_description(&data, sim, &ids)?;
         let mut st = Table::create(&data, "static", 9, "time, ds id, translation, orientation", &opts)?;
         let t0 = sim.time();
-        let mut rows = Vec::new();
         for (b, &id) in sim.model.bodies.iter().zip(&ids) {
             if b.kind == BodyKind::Static {
                 let s = &b.state;
-                rows.extend([t0, id as f64, s.position.x, s.position.y, s.position.z]);
-                rows.extend(quat_wxyz(&s.orientation));
+                st.pending.extend([t0, id as f64, s.position.x, s.position.y, s.position.z]);
+                st.pending.extend(quat_wxyz(&s.orientation));
             }
         }
-        st.append(&rows)?;
         let dynamic = Table::create(&data, "dynamic", 9, "time, ds id, translation, orientation", &opts)?;
         let velocities = Table::create(
             &data,
@@ -229,8 +249,10 @@ impl MechanicsHdf5Writer {
             &opts,
         )?;
         let solv = Table::create(&data, "solv", 4, "time, iterations, precision, local precision", &opts)?;
+        drop(data);
+        ctx(file.close_no_sync(), || format!("file {}", path.display()))?;
         let mut w = MechanicsHdf5Writer {
-            file,
+            path: path.to_path_buf(),
             dynamic,
             velocities,
             cf,
@@ -238,25 +260,26 @@ impl MechanicsHdf5Writer {
             ids,
             every: opts.output_frequency.max(1),
             steps: 0,
-            buf: Vec::new(),
             prev: Vec::new(),
             last_flush: std::time::Instant::now(),
+            open: true,
         };
-        w.write_bodies(sim)?;
+        append_rows(&w.path, &[&st])?;
+        w.write_bodies(sim);
         w.keep_poses(sim);
         w.flush()?;
         Ok(w)
     }
 
-    /// Call after every step. Counts the step; after every `output_frequency`-th step appends the moving bodies'
+    /// Call after every step. Counts the step; after every `output_frequency`-th step records the moving bodies'
     /// poses and twists, the active contacts and the solver's report.
     pub fn record(&mut self, sim: &MechanicsSimulation, report: &MechanicsStepReport) -> Res<()> {
         self.steps += 1;
         if self.steps.is_multiple_of(self.every) {
-            self.write_bodies(sim)?;
-            self.write_contacts(sim)?;
+            self.write_bodies(sim);
+            self.write_contacts(sim);
             let (it, res) = report.solver.as_ref().map_or((0.0, 0.0), |r| (r.iterations as f64, r.residual));
-            self.solv.append(&[sim.time(), it, res, 0.0])?;
+            self.solv.pending.extend([sim.time(), it, res, 0.0]);
             if self.last_flush.elapsed() >= FLUSH_INTERVAL {
                 self.flush()?;
                 self.last_flush = std::time::Instant::now();
@@ -266,44 +289,39 @@ impl MechanicsHdf5Writer {
         Ok(())
     }
 
-    /// Flushes the file to disk.
-    pub fn flush(&self) -> Res<()> {
-        ctx(self.file.flush(), || "flush".into())
+    /// Appends the recorded rows to the file (reopened, grown, closed again).
+    pub fn flush(&mut self) -> Res<()> {
+        let tables = [&mut self.dynamic, &mut self.velocities, &mut self.cf, &mut self.solv];
+        append_rows(&self.path, &tables.iter().map(|t| &**t).collect::<Vec<_>>())?;
+        for t in tables {
+            t.pending.clear();
+        }
+        Ok(())
     }
 
-    /// Flushes and closes the file (dropping the writer also closes it, without reporting errors).
-    pub fn close(self) -> Res<()> {
-        self.flush()?;
-        let MechanicsHdf5Writer { file, dynamic, velocities, cf, solv, .. } = self;
-        drop((dynamic, velocities, cf, solv));
-        ctx(file.close(), || "close".into())
+    /// Appends the recorded rows and closes the writer (dropping it does the same without
+    /// reporting errors).
+    pub fn close(mut self) -> Res<()> {
+        self.open = false;
+        self.flush()
     }
 
-    fn write_bodies(&mut self, sim: &MechanicsSimulation) -> Res<()> {
+    fn write_bodies(&mut self, sim: &MechanicsSimulation) {
         let t = sim.time();
-        self.buf.clear();
         for (b, &id) in sim.model.bodies.iter().zip(&self.ids) {
             if b.kind != BodyKind::Static {
                 let s = &b.state;
-                self.buf.extend([t, id as f64, s.position.x, s.position.y, s.position.z]);
-                self.buf.extend(quat_wxyz(&s.orientation));
+                self.dynamic.pending.extend([t, id as f64, s.position.x, s.position.y, s.position.z]);
+                self.dynamic.pending.extend(quat_wxyz(&s.orientation));
+                self.velocities.pending.extend([t, id as f64]);
+                self.velocities.pending.extend(s.v.iter().chain(s.omega.iter()));
             }
         }
-        self.dynamic.append(&self.buf)?;
-        self.buf.clear();
-        for (b, &id) in sim.model.bodies.iter().zip(&self.ids) {
-            if b.kind != BodyKind::Static {
-                let s = &b.state;
-                self.buf.extend([t, id as f64]);
-                self.buf.extend(s.v.iter().chain(s.omega.iter()));
-            }
-        }
-        self.velocities.append(&self.buf)
     }
 
-    fn write_contacts(&mut self, sim: &MechanicsSimulation) -> Res<()> {
+    fn write_contacts(&mut self, sim: &MechanicsSimulation) {
         let t = sim.time();
-        self.buf.clear();
+        let buf = &mut self.cf.pending;
         let prev = &self.prev;
         // H(q_k) v_{k+1}: the lever arm and rotation of the start of the step, as the scheme.
         let vel = |i: usize, p: &Vector3<f64>| {
@@ -328,15 +346,14 @@ impl MechanicsHdf5Writer {
             let fa = contact_frame(&n);
             let r = if swap { fa.transpose() * cf } else { c.impulse };
             let u = fa.transpose() * (vel(a.index(), pa) - vel(b.index(), pb));
-            self.buf.extend([t, c.law.mu]);
+            buf.extend([t, c.law.mu]);
             for v in [pa, pb, &n, &cf] {
-                self.buf.extend(v.iter());
+                buf.extend(v.iter());
             }
-            self.buf.extend([c.gap, 0.0, 0.0]);
-            self.buf.extend(u.iter().chain(r.iter()));
-            self.buf.extend([k as f64, self.ids[a.index()] as f64, self.ids[b.index()] as f64]);
+            buf.extend([c.gap, 0.0, 0.0]);
+            buf.extend(u.iter().chain(r.iter()));
+            buf.extend([k as f64, self.ids[a.index()] as f64, self.ids[b.index()] as f64]);
         }
-        self.cf.append(&self.buf)
     }
 
     fn keep_poses(&mut self, sim: &MechanicsSimulation) {
@@ -345,8 +362,31 @@ impl MechanicsHdf5Writer {
     }
 }
 
+impl Drop for MechanicsHdf5Writer {
+    fn drop(&mut self) {
+        if self.open {
+            let _ = self.flush();
+        }
+    }
+}
+
+/// Opens the file `path`, appends each table's pending rows, closes it (no `fsync`: a killed
+/// process loses nothing the kernel has; the rows since the last flush are what it loses).
+fn append_rows(path: &Path, tables: &[&Table]) -> Res<()> {
+    if tables.iter().all(|t| t.pending.is_empty()) {
+        return Ok(());
+    }
+    let file = ctx(H5File::open_rw(path), || format!("file {} (reopened)", path.display()))?;
+    for t in tables.iter().filter(|t| !t.pending.is_empty()) {
+        let name = format!("data/{}", t.name);
+        let ds = ctx(file.dataset_writer(&name), || format!("dataset {name}"))?;
+        ctx(ds.append(&t.pending), || format!("dataset {name} ({} rows)", t.pending.len() / t.cols))?;
+    }
+    ctx(file.close_no_sync(), || format!("file {}", path.display()))
+}
+
 /// `data/ref`, `data/input`, `data/nslaws`.
-fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64]) -> Res<()> {
+fn write_description(data: &H5Group, sim: &MechanicsSimulation, ids: &[i64]) -> Res<()> {
     let model = &sim.model;
     let table = ShapeTable::new(model);
     let refg = ctx(data.create_group("ref"), || "group data/ref".into())?;
@@ -386,8 +426,8 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
                 ("heightmap", None, ny, (0..nx).flat_map(|i| (0..ny).map(move |j| heights[(i, j)])).collect())
             }
         };
-        let view = ArrayView2::from_shape((values.len() / cols, cols), &values).expect("whole rows");
-        let ds = ctx(refg.new_dataset_builder().with_data(view).create(name.as_str()), what)?;
+        let ds = ctx(refg.new_dataset::<f64>().shape([values.len() / cols, cols]).create(name.as_str()), what)?;
+        ctx(ds.write_raw(&values), what)?;
         i64_attr(&ds, "id", k as i64)?;
         str_attr(&ds, "type", kind)?;
         if let Some(p) = primitive {
@@ -410,8 +450,9 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
         str_attr(&g, "type", kind)?;
         if b.is_dynamic() {
             f64_attr(&g, "mass", &[b.mass()])?;
-            let view = ArrayView2::from_shape((3, 3), b.inertia().as_slice()).expect("3 × 3");
-            ctx(g.new_attr_builder().with_data(view).create("inertia"), || "attribute inertia".into())?;
+            // row-major 3 × 3: nalgebra stores by columns, so the transpose's storage
+            let inertia = b.inertia().transpose();
+            ctx(g.f64_attr("inertia", inertia.as_slice(), &[3, 3]), || "attribute inertia".into())?;
         }
         let s = &b.state;
         if model.is_planar() {
@@ -430,7 +471,7 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
             let c = &model.colliders[ci];
             let shape = table.name(table.of_collider[ci]);
             let inst = format!("{shape}-{}", c.index_in_body);
-            let ds = ctx(g.new_dataset::<f64>().shape((0, 0)).create(inst.as_str()), || {
+            let ds = ctx(g.new_dataset::<f64>().shape([0, 0]).create(inst.as_str()), || {
                 format!("dataset data/input/{}/{inst}", model.bodies[i].name)
             })?;
             contactor_attrs(&ds, &inst, &shape, c.group, &c.offset)?;
@@ -442,7 +483,7 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
         for g2 in g1..n_groups {
             if let Some(l) = model.law(g1, g2) {
                 let name = format!("law-{g1}-{g2}");
-                let ds = ctx(laws.new_dataset::<f64>().shape((0,)).create(name.as_str()), || format!("law {name}"))?;
+                let ds = ctx(laws.new_dataset::<f64>().shape([0]).create(name.as_str()), || format!("law {name}"))?;
                 let kind = if l.mu_r > 0.0 { "NewtonImpactRollingFrictionNSL" } else { "NewtonImpactFrictionNSL" };
                 str_attr(&ds, "type", kind)?;
                 f64_attr(&ds, "e", &[l.en])?;
@@ -458,7 +499,7 @@ fn write_description(data: &hdf5::Group, sim: &MechanicsSimulation, ids: &[i64])
     Ok(())
 }
 
-fn contactor_attrs(ds: &hdf5::Dataset, inst: &str, shape: &str, group: u32, offset: &Isometry3<f64>) -> Res<()> {
+fn contactor_attrs(ds: &H5Dataset, inst: &str, shape: &str, group: u32, offset: &Isometry3<f64>) -> Res<()> {
     str_attr(ds, "instance_name", inst)?;
     str_attr(ds, "shape_name", shape)?;
     i64_attr(ds, "group", i64::from(group))?;

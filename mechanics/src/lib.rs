@@ -19,7 +19,6 @@ pub mod collision;
 mod collision2d;
 pub mod convert;
 pub mod error;
-#[cfg(feature = "hdf5")]
 pub mod io_hdf5;
 pub mod joints;
 pub mod mesh_file;

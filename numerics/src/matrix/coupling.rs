@@ -29,6 +29,7 @@ pub const NO_SYSTEM: u32 = u32::MAX;
 
 /// The fewest rows [`CouplingGraph::block_csr_par`] splits over threads (a rayon task costs
 /// microseconds; a row's blocks about 0.1 µs).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 pub const PAR_MIN_ROWS: usize = 2048;
 
 /// Block `W_αβ` of a pair of rows sharing at least one system: `row = α`, `col = β` and the
