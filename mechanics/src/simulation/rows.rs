@@ -67,7 +67,8 @@ impl MechanicsSimulation {
                 for (i, c) in chunk.iter_mut().enumerate() {
                     c.impulse = Vector3::zeros();
                     c.active = false;
-                    let frame = if is_planar { crate::planar::planar_frame(&c.normal) } else { contact_frame(&c.normal) };
+                    let frame =
+                        if is_planar { crate::planar::planar_frame(&c.normal) } else { contact_frame(&c.normal) };
                     let ids = [c.body1, c.body2];
                     let pts = [c.point1, c.point2];
                     let mut jac = [SideJacobian { ht: Matrix3::zeros(), hr: Matrix3::zeros() }; 2];
