@@ -146,6 +146,24 @@ pub(crate) struct BodyWork {
     pub(crate) next: Option<BodyState>,
 }
 
+/// `v_b += (M⁻¹ Hᵀ)_b λ` for each dynamic side `b` of a row with `C` unknowns: `sides[s].1` is
+/// side `s`'s `M⁻¹ Hᵀ` (6 × C: translation then rotation), `body[s]` its body or `NO_BODY`.
+fn add_side_impulses<H, const C: usize>(
+    work: &mut [BodyWork],
+    body: [u32; 2],
+    sides: &[(H, nalgebra::SMatrix<f64, 6, C>); 2],
+    lam: &nalgebra::SVector<f64, C>,
+) {
+    for (s, side) in sides.iter().enumerate() {
+        if body[s] != crate::assembly::NO_BODY {
+            let dv = side.1 * lam;
+            let w = &mut work[body[s] as usize];
+            w.v += dv.fixed_rows::<3>(0);
+            w.omega += dv.fixed_rows::<3>(3);
+        }
+    }
+}
+
 /// A running simulation: the model, the time, the options and every buffer reused between steps.
 #[derive(Debug)]
 pub struct MechanicsSimulation {

@@ -188,15 +188,7 @@ impl MechanicsSimulation {
         pw.warm_roll.clear();
         for (a, sides) in pw.rows.iter().enumerate() {
             let lam = Vector3::new(r[d * a], r[d * a + 1], if rolling { r[d * a + 2] } else { 0.0 });
-            for (s, side) in sides.iter().enumerate() {
-                let b = self.asm.rows[a].body[s];
-                if b != NO_BODY {
-                    let dv = side.1 * lam;
-                    let w = &mut self.work[b as usize];
-                    w.v += dv.fixed_rows::<3>(0);
-                    w.omega += dv.fixed_rows::<3>(3);
-                }
-            }
+            super::add_side_impulses(&mut self.work, self.asm.rows[a].body, sides, &lam);
             let c = &mut self.contacts[self.active[a] as usize];
             c.impulse = Vector3::new(lam[0], lam[1], 0.0);
             if rolling {

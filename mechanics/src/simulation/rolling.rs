@@ -155,15 +155,7 @@ impl MechanicsSimulation {
         rw.warm.clear();
         for (a, sides) in rw.rows.iter().enumerate() {
             let lam = SMatrix::<f64, 5, 1>::from_column_slice(&r[5 * a..5 * a + 5]);
-            for (s, side) in sides.iter().enumerate() {
-                let b = self.asm.rows[a].body[s];
-                if b != NO_BODY {
-                    let dv = side.1 * lam;
-                    let w = &mut self.work[b as usize];
-                    w.v += dv.fixed_rows::<3>(0);
-                    w.omega += dv.fixed_rows::<3>(3);
-                }
-            }
+            super::add_side_impulses(&mut self.work, self.asm.rows[a].body, sides, &lam);
             let c = &mut self.contacts[self.active[a] as usize];
             c.impulse = Vector3::new(lam[0], lam[1], lam[2]);
             let f = &self.frames[a];

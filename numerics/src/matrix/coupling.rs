@@ -170,18 +170,7 @@ impl CouplingGraph {
     ) -> Result<BlockCsr> {
         let n = self.n_rows();
         let p = &mut parts;
-        p.row_starts.clear();
-        p.row_starts.push(0);
-        for a in 0..n {
-            p.row_starts.push(p.row_starts[a] + size(a));
-        }
-        p.col_starts.clear();
-        p.col_starts.extend_from_slice(&p.row_starts);
-        p.row_ptr.clear();
-        p.row_ptr.push(0);
-        p.col_idx.clear();
-        p.val_ptr.clear();
-        p.val_ptr.push(0);
+        start_parts(p, n, &size);
         p.values.clear();
         let mut bad = None;
         for a in 0..n {
@@ -218,18 +207,7 @@ impl CouplingGraph {
     ) -> Result<BlockCsr> {
         let n = self.n_rows();
         let p = &mut parts;
-        p.row_starts.clear();
-        p.row_starts.push(0);
-        for a in 0..n {
-            p.row_starts.push(p.row_starts[a] + size(a));
-        }
-        p.col_starts.clear();
-        p.col_starts.extend_from_slice(&p.row_starts);
-        p.row_ptr.clear();
-        p.row_ptr.push(0);
-        p.col_idx.clear();
-        p.val_ptr.clear();
-        p.val_ptr.push(0);
+        start_parts(p, n, &size);
         let mut len = 0;
         for a in 0..n {
             let ma = size(a);
@@ -344,6 +322,23 @@ impl CouplingGraph {
         self.starts = starts;
         result
     }
+}
+
+/// Clears `p` for a fill of `n` block rows of sizes `size(α)` (rows and columns alike): the
+/// scalar starts, and the first entries of the block and value pointers.
+fn start_parts(p: &mut BlockCsrParts, n: usize, size: &impl Fn(usize) -> usize) {
+    p.row_starts.clear();
+    p.row_starts.push(0);
+    for a in 0..n {
+        p.row_starts.push(p.row_starts[a] + size(a));
+    }
+    p.col_starts.clear();
+    p.col_starts.extend_from_slice(&p.row_starts);
+    p.row_ptr.clear();
+    p.row_ptr.push(0);
+    p.col_idx.clear();
+    p.val_ptr.clear();
+    p.val_ptr.push(0);
 }
 
 #[cfg(test)]

@@ -292,13 +292,7 @@ impl SweepData<'_> {
         }
         if self.opts.schedule == PartSchedule::Owned {
             for i in (t..n_parts).step_by(n_workers) {
-                let j = self.part.order[i];
-                let wait = &self.part.wait_for[j];
-                if !wait.is_empty() {
-                    spin_until(|| wait.iter().all(|&k| done[k].load(Ordering::Acquire) == generation));
-                }
-                self.run_part(j, t, false);
-                done[j].store(generation, Ordering::Release);
+                self.sweep_when_ready(self.part.order[i], t, generation, done);
             }
             return;
         }
@@ -312,14 +306,19 @@ impl SweepData<'_> {
             if next.compare_exchange_weak(v, v + 1, Ordering::AcqRel, Ordering::Acquire).is_err() {
                 continue;
             }
-            let j = self.part.order[i];
-            let wait = &self.part.wait_for[j];
-            if !wait.is_empty() {
-                spin_until(|| wait.iter().all(|&k| done[k].load(Ordering::Acquire) == generation));
-            }
-            self.run_part(j, t, false);
-            done[j].store(generation, Ordering::Release);
+            self.sweep_when_ready(self.part.order[i], t, generation, done);
         }
+    }
+
+    /// Worker `t` sweeps part `j` once its lower-coloured neighbours are swept in `generation`,
+    /// then marks it swept.
+    fn sweep_when_ready(&self, j: usize, t: usize, generation: u64, done: &[AtomicU64]) {
+        let wait = &self.part.wait_for[j];
+        if !wait.is_empty() {
+            spin_until(|| wait.iter().all(|&k| done[k].load(Ordering::Acquire) == generation));
+        }
+        self.run_part(j, t, false);
+        done[j].store(generation, Ordering::Release);
     }
 
     /// Worker `t`'s part of a sweep with [`PartSchedule::Ready`]: takes the next part of the
