@@ -102,3 +102,13 @@ def test_siconos_2d_script_runs_and_bounces(tmp_path):
     g = 9.80665  # Siconos's runner's gravity
     apex = d[d[:, 0] > math.sqrt(2 * 2.5 / g) + 0.01, 3].max() - 0.5
     assert apex == pytest.approx(0.25 * 2.5, abs=5e-3)
+
+
+def test_contactor_orientation_kinds():
+    """A 2D contactor's angle is told apart from a quaternion and from Siconos's ragged
+    axis-angle pair ``[(x, y, z), angle]`` (tippe_top.py, walker.py)."""
+    from saltus.siconos.io.mechanics_run import _is_angle
+
+    assert _is_angle(0.3) and _is_angle([0.3]) and _is_angle(np.array([0.3]))
+    assert not _is_angle([1.0, 0.0, 0.0, 0.0])
+    assert not _is_angle([(0.0, 0.0, 1.0), 0.5])

@@ -133,6 +133,14 @@ def _inertia(shape_kind: str, params, mass: float) -> np.ndarray:
     return mass / 12.0 * np.array([ly * ly + lz * lz, lx * lx + lz * lz, lx * lx + ly * ly])
 
 
+
+def _is_angle(o):
+    """Whether a contactor's orientation is one angle θ (2D) rather than a quaternion or an
+    axis–angle pair ``[(x, y, z), angle]`` (ragged: not an array)."""
+    if np.isscalar(o):
+        return True
+    return isinstance(o, (list, tuple, np.ndarray)) and len(o) == 1 and np.isscalar(np.ravel(o)[0])
+
 class MechanicsHdf5Runner:
     """Siconos ``MechanicsHdf5Runner(io_filename=None, io_filename_backup=None, mode='w', ...)``:
     a context manager over the HDF5 scene file (default: the script's name with ``.hdf5``)."""
@@ -351,7 +359,7 @@ class MechanicsHdf5Runner:
             d = obj.create_dataset(iname, shape=(0,), dtype=float)
             d.attrs.update(instance_name=iname, shape_name=c.shape_name, group=int(c.group), saltus_order=num,
                            translation=np.asarray(c.translation, dtype=float),
-                           orientation=np.asarray(quaternion_get(c.orientation) if np.size(c.orientation) != 1
+                           orientation=np.asarray(quaternion_get(c.orientation) if not _is_angle(c.orientation)
                                                   else [np.cos(0.5 * float(np.ravel(c.orientation)[0])), 0, 0,
                                                         np.sin(0.5 * float(np.ravel(c.orientation)[0]))],
                                                   dtype=float))
