@@ -181,6 +181,8 @@ pub struct MechanicsSimulation {
     frames: Vec<Matrix3<f64>>,
     work: Vec<BodyWork>,
     asm: Assembly,
+    /// Scratch of [`MechanicsSimulation::build_rows`].
+    row_scratch: Vec<rows::ActiveRow>,
     q: Vec<f64>,
     mu: Vec<f64>,
     r: Vec<f64>,
@@ -240,6 +242,7 @@ impl MechanicsSimulation {
             frames: Vec::new(),
             work: Vec::new(),
             asm: Assembly::default(),
+            row_scratch: Vec::new(),
             q: Vec::new(),
             mu: Vec::new(),
             r: Vec::new(),

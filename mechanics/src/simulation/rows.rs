@@ -17,7 +17,8 @@ use saltus_kernel::simulation::index_sets::moreau_jean_active;
 use std::convert::Infallible;
 
 /// One active contact of the step, before it is split into the problem's arrays.
-struct ActiveRow {
+#[derive(Debug)]
+pub(super) struct ActiveRow {
     /// Index of the contact in the step's contact list.
     k: u32,
     frame: Matrix3<f64>,
@@ -61,7 +62,9 @@ impl MechanicsSimulation {
         let (gamma, delta) = (self.opts.gamma, self.opts.activation_tol * self.model.margin);
         let (bodies, work, warm) = (&self.model.bodies, &self.work, &self.warm);
         let is_planar = self.model.is_planar();
-        let mut out = Vec::new();
+        // reused between steps (a pile's rows are megabytes)
+        let mut out = std::mem::take(&mut self.row_scratch);
+        out.clear();
         let done: Result<(), Infallible> =
             crate::par::extend_by_chunks_mut(&mut self.contacts, &mut out, |first, chunk, out| {
                 for (i, c) in chunk.iter_mut().enumerate() {
@@ -120,7 +123,7 @@ impl MechanicsSimulation {
         self.q.clear();
         self.mu.clear();
         self.r.clear();
-        for a in out {
+        for a in out.drain(..) {
             self.active.push(a.k);
             self.frames.push(a.frame);
             self.asm.rows.push(a.row);
@@ -128,5 +131,6 @@ impl MechanicsSimulation {
             self.mu.push(a.mu);
             self.r.extend_from_slice(a.r0.as_slice());
         }
+        self.row_scratch = out;
     }
 }
