@@ -1,5 +1,5 @@
-//! The zero-order-hold control simulation (Siconos `ControlZOHSimulation` with its
-//! `ControlManager`).
+//! The zero-order-hold control simulation (Siconos `ControlZOHSimulation`): a linear plant
+//! integrated exactly, under the sensors and controllers of a [`ControlManager`].
 //!
 //! The plant `ẋ = A x + b + Σᵢ Bᵢ uᵢ` (a Siconos `FirstOrderLinearTIDS`) is integrated exactly
 //! over each step `h` with every input held: `x_{k+1} = Φ x_k + Ψ b + Σᵢ Ψ Bᵢ uᵢ`
@@ -9,78 +9,26 @@
 //! `u` (the order of Siconos's sensor, observer and actuator events). A row is `t_k`, `x_k`, the
 //! inputs held on `[t_k, t_{k+1})`, and the estimates `x̂_k`.
 
-use crate::actuate::{actuate, converged, init_state, ActuatorState};
-use crate::controller::{Controller, LuenbergerObserver, Sensor};
 use crate::error::{invalid, ControlError, Result};
+use crate::manager::{ControlManager, ControlReport, LinearModel};
 use crate::zoh::zoh_matrices;
 use nalgebra::{DMatrix, DVector};
 use saltus_kernel::FirstOrderLinearTiDs;
 
-/// Index of a sensor in its simulation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SensorId(pub usize);
-
-struct SensorSlot {
-    sensor: Sensor,
-    every: usize,
-    y: DVector<f64>,
-}
-
-struct ActuatorSlot {
-    name: String,
-    ctrl: Controller,
-    sensor: SensorId,
-    every: usize,
-    /// `Ψ(h) B`: the input's effect over one plant step.
-    gamma: DMatrix<f64>,
-    /// `B`.
-    b: DMatrix<f64>,
-    u: DVector<f64>,
-    state: Option<ActuatorState>,
-}
-
-struct ObserverSlot {
-    name: String,
-    obs: LuenbergerObserver,
-    sensor: SensorId,
-    every: usize,
-    /// `exp(A h_o)`, `Ψ(h_o)` at the observer period.
-    phi: DMatrix<f64>,
-    psi: DMatrix<f64>,
-    xhat: DVector<f64>,
-    y_prev: DVector<f64>,
-    pass: bool,
-}
-
-/// Counts of a run.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ControlReport {
-    /// Plant steps taken.
-    pub steps: u64,
-    /// Actuator instants processed (all actuators).
-    pub actuations: u64,
-    /// Relay problems (implicit SMC) whose solver did not converge (their iterate was used).
-    pub not_converged: u64,
-    /// Largest relay residual seen.
-    pub max_residual: f64,
-}
-
-/// A zero-order-hold control simulation of a linear plant.
+/// A zero-order-hold control simulation of a linear plant: the plant integrated exactly, its
+/// sensors, observers and actuators run by a [`ControlManager`].
 pub struct ControlZohSimulation {
     t0: f64,
     h: f64,
     n_steps: usize,
     k: usize,
-    a: DMatrix<f64>,
     phi: DMatrix<f64>,
+    psi: DMatrix<f64>,
     psi_b: DVector<f64>,
-    b_drift: DVector<f64>,
     x: DVector<f64>,
-    sensors: Vec<SensorSlot>,
-    actuators: Vec<ActuatorSlot>,
-    observers: Vec<ObserverSlot>,
-    initialized: bool,
-    report: ControlReport,
+    /// `Ψ(h) Bᵢ` per actuator: its input's effect over one plant step.
+    gammas: Vec<DMatrix<f64>>,
+    manager: ControlManager,
 }
 
 impl ControlZohSimulation {
@@ -110,132 +58,36 @@ impl ControlZohSimulation {
         let n_steps = ((t_end - t0) / h).round() as usize;
         let (phi, psi) = zoh_matrices(&plant.a, h).ok_or_else(|| invalid(what, "exp(A h) is not finite"))?;
         let psi_b = &psi * &b_drift;
+        let manager = ControlManager::new(n, h, Some(LinearModel { a: plant.a.clone(), b: b_drift }))?;
         Ok(ControlZohSimulation {
             t0,
             h,
             n_steps,
             k: 0,
-            a: plant.a.clone(),
             phi,
+            psi,
             psi_b,
-            b_drift,
             x: plant.x0.clone(),
-            sensors: Vec::new(),
-            actuators: Vec::new(),
-            observers: Vec::new(),
-            initialized: false,
-            report: ControlReport::default(),
+            gammas: Vec::new(),
+            manager,
         })
     }
 
-    fn every(&self, what: &str, period: f64) -> Result<usize> {
-        let r = period / self.h;
-        let every = r.round();
-        if !(period.is_finite() && every >= 1.0 && (r - every).abs() <= 1e-9 * r) {
-            return Err(invalid(
-                what,
-                format!("the period {period} must be a positive multiple of the plant step h = {}", self.h),
-            ));
-        }
-        Ok(every as usize)
+    /// The sensors, actuators and observers (add them before the first step).
+    pub fn manager_mut(&mut self) -> &mut ControlManager {
+        &mut self.manager
     }
 
-    fn check_open(&self, what: &str) -> Result<()> {
-        if self.initialized {
-            return Err(invalid(what, "cannot be added after the simulation started"));
-        }
-        Ok(())
-    }
-
-    /// Adds a sensor sampled every `period`.
-    pub fn add_sensor(&mut self, sensor: Sensor, period: f64) -> Result<SensorId> {
-        let what = format!("sensor {}", self.sensors.len());
-        self.check_open(&what)?;
-        let n = self.x.len();
-        let p = match &sensor {
-            Sensor::State => n,
-            Sensor::Linear(c) => {
-                if c.ncols() != n || c.iter().any(|v| !v.is_finite()) {
-                    return Err(invalid(
-                        what,
-                        format!("C is {}x{} (must have {n} finite columns)", c.nrows(), c.ncols()),
-                    ));
-                }
-                c.nrows()
-            }
-        };
-        let every = self.every(&what, period)?;
-        self.sensors.push(SensorSlot { sensor, every, y: DVector::zeros(p) });
-        Ok(SensorId(self.sensors.len() - 1))
-    }
-
-    fn sensor_len(&self, what: &str, id: SensorId) -> Result<usize> {
-        self.sensors.get(id.0).map(|s| s.y.len()).ok_or_else(|| invalid(what, format!("no sensor {}", id.0)))
-    }
-
-    /// Adds an actuator named `name` fed by `sensor`, acting every `period`.
-    pub fn add_actuator(&mut self, name: &str, ctrl: Controller, sensor: SensorId, period: f64) -> Result<()> {
-        let what = format!("actuator `{name}` ({})", ctrl.siconos_name());
-        self.check_open(&what)?;
-        let p = self.sensor_len(&what, sensor)?;
-        let every = self.every(&what, period)?;
-        let hc = every as f64 * self.h;
-        let state = init_state(&what, &ctrl, &self.a, p, hc)?;
-        let b = ctrl.input_matrix();
-        let (_, psi) = zoh_matrices(&self.a, self.h).ok_or_else(|| invalid(&what, "exp(A h) is not finite"))?;
-        let gamma = psi * &b;
-        let u = DVector::zeros(b.ncols());
-        self.actuators.push(ActuatorSlot {
-            name: name.to_string(),
-            ctrl,
-            sensor,
-            every,
-            gamma,
-            b,
-            u,
-            state: Some(state),
-        });
-        Ok(())
-    }
-
-    /// Adds a Luenberger observer named `name` fed by `sensor`, processing every `period`.
-    pub fn add_observer(&mut self, name: &str, obs: LuenbergerObserver, sensor: SensorId, period: f64) -> Result<()> {
-        let what = format!("observer `{name}`");
-        self.check_open(&what)?;
-        let n = self.x.len();
-        let p = self.sensor_len(&what, sensor)?;
-        let bad = |m: &DMatrix<f64>, r, c| m.nrows() != r || m.ncols() != c || m.iter().any(|v| !v.is_finite());
-        if bad(&obs.c, p, n) || bad(&obs.l, n, p) || obs.xhat0.len() != n || obs.xhat0.iter().any(|v| !v.is_finite()) {
-            return Err(invalid(what, format!("need finite C {p}x{n}, L {n}x{p} and xhat0 of {n} entries")));
-        }
-        let every = self.every(&what, period)?;
-        let (phi, psi) =
-            zoh_matrices(&self.a, every as f64 * self.h).ok_or_else(|| invalid(&what, "exp(A h) is not finite"))?;
-        let xhat = obs.xhat0.clone();
-        self.observers.push(ObserverSlot {
-            name: name.to_string(),
-            obs,
-            sensor,
-            every,
-            phi,
-            psi,
-            xhat,
-            y_prev: DVector::zeros(p),
-            pass: false,
-        });
-        Ok(())
+    /// The sensors, actuators and observers.
+    pub fn manager(&self) -> &ControlManager {
+        &self.manager
     }
 
     /// Column names of a row: `t`, `x[i]`, `NAME.u[j]` per actuator, `NAME.xhat[i]` per observer.
     pub fn columns(&self) -> Vec<String> {
         let mut c = vec!["t".to_string()];
         c.extend((0..self.x.len()).map(|i| format!("x[{i}]")));
-        for a in &self.actuators {
-            c.extend((0..a.u.len()).map(|j| format!("{}.u[{j}]", a.name)));
-        }
-        for o in &self.observers {
-            c.extend((0..o.xhat.len()).map(|i| format!("{}.xhat[{i}]", o.name)));
-        }
+        self.manager.columns_into(&mut c);
         c
     }
 
@@ -244,12 +96,7 @@ impl ControlZohSimulation {
         out.clear();
         out.push(self.time());
         out.extend(self.x.iter());
-        for a in &self.actuators {
-            out.extend(a.u.iter());
-        }
-        for o in &self.observers {
-            out.extend(o.xhat.iter());
-        }
+        self.manager.row_into(out);
     }
 
     /// `t_k = t0 + k h`.
@@ -262,11 +109,11 @@ impl ControlZohSimulation {
     }
     /// The input of actuator `i` (in the order they were added).
     pub fn input(&self, i: usize) -> Option<&DVector<f64>> {
-        self.actuators.get(i).map(|a| &a.u)
+        self.manager.input(i)
     }
     /// The estimate of observer `i`.
     pub fn estimate(&self, i: usize) -> Option<&DVector<f64>> {
-        self.observers.get(i).map(|o| &o.xhat)
+        self.manager.estimate(i)
     }
     /// Number of plant steps from `t0` to `T`.
     pub fn n_steps(&self) -> usize {
@@ -278,65 +125,15 @@ impl ControlZohSimulation {
     }
     /// Counts so far.
     pub fn report(&self) -> &ControlReport {
-        &self.report
+        self.manager.report()
     }
 
     /// Processes the control instants of `t0` (done by the first [`Self::advance`] if not called).
     pub fn initialize(&mut self) -> Result<()> {
-        if !self.initialized {
-            self.initialized = true;
-            self.control_events()?;
-        }
-        Ok(())
-    }
-
-    /// Sensors, then observers, then actuators due at `t_k`.
-    fn control_events(&mut self) -> Result<()> {
-        let k = self.k;
-        let t = self.time();
-        for s in self.sensors.iter_mut().filter(|s| k.is_multiple_of(s.every)) {
-            match &s.sensor {
-                Sensor::State => s.y.copy_from(&self.x),
-                Sensor::Linear(c) => s.y.copy_from(&(c * &self.x)),
-            }
-        }
-        for o in self.observers.iter_mut().filter(|o| k.is_multiple_of(o.every)) {
-            let y = &self.sensors[o.sensor.0].y;
-            if !o.pass {
-                o.pass = true;
-            } else {
-                // x̂_{k+1} = Φ x̂_k + Ψ (b + Σ B u + L (C x̂_k − y_k))
-                let e = &o.obs.c * &o.xhat - &o.y_prev;
-                let mut drive = &self.b_drift + &o.obs.l * e;
-                for a in &self.actuators {
-                    drive += &a.b * &a.u;
-                }
-                let next = &o.phi * &o.xhat + &o.psi * drive;
-                if next.iter().any(|v| !v.is_finite()) {
-                    return Err(ControlError::NonFinite { t, what: format!("estimate of observer `{}`", o.name) });
-                }
-                o.xhat = next;
-            }
-            o.y_prev.copy_from(y);
-        }
-        for a in self.actuators.iter_mut().filter(|a| k.is_multiple_of(a.every)) {
-            let what = format!("actuator `{}`", a.name);
-            let y = &self.sensors[a.sensor.0].y;
-            let mut state = a.state.take().ok_or_else(|| invalid(&what, "state missing (internal)"))?;
-            let mut u = a.u.clone();
-            let r = actuate(&what, t, &a.ctrl, &mut state, y, &mut u);
-            a.state = Some(state);
-            if let Some(rep) = r? {
-                if !converged(&rep) {
-                    self.report.not_converged += 1;
-                }
-                self.report.max_residual = self.report.max_residual.max(rep.residual);
-            }
-            if u.iter().any(|v| !v.is_finite()) {
-                return Err(ControlError::NonFinite { t, what: format!("input of {what}") });
-            }
-            a.u = u;
-            self.report.actuations += 1;
+        if !self.manager.started() {
+            // Γᵢ = Ψ(h) Bᵢ: each actuator's input over one plant step
+            self.gammas = self.manager.inputs().map(|(b, _)| &self.psi * b).collect();
+            self.manager.instant(0, self.t0, &self.x)?;
         }
         Ok(())
     }
@@ -349,16 +146,17 @@ impl ControlZohSimulation {
             return Ok(false);
         }
         let mut next = &self.phi * &self.x + &self.psi_b;
-        for a in &self.actuators {
-            next += &a.gamma * &a.u;
+        for (gamma, (_, u)) in self.gammas.iter().zip(self.manager.inputs()) {
+            next += gamma * u;
         }
         if next.iter().any(|v| !v.is_finite()) {
             return Err(ControlError::NonFinite { t: self.time() + self.h, what: "plant state".into() });
         }
         self.x = next;
         self.k += 1;
-        self.report.steps += 1;
-        self.control_events()?;
+        self.manager.count_step();
+        let t = self.time();
+        self.manager.instant(self.k, t, &self.x)?;
         Ok(true)
     }
 
@@ -372,6 +170,6 @@ impl ControlZohSimulation {
             self.row(&mut row);
             sink(&row);
         }
-        Ok(self.report.clone())
+        Ok(self.manager.report().clone())
     }
 }

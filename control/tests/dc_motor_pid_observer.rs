@@ -30,11 +30,11 @@ fn run() -> Vec<Vec<f64>> {
     let plant = FirstOrderLinearTiDs::new(dvector![0.0, 0.0], a());
     let mut sim = ControlZohSimulation::new(&plant, 0.0, 2.0, H).unwrap();
     let c = dmatrix![1.0, 0.0];
-    let s = sim.add_sensor(Sensor::Linear(c.clone()), HC).unwrap();
+    let s = sim.manager_mut().add_sensor(Sensor::Linear(c.clone()), HC).unwrap();
     let pid = Pid { k: [100.0, 200.0, 1.0], reference: 1.0, b: dmatrix![0.0; 1.0 / L], delta_t: None };
-    sim.add_actuator("pid", Controller::Pid(pid), s, HC).unwrap();
+    sim.manager_mut().add_actuator("pid", Controller::Pid(pid), s, HC).unwrap();
     let obs = LuenbergerObserver { c, l: l_obs(), xhat0: dvector![0.5, -1.0] };
-    sim.add_observer("obs", obs, s, HC).unwrap();
+    sim.manager_mut().add_observer("obs", obs, s, HC).unwrap();
     let mut rows = Vec::new();
     sim.run(|r| rows.push(r.to_vec())).unwrap();
     rows

@@ -19,11 +19,11 @@ fn run(implicit: bool) -> Vec<Vec<f64>> {
 fn run_sat(implicit: bool, d: Option<f64>) -> Vec<Vec<f64>> {
     let plant = FirstOrderLinearTiDs::new(dvector![1.0, 0.0], dmatrix![0.0, 1.0; 0.0, 0.0]);
     let mut sim = ControlZohSimulation::new(&plant, 0.0, 3.0, H).unwrap();
-    let s = sim.add_sensor(Sensor::State, HC).unwrap();
+    let s = sim.manager_mut().add_sensor(Sensor::State, HC).unwrap();
     let mut smc = CommonSmc::new(dmatrix![1.0, 1.0], dmatrix![0.0; 1.0], 2.0);
     smc.saturation = d.map(|d| dmatrix![d]);
     let ctrl = if implicit { Controller::LinearSmc(smc) } else { Controller::ExplicitLinearSmc(smc) };
-    sim.add_actuator("smc", ctrl, s, HC).unwrap();
+    sim.manager_mut().add_actuator("smc", ctrl, s, HC).unwrap();
     let mut rows = Vec::new();
     let rep = sim.run(|r| rows.push(r.to_vec())).unwrap();
     assert_eq!(rep.not_converged, 0);

@@ -77,3 +77,51 @@ fn twisting_from_xml_converges_and_matches_siconos() {
         assert!(x2[k] * x2[k] <= 2.0 * g * (1.0 + beta) + 1e-9);
     }
 }
+
+/// `<ControlManager>` on a user's time stepping (`model_time_stepping.xml`): the implicit SMC of
+/// `model.xml` acting on the plant integrated by Euler–Moreau θ = ½ instead of the exact
+/// zero-order hold. θ = ½ integrates a held input exactly on this nilpotent plant (the solution
+/// is a quadratic in t), so the two runs — two plants, one control manager — agree to round-off.
+#[test]
+fn the_control_manager_on_a_time_stepping_equals_the_zero_order_hold() {
+    let ts_model = sample("smc_double_integrator/model_time_stepping.xml");
+    validate_xml(&ts_model);
+    let ts = run(&ts_model, &[]);
+    let zoh = run(&sample("smc_double_integrator/model.xml"), &[]);
+    assert_eq!(ts.len(), zoh.len());
+    for c in ["t", "plant.x[0]", "plant.x[1]", "smc.u[0]"] {
+        let worst = ts.col(c).iter().zip(zoh.col(c)).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(worst < 1e-12, "{c}: max |diff| {worst:e}");
+    }
+}
+
+/// `samples/smc_with_friction`: a controller on a plant with a relay (Coulomb friction `F`, a
+/// matched disturbance the controller's model ignores). Closed forms of the implicit SMC with
+/// a disturbance at its bound: once σ = x1 + x2 is reached, the friction holds `λ = F` (the mass
+/// moves to −x) and σ stays at `δ = F (h_c + h_c²/2)` (the disturbance acting over one period
+/// before the controller sees it: `C_s ∫₀^{h_c} e^{As} ds B F`), so `x1 − δ` decays as `e^{−t}`.
+#[test]
+fn smc_holds_the_sliding_surface_against_coulomb_friction() {
+    let model = sample("smc_with_friction/model.xml");
+    validate_xml(&model);
+    let tr = run(&model, &[]);
+    let (t, x1, x2, lam) = (tr.col("t"), tr.col("mass.x[0]"), tr.col("mass.x[1]"), tr.col("friction.lambda[0]"));
+    let (f, hc) = (0.5, 1e-2);
+    let delta = f * (hc + hc * hc / 2.0);
+    let reached = (0..tr.len()).find(|&k| (x1[k] + x2[k] - delta).abs() < 1e-12).expect("σ reaches δ");
+    assert!(t[reached] > 0.5 && t[reached] < 1.0, "reaching time {}", t[reached]);
+    for k in reached..tr.len() {
+        // exactly δ at the control instants (every 10 steps), within [0, δ] between them
+        let sigma = x1[k] + x2[k];
+        if (k - reached) % 10 == 0 {
+            assert!((sigma - delta).abs() < 1e-12, "t = {}: σ = {sigma}", t[k]);
+        }
+        assert!((0.0..=delta * (1.0 + 1e-9)).contains(&sigma), "t = {}: σ = {sigma}", t[k]);
+        assert!((lam[k] - f).abs() < 1e-12 && x2[k] < 0.0, "t = {}: λ = {}, x2 = {}", t[k], lam[k], x2[k]);
+        let expect = delta + (x1[reached] - delta) * (-(t[k] - t[reached])).exp();
+        // the sampled law's decay per period differs from e^{−h_c} by O(h_c²)
+        assert!((x1[k] - expect).abs() < 1e-5, "t = {}: x1 = {} vs {expect}", t[k], x1[k]);
+    }
+    // the friction held the mass at rest before the controller could move it: λ never left [−F, F]
+    assert!(lam.iter().all(|l| l.abs() <= f * (1.0 + 1e-12)));
+}

@@ -36,6 +36,18 @@ impl Simulation {
             Simulation::EventDriven(s) => s.advance(nsds).map(|r| Advance::Event(Box::new(r))),
         }
     }
+    /// Holds the control input term `g` of system `ds` over the next steps
+    /// ([`TimeStepping::set_control_input`]); event-driven simulations take none.
+    pub fn set_control_input(&mut self, ds: saltus_kernel::DsId, g: &[f64]) -> Result<(), KernelError> {
+        match self {
+            Simulation::TimeStepping(s) => s.set_control_input(ds, g),
+            Simulation::Projection(s) => s.time_stepping_mut().set_control_input(ds, g),
+            Simulation::EventDriven(_) => Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: "a control input acts on a time-stepping run, not an event-driven one".into(),
+            }),
+        }
+    }
     /// The underlying time stepping (`None` for event-driven simulations).
     pub fn time_stepping(&self) -> Option<&TimeStepping> {
         match self {
@@ -75,4 +87,6 @@ pub struct Built {
     /// User events of a time-stepping run (`<Events>`), checked after each step (event-driven
     /// runs hold theirs in the integrator).
     pub events: Option<EventMonitor>,
+    /// The controllers of a time-stepping run (`<ControlManager>`).
+    pub control: Option<crate::run::control::KernelControl>,
 }

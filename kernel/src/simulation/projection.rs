@@ -224,7 +224,12 @@ impl TimeSteppingDirectProjection {
         })
     }
 
-    /// The underlying time stepping.
+    /// The inner time stepping, to hold a control input between steps.
+    pub fn time_stepping_mut(&mut self) -> &mut TimeStepping {
+        &mut self.inner
+    }
+
+    /// The inner time stepping.
     pub fn time_stepping(&self) -> &TimeStepping {
         &self.inner
     }

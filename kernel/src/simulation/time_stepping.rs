@@ -143,6 +143,35 @@ impl TimeStepping {
         Ok(self)
     }
 
+    /// Holds the control input term `g` of system `ds` over the next steps, until set again
+    /// (Siconos's actuators' `B u`, written by a control manager at its instants):
+    /// `M ẋ = f(t, x) + g + r` (first order, added to the vector field at both ends of the θ
+    /// step) or `M v̇ = F(t, q, v) + g + p` (Lagrangian, added to the forces). `g` has the size
+    /// of `x` or of `v`; a non-finite entry is refused (the state never sees it).
+    pub fn set_control_input(&mut self, ds: crate::DsId, g: &[f64]) -> Result<(), KernelError> {
+        let Some(w) = self.dsw.get_mut(ds.index()) else {
+            return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
+        };
+        let n = w.x_k.len();
+        if g.len() != n {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!("a control input of {} entries for a system of dimension {n}", g.len()),
+            });
+        }
+        if let Some(i) = g.iter().position(|v| !v.is_finite()) {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!("control input entry {i} is not finite ({})", g[i]),
+            });
+        }
+        match &mut w.control {
+            Some(c) => c.as_mut_slice().copy_from_slice(g),
+            None => w.control = Some(nalgebra::DVector::from_column_slice(g)),
+        }
+        Ok(())
+    }
+
     /// Sets the kinematics `q̇ = N(q) u` of system `ds` for [`Osi::SemiExplicitEuler`]:
     /// `q_{k+1} = q_k + h N(q_k) u_{k+1}`, `N(q)` written by `n(t, q, out)` into an `n × n`
     /// matrix (the default is `N = I`, Lagrangian coordinates). Only for a system outside every

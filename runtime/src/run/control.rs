@@ -80,3 +80,50 @@ impl Stepper for ControlRun {
         None
     }
 }
+
+/// A [`saltus_control::ControlManager`] acting on one first-order system of a time-stepping
+/// run (Siconos `ControlManager` on a user's `TimeStepping`): at the instants of step `k` its
+/// sensors read the system's state `x_k`, its actuators compute their inputs, and the sum
+/// `g = Σ B u` is held by the time stepping over the next step (`ẋ = f(t, x) + g + r`). The plant
+/// may have interactions (relays, complementarity): the controller sees only its state.
+pub struct KernelControl {
+    /// The sensors, controllers and observers.
+    pub manager: saltus_control::ControlManager,
+    /// The plant.
+    pub ds: saltus_kernel::DsId,
+    g: nalgebra::DVector<f64>,
+    x: nalgebra::DVector<f64>,
+}
+
+impl KernelControl {
+    /// Control of system `ds` (of `n` states) by `manager`.
+    pub fn new(manager: saltus_control::ControlManager, ds: saltus_kernel::DsId) -> KernelControl {
+        let n = manager.n();
+        KernelControl { manager, ds, g: nalgebra::DVector::zeros(n), x: nalgebra::DVector::zeros(n) }
+    }
+
+    /// The control instants of step `k` at time `t`, then the new input held by `sim`.
+    pub fn instant(
+        &mut self,
+        k: u64,
+        t: f64,
+        nsds: &saltus_kernel::Nsds,
+        sim: &mut crate::simulation::Simulation,
+    ) -> Result<(), Stopped> {
+        let state = nsds.systems().get(self.ds.index()).map(|d| d.state());
+        let Some(state) = state.filter(|s| s.len() == self.x.len()) else {
+            let e = saltus_control::ControlError::Invalid {
+                what: "plant".into(),
+                reason: "state missing (internal)".into(),
+            };
+            return Err(failed(e));
+        };
+        self.x.copy_from(state);
+        self.manager.instant(k as usize, t, &self.x).map_err(failed)?;
+        if self.manager.has_actuators() {
+            self.manager.input_term(&mut self.g);
+            sim.set_control_input(self.ds, self.g.as_slice()).map_err(|e| Stopped::Failed(Box::new(e)))?;
+        }
+        Ok(())
+    }
+}

@@ -94,13 +94,24 @@ pub fn row(nsds: &Nsds, prox: Option<&ProximityManager>, t: f64, level: usize, o
     }
 }
 
+/// Appends the controllers' inputs and the observers' estimates (`<ControlManager>`) to a row.
+fn control_row(built: &Built, out: &mut Vec<f64>) {
+    if let Some(c) = &built.control {
+        c.manager.row_into(out);
+    }
+}
+
 /// The columns of a run of `built`: [`header`], or [`ed::header_ed`] for an event-driven
-/// simulation, then `event` if the model has user events ([`events`]).
+/// simulation, then the controllers' `NAME.u[j]` and observers' `NAME.xhat[i]`
+/// (`<ControlManager>`), then `event` if the model has user events ([`events`]).
 pub fn columns(built: &Built) -> Vec<String> {
     let mut h = match built.sim {
         Simulation::EventDriven(_) => ed::header_ed(&built.nsds),
         _ => header(&built.nsds, proximity(built)),
     };
+    if let Some(c) = &built.control {
+        c.manager.columns_into(&mut h);
+    }
     if events::has_events(built) {
         h.push("event".into());
     }
@@ -157,6 +168,15 @@ impl ModelRun {
         self.clock.time(k)
     }
 
+    /// The control instants of the run's first step, before it (once).
+    fn start_control(&mut self) -> Result<(), Stopped> {
+        let built = &mut self.built;
+        match &mut built.control {
+            Some(c) if !c.manager.started() => c.instant(self.k, self.clock.time(self.k), &built.nsds, &mut built.sim),
+            _ => Ok(()),
+        }
+    }
+
     fn complete_step(
         &mut self,
         rep: &StepReport,
@@ -177,6 +197,7 @@ impl ModelRun {
             self.hits = mon.after_step(&mut built.nsds).map_err(|e| Stopped::Failed(Box::new(e)))?;
             for hit in &self.hits {
                 row(&built.nsds, proximity(built), hit.t, built.level, &mut self.row);
+                control_row(built, &mut self.row);
                 events::write_hit_rows(hit, &self.row, |_| true, out.main)?;
                 sum.user_events += hit.transitions.len() as u64;
                 if hit.stop {
@@ -190,6 +211,7 @@ impl ModelRun {
         }
         if keep {
             row(&built.nsds, proximity(built), self.clock.time(self.k), built.level, &mut self.row);
+            control_row(built, &mut self.row);
             if with_events {
                 self.row.push(0.0);
             }
@@ -236,8 +258,12 @@ impl Stepper for ModelRun {
         if self.is_event_driven() {
             return Ok(()); // as Siconos's BouncingBallED: the first row is the first event
         }
+        if self.start_control().is_err() {
+            return Ok(()); // the controllers' failure at t0 shows at the first advance
+        }
         let b = &self.built;
         row(&b.nsds, proximity(b), self.clock.time(self.k), b.level, &mut self.row);
+        control_row(b, &mut self.row);
         if b.events.is_some() {
             self.row.push(0.0);
         }
@@ -245,9 +271,14 @@ impl Stepper for ModelRun {
     }
     fn advance(&mut self, sum: &mut Summary) -> Result<Advanced, Stopped> {
         self.hits.clear();
+        self.start_control()?;
         let adv = self.built.sim.advance(&mut self.built.nsds).map_err(|e| Stopped::Failed(Box::new(e)))?;
         match adv {
             Advance::Step(rep) => {
+                let built = &mut self.built;
+                if let Some(c) = &mut built.control {
+                    c.instant(self.k + 1, self.clock.time(self.k + 1), &built.nsds, &mut built.sim)?;
+                }
                 sum.newton_iterations += rep.newton_iterations as u64;
                 let mut nc = (!rep.newton_converged).then_some(("the Newton loop", rep.newton_residual));
                 if let Some(s) = &rep.osnsp {

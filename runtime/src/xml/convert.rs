@@ -101,11 +101,15 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         (None, None) => unreachable!("checked above"),
     };
     let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
+    let control = match mf.simulation.as_ref().and_then(|s| s.control.as_ref()) {
+        Some(c) => Some(super::convert_control::build_kernel_control(&mut b, c, &nsds, h)?),
+        None => None,
+    };
     let every = mf.output.as_ref().and_then(|o| o.every);
     if every == Some(0) {
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
     }
-    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events })
+    Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events, control })
 }
 
 /// The systems and interactions of `<NSDS>` (probed at t0), and the interactions declared with

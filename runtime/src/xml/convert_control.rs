@@ -9,10 +9,13 @@ use super::bind::{Binder, HostFns};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
+use crate::run::control::KernelControl;
+use saltus_control::LinearModel;
 use saltus_control::{
-    CommonSmc, ControlZohSimulation, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor, SensorId,
+    CommonSmc, ControlManager, ControlZohSimulation, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor,
+    SensorId,
 };
-use saltus_kernel::FirstOrderLinearTiDs;
+use saltus_kernel::{DsId, DynamicalSystem, FirstOrderLinearTiDs, Nsds};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -71,18 +74,83 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
     let (plant_name, plant) = plant(&mut b, c)?;
     let mut sim = ControlZohSimulation::new(&plant, t0, t_end, c.h)
         .map_err(|e| m.error_at(&format!("NSDS/FirstOrderLinearTIDS[{plant_name}]"), e.to_string()))?;
-    let n = plant.x0.len();
+    let elements = fill_manager(&mut b, &c.items, "Control", c.h_c, sim.manager_mut())?;
+    let columns = sim
+        .columns()
+        .into_iter()
+        .map(|col| if col.starts_with("x[") { format!("{plant_name}.{col}") } else { col })
+        .collect();
+    let steps = sim.n_steps() as u64;
+    Ok(ControlBuilt { sim, columns, t0, t_end, h: c.h, h_c: c.h_c, steps, elements })
+}
+
+/// The `<ControlManager>` of a kernel model's `<Simulation>`: its plant is the first-order
+/// system `ds` (the only system when not named); the model of a `FirstOrderLinearTIDS`
+/// (`A`, `b`) serves the sliding-mode controllers and observers.
+pub fn build_kernel_control(
+    b: &mut Binder,
+    c: &ControlManagerSpec,
+    nsds: &Nsds,
+    h: f64,
+) -> Result<KernelControl, ModelError> {
+    let m = b.model;
+    let base = "Simulation/ControlManager";
+    if c.body.is_some() {
+        return Err(m.error_at(base, "`body` names a rigid body of a <Mechanics> scene; this model's plant is `ds`"));
+    }
+    let names: Vec<&str> = (0..nsds.n_ds()).filter_map(|i| nsds.ds_name(DsId(i as u32))).collect();
+    let id = match c.ds.as_deref() {
+        Some(name) => names.iter().position(|n| *n == name).ok_or_else(|| {
+            m.error_at(base, format!("unknown dynamical system `{name}` (known: {})", names.join(", ")))
+        })?,
+        None if names.len() == 1 => 0,
+        None => return Err(m.error_at(base, "the model has several dynamical systems: name the plant with `ds`")),
+    };
+    let ds = DsId(id as u32);
+    let system = &nsds.systems()[id];
+    if system.is_lagrangian() {
+        return Err(m.error_at(
+            base,
+            format!(
+                "the plant `{}` is Lagrangian: a ControlManager acts on a first-order system or a rigid body",
+                names[id]
+            ),
+        ));
+    }
+    let model = match system {
+        DynamicalSystem::FirstOrderLinearTi(d) if d.mass.is_none() => {
+            Some(LinearModel { a: d.a.clone(), b: d.b.clone().unwrap_or_else(|| nalgebra::DVector::zeros(d.x0.len())) })
+        }
+        _ => None,
+    };
+    let h_c = c.h_c.unwrap_or(h);
+    let mut manager = ControlManager::new(system.dim(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
+    fill_manager(b, &c.items, base, h_c, &mut manager)?;
+    Ok(KernelControl::new(manager, ds))
+}
+
+/// Adds the sensors, controllers and observers of `items` (under the element path `base`) to
+/// `manager`, each every its period (`h_c` when not given); returns their names in order.
+pub(crate) fn fill_manager(
+    b: &mut Binder,
+    items: &[ControlItem],
+    base: &str,
+    h_c: f64,
+    manager: &mut ControlManager,
+) -> Result<Vec<String>, ModelError> {
+    let m = b.model;
+    let n = manager.n();
     let mut sensors: HashMap<String, SensorId> = HashMap::new();
     let mut elements = Vec::new();
     // sensors first: actuators and observers may name a sensor declared after them
-    for item in &c.items {
+    for item in items {
         let ControlItem::LinearSensor(s) = item else { continue };
-        let path = format!("Control/LinearSensor[{}]", s.name);
+        let path = format!("{base}/LinearSensor[{}]", s.name);
         let sensor = match &s.c {
             Some(cm) => Sensor::Linear(b.const_mat(cm, &format!("{path}/C"), (None, Some(n)))?),
             None => Sensor::State,
         };
-        let id = sim.add_sensor(sensor, s.period.unwrap_or(c.h_c)).map_err(|e| m.error_at(&path, e.to_string()))?;
+        let id = manager.add_sensor(sensor, s.period.unwrap_or(h_c)).map_err(|e| m.error_at(&path, e.to_string()))?;
         if sensors.insert(s.name.clone(), id).is_some() {
             return Err(m.error_at(&path, format!("a sensor named `{}` already exists", s.name)));
         }
@@ -95,7 +163,7 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
             m.error_at(path, format!("unknown sensor `{name}` (known: {})", k.join(", ")))
         })
     };
-    for item in &c.items {
+    for item in items {
         let (kind, name, period) = match item {
             ControlItem::LinearSensor(_) => continue,
             ControlItem::LinearSMC(s) => ("LinearSMC", &s.name, s.period),
@@ -104,18 +172,18 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
             ControlItem::ExplicitTwisting(s) => ("ExplicitTwisting", &s.name, s.period),
             ControlItem::LuenbergerObserver(s) => ("LuenbergerObserver", &s.name, s.period),
         };
-        let path = format!("Control/{kind}[{name}]");
+        let path = format!("{base}/{kind}[{name}]");
         if elements.contains(name) {
             return Err(m.error_at(&path, format!("an element named `{name}` already exists")));
         }
-        let period = period.unwrap_or(c.h_c);
+        let period = period.unwrap_or(h_c);
         let at = |e: saltus_control::ControlError| m.error_at(&path, e.to_string());
         match item {
             ControlItem::LinearSMC(s) | ControlItem::ExplicitLinearSMC(s) => {
-                let smc = smc(&mut b, s, &path)?;
+                let smc = smc(b, s, &path)?;
                 let ctrl =
                     if kind == "LinearSMC" { Controller::LinearSmc(smc) } else { Controller::ExplicitLinearSmc(smc) };
-                sim.add_actuator(name, ctrl, sensor_of(&path, &s.sensor)?, period).map_err(at)?;
+                manager.add_actuator(name, ctrl, sensor_of(&path, &s.sensor)?, period).map_err(at)?;
             }
             ControlItem::PID(s) => {
                 let pid = Pid {
@@ -124,11 +192,12 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
                     b: b.const_mat(&s.b, &format!("{path}/B"), (Some(n), Some(1)))?,
                     delta_t: s.delta_t,
                 };
-                sim.add_actuator(name, Controller::Pid(pid), sensor_of(&path, &s.sensor)?, period).map_err(at)?;
+                manager.add_actuator(name, Controller::Pid(pid), sensor_of(&path, &s.sensor)?, period).map_err(at)?;
             }
             ControlItem::ExplicitTwisting(s) => {
                 let tw = ExplicitTwisting { gain: s.gain, beta: s.beta };
-                sim.add_actuator(name, Controller::ExplicitTwisting(tw), sensor_of(&path, &s.sensor)?, period)
+                manager
+                    .add_actuator(name, Controller::ExplicitTwisting(tw), sensor_of(&path, &s.sensor)?, period)
                     .map_err(at)?;
             }
             ControlItem::LuenbergerObserver(s) => {
@@ -137,19 +206,13 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
                     l: b.const_mat(&s.l, &format!("{path}/L"), (Some(n), None))?,
                     xhat0: b.const_vec(&s.xhat0, &format!("{path}/xhat0"), Some(n))?,
                 };
-                sim.add_observer(name, obs, sensor_of(&path, &s.sensor)?, period).map_err(at)?;
+                manager.add_observer(name, obs, sensor_of(&path, &s.sensor)?, period).map_err(at)?;
             }
             ControlItem::LinearSensor(_) => {}
         }
         elements.push(name.clone());
     }
-    let columns = sim
-        .columns()
-        .into_iter()
-        .map(|col| if col.starts_with("x[") { format!("{plant_name}.{col}") } else { col })
-        .collect();
-    let steps = sim.n_steps() as u64;
-    Ok(ControlBuilt { sim, columns, t0, t_end, h: c.h, h_c: c.h_c, steps, elements })
+    Ok(elements)
 }
 
 /// The plant: the one `FirstOrderLinearTIDS` of the NSDS (named by `ds` when given).

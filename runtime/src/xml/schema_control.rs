@@ -20,7 +20,24 @@ pub struct ControlSpec {
     pub items: Vec<ControlItem>,
 }
 
-/// One child of `<Control>`.
+/// `<ControlManager ds body h_c>` inside a `<Simulation>` (Siconos `ControlManager` on a user's
+/// time stepping): the plant is the system `ds` of the NSDS, or the body `body` of a
+/// `<Mechanics>` scene, integrated by the simulation; the children act every `period`, `h_c`
+/// (default: the simulation's `h`) when not given.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlManagerSpec {
+    #[serde(rename = "@ds", default, skip_serializing_if = "is_none")]
+    pub ds: Option<String>,
+    #[serde(rename = "@body", default, skip_serializing_if = "is_none")]
+    pub body: Option<String>,
+    #[serde(rename = "@h_c", default, skip_serializing_if = "is_none")]
+    pub h_c: Option<f64>,
+    #[serde(rename = "$value", default)]
+    pub items: Vec<ControlItem>,
+}
+
+/// One child of `<Control>` or `<ControlManager>`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ControlItem {
     LinearSensor(LinearSensorSpec),

@@ -25,6 +25,9 @@ pub struct SimulationSpec {
     /// `<Mechanics>` scenes: FCLib dumps of chosen steps' friction-contact problems.
     #[serde(rename = "FrictionContactTrace", default, skip_serializing_if = "is_none")]
     pub trace: Option<FcTraceSpec>,
+    /// Sensors, controllers and observers acting on one system or body of the run.
+    #[serde(rename = "ControlManager", default, skip_serializing_if = "is_none")]
+    pub control: Option<super::schema_control::ControlManagerSpec>,
 }
 
 /// `<FrictionContactTrace file itermax probability seed title description math_info>`.

@@ -60,10 +60,20 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: 
     }
 }
 
-/// Saves `x_k` and evaluates `f(t_k, x_k)` into `w.f_k` (not needed for linear TI systems).
+/// Saves `x_k` and evaluates `f(t_k, x_k)` (with the held control term `g`) into `w.f_k` (not
+/// needed for linear TI systems).
 pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<(), KernelError> {
-    let id = w.id.0;
     w.x_k.copy_from(ds.state());
+    let evaluated = field_at_start(ds, w, t_k)?;
+    if let (true, Some(g)) = (evaluated, &w.control) {
+        w.f_k += g;
+    }
+    Ok(())
+}
+
+/// `w.f_k = f(t_k, x_k)`; `false` when not needed (linear TI systems outside the Newton form).
+fn field_at_start(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<bool, KernelError> {
+    let id = w.id.0;
     match ds {
         DynamicalSystem::FirstOrderLinear(d) => {
             d.a.eval(t_k, &mut w.mat).map_err(user_err(t_k, "A(t)", id))?;
@@ -72,20 +82,21 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
                 b.eval(t_k, w.tmp.as_mut_slice()).map_err(user_err(t_k, "b(t)", id))?;
                 w.f_k += &w.tmp;
             }
-            Ok(())
+            Ok(true)
         }
         DynamicalSystem::FirstOrderNonLinear(d) => {
             (d.f)(t_k, w.x_k.as_slice(), w.f_k.as_mut_slice()).map_err(user_err(t_k, "f(t, x)", id))?;
-            check_finite_out(w.f_k.as_slice()).map_err(user_err(t_k, "f(t, x)", id))
+            check_finite_out(w.f_k.as_slice()).map_err(user_err(t_k, "f(t, x)", id))?;
+            Ok(true)
         }
         DynamicalSystem::FirstOrderLinearTi(d) if w.has_k => {
             w.f_k.gemv(1.0, &d.a, &w.x_k, 0.0);
             if let Some(b) = &d.b {
                 w.f_k += b;
             }
-            Ok(())
+            Ok(true)
         }
-        _ => Ok(()),
+        _ => Ok(false),
     }
 }
 
@@ -140,6 +151,9 @@ fn newton_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64, h: f64, thet
     w.tmp -= &w.x_k;
     mass_times(&mut w.free, mass, &w.tmp);
     field_and_jacobian(ds, w, t1, x_i)?;
+    if let Some(g) = &w.control {
+        w.tmp += g;
+    }
     set_mass(&mut w.w, mass);
     super::mat_axpy(&mut w.w, -h * theta, &w.mat);
     if w.has_k {
@@ -182,6 +196,9 @@ pub(crate) fn compute_free_state(
             if let Some(b) = &d.b {
                 w.free.axpy(h, b, 1.0);
             }
+            if let Some(g) = &w.control {
+                w.free.axpy(h, g, 1.0);
+            }
         }
         DynamicalSystem::FirstOrderLinear(d) => {
             if !w.w_constant {
@@ -196,6 +213,10 @@ pub(crate) fn compute_free_state(
             if let Some(b) = &d.b {
                 b.eval(t1, w.tmp.as_mut_slice()).map_err(user_err(t1, "b(t)", id))?;
                 w.free.axpy(h * theta, &w.tmp, 1.0);
+            }
+            // g is held: (1 − θ) of it came with f_k
+            if let Some(g) = &w.control {
+                w.free.axpy(h * theta, g, 1.0);
             }
         }
         DynamicalSystem::FirstOrderNonLinear(_) => return newton_free_state(ds, w, t1, h, theta),

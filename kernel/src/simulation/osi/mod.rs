@@ -235,6 +235,9 @@ pub(crate) struct DsWork {
     pub m_k: DMatrix<f64>,
     /// The kinematics `q̇ = N(q) u` of the semi-explicit Euler (`None`: `N = I`).
     pub kinematics: Option<crate::model::userfn::StateMatFn>,
+    /// The control input term `g` held over the step (Siconos's actuators' `B u`): added to the
+    /// vector field (`ẋ = f(t, x) + g + r`) or to the forces (`M v̇ = F + g + p`).
+    pub control: Option<DVector<f64>>,
 }
 
 /// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
@@ -322,6 +325,7 @@ impl DsWork {
             k_sum: DMatrix::zeros(0, 0),
             m_k: DMatrix::zeros(0, 0),
             kinematics: None,
+            control: None,
         }
     }
 

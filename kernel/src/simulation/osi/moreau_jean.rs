@@ -101,6 +101,9 @@ pub(super) fn forces(
     if let Some(f) = &d.f_ext {
         f.eval(t, w.tmp.as_mut_slice()).map_err(user_err(t, "F_ext", id))?;
     }
+    if let Some(g) = &w.control {
+        w.tmp += g;
+    }
     if jac {
         w.mat.fill(0.0);
         w.mat2.fill(0.0);
@@ -146,6 +149,9 @@ pub(crate) fn compute_free_state(
                     w.tmp *= -h * (1.0 - theta);
                     w.tmp.axpy(-h * theta, &w.tmp2, 1.0);
                 }
+            }
+            if let Some(g) = &w.control {
+                w.tmp.axpy(-h, g, 1.0);
             }
             if let Some(c) = &d.c {
                 w.tmp.gemv(h, c, &w.v_k, 1.0);

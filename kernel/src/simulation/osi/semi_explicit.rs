@@ -102,6 +102,9 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64, h: f64)
             if let Some(f) = &d.f_ext {
                 f.eval(t_k, w.f_k.as_mut_slice()).map_err(user_err(t_k, "F_ext", id))?;
             }
+            if let Some(g) = &w.control {
+                w.f_k += g;
+            }
             if let Some(c) = &d.c {
                 w.f_k.gemv(-1.0, c, &w.v_k, 1.0);
             }
