@@ -45,12 +45,14 @@ pub struct ControlReport {
     pub max_residual: f64,
 }
 
+#[derive(Debug, Clone)]
 struct SensorSlot {
     sensor: Sensor,
     every: usize,
     y: DVector<f64>,
 }
 
+#[derive(Debug, Clone)]
 struct ActuatorSlot {
     name: String,
     ctrl: Controller,
@@ -62,6 +64,7 @@ struct ActuatorSlot {
     state: Option<ActuatorState>,
 }
 
+#[derive(Debug, Clone)]
 struct ObserverSlot {
     name: String,
     obs: LuenbergerObserver,
@@ -76,6 +79,7 @@ struct ObserverSlot {
 }
 
 /// Sensors, observers and actuators of one plant of `n` states stepped by `h`.
+#[derive(Debug, Clone)]
 pub struct ControlManager {
     n: usize,
     h: f64,

@@ -69,7 +69,7 @@ pub struct ViewSummary {
 pub fn write_view(scene: Scene, every: Option<usize>, out: &Path) -> Result<ViewSummary, String> {
     let steps = scene.n_steps();
     let sim = scene.into_simulation().map_err(|e| e.to_string())?;
-    write_view_of(sim, Vec::new(), 0.0, steps, every, out)
+    write_view_of(sim, Vec::new(), None, 0.0, steps, every, out)
 }
 
 /// The page's frames, filled from the rows of the body table (`t`, then
@@ -109,11 +109,12 @@ impl RowSink for Frames {
 }
 
 /// [`write_view`] of a simulation already set up (an XML `<Mechanics>` model's, with its user
-/// events), for `steps` steps from `t0`: driven by the runtime's run loop, recording every
-/// `every`-th step (and the rows of located events).
+/// events and its controllers), for `steps` steps from `t0`: driven by the runtime's run loop,
+/// recording every `every`-th step (and the rows of located events).
 pub fn write_view_of(
     sim: MechanicsSimulation,
     events: Vec<saltus_kernel::UserEvent>,
+    control: Option<saltus_runtime::run::control::BodyControl>,
     t0: f64,
     steps: usize,
     every: Option<usize>,
@@ -122,7 +123,8 @@ pub fn write_view_of(
     let every = every.unwrap_or_else(|| ((0.01 / sim.step_size()).round() as usize).max(1)).max(1);
     let h = sim.step_size();
     let rec = Recording::new(&sim.model);
-    let mut run = MechRun::new(sim, t0, h, steps as u64).with_events(events).map_err(|e| e.to_string())?;
+    let mut run =
+        MechRun::new(sim, t0, h, steps as u64).with_events(events).map_err(|e| e.to_string())?.with_control(control);
     let mut frames = Frames::new(rec, &run);
     let opts = RunOptions { every: every as u64, ..RunOptions::default() };
     let (_, res) = on_pool(|| drive(&mut run, &mut Sinks::main(&mut frames), &opts, &mut NoProgress));
@@ -168,8 +170,16 @@ pub fn run(a: &ViewArgs) -> Result<ViewSummary, ViewFailure> {
             }
             let steps = ((t_end - built.t0) / built.h).round() as usize;
             let sim = built.simulation().map_err(|e| input(e.to_string()))?;
-            return write_view_of(sim, built.events, built.t0, steps, a.every.map(|e| e as usize), &a.output)
-                .map_err(ViewFailure::Input);
+            return write_view_of(
+                sim,
+                built.events,
+                built.control,
+                built.t0,
+                steps,
+                a.every.map(|e| e as usize),
+                &a.output,
+            )
+            .map_err(ViewFailure::Input);
         }
         (None, Some("spheres_in_a_box")) => {
             scenes::spheres_in_a_box(a.n as usize, a.seed).map_err(|e| ViewFailure::Input(e.to_string()))?

@@ -95,3 +95,40 @@ fn user_events_are_refused_in_a_control_model() {
         .replace("</Model>", r#"<Events><Event name="e" ds="plant"><Linear a="1 0"/></Event></Events></Model>"#);
     assert_rejected(&t, &["Events", "not on a <Control> model"]);
 }
+
+fn sample_text(rel: &str) -> String {
+    std::fs::read_to_string(common::workspace_root().join("samples").join(rel)).unwrap()
+}
+
+/// `<ControlManager>` inside `<Simulation>`: the plant is named and of a kind a controller can
+/// drive; every refusal names `Simulation/ControlManager` and the reason.
+#[test]
+fn control_manager_plants_are_checked() {
+    let kernel = sample_text("smc_with_friction/model.xml");
+    assert_rejected(
+        &kernel.replace(r#"<ControlManager ds="mass""#, r#"<ControlManager ds="mas""#),
+        &["Simulation/ControlManager", "unknown dynamical system `mas` (known: mass)"],
+    );
+    assert_rejected(
+        &kernel.replace(r#"<ControlManager ds="mass""#, r#"<ControlManager body="mass""#),
+        &["Simulation/ControlManager", "`body` names a rigid body"],
+    );
+    assert_rejected(
+        &kernel.replace(r#"sensor="state" alpha="2">"#, r#"sensor="state" alpha="2" period="0.0125">"#),
+        &["Simulation/ControlManager/LinearSMC[smc]", "multiple of the plant step"],
+    );
+    let scene = sample_text("smc_with_friction/box.xml");
+    assert_rejected(
+        &scene.replace(r#"<ControlManager body="box""#, r#"<ControlManager body="boxx""#),
+        &["Simulation/ControlManager", "unknown body `boxx`"],
+    );
+    assert_rejected(
+        &scene.replace(r#"<ControlManager body="box""#, r#"<ControlManager body="ground""#),
+        &["Simulation/ControlManager", "not dynamic"],
+    );
+    // a controller cannot set a position: B's first three rows are zero
+    assert_rejected(
+        &scene.replace(r#"<B rows="6" cols="1">0 0 0 1 0 0</B>"#, r#"<B rows="6" cols="1">1 0 0 1 0 0</B>"#),
+        &["Simulation/ControlManager", "rows 0–2 of B must be zero"],
+    );
+}

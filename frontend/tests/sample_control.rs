@@ -95,18 +95,16 @@ fn the_control_manager_on_a_time_stepping_equals_the_zero_order_hold() {
     }
 }
 
-/// `samples/smc_with_friction`: a controller on a plant with a relay (Coulomb friction `F`, a
-/// matched disturbance the controller's model ignores). Closed forms of the implicit SMC with
-/// a disturbance at its bound: once σ = x1 + x2 is reached, the friction holds `λ = F` (the mass
-/// moves to −x) and σ stays at `δ = F (h_c + h_c²/2)` (the disturbance acting over one period
-/// before the controller sees it: `C_s ∫₀^{h_c} e^{As} ds B F`), so `x1 − δ` decays as `e^{−t}`.
-#[test]
-fn smc_holds_the_sliding_surface_against_coulomb_friction() {
-    let model = sample("smc_with_friction/model.xml");
-    validate_xml(&model);
-    let tr = run(&model, &[]);
-    let (t, x1, x2, lam) = (tr.col("t"), tr.col("mass.x[0]"), tr.col("mass.x[1]"), tr.col("friction.lambda[0]"));
-    let (f, hc) = (0.5, 1e-2);
+/// `samples/smc_with_friction`: a controller on a plant with friction (a matched disturbance
+/// the controller's model ignores): a relay of the kernel (`model.xml`) or the Coulomb friction of
+/// a rigid box on the ground (`box.xml`, `F = μ g`). Closed forms of the implicit SMC with a
+/// disturbance at its bound: once σ = x1 + x2 is reached, the friction holds at `F` against the
+/// motion (the mass moves to −x) and σ sits at `δ = F (h_c + h_c²/2)` at every control instant
+/// (the disturbance acting over one period before the controller sees it:
+/// `C_s ∫₀^{h_c} e^{As} ds B F`), so `x1 − δ` decays as `e^{−t}`.
+fn check_sliding(tr: &Trajectory, x1: &[f64], x2: &[f64], f: f64) -> usize {
+    let t = tr.col("t");
+    let hc = 1e-2;
     let delta = f * (hc + hc * hc / 2.0);
     let reached = (0..tr.len()).find(|&k| (x1[k] + x2[k] - delta).abs() < 1e-12).expect("σ reaches δ");
     assert!(t[reached] > 0.5 && t[reached] < 1.0, "reaching time {}", t[reached]);
@@ -116,12 +114,39 @@ fn smc_holds_the_sliding_surface_against_coulomb_friction() {
         if (k - reached) % 10 == 0 {
             assert!((sigma - delta).abs() < 1e-12, "t = {}: σ = {sigma}", t[k]);
         }
-        assert!((0.0..=delta * (1.0 + 1e-9)).contains(&sigma), "t = {}: σ = {sigma}", t[k]);
-        assert!((lam[k] - f).abs() < 1e-12 && x2[k] < 0.0, "t = {}: λ = {}, x2 = {}", t[k], lam[k], x2[k]);
+        assert!((-1e-12..=delta * (1.0 + 1e-9)).contains(&sigma), "t = {}: σ = {sigma}", t[k]);
+        assert!(x2[k] < 0.0, "t = {}: x2 = {}", t[k], x2[k]);
         let expect = delta + (x1[reached] - delta) * (-(t[k] - t[reached])).exp();
         // the sampled law's decay per period differs from e^{−h_c} by O(h_c²)
         assert!((x1[k] - expect).abs() < 1e-5, "t = {}: x1 = {} vs {expect}", t[k], x1[k]);
     }
-    // the friction held the mass at rest before the controller could move it: λ never left [−F, F]
+    reached
+}
+
+#[test]
+fn smc_holds_the_sliding_surface_against_coulomb_friction() {
+    let model = sample("smc_with_friction/model.xml");
+    validate_xml(&model);
+    let tr = run(&model, &[]);
+    let f = 0.5;
+    let reached = check_sliding(&tr, tr.col("mass.x[0]"), tr.col("mass.x[1]"), f);
+    // the relay's multiplier: at its bound against the motion while sliding, never outside [−F, F]
+    let lam = tr.col("friction.lambda[0]");
+    assert!(lam[reached..].iter().all(|l| (l - f).abs() < 1e-12));
     assert!(lam.iter().all(|l| l.abs() <= f * (1.0 + 1e-12)));
+}
+
+/// The same controller pushing a rigid box (`box.xml`): collision detection, four contact points
+/// and the friction-contact problem give the friction `μ m g` of the relay with `F = μ g`; the box
+/// neither lifts nor tips.
+#[test]
+fn smc_pushes_a_rigid_box_against_its_friction() {
+    let model = sample("smc_with_friction/box.xml");
+    validate_xml(&model);
+    let tr = run(&model, &[]);
+    check_sliding(&tr, tr.col("box.x"), tr.col("box.vx"), 0.05 * 9.81);
+    for c in ["box.y", "box.qx", "box.qy", "box.qz"] {
+        assert!(tr.col(c).iter().all(|v| v.abs() < 1e-12), "{c}");
+    }
+    assert!(tr.col("box.z").iter().all(|z| (z - 0.05).abs() < 1e-9));
 }

@@ -130,6 +130,9 @@ pub struct RigidBody {
     pub torque: Vector3<f64>,
     /// Optional user force and torque, added to the constant ones.
     pub force_fn: Option<ForceFn>,
+    /// A controller's force, world frame, held over the steps until set again (Siconos's
+    /// actuators' input on the body; `None`: no controller acts on it).
+    pub control_force: Option<Vector3<f64>>,
     /// Prescribed motion (kinematic bodies only).
     pub motion: Option<MotionFn>,
     /// Prescribed velocity on some twist components (dynamic bodies only).

@@ -441,6 +441,7 @@ impl MechanicsModel {
             force: d.force,
             torque: d.torque,
             force_fn: d.force_fn,
+            control_force: None,
             motion: d.motion,
             boundary,
             group: d.group,

@@ -335,6 +335,9 @@ impl MechanicsSimulation {
                 }
                 BodyKind::Dynamic => {
                     let (mut f0, mut f1) = (b.force + g * b.mass, b.force + g * b.mass);
+                    if let Some(fc) = &b.control_force {
+                        (f0, f1) = (f0 + fc, f1 + fc);
+                    }
                     let (mut tau0, mut tau1) = (b.torque, b.torque);
                     if let Some(ff) = &b.force_fn {
                         let fail =

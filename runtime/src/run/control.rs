@@ -127,3 +127,62 @@ impl KernelControl {
         Ok(())
     }
 }
+
+/// A [`saltus_control::ControlManager`] acting on one rigid body of a `<Mechanics>` scene: the
+/// plant state its sensors read is `x = (position, velocity)` of the body's centre of mass (6
+/// values, world frame), whose linear model is the free particle `ẋ = [[0, I], [0, 0]] x + B u`;
+/// the actuators' `g = Σ B u` is an acceleration of the velocity rows (its position rows are
+/// zero), applied as the force `m g[3..6]` held over the next step, with gravity, the contacts
+/// and the body's other loads.
+#[derive(Debug, Clone)]
+pub struct BodyControl {
+    /// The sensors, controllers and observers.
+    pub manager: saltus_control::ControlManager,
+    /// The plant.
+    pub body: saltus_mechanics::BodyId,
+    g: nalgebra::DVector<f64>,
+    x: nalgebra::DVector<f64>,
+}
+
+impl BodyControl {
+    /// Number of plant states: position and velocity.
+    pub const N: usize = 6;
+
+    /// The free particle's model `A = [[0, I], [0, 0]]`, `b = 0`.
+    pub fn model() -> saltus_control::LinearModel {
+        let mut a = nalgebra::DMatrix::zeros(Self::N, Self::N);
+        for i in 0..3 {
+            a[(i, i + 3)] = 1.0;
+        }
+        saltus_control::LinearModel { a, b: nalgebra::DVector::zeros(Self::N) }
+    }
+
+    /// Control of `body` by `manager` (of [`Self::N`] states); refused when an actuator's `B`
+    /// drives a position row.
+    pub fn new(manager: saltus_control::ControlManager, body: saltus_mechanics::BodyId) -> Result<BodyControl, String> {
+        if manager.n() != Self::N {
+            return Err(format!("the plant of a body has {} states, the manager {}", Self::N, manager.n()));
+        }
+        if manager.inputs().any(|(b, _)| b.rows(0, 3).iter().any(|v| *v != 0.0)) {
+            return Err("an actuator's B drives a position (rows 0–2 of B must be zero: a body is pushed by a force, \
+                        B u is the acceleration of its velocity rows 3–5)"
+                .into());
+        }
+        Ok(BodyControl { manager, body, g: nalgebra::DVector::zeros(Self::N), x: nalgebra::DVector::zeros(Self::N) })
+    }
+
+    /// The control instants of step `k` at time `t`, then the new force held by `sim`.
+    pub fn instant(&mut self, k: u64, t: f64, sim: &mut saltus_mechanics::MechanicsSimulation) -> Result<(), Stopped> {
+        let b = sim.model.body(self.body);
+        self.x.rows_mut(0, 3).copy_from(&b.state.position);
+        self.x.rows_mut(3, 3).copy_from(&b.state.v);
+        let mass = b.mass();
+        self.manager.instant(k as usize, t, &self.x).map_err(failed)?;
+        if self.manager.has_actuators() {
+            self.manager.input_term(&mut self.g);
+            let f = nalgebra::Vector3::new(self.g[3], self.g[4], self.g[5]) * mass;
+            sim.model.body_mut(self.body).control_force = Some(f);
+        }
+        Ok(())
+    }
+}

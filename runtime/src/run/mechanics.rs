@@ -78,10 +78,18 @@ pub fn header(model: &MechanicsModel) -> Vec<String> {
     h
 }
 
-/// The columns of a run of `built`: [`header`], then `event` if the scene has user events.
+/// The columns of a run of `built`: [`header`], then the controllers' `NAME.u[j]` and observers'
+/// `NAME.xhat[i]` (`<ControlManager>`), then `event` if the scene has user events.
 pub fn columns(built: &MechanicsBuilt) -> Vec<String> {
-    let mut h = header(&built.model);
-    if !built.events.is_empty() {
+    columns_of(&built.model, built.control.as_ref(), !built.events.is_empty())
+}
+
+fn columns_of(model: &MechanicsModel, control: Option<&super::control::BodyControl>, events: bool) -> Vec<String> {
+    let mut h = header(model);
+    if let Some(c) = control {
+        c.manager.columns_into(&mut h);
+    }
+    if events {
         h.push("event".into());
     }
     h
@@ -190,6 +198,7 @@ pub struct MechRun {
     hits: Vec<UserEventHit>,
     stopped: bool,
     trace: Option<FcTrace>,
+    control: Option<super::control::BodyControl>,
 }
 
 impl MechRun {
@@ -208,6 +217,26 @@ impl MechRun {
             hits: Vec::new(),
             stopped: false,
             trace: None,
+            control: None,
+        }
+    }
+    /// Controllers pushing one body from now on (`<ControlManager body>`); their inputs and
+    /// estimates become columns of the rows.
+    pub fn with_control(mut self, control: Option<super::control::BodyControl>) -> MechRun {
+        self.control = control;
+        self
+    }
+    /// The control instants of the run's first step, before it (once).
+    fn start_control(&mut self) -> Result<(), Stopped> {
+        match &mut self.control {
+            Some(c) if !c.manager.started() => c.instant(self.k, self.clock.time(self.k), &mut self.sim),
+            _ => Ok(()),
+        }
+    }
+    /// Appends the controllers' inputs and the observers' estimates to a row.
+    fn control_row(&mut self) {
+        if let Some(c) = &self.control {
+            c.manager.row_into(&mut self.row);
         }
     }
     /// Watches user events on the bodies from now on (none: no `event` column).
@@ -264,7 +293,7 @@ impl MechRun {
         let run = run.with_events(built.events.clone()).map_err(|e| {
             saltus_mechanics::MechanicsError::InvalidModel { what: "user events".into(), reason: e.to_string() }
         })?;
-        Ok(run.with_trace(built.trace.clone()))
+        Ok(run.with_trace(built.trace.clone()).with_control(built.control.clone()))
     }
     /// Dumps the friction-contact problems of the steps `trace` chooses (FCLib files).
     pub fn with_trace(mut self, trace: Option<FcTrace>) -> MechRun {
@@ -299,24 +328,28 @@ impl Stepper for MechRun {
         64
     }
     fn columns(&self) -> Vec<String> {
-        let mut h = header(&self.sim.model);
-        if self.events.is_some() {
-            h.push("event".into());
-        }
-        h
+        columns_of(&self.sim.model, self.control.as_ref(), self.events.is_some())
     }
     fn contact_columns(&self) -> Option<Vec<String>> {
         Some(contact_header())
     }
     fn write_start(&mut self, out: &mut Sinks<'_>) -> Result<(), TargetError> {
+        if self.start_control().is_err() {
+            return Ok(()); // the controllers' failure at t0 shows at the first advance
+        }
         row(&self.sim, self.clock.time(self.k), &mut self.row);
+        self.control_row();
         if self.events.is_some() {
             self.row.push(0.0);
         }
         out.main.row(&self.row)
     }
     fn advance(&mut self, sum: &mut Summary) -> Result<Advanced, Stopped> {
+        self.start_control()?;
         let rep = self.sim.step().map_err(|e| Stopped::Mechanics(Box::new(e)))?;
+        if let Some(c) = &mut self.control {
+            c.instant(self.k + 1, self.clock.time(self.k + 1), &mut self.sim)?;
+        }
         if let Some(trace) = &mut self.trace {
             trace.after_step(&self.sim)?;
         }
@@ -352,6 +385,9 @@ impl Stepper for MechRun {
             self.hits = mon.after_step(&mut self.sim).map_err(|e| Stopped::Failed(Box::new(e)))?;
             for hit in &self.hits {
                 row(&self.sim, hit.t, &mut self.row);
+                if let Some(c) = &self.control {
+                    c.manager.row_into(&mut self.row);
+                }
                 let bodies = &self.sim.model.bodies;
                 super::events::write_hit_rows(hit, &self.row, |i| bodies[i].kind != BodyKind::Static, out.main)?;
                 sum.user_events += hit.transitions.len() as u64;
@@ -370,6 +406,7 @@ impl Stepper for MechRun {
         if keep {
             let t = self.clock.time(self.k);
             row(&self.sim, t, &mut self.row);
+            self.control_row();
             if self.events.is_some() {
                 self.row.push(0.0);
             }

@@ -9,7 +9,7 @@ use super::bind::{Binder, HostFns};
 use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
-use crate::run::control::KernelControl;
+use crate::run::control::{BodyControl, KernelControl};
 use saltus_control::LinearModel;
 use saltus_control::{
     CommonSmc, ControlManager, ControlZohSimulation, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor,
@@ -127,6 +127,37 @@ pub fn build_kernel_control(
     let mut manager = ControlManager::new(system.dim(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
     fill_manager(b, &c.items, base, h_c, &mut manager)?;
     Ok(KernelControl::new(manager, ds))
+}
+
+/// The `<ControlManager body>` of a `<Mechanics>` scene: its plant is the dynamic body `body`
+/// (state: position and velocity of its centre of mass; see [`BodyControl`]).
+pub fn build_body_control(
+    b: &mut Binder,
+    c: &ControlManagerSpec,
+    sim: &saltus_mechanics::MechanicsSimulation,
+    h: f64,
+) -> Result<BodyControl, ModelError> {
+    let m = b.model;
+    let base = "Simulation/ControlManager";
+    if c.ds.is_some() {
+        return Err(
+            m.error_at(base, "`ds` names a dynamical system of an <NSDS>; in a <Mechanics> scene the plant is `body`")
+        );
+    }
+    let Some(name) = c.body.as_deref() else {
+        return Err(m.error_at(base, "name the controlled body with `body`"));
+    };
+    let id = sim.model.body_by_name(name).ok_or_else(|| m.error_at(base, format!("unknown body `{name}`")))?;
+    if !sim.model.body(id).is_dynamic() {
+        return Err(m.error_at(base, format!("the body `{name}` is not dynamic: a controller pushes a dynamic body")));
+    }
+    if sim.model.is_planar() {
+        return Err(m.error_at(base, "a ControlManager acts on a body of a 3D scene"));
+    }
+    let mut manager = ControlManager::new(BodyControl::N, h, Some(BodyControl::model()))
+        .map_err(|e| m.error_at(base, e.to_string()))?;
+    fill_manager(b, &c.items, base, c.h_c.unwrap_or(h), &mut manager)?;
+    BodyControl::new(manager, id).map_err(|e| m.error_at(base, e))
 }
 
 /// Adds the sensors, controllers and observers of `items` (under the element path `base`) to

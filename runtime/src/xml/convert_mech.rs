@@ -40,6 +40,8 @@ pub struct MechanicsBuilt {
     pub events: Vec<UserEvent>,
     /// `<FrictionContactTrace>`: FCLib dumps of chosen steps.
     pub trace: Option<crate::run::trace::FcTrace>,
+    /// `<ControlManager body>`: controllers pushing one body (a fresh copy for each run).
+    pub control: Option<crate::run::control::BodyControl>,
 }
 
 impl MechanicsBuilt {
@@ -439,11 +441,24 @@ pub fn build_mechanics_with(
         return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
     }
     let trace = super::convert_mech_sim::trace(m)?;
-    let mut built =
-        MechanicsBuilt { model, options, t0, t_end, h, steps: steps_f as u64, every, events: Vec::new(), trace };
+    let mut built = MechanicsBuilt {
+        model,
+        options,
+        t0,
+        t_end,
+        h,
+        steps: steps_f as u64,
+        every,
+        events: Vec::new(),
+        trace,
+        control: None,
+    };
     let sim = built.simulation().map_err(|e| m.error_at("Simulation", e.to_string()))?;
     if let Some(ev) = &mf.events {
         built.events = body_events(&mut binder, ev, &sim)?;
+    }
+    if let Some(c) = mf.simulation.as_ref().and_then(|s| s.control.as_ref()) {
+        built.control = Some(super::convert_control::build_body_control(&mut binder, c, &sim, h)?);
     }
     Ok(built)
 }
