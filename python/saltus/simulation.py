@@ -462,6 +462,10 @@ class TimeStepping(_Built):
     Euler–Moreau with one one-step problem; ``setNewtonTolerance`` / ``setNewtonMaxIteration``
     for nonlinear models. Step with ``compute_one_step`` or run to the end with ``run``."""
 
+    #: Controllers of this run: an object writing a ``<ControlManager>`` element into the
+    #: ``<Simulation>`` (``_element(parent)``; ``siconos.control.simulation.ControlManager``).
+    control = None
+
     def __init__(self, nsds, td, osi: OneStepIntegrator, osnspb: OneStepNSProblem, plugin_dirs=None):
         super().__init__(nsds, td, plugin_dirs)
         if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler)):
@@ -503,6 +507,8 @@ class TimeStepping(_Built):
             ET.SubElement(sim, "Newton", _attrs(self.newton))
         if self.projection is not None:
             ET.SubElement(sim, "Projection", _attrs(self.projection))
+        if self.control is not None:
+            self.control._element(sim)
 
 
 class TimeSteppingDirectProjection(TimeStepping):

@@ -244,6 +244,23 @@ impl CoreSimulation {
         })
     }
 
+    /// Holds the input term `g` of system `index` over the next steps, until set again: added to
+    /// its vector field (`M ẋ = f(t, x) + g + r`, first order) or to its forces
+    /// (`M v̇ = F + g + p`, Lagrangian) — what a Siconos script does when it writes `b` or
+    /// `F_ext` between steps, and what a `<ControlManager>`'s actuators write at their instants
+    /// (the last writer wins). Raises `ValueError` for a wrong size, a non-finite entry or an
+    /// event-driven simulation.
+    fn set_control_input(&self, index: usize, values: Vec<f64>) -> PyResult<()> {
+        guard(|| {
+            let mut i = self.lock();
+            let built = &mut i.run.built;
+            built.sim.set_control_input(DsId(index as u32), &values).map_err(|e| {
+                let msg = saltus_runtime::names::kernel_error(&e, &built.nsds);
+                pyo3::exceptions::PyValueError::new_err(msg)
+            })
+        })
+    }
+
     /// The user events (`<Events>`) found by the last `compute_one_step`, in time order: one
     /// dict per located window, `{"t", "t_low", "events": [names], "stop", "reset"}` (`t` is
     /// the window's right end, where the handlers acted). After an event with `action="stop"`,

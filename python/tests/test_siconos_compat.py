@@ -878,8 +878,60 @@ def test_control_zoh_simulation_matches_siconos(hook):
     d = sim.data()
     assert d.shape == ref.shape
     np.testing.assert_allclose(d, ref, rtol=0, atol=1e-9 * np.abs(ref).max())
-    with pytest.raises(NotImplementedError, match="ControlManager"):
-        from siconos.control.simulation import ControlManager  # noqa: F401
+
+
+def test_control_manager_drives_a_user_time_stepping(hook):
+    """``ControlManager(TimeStepping)`` as in the ``PID.py`` tutorial: a PID (velocity form) on a
+    double integrator stepped by ``EulerMoreauOSI(0.5)``, the loop written Siconos's way
+    (``eventsManager().nextEvent() == 1``). Against the recurrence written here: the θ-scheme
+    with the input held, ``u_k = u_{k−1} + (Kp + Kd/Δt + Ki Δt) e_k − (Kp + 2 Kd/Δt) e_{k−1} +
+    (Kd/Δt) e_{k−2}``, ``e = r − x1``."""
+    import siconos.kernel as sk
+    from siconos.control.controller import PID
+    from siconos.control.sensor import LinearSensor
+    from siconos.control.simulation import ControlManager
+
+    t0, T, h, theta = 0.0, 20.0, 0.05, 0.5
+    A = np.array([[0.0, 1.0], [0.0, 0.0]])
+    K = [0.25, 0.125, 2.0]
+    ds = sk.FirstOrderLinearTIDS([10.0, 10.0], A)
+    process = sk.NonSmoothDynamicalSystem(t0, T)
+    process.insertDynamicalSystem(ds)
+    s = sk.TimeStepping(process, sk.TimeDiscretisation(t0, h), 0)
+    s.insertIntegrator(sk.EulerMoreauOSI(theta))
+    control = ControlManager(s)
+    sens = LinearSensor(ds, [[1.0, 0.0]])
+    control.addSensorPtr(sens, sk.TimeDiscretisation(t0, h))
+    act = PID(sens)
+    act.setB([[0.0], [1.0]])
+    control.addActuatorPtr(act, sk.TimeDiscretisation(t0, h))
+    control.initialize(process)
+    act.setRef(0.0)
+    act.setK(K)
+    act.setDeltaT(h)
+    rows = []
+    while s.hasNextEvent():
+        if s.eventsManager().nextEvent() == 1:
+            s.computeOneStep()
+            rows.append([s.nextTime(), ds.x()[0], ds.x()[1]])
+        s.nextStep()
+    got = np.array(rows)
+    # the recurrence
+    x, u, e = np.array([10.0, 10.0]), 0.0, [0.0, 0.0, 0.0]
+    W = np.eye(2) - h * theta * A
+    want = []
+    for k in range(int(round((T - t0) / h))):
+        e = [0.0 - x[0], e[0], e[1]]
+        u += (K[0] + K[2] / h + K[1] * h) * e[0] + (-K[0] - 2 * K[2] / h) * e[1] + K[2] / h * e[2]
+        x = np.linalg.solve(W, x + h * (1 - theta) * A @ x + h * np.array([0.0, u]))
+        want.append([t0 + (k + 1) * h, x[0], x[1]])
+    want = np.array(want)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-10 * np.abs(want).max())
+    # the loop closes: the position's swings shrink towards the reference 0
+    assert np.abs(got[-100:, 1]).max() < np.abs(got[:100, 1]).max() / 3
+    with pytest.raises(NotImplementedError, match="addSensor"):
+        control.addSensor(0, sk.TimeDiscretisation(t0, h), ds)
 
 
 def test_euler_angles_and_internal_solver_options(hook):
@@ -1021,3 +1073,53 @@ def test_controller_spring_damper_is_a_damped_oscillator(hook, tmp_path, monkeyp
     (t, xc, x), (tf, xf, _) = thetas[1e-3], thetas[5e-4]
     assert np.allclose(tf[::2], t)
     assert np.abs(2 * xf[::2] - xc - x).max() < 0.05 * errors[5e-4], errors
+
+
+def test_inputs_written_between_steps_are_held(hook):
+    """A script that writes ``b`` (live ``b()`` or ``setb``) or calls ``setFExtPtr`` between steps
+    (``train_tslcp.py``, Python controllers): the new value acts from the next step on (the kernel
+    holds the difference from the built model's value). Against the closed form: θ = ½ integrates
+    a double integrator under a piecewise-constant input exactly."""
+    import siconos.kernel as sk
+
+    h = 0.05
+
+    def exact(x0, v0, a, t):
+        return x0 + v0 * t + 0.5 * a * t * t, v0 + a * t
+
+    # first order: x1' = x2, x2' = b[1], b changed through the live vector, then setb
+    A = np.array([[0.0, 1.0], [0.0, 0.0]])
+    ds = sk.FirstOrderLinearTIDS([1.0, -0.5], A, [0.0, 0.3])
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 10.0)
+    nsds.insertDynamicalSystem(ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), 0)
+    s.insertIntegrator(sk.EulerMoreauOSI(0.5))
+    x0, v0 = 1.0, -0.5
+    for a, write in ((0.3, None), (-1.1, "live"), (2.0, "setb")):
+        if write == "live":
+            ds.b()[1] = a
+        elif write == "setb":
+            ds.setb([0.0, a])
+        for k in range(1, 11):
+            s.computeOneStep()
+            s.nextStep()
+            np.testing.assert_allclose(ds.x(), exact(x0, v0, a, k * h), rtol=0, atol=1e-12)
+        x0, v0 = ds.x()
+    # Lagrangian: M v' = F_ext, F_ext replaced by setFExtPtr
+    m = 2.0
+    ball = sk.LagrangianLinearTIDS([0.0], [1.0], [[m]])
+    ball.setFExtPtr([0.4 * m])
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 10.0)
+    nsds.insertDynamicalSystem(ball)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), 0)
+    s.insertIntegrator(sk.MoreauJeanOSI(0.5))
+    q0, v0 = 0.0, 1.0
+    for a in (0.4, -3.0):
+        ball.setFExtPtr([a * m])
+        for k in range(1, 11):
+            s.computeOneStep()
+            s.nextStep()
+            np.testing.assert_allclose([ball.q()[0], ball.velocity()[0]], exact(q0, v0, a, k * h), rtol=0, atol=1e-12)
+        q0, v0 = ball.q()[0], ball.velocity()[0]
+    with pytest.raises(NotImplementedError, match="after the simulation was built"):
+        ball.setFExtPtr(lambda t: [0.0])

@@ -29,7 +29,49 @@ def _no_plugin(what: str, f) -> None:
 
 
 class _LiveDS:
-    """Live ``q``/``velocity``/``x``/``p``/``r`` of a compatibility-layer system."""
+    """Live ``q``/``velocity``/``x``/``p``/``r`` of a compatibility-layer system, and its constant
+    input (``b`` of a linear first-order system, ``F_ext`` of a Lagrangian one) rewritten between
+    steps: the kernel holds the difference from the built model's value as its input term."""
+
+    #: the attribute holding the constant input (``"_b"`` or ``"_fext"``)
+    _input_attr = "_b"
+
+    def _attach(self, sim, core, index) -> None:
+        super()._attach(sim, core, index)
+        # the built model's input (the construction attaches to no simulation)
+        self._input_base = None if core is None else self._input_value()
+
+    def _input_value(self) -> Optional[np.ndarray]:
+        """The constant input (zero when absent); ``None`` for a function of time."""
+        v = getattr(self, self._input_attr, None)
+        if v is None:
+            return np.zeros(self._input_size())
+        if callable(v) or not isinstance(v, np.ndarray):
+            return None
+        return np.array(v, dtype=np.float64)
+
+    def _input_size(self) -> int:
+        return self.x0.size
+
+    def _set_input(self, what: str, value) -> None:
+        """A new constant input after the build: the kernel holds ``value − base`` from the next
+        step on (Siconos scripts that write ``b`` or ``F_ext`` between steps)."""
+        base = getattr(self, "_input_base", None)
+        if base is None:
+            raise_unsupported(f"{what} between steps of a system whose input is a function of time")
+        v = np.asarray(value, dtype=np.float64).ravel()
+        if v.shape != base.shape:
+            raise ValueError(f"{what}: {v.size} values for a system of dimension {base.size}")
+        self._core.set_control_input(self._index, v - base)
+
+    def _flush_inputs(self) -> None:
+        """Pushes a live ``b()`` written since the last step."""
+        lv = live(self)
+        key = ("b", 0)
+        a = lv.bufs.get(key)
+        if a is not None and getattr(self, "_core", None) is not None and lv.last.get(key) != a.tobytes():
+            self._set_input("writing b()", a)
+            lv.last[key] = a.tobytes()
 
     def _state_key(self) -> str:
         return "x"
@@ -108,8 +150,17 @@ class _LagrangianLive(_LiveDS):
             lv.set(key, sim._input(self, "p", int(level)))
         return a
 
+    _input_attr = "_fext"
+
+    def _input_size(self) -> int:
+        return self.q0.size
+
     def setFExtPtr(self, f) -> None:
         _no_plugin("LagrangianDS.setFExtPtr", f)
+        if getattr(self, "_core", None) is not None:
+            if callable(f):
+                raise_unsupported("LagrangianDS.setFExtPtr(a function) after the simulation was built")
+            self._set_input("setFExtPtr", f)
         super().setFExtPtr(f)
 
     def setComputeFExtFunction(self, library, function=None, params=None) -> None:
@@ -166,9 +217,20 @@ class _FirstOrderLive(_LiveDS):
 
 
 class _ConstantB:
+    def setbPtr(self, b) -> None:
+        _no_plugin("FirstOrderLinearDS.setbPtr", b)
+        if getattr(self, "_core", None) is not None:
+            if callable(b):
+                raise_unsupported("setbPtr(a function) after the simulation was built")
+            self._set_input("setbPtr", b)
+            lv = live(self)
+            if ("b", 0) in lv.bufs:
+                lv.set(("b", 0), np.asarray(b, dtype=np.float64).ravel())
+        super().setbPtr(b)
+
     def b(self) -> np.ndarray:
         """The constant vector ``b`` (live: writes before the build set it; writes between
-        steps are refused)."""
+        steps hold the new ``b`` from the next step on)."""
         if callable(self._b):
             raise_unsupported("FirstOrderLinearDS.b() of a time-dependent b(t)")
         lv = live(self)
@@ -207,10 +269,6 @@ class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
 
     def setb(self, b) -> None:
         self.setbPtr(b)
-
-    def setbPtr(self, b) -> None:
-        _no_plugin("FirstOrderLinearDS.setbPtr", b)
-        super().setbPtr(b)
 
     def setComputebFunction(self, library, function=None, params=None) -> None:
         if callable(library):

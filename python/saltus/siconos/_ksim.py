@@ -276,6 +276,54 @@ def _input(sim, ds, what: str, level: int) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+class _Event:
+    """A Siconos ``Event``: its time and type (``TD_EVENT`` = 1 for a time-discretisation event).
+    It compares equal to its type number, as scripts written ``nextEvent() == 1`` mean (Siconos
+    4.4's Python ``Event`` compares by identity, so such a loop never computes a step there)."""
+
+    TD_EVENT = 1
+
+    def __init__(self, t: float, kind: int):
+        self._t, self._kind = float(t), int(kind)
+
+    def getType(self) -> int:
+        return self._kind
+
+    def getDoubleTimeOfEvent(self) -> float:
+        return self._t
+
+    getTimeOfEvent = getDoubleTimeOfEvent
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, _Event):
+            return (self._t, self._kind) == (other._t, other._kind)
+        if isinstance(other, (int, np.integer)) and not isinstance(other, bool):
+            return self._kind == int(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._t, self._kind))
+
+
+class _EventsManager:
+    """Siconos ``EventsManager`` of a time stepping: the current and next events."""
+
+    def __init__(self, sim):
+        self._sim = sim
+
+    def nextEvent(self) -> _Event:
+        return _Event(self._sim.nextTime(), _Event.TD_EVENT)
+
+    def currentEvent(self) -> _Event:
+        return _Event(self._sim.startingTime(), _Event.TD_EVENT)
+
+    def startingTime(self) -> float:
+        return self._sim.startingTime()
+
+    def nextTime(self) -> float:
+        return self._sim.nextTime()
+
+
 class _SiconosStepping:
     """Siconos's step protocol and the live vectors over a Saltus ``_Built`` simulation."""
 
@@ -343,12 +391,19 @@ class _SiconosStepping:
 
     def _check_writes(self) -> None:
         for d in self.nsds.systems:
+            if hasattr(d, "_flush_inputs"):
+                d._flush_inputs()
             live(d).check_unchanged(d.name)
         for i in self.nsds.interactions:
             live(i).check_unchanged(i.name)
 
     def hasNextEvent(self) -> bool:
         return self.core.has_next_event()
+
+    def eventsManager(self) -> "_EventsManager":
+        """Siconos ``eventsManager()``: the next event of a time stepping is the end of the step
+        (a time-discretisation event, whose controllers' instants are processed with it)."""
+        return _EventsManager(self)
 
     def computeOneStep(self) -> None:
         """Computes the state at ``nextTime()`` (the live vectors follow)."""
@@ -444,7 +499,9 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
 
     def __init__(self, nsds, td, osi=None, osnspb=None):
         _s._Built.__init__(self, nsds, td)
-        self.osi, self.osnspb = osi, osnspb
+        # Siconos scripts pass 0 (a null pointer) for "none yet"
+        self.osi = None if isinstance(osi, int) and osi == 0 else osi
+        self.osnspb = None if isinstance(osnspb, int) and osnspb == 0 else osnspb
         self.newton = {}
         self.projection = None
 
@@ -454,6 +511,10 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
         self.osnspb = osnspb
 
     def _build(self):
+        if self.osnspb is None and not self.nsds.interactions:
+            # Siconos steps a model without interactions without a one-step problem; the
+            # model file names one, never solved
+            self.osnspb = LCP()
         if self.osi is None or self.osnspb is None:
             raise_unsupported("TimeStepping without an integrator or a nonsmooth problem")
         if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.EulerMoreauOSI)):

@@ -9,9 +9,10 @@ The plant is a ``FirstOrderLinearTIDS`` (or a ``FirstOrderLinearDS`` with consta
 ``b``), integrated exactly over each step (zero-order hold, as Siconos's
 ``ControlZOHSimulation``). Controllers: ``LinearSMC`` (implicit), ``ExplicitLinearSMC``,
 ``PID``, ``ExplicitTwisting``; observer: ``LuenbergerObserver``; sensor: ``LinearSensor``.
-Not provided (``SiconosFeatureNotSupported``): ``ControlLsodarSimulation``, the other
-controllers (``LinearSMCOT2``, ``LinearSMCimproved``, ``Twisting``, ``RegularTwisting``, ...),
-``ControlManager`` (the controls of a user-built ``TimeStepping``), time-dependent plants.
+``ControlManager`` puts the same pieces on a user-built ``TimeStepping`` (its plant integrated by
+the simulation's integrator, with its interactions). Not provided (``SiconosFeatureNotSupported``):
+``ControlLsodarSimulation``, the other controllers (``LinearSMCOT2``, ``LinearSMCimproved``,
+``Twisting``, ``RegularTwisting``, ...), time-dependent plants in ``ControlZOHSimulation``.
 """
 
 from __future__ import annotations
@@ -308,3 +309,79 @@ class ControlZOHSimulation:
 
     def dataLegend(self) -> str:
         return " ".join(self._legend)
+
+
+def _period(td, what: str) -> float:
+    h = getattr(td, "h", None)
+    if h is None:
+        if np.isscalar(td):
+            return float(td)
+        raise TypeError(f"{what}: a TimeDiscretisation (or a period), got {type(td).__name__}")
+    return float(h)
+
+
+class ControlManager:
+    """Siconos ``ControlManager(sim)``: sensors, actuators and observers acting on a user's
+    ``TimeStepping`` (Saltus's ``<ControlManager>`` inside ``<Simulation>``, run by the control
+    toolbox in Rust). The plant is the first-order system the sensors read; each actuator's
+    ``B u`` is added to its vector field and held over the steps until the actuator's next
+    instant; every piece acts at its own period (a multiple of the step ``h``), sensors first,
+    then observers, then actuators. Sliding-mode controllers and observers need a
+    ``FirstOrderLinearTIDS`` plant (its ``A`` and ``b``)."""
+
+    def __init__(self, sim):
+        from saltus.siconos._ksim import TimeStepping
+
+        if not isinstance(sim, TimeStepping):
+            raise_unsupported(f"ControlManager on a {type(sim).__name__}", "a TimeStepping")
+        self._sim = sim
+        self._sensors: List = []
+        self._actuators: List = []
+        self._observers: List = []
+        sim.control = self
+
+    def addSensorPtr(self, sensor, td) -> None:
+        """Adds a sensor sampled every ``td.h``."""
+        self._sensors.append((sensor, _period(td, "addSensorPtr")))
+
+    def addActuatorPtr(self, actuator, td) -> None:
+        """Adds an actuator acting every ``td.h``."""
+        self._actuators.append((actuator, _period(td, "addActuatorPtr")))
+
+    def addObserverPtr(self, observer, td) -> None:
+        """Adds an observer processing every ``td.h``."""
+        self._observers.append((observer, _period(td, "addObserverPtr")))
+
+    def addSensor(self, *args, **kwargs):
+        raise_unsupported("ControlManager.addSensor(type, td, ds) (a sensor made by type number)",
+                          "build a LinearSensor and call addSensorPtr")
+
+    addActuator = addSensor
+    addObserver = addSensor
+
+    def initialize(self, nsds=None) -> None:
+        """Checks that the sensors read one system of the simulation's model."""
+        self._plant()
+
+    def _plant(self):
+        plants = {id(s._ds): s._ds for s, _ in self._sensors}
+        if len(plants) != 1:
+            raise_unsupported("a ControlManager whose sensors read several systems (or none)",
+                              "the sensors of one system")
+        ds = next(iter(plants.values()))
+        if not any(d is ds for d in self._sim.nsds.systems):
+            raise ValueError("ControlManager: the sensors' system is not in the simulation's model")
+        return ds
+
+    def _element(self, parent) -> None:
+        ds = self._plant()
+        el = ET.SubElement(parent, "ControlManager", ds=ds.name)
+        names = {}
+        for k, (s, p) in enumerate(self._sensors):
+            names[id(s)] = f"sensor{k}"
+            s._element(el, f"sensor{k}", p)
+        for kind, items in (("actuator", self._actuators), ("observer", self._observers)):
+            for k, (a, p) in enumerate(items):
+                if id(a._sensor) not in names:
+                    raise ValueError(f"{type(a).__name__}: its sensor was not added (addSensorPtr)")
+                a._element(el, f"{kind}{k}", names[id(a._sensor)], p)
