@@ -40,7 +40,7 @@ pub use model::ds::{
 pub use model::event::{EventAction, EventFunction, EventStates, UserEvent, UserEventHit};
 pub use model::interaction::Interaction;
 pub use model::mass_check::{check_mass, MassError, MassRequirement};
-pub use model::nsds::{DsId, InterId, Nsds};
+pub use model::nsds::{DsId, InterId, Nsds, TopologyChange};
 pub use model::nslaw::NonSmoothLaw;
 pub use model::relation::{
     FirstOrderLinearR, FirstOrderLinearTiR, FirstOrderNonLinearR, FirstOrderType1R, FirstOrderType2R,

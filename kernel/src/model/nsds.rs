@@ -28,6 +28,17 @@ impl InterId {
     }
 }
 
+/// One change of an [`Nsds`]'s topology, in its change log ([`Nsds::changes_since`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TopologyChange {
+    /// A dynamical system was added.
+    SystemAdded(DsId),
+    /// An interaction was linked.
+    Linked(InterId),
+    /// An interaction was removed.
+    Removed(InterId),
+}
+
 /// The nonsmooth dynamical system (Siconos `NonSmoothDynamicalSystem`): owns the systems (with
 /// their current state), the interactions (with their current `y` and `λ`) and the current time.
 #[derive(Clone, Debug)]
@@ -43,9 +54,10 @@ pub struct Nsds {
     removed: Vec<bool>,
     /// Tombstoned slots, reused (smallest first) by the next links.
     free: Vec<InterId>,
-    /// Incremented by every change of the topology (system added, interaction linked or removed);
-    /// a simulation built on another revision refuses to step.
-    revision: u64,
+    /// The change log (Siconos's NSDS change log) of the topology: change `k` made the revision
+    /// `k + 1`. A time stepping replays the changes since its own revision at the start of its
+    /// next step.
+    changes: Vec<TopologyChange>,
 }
 
 impl Nsds {
@@ -60,7 +72,7 @@ impl Nsds {
             ds_to_inters: Vec::new(),
             removed: Vec::new(),
             free: Vec::new(),
-            revision: 0,
+            changes: Vec::new(),
         }
     }
 
@@ -76,7 +88,7 @@ impl Nsds {
         self.ds.push(ds);
         self.ds_names.push(name);
         self.ds_to_inters.push(Vec::new());
-        self.revision += 1;
+        self.log(TopologyChange::SystemAdded(id));
         Ok(id)
     }
 
@@ -136,7 +148,7 @@ impl Nsds {
             self.inters[id.index()] = inter;
             self.removed[id.index()] = false;
         }
-        self.revision += 1;
+        self.log(TopologyChange::Linked(id));
         Ok(id)
     }
 
@@ -157,7 +169,7 @@ impl Nsds {
         }
         self.removed[id.index()] = true;
         self.free.push(id);
-        self.revision += 1;
+        self.log(TopologyChange::Removed(id));
         Ok(())
     }
 
@@ -171,9 +183,19 @@ impl Nsds {
         self.inters.len() - self.free.len()
     }
 
+    fn log(&mut self, change: TopologyChange) {
+        self.changes.push(change);
+    }
+
+    /// The topology changes made after `revision` (a value of [`Nsds::revision`]), in order.
+    pub fn changes_since(&self, revision: u64) -> &[TopologyChange] {
+        let from = (revision as usize).min(self.changes.len());
+        &self.changes[from..]
+    }
+
     /// The topology revision (changes with every added system, linked or removed interaction).
     pub fn revision(&self) -> u64 {
-        self.revision
+        self.changes.len() as u64
     }
 
     /// Initial time.

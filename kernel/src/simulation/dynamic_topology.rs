@@ -7,13 +7,19 @@
 //! freed slot, a removal leaves a tombstone that no index set, assembly or output update visits.
 //! Supported: [`Osi::MoreauJean`] with Lagrangian relations and any one-step problem accepting the
 //! law; other integrators keep global state sized at construction and are refused.
+//!
+//! Changes made on the [`Nsds`] itself (`Nsds::link`, `Nsds::remove_interaction` from a user's
+//! code between steps) go through the model's change log ([`Nsds::changes_since`]): the time
+//! stepping replays them at the start of its next step ([`TimeStepping::consume_changes`]), so
+//! nothing is ignored; what it cannot take (a system added during a run, a link under an
+//! integrator sized at construction) is a typed error there.
 
 use super::interaction_work::InterWork;
 use super::osi::Osi;
 use super::time_stepping::{check_interaction, TimeStepping};
 use crate::error::KernelError;
 use crate::model::interaction::Interaction;
-use crate::model::nsds::{DsId, InterId, Nsds};
+use crate::model::nsds::{DsId, InterId, Nsds, TopologyChange};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
 
@@ -33,9 +39,7 @@ impl TimeStepping {
     ) -> Result<InterId, KernelError> {
         let inter = Interaction::new(name, ds1, ds2, relation, law);
         self.check_dynamic(&inter.name, None)?;
-        if nsds.revision() != self.revision {
-            return Err(stale());
-        }
+        self.consume_changes(nsds)?;
         let id = nsds.add_interaction(inter)?;
         // `add_interaction` checked sizes; the combination and the first outputs may still fail
         if let Err(e) = self.initialize_interaction(nsds, id) {
@@ -53,6 +57,16 @@ impl TimeStepping {
             return Err(unknown(id));
         };
         self.check_dynamic(&inter.name, Some(id))?;
+        self.build_workspace(nsds, id)?;
+        self.topology_changed(nsds);
+        Ok(())
+    }
+
+    /// The workspace of interaction `id` (the slot's current interaction), from the current state.
+    fn build_workspace(&mut self, nsds: &mut Nsds, id: InterId) -> Result<(), KernelError> {
+        let Some(inter) = nsds.interaction(id) else {
+            return Err(unknown(id));
+        };
         if id.index() > self.iws.len() {
             return Err(unknown(id));
         }
@@ -79,6 +93,45 @@ impl TimeStepping {
         } else {
             self.iws[id.index()] = iw;
         }
+        Ok(())
+    }
+
+    /// Replays the model's topology changes made since this simulation last saw it (links and
+    /// removals made on the [`Nsds`] directly, between steps): a linked interaction gets its
+    /// workspace from the current state, a removed one loses its multipliers. A system added
+    /// during a run, or a change under an integrator sized at construction, is a typed error
+    /// (and the simulation keeps refusing to step until rebuilt). Called at the start of every
+    /// step.
+    pub fn consume_changes(&mut self, nsds: &mut Nsds) -> Result<(), KernelError> {
+        if nsds.revision() == self.revision {
+            return Ok(());
+        }
+        let changes = nsds.changes_since(self.revision).to_vec();
+        for change in changes {
+            match change {
+                TopologyChange::SystemAdded(ds) => {
+                    return Err(KernelError::UnsupportedSystem {
+                        ds,
+                        reason: format!(
+                            "system `{}` was added to the model during the run: a time stepping sizes its \
+                             systems' workspaces at construction; build a new simulation",
+                            nsds.ds_name(ds).unwrap_or("?")
+                        ),
+                    })
+                }
+                TopologyChange::Linked(id) => {
+                    let name = nsds.interaction(id).map_or_else(String::new, |i| i.name.clone());
+                    self.check_dynamic(&name, Some(id))?;
+                    self.build_workspace(nsds, id)?;
+                }
+                TopologyChange::Removed(id) => {
+                    if let Some(iw) = self.iws.get_mut(id.index()) {
+                        iw.lambda.fill(0.0);
+                        iw.lambda_i.fill(0.0);
+                    }
+                }
+            }
+        }
         self.topology_changed(nsds);
         Ok(())
     }
@@ -90,9 +143,7 @@ impl TimeStepping {
             return Err(unknown(id));
         };
         self.check_dynamic(&inter.name, Some(id))?;
-        if nsds.revision() != self.revision {
-            return Err(stale());
-        }
+        self.consume_changes(nsds)?;
         nsds.remove_interaction(id)?;
         if let Some(iw) = self.iws.get_mut(id.index()) {
             iw.lambda.fill(0.0);
@@ -133,12 +184,5 @@ fn unknown(id: InterId) -> KernelError {
     KernelError::InvalidModel {
         what: format!("interaction {id:?}"),
         reason: "no such live interaction (unknown or removed)".into(),
-    }
-}
-
-fn stale() -> KernelError {
-    KernelError::InvalidOption {
-        option: "nsds",
-        reason: "the model's topology changed outside the simulation since it was built".into(),
     }
 }

@@ -261,6 +261,17 @@ impl TimeSteppingDirectProjection {
     /// One Moreau–Jean step, then the projection. If the projection fails, the model is left at
     /// the unprojected Moreau–Jean state of the step's end.
     pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
+        if nsds.revision() != self.inner.revision {
+            // the constraint rows and their mass factors are built once, at construction
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: format!(
+                    "at t = {}: the model's topology changed during a run with the direct projection, whose \
+                     constraint rows are fixed at construction; build a new simulation from the changed model",
+                    self.inner.t()
+                ),
+            });
+        }
         let mut rep = self.inner.step(nsds)?;
         for (ds, (q, v)) in nsds.systems().iter().zip(self.saved.iter_mut()) {
             q.copy_from(ds.state());

@@ -288,16 +288,8 @@ impl TimeStepping {
     pub fn step(&mut self, nsds: &mut Nsds) -> Result<StepReport, KernelError> {
         let t_k = self.t();
         let t1 = self.next_time();
-        if nsds.revision() != self.revision {
-            return Err(KernelError::InvalidOption {
-                option: "nsds",
-                reason: format!(
-                    "at t = {t_k}: the model's topology changed since the simulation was built or updated; \
-                     link and remove interactions through TimeStepping::link / initialize_interaction / \
-                     remove_interaction"
-                ),
-            });
-        }
+        // links and removals made on the model since the last step (its change log)
+        self.consume_changes(nsds)?;
         let report = match self.step_inner(nsds, t_k, t1) {
             Ok(r) => r,
             Err(e) => {
