@@ -81,25 +81,54 @@ impl Stepper for ControlRun {
     }
 }
 
-/// A [`saltus_control::ControlManager`] acting on one first-order system of a time-stepping
-/// run (Siconos `ControlManager` on a user's `TimeStepping`): at the instants of step `k` its
-/// sensors read the system's state `x_k`, its actuators compute their inputs, and the sum
-/// `g = Σ B u` is held by the time stepping over the next step (`ẋ = f(t, x) + g + r`). The plant
-/// may have interactions (relays, complementarity): the controller sees only its state.
-pub struct KernelControl {
+/// A [`saltus_control::ControlManager`] acting on one plant of a run (Siconos `ControlManager`
+/// on a user's simulation): at the instants of step `k` its sensors read the plant's state `x_k`,
+/// its actuators compute their inputs, and the sum `g = Σ B u` is held by the simulation over
+/// the next step. The plant `P` is a kernel system ([`KernelControl`]) or a rigid body
+/// ([`BodyControl`]); it may have interactions or contacts: the controller sees only its state.
+#[derive(Debug, Clone)]
+pub struct PlantControl<P> {
     /// The sensors, controllers and observers.
     pub manager: saltus_control::ControlManager,
     /// The plant.
-    pub ds: saltus_kernel::DsId,
+    pub plant: P,
     g: nalgebra::DVector<f64>,
     x: nalgebra::DVector<f64>,
 }
 
-impl KernelControl {
-    /// Control of system `ds` (of `n` states) by `manager`.
-    pub fn new(manager: saltus_control::ControlManager, ds: saltus_kernel::DsId) -> KernelControl {
+/// Control of a first-order system of a time stepping: `g` is added to its vector field
+/// (`ẋ = f(t, x) + g + r`).
+pub type KernelControl = PlantControl<saltus_kernel::DsId>;
+
+/// Control of a rigid body of a `<Mechanics>` scene: the plant state is `x = (position,
+/// velocity)` of its centre of mass (6 values, world frame), whose linear model is the free
+/// particle `ẋ = [[0, I], [0, 0]] x + B u`; `g` is the acceleration of the velocity rows (its
+/// position rows are zero), applied as the force `m g[3..6]` held over the next step, with
+/// gravity, the contacts and the body's other loads.
+pub type BodyControl = PlantControl<saltus_mechanics::BodyId>;
+
+impl<P> PlantControl<P> {
+    fn with(manager: saltus_control::ControlManager, plant: P) -> PlantControl<P> {
         let n = manager.n();
-        KernelControl { manager, ds, g: nalgebra::DVector::zeros(n), x: nalgebra::DVector::zeros(n) }
+        PlantControl { manager, plant, g: nalgebra::DVector::zeros(n), x: nalgebra::DVector::zeros(n) }
+    }
+
+    /// The instants of step `k` at time `t` on the state in `self.x`; the new input term when
+    /// an actuator acts on the plant.
+    fn process(&mut self, k: u64, t: f64) -> Result<Option<&nalgebra::DVector<f64>>, Stopped> {
+        self.manager.instant(k as usize, t, &self.x).map_err(failed)?;
+        if !self.manager.has_actuators() {
+            return Ok(None);
+        }
+        self.manager.input_term(&mut self.g);
+        Ok(Some(&self.g))
+    }
+}
+
+impl PlantControl<saltus_kernel::DsId> {
+    /// Control of system `ds` (of `manager.n()` states) by `manager`.
+    pub fn new(manager: saltus_control::ControlManager, ds: saltus_kernel::DsId) -> KernelControl {
+        PlantControl::with(manager, ds)
     }
 
     /// The control instants of step `k` at time `t`, then the new input held by `sim`.
@@ -110,7 +139,7 @@ impl KernelControl {
         nsds: &saltus_kernel::Nsds,
         sim: &mut crate::simulation::Simulation,
     ) -> Result<(), Stopped> {
-        let state = nsds.systems().get(self.ds.index()).map(|d| d.state());
+        let state = nsds.systems().get(self.plant.index()).map(|d| d.state());
         let Some(state) = state.filter(|s| s.len() == self.x.len()) else {
             let e = saltus_control::ControlError::Invalid {
                 what: "plant".into(),
@@ -119,32 +148,15 @@ impl KernelControl {
             return Err(failed(e));
         };
         self.x.copy_from(state);
-        self.manager.instant(k as usize, t, &self.x).map_err(failed)?;
-        if self.manager.has_actuators() {
-            self.manager.input_term(&mut self.g);
-            sim.set_control_input(self.ds, self.g.as_slice()).map_err(|e| Stopped::Failed(Box::new(e)))?;
+        let ds = self.plant;
+        if let Some(g) = self.process(k, t)? {
+            sim.set_control_input(ds, g.as_slice()).map_err(|e| Stopped::Failed(Box::new(e)))?;
         }
         Ok(())
     }
 }
 
-/// A [`saltus_control::ControlManager`] acting on one rigid body of a `<Mechanics>` scene: the
-/// plant state its sensors read is `x = (position, velocity)` of the body's centre of mass (6
-/// values, world frame), whose linear model is the free particle `ẋ = [[0, I], [0, 0]] x + B u`;
-/// the actuators' `g = Σ B u` is an acceleration of the velocity rows (its position rows are
-/// zero), applied as the force `m g[3..6]` held over the next step, with gravity, the contacts
-/// and the body's other loads.
-#[derive(Debug, Clone)]
-pub struct BodyControl {
-    /// The sensors, controllers and observers.
-    pub manager: saltus_control::ControlManager,
-    /// The plant.
-    pub body: saltus_mechanics::BodyId,
-    g: nalgebra::DVector<f64>,
-    x: nalgebra::DVector<f64>,
-}
-
-impl BodyControl {
+impl PlantControl<saltus_mechanics::BodyId> {
     /// Number of plant states: position and velocity.
     pub const N: usize = 6;
 
@@ -168,20 +180,19 @@ impl BodyControl {
                         B u is the acceleration of its velocity rows 3–5)"
                 .into());
         }
-        Ok(BodyControl { manager, body, g: nalgebra::DVector::zeros(Self::N), x: nalgebra::DVector::zeros(Self::N) })
+        Ok(PlantControl::with(manager, body))
     }
 
     /// The control instants of step `k` at time `t`, then the new force held by `sim`.
     pub fn instant(&mut self, k: u64, t: f64, sim: &mut saltus_mechanics::MechanicsSimulation) -> Result<(), Stopped> {
-        let b = sim.model.body(self.body);
+        let body = self.plant;
+        let b = sim.model.body(body);
         self.x.rows_mut(0, 3).copy_from(&b.state.position);
         self.x.rows_mut(3, 3).copy_from(&b.state.v);
         let mass = b.mass();
-        self.manager.instant(k as usize, t, &self.x).map_err(failed)?;
-        if self.manager.has_actuators() {
-            self.manager.input_term(&mut self.g);
-            let f = nalgebra::Vector3::new(self.g[3], self.g[4], self.g[5]) * mass;
-            sim.model.body_mut(self.body).control_force = Some(f);
+        if let Some(g) = self.process(k, t)? {
+            let f = nalgebra::Vector3::new(g[3], g[4], g[5]) * mass;
+            sim.model.body_mut(body).control_force = Some(f);
         }
         Ok(())
     }
