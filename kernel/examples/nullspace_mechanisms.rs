@@ -93,7 +93,7 @@ fn event_driven(mech: &models::Mechanism, h: f64, steps: usize, dot_jacobian: bo
         run.q.push(q);
     })
     .expect("event-driven run");
-    let _ = sim.lambda(InterId(0));
+    let _ = sim.lambda(InterId::new(0, 0));
     run.seconds = start.elapsed().as_secs_f64();
     run.steps = sim.ode_stats().steps;
     run

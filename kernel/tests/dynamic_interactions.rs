@@ -152,9 +152,9 @@ fn bad_ids_dimensions_and_stale_topologies_are_typed_errors() {
     let mut nsds = column(false);
     let mut s = sim(&nsds);
     // unknown id, then remove twice
-    assert!(matches!(s.remove_interaction(&mut nsds, InterId(7)), Err(KernelError::InvalidModel { .. })));
+    assert!(matches!(s.remove_interaction(&mut nsds, InterId::new(7, 0)), Err(KernelError::InvalidModel { .. })));
     let id = s.link(&mut nsds, "c1", DsId(0), Some(DsId(1)), pair(), law()).unwrap();
-    assert_eq!(id, InterId(1));
+    assert_eq!(id, InterId::new(1, 0));
     s.remove_interaction(&mut nsds, id).unwrap();
     assert!(matches!(s.remove_interaction(&mut nsds, id), Err(KernelError::InvalidModel { .. })));
     // wrong dimension (H has 3 columns, the two beads 2 coordinates) and unknown system: nothing changes
@@ -165,23 +165,30 @@ fn bad_ids_dimensions_and_stale_topologies_are_typed_errors() {
     assert_eq!(nsds.n_linked(), 1);
     // the freed slot is reused
     let id2 = s.link(&mut nsds, "c2", DsId(1), Some(DsId(2)), pair(), law()).unwrap();
-    assert_eq!(id2, InterId(1));
-    assert_eq!(nsds.interactions_of(DsId(2)), &[InterId(1)]);
-    assert!(nsds.interactions_of(DsId(0)).iter().all(|i| *i == InterId(0)));
+    assert_eq!(id2, InterId::new(1, 1), "slot 1 reused, next generation");
+    assert_eq!(nsds.interactions_of(DsId(2)), &[id2]);
+    // the handle of the removed c1 is stale: refused, never taken for c2 in its slot
+    assert!(!nsds.is_linked(id) && nsds.interaction(id).is_none());
+    match s.remove_interaction(&mut nsds, id) {
+        Err(e @ KernelError::InvalidModel { .. }) => assert!(e.to_string().contains("stale handle"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(nsds.is_linked(id2) && nsds.interaction(id2).is_some_and(|i| i.name == "c2"));
+    assert!(nsds.interactions_of(DsId(0)).iter().all(|i| *i == InterId::new(0, 0)));
     s.step(&mut nsds).unwrap();
     // Siconos's pattern: nsds.link, then initializeInteraction (the log entry is then consumed)
     nsds.link("c3", DsId(2), Some(DsId(3)), pair(), law()).unwrap();
-    s.initialize_interaction(&mut nsds, InterId(2)).unwrap();
+    s.initialize_interaction(&mut nsds, InterId::new(2, 0)).unwrap();
     s.step(&mut nsds).unwrap();
     assert!(nsds.interactions().iter().all(|i| i.y(0).unwrap().iter().all(|y| y.is_finite())));
     // event-driven simulations need a model without tombstones
-    s.remove_interaction(&mut nsds, InterId(1)).unwrap();
+    s.remove_interaction(&mut nsds, id2).unwrap();
     let ed = EventDriven::new(&nsds, EventDrivenOptions::default());
     assert!(matches!(ed, Err(KernelError::InvalidOption { option: "nsds", .. })));
     // a removed slot keeps zero y and λ in the model while the run goes on
     s.step(&mut nsds).unwrap();
     let dead = &nsds.interactions()[1];
-    assert!(!nsds.is_linked(InterId(1)) && dead.y(0).unwrap()[0] == 0.0 && dead.lambda(1).unwrap()[0] == 0.0);
+    assert!(!nsds.is_linked(id2) && dead.y(0).unwrap()[0] == 0.0 && dead.lambda(1).unwrap()[0] == 0.0);
 }
 
 /// Links and removals made on the model alone (`Nsds::link`, `Nsds::remove_interaction`

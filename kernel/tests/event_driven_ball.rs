@@ -82,7 +82,7 @@ fn ball_comes_to_rest_after_accumulation_point() {
     assert!(imps.len() > 44);
     let last = imps.last().unwrap();
     assert!(last.0 < t_inf && last.0 > t_inf - 1e-3, "last impact {} vs accumulation point {t_inf}", last.0);
-    let c = InterId(0);
+    let c = InterId::new(0, 0);
     assert!(sim.is_closed(c), "contact persistent after the accumulation point");
     let q = nsds.systems()[0].state()[0];
     let v = nsds.systems()[0].velocity().unwrap()[0];

@@ -43,7 +43,7 @@ fn pendulum() -> Nsds {
 fn cartesian_pendulum_keeps_rod_length_and_energy() {
     let mut nsds = pendulum();
     let mut sim = EventDriven::new(&nsds, EventDrivenOptions { h: 1e-2, ..Default::default() }).unwrap();
-    assert!(sim.is_closed(InterId(0)));
+    assert!(sim.is_closed(InterId::new(0, 0)));
     let (mut max_len, mut max_e, mut max_tension) = (0.0f64, 0.0f64, 0.0f64);
     let mut prev: Option<(f64, f64)> = None;
     let mut first_zero = None;
@@ -86,7 +86,7 @@ fn bilateral_with_unilateral_is_typed_error() {
     nsds.link("floor", saltus_kernel::DsId(0), None, floor, NonSmoothLaw::NewtonImpact { e: 0.5 }).unwrap();
     match EventDriven::new(&nsds, EventDrivenOptions::default()) {
         Err(KernelError::InvalidCombination { name, id, reason }) => {
-            assert_eq!((name.as_str(), id), ("rod", InterId(0)));
+            assert_eq!((name.as_str(), id), ("rod", InterId::new(0, 0)));
             assert!(reason.contains("EqualityConditionNSL") && reason.contains("NewtonImpactNSL"), "{reason}");
         }
         other => panic!("{other:?}"),

@@ -202,8 +202,8 @@ fn relay_oscillator_turns_and_sticks() {
         assert!((x1 - x1_exact).abs() <= 1e-9, "turn {k} at x1 = {x1}");
     }
     assert!(max_err <= 1e-8, "{max_err:e}");
-    assert!(sim.is_closed(InterId(0)), "the relay sticks");
-    assert!((sim.lambda(InterId(0)).unwrap()[0] - 0.5).abs() <= 1e-9);
+    assert!(sim.is_closed(InterId::new(0, 0)), "the relay sticks");
+    assert!((sim.lambda(InterId::new(0, 0)).unwrap()[0] - 0.5).abs() <= 1e-9);
 }
 
 /// Unsupported combinations are typed errors naming what does not fit.
@@ -217,7 +217,9 @@ fn unsupported_first_order_combinations() {
     let rel = FirstOrderLinearTiR::new(dmatrix![1.0, 0.0], dmatrix![0.0; 1.0]);
     nsds.link("eq", ds, None, Relation::FirstOrderLinearTi(rel), NonSmoothLaw::EqualityCondition { size: 1 }).unwrap();
     match EventDriven::new(&nsds, ed_opts(1e-2)) {
-        Err(KernelError::InvalidCombination { name, id, .. }) => assert_eq!((name.as_str(), id), ("eq", InterId(1))),
+        Err(KernelError::InvalidCombination { name, id, .. }) => {
+            assert_eq!((name.as_str(), id), ("eq", InterId::new(1, 0)))
+        }
         other => panic!("{other:?}"),
     }
     // a mode of relative degree 2: y = x1 with B acting on x2 (a diode on a position)

@@ -82,7 +82,7 @@ fn run_ed_on(mut nsds: Nsds, h: f64, t_end: f64) -> EdRun {
             rows.push((rep.t, x, v));
         }
         if rep.kind == EventKind::NonSmooth {
-            events.push((rep.t, sim.tangent_mode(InterId(0))));
+            events.push((rep.t, sim.tangent_mode(InterId::new(0, 0))));
         }
     }
     (rows, events)
@@ -218,7 +218,7 @@ fn run_disc(d: f64, vx: f64, w: f64, t_end: f64) -> (Vec<DiscEvent>, Vec<f64>) {
         if rep.kind == EventKind::NonSmooth {
             let p = nsds.interactions()[0].lambda(1).unwrap();
             let v = nsds.systems()[0].velocity().unwrap().iter().copied().collect();
-            events.push((rep.t, (p[0], p[1]), v, sim.tangent_mode(InterId(0))));
+            events.push((rep.t, (p[0], p[1]), v, sim.tangent_mode(InterId::new(0, 0))));
         }
     }
     (events, nsds.systems()[0].velocity().unwrap().iter().copied().collect())

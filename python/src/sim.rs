@@ -81,7 +81,7 @@ fn ds_id(i: &Inner, ds: usize) -> PyResult<DsId> {
 
 fn inter_id(i: &Inner, k: usize) -> PyResult<InterId> {
     if k < i.run.built.nsds.n_interactions() {
-        Ok(InterId(k as u32))
+        Ok(i.run.built.nsds.handle(k))
     } else {
         Err(pyo3::exceptions::PyIndexError::new_err(format!(
             "no interaction {k} (the model has {})",

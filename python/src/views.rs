@@ -37,8 +37,9 @@ impl ViewOf {
         match *self {
             ViewOf::State(d) => nsds.ds(d).map(|d| d.state().as_slice()),
             ViewOf::Velocity(d) => nsds.ds(d).and_then(|d| d.velocity()).map(|v| v.as_slice()),
-            ViewOf::Y(i, l) => nsds.interaction(i).and_then(|x| x.y(l)).map(|v| v.as_slice()),
-            ViewOf::Lambda(i, l) => nsds.interaction(i).and_then(|x| x.lambda(l)).map(|v| v.as_slice()),
+            // by slot: a view follows whatever interaction its slot holds
+            ViewOf::Y(i, l) => nsds.interactions().get(i.index()).and_then(|x| x.y(l)).map(|v| v.as_slice()),
+            ViewOf::Lambda(i, l) => nsds.interactions().get(i.index()).and_then(|x| x.lambda(l)).map(|v| v.as_slice()),
         }
     }
 }
@@ -51,7 +52,7 @@ fn layout(nsds: &Nsds) -> Vec<(ViewOf, usize, usize)> {
         all.extend([ViewOf::State(d), ViewOf::Velocity(d)]);
     }
     for i in 0..nsds.n_interactions() {
-        let i = InterId(i as u32);
+        let i = nsds.handle(i);
         all.extend([ViewOf::Y(i, 0), ViewOf::Y(i, 1), ViewOf::Lambda(i, 0), ViewOf::Lambda(i, 1)]);
     }
     let mut offset = 0;

@@ -16,7 +16,7 @@ impl ErrorNames for ModelNames<'_> {
         }
     }
     fn interaction(&self, id: InterId, name: Option<&str>) -> String {
-        match (name, self.0.interaction(id)) {
+        match (name, self.0.interactions().get(id.index())) {
             (Some(n), _) => format!("interaction `{n}`"),
             (None, Some(i)) => format!("interaction `{}`", i.name),
             (None, None) => format!("interaction #{}", id.index()),
@@ -64,14 +64,14 @@ mod tests {
         let e = KernelError::UserFn { t: 0.25, what: "F_ext".into(), owner: Some(0), source: UserFnError::new("boom") };
         assert_eq!(kernel_error(&e, &n), "at t = 0.25: F_ext: boom");
         assert_eq!(e.to_string(), "at t = 0.25: F_ext (object #0): user function failed: boom");
-        let e = KernelError::InvalidCombination { name: "f".into(), id: InterId(2), reason: "no".into() };
+        let e = KernelError::InvalidCombination { name: "f".into(), id: InterId::new(2, 0), reason: "no".into() };
         assert_eq!(kernel_error(&e, &n), "interaction `f`: no");
         assert_eq!(e.to_string(), "interaction `f` (InterId(2)): no");
         let e = KernelError::UnsupportedMode { t: 1e-6, free: vec![1], reason: "r".into() };
         assert!(kernel_error(&e, &n).starts_with("at t = 1e-6: mode"), "{}", kernel_error(&e, &n));
         let e = KernelError::TooManyEvents { t: 1e-7, count: 3 };
         assert!(kernel_error(&e, &n).starts_with("at t = 1e-7: 3 nonsmooth events"), "{}", kernel_error(&e, &n));
-        let e = KernelError::NonFinite { t: 2.0, what: "multiplier λ", interaction: Some(InterId(5)) };
+        let e = KernelError::NonFinite { t: 2.0, what: "multiplier λ", interaction: Some(InterId::new(5, 0)) };
         assert_eq!(kernel_error(&e, &n), "at t = 2: non-finite multiplier λ for interaction #5");
     }
 }

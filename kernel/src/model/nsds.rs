@@ -10,9 +10,26 @@ use crate::error::KernelError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DsId(pub u32);
 
-/// Index of an interaction in its [`Nsds`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct InterId(pub u32);
+/// A handle on an interaction of its [`Nsds`]: the slot it occupies and the slot's generation
+/// when it was linked (rapier's arena index). A slot freed by a removal is reused by a later
+/// link with the next generation, so a handle kept across a removal is *stale*: the checked
+/// accessors ([`Nsds::interaction`], [`Nsds::is_linked`], [`Nsds::remove_interaction`]) refuse
+/// it instead of answering for the interaction now in its slot. Workspaces are indexed by slot
+/// ([`InterId::index`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct InterId {
+    slot: u32,
+    generation: u32,
+}
+
+impl std::fmt::Debug for InterId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.generation {
+            0 => write!(f, "InterId({})", self.slot),
+            g => write!(f, "InterId({}, generation {g})", self.slot),
+        }
+    }
+}
 
 impl DsId {
     /// As a `usize` index.
@@ -22,9 +39,18 @@ impl DsId {
 }
 
 impl InterId {
-    /// As a `usize` index.
+    /// The handle of `slot` at `generation` (the first interaction of a slot has generation 0).
+    pub const fn new(slot: u32, generation: u32) -> InterId {
+        InterId { slot, generation }
+    }
+    /// The slot, as a `usize` index (of [`Nsds::interactions`] and of the simulations'
+    /// per-interaction workspaces).
     pub fn index(self) -> usize {
-        self.0 as usize
+        self.slot as usize
+    }
+    /// How many times the slot had been reused when this interaction was linked.
+    pub fn generation(self) -> u32 {
+        self.generation
     }
 }
 
@@ -54,6 +80,8 @@ pub struct Nsds {
     removed: Vec<bool>,
     /// Tombstoned slots, reused (smallest first) by the next links.
     free: Vec<InterId>,
+    /// `generations[i]`: the generation of slot `i`'s interaction (live or tombstone).
+    generations: Vec<u32>,
     /// The change log (Siconos's NSDS change log) of the topology: change `k` made the revision
     /// `k + 1`. A time stepping replays the changes since its own revision at the start of its
     /// next step.
@@ -72,6 +100,7 @@ impl Nsds {
             ds_to_inters: Vec::new(),
             removed: Vec::new(),
             free: Vec::new(),
+            generations: Vec::new(),
             changes: Vec::new(),
         }
     }
@@ -133,8 +162,11 @@ impl Nsds {
             .validate(inter.law.size(), n, nz)
             .map_err(|r| err(format!("{}: {r}", inter.relation.kind_name())))?;
         let id = match self.free.iter().enumerate().min_by_key(|(_, id)| **id) {
-            Some((k, _)) => self.free.swap_remove(k),
-            None => InterId(self.inters.len() as u32),
+            Some((k, _)) => {
+                let old = self.free.swap_remove(k);
+                InterId::new(old.slot, old.generation + 1)
+            }
+            None => InterId::new(self.inters.len() as u32, 0),
         };
         for d in inter.ds_ids() {
             let list = &mut self.ds_to_inters[d.index()];
@@ -144,9 +176,11 @@ impl Nsds {
         if id.index() == self.inters.len() {
             self.inters.push(inter);
             self.removed.push(false);
+            self.generations.push(0);
         } else {
             self.inters[id.index()] = inter;
             self.removed[id.index()] = false;
+            self.generations[id.index()] = id.generation;
         }
         self.log(TopologyChange::Linked(id));
         Ok(id)
@@ -156,12 +190,7 @@ impl Nsds {
     /// in [`Nsds::interactions`] with zero `y` and `λ`, see [`Nsds::is_linked`]) that a later link
     /// may reuse. Errors if `id` is not a live interaction.
     pub fn remove_interaction(&mut self, id: InterId) -> Result<(), KernelError> {
-        if !self.is_linked(id) {
-            return Err(KernelError::InvalidModel {
-                what: format!("interaction {id:?}"),
-                reason: "no such live interaction (unknown or already removed)".into(),
-            });
-        }
+        self.live(id)?;
         let inter = &mut self.inters[id.index()];
         inter.reset();
         for d in inter.ds_ids() {
@@ -173,9 +202,41 @@ impl Nsds {
         Ok(())
     }
 
+    /// The live interaction `id`, or why not: unknown, removed, or a stale handle (its slot was
+    /// reused by a later link).
+    pub fn live(&self, id: InterId) -> Result<&Interaction, KernelError> {
+        if let Some(now) = self.id_at(id.index()).filter(|now| *now != id) {
+            return Err(KernelError::InvalidModel {
+                what: format!("interaction {id:?}"),
+                reason: format!(
+                    "stale handle: its slot was reused by `{}` ({now:?}) after this interaction was removed",
+                    self.inters[id.index()].name
+                ),
+            });
+        }
+        match self.inters.get(id.index()) {
+            Some(inter) if self.is_linked(id) => Ok(inter),
+            _ => Err(KernelError::InvalidModel {
+                what: format!("interaction {id:?}"),
+                reason: "no such live interaction (unknown or already removed)".into(),
+            }),
+        }
+    }
+
     /// `id` names a live interaction (not a removed slot).
     pub fn is_linked(&self, id: InterId) -> bool {
-        self.removed.get(id.index()).is_some_and(|r| !r)
+        self.removed.get(id.index()).is_some_and(|r| !r) && self.generations[id.index()] == id.generation
+    }
+
+    /// The current handle of slot `slot` (its live interaction's, or its tombstone's).
+    pub fn id_at(&self, slot: usize) -> Option<InterId> {
+        self.generations.get(slot).map(|g| InterId::new(slot as u32, *g))
+    }
+
+    /// [`Nsds::id_at`] for a slot known to exist (an index of [`Nsds::interactions`]); a slot
+    /// past the end names generation 0.
+    pub fn handle(&self, slot: usize) -> InterId {
+        self.id_at(slot).unwrap_or(InterId::new(slot as u32, 0))
     }
 
     /// Number of live interactions (slots minus tombstones).
@@ -224,7 +285,7 @@ impl Nsds {
     }
     /// One interaction.
     pub fn interaction(&self, id: InterId) -> Option<&Interaction> {
-        self.inters.get(id.index())
+        self.inters.get(id.index()).filter(|_| self.generations[id.index()] == id.generation)
     }
     /// Name of a system.
     pub fn ds_name(&self, id: DsId) -> Option<&str> {

@@ -53,9 +53,7 @@ impl TimeStepping {
     /// Siconos `initializeInteraction`: builds the workspace of interaction `id`, just linked into
     /// `nsds` (the only topology change since the simulation was built or last updated).
     pub fn initialize_interaction(&mut self, nsds: &mut Nsds, id: InterId) -> Result<(), KernelError> {
-        let Some(inter) = nsds.interaction(id).filter(|_| nsds.is_linked(id)) else {
-            return Err(unknown(id));
-        };
+        let inter = nsds.live(id)?;
         self.check_dynamic(&inter.name, Some(id))?;
         self.build_workspace(nsds, id)?;
         self.topology_changed(nsds);
@@ -120,7 +118,10 @@ impl TimeStepping {
                     })
                 }
                 TopologyChange::Linked(id) => {
-                    let name = nsds.interaction(id).map_or_else(String::new, |i| i.name.clone());
+                    // the slot's current interaction (a later change may have reused the slot:
+                    // its own entry builds it again)
+                    let id = nsds.handle(id.index());
+                    let name = nsds.interactions().get(id.index()).map_or_else(String::new, |i| i.name.clone());
                     self.check_dynamic(&name, Some(id))?;
                     self.build_workspace(nsds, id)?;
                 }
@@ -139,9 +140,7 @@ impl TimeStepping {
     /// Removes interaction `id` from the model and the running simulation, between two steps
     /// (Siconos `nsds.removeInteraction`); its slot may be reused by a later link.
     pub fn remove_interaction(&mut self, nsds: &mut Nsds, id: InterId) -> Result<(), KernelError> {
-        let Some(inter) = nsds.interaction(id).filter(|_| nsds.is_linked(id)) else {
-            return Err(unknown(id));
-        };
+        let inter = nsds.live(id)?;
         self.check_dynamic(&inter.name, Some(id))?;
         self.consume_changes(nsds)?;
         nsds.remove_interaction(id)?;
@@ -160,7 +159,7 @@ impl TimeStepping {
         }
         Err(KernelError::InvalidCombination {
             name: name.to_string(),
-            id: id.unwrap_or(InterId(u32::MAX)),
+            id: id.unwrap_or(InterId::new(u32::MAX, 0)),
             reason: format!(
                 "interactions can be linked or removed during a run only with MoreauJeanOSI, not {}",
                 self.osi.kind_name()

@@ -35,7 +35,7 @@ pub struct IndexSets {
 
 impl IndexSets {
     pub(crate) fn new(n_inters: usize) -> Self {
-        let all = (0..n_inters as u32).map(InterId).collect();
+        let all = (0..n_inters as u32).map(|i| InterId::new(i, 0)).collect();
         IndexSets { sets: [all, Vec::new(), Vec::new()], position: vec![None; n_inters], generation: 0 }
     }
 
@@ -56,15 +56,15 @@ impl IndexSets {
         self.position.get(id.index()).copied().flatten()
     }
 
-    /// Replaces set `level` by the ids flagged in `active` (in id order). Returns `true` if it changed.
-    pub(crate) fn update(&mut self, level: usize, active: impl Iterator<Item = bool>) -> bool {
+    /// Replaces set `level` by the ids flagged in `active` (every slot's handle, in slot order).
+    /// Returns `true` if it changed.
+    pub(crate) fn update(&mut self, level: usize, active: impl Iterator<Item = (InterId, bool)>) -> bool {
         let mut changed = false;
         let mut k = 0;
-        for (i, a) in active.enumerate() {
+        for (id, a) in active {
             if !a {
                 continue;
             }
-            let id = InterId(i as u32);
             if self.sets[level].get(k) != Some(&id) {
                 changed = true;
                 self.sets[level].truncate(k);
@@ -113,15 +113,24 @@ mod tests {
     fn update_detects_changes_and_places_blocks() {
         let mut s = IndexSets::new(4);
         assert_eq!(s.set(0).len(), 4);
-        assert!(s.update(1, [false, true, false, true].into_iter()));
-        assert_eq!(s.set(1), &[InterId(1), InterId(3)]);
-        assert!(!s.update(1, [false, true, false, true].into_iter()));
-        assert!(s.update(1, [false, true, false, false].into_iter()));
-        assert_eq!(s.set(1), &[InterId(1)]);
-        s.update(1, [true, true, false, false].into_iter());
-        let n = s.place(1, |id| if id.0 == 0 { 3 } else { 2 });
+        assert!(s.update(
+            1,
+            [false, true, false, true].into_iter().enumerate().map(|(i, a)| (InterId::new(i as u32, 0), a))
+        ));
+        assert_eq!(s.set(1), &[InterId::new(1, 0), InterId::new(3, 0)]);
+        assert!(!s.update(
+            1,
+            [false, true, false, true].into_iter().enumerate().map(|(i, a)| (InterId::new(i as u32, 0), a))
+        ));
+        assert!(s.update(
+            1,
+            [false, true, false, false].into_iter().enumerate().map(|(i, a)| (InterId::new(i as u32, 0), a))
+        ));
+        assert_eq!(s.set(1), &[InterId::new(1, 0)]);
+        s.update(1, [true, true, false, false].into_iter().enumerate().map(|(i, a)| (InterId::new(i as u32, 0), a)));
+        let n = s.place(1, |id| if id.index() == 0 { 3 } else { 2 });
         assert_eq!(n, 5);
-        assert_eq!(s.position(InterId(1)), Some(3));
-        assert_eq!(s.position(InterId(2)), None);
+        assert_eq!(s.position(InterId::new(1, 0)), Some(3));
+        assert_eq!(s.position(InterId::new(2, 0)), None);
     }
 }

@@ -240,7 +240,7 @@ impl InterWork {
         systems: &[DynamicalSystem],
         t: f64,
     ) -> Result<(), KernelError> {
-        let id = self.id.0;
+        let id = self.id.index() as u32;
         let x = gather(&mut self.xbuf, systems, self.ds, state);
         match &inter.relation {
             Relation::LagrangianLinearTi(_)
@@ -332,7 +332,7 @@ impl InterWork {
 
     /// Checks the nonlinear first-order terms and turns `r_lin` into `g(λ_i) − B λ_i`.
     fn finish_linearization(&mut self, t: f64) -> Result<(), KernelError> {
-        let id = self.id.0;
+        let id = self.id.index() as u32;
         for s in
             [self.jac.as_slice(), self.bmat.as_slice(), self.d.as_slice(), self.y_lin.as_slice(), self.r_lin.as_slice()]
         {
@@ -382,7 +382,9 @@ impl InterWork {
         if let Some(e) = e {
             match e {
                 VecOpRef::Const(e) => self.extra.copy_from(e),
-                VecOpRef::Op(op) => op.eval(t, self.extra.as_mut_slice()).map_err(user_err(t, "e(t)", self.id.0))?,
+                VecOpRef::Op(op) => {
+                    op.eval(t, self.extra.as_mut_slice()).map_err(user_err(t, "e(t)", self.id.index() as u32))?
+                }
             }
         }
         if let Some(f) = f {
@@ -466,7 +468,7 @@ impl InterWork {
         systems: &[DynamicalSystem],
         t: f64,
     ) -> Result<(), KernelError> {
-        let id = self.id.0;
+        let id = self.id.index() as u32;
         let x = gather(&mut self.xbuf, systems, self.ds, state);
         let xv = nalgebra::DVectorView::from_slice(x, x.len());
         match &inter.relation {
@@ -535,7 +537,7 @@ impl InterWork {
     ) -> Result<(), KernelError> {
         if let Relation::LagrangianCompliant(r) = &inter.relation {
             let q = gather(&mut self.xbuf, systems, self.ds, state);
-            self.comp.begin_step(r, t_k, q, &self.lambda_k, self.id.0)?;
+            self.comp.begin_step(r, t_k, q, &self.lambda_k, self.id.index() as u32)?;
         }
         Ok(())
     }

@@ -166,7 +166,7 @@ impl TimeSteppingDirectProjection {
             if inter.relation.is_compliant() {
                 return Err(KernelError::InvalidCombination {
                     name: inter.name.clone(),
-                    id: crate::InterId(k as u32),
+                    id: nsds.handle(k),
                     reason: format!(
                         "a {} contact rests at a negative rigid gap, which the direct projection would remove: \
                          use plain MoreauJeanOSI time stepping",

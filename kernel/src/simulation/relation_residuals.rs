@@ -35,7 +35,7 @@ impl InterWork {
         if !nonlinear_fo {
             return Ok((0.0, 0.0));
         }
-        let id = self.id.0;
+        let id = self.id.index() as u32;
         let x = gather(&mut self.xbuf, systems, self.ds, state);
         self.dx.as_mut_slice().copy_from_slice(x);
         self.dx -= &self.x_lin;

@@ -84,7 +84,7 @@ impl TimeStepping {
             .interactions()
             .iter()
             .enumerate()
-            .map(|(i, inter)| InterWork::new(InterId(i as u32), inter, nsds.systems(), h))
+            .map(|(i, inter)| InterWork::new(nsds.handle(i), inter, nsds.systems(), h))
             .collect();
         // systems under a FirstOrderNonLinearR: W = M − hθ∇f − hK, rebuilt at every iterate
         let mut has_k = false;
@@ -236,7 +236,7 @@ impl TimeStepping {
                 let first = manager.declared().next().map(|i| i.name.clone()).unwrap_or_default();
                 return Err(KernelError::InvalidCombination {
                     name: first,
-                    id: InterId(u32::MAX),
+                    id: InterId::new(u32::MAX, 0),
                     reason: format!(
                         "interactions with an activation distance need MoreauJeanOSI, not {}",
                         self.osi.kind_name()
@@ -503,7 +503,7 @@ impl TimeStepping {
     /// Euler–Moreau uses every interaction.
     pub(crate) fn update_index_sets(&mut self, nsds: &Nsds) {
         // I0: the live interactions (removed slots are tombstones)
-        let changed0 = self.sets.update(0, (0..self.iws.len()).map(|i| nsds.is_linked(InterId(i as u32))));
+        let changed0 = self.sets.update(0, self.iws.iter().map(|iw| (iw.id, nsds.is_linked(iw.id))));
         let changed0 = changed0 && self.level_set == 0;
         let changed = match self.osi {
             Osi::MoreauJean { gamma, .. }
@@ -513,13 +513,14 @@ impl TimeStepping {
                 let s = self.activation_threshold;
                 let iws = &self.iws;
                 let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
-                    if !nsds.is_linked(iw.id) {
+                    let on = if !nsds.is_linked(iw.id) {
                         false
                     } else if inter.law.is_unilateral() {
                         super::index_sets::moreau_jean_active(iw.y[0][0], iw.y[1][0], gamma, h, s)
                     } else {
                         true
-                    }
+                    };
+                    (iw.id, on)
                 });
                 self.sets.update(1, active)
             }
@@ -624,7 +625,7 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
         }
     }
     for i in 0..nsds.n_interactions() {
-        check_interaction(nsds, InterId(i as u32), lagrangian_osi, osnsp)?;
+        check_interaction(nsds, nsds.handle(i), lagrangian_osi, osnsp)?;
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use super::acceleration::Accel;
 use super::friction::TangentMode;
 use crate::model::ds::{DynamicalSystem, ForceFn, Mass};
 use crate::model::event::UserEvent;
-use crate::model::nsds::{InterId, Nsds};
+use crate::model::nsds::Nsds;
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
 use crate::model::userfn::{PairMatFn, StateMatFn, StateVecFn, VecOp};
@@ -170,7 +170,7 @@ impl Dynamics {
         for (i, inter) in nsds.interactions().iter().enumerate() {
             let bad = |reason: String| KernelError::InvalidCombination {
                 name: inter.name.clone(),
-                id: InterId(i as u32),
+                id: nsds.handle(i),
                 reason,
             };
             let (e, bilateral, friction) = match inter.law {
@@ -223,7 +223,7 @@ impl Dynamics {
             let i = contacts.iter().position(|c| c.bilateral).unwrap_or(0);
             return Err(KernelError::InvalidCombination {
                 name: nsds.interactions()[i].name.clone(),
-                id: InterId(i as u32),
+                id: nsds.handle(i),
                 reason:
                     "EventDriven does not yet combine bilateral constraints (EqualityConditionNSL) with unilateral \
                          contacts (NewtonImpactNSL) in one model"

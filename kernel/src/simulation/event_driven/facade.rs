@@ -174,10 +174,18 @@ impl EventDriven {
                 ),
             });
         }
-        match &mut self.engine {
-            Engine::Lagrangian(e) => e.advance(nsds),
-            Engine::FirstOrder(e) => e.advance(nsds),
+        let mut rep = match &mut self.engine {
+            Engine::Lagrangian(e) => e.advance(nsds)?,
+            Engine::FirstOrder(e) => e.advance(nsds)?,
+        };
+        // the engines number contacts by slot: report the interactions' handles
+        for (id, _) in rep.impulses.iter_mut() {
+            *id = nsds.handle(id.index());
         }
+        for id in rep.zeno.iter_mut() {
+            *id = nsds.handle(id.index());
+        }
+        Ok(rep)
     }
 
     /// Processes events until the TD event at `until` (included) or a user event that stops

@@ -87,9 +87,9 @@ impl LagrangianEd {
             for (k, &i) in i1.iter().enumerate() {
                 self.impulse[i] = imp.p[k];
                 self.impulse_t[i] = imp.p_t[k];
-                rep.impulses.push((InterId(i as u32), imp.p[k]));
+                rep.impulses.push((InterId::new(i as u32, 0), imp.p[k]));
                 if imp.zeno[k] && imp.ydot_pre[k] < -self.opts.velocity_tol {
-                    rep.zeno.push(InterId(i as u32));
+                    rep.zeno.push(InterId::new(i as u32, 0));
                 }
             }
             self.p.copy_from_slice(&imp.generalized);

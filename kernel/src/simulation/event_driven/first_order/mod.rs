@@ -91,11 +91,8 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
     let (mut constant, mut c_constant) =
         (ds.iter().all(|d| d.a.is_constant() && d.b.iter().all(|b| b.is_constant())), true);
     for (i, inter) in nsds.interactions().iter().enumerate() {
-        let bad = |reason: String| KernelError::InvalidCombination {
-            name: inter.name.clone(),
-            id: InterId(i as u32),
-            reason,
-        };
+        let bad =
+            |reason: String| KernelError::InvalidCombination { name: inter.name.clone(), id: nsds.handle(i), reason };
         let m = inter.size();
         match &inter.law {
             NonSmoothLaw::ComplementarityCondition { .. } => {
