@@ -177,21 +177,22 @@ pub fn check(
         lines.push(format!("title: {t}"));
     }
     if strict {
-        let mut sim = built.simulation().map_err(|e| input(e.to_string()))?;
-        let rep = sim
-            .step()
-            .map_err(|e| input(format!("the first step failed: {}", runner_mech::named_error(&e, &sim.model))))?;
-        match rep.solver {
-            Some(s) if !s.status.converged() => {
+        // the run's own first step: user events, trace and controllers included
+        let mut run = MechRun::from_built(&built).map_err(|e| input(e.to_string()))?;
+        let adv = run.advance(&mut Summary::default()).map_err(|e| {
+            input(format!("the first step failed: {}", run.describe_failure(&e).unwrap_or_else(|| e.to_string())))
+        })?;
+        match adv.not_converged {
+            Some(nc) => {
                 return Err(MechFailure {
                     message: format!(
-                        "--strict: the one-step problem did not converge in the first step (residual {:.3e})",
-                        s.residual
+                        "--strict: {} did not converge in the first step (residual {:.3e})",
+                        nc.what, nc.residual
                     ),
                     code: 3,
                 })
             }
-            _ => lines.push("first step: converged".into()),
+            None => lines.push("first step: converged".into()),
         }
     }
     Ok(lines)
