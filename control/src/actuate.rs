@@ -76,12 +76,25 @@ fn smc_matrices(what: &str, c: &CommonSmc, a: &DMatrix<f64>, hc: f64) -> Result<
     Ok(SmcMatrices { phi, gamma, pi, w, gamma_pi, m: mm })
 }
 
-/// Validates `ctrl` against the plant (`A`, `n`), the sensor output size `p` and the period;
-/// returns its initial state.
-pub(crate) fn init_state(what: &str, ctrl: &Controller, a: &DMatrix<f64>, p: usize, hc: f64) -> Result<ActuatorState> {
-    let n = a.nrows();
+/// Validates `ctrl` against the plant (`n` states, its model's `A` if it has one), the sensor
+/// output size `p` and the period; returns its initial state.
+pub(crate) fn init_state(
+    what: &str,
+    ctrl: &Controller,
+    n: usize,
+    a: Option<&DMatrix<f64>>,
+    p: usize,
+    hc: f64,
+) -> Result<ActuatorState> {
     match ctrl {
         Controller::LinearSmc(c) | Controller::ExplicitLinearSmc(c) => {
+            let a = a.ok_or_else(|| {
+                invalid(
+                    what,
+                    "a sliding-mode controller (its equivalent control) needs a linear model of the plant (A, b), \
+                     and this plant has none",
+                )
+            })?;
             if p != n {
                 return Err(invalid(
                     what,
