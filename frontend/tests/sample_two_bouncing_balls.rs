@@ -18,7 +18,20 @@ const H: f64 = 1e-3;
 
 #[test]
 fn two_bouncing_balls_physics() {
-    let model = sample("two_bouncing_balls/two_bouncing_balls.xml");
+    physics("two_bouncing_balls/two_bouncing_balls.xml", false);
+}
+
+/// `two_bouncing_balls_mixed.xml`: the same model with ball b integrated by the semi-explicit
+/// Euler (`<SemiExplicitEuler systems="b"/>`) and a by Moreau–Jean θ = ½, in one LCP.
+#[test]
+fn two_bouncing_balls_with_one_integrator_per_ball() {
+    physics("two_bouncing_balls/two_bouncing_balls_mixed.xml", true);
+}
+
+/// The physics checks; `b_semi_explicit`: b's positions follow `q_{k+1} = q_k + h v_{k+1}`
+/// (else the trapezoidal rule of a, checked at every step for a).
+fn physics(file: &str, b_semi_explicit: bool) {
+    let model = sample(file);
     validate_xml(&model);
     let tr = run(&model, &[]);
     let n = tr.len();
@@ -30,10 +43,21 @@ fn two_bouncing_balls_physics() {
     assert!((t[n - 1] - 5.0).abs() < 1e-9);
 
     let vmax = 10.0; // bound of the speeds (fall from 2 m plus 1 m/s): penetration <= h vmax
-    let energy = |k: usize| 0.5 * MA * va[k] * va[k] + 0.5 * MB * vb[k] * vb[k] + G * (MA * za[k] + MB * zb[k]);
+                     // The energy each scheme keeps in free flight: ½ m v² + m g z for the trapezoidal rule; for
+                     // the semi-explicit Euler (v₁ = v₀ − g h, z₁ = z₀ + h v₁) the modified energy
+                     // ½ m v² + m g z − ½ m g h v, whose change over a step with impulse p is ½ (v₀ + v₁) p, as
+                     // the trapezoidal rule's: neither grows at an impact with e ≤ 1.
+    let shift = if b_semi_explicit { 0.5 * MB * G * H } else { 0.0 };
+    let energy =
+        |k: usize| 0.5 * MA * va[k] * va[k] + 0.5 * MB * vb[k] * vb[k] + G * (MA * za[k] + MB * zb[k]) - shift * vb[k];
     let tol_e = (MA + MB) * G * H * H;
     let mut impacts = [0usize; 2];
     for k in 1..n {
+        // each ball's own integrator: Moreau–Jean θ = ½ (trapezoidal) or the semi-explicit Euler
+        let trapezoid = |z: &[f64], v: &[f64]| z[k] - (z[k - 1] + 0.5 * H * (v[k - 1] + v[k]));
+        assert!(trapezoid(za, va).abs() <= 1e-12, "a is not trapezoidal at t = {}", t[k]);
+        let eb = if b_semi_explicit { zb[k] - (zb[k - 1] + H * vb[k]) } else { trapezoid(zb, vb) };
+        assert!(eb.abs() <= 1e-12, "b does not follow its integrator at t = {}: {eb}", t[k]);
         // no interpenetration beyond O(h)
         assert!(za[k] - R >= -H * vmax, "a below the ground by {} at t = {}", R - za[k], t[k]);
         assert!(zb[k] - za[k] - 2.0 * R >= -H * vmax, "balls overlap by {} at t = {}", 2.0 * R - (zb[k] - za[k]), t[k]);

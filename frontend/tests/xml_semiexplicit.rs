@@ -140,6 +140,18 @@ fn projection_with_accuracy_runs() {
     }
 }
 
+/// An integrator attached to the oscillator replaces the simulation's: the semi-explicit Euler's
+/// invariant holds exactly, as with it alone.
+#[test]
+fn an_integrator_attached_by_name_replaces_the_simulations() {
+    let alone = run(&oscillator(r#"<SemiExplicitEuler/>"#, "", 2.0)).unwrap();
+    let attached =
+        run(&oscillator(r#"<MoreauJeanOSI theta="1"/><SemiExplicitEuler systems="osc"/>"#, "", 2.0)).unwrap();
+    assert_eq!(alone, attached);
+    let implicit = run(&oscillator(r#"<MoreauJeanOSI theta="1"/>"#, "", 2.0)).unwrap();
+    assert_ne!(alone, implicit);
+}
+
 #[test]
 fn located_errors() {
     let cases = [
@@ -154,6 +166,29 @@ fn located_errors() {
         (tied(r#"<Projection contacts="false"/>"#), "Simulation/Projection", "always includes"),
         (oscillator(r#"<SemiExplicitEuler velocity="sideways"/>"#, "", 1.0), "SemiExplicitEuler", "velocity"),
         (oscillator(r#"<SemiExplicitEuler gamma="1.5"/>"#, "", 1.0), "SemiExplicitEuler", "gamma"),
+        // one integrator per system: `systems` names systems of <NSDS>, after the first integrator
+        (
+            oscillator(r#"<MoreauJeanOSI theta="0.5"/><SemiExplicitEuler systems="oscc"/>"#, "", 1.0),
+            "SemiExplicitEuler",
+            "`oscc`",
+        ),
+        (oscillator(r#"<MoreauJeanOSI theta="0.5" systems="osc"/>"#, "", 1.0), "MoreauJeanOSI", "first integrator"),
+        (oscillator(r#"<MoreauJeanOSI theta="0.5"/><SemiExplicitEuler/>"#, "", 1.0), "SemiExplicitEuler", "`systems`"),
+        (
+            oscillator(r#"<MoreauJeanOSI theta="0.5"/><MoreauJeanOSI theta="1" systems="osc osc"/>"#, "", 1.0),
+            "MoreauJeanOSI",
+            "already has",
+        ),
+        (
+            oscillator(r#"<MoreauJeanOSI theta="0.5"/><EulerMoreauOSI theta="0.5" systems="osc"/>"#, "", 1.0),
+            "LagrangianLinearTIDS[osc]",
+            "EulerMoreauOSI",
+        ),
+        (
+            oscillator(r#"<MoreauJeanOSI theta="0.5"/><MoreauJeanGOSI theta="0.5" systems="osc"/>"#, "", 1.0),
+            "LagrangianLinearTIDS[osc]",
+            "global",
+        ),
     ];
     for (text, path, what) in cases {
         let err = run(&text).expect_err(path);

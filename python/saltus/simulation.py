@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -477,6 +477,37 @@ class TimeStepping(_Built):
         self.osi, self.osnspb = osi, osnspb
         self.newton: Dict[str, object] = {}
         self.projection: Optional[Dict[str, object]] = None
+        self._associated: List[Tuple[OneStepIntegrator, str]] = []
+
+    def associate(self, osi: OneStepIntegrator, ds) -> None:
+        """Siconos ``simulation.associate(osi, ds)``: system ``ds`` (a system or its name) is
+        integrated by ``osi`` instead of the simulation's integrator. Every integrator shares the
+        one one-step problem: Moreau–Jean (any θ, γ) with the semi-explicit Euler, or
+        Euler–Moreau schemes together (``<SemiExplicitEuler systems="...">`` in the model file)."""
+        if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler)):
+            raise TypeError(f"associate needs a MoreauJeanOSI, EulerMoreauOSI or SemiExplicitEuler, got {type(osi).__name__}")
+        name = ds if isinstance(ds, str) else getattr(ds, "name", None)
+        if not isinstance(name, str):
+            raise TypeError(f"associate needs a dynamical system or its name, got {type(ds).__name__}")
+        self._associated = [(o, n) for o, n in self._associated if n != name]
+        self._associated.append((osi, name))
+
+    def _integrator_elements(self, parent) -> None:
+        """The simulation's integrator, then one element per other associated integrator with
+        the names of its systems."""
+        self.osi._element(parent)
+        groups: List[Tuple[OneStepIntegrator, List[str]]] = []
+        for osi, name in self._associated:
+            if osi is self.osi:
+                continue
+            for o, names in groups:
+                if o is osi:
+                    names.append(name)
+                    break
+            else:
+                groups.append((osi, [name]))
+        for osi, names in groups:
+            osi._element(parent).set("systems", " ".join(names))
 
     def setNewtonTolerance(self, tol: float) -> None:
         """Tolerance of the Newton loop (nonlinear models)."""
@@ -501,7 +532,7 @@ class TimeStepping(_Built):
     def _sim_element(self, root):
         sim = ET.SubElement(root, "Simulation")
         ET.SubElement(sim, "TimeDiscretisation", h=_num(self.td.h))
-        self.osi._element(ET.SubElement(sim, "OneStepIntegrator"))
+        self._integrator_elements(ET.SubElement(sim, "OneStepIntegrator"))
         self.osnspb._element(ET.SubElement(sim, "OneStepNSProblem"))
         if self.newton:
             ET.SubElement(sim, "Newton", _attrs(self.newton))

@@ -147,3 +147,32 @@ def test_semi_explicit_euler_is_the_symplectic_euler_recurrence():
     # for u_{k+1} = u_k − h k q_k, q_{k+1} = q_k + h u_{k+1} the invariant pairs u_k with q_k
     modified = 0.5 * uu**2 + 0.5 * k * qq**2 - 0.5 * h * k * qq * uu
     assert np.max(np.abs(modified - modified[0])) < 1e-12
+
+
+def test_associate_gives_one_ball_its_own_integrator():
+    """``simulation.associate(osi, ds)`` (Siconos): the two bouncing balls with ball b on the
+    semi-explicit Euler and a on Moreau–Jean θ = ½ give the bits of the model file that says
+    the same with ``<SemiExplicitEuler systems="b"/>``; each ball follows its own recurrence."""
+    from conftest import SAMPLES
+
+    h = 1e-3
+    a = sk.LagrangianLinearTIDS([1.0], [0.0], [[1.0]], name="a")
+    a.setFExtPtr([-9.81])
+    b = sk.LagrangianLinearTIDS([2.0], [-1.0], [[0.5]], name="b")
+    b.setFExtPtr([-4.905])
+    nsds = sk.NonSmoothDynamicalSystem(0, 5.0)
+    nsds.link(sk.Interaction(sk.NewtonImpactNSL(0.9), sk.LagrangianLinearTIR([[1.0]], b=[-0.1]), name="ground"), a)
+    between = sk.LagrangianLinearTIR([[-1.0, 1.0]], b=[-0.2])
+    nsds.link(sk.Interaction(sk.NewtonImpactNSL(0.7), between, name="contact"), a, b)
+    lemke = sk.LCP("Lemke", tol=1e-10, max_iter=1000)
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, h), sk.MoreauJeanOSI(0.5), lemke)
+    sim.associate(sk.SemiExplicitEuler(), b)
+    ours = sim.run()
+    sample = sk.load(SAMPLES / "two_bouncing_balls" / "two_bouncing_balls_mixed.xml").run()
+    for c in sample:
+        assert np.array_equal(ours[c], sample[c]), c
+    za, va, zb, vb = (ours[c] for c in ("a.q[0]", "a.v[0]", "b.q[0]", "b.v[0]"))
+    assert np.max(np.abs(za[1:] - za[:-1] - 0.5 * h * (va[1:] + va[:-1]))) < 1e-12
+    assert np.max(np.abs(zb[1:] - zb[:-1] - h * vb[1:])) < 1e-12
+    with pytest.raises(TypeError):
+        sim.associate(sk.LsodarOSI(), b)

@@ -154,15 +154,15 @@ impl TimeStepping {
 
     /// Refuses integrators whose state is sized once at construction.
     fn check_dynamic(&self, name: &str, id: Option<InterId>) -> Result<(), KernelError> {
-        if matches!(self.osi, Osi::MoreauJean { .. }) {
+        let Some(osi) = self.integrator_lacking(Osi::follows_links) else {
             return Ok(());
-        }
+        };
         Err(KernelError::InvalidCombination {
             name: name.to_string(),
             id: id.unwrap_or(InterId::new(u32::MAX, 0)),
             reason: format!(
                 "interactions can be linked or removed during a run only with MoreauJeanOSI, not {}",
-                self.osi.kind_name()
+                osi.kind_name()
             ),
         })
     }

@@ -2,7 +2,6 @@
 //! `OneStepIntegrator` methods): `begin_step` (memories), `compute_free_state`, `update_input`,
 //! `update_state`, `update_output`, `commit` (Siconos `nextStep`'s memory swap).
 
-use super::osi::{euler_moreau, moreau_jean, semi_explicit, Osi};
 use super::time_stepping::TimeStepping;
 use crate::error::KernelError;
 use crate::model::nsds::Nsds;
@@ -12,11 +11,8 @@ impl TimeStepping {
     pub(super) fn begin_step(&mut self, nsds: &Nsds, t_k: f64) -> Result<(), KernelError> {
         for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
             w.input_k.copy_from(ds.input());
-            match self.osi {
-                Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => moreau_jean::begin_step(ds, w, t_k)?,
-                Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k)?,
-                Osi::SemiExplicitEuler { .. } => semi_explicit::begin_step(ds, w, t_k, self.h)?,
-            }
+            let osi = w.osi;
+            osi.begin_step(ds, w, t_k, self.h)?;
         }
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
             if nsds.is_linked(iw.id) {
@@ -28,17 +24,12 @@ impl TimeStepping {
 
     /// The free state of every system at the current Newton iterate (and `W` if not constant).
     pub(super) fn compute_free_state(&mut self, nsds: &Nsds, t1: f64) -> Result<(), KernelError> {
-        let (h, theta, t_k) = (self.h, self.osi.theta(), self.t());
+        let (h, t_k) = (self.h, self.t());
         for (ds, w) in nsds.systems().iter().zip(self.dsw.iter_mut()) {
-            match self.osi {
-                Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => {
-                    moreau_jean::compute_free_state(ds, w, t1, h, theta)?
-                }
-                Osi::EulerMoreau { .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta)?,
-                Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h)?,
-            }
+            let osi = w.osi;
+            osi.compute_free_state(ds, w, t_k, t1, h)?;
             w.free_osnsp.copy_from(&w.free);
-            if let Some(g) = self.osi.relation_gamma() {
+            if let Some(g) = osi.relation_gamma() {
                 // θ-γ: the relations see x_(k+γ) = γ x_free + (1−γ) x_k before the input
                 w.free_osnsp.axpy(1.0 - g, &w.x_k, g);
             }
@@ -63,23 +54,16 @@ impl TimeStepping {
     /// New state from the free state and the input; returns the Newton increment and the state
     /// scale. A non-finite state is an error (the caller rolls back).
     pub(super) fn update_state(&mut self, nsds: &mut Nsds, t1: f64) -> Result<(f64, f64), KernelError> {
-        let (h, theta, t_k) = (self.h, self.osi.theta(), self.t());
+        let (h, t_k) = (self.h, self.t());
         let mut delta: f64 = 0.0;
         let mut scale_x: f64 = 0.0;
         let (systems, _) = nsds.parts_mut();
         // MoreauJeanGOSI: the global problem's velocity when it was solved (else the free one)
         let global = self.gosi.as_ref().filter(|g| g.solved);
         for (ds, w) in systems.iter_mut().zip(self.dsw.iter_mut()) {
-            let d = match (self.osi, global) {
-                (Osi::MoreauJeanGosi { .. }, Some(g)) => {
-                    super::gosi::update_state_global(ds, w, g.velocity(w.id.index(), w.free.len()), h, theta)
-                }
-                (Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. }, _) => {
-                    moreau_jean::update_state(ds, w, h, theta, t1)?
-                }
-                (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1)?,
-                (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k)?,
-            };
+            let v = global.map(|g| g.velocity(w.id.index(), w.free.len()));
+            let osi = w.osi;
+            let d = osi.update_state(ds, w, h, (t_k, t1), v)?;
             let bad_v = ds.velocity().is_some_and(|v| v.iter().any(|x| !x.is_finite()));
             if !d.is_finite() || bad_v || ds.state().iter().any(|v| !v.is_finite()) {
                 return Err(KernelError::NonFinite { t: t1, what: "state after update_state", interaction: None });
@@ -108,7 +92,7 @@ impl TimeStepping {
     /// Writes time, `y` and `λ` into the model (inactive interactions get `λ = 0`) and keeps
     /// them as the memories of the next step.
     pub(super) fn commit(&mut self, nsds: &mut Nsds, t1: f64) {
-        let level = self.osi.level();
+        let level = self.level_set;
         nsds.set_t(t1);
         let (inters, removed) = nsds.interactions_mut_with_tombstones();
         for ((iw, inter), _) in self.iws.iter_mut().zip(inters.iter_mut()).zip(removed).filter(|(_, r)| !**r) {

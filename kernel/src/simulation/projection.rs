@@ -133,11 +133,8 @@ pub struct TimeSteppingDirectProjection {
 impl TimeSteppingDirectProjection {
     /// As [`TimeStepping::new`] (Moreau–Jean only) followed by the projection with `options`.
     pub fn new(nsds: &Nsds, h: f64, osi: Osi, osnsp: Osnsp, options: ProjectionOptions) -> Result<Self, KernelError> {
-        if !matches!(osi, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. }) {
-            return Err(KernelError::InvalidOption {
-                option: "osi",
-                reason: "direct projection needs MoreauJeanOSI or SemiExplicitEuler".into(),
-            });
+        if !osi.allows_projection() {
+            return Err(no_projection(&osi));
         }
         options.validate()?;
         let inner = TimeStepping::new(nsds, h, osi, osnsp)?;
@@ -151,11 +148,8 @@ impl TimeSteppingDirectProjection {
         inner: TimeStepping,
         options: ProjectionOptions,
     ) -> Result<Self, KernelError> {
-        if !matches!(inner.osi, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. }) {
-            return Err(KernelError::InvalidOption {
-                option: "osi",
-                reason: "direct projection needs MoreauJeanOSI or SemiExplicitEuler".into(),
-            });
+        if let Some(osi) = inner.integrator_lacking(Osi::allows_projection) {
+            return Err(no_projection(&osi));
         }
         options.validate()?;
         let (mut eq, mut uni) = (Vec::new(), Vec::new());
@@ -581,5 +575,13 @@ fn pivot_error(e: PivotError, t: f64) -> KernelError {
                 elapsed: std::time::Duration::ZERO,
             },
         },
+    }
+}
+
+/// The error for an integrator whose positions the direct projection cannot correct.
+fn no_projection(osi: &Osi) -> KernelError {
+    KernelError::InvalidOption {
+        option: "osi",
+        reason: format!("direct projection needs MoreauJeanOSI or SemiExplicitEuler, not {}", osi.kind_name()),
     }
 }

@@ -4,7 +4,7 @@ use super::assembly::Assembly;
 use super::gosi::GosiWork;
 use super::index_sets::IndexSets;
 use super::interaction_work::InterWork;
-use super::osi::{euler_moreau, moreau_jean, semi_explicit, DsWork, NewtonOptions, Osi};
+use super::osi::{euler_moreau, DsWork, NewtonOptions, Osi};
 use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
 use super::proximity::ProximityManager;
 use super::report::StepReport;
@@ -70,14 +70,8 @@ impl TimeStepping {
         let t = nsds.t();
         let mut dsw: Vec<DsWork> = Vec::with_capacity(nsds.n_ds());
         for (i, ds) in nsds.systems().iter().enumerate() {
-            let mut w = DsWork::new(crate::DsId(i as u32), ds.dim());
-            match osi {
-                Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => {
-                    moreau_jean::init(ds, &mut w, h, theta, t)?
-                }
-                Osi::EulerMoreau { theta, .. } => euler_moreau::init(ds, &mut w, h, theta, t)?,
-                Osi::SemiExplicitEuler { update, .. } => semi_explicit::init(ds, &mut w, h, update, t)?,
-            }
+            let mut w = DsWork::new(crate::DsId(i as u32), ds.dim(), osi);
+            osi.init(ds, &mut w, h, t)?;
             dsw.push(w);
         }
         let iws: Vec<InterWork> = nsds
@@ -98,7 +92,7 @@ impl TimeStepping {
         }
         let linear = dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
         let constant_matrix = dsw.iter().all(|w| w.w_constant) && iws.iter().all(|w| w.constant);
-        let gosi = matches!(osi, Osi::MoreauJeanGosi { .. }).then(|| GosiWork::new(&dsw));
+        let gosi = osi.is_global().then(|| GosiWork::new(&dsw));
         let mut ts = TimeStepping {
             h,
             t_start: t,
@@ -172,6 +166,67 @@ impl TimeStepping {
         Ok(())
     }
 
+    /// Attaches integrator `osi` to system `ds` instead of the simulation's (Siconos
+    /// `simulation.associate(osi, ds)`, one `OneStepIntegrator` per system): a model may mix
+    /// Moreau–Jean with different θ or γ and the semi-explicit Euler, or Euler–Moreau schemes,
+    /// as long as every system's integrator works at the level of the one problem and with its
+    /// assembly (local or global, see [`Osi::shares_problem_with`]). The interactions of `ds`
+    /// take the activation rule of the integrator of their first system. Before the first step.
+    pub fn with_integrator(mut self, nsds: &Nsds, ds: crate::DsId, osi: Osi) -> Result<Self, KernelError> {
+        osi.validate()?;
+        let Some(old) = self.dsw.get(ds.index()) else {
+            return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
+        };
+        if self.k > 0 {
+            return Err(KernelError::InvalidOption {
+                option: "integrator",
+                reason: format!("the integrator of system {ds:?} is chosen before the first step"),
+            });
+        }
+        if !osi.shares_problem_with(&self.osi) {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!(
+                    "{} cannot share the one-step problem of {} (level {} {} against level {} {})",
+                    osi.kind_name(),
+                    self.osi.kind_name(),
+                    osi.level(),
+                    if osi.is_global() { "global" } else { "local" },
+                    self.osi.level(),
+                    if self.osi.is_global() { "global" } else { "local" },
+                ),
+            });
+        }
+        check_system(nsds, ds, &osi)?;
+        let system = &nsds.systems()[ds.index()];
+        let mut w = DsWork::new(ds, system.dim(), osi);
+        osi.init(system, &mut w, self.h, nsds.t())?;
+        if old.has_k {
+            euler_moreau::enable_k(&mut w);
+        }
+        let old = std::mem::replace(&mut self.dsw[ds.index()], w);
+        let w = &mut self.dsw[ds.index()];
+        w.control = old.control;
+        w.kinematics = old.kinematics.filter(|_| osi.takes_kinematics());
+        self.linear = self.dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
+        self.constant_matrix = self.dsw.iter().all(|w| w.w_constant) && self.iws.iter().all(|w| w.constant);
+        if self.gosi.is_some() {
+            self.gosi = Some(GosiWork::new(&self.dsw));
+        }
+        self.update_index_sets(nsds);
+        Ok(self)
+    }
+
+    /// The first system integrator without the property `has` (`None`: every one has it).
+    pub(crate) fn integrator_lacking(&self, has: fn(&Osi) -> bool) -> Option<Osi> {
+        self.dsw.iter().map(|w| w.osi).find(|o| !has(o))
+    }
+
+    /// The integrator attached to system `ds` (see [`TimeStepping::with_integrator`]).
+    pub fn integrator(&self, ds: crate::DsId) -> Option<&Osi> {
+        self.dsw.get(ds.index()).map(|w| &w.osi)
+    }
+
     /// Sets the kinematics `q̇ = N(q) u` of system `ds` for [`Osi::SemiExplicitEuler`]:
     /// `q_{k+1} = q_k + h N(q_k) u_{k+1}`, `N(q)` written by `n(t, q, out)` into an `n × n`
     /// matrix (the default is `N = I`, Lagrangian coordinates). Only for a system outside every
@@ -183,15 +238,15 @@ impl TimeStepping {
         ds: crate::DsId,
         n: crate::model::userfn::StateMatFn,
     ) -> Result<Self, KernelError> {
-        if !matches!(self.osi, Osi::SemiExplicitEuler { .. }) {
-            return Err(KernelError::InvalidOption {
-                option: "kinematics",
-                reason: format!("a kinematics map N(q) needs SemiExplicitEuler, not {}", self.osi.kind_name()),
-            });
-        }
         let Some(w) = self.dsw.get_mut(ds.index()) else {
             return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
         };
+        if !w.osi.takes_kinematics() {
+            return Err(KernelError::InvalidOption {
+                option: "kinematics",
+                reason: format!("a kinematics map N(q) needs SemiExplicitEuler, not {}", w.osi.kind_name()),
+            });
+        }
         if !nsds.interactions_of(ds).is_empty() {
             return Err(KernelError::UnsupportedSystem {
                 ds,
@@ -232,14 +287,14 @@ impl TimeStepping {
     /// them close. Only with [`Osi::MoreauJean`] (the integrators whose workspaces follow links).
     pub fn with_proximity(mut self, mut manager: ProximityManager, nsds: &mut Nsds) -> Result<Self, KernelError> {
         if !manager.is_empty() {
-            if !matches!(self.osi, Osi::MoreauJean { .. }) {
+            if let Some(other) = self.integrator_lacking(Osi::follows_links) {
                 let first = manager.declared().next().map(|i| i.name.clone()).unwrap_or_default();
                 return Err(KernelError::InvalidCombination {
                     name: first,
                     id: InterId::new(u32::MAX, 0),
                     reason: format!(
                         "interactions with an activation distance need MoreauJeanOSI, not {}",
-                        self.osi.kind_name()
+                        other.kind_name()
                     ),
                 });
             }
@@ -394,12 +449,13 @@ impl TimeStepping {
     /// interactions. Returns `true` if a nonlinear first-order relation is present.
     fn compute_relations(&mut self, nsds: &Nsds, t1: f64) -> Result<bool, KernelError> {
         // first order: the input enters x = x_free + h W⁻¹ r, seen by the relations at x_(k+γ)
-        let scale = if self.osi.level() == 0 { self.h * self.osi.relation_gamma().unwrap_or(1.0) } else { 1.0 };
         let mut nonlinear_fo = false;
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
             if !nsds.is_linked(iw.id) {
                 continue;
             }
+            let osi = self.dsw[iw.ds.0.index()].osi;
+            let scale = if osi.level() == 0 { self.h * osi.relation_gamma().unwrap_or(1.0) } else { 1.0 };
             let fresh = matches!(inter.relation, Relation::FirstOrderNonLinear(_)); // by compute_k
             if (!iw.constant || self.k == 0) && !fresh {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
@@ -505,26 +561,21 @@ impl TimeStepping {
         // I0: the live interactions (removed slots are tombstones)
         let changed0 = self.sets.update(0, self.iws.iter().map(|iw| (iw.id, nsds.is_linked(iw.id))));
         let changed0 = changed0 && self.level_set == 0;
-        let changed = match self.osi {
-            Osi::MoreauJean { gamma, .. }
-            | Osi::MoreauJeanGosi { gamma, .. }
-            | Osi::SemiExplicitEuler { gamma, .. } => {
-                let h = self.h;
-                let s = self.activation_threshold;
-                let iws = &self.iws;
-                let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
-                    let on = if !nsds.is_linked(iw.id) {
-                        false
-                    } else if inter.law.is_unilateral() {
+        let changed = self.level_set == 1 && {
+            let (h, s) = (self.h, self.activation_threshold);
+            let (iws, dsw) = (&self.iws, &self.dsw);
+            let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
+                // the rule of the integrator of the interaction's first system (as Siconos)
+                let on = match dsw[iw.ds.0.index()].osi.activation_gamma() {
+                    _ if !nsds.is_linked(iw.id) => false,
+                    Some(gamma) if inter.law.is_unilateral() => {
                         super::index_sets::moreau_jean_active(iw.y[0][0], iw.y[1][0], gamma, h, s)
-                    } else {
-                        true
-                    };
-                    (iw.id, on)
-                });
-                self.sets.update(1, active)
-            }
-            Osi::EulerMoreau { .. } => false,
+                    }
+                    _ => true,
+                };
+                (iw.id, on)
+            });
+            self.sets.update(1, active)
         };
         if changed || changed0 || self.sets.generation == 0 {
             let iws = &self.iws;
@@ -571,7 +622,7 @@ impl TimeStepping {
 /// Checks every (system, relation, law, integrator, problem) combination.
 fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), KernelError> {
     let lagrangian_osi = osi.is_lagrangian();
-    let gosi = matches!(osi, Osi::MoreauJeanGosi { .. });
+    let gosi = osi.is_global();
     let gfc = matches!(osnsp, Osnsp::GlobalFrictionContact { .. });
     if gosi && !gfc {
         return Err(KernelError::InvalidOption {
@@ -591,41 +642,51 @@ fn check_combinations(nsds: &Nsds, osi: &Osi, osnsp: &Osnsp) -> Result<(), Kerne
             ),
         });
     }
-    for (i, ds) in nsds.systems().iter().enumerate() {
-        if ds.is_lagrangian() != lagrangian_osi {
-            return Err(KernelError::UnsupportedSystem {
-                ds: crate::DsId(i as u32),
-                reason: format!("{} cannot be integrated by {}", ds.kind_name(), osi.kind_name()),
-            });
-        }
-        let linear = matches!(ds, DynamicalSystem::FirstOrderLinearTi(_) | DynamicalSystem::FirstOrderLinear(_));
-        if osi.relation_gamma().is_some() && !linear {
-            return Err(KernelError::UnsupportedSystem {
-                ds: crate::DsId(i as u32),
-                reason: format!(
-                    "the θ-γ Euler–Moreau scheme (relations at x_(k+γ)) needs linear first-order systems, as in \
-                     Siconos, not {}",
-                    ds.kind_name()
-                ),
-            });
-        }
-    }
-    if osi.relation_gamma().is_some() {
-        for (i, inter) in nsds.interactions().iter().enumerate() {
-            if !matches!(inter.relation, Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)) {
-                return Err(KernelError::InvalidOption {
-                    option: "gamma",
-                    reason: format!(
-                        "the θ-γ Euler–Moreau scheme needs linear relations (FirstOrderLinearR), as in Siconos; \
-                         interaction {i} has {}",
-                        inter.relation.kind_name()
-                    ),
-                });
-            }
-        }
+    for i in 0..nsds.n_ds() {
+        check_system(nsds, crate::DsId(i as u32), osi)?;
     }
     for i in 0..nsds.n_interactions() {
         check_interaction(nsds, nsds.handle(i), lagrangian_osi, osnsp)?;
+    }
+    Ok(())
+}
+
+/// Checks that integrator `osi` can integrate system `ds` (its family; the θ-γ scheme needs a
+/// linear first-order system whose relations are linear).
+fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelError> {
+    let system = &nsds.systems()[ds.index()];
+    if system.is_lagrangian() != osi.is_lagrangian() {
+        return Err(KernelError::UnsupportedSystem {
+            ds,
+            reason: format!("{} cannot be integrated by {}", system.kind_name(), osi.kind_name()),
+        });
+    }
+    if osi.relation_gamma().is_none() {
+        return Ok(());
+    }
+    if !matches!(system, DynamicalSystem::FirstOrderLinearTi(_) | DynamicalSystem::FirstOrderLinear(_)) {
+        return Err(KernelError::UnsupportedSystem {
+            ds,
+            reason: format!(
+                "the θ-γ Euler–Moreau scheme (relations at x_(k+γ)) needs linear first-order systems, as in Siconos, \
+                 not {}",
+                system.kind_name()
+            ),
+        });
+    }
+    for id in nsds.interactions_of(ds) {
+        let inter = &nsds.interactions()[id.index()];
+        if !matches!(inter.relation, Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)) {
+            return Err(KernelError::InvalidOption {
+                option: "gamma",
+                reason: format!(
+                    "the θ-γ Euler–Moreau scheme needs linear relations (FirstOrderLinearR), as in Siconos; \
+                     interaction {} has {}",
+                    id.index(),
+                    inter.relation.kind_name()
+                ),
+            });
+        }
     }
     Ok(())
 }

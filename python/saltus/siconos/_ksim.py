@@ -504,6 +504,7 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
         self.osnspb = None if isinstance(osnspb, int) and osnspb == 0 else osnspb
         self.newton = {}
         self.projection = None
+        self._associated = []
 
     def insertNonSmoothProblem(self, osnspb, number: int = 0) -> None:
         if int(number) != KERNEL_INTS["SICONOS_OSNSP_TS_VELOCITY"]:

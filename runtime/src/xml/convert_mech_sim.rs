@@ -51,9 +51,15 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool, planar: bool) -> Result
     if !(h > 0.0 && h.is_finite()) {
         return Err(m.error_at("Simulation/TimeDiscretisation", format!("h must be finite and > 0, got {}", plain(h))));
     }
-    let (osi, osi_path, is_global) = match &s.osi.kind {
-        OsiSpec::MoreauJeanOSI(o) => (o, "Simulation/OneStepIntegrator/MoreauJeanOSI", false),
-        OsiSpec::MoreauJeanGOSI(o) => (o, "Simulation/OneStepIntegrator/MoreauJeanGOSI", true),
+    if s.osi.kinds.len() > 1 || s.osi.kind().and_then(OsiSpec::systems).is_some() {
+        return Err(m.error_at(
+            "Simulation/OneStepIntegrator",
+            "a <Mechanics> scene has one integrator for every body (no `systems`, no second integrator)",
+        ));
+    }
+    let (osi, osi_path, is_global) = match s.osi.kind() {
+        Some(OsiSpec::MoreauJeanOSI(o)) => (o, "Simulation/OneStepIntegrator/MoreauJeanOSI", false),
+        Some(OsiSpec::MoreauJeanGOSI(o)) => (o, "Simulation/OneStepIntegrator/MoreauJeanGOSI", true),
         _ => {
             return Err(m.error_at(
                 "Simulation/OneStepIntegrator",

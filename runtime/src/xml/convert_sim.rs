@@ -6,7 +6,7 @@ use super::schema::*;
 use super::{LoadedModel, ModelError};
 use saltus_kernel::solvers::{avi, lcp, mlcp, relay};
 use saltus_kernel::{
-    ConstraintAccuracy, KernelError, NewtonOptions, Nsds, OnNonConvergence, Osi, Osnsp, OsnspOptions,
+    ConstraintAccuracy, DsId, KernelError, NewtonOptions, Nsds, OnNonConvergence, Osi, Osnsp, OsnspOptions,
     ProjectionOptions, Storage, TimeStepping, TimeSteppingDirectProjection, VelocityUpdate,
 };
 use saltus_numerics::ode::ErrorNorm;
@@ -281,21 +281,33 @@ impl OsiSpec {
     }
 }
 
-impl OsiWrapper {
-    /// XML element name of the integrator.
-    pub fn kind_name(&self) -> &'static str {
-        self.kind.kind_name()
+impl OsiSpec {
+    /// The `systems` attribute: the names of the systems this integrator is attached to.
+    pub fn systems(&self) -> Option<&str> {
+        match self {
+            OsiSpec::MoreauJeanOSI(o) | OsiSpec::MoreauJeanGOSI(o) => o.systems.as_deref(),
+            OsiSpec::EulerMoreauOSI(o) => o.systems.as_deref(),
+            OsiSpec::SemiExplicitEuler(o) => o.systems.as_deref(),
+        }
     }
 }
 
-/// Builds the simulation; returns it with the level of `(y, λ)` its one-step problem solves.
-pub fn build_simulation(
-    m: &LoadedModel,
-    s: &SimulationSpec,
-    nsds: &Nsds,
-    h: f64,
-) -> Result<(Simulation, usize), ModelError> {
-    let osi = match &s.osi.kind {
+impl OsiWrapper {
+    /// The simulation's integrator (the first child), if any.
+    pub fn kind(&self) -> Option<&OsiSpec> {
+        self.kinds.first()
+    }
+
+    /// XML element name of the simulation's integrator.
+    pub fn kind_name(&self) -> &'static str {
+        self.kind().map_or("OneStepIntegrator", OsiSpec::kind_name)
+    }
+}
+
+/// The kernel integrator of one `<OneStepIntegrator>` child.
+fn integrator(m: &LoadedModel, spec: &OsiSpec) -> Result<Osi, ModelError> {
+    let path = format!("Simulation/OneStepIntegrator/{}", spec.kind_name());
+    let osi = match spec {
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta, gamma: o.gamma },
         OsiSpec::MoreauJeanGOSI(o) => Osi::MoreauJeanGosi { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
@@ -306,15 +318,60 @@ pub fn build_simulation(
                 Some("implicit") => VelocityUpdate::Implicit,
                 Some(other) => {
                     return Err(m.error_at(
-                        "Simulation/OneStepIntegrator/SemiExplicitEuler",
+                        &path,
                         format!("attribute `velocity` must be `explicit` or `implicit`, got `{other}`"),
                     ))
                 }
             },
         },
     };
-    osi.validate()
-        .map_err(|e| m.error_at(&format!("Simulation/OneStepIntegrator/{}", s.osi.kind_name()), kernel_msg(&e)))?;
+    osi.validate().map_err(|e| m.error_at(&path, kernel_msg(&e)))?;
+    Ok(osi)
+}
+
+/// The simulation's integrator and the `(system, integrator)` pairs of the children that name
+/// `systems` (each system at most once; the first child names none).
+fn integrators(m: &LoadedModel, s: &SimulationSpec, nsds: &Nsds) -> Result<(Osi, Vec<(DsId, Osi)>), ModelError> {
+    let Some((first, rest)) = s.osi.kinds.split_first() else {
+        return Err(m.error_at("Simulation/OneStepIntegrator", "<OneStepIntegrator> holds no integrator"));
+    };
+    let path = |spec: &OsiSpec| format!("Simulation/OneStepIntegrator/{}", spec.kind_name());
+    if first.systems().is_some() {
+        return Err(m.error_at(
+            &path(first),
+            "the first integrator is the simulation's, for every system: `systems` goes on the integrators after it",
+        ));
+    }
+    let mut attached: Vec<(DsId, Osi)> = Vec::new();
+    for spec in rest {
+        let Some(names) = spec.systems() else {
+            return Err(m.error_at(
+                &path(spec),
+                "an integrator after the first is attached to the systems named by its `systems` attribute",
+            ));
+        };
+        let osi = integrator(m, spec)?;
+        for name in names.split_whitespace() {
+            let Some(id) = (0..nsds.n_ds()).map(|i| DsId(i as u32)).find(|&d| nsds.ds_name(d) == Some(name)) else {
+                return Err(m.error_at(&path(spec), format!("`systems`: no system named `{name}` in <NSDS>")));
+            };
+            if attached.iter().any(|(d, _)| *d == id) {
+                return Err(m.error_at(&path(spec), format!("`systems`: `{name}` already has an integrator")));
+            }
+            attached.push((id, osi));
+        }
+    }
+    Ok((integrator(m, first)?, attached))
+}
+
+/// Builds the simulation; returns it with the level of `(y, λ)` its one-step problem solves.
+pub fn build_simulation(
+    m: &LoadedModel,
+    s: &SimulationSpec,
+    nsds: &Nsds,
+    h: f64,
+) -> Result<(Simulation, usize), ModelError> {
+    let (osi, attached) = integrators(m, s, nsds)?;
     let (osnsp, opts) = match &s.osnsp.kind {
         OsnspSpec::LCP(l) => (
             Osnsp::Lcp(lcp_solver(&l.solver)),
@@ -381,6 +438,9 @@ pub fn build_simulation(
         ));
     }
     let ts = TimeStepping::new(nsds, h, osi, osnsp.clone()).map_err(|e| sim_error(m, nsds, &e, s.osi.kind_name()))?;
+    let ts = attached.into_iter().try_fold(ts, |ts, (ds, osi)| {
+        ts.with_integrator(nsds, ds, osi).map_err(|e| sim_error(m, nsds, &e, osi.kind_name()))
+    })?;
     let ts = ts.with_options(opts).map_err(|e| m.error_at(osnsp_path, kernel_msg(&e)))?;
     let ts = ts.with_newton(newton).map_err(|e| m.error_at("Simulation/Newton", kernel_msg(&e)))?;
     let sim = match &s.projection {

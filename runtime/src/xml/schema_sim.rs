@@ -73,8 +73,9 @@ pub struct TimeDiscretisationSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OsiWrapper {
+    /// The simulation's integrator first, then those attached to named systems (`systems`).
     #[serde(rename = "$value")]
-    pub kind: OsiSpec,
+    pub kinds: Vec<OsiSpec>,
 }
 
 /// The one-step integrators.
@@ -90,6 +91,10 @@ pub enum OsiSpec {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SemiExplicitEulerSpec {
+    /// Systems this integrator is attached to (names, blank-separated); absent on the first,
+    /// the simulation's integrator for every other system.
+    #[serde(rename = "@systems", default, skip_serializing_if = "is_none")]
+    pub systems: Option<String>,
     #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
     pub gamma: Option<f64>,
     /// `explicit` or `implicit` (a string checked by the converter: inside the integrator
@@ -101,6 +106,10 @@ pub struct SemiExplicitEulerSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MoreauJeanSpec {
+    /// Systems this integrator is attached to (names, blank-separated); absent on the first,
+    /// the simulation's integrator for every other system.
+    #[serde(rename = "@systems", default, skip_serializing_if = "is_none")]
+    pub systems: Option<String>,
     #[serde(rename = "@theta")]
     pub theta: f64,
     #[serde(rename = "@gamma", default, skip_serializing_if = "is_none")]
@@ -110,6 +119,10 @@ pub struct MoreauJeanSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EulerMoreauSpec {
+    /// Systems this integrator is attached to (names, blank-separated); absent on the first,
+    /// the simulation's integrator for every other system.
+    #[serde(rename = "@systems", default, skip_serializing_if = "is_none")]
+    pub systems: Option<String>,
     #[serde(rename = "@theta")]
     pub theta: f64,
     /// γ of the θ-γ scheme: the relations at `x_(k+γ)` (Siconos `EulerMoreauOSI(θ, γ)` with

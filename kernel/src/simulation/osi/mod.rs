@@ -13,6 +13,7 @@ pub(crate) mod semi_explicit;
 pub use semi_explicit::VelocityUpdate;
 
 use crate::error::KernelError;
+use crate::model::ds::DynamicalSystem;
 use crate::model::nsds::DsId;
 use nalgebra::{DMatrix, DVector};
 use saltus_numerics::mlcp::linalg::lu_factor;
@@ -147,6 +148,115 @@ impl Osi {
     }
 }
 
+/// The per-system integrator contract (Siconos `OneStepIntegrator`: `initializeWorkVectorsForDS`,
+/// `computeFreeState`, `updateState`, `levelMinForOutput`…): every time step calls these on the
+/// integrator attached to each system ([`DsWork::osi`]); the time stepping never asks which
+/// integrator a system has. A model may mix integrators of one level (Moreau–Jean with different
+/// θ, the semi-explicit Euler for a system with `q̇ = N(q) u`), each system keeping its own.
+impl Osi {
+    /// Builds the workspace of `ds` for this integrator at `t` (a constant `W` factored once).
+    pub(crate) fn init(&self, ds: &DynamicalSystem, w: &mut DsWork, h: f64, t: f64) -> Result<(), KernelError> {
+        match *self {
+            Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => moreau_jean::init(ds, w, h, theta, t),
+            Osi::EulerMoreau { theta, .. } => euler_moreau::init(ds, w, h, theta, t),
+            Osi::SemiExplicitEuler { update, .. } => semi_explicit::init(ds, w, h, update, t),
+        }
+    }
+
+    /// Saves the state at `t_k` and evaluates the forces or the vector field there.
+    pub(crate) fn begin_step(&self, ds: &DynamicalSystem, w: &mut DsWork, t_k: f64, h: f64) -> Result<(), KernelError> {
+        match self {
+            Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => moreau_jean::begin_step(ds, w, t_k),
+            Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k),
+            Osi::SemiExplicitEuler { .. } => semi_explicit::begin_step(ds, w, t_k, h),
+        }
+    }
+
+    /// The free state `w.free` (the state without nonsmooth input) at the current Newton
+    /// iterate of the step `[t_k, t1]`, and `W` when it is not constant.
+    pub(crate) fn compute_free_state(
+        &self,
+        ds: &DynamicalSystem,
+        w: &mut DsWork,
+        t_k: f64,
+        t1: f64,
+        h: f64,
+    ) -> Result<(), KernelError> {
+        match *self {
+            Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => {
+                moreau_jean::compute_free_state(ds, w, t1, h, theta)
+            }
+            Osi::EulerMoreau { theta, .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta),
+            Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h),
+        }
+    }
+
+    /// The new state from the free state and the input `w.input` (or, for
+    /// [`Osi::MoreauJeanGosi`], from the global problem's velocity `global` when it was
+    /// solved); returns the max-norm change (the Newton increment).
+    pub(crate) fn update_state(
+        &self,
+        ds: &mut DynamicalSystem,
+        w: &mut DsWork,
+        h: f64,
+        (t_k, t1): (f64, f64),
+        global: Option<&[f64]>,
+    ) -> Result<f64, KernelError> {
+        match (*self, global) {
+            (Osi::MoreauJeanGosi { theta, .. }, Some(v)) => {
+                Ok(crate::simulation::gosi::update_state_global(ds, w, v, h, theta))
+            }
+            (Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. }, _) => {
+                moreau_jean::update_state(ds, w, h, theta, t1)
+            }
+            (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1),
+            (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k),
+        }
+    }
+
+    /// The look-ahead γ of the activation rule of the interactions this integrator's systems
+    /// carry: a unilateral interaction enters the problem when `y + γ h ẏ ≤ s` (first
+    /// component); `None` for Euler–Moreau, whose problem holds every interaction.
+    pub fn activation_gamma(&self) -> Option<f64> {
+        match *self {
+            Osi::MoreauJean { gamma, .. }
+            | Osi::MoreauJeanGosi { gamma, .. }
+            | Osi::SemiExplicitEuler { gamma, .. } => Some(gamma),
+            Osi::EulerMoreau { .. } => None,
+        }
+    }
+
+    /// `true` for [`Osi::MoreauJeanGosi`]: the one-step problem is assembled globally
+    /// (`W` and `H` kept apart).
+    pub fn is_global(&self) -> bool {
+        matches!(self, Osi::MoreauJeanGosi { .. })
+    }
+
+    /// `true` for the integrators whose positions the direct projection may correct after
+    /// the step (the velocity-level Lagrangian ones, local: Moreau–Jean, the semi-explicit Euler).
+    pub fn allows_projection(&self) -> bool {
+        matches!(self, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. })
+    }
+
+    /// `true` for the integrator that moves positions by a kinematics map `q̇ = N(q) u`
+    /// (the semi-explicit Euler).
+    pub fn takes_kinematics(&self) -> bool {
+        matches!(self, Osi::SemiExplicitEuler { .. })
+    }
+
+    /// `true` for the integrators whose workspaces follow interactions linked or removed during
+    /// a run (Moreau–Jean).
+    pub fn follows_links(&self) -> bool {
+        matches!(self, Osi::MoreauJean { .. })
+    }
+
+    /// Whether a system integrated by `self` and one integrated by `other` can share one
+    /// one-step problem: the same level of `(y, λ)` and the same assembly (local or global).
+    pub fn shares_problem_with(&self, other: &Osi) -> bool {
+        self.level() == other.level() && self.is_global() == other.is_global()
+    }
+}
+
 /// Options of the Newton loop run for nonlinear systems or relations (linear models take
 /// exactly one iteration, which is exact).
 ///
@@ -197,6 +307,8 @@ impl NewtonOptions {
 /// Per-system workspace of an integrator.
 pub(crate) struct DsWork {
     pub id: DsId,
+    /// The integrator attached to this system (Siconos `OneStepIntegrator` per system).
+    pub osi: Osi,
     /// `W` and its LU factors (kept across steps when `w_constant`).
     pub w: DMatrix<f64>,
     pub lu: DenseLu,
@@ -298,10 +410,11 @@ impl DenseLu {
 }
 
 impl DsWork {
-    pub fn new(id: DsId, n: usize) -> Self {
+    pub fn new(id: DsId, n: usize, osi: Osi) -> Self {
         let z = DVector::zeros(n);
         DsWork {
             id,
+            osi,
             w: DMatrix::zeros(n, n),
             lu: DenseLu::new(id, n),
             w_constant: false,
