@@ -10,8 +10,29 @@ const G: f64 = 9.81;
 
 #[test]
 fn ball_stops_where_rolling_resistance_says() {
+    stops_where_rolling_resistance_says("rolling_friction/rolling_friction.xml");
+}
+
+/// The same ball in the global formulation (`<MoreauJeanGOSI>` + `<GlobalFrictionContact>` with a
+/// rolling law: Siconos `GLOBAL_ROLLING_FRICTION_3D_NSGS_WR`): the same closed forms, and the
+/// same motion as the local run to 1e-12.
+#[test]
+fn ball_stops_where_rolling_resistance_says_global() {
+    stops_where_rolling_resistance_says("rolling_friction/rolling_friction_gosi.xml");
     let tmp = tempfile::tempdir().unwrap();
-    let (b, c) = run(&sample("rolling_friction/rolling_friction.xml"), tmp.path(), &[]);
+    let (a, _) = run(&sample("rolling_friction/rolling_friction.xml"), tmp.path(), &[]);
+    let (b, _) = run(&sample("rolling_friction/rolling_friction_gosi.xml"), tmp.path(), &[]);
+    assert_eq!(a.rows.len(), b.rows.len());
+    for (x, y) in a.rows.iter().zip(&b.rows) {
+        for (u, v) in x.iter().zip(y) {
+            assert!((u - v).abs() <= 1e-12 * (1.0 + u.abs()), "{x:?} vs {y:?}");
+        }
+    }
+}
+
+fn stops_where_rolling_resistance_says(file: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, c) = run(&sample(file), tmp.path(), &[]);
     let (r, v0, mu_r, h) = (0.1, 1.0, 0.01, 1e-3);
     let a = 5.0 / 7.0 * G * mu_r / r;
     let (t_stop, d_stop) = (v0 / a, v0 * v0 / (2.0 * a));

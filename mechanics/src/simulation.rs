@@ -410,6 +410,8 @@ impl MechanicsSimulation {
             if n_active > 0 {
                 let solver = solver.clone();
                 solver_report = Some(self.solve_global(&solver)?);
+            } else {
+                self.rolling.forget();
             }
         } else if self.model.is_planar() {
             solver_report = self.solve_planar()?;

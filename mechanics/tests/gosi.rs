@@ -192,15 +192,25 @@ fn local_and_global_agree_with_kinematic_and_prescribed_bodies() {
     assert!(n >= 9, "plate, rider, pusher and ball contacts ({n})");
 }
 
-/// Joints and rolling friction are refused with the global formulation, by a typed error.
+/// Joints are refused with the global formulation, and rolling friction with a global solver
+/// that has no rolling form (only the condensed NSGS has one), by a typed error.
 #[test]
-fn global_refuses_joints_and_rolling() {
+fn global_refuses_joints_and_rolling_without_its_solver() {
     let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
     model.set_law(0, 0, ContactLaw::rolling(0.0, 0.3, 0.01)).unwrap();
     ground(&mut model);
     model.add_body(cuboid("a", Vector3::new(0.1, 0.1, 0.1), BodyState::default())).unwrap();
-    let e = MechanicsSimulation::new(model, 0.0, 1e-3, global(1e-8)).unwrap_err();
-    assert!(matches!(e, MechanicsError::Unsupported { .. }) && e.to_string().contains("rolling"), "{e}");
+    for opts in [
+        global_nsgs(1e-8),
+        MoreauJeanOptions {
+            formulation: Formulation::global_by_name("gfc3d-newton", 1e-8, 100).unwrap(),
+            ..local(1e-8)
+        },
+    ] {
+        let e = MechanicsSimulation::new(model.clone(), 0.0, 1e-3, opts).unwrap_err();
+        assert!(matches!(e, MechanicsError::Unsupported { .. }) && e.to_string().contains("gfc3d-nsgs"), "{e}");
+    }
+    assert!(MechanicsSimulation::new(model, 0.0, 1e-3, global(1e-8)).is_ok());
     let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
     let a = model.add_body(cuboid("a", Vector3::new(0.1, 0.1, 0.1), BodyState::default())).unwrap();
     let kind = JointType::from_name("KneeJointR", Vector3::zeros(), Vector3::z()).unwrap();

@@ -10,12 +10,23 @@
 
 use nalgebra::{Matrix3, Vector3};
 use saltus_mechanics::{
-    nsgs, BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
+    nsgs, BodyDesc, BodyState, ContactLaw, Formulation, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
+    ShapeDesc,
 };
 
 const G: f64 = 9.81;
 
 fn rolling_sphere(radius: f64, m: f64, v0: Vector3<f64>, mu_r: f64) -> (MechanicsSimulation, saltus_mechanics::BodyId) {
+    rolling_sphere_with(radius, m, v0, mu_r, Formulation::Local)
+}
+
+fn rolling_sphere_with(
+    radius: f64,
+    m: f64,
+    v0: Vector3<f64>,
+    mu_r: f64,
+    formulation: Formulation,
+) -> (MechanicsSimulation, saltus_mechanics::BodyId) {
     let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
     model.set_law(0, 0, ContactLaw::rolling(0.0, 0.5, mu_r)).unwrap();
     model.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
@@ -30,16 +41,27 @@ fn rolling_sphere(radius: f64, m: f64, v0: Vector3<f64>, mu_r: f64) -> (Mechanic
                 .state(state),
         )
         .unwrap();
-    let opts = MoreauJeanOptions { theta: 0.5, solver: nsgs(1e-13, 1000), ..Default::default() };
+    let opts = MoreauJeanOptions { theta: 0.5, solver: nsgs(1e-13, 1000), formulation, ..Default::default() };
     (MechanicsSimulation::new(model, 0.0, 1e-3, opts).unwrap(), b)
 }
 
 /// The sphere decelerates at (5/7) g μ_r / R, stops at `T` and at the distance `D`.
 #[test]
 fn sphere_stops_where_rolling_resistance_says() {
+    stops_where_rolling_resistance_says(Formulation::Local);
+}
+
+/// The same in the global formulation (Siconos `MoreauJeanGOSI` + `GlobalRollingFrictionContact`
+/// solved by `GLOBAL_ROLLING_FRICTION_3D_NSGS_WR`).
+#[test]
+fn sphere_stops_where_rolling_resistance_says_global() {
+    stops_where_rolling_resistance_says(Formulation::global_nsgs_wr(1e-13, 1000));
+}
+
+fn stops_where_rolling_resistance_says(formulation: Formulation) {
     let (radius, m, speed, mu_r, h) = (0.1, 1.3, 1.0, 0.01, 1e-3);
     let dir = Vector3::new(0.6, 0.8, 0.0);
-    let (mut sim, b) = rolling_sphere(radius, m, dir * speed, mu_r);
+    let (mut sim, b) = rolling_sphere_with(radius, m, dir * speed, mu_r, formulation);
     let a = 5.0 / 7.0 * G * mu_r / radius;
     let (t_stop, d_stop) = (speed / a, speed * speed / (2.0 * a));
     let mut v_prev = speed;
@@ -116,4 +138,53 @@ fn hdf5_output_names_the_rolling_law() {
     let law = f.dataset("data/nslaws/law-0-0").unwrap().attrs().unwrap();
     assert_eq!(law["type"].as_str(), Some("NewtonImpactRollingFrictionNSL"));
     assert_eq!(law["mu_r"], hdf5_pure::AttrValue::F64Array(vec![0.01]));
+}
+
+/// Local and global formulations are the same rolling problem (the global one condenses to the
+/// local `W = H M⁻¹ Hᵀ`): spheres dropped onto each other and the ground, rolling, sliding and
+/// sticking with rolling resistance, keep the same velocities and impulses at every step to the
+/// solver's tolerance.
+#[test]
+fn local_and_global_rolling_agree_on_a_small_pile() {
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.005).unwrap();
+    model.set_law(0, 0, ContactLaw::rolling(0.2, 0.4, 0.005)).unwrap();
+    model.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
+    let r = 0.05;
+    let starts = [
+        (Vector3::new(0.0, 0.0, r), Vector3::new(0.3, 0.0, 0.0), Vector3::new(0.0, 2.0, 0.0)),
+        (Vector3::new(0.02, 0.01, 3.5 * r), Vector3::zeros(), Vector3::new(1.0, 0.0, -3.0)),
+        (Vector3::new(-0.03, 0.04, 6.0 * r), Vector3::new(0.0, -0.2, 0.0), Vector3::zeros()),
+    ];
+    for (i, (x, v, w)) in starts.into_iter().enumerate() {
+        let state = BodyState { position: x, v, omega: w, ..Default::default() };
+        model
+            .add_body(
+                BodyDesc::dynamic(&format!("s{i}"))
+                    .shape_at_origin(ShapeDesc::Sphere { radius: r })
+                    .mass(0.5, Matrix3::from_diagonal_element(0.4 * 0.5 * r * r))
+                    .state(state),
+            )
+            .unwrap();
+    }
+    let tol = 1e-13;
+    let opts =
+        |formulation| MoreauJeanOptions { theta: 0.5, solver: nsgs(tol, 100_000), formulation, ..Default::default() };
+    let mut a = MechanicsSimulation::new(model.clone(), 0.0, 1e-3, opts(Formulation::Local)).unwrap();
+    let mut b = MechanicsSimulation::new(model, 0.0, 1e-3, opts(Formulation::global_nsgs_wr(tol, 100_000))).unwrap();
+    let mut max_active = 0;
+    for k in 0..600 {
+        let (ra, rb) = (a.step().unwrap(), b.step().unwrap());
+        assert_eq!((ra.n_active, ra.n_contacts), (rb.n_active, rb.n_contacts), "step {k}");
+        assert!(rb.solver.as_ref().is_none_or(|s| s.status.converged()), "step {k}: {:?}", rb.solver);
+        max_active = max_active.max(ra.n_active);
+        for (x, y) in a.model.bodies.iter().zip(&b.model.bodies) {
+            let (sx, sy) = (&x.state, &y.state);
+            let dv = (sx.v - sy.v).norm() + (sx.omega - sy.omega).norm();
+            assert!(dv <= 1e-8 * (1.0 + sx.v.norm() + sx.omega.norm()), "step {k}, {}: {sx:?} vs {sy:?}", x.name);
+        }
+        for (x, y) in a.contacts().iter().zip(b.contacts()) {
+            assert!((x.impulse - y.impulse).norm() <= 1e-8 * (1.0 + x.impulse.norm()), "step {k}");
+        }
+    }
+    assert!(max_active >= 3, "ground and sphere-sphere contacts ({max_active})");
 }

@@ -367,7 +367,8 @@ def test_mechanics_runner_ball_falls_and_rests(hook, tmp_path, monkeypatch):
 def test_mechanics_runner_moreau_jean_gosi(hook, tmp_path, monkeypatch):
     """run(osi=MoreauJeanGOSI): the global formulation (GlobalFrictionContact, Siconos's default
     solver GFC3D_NSGS or the one given); a box resting on the ground carries m g h per step and
-    stays; rolling friction is refused with the reason."""
+    stays; with rolling friction, GLOBAL_ROLLING_FRICTION_3D_NSGS_WR: a rolling ball stops where its
+    rolling resistance says."""
     h5py = pytest.importorskip("h5py")
     from siconos.io.mechanics_run import MechanicsHdf5Runner
     from siconos.mechanics.collision.tools import Contactor
@@ -395,15 +396,29 @@ def test_mechanics_runner_moreau_jean_gosi(hook, tmp_path, monkeypatch):
         assert abs(dyn[-1, 4] - 0.1) < 1e-8, solver
         last = cf[cf[:, 0] == cf[:, 0].max()]
         assert last[:, 20].sum() == pytest.approx(2.0 * 9.80665 * 1e-3, rel=1e-6), solver
+    # rolling friction: GlobalRollingFrictionContact, SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR
+    # (Siconos's only global rolling solver); a ball rolling without slip at v0 stops after
+    # D = v0² / (2 a), a = (5/7) g mu_r / R
+    v0, radius, mu_r, g = 0.5, 0.1, 0.01, 9.80665
     with MechanicsHdf5Runner(io_filename="r.hdf5") as io:
-        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Ball", "Sphere", [radius])
         io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
-        io.add_Newton_impact_rolling_friction_nsl("contact", mu=0.3, mu_r=0.01)
-        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 0.1], mass=1.0)
+        io.add_Newton_impact_rolling_friction_nsl("contact", mu=0.3, mu_r=mu_r)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, radius], velocity=[v0, 0, 0, 0, v0 / radius, 0],
+                      mass=1.0)
         io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
     with MechanicsHdf5Runner(io_filename="r.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="rolling friction"):
+        with pytest.raises(NotImplementedError, match="SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR"):
             io.run(T=0.01, osi=sk.MoreauJeanGOSI)
+    so = sk.solver_options_create(sn.SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR)
+    so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-12
+    so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 10000
+    with MechanicsHdf5Runner(io_filename="r.hdf5", mode="r+") as io:
+        io.run(t0=0, T=1.0, h=1e-3, theta=0.5, osi=sk.MoreauJeanGOSI, solver_options=so, output_frequency=10)
+    with h5py.File(tmp_path / "r.hdf5", "r") as f:
+        dyn = f["data"]["dynamic"][:]
+    a = 5.0 / 7.0 * g * mu_r / radius
+    assert abs(dyn[-1, 2] - v0 * v0 / (2 * a)) <= v0 * 1e-3, dyn[-1]
     with pytest.raises(NotImplementedError, match="MechanicsHdf5Runner"):
         sk.MoreauJeanGOSI()
 

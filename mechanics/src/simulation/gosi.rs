@@ -20,8 +20,14 @@
 //! condensed form `W = H M⁻¹ Hᵀ`, `q_loc = H v_free + b` is exactly the local problem, so both
 //! formulations give the same impulses and velocities to the solver's tolerance.
 //!
-//! Not combined (yet) with joints or rolling friction: numerics has no global generic-mechanical
-//! or global rolling solver ([`MechanicsError::Unsupported`]).
+//! With rolling friction (Siconos `NewtonImpactRollingFrictionNSL`, `GlobalRollingFrictionContact`)
+//! every contact has five rows, the last two the relative angular velocity about the tangents
+//! (the rows of the local rolling path, `rolling.rs`), and the problem is numerics'
+//! [`GlobalRollingFrictionContact`], solved by condensation and the rolling NSGS (Siconos
+//! `GLOBAL_ROLLING_FRICTION_3D_NSGS_WR`, the one global rolling solver Siconos has).
+//!
+//! Not combined (yet) with joints: numerics has no global generic-mechanical solver
+//! ([`MechanicsError::Unsupported`]).
 
 use super::capture::{Captured, CapturedProblem};
 use super::MechanicsSimulation;
@@ -31,6 +37,7 @@ use crate::error::{MechanicsError, Result};
 use nalgebra::Vector3;
 use saltus_kernel::OnNonConvergence;
 use saltus_numerics::fc::global::Triplets;
+use saltus_numerics::fc::rolling::{self as rolling_fc, GlobalRollingFrictionContact, RollingNsgsOptions};
 use saltus_numerics::fc::{gfc_solver_by_name, solve_global, FcSolver, GfcSolver, GlobalFrictionContact};
 use saltus_numerics::IterOptions;
 use saltus_numerics::SolveReport;
@@ -116,11 +123,11 @@ pub(super) fn check_global(sim: &MechanicsSimulation) -> Result<()> {
             reason: "not yet available in 2D scenes: use the local formulation",
         });
     }
-    if sim.model.has_rolling() {
+    if sim.model.has_rolling() && rolling_options(&sim.opts.formulation).is_none() {
         return Err(MechanicsError::Unsupported {
-            feature: "the global formulation (MoreauJeanGOSI + GlobalFrictionContact)",
-            reason: "rolling friction (mu_r > 0) needs a global rolling friction-contact solver, which numerics \
-                     does not have: use the local formulation",
+            feature: "the global formulation (MoreauJeanGOSI + GlobalFrictionContact) with rolling friction",
+            reason: "rolling friction (mu_r > 0) is solved globally by condensation and the rolling NSGS (Siconos \
+                     GLOBAL_ROLLING_FRICTION_3D_NSGS_WR): choose the global solver gfc3d-nsgs",
         });
     }
     if matches!(sim.opts.formulation.global_tol(), Some(t) if !(t > 0.0)) {
@@ -130,6 +137,22 @@ pub(super) fn check_global(sim: &MechanicsSimulation) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The rolling NSGS options of a global formulation that can solve rolling contacts: the
+/// condensed NSGS (Siconos `GLOBAL_ROLLING_FRICTION_3D_NSGS_WR`), its tolerance and sweep cap,
+/// warm-started; `None` for the other global solvers and the local formulation.
+pub(super) fn rolling_options(f: &Formulation) -> Option<RollingNsgsOptions> {
+    match f {
+        Formulation::Global(GfcSolver::Condensed(
+            s @ (FcSolver::NsgsAc(_) | FcSolver::NsgsFb(_) | FcSolver::NsgsProj(_)),
+        )) => {
+            let mut o = RollingNsgsOptions::with_iter(super::rolling::iter_options(s));
+            o.warm_start = true;
+            Some(o)
+        }
+        _ => None,
+    }
 }
 
 /// Buffers of the global problem kept between steps.
@@ -222,13 +245,17 @@ impl MechanicsSimulation {
                 }
             }
         }
-        // H (numerics: n × 3 n_c, the transpose of the contact Jacobian) and b.
-        let mut h_entries = Vec::with_capacity(36 * n_active);
-        let mut b_vec = vec![0.0; 3 * n_active];
+        // H (numerics: n × d n_c, the transpose of the contact Jacobian) and b; with rolling
+        // friction d = 5, rows 3–4 the relative angular velocity about the tangents (as the
+        // local rolling path, `rolling.rs`).
+        let rolling = self.model.has_rolling();
+        let d = if rolling { 5 } else { 3 };
+        let mut h_entries = Vec::with_capacity(12 * d * n_active);
+        let mut b_vec = vec![0.0; d * n_active];
         for (a, row) in self.asm.rows.iter().enumerate() {
             let c = &self.contacts[self.active[a] as usize];
             let mut u_k = Vector3::zeros();
-            let mut known = Vector3::zeros();
+            let mut known = [0.0; 5];
             for (s, id) in [c.body1, c.body2].into_iter().enumerate() {
                 let body = &bodies[id.index()];
                 if body.kind == BodyKind::Static {
@@ -237,58 +264,86 @@ impl MechanicsSimulation {
                 let jac = &row.jac[s];
                 u_k += jac.apply(&body.state.v, &body.state.omega);
                 let w = &self.work[id.index()];
-                let col = |cc: usize| if cc < 3 { jac.ht.column(cc) } else { jac.hr.column(cc - 3) };
+                // the contact's rows against twist component cc (0–2 v, 3–5 Ω body frame)
+                let sign = if s == 0 { -1.0 } else { 1.0 };
+                let tangent = |i: usize| {
+                    body.state.orientation.inverse_transform_vector(&self.frames[a].column(i + 1).into_owned()) * sign
+                };
+                let roll = if rolling { [tangent(0), tangent(1)] } else { [Vector3::zeros(); 2] };
                 if row.body[s] == NO_BODY {
-                    known += jac.apply(&w.v, &w.omega); // kinematic: its prescribed twist
+                    // kinematic: its prescribed twist
+                    let kv = jac.apply(&w.v, &w.omega);
+                    known.iter_mut().zip(kv.iter()).for_each(|(kn, x)| *kn += x);
+                    known[3] += roll[0].dot(&w.omega);
+                    known[4] += roll[1].dot(&w.omega);
                     continue;
                 }
+                let col = |cc: usize| -> [f64; 5] {
+                    let t = if cc < 3 { jac.ht.column(cc) } else { jac.hr.column(cc - 3) };
+                    let (r0, r1) = if cc < 3 { (0.0, 0.0) } else { (roll[0][cc - 3], roll[1][cc - 3]) };
+                    [t[0], t[1], t[2], r0, r1]
+                };
                 let (comps, k) = free_components(body);
                 let free = &comps[..k as usize];
                 let off = gw.offset[id.index()] as usize;
                 for cc in 0..6 {
+                    let x = col(cc);
                     match free.iter().position(|&f| f as usize == cc) {
                         Some(j) => {
-                            for r in 0..3 {
-                                let x = col(cc)[r];
-                                if x != 0.0 {
-                                    h_entries.push((off + j, 3 * a + r, x));
+                            for (r, &xr) in x[..d].iter().enumerate() {
+                                if xr != 0.0 {
+                                    h_entries.push((off + j, d * a + r, xr));
                                 }
                             }
                         }
-                        None => known += col(cc) * twist(&w.v, &w.omega, cc),
+                        // a prescribed component's known twist
+                        None => {
+                            let tw = twist(&w.v, &w.omega, cc);
+                            known.iter_mut().zip(x).for_each(|(kn, xr)| *kn += xr * tw);
+                        }
                     }
                 }
             }
-            b_vec[3 * a] = known.x + c.law.en * u_k.x;
-            b_vec[3 * a + 1] = known.y;
-            b_vec[3 * a + 2] = known.z;
+            b_vec[d * a..d * a + d].copy_from_slice(&known[..d]);
+            b_vec[d * a] += c.law.en * u_k.x;
         }
-        let p = GlobalFrictionContact::new(
-            3,
-            Triplets { nrows: n, ncols: n, entries: m_entries },
-            Triplets { nrows: n, ncols: 3 * n_active, entries: h_entries },
-            q,
-            b_vec,
-            self.mu.clone(),
-        )
-        .map_err(num)?;
+        let m_t = Triplets { nrows: n, ncols: n, entries: m_entries };
+        let h_t = Triplets { nrows: n, ncols: d * n_active, entries: h_entries };
         gw.v.clear();
         gw.v.resize(n, 0.0);
         gw.u.clear();
-        gw.u.resize(3 * n_active, 0.0);
-        let r0 = if self.capture { self.r.clone() } else { Vec::new() };
-        let rep = solve_global(&p, &mut self.r, &mut gw.u, &mut gw.v, solver).map_err(num)?;
-        if self.capture {
-            self.captured = Some(Captured {
-                t: t + self.h,
-                problem: CapturedProblem::Global(p.clone()),
-                r0,
-                r: self.r.clone(),
-                u: gw.u.clone(),
-                v: gw.v.clone(),
-                iterations: rep.iterations,
-            });
-        }
+        gw.u.resize(d * n_active, 0.0);
+        let rep = if rolling {
+            let opts = rolling_options(&self.opts.formulation).unwrap_or_default();
+            let mu_r = self.active.iter().map(|&k| self.contacts[k as usize].law.mu_r).collect();
+            let p = GlobalRollingFrictionContact::new(5, m_t, h_t, q, b_vec, self.mu.clone(), mu_r).map_err(num)?;
+            let mut r = self.rolling.warm_impulses(
+                &self.r,
+                &self.frames,
+                self.active.iter().map(|&k| self.contacts[k as usize].key),
+            );
+            let rep = rolling_fc::global::solve_global(&p, &mut r, &mut gw.u, &mut gw.v, &opts).map_err(num)?;
+            self.rolling.keep_warm(&r, &self.frames, self.active.iter().map(|&k| self.contacts[k as usize].key));
+            self.r.clear();
+            self.r.extend(r.chunks_exact(5).flat_map(|c| [c[0], c[1], c[2]]));
+            rep
+        } else {
+            let p = GlobalFrictionContact::new(3, m_t, h_t, q, b_vec, self.mu.clone()).map_err(num)?;
+            let r0 = if self.capture { self.r.clone() } else { Vec::new() };
+            let rep = solve_global(&p, &mut self.r, &mut gw.u, &mut gw.v, solver).map_err(num)?;
+            if self.capture {
+                self.captured = Some(Captured {
+                    t: t + self.h,
+                    problem: CapturedProblem::Global(p.clone()),
+                    r0,
+                    r: self.r.clone(),
+                    u: gw.u.clone(),
+                    v: gw.v.clone(),
+                    iterations: rep.iterations,
+                });
+            }
+            rep
+        };
         if !rep.status.converged() && self.opts.on_non_convergence == OnNonConvergence::Fail {
             let name = match solver {
                 GfcSolver::Condensed(s) => s.name(),

@@ -34,6 +34,45 @@ pub(crate) struct RollingWork {
     rows: Vec<[(H5, G5); 2]>,
 }
 
+impl RollingWork {
+    /// Forgets the last step's rolling impulses (no contact was active).
+    pub(super) fn forget(&mut self) {
+        self.warm.clear();
+    }
+
+    /// The step's initial impulses, five per active contact: the normal and tangential ones of
+    /// `r3` (three per contact, the step's warm start) and the last step's rolling impulse of the
+    /// same contact (by `keys`) on the tangents of `frames` (zero for a new contact).
+    pub(super) fn warm_impulses(
+        &self,
+        r3: &[f64],
+        frames: &[Matrix3<f64>],
+        keys: impl Iterator<Item = ContactKey>,
+    ) -> Vec<f64> {
+        let mut r = Vec::with_capacity(5 * frames.len());
+        for (a, key) in keys.enumerate() {
+            r.extend_from_slice(&r3[3 * a..3 * a + 3]);
+            let w0 = match self.warm.binary_search_by_key(&key, |e| e.0) {
+                Ok(i) => self.warm[i].1,
+                Err(_) => Vector3::zeros(),
+            };
+            r.extend_from_slice(&[frames[a].column(1).dot(&w0), frames[a].column(2).dot(&w0)]);
+        }
+        r
+    }
+
+    /// Keeps the rolling impulses of `r` (five per active contact) in the world frame for the
+    /// next step's warm start.
+    pub(super) fn keep_warm(&mut self, r: &[f64], frames: &[Matrix3<f64>], keys: impl Iterator<Item = ContactKey>) {
+        self.warm.clear();
+        for (a, key) in keys.enumerate() {
+            let f = &frames[a];
+            self.warm.push((key, f.column(1) * r[5 * a + 3] + f.column(2) * r[5 * a + 4]));
+        }
+        self.warm.sort_unstable_by_key(|e| e.0);
+    }
+}
+
 /// Tolerance and sweep cap of the scene's FC3D solver, used for the rolling NSGS.
 pub(super) fn iter_options(s: &FcSolver) -> IterOptions {
     let max_iter = match s {
@@ -70,7 +109,6 @@ impl MechanicsSimulation {
         let bodies = &self.model.bodies;
         rw.rows.clear();
         let mut q = Vec::with_capacity(5 * n);
-        let mut r = Vec::with_capacity(5 * n);
         let mut mu_r = Vec::with_capacity(n);
         for (a, &k) in self.active.iter().enumerate() {
             let c = &self.contacts[k as usize];
@@ -106,14 +144,10 @@ impl MechanicsSimulation {
             rw.rows.push(sides);
             q.extend_from_slice(&self.q[3 * a..3 * a + 3]);
             q.extend_from_slice(&u_roll);
-            r.extend_from_slice(&self.r[3 * a..3 * a + 3]);
-            let w0 = match rw.warm.binary_search_by_key(&c.key, |e| e.0) {
-                Ok(i) => rw.warm[i].1,
-                Err(_) => Vector3::zeros(),
-            };
-            r.extend_from_slice(&[frame.column(1).dot(&w0), frame.column(2).dot(&w0)]);
             mu_r.push(c.law.mu_r);
         }
+        let keys = || self.active.iter().map(|&k| self.contacts[k as usize].key);
+        let mut r = rw.warm_impulses(&self.r, &self.frames, keys());
         rw.graph.build(bodies.len(), self.asm.rows.iter().map(|r| r.body)).map_err(num)?;
         let rows = &rw.rows;
         let w = rw
@@ -152,16 +186,12 @@ impl MechanicsSimulation {
             });
         }
         // v = v_free + M⁻¹ Hᵀ λ; the warm start of the rolling impulses in the world frame.
-        rw.warm.clear();
         for (a, sides) in rw.rows.iter().enumerate() {
             let lam = SMatrix::<f64, 5, 1>::from_column_slice(&r[5 * a..5 * a + 5]);
             super::add_side_impulses(&mut self.work, self.asm.rows[a].body, sides, &lam);
-            let c = &mut self.contacts[self.active[a] as usize];
-            c.impulse = Vector3::new(lam[0], lam[1], lam[2]);
-            let f = &self.frames[a];
-            rw.warm.push((c.key, f.column(1) * lam[3] + f.column(2) * lam[4]));
+            self.contacts[self.active[a] as usize].impulse = Vector3::new(lam[0], lam[1], lam[2]);
         }
-        rw.warm.sort_unstable_by_key(|e| e.0);
+        rw.keep_warm(&r, &self.frames, self.active.iter().map(|&k| self.contacts[k as usize].key));
         Ok(Some(rep))
     }
 }

@@ -26,10 +26,13 @@ pub(crate) struct BlockDiagSystem {
     /// LU factors of each block (column-major, with pivots).
     lu: Vec<nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>>,
     /// Per contact, the nonzero rows of `H_α`: `(row, [values for the dim columns])`, sorted.
-    h_rows: Vec<Vec<(usize, [f64; 3])>>,
+    h_rows: Vec<Vec<(usize, [f64; MAX_DIM])>>,
     /// Per contact, the rows of `X_α = M⁻¹ H_α` over the blocks it touches, sorted.
-    x_rows: Vec<Vec<(usize, [f64; 3])>>,
+    x_rows: Vec<Vec<(usize, [f64; MAX_DIM])>>,
 }
+
+/// Most unknowns per contact (5: a rolling contact in 3D).
+const MAX_DIM: usize = 5;
 
 /// Largest diagonal block accepted (its dense LU costs `s³`).
 pub(crate) const MAX_BLOCK: usize = 256;
@@ -44,6 +47,12 @@ impl BlockDiagSystem {
         h: &[(usize, usize, f64)],
         nc: usize,
     ) -> Result<Option<Self>> {
+        if dim > MAX_DIM {
+            return Err(NumericsError::InvalidOption {
+                option: "dim",
+                reason: format!("at most {MAX_DIM} unknowns per contact, got {dim}"),
+            });
+        }
         // cover[k] > 0: an entry couples a row/column < k with one ≥ k, so no block starts at k.
         let mut cover = vec![0i64; n + 1];
         for &(i, j, _) in m {
@@ -88,7 +97,7 @@ impl BlockDiagSystem {
             lu.push(f);
         }
         // H per contact: rows sorted, the dim columns of the contact side by side.
-        let mut h_rows: Vec<Vec<(usize, [f64; 3])>> = vec![Vec::new(); nc];
+        let mut h_rows: Vec<Vec<(usize, [f64; MAX_DIM])>> = vec![Vec::new(); nc];
         let mut sorted: Vec<&(usize, usize, f64)> = h.iter().collect();
         sorted.sort_by_key(|e| (e.1 / dim, e.0));
         for &&(i, j, v) in &sorted {
@@ -97,7 +106,7 @@ impl BlockDiagSystem {
             match rows.last_mut() {
                 Some((r, vals)) if *r == i => vals[k] += v,
                 _ => {
-                    let mut vals = [0.0; 3];
+                    let mut vals = [0.0; MAX_DIM];
                     vals[k] = v;
                     rows.push((i, vals));
                 }
@@ -112,7 +121,7 @@ impl BlockDiagSystem {
     }
 
     /// `X_α = M⁻¹ H_α` over the blocks contact `a` touches.
-    fn solve_contact(&self, a: usize) -> Vec<(usize, [f64; 3])> {
+    fn solve_contact(&self, a: usize) -> Vec<(usize, [f64; MAX_DIM])> {
         let rows = &self.h_rows[a];
         let mut out = Vec::new();
         let mut k = 0;
@@ -128,7 +137,7 @@ impl BlockDiagSystem {
             }
             self.lu[b].solve_mut(&mut rhs);
             for i in 0..e - s {
-                let mut vals = [0.0; 3];
+                let mut vals = [0.0; MAX_DIM];
                 for c in 0..self.dim {
                     vals[c] = rhs[(i, c)];
                 }

@@ -154,38 +154,65 @@ impl GlobalFrictionContact {
         &self.mu
     }
 
-    /// Factorizes `M` and builds the equivalent local problem. A block-diagonal `M` (blocks of
-    /// at most 256 rows, the mechanical case) is factored block by block and `W` assembled from
-    /// the pairs of contacts sharing a block (block-sparse above 64 unknowns unless a quarter of
-    /// its blocks are nonzero, and always above 600; never through a dense `M⁻¹H`); any other `M` goes through a sparse LU and a dense `M⁻¹ [H | q]`.
+    /// Factorizes `M` and builds the equivalent local problem (see [`Condensation::new`]).
     pub fn condense(&self) -> Result<Condensed> {
-        let n = self.n_velocities();
-        if let Some(sys) = BlockDiagSystem::new(self.dim, n, &self.m.entries, &self.h.entries, self.n_contacts())? {
-            let mut qloc = self.b.clone();
+        let (c, w, qloc) = Condensation::new(self.dim, &self.m, &self.h, &self.q, &self.b)?;
+        let local = FrictionContact::new(self.dim, w, qloc, self.mu.clone())?;
+        Ok(Condensed { local, condensation: c })
+    }
+}
+
+/// `M` factorized for a global problem `M v = H r + q`, `u = Hᵀ v + b` with `dim` unknowns per
+/// contact (3 or 2 for friction, 5 or 3 for rolling friction): what a condensed solver needs to
+/// go back from the contact impulses to the velocities.
+pub(crate) struct Condensation {
+    factors: Factors,
+    q: Vec<f64>,
+    h: Triplets,
+}
+
+impl Condensation {
+    /// Factorizes `M` and returns the equivalent local problem's `W = Hᵀ M⁻¹ H` and
+    /// `q_loc = Hᵀ M⁻¹ q + b`. A block-diagonal `M` (blocks of at most 256 rows, the mechanical
+    /// case) is factored block by block and `W` assembled from the pairs of contacts sharing a
+    /// block (block-sparse above 64 unknowns unless a quarter of its blocks are nonzero, and
+    /// always above 600; never through a dense `M⁻¹H`); any other `M` goes through a sparse LU
+    /// and a dense `M⁻¹ [H | q]`.
+    pub(crate) fn new(
+        dim: usize,
+        mm: &Triplets,
+        h: &Triplets,
+        q: &[f64],
+        b: &[f64],
+    ) -> Result<(Condensation, Operator, Vec<f64>)> {
+        let n = q.len();
+        let m = b.len();
+        let nc = m / dim;
+        if let Some(sys) = BlockDiagSystem::new(dim, n, &mm.entries, &h.entries, nc)? {
+            let mut qloc = b.to_vec();
             let mut vfree = vec![0.0; n];
-            let zero = vec![0.0; self.size()];
-            if !sys.velocity(&self.q, &zero, &mut vfree) {
+            let zero = vec![0.0; m];
+            if !sys.velocity(q, &zero, &mut vfree) {
                 return Err(NumericsError::Singular { what: "M (block LU)", index: 0 });
             }
-            self.h.tr_matvec_add(&vfree, &mut qloc);
+            h.tr_matvec_add(&vfree, &mut qloc);
             let op = sys.delassus(DENSE_MAX)?;
-            let local = FrictionContact::new(self.dim, op, qloc, self.mu.clone())?;
-            return Ok(Condensed { local, factors: Factors::Blocks(sys), problem: self.clone() });
+            let c = Condensation { factors: Factors::Blocks(sys), q: q.to_vec(), h: h.clone() };
+            return Ok((c, op, qloc));
         }
-        let pattern: Vec<(usize, usize)> = self.m.entries.iter().map(|&(i, j, _)| (i, j)).collect();
+        let pattern: Vec<(usize, usize)> = mm.entries.iter().map(|&(i, j, _)| (i, j)).collect();
         let mut lu = SparseLu::new(n, &pattern)
             .ok_or(NumericsError::InvalidOption { option: "M", reason: "entry out of range".into() })?;
-        if n > 0 && !lu.factorize(self.m.entries.iter().map(|e| e.2)) {
+        if n > 0 && !lu.factorize(mm.entries.iter().map(|e| e.2)) {
             return Err(NumericsError::Singular { what: "M (sparse LU)", index: 0 });
         }
-        let m = self.size();
         // X = M⁻¹ [H | q], column by column through one dense right-hand side block.
         let mut rhs = faer::Mat::<f64>::zeros(n, m + 1);
-        for &(i, j, v) in &self.h.entries {
+        for &(i, j, v) in &h.entries {
             rhs[(i, j)] += v;
         }
         for i in 0..n {
-            rhs[(i, m)] = self.q[i];
+            rhs[(i, m)] = q[i];
         }
         if n > 0 && !lu.solve_in_place(rhs.as_mut()) {
             return Err(NumericsError::Singular { what: "M (sparse LU)", index: 0 });
@@ -199,22 +226,43 @@ impl GlobalFrictionContact {
         }
         // W = Hᵀ X, q_loc = Hᵀ M⁻¹ q + b.
         let mut w = DMatrix::<f64>::zeros(m, m);
-        let mut qloc = self.b.clone();
-        for &(i, j, v) in &self.h.entries {
+        let mut qloc = b.to_vec();
+        for &(i, j, v) in &h.entries {
             for k in 0..m {
                 w[(j, k)] += v * rhs[(i, k)];
             }
             qloc[j] += v * rhs[(i, m)];
         }
-        let dim = self.dim;
         let op = if m > DENSE_MAX {
-            let sizes = vec![dim; m / dim];
+            let sizes = vec![dim; nc];
             Operator::BlockCsr(BlockCsr::from_dense(&w, &sizes, &sizes)?)
         } else {
             Operator::Dense(w)
         };
-        let local = FrictionContact::new(dim, op, qloc, self.mu.clone())?;
-        Ok(Condensed { local, factors: Factors::Lu(Box::new(lu)), problem: self.clone() })
+        Ok((Condensation { factors: Factors::Lu(Box::new(lu)), q: q.to_vec(), h: h.clone() }, op, qloc))
+    }
+
+    /// `v = M⁻¹ (H r + q)` (NaN where `M` turned out singular).
+    pub(crate) fn velocity(&self, r: &[f64], v: &mut [f64]) {
+        let n = self.q.len();
+        let lu = match &self.factors {
+            Factors::Blocks(sys) => {
+                if !sys.velocity(&self.q, r, v) {
+                    v.iter_mut().for_each(|x| *x = f64::NAN);
+                }
+                return;
+            }
+            Factors::Lu(lu) => lu,
+        };
+        let mut x = self.q.clone();
+        self.h.matvec_add(r, &mut x);
+        let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| x[i]);
+        if n > 0 && !lu.solve_in_place(rhs.as_mut()) {
+            rhs.fill(f64::NAN);
+        }
+        for i in 0..n {
+            v[i] = rhs[(i, 0)];
+        }
     }
 }
 
@@ -230,8 +278,7 @@ enum Factors {
 /// A global problem with `M` factorized and its equivalent local problem.
 pub struct Condensed {
     local: FrictionContact,
-    factors: Factors,
-    problem: GlobalFrictionContact,
+    condensation: Condensation,
 }
 
 impl Condensed {
@@ -241,25 +288,7 @@ impl Condensed {
     }
     /// `v = M⁻¹ (H r + q)`.
     pub fn velocity(&self, r: &[f64], v: &mut [f64]) {
-        let n = self.problem.n_velocities();
-        let lu = match &self.factors {
-            Factors::Blocks(sys) => {
-                if !sys.velocity(&self.problem.q, r, v) {
-                    v.iter_mut().for_each(|x| *x = f64::NAN);
-                }
-                return;
-            }
-            Factors::Lu(lu) => lu,
-        };
-        let mut x = self.problem.q.clone();
-        self.problem.h.matvec_add(r, &mut x);
-        let mut rhs = faer::Mat::<f64>::from_fn(n, 1, |i, _| x[i]);
-        if n > 0 && !lu.solve_in_place(rhs.as_mut()) {
-            rhs.fill(f64::NAN);
-        }
-        for i in 0..n {
-            v[i] = rhs[(i, 0)];
-        }
+        self.condensation.velocity(r, v)
     }
 }
 

@@ -16,10 +16,12 @@
 //! `‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖)` (unscaled when that max is ≤ DBL_EPSILON).
 
 pub mod cone;
+pub mod global;
 mod local;
 mod nsgs;
 
 pub use cone::{in_rolling_cone, project_on_rolling_cone};
+pub use global::{grfc_error, GlobalRollingFrictionContact};
 pub use nsgs::{solve, RollingNsgsOptions};
 
 use crate::report::IterOptions;

@@ -534,19 +534,24 @@ def _planar(io) -> bool:
 
 def _global_solver(io, so) -> str:
     """The Saltus global solver of ``MoreauJeanGOSI``'s ``solver_options`` (a
-    ``SICONOS_GLOBAL_FRICTION_3D_*`` id); refuses the scenes Saltus's global formulation does not
-    have (joints, rolling friction)."""
+    ``SICONOS_GLOBAL_FRICTION_3D_*`` id, or ``SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR`` for a
+    scene with rolling friction: condensed, then the rolling NSGS); refuses the scenes Saltus's
+    global formulation does not have (joints)."""
+    from saltus.siconos._constants import INTS
     from saltus.siconos._solvers import NAME_OF, lookup
 
     if len(io._data["joints"]) > 0:
         raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanGOSI) with joints",
                           "Siconos refuses it too (one nonsmooth law type with MoreauJeanGOSI)")
+    rolling_id = INTS["SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR"]
     rolling = any(str(d.attrs["type"]) == "NewtonImpactRollingFrictionNSL" for d in io._data["nslaws"].values())
-    if rolling or so.solverId == 5000:
-        raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanGOSI) with rolling friction "
-                          f"({NAME_OF.get(so.solverId, so.solverId)})",
-                          "Saltus has no global rolling friction-contact solver (rolling friction runs with "
-                          "MoreauJeanOSI)")
+    if so.solverId == rolling_id:
+        return "gfc3d-nsgs"
+    if rolling:
+        raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanGOSI) with rolling friction and "
+                          f"{NAME_OF.get(so.solverId, so.solverId)}",
+                          "the global rolling problem is solved by SICONOS_GLOBAL_ROLLING_FRICTION_3D_NSGS_WR "
+                          "(as in Siconos, its only global rolling solver)")
     return lookup(so.solverId, "gfc3d")[1]
 
 
