@@ -671,7 +671,9 @@ class Scene:
         ``FrictionContact``: ``W = H M⁻¹ Hᵀ`` solved by NSGS) or ``"global"`` (``MoreauJeanGOSI`` +
         ``GlobalFrictionContact``: ``M`` and ``H`` kept apart, solved by ``global_solver``, a name of
         ``saltus.numerics``' global catalogue: ``gfc3d-nsgs`` condensed then NSGS, ``gfc3d-nsgs-global``,
-        ``gfc3d-newton``, ``gfc3d-prox``, ``gfc3d-admm-wr``; not with joints or rolling friction).
+        ``gfc3d-newton``, ``gfc3d-prox``, ``gfc3d-admm-wr``; not with joints; with rolling friction only
+        ``gfc3d-nsgs``, which then solves Siconos's ``GlobalRollingFrictionContact`` as
+        ``GLOBAL_ROLLING_FRICTION_3D_NSGS_WR``).
         The scene is moved into it (build a new scene for another run)."""
         pt = None if projection_tol is None else float(projection_tol)
         at = None if activation_threshold is None else float(activation_threshold)

@@ -336,3 +336,30 @@ def test_sliding_box_scene_from_python_is_the_sample():
         assert np.array_equal(out[c], ref[c]), c
     assert abs(ref["box.x"][-1] - 1.0 / (2 * 0.3 * G)) < 2e-3
     assert np.abs(ref["box.z"] - 0.05).max() < 1e-3 and np.abs(ref["box.qw"] - 1).max() < 1e-9
+
+
+def test_global_formulation_with_rolling_friction_follows_the_local_one():
+    """``formulation="global"`` with a rolling law (Siconos ``GlobalRollingFrictionContact``,
+    ``GLOBAL_ROLLING_FRICTION_3D_NSGS_WR``): a ball launched rolling decelerates at
+    ``(5/7) g μ_r / R`` as in the local formulation, every step equal to its numbers to 1e-12."""
+    def run(formulation):
+        scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+        scene.add_primitive_shape("floor", "Plane", [0, 0, 1])
+        scene.add_primitive_shape("ball", "Sphere", [0.1])
+        scene.add_Newton_impact_rolling_friction_nsl("contact", e=0.0, mu=0.5, mu_r=0.01)
+        scene.add_object("ground", ["floor"])
+        scene.add_object("ball", ["ball"], translation=(0, 0, 0.1), velocity=(1, 0, 0, 0, 10, 0), mass=1.0,
+                         inertia=[0.004] * 3)
+        return scene.simulation(h=1e-3, theta=0.5, tol=1e-13, max_iter=10_000, formulation=formulation).run(t_end=1.0)
+
+    loc, glo = run("local"), run("global")
+    a = 5.0 / 7.0 * G * 0.01 / 0.1
+    assert np.allclose(glo["ball.vx"], 1.0 - a * glo["t"], atol=1e-9)
+    for c in ("ball.x", "ball.vx", "ball.wy"):
+        assert np.allclose(glo[c], loc[c], rtol=0, atol=1e-12), c
+    with pytest.raises(saltus.SimulationError, match="GLOBAL_ROLLING_FRICTION_3D_NSGS_WR"):
+        scene = sm.Scene(gravity=(0, 0, -G), margin=0.01)
+        scene.add_Newton_impact_rolling_friction_nsl("contact", e=0.0, mu=0.5, mu_r=0.01)
+        scene.add_primitive_shape("ball", "Sphere", [0.1])
+        scene.add_object("ball", ["ball"], mass=1.0, inertia=[0.004] * 3)
+        scene.simulation(h=1e-3, formulation="global", global_solver="gfc3d-nsgs-global")
