@@ -405,7 +405,9 @@ impl MechanicsSimulation {
         let mut solver_report = None;
         // ends of the assembly and of the solve (set by the plain contact path)
         let (rows_done, mut assembled, mut solved) = (Instant::now(), None, None);
-        if let Formulation::Global(solver) = &self.opts.formulation {
+        if self.model.is_planar() {
+            solver_report = self.solve_planar()?;
+        } else if let Formulation::Global(solver) = &self.opts.formulation {
             gosi::check_global(self)?; // joints may have been added since `new`
             if n_active > 0 {
                 let solver = solver.clone();
@@ -413,8 +415,6 @@ impl MechanicsSimulation {
             } else {
                 self.rolling.forget();
             }
-        } else if self.model.is_planar() {
-            solver_report = self.solve_planar()?;
         } else if self.model.has_rolling() {
             solver_report = self.solve_rolling()?;
         } else if !self.model.joints().is_empty() {

@@ -241,3 +241,50 @@ fn planar_and_3d_do_not_mix() {
     model.gravity = Vector3::new(0.0, 0.0, -G);
     assert!(MechanicsSimulation::new(model, 0.0, 1e-3, MoreauJeanOptions::default()).is_err());
 }
+
+/// The global formulation in 2D (Siconos `MoreauJeanGOSI` on 2D bodies: `GlobalFrictionContact`
+/// of dimension 2, or `GlobalRollingFrictionContact` of dimension 3 with a rolling law): its
+/// condensed form is the local 2D problem, so a small pile of disks and triangles between walls
+/// (impacts, friction, contacts between dynamic bodies) and the rolling disk keep the local run's
+/// velocities and impulses at every step to the solver's tolerance.
+#[test]
+fn local_and_global_agree_in_2d() {
+    let tol = 1e-13;
+    let global = |o: &MoreauJeanOptions| MoreauJeanOptions {
+        formulation: saltus_mechanics::Formulation::global_nsgs_wr(tol, 100_000),
+        ..o.clone()
+    };
+    let local = MoreauJeanOptions { theta: 0.5, solver: nsgs(tol, 100_000), ..Default::default() };
+    let mut pile = ground_scene(Vector3::new(0.0, -G, 0.0), ContactLaw::new(0.3, 0.4));
+    let tri = ShapeDesc::ConvexPolygon {
+        points: vec![Vector2::new(-0.1, -0.1), Vector2::new(0.2, -0.1), Vector2::new(-0.1, 0.2)],
+    };
+    for i in 0..6 {
+        let (x, y) = (-0.3 + 0.3 * (i % 3) as f64, 0.2 + 0.3 * (i / 3) as f64);
+        let shape = if i % 2 == 0 { tri.clone() } else { ShapeDesc::Disk { radius: 0.12 } };
+        let d = BodyDesc::dynamic(&format!("b{i}")).shape_at_origin(shape).density(500.0);
+        pile.add_body(d.state(planar_state(x + 0.01 * i as f64, y, 0.2 * i as f64, 0.1, 0.0, 0.5))).unwrap();
+    }
+    let mut rolling = ground_scene(Vector3::new(0.0, -G, 0.0), ContactLaw::rolling(0.0, 0.5, 0.01));
+    disk(&mut rolling, 0.1, 1.0, [0.0, 0.1, 0.0, 1.0, 0.0, -10.0]);
+    for (model, steps, min_active) in [(pile, 800, 4), (rolling, 300, 1)] {
+        let mut a = MechanicsSimulation::new(model.clone(), 0.0, 1e-3, local.clone()).unwrap();
+        let mut b = MechanicsSimulation::new(model, 0.0, 1e-3, global(&local)).unwrap();
+        let mut max_active = 0;
+        for k in 0..steps {
+            let (ra, rb) = (a.step().unwrap(), b.step().unwrap());
+            assert_eq!(ra.n_active, rb.n_active, "step {k}");
+            max_active = max_active.max(ra.n_active);
+            for (x, y) in a.model.bodies.iter().zip(&b.model.bodies) {
+                let (sx, sy) = (&x.state, &y.state);
+                let dv = (sx.v - sy.v).norm() + (sx.omega - sy.omega).norm();
+                assert!(dv <= 1e-8 * (1.0 + sx.v.norm() + sx.omega.norm()), "step {k}, {}: {sx:?} vs {sy:?}", x.name);
+                assert!(sy.position.z == 0.0 && sy.v.z == 0.0, "in the plane");
+            }
+            for (x, y) in a.contacts().iter().zip(b.contacts()) {
+                assert!((x.impulse - y.impulse).norm() <= 1e-8 * (1.0 + x.impulse.norm()), "step {k}");
+            }
+        }
+        assert!(max_active >= min_active, "{max_active} active contacts at most");
+    }
+}

@@ -118,10 +118,7 @@ pub(super) fn check_global(sim: &MechanicsSimulation) -> Result<()> {
         });
     }
     if sim.model.is_planar() {
-        return Err(MechanicsError::Unsupported {
-            feature: "the global formulation (MoreauJeanGOSI + GlobalFrictionContact)",
-            reason: "not yet available in 2D scenes: use the local formulation",
-        });
+        return Ok(()); // the 2D path's checks (`planar::check`)
     }
     if sim.model.has_rolling() && rolling_options(&sim.opts.formulation).is_none() {
         return Err(MechanicsError::Unsupported {
@@ -167,7 +164,7 @@ pub(crate) struct GlobalWork {
 }
 
 /// The free twist components of a body (all six without a boundary condition).
-fn free_components(b: &crate::RigidBody) -> ([u8; 6], u8) {
+pub(super) fn free_components(b: &crate::RigidBody) -> ([u8; 6], u8) {
     let mask = b.boundary_condition().map_or([false; 6], |bc| bc.mask());
     let mut comps = [0u8; 6];
     let mut n = 0;
@@ -182,7 +179,7 @@ fn free_components(b: &crate::RigidBody) -> ([u8; 6], u8) {
 
 /// Component `c` (0–2 `v`, 3–5 `Ω`) of a twist.
 #[inline]
-fn twist(v: &Vector3<f64>, omega: &Vector3<f64>, c: usize) -> f64 {
+pub(super) fn twist(v: &Vector3<f64>, omega: &Vector3<f64>, c: usize) -> f64 {
     if c < 3 {
         v[c]
     } else {

@@ -6,6 +6,7 @@
 //! (`FrictionContact` of dimension 2 with the scene's solver, or the rolling NSGS of dimension
 //! 3, Siconos `FRICTION_2D_NSGS` and `ROLLING_FRICTION_2D_NSGS`); then `v = v_free + M⁻¹Hᵀλ`.
 
+use super::gosi::{self, Formulation};
 use super::MechanicsSimulation;
 use crate::assembly::NO_BODY;
 use crate::body::BodyKind;
@@ -13,8 +14,14 @@ use crate::collision::ContactKey;
 use crate::error::{MechanicsError, Result};
 use nalgebra::{SMatrix, Vector3};
 use saltus_kernel::OnNonConvergence;
-use saltus_numerics::fc::rolling::{solve as solve_rolling, RollingFrictionContact, RollingNsgsOptions};
-use saltus_numerics::fc::{solve_with_workspace, FcSolver, FrictionContact};
+use saltus_numerics::fc::global::Triplets;
+use saltus_numerics::fc::rolling::global as rolling_global;
+use saltus_numerics::fc::rolling::{
+    solve as solve_rolling, GlobalRollingFrictionContact, RollingFrictionContact, RollingNsgsOptions,
+};
+use saltus_numerics::fc::{
+    solve_global, solve_with_workspace, FcSolver, FrictionContact, GfcSolver, GlobalFrictionContact, NsgsOptions,
+};
 use saltus_numerics::matrix::{BlockCsrParts, CouplingGraph};
 use saltus_numerics::{Operator, SolveReport};
 
@@ -49,8 +56,11 @@ pub(super) fn check(sim: &MechanicsSimulation) -> Result<()> {
     if !sim.model.joints().is_empty() {
         return unsupported("joints are not yet available between 2D bodies");
     }
-    if sim.opts.formulation.is_global() {
-        return unsupported("the global formulation (MoreauJeanGOSI) is not yet available in 2D: use the local one");
+    if sim.opts.formulation.is_global() && global_solver_2d(&sim.opts.formulation).is_none() {
+        return unsupported(
+            "the global formulation (MoreauJeanGOSI) in 2D is solved by condensation and NSGS (Siconos \
+             GFC2D_NSGS_WR, GLOBAL_ROLLING_FRICTION NSGS_WR): choose the global solver gfc3d-nsgs",
+        );
     }
     let p = sim.opts.joint_projection;
     if p.enabled && p.contacts {
@@ -60,6 +70,21 @@ pub(super) fn check(sim: &MechanicsSimulation) -> Result<()> {
         return unsupported("the solver is 3D only: use an NSGS, ADMM, VI or 2D Lemke solver");
     }
     Ok(())
+}
+
+/// The NSGS options of a global formulation in 2D: the condensed NSGS (its tolerance and sweep
+/// cap, warm-started); `None` for the other global solvers and the local formulation.
+fn global_solver_2d(f: &Formulation) -> Option<NsgsOptions> {
+    match f {
+        Formulation::Global(GfcSolver::Condensed(
+            FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o),
+        )) => {
+            let mut o = o.clone();
+            o.warm_start = true;
+            Some(o)
+        }
+        _ => None,
+    }
 }
 
 impl MechanicsSimulation {
@@ -121,6 +146,9 @@ impl MechanicsSimulation {
                 };
                 r.push(w0);
             }
+        }
+        if let Some(o) = global_solver_2d(&self.opts.formulation) {
+            return self.solve_planar_global(d, &q, r, o).map(Some);
         }
         pw.graph.build(bodies.len(), self.asm.rows.iter().map(|r| r.body)).map_err(num)?;
         let rows = &pw.rows;
@@ -197,5 +225,128 @@ impl MechanicsSimulation {
         }
         pw.warm_roll.sort_unstable_by_key(|e| e.0);
         Ok(Some(rep))
+    }
+}
+
+impl MechanicsSimulation {
+    /// The 2D problem in the global formulation (Siconos `MoreauJeanGOSI` in 2D): over the free
+    /// twist components of the dynamic bodies of the active contacts, `M v = M v_free + Hᵀ r`,
+    /// `u = H v + b` with the rows `n`, `t` (and the rolling row) of [`PlanarWork::rows`] and
+    /// `b = q − H v_free` (the restitution term and the known velocities of kinematic bodies and
+    /// prescribed components, which the step's `q` holds); solved by condensation and NSGS
+    /// (`GlobalFrictionContact` of dimension 2), or the rolling NSGS (`GlobalRollingFrictionContact`
+    /// of dimension 3). The global velocity is the new twist. Its condensed form is the local 2D
+    /// problem, so both formulations give the same motion to the solver's tolerance.
+    fn solve_planar_global(&mut self, d: usize, q: &[f64], mut r: Vec<f64>, o: NsgsOptions) -> Result<SolveReport> {
+        let (t, h) = (self.t, self.h);
+        let num = |source| MechanicsError::Numerics { t, source };
+        let bodies = &self.model.bodies;
+        let n_active = self.active.len();
+        // unknowns: the free components of the dynamic bodies of the active contacts
+        let mut offset = vec![u32::MAX; bodies.len()];
+        let mut members: Vec<(usize, [u8; 6], u8)> = Vec::new();
+        let mut n = 0usize;
+        for row in &self.asm.rows {
+            for &b in &row.body {
+                if b != NO_BODY && offset[b as usize] == u32::MAX {
+                    let (comps, k) = gosi::free_components(&bodies[b as usize]);
+                    offset[b as usize] = n as u32;
+                    n += k as usize;
+                    members.push((b as usize, comps, k));
+                }
+            }
+        }
+        members.sort_unstable_by_key(|m| offset[m.0]);
+        let mut m_entries = Vec::new();
+        let mut qg = vec![0.0; n];
+        for &(i, comps, k) in &members {
+            let (b, w, off) = (&bodies[i], &self.work[i], offset[i] as usize);
+            let comps = &comps[..k as usize];
+            for (a, &ca) in comps.iter().enumerate() {
+                for (c, &cc) in comps.iter().enumerate() {
+                    let (ca, cc) = (ca as usize, cc as usize);
+                    let x = match (ca < 3, cc < 3) {
+                        (true, true) if ca == cc => b.mass(),
+                        (false, false) => b.inertia()[(ca - 3, cc - 3)],
+                        _ => 0.0,
+                    };
+                    if x != 0.0 {
+                        m_entries.push((off + a, off + c, x));
+                        qg[off + a] += x * gosi::twist(&w.v, &w.omega, cc);
+                    }
+                }
+            }
+        }
+        let mut h_entries = Vec::new();
+        let mut b = q.to_vec();
+        for (a, sides) in self.planar.rows.iter().enumerate() {
+            for (s, &body) in self.asm.rows[a].body.iter().enumerate() {
+                if body == NO_BODY {
+                    continue;
+                }
+                let (i, hm) = (body as usize, &sides[s].0);
+                let (comps, k) = gosi::free_components(&bodies[i]);
+                let w = &self.work[i];
+                for (j, &cc) in comps[..k as usize].iter().enumerate() {
+                    let tw = gosi::twist(&w.v, &w.omega, cc as usize);
+                    for row in 0..d {
+                        let x = hm[(row, cc as usize)];
+                        if x != 0.0 {
+                            h_entries.push((offset[i] as usize + j, d * a + row, x));
+                            b[d * a + row] -= x * tw;
+                        }
+                    }
+                }
+            }
+        }
+        let m_t = Triplets { nrows: n, ncols: n, entries: m_entries };
+        let h_t = Triplets { nrows: n, ncols: d * n_active, entries: h_entries };
+        let (mut u, mut v) = (vec![0.0; d * n_active], vec![0.0; n]);
+        let mu = self.mu[..n_active].to_vec();
+        let rep = if d == 3 {
+            let mu_r = self.active.iter().map(|&k| self.contacts[k as usize].law.mu_r).collect();
+            let p = GlobalRollingFrictionContact::new(3, m_t, h_t, qg, b, mu, mu_r).map_err(num)?;
+            let mut opts = RollingNsgsOptions::with_iter(o.iter);
+            opts.warm_start = true;
+            rolling_global::solve_global(&p, &mut r, &mut u, &mut v, &opts).map_err(num)?
+        } else {
+            let p = GlobalFrictionContact::new(2, m_t, h_t, qg, b, mu).map_err(num)?;
+            solve_global(&p, &mut r, &mut u, &mut v, &GfcSolver::Condensed(FcSolver::Nsgs2d(o))).map_err(num)?
+        };
+        if !rep.status.converged() && self.opts.on_non_convergence == OnNonConvergence::Fail {
+            return Err(num(saltus_numerics::NumericsError::InvalidOption {
+                option: "on_non_convergence",
+                reason: format!("2D global solver did not converge: {:?}, residual {:e}", rep.status, rep.residual),
+            }));
+        }
+        if let Some(i) = r.iter().chain(&v).position(|x| !x.is_finite()) {
+            let a = (i / d).min(n_active - 1);
+            return Err(MechanicsError::NonFiniteState {
+                t: t + h,
+                body: self.contacts[self.active[a] as usize].body2,
+            });
+        }
+        for &(i, comps, k) in &members {
+            let (off, w) = (offset[i] as usize, &mut self.work[i]);
+            for (j, &cc) in comps[..k as usize].iter().enumerate() {
+                let cc = cc as usize;
+                if cc < 3 {
+                    w.v[cc] = v[off + j];
+                } else {
+                    w.omega[cc - 3] = v[off + j];
+                }
+            }
+        }
+        let pw = &mut self.planar;
+        pw.warm_roll.clear();
+        for a in 0..n_active {
+            let c = &mut self.contacts[self.active[a] as usize];
+            c.impulse = Vector3::new(r[d * a], r[d * a + 1], 0.0);
+            if d == 3 {
+                pw.warm_roll.push((c.key, r[d * a + 2]));
+            }
+        }
+        pw.warm_roll.sort_unstable_by_key(|e| e.0);
+        Ok(rep)
     }
 }

@@ -90,7 +90,7 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool, planar: bool) -> Result
         return joint_options(m, s, osi.theta, osi.gamma).map(|o| (o, h));
     }
     if is_global {
-        return global_options(m, s, osi).map(|o| (o, h));
+        return global_options(m, s, osi, planar).map(|o| (o, h));
     }
     let OsnspSpec::FrictionContact(fc) = &s.osnsp.kind else {
         let hint = match &s.osnsp.kind {
@@ -152,7 +152,12 @@ fn no_newton(m: &LoadedModel, s: &SimulationSpec) -> Result<(), ModelError> {
 /// formulation, solved by the element's solver (`NsgsWr`: condensed, then NSGS; `Nsgs`: NSGS on
 /// the global problem), warm-started from the previous step's impulses unless `warm_start` is
 /// false on the problem or the solver.
-fn global_options(m: &LoadedModel, s: &SimulationSpec, osi: &MoreauJeanSpec) -> Result<MoreauJeanOptions, ModelError> {
+fn global_options(
+    m: &LoadedModel,
+    s: &SimulationSpec,
+    osi: &MoreauJeanSpec,
+    planar: bool,
+) -> Result<MoreauJeanOptions, ModelError> {
     let OsnspSpec::GlobalFrictionContact(g) = &s.osnsp.kind else {
         return Err(m.error_at(
             "Simulation/OneStepNSProblem",
@@ -161,8 +166,17 @@ fn global_options(m: &LoadedModel, s: &SimulationSpec, osi: &MoreauJeanSpec) -> 
         ));
     };
     let path = "Simulation/OneStepNSProblem/GlobalFrictionContact";
-    if g.dim != 3 {
-        return Err(m.error_at(path, format!("dim = {}: contacts between rigid bodies in 3D need dim=\"3\"", g.dim)));
+    match (planar, g.dim) {
+        (false, 3) | (true, 2) => {}
+        (false, d) => {
+            return Err(m.error_at(path, format!("dim = {d}: contacts between rigid bodies in 3D need dim=\"3\"")))
+        }
+        (true, d) => {
+            return Err(m.error_at(
+                path,
+                format!("dim = {d}: contacts between 2D bodies (Disk, Box2d, ConvexPolygon) need dim=\"2\""),
+            ))
+        }
     }
     no_newton(m, s)?;
     let joint_projection = projection(m, s, false)?;

@@ -568,14 +568,13 @@ def run(io, kw: Dict) -> None:
         margin = 0.02 if bo is None else float(bo.contactBreakingThreshold) * float(bo.worldScale)
     is_global = bool(args.pop("global", False))
     if is_global and _planar(io):
-        # Saltus's global formulation is 3D only; the condensed global problem of a step is its
-        # local problem (mechanics/tests/gosi.rs: the same twists to 1e-8), so a 2D
-        # MoreauJeanGOSI scene runs with the local formulation and the given tolerance
-        is_global = False
+        # a 2D MoreauJeanGOSI scene: GlobalFrictionContact of dimension 2 (or the rolling one of
+        # dimension 3) solved by condensation and NSGS with the given tolerance and cap (Siconos's
+        # scripts give a 2D solver id, e.g. SICONOS_FRICTION_2D_NSGS, which Siconos >= 4.5 maps
+        # the same way)
         so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_FRICTION_2D_NSGS)
-        args["solver_options"] = sn.SolverOptions(sn.SICONOS_FRICTION_2D_NSGS)
-        args["solver_options"].iparam[0], args["solver_options"].dparam[0] = so.iparam[0], so.dparam[0]
-    if is_global:
+        global_solver = "gfc3d-nsgs"
+    elif is_global:
         # MoreauJeanGOSI: Siconos's runner builds GlobalFrictionContact(3) (GFC3D_NSGS by default)
         so = args["solver_options"] or sn.SolverOptions(sn.SICONOS_GLOBAL_FRICTION_3D_NSGS)
         global_solver = _global_solver(io, so)
