@@ -45,8 +45,9 @@
 //!   primitives, `primitive`. Primitives in Siconos's parameters: `Sphere (r)`, `Box (2a, 2b, 2c)`
 //!   (full extents), `Capsule (r, 2h)` and `Cylinder (r, 2h)` along `y`. Others: `convex` (points,
 //!   n × 3, as Siconos), `heightmap` (heights nx × ny, attribute `rect = (Lx, Ly)`, as Siconos),
-//!   `triangles` (n × 9: the three vertices of each triangle; Siconos stores meshes as VTK text)
-//!   and `halfspace` (1 × 3 outward normal).
+//!   `vtp` (a triangle mesh as Siconos stores it: one variable-length string, the VTK XML PolyData
+//!   text of its points and triangles, which `siconos_vview` draws) and `halfspace` (1 × 3 outward
+//!   normal).
 //! - `data/input/<body>`: a group with attributes `id`, `type` (`dynamic`, `static`,
 //!   `kinematic`), `mass` and `inertia` (3 × 3, dynamic bodies), `translation`, `orientation`
 //!   (`qw, qx, qy, qz`), `velocity` (`v`, `Ω`) at `t0`, `center_of_mass = 0`; one empty dataset per
@@ -393,6 +394,14 @@ fn write_description(data: &H5Group, sim: &MechanicsSimulation, ids: &[i64]) -> 
     for (k, shape) in table.shapes.iter().enumerate() {
         let name = table.name(k);
         let what = || format!("dataset data/ref/{name}");
+        if let ShapeDesc::TriMesh { vertices, indices } = shape {
+            // Siconos's layout: one string, the mesh as VTK XML PolyData (what `siconos_vview` draws)
+            let vtp = vtk_polydata(vertices, indices);
+            let ds = ctx(refg.write_vlen_strings(name.as_str(), &[vtp.as_str()]), what)?;
+            i64_attr(&ds, "id", k as i64)?;
+            str_attr(&ds, "type", "vtp")?;
+            continue;
+        }
         let (kind, primitive, cols, values): (&str, Option<&str>, usize, Vec<f64>) = match shape {
             ShapeDesc::Sphere { radius } => ("primitive", Some(shape.siconos_name()), 1, vec![*radius]),
             ShapeDesc::Cuboid { half_extents: e } => {
@@ -407,12 +416,7 @@ fn write_description(data: &H5Group, sim: &MechanicsSimulation, ids: &[i64]) -> 
             ShapeDesc::ConvexHull { points } => {
                 ("convex", None, 3, points.iter().flat_map(|p| p.iter().copied()).collect())
             }
-            ShapeDesc::TriMesh { vertices, indices } => (
-                "triangles",
-                None,
-                9,
-                indices.iter().flat_map(|t| t.iter().flat_map(|&i| vertices[i as usize].iter().copied())).collect(),
-            ),
+            ShapeDesc::TriMesh { .. } => unreachable!("written above as a VTK string"),
             ShapeDesc::Disk { radius } => ("primitive", Some(shape.siconos_name()), 1, vec![*radius]),
             ShapeDesc::Box2d { half_extents: e } => {
                 ("primitive", Some(shape.siconos_name()), 2, (e * 2.0).as_slice().to_vec())
@@ -505,4 +509,33 @@ fn contactor_attrs(ds: &H5Dataset, inst: &str, shape: &str, group: u32, offset: 
     i64_attr(ds, "group", i64::from(group))?;
     f64_attr(ds, "translation", offset.translation.vector.as_slice())?;
     f64_attr(ds, "orientation", &quat_wxyz(&offset.rotation))
+}
+
+/// A triangle mesh as VTK XML PolyData text (ASCII, the format of Siconos's `add_mesh_from_file`):
+/// the points (float64, shortest round-trip decimals: exact) and one polygon per triangle.
+pub fn vtk_polydata(vertices: &[nalgebra::Vector3<f64>], triangles: &[[u32; 3]]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(64 * (vertices.len() + triangles.len()) + 512);
+    let _ = write!(
+        s,
+        "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n  \
+         <PolyData>\n    <Piece NumberOfPoints=\"{}\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" \
+         NumberOfPolys=\"{}\">\n      <Points>\n        \
+         <DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n",
+        vertices.len(),
+        triangles.len()
+    );
+    for v in vertices {
+        let _ = writeln!(s, "          {} {} {}", v.x, v.y, v.z);
+    }
+    s.push_str("        </DataArray>\n      </Points>\n      <Polys>\n        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+    for t in triangles {
+        let _ = writeln!(s, "          {} {} {}", t[0], t[1], t[2]);
+    }
+    s.push_str("        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
+    for k in 1..=triangles.len() {
+        let _ = writeln!(s, "          {}", 3 * k);
+    }
+    s.push_str("        </DataArray>\n      </Polys>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
+    s
 }

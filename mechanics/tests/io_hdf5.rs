@@ -188,3 +188,74 @@ print(d['ref']['Sphere0'].attrs['primitive'], d['input']['sphere0'].attrs['id'],
     assert!((z.parse::<f64>().unwrap() - mean_z).abs() <= 1e-15 * mean_z.abs().max(1.0));
     assert_eq!(lines[2], "Sphere 1 -1");
 }
+
+/// A triangle mesh is written as Siconos writes it, one string of VTK XML PolyData (`type =
+/// "vtp"`), which VTK's own reader (what `siconos_vview` uses) parses back into the same points
+/// and triangles, when `/usr/bin/python3` has h5py and vtk.
+#[test]
+fn mesh_is_written_as_a_vtk_string_that_vtk_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mesh.hdf5");
+    let vertices = vec![
+        Vector3::new(-1.0, -1.0, 0.0),
+        Vector3::new(1.0, -1.0, 0.1),
+        Vector3::new(1.0, 1.0, 0.0),
+        Vector3::new(-1.0, 1.0, 1.0 / 3.0),
+    ];
+    let indices = vec![[0, 1, 2], [0, 2, 3]];
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -9.81), 0.01).unwrap();
+    model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
+    let mesh = ShapeDesc::TriMesh { vertices: vertices.clone(), indices: indices.clone() };
+    model.add_body(BodyDesc::fixed("floor").shape_at_origin(mesh)).unwrap();
+    let ball = ShapeDesc::Sphere { radius: 0.1 };
+    let state = BodyState { position: Vector3::new(0.0, 0.0, 0.5), ..Default::default() };
+    model.add_body(BodyDesc::dynamic("ball").shape_at_origin(ball).density(1000.0).state(state)).unwrap();
+    let opts = MoreauJeanOptions { theta: 0.5, solver: nsgs(1e-8, 100), ..Default::default() };
+    let mut sim = MechanicsSimulation::new(model, 0.0, 1e-3, opts).unwrap();
+    let mut w = MechanicsHdf5Writer::create(&path, &sim, Hdf5Options::default()).unwrap();
+    for _ in 0..10 {
+        let rep = sim.step().unwrap();
+        w.record(&sim, &rep).unwrap();
+    }
+    w.close().unwrap();
+    // the text itself: every point and triangle, exact decimals
+    let text = saltus_mechanics::io_hdf5::vtk_polydata(&vertices, &indices);
+    assert!(text.contains("NumberOfPoints=\"4\"") && text.contains("NumberOfPolys=\"2\""));
+    assert!(text.contains(&format!("-1 1 {}", 1.0 / 3.0)));
+    let py = std::path::Path::new("/usr/bin/python3");
+    let ok = py.exists()
+        && std::process::Command::new(py).args(["-c", "import h5py, vtk"]).output().is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped the VTK reading: /usr/bin/python3 cannot import h5py and vtk (python3-h5py, python3-vtk9)");
+        return;
+    }
+    let script = r#"import sys, h5py, vtk
+f = h5py.File(sys.argv[1], 'r')
+d = f['data/ref'][sys.argv[2]]
+s = d[0].decode() if isinstance(d[0], bytes) else d[0]
+r = vtk.vtkXMLPolyDataReader()
+r.ReadFromInputStringOn()
+r.SetInputString(s)
+r.Update()
+p = r.GetOutput()
+print(d.attrs['type'], p.GetNumberOfPoints(), p.GetNumberOfPolys())
+print(' '.join(repr(x) for i in range(p.GetNumberOfPoints()) for x in p.GetPoint(i)))
+ids = vtk.vtkIdList()
+p.GetPolys().InitTraversal()
+out = []
+while p.GetPolys().GetNextCell(ids):
+    out += [ids.GetId(k) for k in range(ids.GetNumberOfIds())]
+print(' '.join(map(str, out)))
+"#;
+    let f = hdf5_pure::File::open(&path).unwrap();
+    let name = f.group("data/ref").unwrap().datasets().unwrap().into_iter().find(|n| n.starts_with("Mesh")).unwrap();
+    let out = std::process::Command::new(py).args(["-c", script]).arg(&path).arg(&name).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "vtp 4 2");
+    let pts: Vec<f64> = lines[1].split(' ').map(|x| x.parse().unwrap()).collect();
+    let expect: Vec<f64> = vertices.iter().flat_map(|v| v.iter().copied()).collect();
+    assert_eq!(pts, expect, "VTK reads the exact points");
+    assert_eq!(lines[2], "0 1 2 0 2 3");
+}

@@ -73,6 +73,19 @@ def run(cmd, cwd):
         sys.exit(f"{' '.join(map(str, cmd))} failed in {cwd}:\n{p.stderr[-3000:]}")
     return p.stdout
 
+BLOCKS = """
+import sys, vtk
+r = vtk.vtkXMLMultiBlockDataReader()
+r.SetFileName(sys.argv[1])
+r.Update()
+it = r.GetOutput().NewIterator()
+it.InitTraversal()
+while not it.IsDoneWithTraversal():
+    d = it.GetCurrentDataObject()
+    print(f"block: {d.GetNumberOfPoints()} points, {d.GetNumberOfCells()} cells")
+    it.GoToNextItem()
+"""
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -81,6 +94,9 @@ def main():
     ap.add_argument("--tutorial", default="mechanics/GeometricPrimitives/cube.py")
     ap.add_argument("--siconos-python", default="/usr/bin/python3")
     ap.add_argument("--keep", help="keep the two exports in DIR/saltus and DIR/siconos")
+    ap.add_argument("--saltus-only", action="store_true",
+                    help="export Saltus's file only (a tutorial Siconos cannot run here) and list the last "
+                         "frame's blocks: points and cells each object is drawn with")
     a = ap.parse_args()
     src = Path(a.tutorials) / a.tutorial
     if not src.exists():
@@ -89,7 +105,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(a.keep) if a.keep else Path(tmp)
         frames = {}
-        for who, py in (("saltus", [sys.executable, "-m", "saltus.siconos"]), ("siconos", [a.siconos_python])):
+        sides = [("saltus", [sys.executable, "-m", "saltus.siconos"]), ("siconos", [a.siconos_python])]
+        for who, py in sides[:1] if a.saltus_only else sides:
             work = root / who
             shutil.rmtree(work, ignore_errors=True)
             shutil.copytree(src.parent, work, ignore=shutil.ignore_patterns("*.hdf5"))
@@ -102,6 +119,9 @@ def main():
         n = min(frames.values())
         if n == 0:
             sys.exit("no frame exported")
+        if a.saltus_only:
+            print(run([a.siconos_python, "-c", BLOCKS, str(root / "saltus" / f"{stem}-{n}.vtm")], root))
+            return
         print(run([a.siconos_python, "-c", COMPARE, str(root / "saltus"), str(root / "siconos"), stem,
                    "1", str(n // 2), str(n)], root))
 

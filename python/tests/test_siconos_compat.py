@@ -472,6 +472,33 @@ def test_mechanics_runner_meshes_from_files(hook, tmp_path, monkeypatch):
     r_in = 0.05 * phi * phi / (2 * math.sqrt(3)) * 2 / math.sqrt(1 + phi * phi)
     last = dyn[dyn[:, 0] == dyn[:, 0].max()]
     assert last.shape[0] == 1 and last[0, 4] == pytest.approx(r_in, abs=5e-5)
+    # stored as Siconos stores meshes: the VTK PolyData text (what siconos_vview draws), the d20's
+    # 12 vertices (on its circumsphere: radius 1 in the file, times the scale) and 20 triangles
+    import h5py
+
+    from saltus.siconos.io._vtp import polydata, read_polydata
+
+    with h5py.File(tmp_path / "m.hdf5", "r") as f:
+        d = f["data/ref/Die"]
+        assert d.attrs["type"] == "vtp"
+        v, t = read_polydata(d[0].decode(), "Die")
+    assert v.shape == (12, 3) and t.shape == (20, 3)
+    assert np.abs(np.linalg.norm(v, axis=1) - 0.05).max() < 1e-12
+    # add_mesh_from_string: the same text given back (a static floor of two triangles)
+    floor = polydata([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], [[0, 1, 2], [0, 2, 3]])
+    with MechanicsHdf5Runner(io_filename="s.hdf5") as io:
+        io.add_mesh_from_string("Floor", floor)
+        io.add_primitive_shape("Ball", "Sphere", (0.1,))
+        io.add_Newton_impact_friction_nsl("contact", mu=0.5, e=0.0)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 0.3], mass=1.0)
+        io.add_object("ground", [Contactor("Floor")], translation=[0, 0, 0])
+        with pytest.raises(NotImplementedError, match="format 'appended'"):
+            io.add_mesh_from_string("Bad", floor.replace('format="ascii"', 'format="appended"'))
+    with MechanicsHdf5Runner(io_filename="s.hdf5", mode="r+") as io:
+        io.run(T=0.5, h=1e-3, theta=0.5)
+        dyn = io.dynamic_data()[:]
+    # rests on the floor, sunk by at most one step of its impact speed √(2 g 0.2) (velocity-level impact)
+    assert dyn[-1, 4] == pytest.approx(0.1, abs=1e-3 * math.sqrt(2 * 9.81 * 0.2))
 
 
 def test_mechanics_runner_external_forces_and_boundary_conditions(hook, tmp_path, monkeypatch):

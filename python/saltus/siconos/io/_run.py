@@ -12,6 +12,7 @@ from saltus import mechanics as _sm
 from saltus.siconos._unsupported import raise_unsupported
 
 from ._hooks import Hooks, RunState
+from ._vtp import read_polydata
 
 # run() keywords: accepted with their Siconos meaning, or accepted and without effect in Saltus
 # (logging, timers, the storage and assembly of Siconos's matrices, the Newton loop's knobs: one
@@ -138,12 +139,25 @@ MESH_SUFFIX = "@mesh"
 """The name under which a mesh shape's triangles are registered for static objects."""
 
 
+def _mesh(name: str, d):
+    """``(vertices, triangles)`` of a mesh shape of ``data/ref``: Siconos's VTK PolyData text
+    (``type = 'vtp'``, times its ``scale``), or the vertex table with a ``triangles`` attribute of
+    files written before 2026-11-28 (``type = 'mesh'``)."""
+    if d.attrs["type"] == "vtp":
+        text = d[0].decode() if isinstance(d[0], bytes) else str(d[0])
+        v, t = read_polydata(text, f"shape '{name}'")
+        return v * float(d.attrs.get("scale", 1.0)), t
+    return d[:], np.asarray(d.attrs["triangles"]).reshape(-1, 3)
+
+
 def _shape_inertia(ref, shape_name: str, mass: float) -> np.ndarray:
     from .mechanics_run import _inertia
 
     d = ref[shape_name]
     if d.attrs["type"] == "primitive":
         return _inertia(str(d.attrs["primitive"]), d[0], mass)
+    if d.attrs["type"] in ("vtp", "mesh"):
+        return _inertia("convex", _mesh(shape_name, d)[0], mass)
     return _inertia("convex", d[:], mass)
 
 
@@ -259,10 +273,11 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
             scene.add_primitive_shape(name, str(d.attrs["primitive"]), [float(x) for x in d[0]])
         elif d.attrs["type"] == "convex":
             scene.add_convex_shape(name, d[:])
-        elif d.attrs["type"] == "mesh":
+        elif d.attrs["type"] in ("vtp", "mesh"):
             # dynamic objects collide with the hull, static ones with the mesh (MESH_SUFFIX)
-            scene.add_convex_shape(name, d[:])
-            scene.add_mesh_shape(name + MESH_SUFFIX, d[:], np.asarray(d.attrs["triangles"]).reshape(-1, 3))
+            v, t = _mesh(name, d)
+            scene.add_convex_shape(name, v)
+            scene.add_mesh_shape(name + MESH_SUFFIX, v, t)
         elif d.attrs["type"] == "heightmap":
             # Siconos's layout: heights nx × ny (row i along x), rect = (Lx, Ly), centred on the
             # contactor's origin, heights unshifted (Siconos compensates Bullet's centring)
@@ -319,7 +334,7 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
 
         def shape_of(c):
             s = str(c.attrs["shape_name"])
-            return s + MESH_SUFFIX if static and ref[s].attrs["type"] == "mesh" else s
+            return s + MESH_SUFFIX if static and ref[s].attrs["type"] in ("vtp", "mesh") else s
 
         contactors = [_sm.Contactor(shape_of(c), tuple(c.attrs["translation"]), tuple(c.attrs["orientation"]),
                                     collision_group=group_of(c))

@@ -53,6 +53,7 @@ import numpy as np
 
 from saltus.siconos._unsupported import module_getattr, raise_unsupported
 from saltus.siconos.mechanics.collision.tools import Contactor, quaternion_get
+from saltus.siconos.io._vtp import polydata, read_polydata
 
 G = 9.80665  # scipy.constants.g, Siconos's gravity
 _PRIMITIVES = ("Sphere", "Box", "Cylinder", "Capsule", "Cone", "Disk", "Box2d")
@@ -257,22 +258,35 @@ class MechanicsHdf5Runner:
 
     def add_mesh_from_file(self, name, filename, scale=None, insideMargin=None, outsideMargin=None):
         """A named triangle mesh read from an STL (ASCII or binary) or OBJ file, coordinates
-        times ``scale`` (Saltus reads the file itself; Siconos goes through VTK). A dynamic
-        object collides with the convex hull of the mesh, a static one with the mesh."""
+        times ``scale`` (Saltus reads the file itself; Siconos goes through VTK), stored as
+        Siconos stores it: the VTK XML PolyData text (``type = 'vtp'``), which ``siconos_vview``
+        draws. A dynamic object collides with the convex hull of the mesh, a static one with the
+        mesh."""
         from saltus.mechanics import read_mesh
 
         ext = os.path.splitext(str(filename))[1].lower()
         if ext not in (".stl", ".obj"):
             raise_unsupported(f"add_mesh_from_file('{filename}')", "meshes from .stl or .obj files")
         v, t = read_mesh(filename, 1.0 if scale is None else float(scale))
+        self._add_vtp(name, polydata(v, t), None, insideMargin, outsideMargin)
+
+    def add_mesh_from_string(self, name, shape_data, scale=None, insideMargin=None, outsideMargin=None):
+        """Siconos ``add_mesh_from_string``: a mesh given as VTK XML PolyData text (ASCII data
+        arrays; its polygons triangles), stored as given, with ``scale`` applied when it is read."""
+        read_polydata(str(shape_data), f"mesh '{name}'")  # refuse what the run could not read, now
+        self._add_vtp(name, str(shape_data), scale, insideMargin, outsideMargin)
+
+    def _add_vtp(self, name, text, scale, inside, outside):
+        import h5py
+
         ref = self._data["ref"]
         if name not in ref:
-            d = ref.create_dataset(name, data=v)
-            d.attrs.update(id=len(ref) - 1, type="mesh", triangles=np.asarray(t, dtype=np.int64))
-            self._margins(d, insideMargin, outsideMargin)
-
-    def add_mesh_from_string(self, *a, **k):
-        raise_unsupported("MechanicsHdf5Runner.add_mesh_from_string (VTK mesh strings)", "add_mesh_from_file")
+            d = ref.create_dataset(name, (1,), dtype=h5py.string_dtype())
+            d[0] = text
+            d.attrs.update(id=len(ref) - 1, type="vtp")
+            if scale is not None:
+                d.attrs["scale"] = float(scale)
+            self._margins(d, inside, outside)
 
     def add_shape_data_from_file(self, name, filename):
         """Siconos stores the file for OpenCascade (BREP, STEP) or VTK: Saltus reads STL and OBJ
