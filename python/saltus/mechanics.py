@@ -292,6 +292,22 @@ class MechanicsSimulation:
                                     None if q2 is None else [float(x) for x in q2])
         return float(v), np.asarray(n, dtype=float)
 
+    def joint_h(self, joint: int, q1: Sequence[float], q2: Optional[Sequence[float]] = None) -> np.ndarray:
+        """The constraint values ``h(q)`` of the joint of index ``joint`` at the poses ``q1``,
+        ``q2`` (zero when the joint holds; Siconos ``computeh``)."""
+        return np.asarray(self._core.joint_h(int(joint), [float(x) for x in q1],
+                                             None if q2 is None else [float(x) for x in q2]), dtype=float)
+
+    def joint_dof_jacobian(self, joint: int, dof: int, q1: Sequence[float],
+                           q2: Optional[Sequence[float]] = None) -> np.ndarray:
+        """The gradient of coordinate ``dof`` (as :meth:`joint_dof`) with respect to the poses
+        ``q1``, ``q2`` (7 or 14 numbers, ``x y z qw qx qy qz`` each; Siconos ``computeJachqDoF``):
+        the quaternion part is the gradient of the coordinate as a function of the normalized
+        quaternion (orthogonal to it)."""
+        return np.asarray(self._core.joint_dof_jacobian(int(joint), int(dof), [float(x) for x in q1],
+                                                        None if q2 is None else [float(x) for x in q2]),
+                          dtype=float)
+
     def set_external_force(self, body: Union[int, str], force: Sequence[float], torque: Sequence[float] = (0, 0, 0)) -> None:
         """Sets the constant force (world frame, added to ``m g``) and torque (body frame) of a
         dynamic body from the next step on: what a Siconos controller does with

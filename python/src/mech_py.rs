@@ -612,6 +612,34 @@ fn report_dict<'py>(
     Ok(d)
 }
 
+impl CoreMechanicsSimulation {
+    /// Joint `joint` with the body states of the poses `q1`, `q2` (`x y z qw qx qy qz`; `q2`
+    /// absent for a joint to the world).
+    fn joint_at(
+        &self,
+        joint: usize,
+        q1: &[f64],
+        q2: Option<&[f64]>,
+    ) -> PyResult<(&saltus_mechanics::joints::Joint, BodyState, BodyState)> {
+        let what = format!("joint {joint}");
+        let j = self.run.sim.model.joints().get(joint).ok_or_else(|| model_err(&what, "no such joint"))?;
+        let state = |q: &[f64]| -> PyResult<BodyState> {
+            if q.len() != 7 || q.iter().any(|x| !x.is_finite()) {
+                return Err(model_err(&what, format!("a pose is 7 finite numbers (x y z qw qx qy qz), got {q:?}")));
+            }
+            let o = UnitQuaternion::from_quaternion(Quaternion::new(q[3], q[4], q[5], q[6]));
+            Ok(BodyState { position: Vector3::new(q[0], q[1], q[2]), orientation: o, ..Default::default() })
+        };
+        let a = state(q1)?;
+        let b = match (q2, j.body2) {
+            (Some(q), Some(_)) => state(q)?,
+            (None, None) => BodyState::default(),
+            _ => return Err(model_err(&what, "give the pose of each body of the joint (none for the world)")),
+        };
+        Ok((j, a, b))
+    }
+}
+
 #[pymethods]
 impl CoreMechanicsSimulation {
     /// Current time.
@@ -761,20 +789,7 @@ impl CoreMechanicsSimulation {
     #[pyo3(signature = (joint, dof, q1, q2=None))]
     fn joint_dof(&self, joint: usize, dof: usize, q1: Vec<f64>, q2: Option<Vec<f64>>) -> PyResult<(f64, [f64; 3])> {
         let what = format!("joint {joint}");
-        let j = self.run.sim.model.joints().get(joint).ok_or_else(|| model_err(&what, "no such joint"))?;
-        let state = |q: &[f64]| -> PyResult<BodyState> {
-            if q.len() != 7 || q.iter().any(|x| !x.is_finite()) {
-                return Err(model_err(&what, format!("a pose is 7 finite numbers (x y z qw qx qy qz), got {q:?}")));
-            }
-            let o = UnitQuaternion::from_quaternion(Quaternion::new(q[3], q[4], q[5], q[6]));
-            Ok(BodyState { position: Vector3::new(q[0], q[1], q[2]), orientation: o, ..Default::default() })
-        };
-        let a = state(&q1)?;
-        let b = match (&q2, j.body2) {
-            (Some(q), Some(_)) => state(q)?,
-            (None, None) => BodyState::default(),
-            _ => return Err(model_err(&what, "give the pose of each body of the joint (none for the world)")),
-        };
+        let (j, a, b) = self.joint_at(joint, &q1, q2.as_deref())?;
         let kind = j.kind.relation().dofs().get(dof).copied();
         let (Some(kind), Some(r)) = (kind, j.dof(dof, &a, &b)) else {
             return Err(model_err(&what, format!("no coordinate {dof}")));
@@ -784,6 +799,40 @@ impl CoreMechanicsSimulation {
             DofKind::Rotation => a.orientation * Vector3::new(r.j[0][3], r.j[0][4], r.j[0][5]),
         };
         Ok((r.value, [n.x, n.y, n.z]))
+    }
+    /// The constraint values `h(q)` of joint `joint` at the poses `q1`, `q2` (zero when the
+    /// joint holds: point rows in length, orientation rows as sines; Siconos `computeh`).
+    #[pyo3(signature = (joint, q1, q2=None))]
+    fn joint_h(&self, joint: usize, q1: Vec<f64>, q2: Option<Vec<f64>>) -> PyResult<Vec<f64>> {
+        let (j, a, b) = self.joint_at(joint, &q1, q2.as_deref())?;
+        let mut rows = saltus_mechanics::joints::JointRows::default();
+        j.eval(&a, &b, &mut rows);
+        Ok(rows.h.iter().take(rows.n).copied().collect())
+    }
+    /// The gradient of coordinate `dof` of joint `joint` with respect to the poses
+    /// `q = (x y z qw qx qy qz)` of its bodies (7 or 14 numbers, Siconos `computeJachqDoF`): the
+    /// position part is the coordinate's twist Jacobian `∂s/∂v`; the quaternion part
+    /// `4 (∂s/∂Ω) Tᵀ` with `q̇ = T Ω` (`T = ½ [−x −y −z; w −z y; z w −x; −y x w]`, body-frame `Ω`)
+    /// is the gradient of `s` as a function of the normalized quaternion (orthogonal to `q`).
+    #[pyo3(signature = (joint, dof, q1, q2=None))]
+    fn joint_dof_jacobian(&self, joint: usize, dof: usize, q1: Vec<f64>, q2: Option<Vec<f64>>) -> PyResult<Vec<f64>> {
+        let (j, a, b) = self.joint_at(joint, &q1, q2.as_deref())?;
+        let Some(r) = j.dof(dof, &a, &b) else {
+            return Err(model_err(&format!("joint {joint}"), format!("no coordinate {dof}")));
+        };
+        let sides: &[(&BodyState, usize)] = if j.body2.is_some() { &[(&a, 0), (&b, 1)] } else { &[(&a, 0)] };
+        let mut out = Vec::with_capacity(7 * sides.len());
+        for &(st, s) in sides {
+            let jr = &r.j[s];
+            out.extend_from_slice(&[jr[0], jr[1], jr[2]]);
+            let q = st.orientation.quaternion();
+            let (w, x, y, z) = (q.w, q.i, q.j, q.k);
+            let t = [[-x, -y, -z], [w, -z, y], [z, w, -x], [-y, x, w]]; // 2 T
+            for row in t {
+                out.push(2.0 * (row[0] * jr[3] + row[1] * jr[4] + row[2] * jr[5]));
+            }
+        }
+        Ok(out)
     }
     /// State of body `i`: position, quaternion (w, x, y, z), velocity, angular velocity (body frame).
     fn state<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {

@@ -1117,6 +1117,67 @@ def test_controller_spring_damper_is_a_damped_oscillator(hook, tmp_path, monkeyp
     assert np.abs(2 * xf[::2] - xc - x).max() < 0.05 * errors[5e-4], errors
 
 
+def test_controller_joint_h_and_jacobian(hook, tmp_path, monkeypatch):
+    """``cast_NewtonEulerJointR(...).computeh`` and ``computeJachqDoF`` in a controller
+    (``pivot_stop.py``, ``cylindrical_stops.py``): ``h(q)`` vanishes on the run's poses (the
+    joint holds to the projection's tolerance) and grows when a body is moved off the joint; the
+    row ``∂s/∂q`` of the hinge angle equals central differences of ``computehDoF`` in each of
+    the 14 pose coordinates (the quaternion renormalized, as the angle sees it)."""
+    pytest.importorskip("h5py")
+    import siconos.mechanics as Mechanics
+    import siconos.kernel as sk
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="p.hdf5") as io:
+        io.add_primitive_shape("Bar", "Box", (1, 0.1, 0.1))
+        io.add_primitive_shape("Post", "Cylinder", (0.05, 1))
+        io.add_object("bar", [Contactor("Bar")], translation=[0.45, 0.45, 3], mass=10, velocity=[0, 0, 0, 0, 10, 0])
+        io.add_object("post", [Contactor("Post")], translation=[0, 0, 3], mass=1, velocity=[0, 0, 0, 0, 0, 0.5])
+        io.add_joint("joint1", "bar", "post", [[-0.45, 0, 0]], [[0, 1, 0]], "PivotJointR", absolute=False)
+
+    class Ctrl:
+        def initialize(self, io):
+            topo = io._nsds.topology()
+            self.inter = topo.getInteraction("joint1")
+            self.joint = Mechanics.joints.cast_NewtonEulerJointR(self.inter.relation())
+            self.bar, self.post = topo.getDynamicalSystem("bar"), topo.getDynamicalSystem("post")
+            self.h_max, self.checked = 0.0, 0
+
+        def step(self):
+            q0 = sk.BlockVector(self.bar.q(), self.post.q())
+            y = sk.SiconosVector(5)
+            self.joint.computeh(0, q0, y)
+            self.h_max = max(self.h_max, np.abs(np.asarray(y)).max())
+            if self.checked < 3:
+                jac = sk.SimpleMatrix(1, 14)
+                self.joint.computeJachqDoF(0, self.inter, q0, jac, 0)
+                q = np.concatenate([np.asarray(self.bar.q()), np.asarray(self.post.q())])
+
+                def angle(x):
+                    s = sk.SiconosVector(1)
+                    self.joint.computehDoF(0, sk.BlockVector(sk.SiconosVector(x[:7]), sk.SiconosVector(x[7:])), s)
+                    return s.getValue(0)
+
+                eps = 1e-6
+                fd = [(angle(q + eps * e) - angle(q - eps * e)) / (2 * eps) for e in np.eye(14)]
+                np.testing.assert_allclose(np.asarray(jac)[0], fd, atol=1e-8)
+                # off the joint: h grows with the displacement
+                moved = q.copy()
+                moved[0] += 0.01
+                y2 = sk.SiconosVector(5)
+                self.joint.computeh(0, sk.BlockVector(sk.SiconosVector(moved[:7]), sk.SiconosVector(moved[7:])), y2)
+                assert np.abs(np.asarray(y2)).max() == pytest.approx(0.01, rel=1e-6)
+                self.checked += 1
+
+    ctrl = Ctrl()
+    with MechanicsHdf5Runner(io_filename="p.hdf5", mode="r+", set_external_forces=lambda body: None) as io:
+        io.run(T=0.2, h=1e-3, theta=0.5, controller=ctrl, projection_tolerance=1e-10, projection_itermax=10,
+               time_stepping=sk.TimeSteppingDirectProjection, osi=sk.MoreauJeanDirectProjectionOSI)
+    assert ctrl.checked == 3 and ctrl.h_max < 1e-9, ctrl.h_max
+
+
 def test_inputs_written_between_steps_are_held(hook):
     """A script that writes ``b`` (live ``b()`` or ``setb``) or calls ``setFExtPtr`` between steps
     (``train_tslcp.py``, Python controllers): the new value acts from the next step on (the kernel

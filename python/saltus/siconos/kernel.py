@@ -108,6 +108,11 @@ class SimpleMatrix:
     def display(self) -> None:
         print(self._a)
 
+    def __str__(self) -> str:
+        """Siconos's output operator: ``[r,c]((a,b),(c,d))``, six significant digits."""
+        rows = ",".join("(" + ",".join("%g" % v for v in row) + ")" for row in self._a)
+        return f"[{self._a.shape[0]},{self._a.shape[1]}]({rows})"
+
 
 class SiconosVector:
     """Siconos ``SiconosVector(n)`` or ``SiconosVector(values)``."""
@@ -129,6 +134,22 @@ class SiconosVector:
 
     def __array__(self, dtype=None, copy=None):
         return self._a if dtype is None else self._a.astype(dtype)
+
+    def __len__(self) -> int:
+        return self._a.size
+
+    def __getitem__(self, i):
+        return self._a[i]
+
+    def __setitem__(self, i, v) -> None:
+        self._a[i] = v
+
+    def __iter__(self):
+        return iter(self._a.tolist())
+
+    def __str__(self) -> str:
+        """Siconos's output operator: ``[n](v0,v1,...)``, six significant digits."""
+        return f"[{self._a.size}](" + ",".join("%g" % v for v in self._a) + ")"
 
 
 class BlockVector:

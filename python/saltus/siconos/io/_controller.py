@@ -16,7 +16,9 @@ What it reaches (the subset of Siconos's objects that the JointsTests spring–d
   (Siconos's sign: the motion of body 2 relative to body 1, the opposite of Saltus's
   ``NAME.stop[i].s``), ``normalDoF(q0, axis)`` (the world direction along or about which body 2's
   motion relative to body 1 increases the coordinate), ``projectVectorDoF(v, q0, axis)``
-  (``(v·n) n``), at the poses of ``q0 = BlockVector(ds1.q(), ds2.q())``.
+  (``(v·n) n``), ``computeh(t, q0, y)`` (the joint's constraint values, zero when it holds) and
+  ``computeJachqDoF(t, inter, q0, jachq, axis)`` (the gradient of a coordinate with respect to
+  the poses), at the poses of ``q0 = BlockVector(ds1.q(), ds2.q())``.
 """
 
 from __future__ import annotations
@@ -124,16 +126,33 @@ class LiveJoint:
             return 0
         return 1 if self._kinds[axis] == "translation" else 2
 
-    def _dof(self, q0, axis: int):
+    def _poses(self, q0):
         qs = [np.asarray(b, dtype=float).ravel() for b in getattr(q0, "blocks", [q0])]
         flat = np.concatenate(qs) if qs else np.zeros(0)
         if flat.size not in (7, 14):
             raise ValueError(f"joint {self._name}: q0 must hold the poses of its bodies (7 or 14 numbers), "
                              f"got {flat.size}")
-        q1 = list(flat[:7])
-        q2 = list(flat[7:]) if flat.size == 14 else None
+        return list(flat[:7]), (list(flat[7:]) if flat.size == 14 else None)
+
+    def _dof(self, q0, axis: int):
+        q1, q2 = self._poses(q0)
         value, normal = self._sim.joint_dof(self._i, int(axis), q1, q2)
         return float(value), np.asarray(normal, dtype=float)
+
+    def computeh(self, time, q0, y) -> None:
+        """Siconos ``computeh``: the joint's constraint values at the poses of ``q0`` (zero when
+        it holds; Saltus's rows: point rows in length, orientation rows as sines, which may be
+        ordered and scaled otherwise than Siconos's)."""
+        h = self._sim.joint_h(self._i, *self._poses(q0))
+        _fill(y, [h], f"computeh of joint {self._name}")
+
+    def computeJachqDoF(self, time, inter, q0, jachq, axis: int = 0) -> None:
+        """Siconos ``computeJachqDoF``: row 0 of ``jachq`` is the gradient of coordinate ``axis``
+        (Siconos's sign: body 2 relative to body 1) with respect to the poses ``q0``
+        (``x y z qw qx qy qz`` per body); its quaternion part is the gradient of the coordinate as a
+        function of the normalized quaternion (orthogonal to ``q``)."""
+        g = -np.asarray(self._sim.joint_dof_jacobian(self._i, int(axis), *self._poses(q0)), dtype=float)
+        _fill(jachq, [g], f"computeJachqDoF of joint {self._name}")
 
     def computehDoF(self, time, q0, y, axis: int = 0) -> None:
         value, _ = self._dof(q0, axis)
@@ -147,6 +166,39 @@ class LiveJoint:
     def projectVectorDoF(self, v, q0, axis: int = 0, absoluteRef: bool = True) -> np.ndarray:
         n = self.normalDoF(q0, axis, absoluteRef)
         return float(np.dot(np.asarray(v, dtype=float).ravel(), n)) * n
+
+
+def _fill(out, rows, what: str) -> None:
+    """Writes the rows of numbers ``rows`` into ``out``: a Siconos ``SiconosVector`` (the first
+    row), ``SimpleMatrix`` or a numpy array, which must be large enough."""
+    vals = np.atleast_2d(np.asarray(rows, dtype=float))
+    if _is_vector(out):
+        if out.size() < vals.shape[1]:
+            raise ValueError(f"{what}: a vector of {vals.shape[1]} entries is needed, got {out.size()}")
+        for k, v in enumerate(vals[0]):
+            out.setValue(k, float(v))
+    elif hasattr(out, "setValue"):
+        if out.size(0) < vals.shape[0] or out.size(1) < vals.shape[1]:
+            raise ValueError(f"{what}: a {vals.shape[0]} × {vals.shape[1]} matrix is needed, "
+                             f"got {out.size(0)} × {out.size(1)}")
+        for i, row in enumerate(vals):
+            for k, v in enumerate(row):
+                out.setValue(i, k, float(v))
+    else:
+        a = np.asarray(out)
+        if a.ndim == 1:
+            a[: vals.shape[1]] = vals[0]
+        else:
+            a[: vals.shape[0], : vals.shape[1]] = vals
+
+
+def _is_vector(out) -> bool:
+    """A Siconos vector (``size()`` without an axis) rather than a matrix (``size(i)``)."""
+    try:
+        out.size()
+        return hasattr(out, "setValue")
+    except TypeError:
+        return False
 
 
 class _Relation:
