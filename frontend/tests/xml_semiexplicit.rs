@@ -152,6 +152,24 @@ fn an_integrator_attached_by_name_replaces_the_simulations() {
     assert_ne!(alone, implicit);
 }
 
+/// `<MoreauJeanBilbaoOSI>` (Bilbao's exact scheme) on the undamped oscillator: started from the
+/// scheme's velocity (the backward difference of the exact motion), every row is `cos(ω t)` to
+/// round-off, where Moreau–Jean drifts in phase.
+#[test]
+fn bilbao_is_exact_on_the_oscillator() {
+    let v0 = (1.0 - (OMEGA * H).cos()) / H;
+    let text = oscillator(r#"<MoreauJeanBilbaoOSI/>"#, "", 2.0).replace("<v0>0</v0>", &format!("<v0>{v0}</v0>"));
+    let rows = run(&text).unwrap();
+    assert_eq!(rows.len(), 201);
+    for r in &rows {
+        assert!((r[1] - (OMEGA * r[0]).cos()).abs() <= 1e-12, "t = {}: {} vs {}", r[0], r[1], (OMEGA * r[0]).cos());
+    }
+    let mj =
+        run(&oscillator(r#"<MoreauJeanOSI theta="0.5"/>"#, "", 2.0).replace("<v0>0</v0>", &format!("<v0>{v0}</v0>")))
+            .unwrap();
+    assert!(mj.iter().any(|r| (r[1] - (OMEGA * r[0]).cos()).abs() > 1e-5));
+}
+
 #[test]
 fn located_errors() {
     let cases = [

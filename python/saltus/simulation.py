@@ -87,6 +87,18 @@ class SemiExplicitEuler(OneStepIntegrator):
         super().__init__(velocity=velocity, gamma=None if gamma is None else float(gamma))
 
 
+class MoreauJeanBilbaoOSI(OneStepIntegrator):
+    """Moreau–Jean–Bilbao (Siconos ``MoreauJeanBilbaoOSI``): Bilbao's exact scheme for diagonal
+    linear Lagrangian systems (a ``LagrangianLinearTIDS`` with diagonal ``M``, ``K``, ``C``;
+    Siconos ``LagrangianLinearDiagonalDS``): every free damped mode exact at the step times,
+    ``q_{k+1} = q_k + h v_{k+1}``, impacts through the one-step problem (``γ = ½``)."""
+
+    _kind = "MoreauJeanBilbaoOSI"
+
+    def __init__(self):
+        super().__init__()
+
+
 class LsodarOSI(OneStepIntegrator):
     """The LSODAR-class integrator of event-driven simulations (``rtol``, ``atol``, and the
     ``<LsodarOSI>`` attributes of the schema: ``method``, ``hmax``, ``max_steps``, ...)."""
@@ -95,6 +107,10 @@ class LsodarOSI(OneStepIntegrator):
 
     def __init__(self, rtol: Optional[float] = None, atol: Optional[float] = None, **attrs):
         super().__init__(rtol=rtol, atol=atol, **attrs)
+
+
+#: The integrators of a time stepping (``TimeStepping`` and ``associate``).
+_TS_INTEGRATORS = (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI)
 
 
 class OneStepNSProblem:
@@ -468,36 +484,40 @@ class TimeStepping(_Built):
 
     def __init__(self, nsds, td, osi: OneStepIntegrator, osnspb: OneStepNSProblem, plugin_dirs=None):
         super().__init__(nsds, td, plugin_dirs)
-        if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler)):
+        if not isinstance(osi, _TS_INTEGRATORS):
             raise TypeError(
-                f"TimeStepping needs a MoreauJeanOSI, EulerMoreauOSI or SemiExplicitEuler, got {type(osi).__name__}"
+                "TimeStepping needs a MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler or MoreauJeanBilbaoOSI, "
+                f"got {type(osi).__name__}"
             )
         if not isinstance(osnspb, OneStepNSProblem):
             raise TypeError(f"expected a one-step nonsmooth problem, got {type(osnspb).__name__}")
         self.osi, self.osnspb = osi, osnspb
         self.newton: Dict[str, object] = {}
         self.projection: Optional[Dict[str, object]] = None
-        self._associated: List[Tuple[OneStepIntegrator, str]] = []
+        self._associated: List[Tuple[OneStepIntegrator, object]] = []
 
     def associate(self, osi: OneStepIntegrator, ds) -> None:
         """Siconos ``simulation.associate(osi, ds)``: system ``ds`` (a system or its name) is
         integrated by ``osi`` instead of the simulation's integrator. Every integrator shares the
         one one-step problem: Moreau–Jean (any θ, γ) with the semi-explicit Euler, or
         Euler–Moreau schemes together (``<SemiExplicitEuler systems="...">`` in the model file)."""
-        if not isinstance(osi, (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler)):
-            raise TypeError(f"associate needs a MoreauJeanOSI, EulerMoreauOSI or SemiExplicitEuler, got {type(osi).__name__}")
-        name = ds if isinstance(ds, str) else getattr(ds, "name", None)
-        if not isinstance(name, str):
+        if not isinstance(osi, _TS_INTEGRATORS):
+            raise TypeError(
+                "associate needs a MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler or MoreauJeanBilbaoOSI, "
+                f"got {type(osi).__name__}"
+            )
+        if not isinstance(ds, str) and not hasattr(ds, "name"):
             raise TypeError(f"associate needs a dynamical system or its name, got {type(ds).__name__}")
-        self._associated = [(o, n) for o, n in self._associated if n != name]
-        self._associated.append((osi, name))
+        self._associated = [(o, d) for o, d in self._associated if d is not ds]
+        self._associated.append((osi, ds))
 
     def _integrator_elements(self, parent) -> None:
         """The simulation's integrator, then one element per other associated integrator with
         the names of its systems."""
         self.osi._element(parent)
         groups: List[Tuple[OneStepIntegrator, List[str]]] = []
-        for osi, name in self._associated:
+        for osi, ds in self._associated:
+            name = ds if isinstance(ds, str) else ds.name
             if osi is self.osi:
                 continue
             for o, names in groups:

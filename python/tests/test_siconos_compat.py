@@ -1261,3 +1261,37 @@ def test_control_family_same_bits_three_ways(hook):
         assert np.array_equal(d[:, j], ref[c]), c
     # the control held over each plant step (Siconos writes u after the state)
     assert np.array_equal(d[:, 3], ref["smc.u[0]"])
+
+
+def test_lagrangian_linear_diagonal_ds_with_moreau_jean_bilbao(hook):
+    """Siconos ``LagrangianLinearDiagonalDS(q0, v0, stiffness, damping)`` integrated by
+    ``MoreauJeanBilbaoOSI`` (the Music tutorial's string, here three free modes with ω h up to 2):
+    every mode equals the exact damped oscillation at every step (the scheme's velocity is the
+    backward difference, so the run starts from it); ``simulation.associate`` puts a second
+    system on ``MoreauJeanOSI`` in the same run."""
+    import siconos.kernel as sk
+
+    h, n = 0.05, 200
+    omega2, sigma = np.array([1600.0, 100.0, 4.0]), np.array([3.0, 0.0, 0.5])
+    q0, vtrue = np.array([1.0, -0.5, 0.2]), np.array([0.0, 2.0, -1.0])
+
+    def exact(t):
+        w = np.sqrt(omega2 - sigma**2)
+        return np.exp(-sigma * t) * (q0 * np.cos(w * t) + (vtrue + sigma * q0) / w * np.sin(w * t))
+
+    string = sk.LagrangianLinearDiagonalDS(q0, (q0 - exact(-h)) / h, omega2, 2 * sigma)
+    body = sk.LagrangianLinearTIDS([0.0], [1.0], [[1.0]])
+    nsds = sk.NonSmoothDynamicalSystem(0, n * h)
+    nsds.insertDynamicalSystem(string)
+    nsds.insertDynamicalSystem(body)
+    sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, h), sk.MoreauJeanBilbaoOSI(), sk.LCP())
+    sim.associate(sk.MoreauJeanOSI(0.5), body)
+    q = string.q()
+    k = 0
+    while sim.hasNextEvent() and k < n:
+        sim.computeOneStep()
+        sim.nextStep()
+        k += 1
+        np.testing.assert_allclose(q, exact(k * h), rtol=0, atol=1e-11)
+    assert k == n and body.q()[0] == pytest.approx(n * h, abs=1e-12)
+    assert list(string.stiffness()) == list(omega2)

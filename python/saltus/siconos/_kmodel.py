@@ -177,6 +177,31 @@ class LagrangianLinearTIDS(_LagrangianLive, _m.LagrangianLinearTIDS):
         super().__init__(q0, v0, M, K, C)
 
 
+class LagrangianLinearDiagonalDS(LagrangianLinearTIDS):
+    """Siconos ``LagrangianLinearDiagonalDS(q0, v0, stiffness, damping[, mass])``: a linear
+    Lagrangian system with diagonal matrices given by their diagonals (``M q̈ + C q̇ + K q = F``,
+    ``K = diag(stiffness)``, ``C = diag(damping)``, ``M = diag(mass)``, default ``I``; modal
+    models: ``stiffness = ω²``, ``damping = 2σ`` per mode), for ``MoreauJeanBilbaoOSI`` (or any
+    Moreau–Jean integrator)."""
+
+    def __init__(self, q0, v0, stiffness, damping=None, mass=None):
+        n = np.asarray(q0, dtype=float).size
+        diag = lambda d: np.diag(np.asarray(d, dtype=float).ravel())  # noqa: E731
+        self._diagonals = (np.asarray(stiffness, dtype=float).ravel(),
+                           None if damping is None else np.asarray(damping, dtype=float).ravel(),
+                           np.ones(n) if mass is None else np.asarray(mass, dtype=float).ravel())
+        super().__init__(q0, v0, diag(self._diagonals[2]), diag(stiffness),
+                         None if damping is None else diag(damping))
+
+    def stiffness(self) -> np.ndarray:
+        """The diagonal of K."""
+        return self._diagonals[0]
+
+    def damping(self):
+        """The diagonal of C (``None`` without damping)."""
+        return self._diagonals[1]
+
+
 class LagrangianDS(_LagrangianLive, _m.LagrangianDS):
     """Siconos ``LagrangianDS(q0, v0[, M])`` (a Python callable mass with
     ``setComputeMassFunction``)."""

@@ -160,6 +160,14 @@ class MoreauJeanOSI(_s.MoreauJeanOSI):
         """Siconos 3 API: every system of the NSDS uses the simulation's integrator."""
 
 
+class MoreauJeanBilbaoOSI(_s.MoreauJeanBilbaoOSI):
+    """Siconos ``MoreauJeanBilbaoOSI()`` (for ``LagrangianLinearDiagonalDS``; attach it with
+    ``simulation.associate(osi, ds)`` or give it to ``TimeStepping``)."""
+
+    def insertDynamicalSystem(self, ds) -> None:
+        """Siconos 3 API: every system of the NSDS uses the simulation's integrator."""
+
+
 class EulerMoreauOSI(_s.EulerMoreauOSI):
     """Siconos ``EulerMoreauOSI(theta=0.5[, gamma])``."""
 
@@ -518,7 +526,7 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
             self.osnspb = LCP()
         if self.osi is None or self.osnspb is None:
             raise_unsupported("TimeStepping without an integrator or a nonsmooth problem")
-        if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.EulerMoreauOSI)):
+        if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.EulerMoreauOSI, _s.MoreauJeanBilbaoOSI)):
             raise_unsupported(f"TimeStepping with {type(self.osi).__name__}")
         check = getattr(self.osi, "_check", None)
         if check is not None:

@@ -22,6 +22,7 @@ from ._kmodel import (
     FirstOrderNonLinearDS,
     Interaction,
     LagrangianDS,
+    LagrangianLinearDiagonalDS,
     LagrangianLinearTIDS,
     NonSmoothDynamicalSystem,
 )
@@ -35,6 +36,7 @@ from ._ksim import (
     EventDriven,
     FrictionContact,
     LsodarOSI,
+    MoreauJeanBilbaoOSI,
     MoreauJeanOSI,
     Relay,
     TimeDiscretisation,
@@ -275,8 +277,6 @@ __getattr__ = module_getattr(
     "siconos.kernel",
     {
         "NewtonEulerDS": "Newton–Euler systems exist in saltus.mechanics (rigid bodies), not as kernel systems",
-        "LagrangianLinearDiagonalDS": "not in the Saltus kernel",
-        "MoreauJeanBilbaoOSI": "not in the Saltus kernel",
         "SchatzmanPaoliOSI": "not in the Saltus kernel",
         "D1MinusLinearOSI": "not in the Saltus kernel",
         "GenericMechanical": "not in the Saltus kernel",

@@ -277,6 +277,7 @@ impl OsiSpec {
             OsiSpec::EulerMoreauOSI(_) => "EulerMoreauOSI",
             OsiSpec::MoreauJeanGOSI(_) => "MoreauJeanGOSI",
             OsiSpec::SemiExplicitEuler(_) => "SemiExplicitEuler",
+            OsiSpec::MoreauJeanBilbaoOSI(_) => "MoreauJeanBilbaoOSI",
         }
     }
 }
@@ -288,6 +289,7 @@ impl OsiSpec {
             OsiSpec::MoreauJeanOSI(o) | OsiSpec::MoreauJeanGOSI(o) => o.systems.as_deref(),
             OsiSpec::EulerMoreauOSI(o) => o.systems.as_deref(),
             OsiSpec::SemiExplicitEuler(o) => o.systems.as_deref(),
+            OsiSpec::MoreauJeanBilbaoOSI(o) => o.systems.as_deref(),
         }
     }
 }
@@ -311,6 +313,7 @@ fn integrator(m: &LoadedModel, spec: &OsiSpec) -> Result<Osi, ModelError> {
         OsiSpec::MoreauJeanOSI(o) => Osi::MoreauJean { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta, gamma: o.gamma },
         OsiSpec::MoreauJeanGOSI(o) => Osi::MoreauJeanGosi { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
+        OsiSpec::MoreauJeanBilbaoOSI(_) => Osi::MoreauJeanBilbao,
         OsiSpec::SemiExplicitEuler(o) => Osi::SemiExplicitEuler {
             gamma: o.gamma.unwrap_or(0.5),
             update: match o.velocity.as_deref() {

@@ -85,6 +85,17 @@ pub enum OsiSpec {
     EulerMoreauOSI(EulerMoreauSpec),
     MoreauJeanGOSI(MoreauJeanSpec),
     SemiExplicitEuler(SemiExplicitEulerSpec),
+    MoreauJeanBilbaoOSI(BilbaoSpec),
+}
+
+/// `<MoreauJeanBilbaoOSI systems>` (no parameter: the scheme's coefficients come from the
+/// system's diagonal `M`, `C`, `K` and `h`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BilbaoSpec {
+    /// Systems this integrator is attached to (see [`SemiExplicitEulerSpec::systems`]).
+    #[serde(rename = "@systems", default, skip_serializing_if = "is_none")]
+    pub systems: Option<String>,
 }
 
 /// `<SemiExplicitEuler gamma velocity>`.

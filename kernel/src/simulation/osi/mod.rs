@@ -6,6 +6,7 @@
 //! no nonsmooth input), the one-step problem gives the input, and the state is updated from the
 //! free state and the input through the iteration matrix `W`.
 
+pub(crate) mod bilbao;
 pub(crate) mod euler_moreau;
 pub(crate) mod moreau_jean;
 pub(crate) mod semi_explicit;
@@ -68,6 +69,14 @@ pub enum Osi {
         /// Explicit or implicit in u.
         update: VelocityUpdate,
     },
+    /// Moreau–Jean–Bilbao (Siconos `MoreauJeanBilbaoOSI`) for diagonal linear Lagrangian
+    /// systems (Siconos `LagrangianLinearDiagonalDS`: `M`, `C`, `K` diagonal): Bilbao's exact
+    /// scheme for each mode, `W (v_{k+1} − v_k) = −h (K q_k − F) − 2h Σ* v_k + p`,
+    /// `q_{k+1} = q_k + h v_{k+1}`, with `W = M + h²/2 (1 − Θ) K + h Σ*` and the per-mode `Θ`,
+    /// `Σ*` that make a free damped oscillation exact at the step times (equations in the
+    /// `bilbao` module documentation); impacts through the same velocity-level problem,
+    /// activation rule of Moreau–Jean with `γ = ½`.
+    MoreauJeanBilbao,
 }
 
 impl Osi {
@@ -105,27 +114,32 @@ impl Osi {
             Osi::MoreauJeanGosi { .. } => "MoreauJeanGOSI",
             Osi::EulerMoreau { .. } => "EulerMoreauOSI",
             Osi::SemiExplicitEuler { .. } => "SemiExplicitEuler",
+            Osi::MoreauJeanBilbao => "MoreauJeanBilbaoOSI",
         }
     }
-    /// θ (1 for the semi-explicit Euler: the positions move with the new velocity).
+    /// θ (1 for the semi-explicit Euler and Moreau–Jean–Bilbao: the positions move with the
+    /// new velocity).
     pub fn theta(&self) -> f64 {
         match self {
             Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta, .. } => {
                 *theta
             }
-            Osi::SemiExplicitEuler { .. } => 1.0,
+            Osi::SemiExplicitEuler { .. } | Osi::MoreauJeanBilbao => 1.0,
         }
     }
     /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not, and the
     /// semi-explicit Euler).
     pub fn is_lagrangian(&self) -> bool {
-        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } | Osi::SemiExplicitEuler { .. })
+        !matches!(self, Osi::EulerMoreau { .. })
     }
     /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean and the
     /// semi-explicit Euler, 0 for Euler–Moreau.
     pub fn level(&self) -> usize {
         match self {
-            Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } | Osi::SemiExplicitEuler { .. } => 1,
+            Osi::MoreauJean { .. }
+            | Osi::MoreauJeanGosi { .. }
+            | Osi::SemiExplicitEuler { .. }
+            | Osi::MoreauJeanBilbao => 1,
             Osi::EulerMoreau { .. } => 0,
         }
     }
@@ -144,6 +158,7 @@ impl Osi {
             }
             Osi::EulerMoreau { theta, gamma } => chk("theta", *theta).and(gamma.map_or(Ok(()), |g| chk("gamma", g))),
             Osi::SemiExplicitEuler { gamma, .. } => chk("gamma", *gamma),
+            Osi::MoreauJeanBilbao => Ok(()),
         }
     }
 }
@@ -160,6 +175,7 @@ impl Osi {
             Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => moreau_jean::init(ds, w, h, theta, t),
             Osi::EulerMoreau { theta, .. } => euler_moreau::init(ds, w, h, theta, t),
             Osi::SemiExplicitEuler { update, .. } => semi_explicit::init(ds, w, h, update, t),
+            Osi::MoreauJeanBilbao => bilbao::init(ds, w, h, t),
         }
     }
 
@@ -169,6 +185,7 @@ impl Osi {
             Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. } => moreau_jean::begin_step(ds, w, t_k),
             Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k),
             Osi::SemiExplicitEuler { .. } => semi_explicit::begin_step(ds, w, t_k, h),
+            Osi::MoreauJeanBilbao => bilbao::begin_step(ds, w, t_k, h),
         }
     }
 
@@ -188,6 +205,7 @@ impl Osi {
             }
             Osi::EulerMoreau { theta, .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta),
             Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h),
+            Osi::MoreauJeanBilbao => Ok(()), // linear: the free velocity of `begin_step`
         }
     }
 
@@ -211,6 +229,7 @@ impl Osi {
             }
             (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1),
             (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k),
+            (Osi::MoreauJeanBilbao, _) => bilbao::update_state(ds, w, h, t1),
         }
     }
 
@@ -222,6 +241,7 @@ impl Osi {
             Osi::MoreauJean { gamma, .. }
             | Osi::MoreauJeanGosi { gamma, .. }
             | Osi::SemiExplicitEuler { gamma, .. } => Some(gamma),
+            Osi::MoreauJeanBilbao => Some(0.5),
             Osi::EulerMoreau { .. } => None,
         }
     }
@@ -233,9 +253,10 @@ impl Osi {
     }
 
     /// `true` for the integrators whose positions the direct projection may correct after
-    /// the step (the velocity-level Lagrangian ones, local: Moreau–Jean, the semi-explicit Euler).
+    /// the step (the velocity-level Lagrangian ones, local: Moreau–Jean, the semi-explicit Euler,
+    /// Moreau–Jean–Bilbao).
     pub fn allows_projection(&self) -> bool {
-        matches!(self, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. })
+        matches!(self, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. } | Osi::MoreauJeanBilbao)
     }
 
     /// `true` for the integrator that moves positions by a kinematics map `q̇ = N(q) u`
@@ -350,6 +371,8 @@ pub(crate) struct DsWork {
     /// The control input term `g` held over the step (Siconos's actuators' `B u`): added to the
     /// vector field (`ẋ = f(t, x) + g + r`) or to the forces (`M v̇ = F + g + p`).
     pub control: Option<DVector<f64>>,
+    /// Moreau–Jean–Bilbao: per coordinate `(h K_kk, 2 h Σ*_kk)` (empty for the other integrators).
+    pub modal: Vec<(f64, f64)>,
 }
 
 /// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
@@ -439,6 +462,7 @@ impl DsWork {
             m_k: DMatrix::zeros(0, 0),
             kinematics: None,
             control: None,
+            modal: Vec::new(),
         }
     }
 
