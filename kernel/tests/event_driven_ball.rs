@@ -143,26 +143,58 @@ fn deterministic() {
     assert_eq!(run(), run());
 }
 
-/// A late `link` (an interaction added to the model after the simulation was built) is a typed
-/// error at the next event, never ignored: the state stays at the last processed event.
+/// A `link` between events (Siconos `nsds.link` in a script's loop) is taken at the next event:
+/// right after the first bounce a ceiling `y = 0.5 − q ≥ 0` is linked; the ball, rising at
+/// `v₁ = e √(2 g)`, hits it at the time the closed form gives and leaves it at `−e` times its
+/// speed there, never above it, and the time-discretisation events keep their schedule. A
+/// removal between events is a typed error, never ignored.
 #[test]
-fn a_late_link_is_refused_not_ignored() {
+fn a_link_between_events_is_taken_at_the_next_event() {
     let mut nsds = ball();
     let mut sim = EventDriven::new(&nsds, opts()).unwrap();
-    for _ in 0..3 {
-        sim.advance(&mut nsds).unwrap();
-    }
-    let (t, q) = (nsds.t(), nsds.systems()[0].state().clone());
+    // up to the first impact
+    let t1 = loop {
+        let rep = sim.advance(&mut nsds).unwrap();
+        if !rep.impulses.is_empty() {
+            break rep.t;
+        }
+    };
+    let v1 = nsds.systems()[0].velocity().unwrap()[0];
+    assert!((v1 - E * (2.0 * G).sqrt()).abs() < 1e-8, "rebound {v1}");
     let ds = saltus_kernel::DsId(0);
     let relation = saltus_kernel::Relation::LagrangianLinearTi(
-        saltus_kernel::LagrangianLinearTiR::new(dmatrix![-1.0, 0.0, 0.0]).with_b(dvector![2.0]),
+        saltus_kernel::LagrangianLinearTiR::new(dmatrix![-1.0, 0.0, 0.0]).with_b(dvector![0.5]),
     );
-    let law = saltus_kernel::NonSmoothLaw::NewtonImpact { e: 0.5 };
-    nsds.link("ceiling", ds, None, relation, law).unwrap();
+    let law = saltus_kernel::NonSmoothLaw::NewtonImpact { e: E };
+    let ceiling = nsds.link("ceiling", ds, None, relation, law).unwrap();
+    // q(t) = v₁ (t − t₁) − g (t − t₁)²/2 reaches 0.5 at
+    let tc = t1 + (v1 - (v1 * v1 - 2.0 * G * 0.5).sqrt()) / G;
+    let vc = (v1 * v1 - 2.0 * G * 0.5).sqrt();
+    let mut hit = None;
+    let mut td_times = Vec::new();
+    while nsds.t() < tc + 0.1 {
+        let rep = sim.advance(&mut nsds).unwrap();
+        let q = nsds.systems()[0].state()[0];
+        assert!(q <= 0.5 + 1e-9, "above the ceiling at t = {}: {q}", rep.t);
+        if rep.kind == EventKind::TimeDiscretisation {
+            td_times.push(rep.t);
+        }
+        if rep.impulses.iter().any(|(id, _)| *id == ceiling) && hit.is_none() {
+            let pre = rep.pre_velocities.as_ref().unwrap()[0][0];
+            hit = Some((rep.t, pre, nsds.systems()[0].velocity().unwrap()[0]));
+        }
+    }
+    let (t, pre, post) = hit.expect("the ball hits the ceiling");
+    assert!((t - tc).abs() < 1e-8, "ceiling hit at {t}, closed form {tc}");
+    assert!((pre - vc).abs() < 1e-6 && (post + E * pre).abs() < 1e-9, "{pre} -> {post} (closed form {vc})");
+    for w in td_times.windows(2) {
+        let k = (w[0] / opts().h).round();
+        assert!((w[0] - k * opts().h).abs() < 1e-12 && (w[1] - (k + 1.0) * opts().h).abs() < 1e-12, "{w:?}");
+    }
+    // a removal between events is refused by name; the state stays at the last event
+    let (t_last, q) = (nsds.t(), nsds.systems()[0].state().clone());
+    nsds.remove_interaction(ceiling).unwrap();
     let err = sim.advance(&mut nsds).unwrap_err().to_string();
-    assert!(err.contains("the model changed") && err.contains("build a new EventDriven"), "{err}");
-    assert_eq!((nsds.t(), nsds.systems()[0].state()), (t, &q));
-    // a simulation built from the changed model runs it
-    let mut sim = EventDriven::new(&nsds, opts()).unwrap();
-    sim.advance(&mut nsds).unwrap();
+    assert!(err.contains("removed") && err.contains("build a new EventDriven"), "{err}");
+    assert_eq!((nsds.t(), nsds.systems()[0].state()), (t_last, &q));
 }

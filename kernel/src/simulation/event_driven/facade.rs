@@ -159,20 +159,15 @@ impl EventDriven {
     /// restarts the integrator and writes the new state into `nsds`. On error `nsds` keeps the
     /// state of the last processed event.
     ///
-    /// A model whose topology changed since the simulation was built (a system added, an
-    /// interaction linked or removed) is refused with a typed error, never ignored: the engines
-    /// fix their contacts, root functions and modes at construction.
+    /// Changes of the model's topology since the last event (the model's change log: a system
+    /// added, an interaction linked, Siconos `nsds.link` between events) are taken here: the
+    /// engine is rebuilt from the model's current state and restarts the integrator, as at any
+    /// event, keeping the time-discretisation schedule, the user events and the counters. A
+    /// removal is refused with a typed error, never ignored (the engines number the contacts by
+    /// slot and need every slot live).
     pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
         if nsds.revision() != self.revision {
-            return Err(KernelError::InvalidOption {
-                option: "nsds",
-                reason: format!(
-                    "the model changed at t = {} after the event-driven simulation was built (a system added or an \
-                     interaction linked or removed); event-driven simulations keep the topology they were built \
-                     with: build a new EventDriven from the changed model",
-                    self.t()
-                ),
-            });
+            self.rebuild(nsds)?;
         }
         let mut rep = match &mut self.engine {
             Engine::Lagrangian(e) => e.advance(nsds)?,
@@ -186,6 +181,40 @@ impl EventDriven {
             *id = nsds.handle(id.index());
         }
         Ok(rep)
+    }
+
+    /// The engine built anew for the changed model (see [`Self::advance`]).
+    fn rebuild(&mut self, nsds: &Nsds) -> Result<(), KernelError> {
+        if nsds.n_linked() != nsds.n_interactions() {
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: format!(
+                    "an interaction was removed from the model at t = {} during the event-driven run; event-driven \
+                     simulations take systems and interactions added between events, not removals: build a new \
+                     EventDriven from a model without the removed interaction",
+                    self.t()
+                ),
+            });
+        }
+        if nsds.t() != self.t() {
+            return Err(KernelError::InvalidOption {
+                option: "nsds",
+                reason: format!(
+                    "the model is at t = {}, the event-driven simulation at t = {}: the topology changes between events",
+                    nsds.t(),
+                    self.t()
+                ),
+            });
+        }
+        let (events, n_ns) = (self.events().clone(), self.n_nonsmooth());
+        let rebuilt = Self::with_events(nsds, self.options().clone(), self.user_events().to_vec())?;
+        self.engine = rebuilt.engine;
+        match &mut self.engine {
+            Engine::Lagrangian(e) => e.resume(events, n_ns),
+            Engine::FirstOrder(e) => e.resume(events, n_ns),
+        }
+        self.revision = nsds.revision();
+        Ok(())
     }
 
     /// Processes events until the TD event at `until` (included) or a user event that stops

@@ -241,6 +241,12 @@ impl LagrangianEd {
     pub fn options(&self) -> &EventDrivenOptions {
         &self.opts
     }
+    /// Continues the time-discretisation schedule `events` and the nonsmooth-event count of the
+    /// engine this one replaces (a topology change between events).
+    pub(crate) fn resume(&mut self, events: EventsManager, n_ns: u64) {
+        self.events = events;
+        self.n_ns = n_ns;
+    }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {
         self.t_event
