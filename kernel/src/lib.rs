@@ -58,7 +58,9 @@ pub use simulation::event_driven::{
 pub use simulation::osi::{NewtonOptions, Osi, VelocityUpdate};
 pub use simulation::osnsp::{OnNonConvergence, Osnsp, OsnspOptions};
 pub use simulation::projection::{ProjectionOptions, TimeSteppingDirectProjection};
-pub use simulation::proximity::{ProximityChanges, ProximityInteraction, ProximityManager, ProximityOutputs};
+pub use simulation::proximity::{
+    InteractionManager, ProximityChanges, ProximityInteraction, ProximityManager, ProximityOutputs,
+};
 pub use simulation::recorder::{run, Recorder};
 pub use simulation::report::{ProjectionReport, StepReport};
 pub use simulation::time_stepping::TimeStepping;

@@ -25,6 +25,32 @@ use crate::model::relation::Relation;
 use crate::model::userfn::check_finite_out;
 use nalgebra::{DMatrix, DVector};
 
+/// An interaction manager (Siconos `InteractionManager`): between two steps of a time stepping,
+/// and once when it is installed, it decides which interactions exist — links new ones and
+/// removes old ones through the simulation ([`TimeStepping::link`],
+/// [`TimeStepping::remove_interaction`]) or the model (replayed at the next step). The
+/// activation-distance [`ProximityManager`] is one; a user's contact detection is another
+/// (`kernel/tests/interaction_manager.rs`). Managers need an integrator whose workspaces follow
+/// links (Moreau–Jean).
+pub trait InteractionManager: Send {
+    /// Updates the interactions of `nsds` after a step of `ts` (Siconos `updateInteractions`).
+    fn update_interactions(&mut self, ts: &mut TimeStepping, nsds: &mut Nsds) -> Result<(), KernelError>;
+    /// The activation-distance manager, when this is one (the runtime writes its declared
+    /// interactions' columns).
+    fn as_proximity(&self) -> Option<&ProximityManager> {
+        None
+    }
+}
+
+impl InteractionManager for ProximityManager {
+    fn update_interactions(&mut self, ts: &mut TimeStepping, nsds: &mut Nsds) -> Result<(), KernelError> {
+        self.update(ts, nsds).map(|_| ())
+    }
+    fn as_proximity(&self) -> Option<&ProximityManager> {
+        Some(self)
+    }
+}
+
 /// One interaction declared with an activation distance `d` (≥ 0, in the units of its gap).
 #[derive(Clone, Debug)]
 pub struct ProximityInteraction {

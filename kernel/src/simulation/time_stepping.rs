@@ -6,7 +6,7 @@ use super::index_sets::IndexSets;
 use super::interaction_work::InterWork;
 use super::osi::{euler_moreau, DsWork, NewtonOptions, Osi};
 use super::osnsp::{self, OnNonConvergence, Osnsp, OsnspOptions, OsnspState};
-use super::proximity::ProximityManager;
+use super::proximity::{InteractionManager, ProximityManager};
 use super::report::StepReport;
 use crate::error::KernelError;
 use crate::model::ds::DynamicalSystem;
@@ -50,8 +50,9 @@ pub struct TimeStepping {
     /// A `FirstOrderNonLinearR` is present: its Jacobians are evaluated before the free
     /// state, whose `W` contains `−h K`.
     has_k: bool,
-    /// Interactions declared with an activation distance (`proximity.rs`).
-    proximity: Option<Box<ProximityManager>>,
+    /// The interaction managers run between steps (`proximity.rs`: Siconos
+    /// `InteractionManager`), in the order installed.
+    managers: Vec<Box<dyn InteractionManager>>,
 }
 
 impl TimeStepping {
@@ -114,7 +115,7 @@ impl TimeStepping {
             gosi,
             revision: nsds.revision(),
             has_k,
-            proximity: None,
+            managers: Vec::new(),
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
@@ -285,29 +286,48 @@ impl TimeStepping {
     /// Installs the interactions declared with an activation distance (see [`ProximityManager`]):
     /// those already within their distance are linked now, the others after the step that brings
     /// them close. Only with [`Osi::MoreauJean`] (the integrators whose workspaces follow links).
-    pub fn with_proximity(mut self, mut manager: ProximityManager, nsds: &mut Nsds) -> Result<Self, KernelError> {
-        if !manager.is_empty() {
-            if let Some(other) = self.integrator_lacking(Osi::follows_links) {
-                let first = manager.declared().next().map(|i| i.name.clone()).unwrap_or_default();
-                return Err(KernelError::InvalidCombination {
-                    name: first,
-                    id: InterId::new(u32::MAX, 0),
-                    reason: format!(
-                        "interactions with an activation distance need MoreauJeanOSI, not {}",
-                        other.kind_name()
-                    ),
-                });
-            }
-            manager.update(&mut self, nsds)?;
-            manager.clear_dormant_outputs();
-            self.proximity = Some(Box::new(manager));
+    pub fn with_proximity(self, mut manager: ProximityManager, nsds: &mut Nsds) -> Result<Self, KernelError> {
+        if manager.is_empty() {
+            return Ok(self);
         }
+        let first = manager.declared().next().map(|i| i.name.clone()).unwrap_or_default();
+        self.check_follows_links(&first, "interactions with an activation distance")?;
+        let mut ts = self;
+        manager.update(&mut ts, nsds)?;
+        manager.clear_dormant_outputs();
+        ts.managers.push(Box::new(manager));
+        Ok(ts)
+    }
+
+    /// Installs an interaction manager (Siconos `insertInteractionManager`): it runs once now
+    /// and after every step, linking and removing interactions (see [`InteractionManager`]).
+    /// Only with [`Osi::MoreauJean`] (the integrators whose workspaces follow links).
+    pub fn with_interaction_manager(
+        mut self,
+        mut manager: Box<dyn InteractionManager>,
+        nsds: &mut Nsds,
+    ) -> Result<Self, KernelError> {
+        self.check_follows_links("", "an interaction manager")?;
+        manager.update_interactions(&mut self, nsds)?;
+        self.managers.push(manager);
         Ok(self)
+    }
+
+    /// Refuses a manager (`what`) when an integrator's workspaces cannot follow links.
+    fn check_follows_links(&self, name: &str, what: &str) -> Result<(), KernelError> {
+        let Some(other) = self.integrator_lacking(Osi::follows_links) else {
+            return Ok(());
+        };
+        Err(KernelError::InvalidCombination {
+            name: name.to_string(),
+            id: InterId::new(u32::MAX, 0),
+            reason: format!("{what} needs MoreauJeanOSI, not {}", other.kind_name()),
+        })
     }
 
     /// The interactions declared with an activation distance, if any.
     pub fn proximity(&self) -> Option<&ProximityManager> {
-        self.proximity.as_deref()
+        self.managers.iter().find_map(|m| m.as_proximity())
     }
 
     /// The time step `h`.
@@ -354,11 +374,10 @@ impl TimeStepping {
         };
         // links and removals between this step and the next (Siconos tutorials: between
         // `computeOneStep` and `nextStep`)
-        if let Some(mut manager) = self.proximity.take() {
-            let res = manager.update(self, nsds);
-            self.proximity = Some(manager);
-            res?;
-        }
+        let mut managers = std::mem::take(&mut self.managers);
+        let res = managers.iter_mut().try_for_each(|m| m.update_interactions(self, nsds));
+        self.managers = managers;
+        res?;
         Ok(report)
     }
 
