@@ -44,6 +44,11 @@ pub struct MoreauJeanOptions {
     /// rest with a gap at round-off level (a box face on a plane: `g = 0`, `u_N = ±1e-16`) stay
     /// active instead of flickering.
     pub activation_tol: f64,
+    /// Siconos `activate_with_negative_relative_velocity` with `constraint_activation_threshold_velocity`
+    /// (`Some(s_v)`): a contact also needs its normal relative velocity at the start of the step
+    /// `u_N ≤ s_v` to enter the problem, so a contact within reach that is opening is left out.
+    /// `None` (default): the gap rule alone.
+    pub activation_velocity: Option<f64>,
     /// The FC3D solver; default NSGS (Alart–Curnier local solver) with warm start,
     /// tolerance 1e-6 and 1000 sweeps.
     pub solver: FcSolver,
@@ -72,6 +77,7 @@ impl Default for MoreauJeanOptions {
             theta: 0.5,
             gamma: 0.5,
             activation_tol: 1e-6,
+            activation_velocity: None,
             solver: nsgs(1e-6, 1000),
             on_non_convergence: OnNonConvergence::Accept,
             gyro_tol: 1e-15,
@@ -214,6 +220,12 @@ impl MechanicsSimulation {
             return Err(MechanicsError::InvalidOption {
                 option: "gamma",
                 reason: format!("must be in [0, 1], got {}", opts.gamma),
+            });
+        }
+        if opts.activation_velocity.is_some_and(|v| !v.is_finite()) {
+            return Err(MechanicsError::InvalidOption {
+                option: "activation_velocity",
+                reason: format!("must be finite, got {:?}", opts.activation_velocity),
             });
         }
         if !(0.0..1.0).contains(&opts.activation_tol) {

@@ -202,3 +202,50 @@ fn newtons_cradle_passes_momentum() {
     assert!((sim.model.kinetic_energy() - 0.5 * m * v0 * v0).abs() < 1e-12);
     let _ = Isometry3::<f64>::identity();
 }
+
+/// Siconos's `activate_with_negative_relative_velocity` (`MoreauJeanOptions::activation_velocity`):
+/// a sphere slightly into the plane (gap −1e-4) and leaving it at 1 mm/s is in reach by the gap
+/// rule; with the velocity rule (`u_N ≤ 1e-5`) it is left out of that step's problem and
+/// moves freely (`v = v₀ − g h`), then the contact, now closing, is active again and holds it
+/// (`e = 0`). At rest (`u_N = 0`) the rule changes nothing: `m g h` per step.
+#[test]
+fn velocity_level_activation_leaves_opening_contacts_out() {
+    let (r, m, h, v0) = (0.1, 2.0, 1e-3, 1e-3);
+    let run = |activation_velocity: Option<f64>| {
+        let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
+        model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
+        ground(&mut model, Vector3::z());
+        let state = BodyState {
+            position: Vector3::new(0.0, 0.0, r - 1e-4),
+            v: Vector3::new(0.0, 0.0, v0),
+            ..Default::default()
+        };
+        let b = model.add_body(sphere("ball", r, m, Vector3::zeros()).state(state)).unwrap();
+        let opts = MoreauJeanOptions { activation_velocity, ..opts(1e-12) };
+        let mut sim = MechanicsSimulation::new(model, 0.0, h, opts).unwrap();
+        let first = sim.step().unwrap();
+        let v1 = sim.model.body(b).state.v.z;
+        let second = sim.step().unwrap();
+        (first.n_active, v1, second.n_active, sim.model.body(b).state.v.z)
+    };
+    // the gap rule alone: active from the first step, the impulse stops the ball (e = 0)
+    let (a1, v1, _, _) = run(None);
+    assert_eq!(a1, 1);
+    assert!(v1.abs() < 1e-12, "held: {v1}");
+    // with the velocity rule: free first step, then held
+    let (a1, v1, a2, v2) = run(Some(1e-5));
+    assert_eq!((a1, a2), (0, 1));
+    assert!((v1 - (v0 - G * h)).abs() < 1e-15, "free: {v1}");
+    assert!(v2.abs() < 1e-12, "held: {v2}");
+    // a sphere at rest carries its weight either way
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
+    model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
+    ground(&mut model, Vector3::z());
+    model.add_body(sphere("ball", r, m, Vector3::new(0.0, 0.0, r))).unwrap();
+    let opts = MoreauJeanOptions { activation_velocity: Some(1e-5), ..opts(1e-12) };
+    let mut sim = MechanicsSimulation::new(model, 0.0, h, opts).unwrap();
+    for _ in 0..100 {
+        assert_eq!(sim.step().unwrap().n_active, 1);
+        assert!((sim.contacts()[0].impulse.x - m * G * h).abs() <= 1e-12 * m * G * h);
+    }
+}

@@ -670,6 +670,7 @@ class Scene:
         projection_contacts: Optional[bool] = None,
         projection_tol_unilateral: Optional[float] = None,
         projection_max_iter: Optional[int] = None,
+        activation_velocity: Optional[float] = None,
     ) -> MechanicsSimulation:
         """The Moreau–Jean simulation (θ, step ``h``; the solver's tolerance and sweep cap: NSGS
         on the contacts, and with joints the ``GenericMechanical`` block Gauss–Seidel).
@@ -690,7 +691,11 @@ class Scene:
         ``gfc3d-newton``, ``gfc3d-prox``, ``gfc3d-admm-wr``; not with joints; with rolling friction only
         ``gfc3d-nsgs``, which then solves Siconos's ``GlobalRollingFrictionContact`` as
         ``GLOBAL_ROLLING_FRICTION_3D_NSGS_WR``).
-        The scene is moved into it (build a new scene for another run)."""
+        ``activation_velocity`` (Siconos ``activate_with_negative_relative_velocity`` with
+        ``constraint_activation_threshold_velocity``): a contact enters the step's problem only if
+        its normal relative velocity at the start of the step is at most this too (an opening
+        contact within reach is left out). The scene is moved into it (build a new scene for
+        another run)."""
         pt = None if projection_tol is None else float(projection_tol)
         at = None if activation_threshold is None else float(activation_threshold)
         if formulation not in ("local", "global"):
@@ -700,7 +705,8 @@ class Scene:
         pu = None if projection_tol_unilateral is None else float(projection_tol_unilateral)
         pn = None if projection_max_iter is None else int(projection_max_iter)
         return MechanicsSimulation(
-            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs, pc, pu, pn),
+            self._core.simulation(float(h), float(t0), float(theta), float(tol), int(max_iter), pt, at, gs, pc, pu, pn,
+                                  None if activation_velocity is None else float(activation_velocity)),
             shapes=self._shapes,
         )
 

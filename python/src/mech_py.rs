@@ -396,9 +396,11 @@ impl CoreMechanicsModel {
     /// the margin, the default stays). `global_solver` (a name of numerics' global catalogue,
     /// `gfc3d-nsgs`, ...) selects the global formulation (Siconos `MoreauJeanGOSI` +
     /// `GlobalFrictionContact`) solved by it with `tol` and `max_iter`; `None`: the local one.
+    /// `activation_velocity` (Siconos `activate_with_negative_relative_velocity` with
+    /// `constraint_activation_threshold_velocity`): a contact also needs `u_N ≤` it to enter.
     #[pyo3(signature = (h, t0=0.0, theta=0.5, tol=1e-6, max_iter=1000, projection_tol=None, activation_threshold=None,
                         global_solver=None, projection_contacts=None, projection_tol_unilateral=None,
-                        projection_max_iter=None))]
+                        projection_max_iter=None, activation_velocity=None))]
     #[allow(clippy::too_many_arguments)]
     fn simulation(
         &mut self,
@@ -413,6 +415,7 @@ impl CoreMechanicsModel {
         projection_contacts: Option<bool>,
         projection_tol_unilateral: Option<f64>,
         projection_max_iter: Option<usize>,
+        activation_velocity: Option<f64>,
     ) -> PyResult<CoreMechanicsSimulation> {
         guard(|| {
             if tol.is_nan() || tol <= 0.0 || max_iter == 0 {
@@ -467,6 +470,7 @@ impl CoreMechanicsModel {
             let opts = MoreauJeanOptions {
                 theta,
                 activation_tol,
+                activation_velocity,
                 solver: nsgs(tol, max_iter),
                 joint_solver: GmpOptions::with_iter(IterOptions::new(tol, max_iter)),
                 joint_projection,

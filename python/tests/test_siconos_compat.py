@@ -726,10 +726,16 @@ def test_run_options_dict_is_the_run_keywords(hook, tmp_path, monkeypatch):
     # a key with an effect Saltus lacks is named
     _ball_scene("x.hdf5", MechanicsHdf5Runner, Contactor)
     bad = MechanicsHdf5Runner_run_options()
-    bad.update(T=0.01, activate_with_negative_relative_velocity=True)
+    bad.update(T=0.01, output_energy_work=True)
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="activate_with_negative_relative_velocity"):
+        with pytest.raises(NotImplementedError, match="output_energy_work"):
             io.run(bad)
+    # Siconos >= 4.5's velocity-level activation runs (the rock_protection_wall tutorial's setting)
+    ok = MechanicsHdf5Runner_run_options()
+    ok.update(T=0.05, h=1e-3, activate_with_negative_relative_velocity=True,
+              constraint_activation_threshold_velocity=1e-5)
+    with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
+        io.run(ok)
 
 
 def test_output_contact_index_set_zero_writes_every_detected_contact(hook, tmp_path, monkeypatch):

@@ -60,6 +60,7 @@ impl MechanicsSimulation {
     pub(super) fn build_rows(&mut self) {
         let h = self.h;
         let (gamma, delta) = (self.opts.gamma, self.opts.activation_tol * self.model.margin);
+        let velocity_cap = self.opts.activation_velocity.unwrap_or(f64::INFINITY);
         let (bodies, work, warm) = (&self.model.bodies, &self.work, &self.warm);
         let is_planar = self.model.is_planar();
         // reused between steps (a pile's rows are megabytes)
@@ -95,7 +96,7 @@ impl MechanicsSimulation {
                         }
                     }
                     // Index set 1: predicted closing within the step.
-                    if !moreau_jean_active(c.gap, u_k.x, gamma, h, delta) {
+                    if !moreau_jean_active(c.gap, u_k.x, gamma, h, delta) || u_k.x > velocity_cap {
                         continue;
                     }
                     if ids.iter().any(|i| bodies[i.index()].boundary.is_some())

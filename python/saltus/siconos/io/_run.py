@@ -48,8 +48,6 @@ _REFUSED = {
     "output_backup_frequency": "output backups",
     "output_energy_work": "the energy and work output (output_energy_work)",
     "output_contact_work": "the contact work output (output_contact_work)",
-    "activate_with_negative_relative_velocity": "activation at the velocity level (MoreauJeanOSI"
-                                                 ".setActivateWithNegativeRelativeVelocity)",
 }
 
 
@@ -76,7 +74,8 @@ def RUN_OPTIONS_DEFAULTS() -> Dict:
 
 
 _KNOWN = set(_IGNORED) | set(_DEFAULTS) | set(_REFUSED) | {
-    "osi", "time_stepping", "contact_index_set", "gamma", "constraint_activation_threshold_velocity"}
+    "osi", "time_stepping", "contact_index_set", "gamma", "constraint_activation_threshold_velocity",
+    "activate_with_negative_relative_velocity"}
 
 
 def options_to_kwargs(options: Dict) -> Dict:
@@ -114,8 +113,10 @@ def _check_kwargs(kw: Dict) -> Dict:
         elif k == "gamma":
             if v not in (None, 0, 0.0):
                 raise_unsupported("MechanicsHdf5Runner.run(gamma=...)", "MoreauJeanOSI's γ (setGamma)")
+        elif k == "activate_with_negative_relative_velocity":
+            args["negative_velocity"] = bool(v)
         elif k == "constraint_activation_threshold_velocity":
-            pass  # read by Siconos only with activate_with_negative_relative_velocity (refused)
+            args["threshold_velocity"] = float(v)  # read with activate_with_negative_relative_velocity
         elif k in _DEFAULTS:
             args[k] = v
         elif k not in _IGNORED:
@@ -629,7 +630,12 @@ def run(io, kw: Dict) -> None:
     sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                            projection_tol=projection, activation_threshold=threshold,
                            formulation="global" if is_global else "local",
-                           global_solver=global_solver or "gfc3d-nsgs", **proj)
+                           global_solver=global_solver or "gfc3d-nsgs",
+                           # Siconos >= 4.5's MoreauJeanOSI.setActivateWithNegativeRelativeVelocity: also
+                           # u_N <= constraint_activation_threshold_velocity (default 0) to activate
+                           activation_velocity=(float(args.get("threshold_velocity", 0.0))
+                                                if args.get("negative_velocity") else None),
+                           **proj)
     rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
                     bool(args["output_contact_forces"]))
     state = RunState(sim, ids, statics, lifetimes, sim.masses(), t0, h)
