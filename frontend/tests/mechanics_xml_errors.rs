@@ -358,11 +358,12 @@ fn gosi_scenes_build_the_global_formulation() {
         (gosi("<NsgsWr/>", "").replace(r#"dim="3""#, r#"dim="2""#), &["GlobalFrictionContact", "dim = 2"]),
         (gosi(r#"<Nsgs anderson="3"/>"#, ""), &["GlobalFrictionContact/Nsgs", "anderson"]),
         (
-            gosi("<NsgsWr/>", "").replace(
+            // rolling friction is solved globally by the condensed NSGS only (<NsgsWr>)
+            gosi("<Nsgs/>", "").replace(
                 r#"<NewtonImpactFrictionNSL en="0" mu="0.5"/>"#,
                 r#"<NewtonImpactRollingFrictionNSL en="0" mu="0.5" mu_r="0.01"/>"#,
             ),
-            &["Simulation", "rolling friction", "use the local formulation"],
+            &["Simulation", "rolling friction", "GLOBAL_ROLLING_FRICTION_3D_NSGS_WR"],
         ),
     ];
     for (text, expect) in cases {

@@ -177,6 +177,32 @@ pub(super) fn free_components(b: &crate::RigidBody) -> ([u8; 6], u8) {
     (comps, n)
 }
 
+/// The block of `M = blockdiag(m 1₃, I)` restricted to the free components `comps` of body `b`
+/// (its unknowns from `off` on) into `entries`, and `M v_free` into `q`.
+pub(super) fn mass_block(
+    b: &crate::RigidBody,
+    w: &super::BodyWork,
+    off: usize,
+    comps: &[u8],
+    entries: &mut Vec<(usize, usize, f64)>,
+    q: &mut [f64],
+) {
+    for (a, &ca) in comps.iter().enumerate() {
+        for (c, &cc) in comps.iter().enumerate() {
+            let (ca, cc) = (ca as usize, cc as usize);
+            let x = match (ca < 3, cc < 3) {
+                (true, true) if ca == cc => b.mass(),
+                (false, false) => b.inertia()[(ca - 3, cc - 3)],
+                _ => 0.0,
+            };
+            if x != 0.0 {
+                entries.push((off + a, off + c, x));
+                q[off + a] += x * twist(&w.v, &w.omega, cc);
+            }
+        }
+    }
+}
+
 /// Component `c` (0–2 `v`, 3–5 `Ω`) of a twist.
 #[inline]
 pub(super) fn twist(v: &Vector3<f64>, omega: &Vector3<f64>, c: usize) -> f64 {
@@ -223,24 +249,8 @@ impl MechanicsSimulation {
         let mut m_entries = Vec::with_capacity(6 * gw.bodies.len());
         let mut q = vec![0.0; n];
         for &(i, comps, k) in &gw.bodies {
-            let b = &bodies[i as usize];
-            let w = &self.work[i as usize];
             let off = gw.offset[i as usize] as usize;
-            let comps = &comps[..k as usize];
-            for (a, &ca) in comps.iter().enumerate() {
-                for (c, &cc) in comps.iter().enumerate() {
-                    let (ca, cc) = (ca as usize, cc as usize);
-                    let x = match (ca < 3, cc < 3) {
-                        (true, true) if ca == cc => b.mass(),
-                        (false, false) => b.inertia()[(ca - 3, cc - 3)],
-                        _ => 0.0,
-                    };
-                    if x != 0.0 {
-                        m_entries.push((off + a, off + c, x));
-                        q[off + a] += x * twist(&w.v, &w.omega, cc);
-                    }
-                }
-            }
+            mass_block(&bodies[i as usize], &self.work[i as usize], off, &comps[..k as usize], &mut m_entries, &mut q);
         }
         // H (numerics: n × d n_c, the transpose of the contact Jacobian) and b; with rolling
         // friction d = 5, rows 3–4 the relative angular velocity about the tangents (as the

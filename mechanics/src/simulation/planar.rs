@@ -260,22 +260,8 @@ impl MechanicsSimulation {
         let mut m_entries = Vec::new();
         let mut qg = vec![0.0; n];
         for &(i, comps, k) in &members {
-            let (b, w, off) = (&bodies[i], &self.work[i], offset[i] as usize);
-            let comps = &comps[..k as usize];
-            for (a, &ca) in comps.iter().enumerate() {
-                for (c, &cc) in comps.iter().enumerate() {
-                    let (ca, cc) = (ca as usize, cc as usize);
-                    let x = match (ca < 3, cc < 3) {
-                        (true, true) if ca == cc => b.mass(),
-                        (false, false) => b.inertia()[(ca - 3, cc - 3)],
-                        _ => 0.0,
-                    };
-                    if x != 0.0 {
-                        m_entries.push((off + a, off + c, x));
-                        qg[off + a] += x * gosi::twist(&w.v, &w.omega, cc);
-                    }
-                }
-            }
+            let off = offset[i] as usize;
+            gosi::mass_block(&bodies[i], &self.work[i], off, &comps[..k as usize], &mut m_entries, &mut qg);
         }
         let mut h_entries = Vec::new();
         let mut b = q.to_vec();

@@ -79,6 +79,25 @@ fn push_blocks(b: &BlockCsr, out: &mut Vec<(usize, usize, f64)>) {
     }
 }
 
+/// The checks of a global problem's data: `M` square `n × n`, `H` `n × (dim · nc)`, `q` of `n`,
+/// `b` of `dim · nc` entries, every entry finite and inside its matrix.
+pub(crate) fn check_global_data(dim: usize, nc: usize, m: &Triplets, h: &Triplets, q: &[f64], b: &[f64]) -> Result<()> {
+    if m.nrows != m.ncols {
+        return Err(NumericsError::NotSquare { what: "M", rows: m.nrows, cols: m.ncols });
+    }
+    check_len("rows of H", m.nrows, h.nrows)?;
+    check_len("columns of H (dim × contacts)", dim * nc, h.ncols)?;
+    check_len("q", m.nrows, q.len())?;
+    check_len("b", h.ncols, b.len())?;
+    for (what, t) in [("M", m), ("H", h)] {
+        if let Some(index) = t.entries.iter().position(|e| !e.2.is_finite() || e.0 >= t.nrows || e.1 >= t.ncols) {
+            return Err(NumericsError::NonFinite { what, index });
+        }
+    }
+    check_finite("q", q)?;
+    check_finite("b", b)
+}
+
 /// The global problem `M v = H r + q`, `u = Hᵀ v + b`, `K_α ∋ r_α ⟂ û_α ∈ K_α*`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GlobalFrictionContact {
@@ -96,20 +115,7 @@ impl GlobalFrictionContact {
         if dim != 2 && dim != 3 {
             return Err(NumericsError::InvalidOption { option: "dim", reason: format!("must be 2 or 3, got {dim}") });
         }
-        if m.nrows != m.ncols {
-            return Err(NumericsError::NotSquare { what: "M", rows: m.nrows, cols: m.ncols });
-        }
-        check_len("rows of H", m.nrows, h.nrows)?;
-        check_len("columns of H (dim × contacts)", dim * mu.len(), h.ncols)?;
-        check_len("q", m.nrows, q.len())?;
-        check_len("b", h.ncols, b.len())?;
-        for (what, t) in [("M", &m), ("H", &h)] {
-            if let Some(index) = t.entries.iter().position(|e| !e.2.is_finite() || e.0 >= t.nrows || e.1 >= t.ncols) {
-                return Err(NumericsError::NonFinite { what, index });
-            }
-        }
-        check_finite("q", &q)?;
-        check_finite("b", &b)?;
+        check_global_data(dim, mu.len(), &m, &h, &q, &b)?;
         check_finite("mu", &mu)?;
         Ok(GlobalFrictionContact { dim, m, h, q, b, mu })
     }

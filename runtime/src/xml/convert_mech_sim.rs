@@ -106,18 +106,7 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool, planar: bool) -> Result
         ));
     };
     let fc_path = "Simulation/OneStepNSProblem/FrictionContact";
-    match (planar, fc.dim) {
-        (false, 3) | (true, 2) => {}
-        (false, d) => {
-            return Err(m.error_at(fc_path, format!("dim = {d}: contacts between rigid bodies in 3D need dim=\"3\"")))
-        }
-        (true, d) => {
-            return Err(m.error_at(
-                fc_path,
-                format!("dim = {d}: contacts between 2D bodies (Disk, Box2d, ConvexPolygon) need dim=\"2\""),
-            ))
-        }
-    }
+    contact_dim(m, fc_path, planar, fc.dim)?;
     if matches!(fc.storage, Some(StorageSpec::Dense)) || fc.sparse_threshold.is_some() {
         return Err(m.error_at(
             fc_path,
@@ -152,6 +141,18 @@ fn no_newton(m: &LoadedModel, s: &SimulationSpec) -> Result<(), ModelError> {
 /// formulation, solved by the element's solver (`NsgsWr`: condensed, then NSGS; `Nsgs`: NSGS on
 /// the global problem), warm-started from the previous step's impulses unless `warm_start` is
 /// false on the problem or the solver.
+/// The problem's `dim` (at `path`) must be the scene's: 3 for rigid bodies in 3D, 2 in a 2D scene.
+fn contact_dim(m: &LoadedModel, path: &str, planar: bool, dim: usize) -> Result<(), ModelError> {
+    match (planar, dim) {
+        (false, 3) | (true, 2) => Ok(()),
+        (false, d) => Err(m.error_at(path, format!("dim = {d}: contacts between rigid bodies in 3D need dim=\"3\""))),
+        (true, d) => Err(m.error_at(
+            path,
+            format!("dim = {d}: contacts between 2D bodies (Disk, Box2d, ConvexPolygon) need dim=\"2\""),
+        )),
+    }
+}
+
 fn global_options(
     m: &LoadedModel,
     s: &SimulationSpec,
@@ -166,18 +167,7 @@ fn global_options(
         ));
     };
     let path = "Simulation/OneStepNSProblem/GlobalFrictionContact";
-    match (planar, g.dim) {
-        (false, 3) | (true, 2) => {}
-        (false, d) => {
-            return Err(m.error_at(path, format!("dim = {d}: contacts between rigid bodies in 3D need dim=\"3\"")))
-        }
-        (true, d) => {
-            return Err(m.error_at(
-                path,
-                format!("dim = {d}: contacts between 2D bodies (Disk, Box2d, ConvexPolygon) need dim=\"2\""),
-            ))
-        }
-    }
+    contact_dim(m, path, planar, g.dim)?;
     no_newton(m, s)?;
     let joint_projection = projection(m, s, false)?;
     let mut spec = g.clone();

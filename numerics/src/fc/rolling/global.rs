@@ -14,8 +14,8 @@
 //! the rolling cone).
 
 use super::{rfc_error, solve as solve_local, RollingFrictionContact, RollingNsgsOptions};
-use crate::error::{check_finite, check_len, NumericsError, Result};
-use crate::fc::global::{Condensation, Triplets};
+use crate::error::{check_len, NumericsError, Result};
+use crate::fc::global::{check_global_data, Condensation, Triplets};
 use crate::fc::problem::check_nonnegative;
 use crate::report::SolveReport;
 
@@ -49,21 +49,8 @@ impl GlobalRollingFrictionContact {
                 reason: format!("a rolling contact has 5 unknowns (3 in 2D), got {dim}"),
             });
         }
-        if m.nrows != m.ncols {
-            return Err(NumericsError::NotSquare { what: "M", rows: m.nrows, cols: m.ncols });
-        }
-        check_len("rows of H", m.nrows, h.nrows)?;
-        check_len("columns of H (dim × contacts)", dim * mu.len(), h.ncols)?;
         check_len("mu_r", mu.len(), mu_r.len())?;
-        check_len("q", m.nrows, q.len())?;
-        check_len("b", h.ncols, b.len())?;
-        for (what, t) in [("M", &m), ("H", &h)] {
-            if let Some(index) = t.entries.iter().position(|e| !e.2.is_finite() || e.0 >= t.nrows || e.1 >= t.ncols) {
-                return Err(NumericsError::NonFinite { what, index });
-            }
-        }
-        check_finite("q", &q)?;
-        check_finite("b", &b)?;
+        check_global_data(dim, mu.len(), &m, &h, &q, &b)?;
         check_nonnegative("mu", &mu)?;
         check_nonnegative("mu_r", &mu_r)?;
         Ok(GlobalRollingFrictionContact { dim, m, h, q, b, mu, mu_r })
