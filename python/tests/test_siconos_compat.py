@@ -47,8 +47,8 @@ def test_hook_resolves_siconos_modules_to_saltus(hook):
 def test_missing_features_are_named(hook):
     import siconos.kernel as sk
 
-    with pytest.raises(NotImplementedError, match="siconos.kernel.MoreauJeanBilbaoOSI"):
-        sk.MoreauJeanBilbaoOSI
+    with pytest.raises(NotImplementedError, match="siconos.kernel.SchatzmanPaoliOSI"):
+        sk.SchatzmanPaoliOSI
     with pytest.raises(NotImplementedError, match="siconos.mechanics.occ"):
         import siconos.mechanics.occ  # noqa: F401
     # an ImportError too, for scripts that probe optional modules
@@ -113,10 +113,10 @@ def test_python_m_runs_a_script_as_python_would(tmp_path):
 
 def test_a_script_error_keeps_its_exit_status(tmp_path):
     script = tmp_path / "fails.py"
-    script.write_text("import siconos.kernel as sk\nsk.MoreauJeanBilbaoOSI()\n")
+    script.write_text("import siconos.kernel as sk\nsk.SchatzmanPaoliOSI()\n")
     p = subprocess.run([sys.executable, "-m", "saltus.siconos", str(script)], capture_output=True, text=True)
     assert p.returncode == 1
-    assert "SiconosFeatureNotSupported" in p.stderr and "MoreauJeanBilbaoOSI" in p.stderr
+    assert "SiconosFeatureNotSupported" in p.stderr and "SchatzmanPaoliOSI" in p.stderr
 
 
 # ---------------------------------------------------------------------------------------------
