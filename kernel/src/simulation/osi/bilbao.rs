@@ -117,19 +117,3 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64, h: f64)
     }
     Ok(())
 }
-
-/// `v = v_free + W⁻¹ p`, `q = q_k + h v`; returns the max-norm change of `v`.
-pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t1: f64) -> Result<f64, KernelError> {
-    w.winv_input(t1)?;
-    let (q, v, input) = ds.state_mut();
-    let Some(v) = v else { return Ok(0.0) };
-    let mut delta: f64 = 0.0;
-    for i in 0..v.len() {
-        let nv = w.free[i] + w.tmp[i];
-        delta = delta.max((nv - v[i]).abs());
-        v[i] = nv;
-        q[i] = w.x_k[i] + h * nv;
-    }
-    input.copy_from(&w.input);
-    Ok(delta)
-}

@@ -229,7 +229,8 @@ impl Osi {
             }
             (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1),
             (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k),
-            (Osi::MoreauJeanBilbao, _) => bilbao::update_state(ds, w, h, t1),
+            // the semi-explicit Euler's update: `v = v_free + W⁻¹ p`, `q = q_k + h v`
+            (Osi::MoreauJeanBilbao, _) => semi_explicit::update_state(ds, w, h, t_k),
         }
     }
 
