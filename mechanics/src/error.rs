@@ -24,6 +24,13 @@ pub enum MechanicsError {
         /// Why.
         reason: String,
     },
+    /// A geometric query ([`crate::query`]) was given an invalid region.
+    InvalidQuery {
+        /// The query (Siconos's name, e.g. `"lineIntersectionQuery"`).
+        query: &'static str,
+        /// Why.
+        reason: String,
+    },
     /// A combination of features the mechanics time stepping does not have.
     Unsupported {
         /// What was asked for.
@@ -87,6 +94,7 @@ impl MechanicsError {
         match self {
             MechanicsError::InvalidModel { what, reason } => format!("invalid {what}: {reason}"),
             MechanicsError::InvalidOption { option, reason } => format!("invalid option `{option}`: {reason}"),
+            MechanicsError::InvalidQuery { query, reason } => format!("invalid {query}: {reason}"),
             MechanicsError::Unsupported { feature, reason } => format!("unsupported: {feature}: {reason}"),
             MechanicsError::UnsupportedPair { t, body1, shape1, body2, shape2 } => format!(
                 "at t = {t}: no contact generator between shape {shape1} of {} and shape {shape2} of {}",

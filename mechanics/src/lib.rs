@@ -26,6 +26,7 @@ pub mod model;
 pub mod moreau_jean;
 mod par;
 pub mod planar;
+pub mod query;
 pub mod relation;
 pub mod scene_desc;
 pub mod scenes;
@@ -39,6 +40,7 @@ pub use collision::{CollisionDetector, ContactKey, ContactPoint};
 pub use error::{MechanicsError, Result};
 pub use joints::{Joint, JointId, JointType};
 pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
+pub use query::{QueryHit, QueryRegion};
 pub use shape::{Collider, ShapeDesc};
 pub use simulation::{
     nsgs, Captured, CapturedProblem, ContactOrder, Formulation, MechanicsSimulation, MechanicsStepReport,

@@ -247,6 +247,18 @@ def _add_object(core, shapes, name, contactors, translation, orientation, veloci
     ))
 
 
+@dataclass(frozen=True)
+class QueryHit:
+    """A shape met by a geometric query (Siconos ``SiconosCollisionQueryResult``): the index of
+    its body (static ones included), its number in the body, the point that answers the query
+    and its distance to the query's reference point (a segment's start, a centre)."""
+
+    body: int
+    shape: int
+    point: np.ndarray
+    distance: float
+
+
 class MechanicsSimulation:
     """A running rigid-body simulation (Moreau–Jean + NSGS)."""
 
@@ -307,6 +319,29 @@ class MechanicsSimulation:
         return np.asarray(self._core.joint_dof_jacobian(int(joint), int(dof), [float(x) for x in q1],
                                                         None if q2 is None else [float(x) for x in q2]),
                           dtype=float)
+
+    def _query(self, kind: str, a, b, closest_only: bool) -> List[QueryHit]:
+        rows = self._core.query(kind, [float(x) for x in a], [float(x) for x in b], bool(closest_only))
+        return [QueryHit(int(i), int(k), np.asarray(p, dtype=float), float(d)) for i, k, p, d in rows]
+
+    def query_segment(self, start: Sequence[float], end: Sequence[float], closest_only: bool = False) -> List[QueryHit]:
+        """The shapes the segment ``[start, end]`` crosses, at the point where it enters each
+        (``distance = |point - start|``, 0 when ``start`` is inside), nearest first (ties: body,
+        then shape); the bodies are those of the next step, static ones included, whatever their
+        collision group (Siconos ``lineIntersectionQuery``). ``closest_only``: the first only."""
+        return self._query("segment", start, end, closest_only)
+
+    def query_ball(self, center: Sequence[float], radius: float, closest_only: bool = False) -> List[QueryHit]:
+        """The shapes within ``radius`` of ``center``, each with its point nearest to the centre
+        and their distance (0 inside), nearest first (Siconos ``inSphereQuery``)."""
+        return self._query("ball", center, [radius], closest_only)
+
+    def query_box(self, center: Sequence[float], half_extents: Sequence[float],
+                  closest_only: bool = False) -> List[QueryHit]:
+        """The shapes overlapping the axis-aligned box ``|p - center|_i <= half_extents_i``, each
+        with its point nearest to the centre and their distance, nearest first (Siconos
+        ``inBoxQuery``, whose ``dimensions`` are the full sides)."""
+        return self._query("box", center, half_extents, closest_only)
 
     def set_external_force(self, body: Union[int, str], force: Sequence[float], torque: Sequence[float] = (0, 0, 0)) -> None:
         """Sets the constant force (world frame, added to ``m g``) and torque (body frame) of a

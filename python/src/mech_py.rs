@@ -7,6 +7,7 @@ use crate::errors::{guard, ModelError, SaltusError, SimulationError};
 use crate::mech_loads;
 use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
@@ -23,6 +24,9 @@ use saltus_runtime::output::TargetError;
 use saltus_runtime::run::mechanics::{MechRun, SceneSink};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+
+/// A query's hit for Python: body index, shape number in the body, point, distance.
+type HitRow = (usize, u32, [f64; 3], f64);
 
 /// Model-building errors become `ModelError`, step errors `SimulationError`.
 fn to_py(e: MechanicsError) -> PyErr {
@@ -764,6 +768,23 @@ impl CoreMechanicsSimulation {
             return Err(SaltusError::new_err(format!("no body {i}")));
         }
         self.run.sim.remove_body(saltus_mechanics::BodyId(i as u32)).map_err(to_py)
+    }
+    /// The shapes a region meets among the bodies of the next step (`MechanicsSimulation::query`):
+    /// `kind` `"segment"` (`a` start, `b` end), `"ball"` (`a` centre, `b = [radius]`) or `"box"`
+    /// (`a` centre, `b` half sides); rows `(body, shape, point, distance)` nearest first.
+    #[pyo3(signature = (kind, a, b, closest_only=false))]
+    fn query(&self, kind: &str, a: Vec<f64>, b: Vec<f64>, closest_only: bool) -> PyResult<Vec<HitRow>> {
+        use saltus_mechanics::QueryRegion;
+        let a3 = vec3(kind, &a)?;
+        let region = match (kind, b.as_slice()) {
+            ("segment", _) => QueryRegion::Segment { start: a3, end: vec3(kind, &b)? },
+            ("ball", [r]) => QueryRegion::Ball { center: a3, radius: *r },
+            ("box", _) => QueryRegion::Cuboid { center: a3, half_extents: vec3(kind, &b)? },
+            ("ball", _) => return Err(PyValueError::new_err("a ball query takes one radius")),
+            _ => return Err(PyValueError::new_err(format!("no query `{kind}` (segment, ball, box)"))),
+        };
+        let hits = self.run.sim.query(&region, closest_only).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(hits.iter().map(|h| (h.body.index(), h.shape, [h.point.x, h.point.y, h.point.z], h.distance)).collect())
     }
     /// Total kinetic energy.
     fn kinetic_energy(&self) -> f64 {

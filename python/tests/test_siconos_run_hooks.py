@@ -164,3 +164,71 @@ def test_joint_friction_of_a_relay_law(hook, tmp_path, monkeypatch, bound, slidi
     expected = 1 - (G - bound) * t**2 / 2 if sliding else np.ones_like(t)
     np.testing.assert_allclose(z, expected, atol=1e-9)
     np.testing.assert_allclose(dyn[:, 2:4], 0, atol=1e-12)  # held on the axis
+
+
+def test_a_controller_picks_the_bodies_a_vertical_line_crosses(hook, tmp_path, monkeypatch):
+    """The ``Queries/line-picking.py`` tutorial's controller: ``_interman.lineIntersectionQuery``
+    from (0, 0, 10) to (0, 0, -10) before each step, ``_nsds.name(q.body)``,
+    ``io.current_time()``. A ball is met exactly when its centre is within its radius of the
+    line (at the poses the step starts from), where the segment enters it; the ground (static:
+    ``body`` None) always, at its top face; a ball thrown at 5 m/s ends rolling at 5/7 of it,
+    so it crosses the line in 2r / (25/7) s."""
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    r, h = 0.5, 0.005
+    with MechanicsHdf5Runner(io_filename="p.hdf5") as io:
+        io.add_primitive_shape("Sphere", "Sphere", (r,))
+        io.add_primitive_shape("Ground", "Box", (50, 10, 0.1))
+        io.add_Newton_impact_friction_nsl("contact", mu=0.5, e=0.1)
+        for i, x in enumerate((8.0, 12.0)):
+            io.add_object(f"sphere{i}", [Contactor("Sphere")], translation=[x, 0, 2], velocity=[-5, 0, 0, 0, 0, 0],
+                          mass=1)
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+
+    class LinePicker:
+        def initialize(self, io):
+            self.io, self.rows = io, []
+            # before the first step: each ball where it was put, the ground far below
+            (a,) = io._interman.inSphereQuery([8, 0, 3], 0.6)
+            assert io._nsds.name(a.body) == "sphere0" and a.distance == pytest.approx(0.5, abs=1e-12)
+            (b,) = io._interman.inBoxQuery([12, 0, 2], [1, 1, 1], closestOnly=True)
+            assert io._nsds.name(b.body) == "sphere1" and b.distance == 0.0
+            assert io.current_time() == 0.0
+
+        def step(self):
+            query = self.io._interman.lineIntersectionQuery([0, 0, 10], [0, 0, -10], False)
+            self.rows.append((self.io.current_time(),
+                              [(None if q.body is None else self.io._nsds.name(q.body), q.distance,
+                                np.asarray(q.point)) for q in query]))
+
+    picker = LinePicker()
+    with MechanicsHdf5Runner(io_filename="p.hdf5", mode="r+") as io:
+        io.run(t0=0, T=4, h=h, theta=0.5, controller=picker, output_frequency=1)
+    with h5py.File("p.hdf5", "r") as f:
+        dyn = f["data"]["dynamic"][:]
+        ids = {f"sphere{i}": int(f["data"]["input"][f"sphere{i}"].attrs["id"]) for i in range(2)}
+    assert [t for t, _ in picker.rows] == pytest.approx(h * np.arange(1, 801), abs=1e-12)
+    crossing = {name: 0 for name in ids}
+    for t, hits in picker.rows:
+        *balls, ground = hits
+        assert ground[0] is None and ground[1] == pytest.approx(10.05, abs=1e-12)  # top of the ground at -0.05
+        picked = {name: (d, p) for name, d, p in balls}
+        for name, n in ids.items():
+            # the poses the step starts from: the rows written at t - h
+            x, y, z = dyn[(dyn[:, 1] == n) & (np.abs(dyn[:, 0] - (t - h)) < 1e-9)][0, 2:5]
+            rho2 = x * x + y * y
+            if abs(rho2 - r * r) < 1e-9:
+                continue
+            assert (name in picked) == (rho2 < r * r), (t, name, x, y)
+            if name in picked:
+                crossing[name] += 1
+                d, p = picked[name]
+                assert d == pytest.approx(10 - (z + math.sqrt(r * r - rho2)), abs=1e-9)
+                np.testing.assert_allclose(p, [0, 0, 10 - d], atol=1e-12)
+        # nearest first
+        assert [d for _, d, _ in hits] == sorted(d for _, d, _ in hits)
+    for name, k in crossing.items():
+        assert k * h == pytest.approx(2 * r / (5 / 7 * 5), abs=1.5 * h), name

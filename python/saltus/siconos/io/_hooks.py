@@ -43,7 +43,8 @@ class RunState:
 
     def __init__(self, sim, ids: List[int], statics: List[int], lifetimes: List, masses, t0: float, h: float):
         self.sim, self.ids, self.lifetimes, self.t0, self.h = sim, ids, lifetimes, t0, h
-        self.dynamic = [i for i in range(len(ids)) if i not in set(statics)]
+        self.statics = set(statics)
+        self.dynamic = [i for i in range(len(ids)) if i not in self.statics]
         self.index_of: Dict[int, int] = {n: i for i, n in enumerate(ids)}
         self.masses = masses
         self.k = 0
@@ -51,10 +52,17 @@ class RunState:
         self.contact_rows: Callable[[int], List] = lambda index_set: []
         self.removed: set = set()
         self.collision_removed: set = set()
+        #: a step is being prepared (a controller's ``step()`` runs before it is computed)
+        self.pending = False
 
     @property
     def t(self) -> float:
         return self.t0 + self.k * self.h
+
+    def current_time(self) -> float:
+        """Siconos's ``current_time()``: the start before the first step, then the time the
+        step being prepared reaches (while a controller runs) or the last step reached."""
+        return self.t + (self.h if self.pending else 0.0)
 
     def alive(self, i: int) -> bool:
         tob, tod = self.lifetimes[i]
@@ -136,6 +144,12 @@ class NonSmoothDynamicalSystemView(_View):
             raise IndexError(f"NonSmoothDynamicalSystem.dynamicalSystem({number}): no such dynamical system")
         return self._run.ds(i)
 
+    def name(self, ds: NewtonEulerDSView) -> str:
+        """The object's name (``add_object``'s first argument)."""
+        if not isinstance(ds, NewtonEulerDSView):
+            raise TypeError("NonSmoothDynamicalSystem.name: a dynamical system of this run")
+        return self._run.sim.body_names()[ds._i]
+
     def removeDynamicalSystem(self, ds: NewtonEulerDSView) -> None:
         if not isinstance(ds, NewtonEulerDSView):
             raise TypeError("removeDynamicalSystem: a dynamical system of this run")
@@ -181,6 +195,44 @@ class InteractionManagerView(_View):
 
     def removeBody(self, ds: NewtonEulerDSView) -> None:
         self._run.collision_removed.add(ds._i)
+
+    def _results(self, hits, closest_only: bool) -> List["SiconosCollisionQueryResult"]:
+        # Saltus sorts by distance whether ``sorted`` is asked or not (Bullet's order otherwise)
+        hits = hits[:1] if closest_only else hits
+        return [SiconosCollisionQueryResult(self._run, h) for h in hits]
+
+    def lineIntersectionQuery(self, start, end, closestOnly: bool = False, sorted: bool = True):
+        """The shapes the segment ``[start, end]`` crosses, where it enters each, nearest first."""
+        return self._results(self._run.sim.query_segment(_vec3(start), _vec3(end), closestOnly), closestOnly)
+
+    def inSphereQuery(self, center, radius: float, closestOnly: bool = False, sorted: bool = True):
+        """The shapes within ``radius`` of ``center``, nearest first."""
+        return self._results(self._run.sim.query_ball(_vec3(center), float(radius), closestOnly), closestOnly)
+
+    def inBoxQuery(self, center, dimensions, closestOnly: bool = False, sorted: bool = True):
+        """The shapes overlapping the axis-aligned box of sides ``dimensions`` around ``center``."""
+        half = 0.5 * np.asarray(_vec3(dimensions))
+        return self._results(self._run.sim.query_box(_vec3(center), half, closestOnly), closestOnly)
+
+
+def _vec3(v) -> List[float]:
+    """A 3-vector from a list, a numpy array or a ``SiconosVector``."""
+    return [float(x) for x in np.asarray(v, dtype=float).ravel()]
+
+
+class SiconosCollisionQueryResult(_View):
+    """One shape met by a query: ``body`` (the dynamical system, ``None`` for a static object, as
+    Siconos's Bullet manager gives), ``point`` (world frame) and ``distance`` (to the segment's
+    start or the centre)."""
+
+    _siconos_name = "SiconosCollisionQueryResult"
+
+    def __init__(self, run: RunState, hit):
+        from saltus.siconos.kernel import SiconosVector
+
+        self.body = None if hit.body in run.statics else run.ds(hit.body)
+        self.point = SiconosVector(hit.point)
+        self.distance = hit.distance
 
 
 class SimulationView(_View):

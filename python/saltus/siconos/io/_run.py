@@ -667,7 +667,9 @@ def run(io, kw: Dict) -> None:
             if not hooks.call("start", kg):
                 break
             if ctrl is not None:
+                state.pending = True
                 ctrl.step()
+                state.pending = False
                 for b in live:  # world-frame torques into the body frame of the step's start
                     if b._touched and b._torque_world:
                         b.push()

@@ -507,6 +507,15 @@ class MechanicsHdf5Runner:
     add_external_function = add_plugin_source
 
     # -- the run ---------------------------------------------------------------------------
+    def current_time(self) -> float:
+        """Siconos's ``current_time()`` during a run (a controller's or a hook's): the start time
+        before the first step, the time the coming step reaches while a controller prepares it,
+        otherwise the time the last step reached."""
+        sim = self.__dict__.get("_simulation")
+        if sim is None:
+            raise RuntimeError("MechanicsHdf5Runner.current_time(): no run is in progress")
+        return sim._run.current_time()
+
     def run(self, run_options=None, **kw):
         """Siconos's ``run(t0=0, T=10, h=0.0005, theta=0.50001, solver_options=None,
         output_frequency=None, gravity_scale=1.0, bullet_options=None, ...)``, or Siconos ≥ 4.5's
