@@ -69,8 +69,10 @@ struct PairCache {
     pair: (u32, u32),
     manifolds: Vec<ContactManifold<(), ()>>,
     workspace: Option<ContactManifoldsWorkspace>,
-    /// The parry2d manifolds of a pair of planar shapes (2D scenes).
-    planar: crate::collision2d::PlanarCache,
+    /// The parry2d manifolds of a pair of planar shapes (2D scenes), boxed and made on first
+    /// use: a 3D pair carries one pointer, not the 2D cache (40 bytes more on each of a pile's
+    /// ~10⁴ pairs, twice: the cache and the next step's).
+    planar: Option<Box<crate::collision2d::PlanarCache>>,
 }
 
 /// Broad and narrow phase with buffers and per-pair caches kept between steps.
@@ -154,7 +156,7 @@ impl CollisionDetector {
             }
             let entry = match old.peek() {
                 Some(c) if c.pair == pair => old.next().expect("peeked"),
-                _ => PairCache { pair, manifolds: Vec::new(), workspace: None, planar: Default::default() },
+                _ => PairCache { pair, manifolds: Vec::new(), workspace: None, planar: None },
             };
             self.next_cache.push(entry);
         }
@@ -184,7 +186,8 @@ fn pair_contacts(
     let (i, j) = (pc.pair.0 as usize, pc.pair.1 as usize);
     let (c1, c2) = (&cols[i], &cols[j]);
     if let (Some(s1), Some(s2)) = (&c1.shape2d, &c2.shape2d) {
-        return crate::collision2d::pair_contacts(&mut pc.planar, (i, j), (s1, s2), model, t, out);
+        let planar = pc.planar.get_or_insert_with(Default::default);
+        return crate::collision2d::pair_contacts(planar, (i, j), (s1, s2), model, t, out);
     }
     let (p1, p2) = (&poses[i], &poses[j]);
     let pose1 = to_pose(&p1.translation.vector, &p1.rotation);
