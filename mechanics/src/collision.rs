@@ -63,6 +63,9 @@ pub struct ContactPoint {
     pub impulse: Vector3<f64>,
     /// `true` if the contact was in the friction-contact problem of the last step (index set 1).
     pub active: bool,
+    /// The relative velocity in the contact frame at the step's start and end, `H v_k` and
+    /// `H v_{k+1}` with the step's Jacobian (Siconos `y_k(1)`, `y(1)`); `None` when not active.
+    pub velocities: Option<[Vector3<f64>; 2]>,
 }
 
 struct PairCache {
@@ -246,6 +249,7 @@ fn pair_contacts(
                 law,
                 impulse: Vector3::zeros(),
                 active: false,
+                velocities: None,
             });
         }
     }

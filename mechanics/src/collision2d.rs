@@ -91,6 +91,7 @@ pub(crate) fn pair_contacts(
                 law,
                 impulse: Vector3::zeros(),
                 active: false,
+                velocities: None,
             });
         }
     }

@@ -44,5 +44,5 @@ pub use query::{QueryHit, QueryRegion};
 pub use shape::{Collider, ShapeDesc};
 pub use simulation::{
     nsgs, Captured, CapturedProblem, ContactOrder, Formulation, MechanicsSimulation, MechanicsStepReport,
-    MoreauJeanOptions, StepPhases, NSGS_ANDERSON_MEMORY,
+    MoreauJeanOptions, StepEnergy, StepPhases, NSGS_ANDERSON_MEMORY,
 };

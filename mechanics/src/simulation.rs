@@ -20,6 +20,7 @@ use saltus_numerics::{IterOptions, SolveReport};
 use std::time::{Duration, Instant};
 
 mod capture;
+mod energy;
 mod events;
 mod gosi;
 mod joint_path;
@@ -29,6 +30,7 @@ mod rolling;
 mod rows;
 
 pub use capture::{Captured, CapturedProblem};
+pub use energy::StepEnergy;
 pub use gosi::Formulation;
 pub use order::ContactOrder;
 
@@ -124,6 +126,9 @@ pub struct MechanicsStepReport {
     /// The projection after the step (`None` without projection, or without joints when the
     /// contacts are not projected).
     pub projection: Option<ProjectionReport>,
+    /// Kinetic energy at the step's end and the work of its forces and contact impulses
+    /// (Siconos `output_energy_work`).
+    pub energy: StepEnergy,
     /// Wall time of the step's phases.
     pub phases: StepPhases,
 }
@@ -150,6 +155,9 @@ pub(crate) struct BodyWork {
     /// `τ_θ`, the θ-weighted torque of the step (dynamic bodies).
     pub(crate) tau: Vector3<f64>,
     pub(crate) next: Option<BodyState>,
+    /// The smooth forces' impulse of the step, `(m (v_free − v_k), I (Ω_free − Ω_k))`
+    /// (dynamic bodies; the step's work, [`energy`]).
+    pub(crate) smooth: [Vector3<f64>; 2],
 }
 
 /// `v_b += (M⁻¹ Hᵀ)_b λ` for each dynamic side `b` of a row with `C` unknowns: `sides[s].1` is
@@ -343,7 +351,7 @@ impl MechanicsSimulation {
                     if !next.is_finite() {
                         return Err(MechanicsError::NonFiniteUserValue { t: t1, what: "prescribed motion", body: id });
                     }
-                    BodyWork { v: next.v, omega: next.omega, tau: Vector3::zeros(), next: Some(next) }
+                    BodyWork { v: next.v, omega: next.omega, next: Some(next), ..Default::default() }
                 }
                 BodyKind::Dynamic => {
                     let (mut f0, mut f1) = (b.force + g * b.mass, b.force + g * b.mass);
@@ -388,7 +396,8 @@ impl MechanicsSimulation {
                         }
                     };
                     gyro_fail += usize::from(!ok);
-                    BodyWork { v, omega, tau, next: None }
+                    let smooth = [(v - s.v) * b.mass, b.inertia * (omega - s.omega)];
+                    BodyWork { v, omega, tau, next: None, smooth }
                 }
             };
             self.work.push(w);
@@ -489,6 +498,7 @@ impl MechanicsSimulation {
             }
             solver_report = Some(rep);
         }
+        let mut energy = self.step_work();
         let solved = solved.unwrap_or_else(Instant::now);
         let assembled = assembled.unwrap_or(rows_done);
         // Poses; nothing is written before every new state is known to be finite.
@@ -527,6 +537,7 @@ impl MechanicsSimulation {
         std::mem::swap(&mut self.warm, &mut self.next_warm);
         let projection = self.project_joints(t1)?;
         self.t = t1;
+        energy.kinetic = self.kinetic_of_the_step();
         Ok(MechanicsStepReport {
             t: t1,
             n_contacts: self.contacts.len(),
@@ -535,6 +546,7 @@ impl MechanicsSimulation {
             solver: solver_report,
             gyro_not_converged,
             projection,
+            energy,
             phases: StepPhases {
                 collision,
                 assembly: assembled - (clock + collision),

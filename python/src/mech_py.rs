@@ -616,7 +616,14 @@ fn report_dict<'py>(
     d.set_item("normal", arr2(flat(&|p| p.normal.as_slice().to_vec()), 3)?)?;
     d.set_item("gap", PyArray1::from_vec(py, c.iter().map(|p| p.gap).collect()))?;
     d.set_item("mu", PyArray1::from_vec(py, c.iter().map(|p| p.law.mu).collect()))?;
+    d.set_item("e", PyArray1::from_vec(py, c.iter().map(|p| p.law.en).collect()))?;
     d.set_item("contact_active", PyArray1::from_vec(py, c.iter().map(|p| p.active).collect()))?;
+    // the relative velocities of the active contacts at the step's start and end (NaN otherwise)
+    for (key, end) in [("velocity_start", 0), ("velocity_end", 1)] {
+        let u = |p: &saltus_mechanics::ContactPoint| p.velocities.map_or([f64::NAN; 3], |v| v[end].into());
+        d.set_item(key, arr2(c.iter().flat_map(u).collect(), 3)?)?;
+    }
+    d.set_item("energy", PyArray1::from_vec(py, r.energy.to_array().to_vec()))?;
     Ok(d)
 }
 

@@ -36,7 +36,7 @@ _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, ou
                  constraint_activation_threshold=0.0, output_contact_index_set=1, output_contact_forces=True,
                  set_external_forces=None, controller=None, start_run_iteration_hook=None,
                  before_next_step_iteration_hook=None, end_run_iteration_hook=None,
-                 friction_contact_trace_params=None)
+                 friction_contact_trace_params=None, output_energy_work=False, output_contact_work=False)
 _REFUSED = {
     "interaction_manager": "a user interaction manager",
     "body_class": "user body classes",
@@ -46,8 +46,6 @@ _REFUSED = {
     "exit_tolerance": "exit_tolerance",
     "output_backup": "output backups",
     "output_backup_frequency": "output backups",
-    "output_energy_work": "the energy and work output (output_energy_work)",
-    "output_contact_work": "the contact work output (output_contact_work)",
 }
 
 
@@ -69,7 +67,7 @@ def RUN_OPTIONS_DEFAULTS() -> Dict:
         numerics_verbose=False, numerics_verbose_level=0, violation_verbose=False, verbose=True,
         verbose_progress=True, with_timer=False, explode_Newton_solve=False, explode_computeOneStep=False,
         output_frequency=None, output_backup=False, output_backup_frequency=None, output_contact_index_set=1,
-        output_contact_forces=True, output_contact_info=True,
+        output_contact_forces=True, output_contact_info=True, output_contact_work=True, output_energy_work=False,
     )
 
 
@@ -476,6 +474,17 @@ def _rotation(q) -> np.ndarray:
     ])
 
 
+#: the ``info`` attributes of Siconos >= 4.5's work tables
+_WORK_INFO = {
+    "cf_work": "[0] : time,\n [1] : interaction id,\n [2] : normal contact work,\n [3] : tangent contact work,\n"
+               " [4] : normal contact work theta average,\n [5] : tangent contact work theta average,\n"
+               " [6] : contact status,\n [7] : positive norma contact work,\n",
+    "energy_work": "[0] : time,\n [1] : kinetic energy,\n [2] : force work, \n [3] : normal contact work,\n"
+                   " [4] : tangent contact work,\n [5] : normal contact work theta average,\n"
+                   " [6] tangent contact work theta average \n[7,8] only negative part ",
+}
+
+
 def _append(group, name: str, rows: List, ncols: int) -> None:
     a = np.asarray(rows, dtype=float).reshape(-1, ncols)
     if name not in group:
@@ -490,10 +499,12 @@ def _append(group, name: str, rows: List, ncols: int) -> None:
 class _Recorder:
     """The output rows of one simulation segment (Siconos's datasets and columns)."""
 
-    def __init__(self, sim, ids, groups, statics, laws, lifetimes, h, out, index_set=1, contact_forces=True):
+    def __init__(self, sim, ids, groups, statics, laws, lifetimes, h, out, index_set=1, contact_forces=True,
+                 theta=0.5, contact_work=False, energy_work=False):
         self.sim, self.ids, self.groups, self.laws, self.h, self.out = sim, ids, groups, laws, h, out
         self.lifetimes, self.eps = lifetimes, 1e-9 * h
         self.index_set, self.contact_forces = index_set, contact_forces
+        self.theta, self.contact_work, self.energy_work = theta, contact_work, energy_work
         self.static_idx, self.static_set = statics, set(statics)
         self.dyn = [i for i in range(len(ids)) if i not in statics]
 
@@ -524,6 +535,13 @@ class _Recorder:
         out["solv"].append([t, rep["iterations"], rep["residual"], np.nan])
         if self.contact_forces:
             out["cf"].extend(self.contact_rows(t, rep, self.index_set))
+        if self.contact_work:
+            out["cf_work"].extend(_contact_work_rows(t, rep, self.theta))
+        if self.energy_work:
+            # Siconos >= 4.5's energy_work row: t, the kinetic energy at the step's end, the work
+            # of the forces, of the normal and tangent impulses (½ (u⁻ + u⁺)·p, then θ-weighted),
+            # and the negative parts of the contact works (mechanics' StepEnergy)
+            out["energy_work"].append([t] + [float(x) for x in rep["energy"]])
 
     def contact_rows(self, t, rep, index_set: int) -> List:
         """Siconos's ``cf`` rows of the step's contacts: index set 1, those of the step's
@@ -538,9 +556,38 @@ class _Recorder:
             imp = list(rep["impulse"][k])
             # a static object is not a dynamical system: Siconos writes the body's number twice
             da, db = ids[b if a in self.static_set else a], ids[a if b in self.static_set else b]
+            # [17:19]: the relative velocity at the step's end (Siconos's y(1)), active contacts
+            u = [float(x) for x in rep["velocity_end"][k]] if "velocity_end" in rep else nan3
             rows.append([t, mu] + nan3 + nan3 + list(rep["normal"][k]) + [x / self.h for x in imp]
-                        + [float(rep["gap"][k]), np.nan, np.nan] + nan3 + imp + [k, da, db])
+                        + [float(rep["gap"][k]), np.nan, np.nan] + u + imp + [k, da, db])
         return rows
+
+
+def _contact_work_rows(t: float, rep: dict, theta: float, tol: float = 1e-8) -> List:
+    """Siconos >= 4.5's ``cf_work`` rows of the step's active contacts: time, interaction
+    (the ``cf`` rows' number), normal and tangent work ``½ (u⁻ + u⁺)·p``, the same θ-weighted
+    (``(1 - θ) u⁻ + θ u⁺``), the status (0 take-off, 1 sticking, 2 sliding, -3 outside the
+    cone, -1 undetermined; Siconos writes 1 for a sticking impulse whatever the sliding
+    velocity) and the normal work of an impulse at a separating velocity ``u⁻_N > 0``."""
+    rows = []
+    for k in range(len(rep.get("gap", []))):
+        if not rep["contact_active"][k]:
+            continue
+        u0, u1, p = (np.asarray(rep[key][k], dtype=float) for key in ("velocity_start", "velocity_end", "impulse"))
+        mu, e = float(rep["mu"][k]), float(rep["e"][k])
+        half, th = 0.5 * (u0 + u1), (1.0 - theta) * u0 + theta * u1
+        wn, wt = half[0] * p[0], half[1] * p[1] + half[2] * p[2]
+        pn, pt = p[0], math.hypot(p[1], p[2])
+        closing = u1[0] + e * u0[0]
+        if pn < tol and closing > tol:
+            status = 0
+        elif pn > tol and closing < tol:
+            status = -3 if pt - mu * pn > tol else (1 if pt - mu * pn < -tol else 2)
+        else:
+            status = -1
+        rows.append([t, k, wn, wt, th[0] * p[0], th[1] * p[1] + th[2] * p[2], status,
+                     wn if (pn > tol and u0[0] > tol) else 0.0])
+    return rows
 
 
 def _planar(io) -> bool:
@@ -625,7 +672,7 @@ def run(io, kw: Dict) -> None:
     threshold = threshold if threshold > 0 else None  # Saltus's default (1e-6 of the margin)
     n = max(0, math.ceil((T - t0) / h - 1e-9))
     # births and deaths: the bodies' lifetimes in Saltus's scene (one simulation for the run)
-    out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": []}
+    out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": [], "cf_work": [], "energy_work": []}
     scene, ids, groups, statics, laws, lifetimes = build_scene(io, margin, gravity, forces=forces, h=h)
     sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                            projection_tol=projection, activation_threshold=threshold,
@@ -637,7 +684,8 @@ def run(io, kw: Dict) -> None:
                                                 if args.get("negative_velocity") else None),
                            **proj)
     rec = _Recorder(sim, ids, groups, statics, laws, lifetimes, h, out, int(args["output_contact_index_set"]),
-                    bool(args["output_contact_forces"]))
+                    bool(args["output_contact_forces"]), float(args["theta"]), bool(args["output_contact_work"]),
+                    bool(args["output_energy_work"]))
     state = RunState(sim, ids, statics, lifetimes, sim.masses(), t0, h)
     hooks = Hooks(io, state, args["start_run_iteration_hook"], args["before_next_step_iteration_hook"],
                   args["end_run_iteration_hook"])
@@ -691,4 +739,8 @@ def run(io, kw: Dict) -> None:
         data["static"].resize(0, axis=0)
     for name, ncols in (("static", 9), ("dynamic", 9), ("velocities", 8), ("cf", 26), ("solv", 4)):
         _append(data, name, out[name], ncols)
+    for name, ncols, flag in (("cf_work", 8, "output_contact_work"), ("energy_work", 9, "output_energy_work")):
+        if args[flag]:
+            _append(data, name, out[name], ncols)
+            data[name].attrs["info"] = _WORK_INFO[name]
     io._out.flush()
