@@ -201,8 +201,6 @@ pub struct MechanicsHdf5Writer {
     ids: Vec<i64>,
     every: usize,
     steps: usize,
-    /// Positions and orientations at the start of the coming step.
-    prev: Vec<(Vector3<f64>, UnitQuaternion<f64>)>,
     /// When the rows were last appended to the file ([`FLUSH_INTERVAL`]).
     last_flush: std::time::Instant,
     /// `false` once [`close`](Self::close) ran (then dropping writes nothing).
@@ -261,13 +259,11 @@ impl MechanicsHdf5Writer {
             ids,
             every: opts.output_frequency.max(1),
             steps: 0,
-            prev: Vec::new(),
             last_flush: std::time::Instant::now(),
             open: true,
         };
         append_rows(&w.path, &[&st])?;
         w.write_bodies(sim);
-        w.keep_poses(sim);
         w.flush()?;
         Ok(w)
     }
@@ -286,7 +282,6 @@ impl MechanicsHdf5Writer {
                 self.last_flush = std::time::Instant::now();
             }
         }
-        self.keep_poses(sim);
         Ok(())
     }
 
@@ -323,16 +318,6 @@ impl MechanicsHdf5Writer {
     fn write_contacts(&mut self, sim: &MechanicsSimulation) {
         let t = sim.time();
         let buf = &mut self.cf.pending;
-        let prev = &self.prev;
-        // H(q_k) v_{k+1}: the lever arm and rotation of the start of the step, as the scheme.
-        let vel = |i: usize, p: &Vector3<f64>| {
-            let b = &sim.model.bodies[i];
-            if b.kind == BodyKind::Static {
-                return Vector3::zeros();
-            }
-            let (x, q) = &prev[i];
-            b.state.v + (q * b.state.omega).cross(&(p - x))
-        };
         for (k, c) in sim.contacts().iter().enumerate().filter(|(_, c)| c.active) {
             let f = contact_frame(&c.normal);
             let on_2 = f * c.impulse;
@@ -346,7 +331,10 @@ impl MechanicsHdf5Writer {
             };
             let fa = contact_frame(&n);
             let r = if swap { fa.transpose() * cf } else { c.impulse };
-            let u = fa.transpose() * (vel(a.index(), pa) - vel(b.index(), pb));
+            // H(q_k) v_{k+1}, the step's relative velocity of body 2 to body 1 (the contact's
+            // frame), as A's relative to B in A's frame
+            let u2 = f * c.velocities.map_or_else(Vector3::zeros, |v| v[1]);
+            let u = fa.transpose() * if swap { -u2 } else { u2 };
             buf.extend([t, c.law.mu]);
             for v in [pa, pb, &n, &cf] {
                 buf.extend(v.iter());
@@ -355,11 +343,6 @@ impl MechanicsHdf5Writer {
             buf.extend(u.iter().chain(r.iter()));
             buf.extend([k as f64, self.ids[a.index()] as f64, self.ids[b.index()] as f64]);
         }
-    }
-
-    fn keep_poses(&mut self, sim: &MechanicsSimulation) {
-        self.prev.clear();
-        self.prev.extend(sim.model.bodies.iter().map(|b| (b.state.position, b.state.orientation)));
     }
 }
 
