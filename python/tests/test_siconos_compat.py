@@ -726,9 +726,9 @@ def test_run_options_dict_is_the_run_keywords(hook, tmp_path, monkeypatch):
     # a key with an effect Saltus lacks is named
     _ball_scene("x.hdf5", MechanicsHdf5Runner, Contactor)
     bad = MechanicsHdf5Runner_run_options()
-    bad.update(T=0.01, output_energy_work=True)
+    bad.update(T=0.01, output_backup=True)
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="output_energy_work"):
+        with pytest.raises(NotImplementedError, match="output_backup"):
             io.run(bad)
     # Siconos >= 4.5's velocity-level activation runs (the rock_protection_wall tutorial's setting)
     ok = MechanicsHdf5Runner_run_options()

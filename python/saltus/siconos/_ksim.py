@@ -526,6 +526,11 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
             self.osnspb = LCP()
         if self.osi is None or self.osnspb is None:
             raise_unsupported("TimeStepping without an integrator or a nonsmooth problem")
+        from ._newton_euler import newton_euler_core
+
+        ne = newton_euler_core(self)
+        if ne is not None:
+            return ne
         if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.EulerMoreauOSI, _s.MoreauJeanBilbaoOSI)):
             raise_unsupported(f"TimeStepping with {type(self.osi).__name__}")
         check = getattr(self.osi, "_check", None)

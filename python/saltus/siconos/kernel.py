@@ -27,6 +27,16 @@ from ._kmodel import (
     NonSmoothDynamicalSystem,
 )
 from ._krelation import FirstOrderNonLinearR
+from ._newton_euler import (
+    NewtonEuler1DR,
+    NewtonEulerDS,
+    NewtonEulerR,
+    changeFrameAbsToBody,
+    changeFrameBodyToAbs,
+    quaternionFromRotationVector,
+    rotateAbsToBody,
+    rotationVectorFromQuaternion,
+)
 from ._ksim import (
     AVI,
     LCP,
@@ -128,6 +138,17 @@ class SiconosVector:
     def size(self) -> int:
         return self._a.size
 
+    def zero(self) -> None:
+        """Sets every entry to 0."""
+        self._a[:] = 0.0
+
+    def norm2(self) -> float:
+        """The Euclidean norm."""
+        return float(np.linalg.norm(self._a))
+
+    def display(self) -> None:
+        print(self)
+
     def getValue(self, i: int) -> float:
         return float(self._a[i])
 
@@ -170,17 +191,6 @@ class BlockVector:
     def __array__(self, dtype=None, copy=None):
         a = np.concatenate(self.blocks) if self.blocks else np.zeros(0)
         return a if dtype is None else a.astype(dtype)
-
-
-def changeFrameAbsToBody(q, v) -> None:
-    """Siconos ``changeFrameAbsToBody(q, v)``: the world vector ``v`` (a ``SiconosVector``)
-    rewritten in place in the frame of the pose ``q`` (``x y z qw qx qy qz``)."""
-    w, x, y, z = (float(c) for c in np.asarray(q, dtype=np.float64).ravel()[3:7])
-    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                  [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                  [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
-    a = np.asarray(v, dtype=np.float64)
-    a[:] = r.T @ a.copy()
 
 
 def cast_NewtonEulerDS(ds):
@@ -276,7 +286,6 @@ def getVector(v) -> np.ndarray:
 __getattr__ = module_getattr(
     "siconos.kernel",
     {
-        "NewtonEulerDS": "Newton–Euler systems exist in saltus.mechanics (rigid bodies), not as kernel systems",
         "SchatzmanPaoliOSI": "not in the Saltus kernel",
         "D1MinusLinearOSI": "not in the Saltus kernel",
         "GenericMechanical": "not in the Saltus kernel",
