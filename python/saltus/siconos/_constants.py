@@ -5,6 +5,11 @@ Siconos 4.4 defines them (read from its Debian build, ``python3-siconos`` 4.4.0)
 INF = float("inf")
 # fmt: off
 INTS = {
+    # NumericsMatrix storage types (Siconos NM_types.h)
+    'NM_DENSE': 0,
+    'NM_SPARSE_BLOCK': 1,
+    'NM_SPARSE': 2,
+    'NM_UNKNOWN': 3,
     'SICONOS_AVI_CAOFERRIS': 800,
     'SICONOS_AVI_PATHAVI': 801,
     'SICONOS_CONVEXQP_ADMM': 1203,

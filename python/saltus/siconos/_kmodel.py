@@ -480,4 +480,8 @@ class NonSmoothDynamicalSystem(_m.NonSmoothDynamicalSystem):
         return list(self.systems)
 
     def topology(self):
-        raise_unsupported("NonSmoothDynamicalSystem.topology()", "Saltus has no Topology object")
+        """Siconos's ``Topology`` as far as the number of index sets (a model of rigid bodies:
+        the contacts are in ``simulation.indexSet(1)``); anything else is named unsupported."""
+        from ._newton_euler import Topology
+
+        return Topology(self)

@@ -514,6 +514,24 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
         self.projection = None
         self._associated = []
 
+    def insertInteractionManager(self, manager) -> None:
+        """Siconos's interaction manager: a ``SiconosBulletCollisionManager`` over a model of
+        ``RigidBodyDS`` bodies (contact detection by Saltus's mechanics engine)."""
+        from .mechanics.collision.bullet import SiconosBulletCollisionManager
+
+        if not isinstance(manager, SiconosBulletCollisionManager):
+            raise_unsupported(f"TimeStepping.insertInteractionManager({type(manager).__name__})")
+        self._interaction_manager = manager
+
+    def indexSet(self, level: int):
+        """Siconos ``indexSet(i)`` of a model of rigid bodies (``interactions(indexSet(1))``)."""
+        from ._newton_euler import IndexSet, NewtonEulerCore
+
+        core = self.core
+        if not isinstance(core, NewtonEulerCore) or int(level) not in (0, 1):
+            raise_unsupported(f"TimeStepping.indexSet({level})", "index sets 0 and 1 of a model of rigid bodies")
+        return IndexSet(core, level)
+
     def insertNonSmoothProblem(self, osnspb, number: int = 0) -> None:
         if int(number) != KERNEL_INTS["SICONOS_OSNSP_TS_VELOCITY"]:
             raise_unsupported("TimeStepping.insertNonSmoothProblem(problem, SICONOS_OSNSP_TS_POS)")

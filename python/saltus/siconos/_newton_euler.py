@@ -112,13 +112,20 @@ class NewtonEulerDS(_m.DynamicalSystem):
     def computeMExt(self, time: float, mExt=None) -> None:
         """Siconos: the constant ``mExt`` (a subclass may override it)."""
 
+    def _constant_wrench(self) -> bool:
+        """Neither ``computeFExt`` nor ``computeMExt`` overridden, and no world-frame moment:
+        the wrench is one constant force and body-frame torque."""
+        cls = type(self)
+        own = cls.computeFExt is NewtonEulerDS.computeFExt and cls.computeMExt is NewtonEulerDS.computeMExt
+        return own and (not self._mext_inertial or not np.any(np.asarray(self._mExt, dtype=float)))
+
     def _wrench(self, t: float, x) -> List[float]:
         """Force (world frame) and torque (body frame) at ``t`` and the 13 numbers ``x``."""
         self.computeFExt(t)
         self.computeMExt(t)
         f = np.asarray(self._fExt, dtype=np.float64).ravel()
         m = np.asarray(self._mExt, dtype=np.float64).ravel()
-        if self._mext_inertial:
+        if self._mext_inertial and np.any(m):
             m = rotation(np.asarray(x[:7])).T @ m
         return [float(v) for v in f] + [float(v) for v in m]
 
@@ -145,28 +152,68 @@ class NewtonEulerDS(_m.DynamicalSystem):
 
 class NewtonEulerCore:
     """The compiled simulation of a model of Newton–Euler systems: a ``saltus.mechanics`` scene
-    without gravity and without shapes, one body per system, stepped by the Siconos
-    ``TimeStepping`` protocol (``has_next_event``, ``compute_one_step``, ``t``, ``h``, ``k``)."""
+    without gravity, one body per system (its contactors for a ``RigidBodyDS``), the static
+    bodies and laws of an inserted ``SiconosBulletCollisionManager``, stepped by the Siconos
+    ``TimeStepping`` protocol (``has_next_event``, ``compute_one_step``, ``t``, ``h``, ``k``). A
+    system inserted into the model between steps joins from the next step on."""
 
     event_driven = False
 
-    def __init__(self, nsds, td, theta: float):
+    def __init__(self, nsds, td, theta: float, manager=None, osnspb=None):
         from saltus.mechanics import Scene
 
-        self.systems = list(nsds.systems)
+        self.nsds, self.systems = nsds, []
         self.t0, self.h, self.T = float(td.t0), float(td.h), float(nsds.T)
-        self.k = 0
-        scene = Scene(gravity=(0.0, 0.0, 0.0))
+        self.k, self.last, self.manager = 0, None, manager
+        margin = 0.04
+        if manager is not None:
+            o = manager.options
+            margin = float(o.contactBreakingThreshold) * float(o.worldScale)
+        scene = Scene(gravity=(0.0, 0.0, 0.0), margin=margin)
+        self._n_static, self._index = 0, {}
+        if manager is not None:
+            from saltus.siconos.mechanics.collision._bodies import static_body_contactors
+
+            for k, (law, g1, g2) in enumerate(manager.laws):
+                en, mu = getattr(law, "en", None), getattr(law, "mu", None)
+                if en is None or mu is None or getattr(law, "dim", 3) != 3:
+                    raise_unsupported(f"SiconosBulletCollisionManager.insertNonSmoothLaw({type(law).__name__})",
+                                      "a NewtonImpactFrictionNSL of dimension 3")
+                scene.add_Newton_impact_friction_nsl(f"law{k}", e=en, mu=mu, collision_group1=g1,
+                                                     collision_group2=g2)
+            for k, (cset, pose) in enumerate(manager.statics):
+                scene.add_object(f"static{k}", static_body_contactors(cset), translation=pose[:3],
+                                 orientation=pose[3:7])
+                self._n_static += 1
+            manager._core = self
+        tol, max_iter = 1e-6, 1000
+        if osnspb is not None and hasattr(osnspb, "numericsSolverOptions"):
+            so = osnspb.numericsSolverOptions()
+            tol, max_iter = float(so.dparam[0]), int(so.iparam[0])
+        for ds in list(nsds.systems):
+            self._add(scene, ds)
+        self.sim = scene.simulation(h=self.h, t0=self.t0, theta=theta, tol=tol, max_iter=max_iter)
         for ds in self.systems:
-            ds._check()
-            q, tw = ds.q(), ds.twist()
-            scene.add_object(ds.name, [], translation=q[:3], orientation=q[3:7] / np.linalg.norm(q[3:7]),
-                             velocity=tw, mass=ds.scalarMass(), inertia=ds.inertia())
+            ds._write(self.sim.state(self._index[id(ds)]))
+
+    def _add(self, target, ds) -> None:
+        """Adds the system ``ds`` to the scene or the running simulation ``target``."""
+        ds._check()
+        q, tw = ds.q(), ds.twist()
+        contactors = ds._saltus_contactors() if hasattr(ds, "_saltus_contactors") else []
+        i = target.add_object(ds.name, contactors, translation=q[:3], orientation=q[3:7] / np.linalg.norm(q[3:7]),
+                              velocity=tw, mass=ds.scalarMass(), inertia=ds.inertia())
+        self._index[id(ds)] = self._n_static + len(self.systems) if i is None else int(i)
+        self.systems.append(ds)
+        if ds._constant_wrench():
+            w = ds._wrench(self.t, None)
+            target.set_external_force(ds.name, w[:3], w[3:])
+        elif not hasattr(target, "add_external_function"):
+            raise_unsupported("inserting a NewtonEulerDS with computeFExt/computeMExt between steps",
+                              "a constant fExt and mExt")
+        else:
             # the wrench at Siconos's instants t0 + k h (the engine's time is a running sum)
-            scene.add_external_function(ds.name, lambda t, x, ds=ds: ds._wrench(self._instant(t), x))
-        self.sim = scene.simulation(h=self.h, t0=self.t0, theta=theta)
-        for i, ds in enumerate(self.systems):
-            ds._write(self.sim.state(i))
+            target.add_external_function(ds.name, lambda t, x, ds=ds: ds._wrench(self._instant(t), x))
 
     @property
     def t(self) -> float:
@@ -179,13 +226,57 @@ class NewtonEulerCore:
     def has_next_event(self) -> bool:
         return self.t < self.T - 1e-9 * self.h
 
+    def system_of(self, body: int):
+        """The system of body ``body`` (``None`` for a static body)."""
+        for ds in self.systems:
+            if self._index[id(ds)] == body:
+                return ds
+        return None
+
     def compute_one_step(self) -> None:
+        for ds in list(self.nsds.systems):
+            if id(ds) not in self._index:
+                if not isinstance(ds, NewtonEulerDS):
+                    raise_unsupported(f"inserting a {type(ds).__name__} into a model of Newton–Euler systems")
+                self._add(self.sim, ds)
         for ds in self.systems:
             ds._check_unchanged()
-        self.sim.step()
+        self.last = self.sim.step()
         self.k += 1
-        for i, ds in enumerate(self.systems):
-            ds._write(self.sim.state(i))
+        for ds in self.systems:
+            ds._write(self.sim.state(self._index[id(ds)]))
+
+    def active_contacts(self) -> List["ContactInteraction"]:
+        """The contacts of the last step's friction-contact problem (Siconos's index set 1)."""
+        r = self.last
+        if r is None:
+            return []
+        return [ContactInteraction(self, r, k) for k in range(len(r["gap"])) if r["contact_active"][k]]
+
+
+class ContactInteraction:
+    """A contact of the last step as a Siconos ``Interaction``: ``lambda_(1)`` the impulse in the
+    contact frame (normal, two tangents), ``y(1)`` the relative velocity at the step's end,
+    ``y(0)`` the gap, and the two bodies (``None`` for a static one)."""
+
+    def __init__(self, core, report: dict, k: int):
+        self._lam = np.array(report["impulse"][k], dtype=np.float64)
+        self._u = np.array(report["velocity_end"][k], dtype=np.float64)
+        self._gap = float(report["gap"][k])
+        self.ds1, self.ds2 = (core.system_of(int(b)) for b in report["bodies"][k])
+
+    def lambda_(self, level: int = 1) -> np.ndarray:
+        if level != 1:
+            raise_unsupported(f"Interaction.lambda_({level}) of a contact", "lambda_(1), the step's impulse")
+        return self._lam
+
+    def y(self, level: int = 1) -> np.ndarray:
+        if level == 0:
+            return np.array([self._gap, 0.0, 0.0])
+        return self._u
+
+    def getSizeOfY(self) -> int:
+        return 3
 
 
 def newton_euler_core(sim):
@@ -206,7 +297,46 @@ def newton_euler_core(sim):
         raise_unsupported(f"NewtonEulerDS with {type(sim.osi).__name__}", "MoreauJeanOSI")
     if sim.osi.attrs.get("gamma") is not None:
         raise_unsupported("NewtonEulerDS with MoreauJeanOSI(theta, gamma)")
-    return NewtonEulerCore(sim.nsds, sim.td, float(sim.osi.attrs.get("theta", 0.5)))
+    manager = getattr(sim, "_interaction_manager", None)
+    if manager is not None and type(sim.osnspb).__name__ != "FrictionContact":
+        raise_unsupported(f"rigid bodies with {type(sim.osnspb).__name__}", "FrictionContact(3)")
+    core = NewtonEulerCore(sim.nsds, sim.td, float(sim.osi.attrs.get("theta", 0.5)), manager, sim.osnspb)
+    sim.nsds._index_sets = 2  # Siconos's topology after initialisation: index sets 0 and 1
+    return core
+
+
+class IndexSet:
+    """Siconos ``simulation.indexSet(i)`` of a model of rigid bodies: index set 1 holds the
+    contacts of the last step's friction-contact problem, index set 0 every contact detected."""
+
+    def __init__(self, core, level: int):
+        self._core, self._level = core, int(level)
+
+    def interactions(self) -> List[ContactInteraction]:
+        core, r = self._core, self._core.last
+        if r is None:
+            return []
+        keep = (lambda k: True) if self._level == 0 else (lambda k: r["contact_active"][k])
+        return [ContactInteraction(core, r, k) for k in range(len(r["gap"])) if keep(k)]
+
+    def size(self) -> int:
+        return len(self.interactions())
+
+
+class Topology:
+    """Siconos ``nsds.topology()`` as far as a script of rigid bodies reads it: the number of
+    index sets (2 once a time stepping is built: 0 and 1)."""
+
+    def __init__(self, nsds):
+        self._nsds = nsds
+
+    def numberOfIndexSet(self) -> int:
+        return int(getattr(self._nsds, "_index_sets", 0))
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise_unsupported(f"Topology.{name}")
 
 
 class NewtonEulerR:

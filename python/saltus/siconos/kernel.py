@@ -193,6 +193,12 @@ class BlockVector:
         return a if dtype is None else a.astype(dtype)
 
 
+def interactions(index_set) -> list:
+    """Siconos ``interactions(indexSet)``: the interactions of an index set (a model of rigid
+    bodies: its contacts of the last step)."""
+    return index_set.interactions()
+
+
 def cast_NewtonEulerDS(ds):
     """Siconos ``cast_NewtonEulerDS``: the body handle of a running ``MechanicsHdf5Runner``
     controller (``io._nsds.topology().getDynamicalSystem(name)``) as it is."""

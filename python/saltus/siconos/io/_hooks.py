@@ -196,10 +196,11 @@ class InteractionManagerView(_View):
     def removeBody(self, ds: NewtonEulerDSView) -> None:
         self._run.collision_removed.add(ds._i)
 
-    def _results(self, hits, closest_only: bool) -> List["SiconosCollisionQueryResult"]:
+    def _results(self, hits, closest_only: bool) -> List["_QueryResult"]:
         # Saltus sorts by distance whether ``sorted`` is asked or not (Bullet's order otherwise)
         hits = hits[:1] if closest_only else hits
-        return [SiconosCollisionQueryResult(self._run, h) for h in hits]
+        run = self._run
+        return [_QueryResult(None if h.body in run.statics else run.ds(h.body), h) for h in hits]
 
     def lineIntersectionQuery(self, start, end, closestOnly: bool = False, sorted: bool = True):
         """The shapes the segment ``[start, end]`` crosses, where it enters each, nearest first."""
@@ -220,17 +221,17 @@ def _vec3(v) -> List[float]:
     return [float(x) for x in np.asarray(v, dtype=float).ravel()]
 
 
-class SiconosCollisionQueryResult(_View):
-    """One shape met by a query: ``body`` (the dynamical system, ``None`` for a static object, as
-    Siconos's Bullet manager gives), ``point`` (world frame) and ``distance`` (to the segment's
-    start or the centre)."""
+class _QueryResult(_View):
+    """Siconos ``SiconosCollisionQueryResult``: one shape met by a query, ``body`` (the
+    dynamical system, ``None`` for a static object, as Siconos's Bullet manager gives), ``point``
+    (world frame) and ``distance`` (to the segment's start or the centre)."""
 
     _siconos_name = "SiconosCollisionQueryResult"
 
-    def __init__(self, run: RunState, hit):
+    def __init__(self, body, hit):
         from saltus.siconos.kernel import SiconosVector
 
-        self.body = None if hit.body in run.statics else run.ds(hit.body)
+        self.body = body
         self.point = SiconosVector(hit.point)
         self.distance = hit.distance
 

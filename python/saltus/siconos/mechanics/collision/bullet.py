@@ -1,7 +1,10 @@
 """``siconos.mechanics.collision.bullet`` on Saltus: ``SiconosBulletOptions`` is accepted as an
 options record (Saltus's collision detection is parry3d, not Bullet; ``MechanicsHdf5Runner``
-reads the fields it maps, e.g. the contact margin); the Bullet classes themselves are not
-provided."""
+reads the fields it maps, e.g. the contact margin), and ``SiconosBulletCollisionManager`` is the
+interaction manager a kernel-level ``TimeStepping`` of ``RigidBodyDS`` bodies inserts: its laws
+between collision groups, its static bodies, its statistics and queries, over parry's collision
+detection in Saltus's mechanics engine. Bullet's own classes (``BulletR``, the collision world)
+are not provided."""
 
 from saltus.siconos._unsupported import module_getattr
 
@@ -24,6 +27,73 @@ class SiconosBulletOptions:
         self.enableSatConvex = False
         self.enablePolyhedralContactClipping = False
         self.Depth2D = 0.1
+
+
+class _Statistics:
+    """Siconos's ``SiconosCollisionManager::statistics()`` of the last step: the contacts the
+    detection found (``new_interactions_created`` counts them all: Saltus keeps no Siconos
+    interactions between steps)."""
+
+    def __init__(self, n_contacts: int = 0):
+        self.new_interactions_created = int(n_contacts)
+        self.existing_interactions_processed = 0
+        self.interaction_warnings = 0
+
+
+class SiconosBulletCollisionManager:
+    """Siconos ``SiconosBulletCollisionManager(options=None)``: the laws between collision
+    groups (``insertNonSmoothLaw(law, group1, group2)``, a ``NewtonImpactFrictionNSL``), the
+    static bodies (``addStaticBody(contactors, offset)``), and after each step ``statistics()``
+    and the geometric queries (``lineIntersectionQuery``, ``inSphereQuery``, ``inBoxQuery``:
+    ``body`` is the ``RigidBodyDS``, ``None`` for a static body). The collision margin is the
+    options' ``contactBreakingThreshold × worldScale``."""
+
+    def __init__(self, options=None):
+        self.options = SiconosBulletOptions() if options is None else options
+        self.laws = []
+        self.statics = []
+        self._core = None
+
+    def insertNonSmoothLaw(self, nslaw, group1: int, group2: int) -> None:
+        self.laws.append((nslaw, int(group1), int(group2)))
+
+    def addStaticBody(self, contactors, offset=None, number: int = 0):
+        from ._bodies import SiconosContactorSet
+
+        pose = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0) if offset is None else tuple(float(x) for x in offset)
+        self.statics.append((SiconosContactorSet(contactors), pose))
+        return len(self.statics) - 1
+
+    def statistics(self) -> _Statistics:
+        core = self._core
+        return _Statistics(0 if core is None or core.last is None else len(core.last["gap"]))
+
+    def _results(self, hits, closest_only: bool):
+        from saltus.siconos.io._hooks import _QueryResult
+
+        core = self._core
+        if core is None:
+            return []
+        hits = hits[:1] if closest_only else hits
+        return [_QueryResult(core.system_of(h.body), h) for h in hits]
+
+    def lineIntersectionQuery(self, start, end, closestOnly: bool = False, sorted: bool = True):
+        from saltus.siconos.io._hooks import _vec3
+
+        return self._results(self._core.sim.query_segment(_vec3(start), _vec3(end), closestOnly), closestOnly)
+
+    def inSphereQuery(self, center, radius: float, closestOnly: bool = False, sorted: bool = True):
+        from saltus.siconos.io._hooks import _vec3
+
+        return self._results(self._core.sim.query_ball(_vec3(center), float(radius), closestOnly), closestOnly)
+
+    def inBoxQuery(self, center, dimensions, closestOnly: bool = False, sorted: bool = True):
+        import numpy as np
+
+        from saltus.siconos.io._hooks import _vec3
+
+        half = 0.5 * np.asarray(_vec3(dimensions))
+        return self._results(self._core.sim.query_box(_vec3(center), half, closestOnly), closestOnly)
 
 
 __getattr__ = module_getattr("siconos.mechanics.collision.bullet")
