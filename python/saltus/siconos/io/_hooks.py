@@ -184,9 +184,39 @@ class MechanicsIOView(_View):
         return np.array(rows)[:, 1:] if rows else None
 
 
-class InteractionManagerView(_View):
+class CollisionQueries:
+    """Siconos's ``SiconosCollisionManager`` queries over a ``saltus.mechanics`` simulation
+    (``_query_sim()``), each hit's body named by ``_query_body(index)`` (``None`` for a static
+    body). Saltus sorts the hits by distance whether ``sorted`` is asked or not (Bullet's order
+    otherwise)."""
+
+    def _query_sim(self):
+        raise NotImplementedError
+
+    def _query_body(self, index: int):
+        raise NotImplementedError
+
+    def _results(self, hits, closest_only: bool) -> List["_QueryResult"]:
+        hits = hits[:1] if closest_only else hits
+        return [_QueryResult(self._query_body(h.body), h) for h in hits]
+
+    def lineIntersectionQuery(self, start, end, closestOnly: bool = False, sorted: bool = True):
+        """The shapes the segment ``[start, end]`` crosses, where it enters each, nearest first."""
+        return self._results(self._query_sim().query_segment(_vec3(start), _vec3(end), closestOnly), closestOnly)
+
+    def inSphereQuery(self, center, radius: float, closestOnly: bool = False, sorted: bool = True):
+        """The shapes within ``radius`` of ``center``, nearest first."""
+        return self._results(self._query_sim().query_ball(_vec3(center), float(radius), closestOnly), closestOnly)
+
+    def inBoxQuery(self, center, dimensions, closestOnly: bool = False, sorted: bool = True):
+        """The shapes overlapping the axis-aligned box of sides ``dimensions`` around ``center``."""
+        half = 0.5 * np.asarray(_vec3(dimensions))
+        return self._results(self._query_sim().query_box(_vec3(center), half, closestOnly), closestOnly)
+
+
+class InteractionManagerView(CollisionQueries, _View):
     """``io._interman``: ``removeBody(ds)`` takes the body out of the collision detection, which
-    Saltus does only with its removal from the system (checked after the hook)."""
+    Saltus does only with its removal from the system (checked after the hook); the queries."""
 
     _siconos_name = "InteractionManager"
 
@@ -196,24 +226,11 @@ class InteractionManagerView(_View):
     def removeBody(self, ds: NewtonEulerDSView) -> None:
         self._run.collision_removed.add(ds._i)
 
-    def _results(self, hits, closest_only: bool) -> List["_QueryResult"]:
-        # Saltus sorts by distance whether ``sorted`` is asked or not (Bullet's order otherwise)
-        hits = hits[:1] if closest_only else hits
-        run = self._run
-        return [_QueryResult(None if h.body in run.statics else run.ds(h.body), h) for h in hits]
+    def _query_sim(self):
+        return self._run.sim
 
-    def lineIntersectionQuery(self, start, end, closestOnly: bool = False, sorted: bool = True):
-        """The shapes the segment ``[start, end]`` crosses, where it enters each, nearest first."""
-        return self._results(self._run.sim.query_segment(_vec3(start), _vec3(end), closestOnly), closestOnly)
-
-    def inSphereQuery(self, center, radius: float, closestOnly: bool = False, sorted: bool = True):
-        """The shapes within ``radius`` of ``center``, nearest first."""
-        return self._results(self._run.sim.query_ball(_vec3(center), float(radius), closestOnly), closestOnly)
-
-    def inBoxQuery(self, center, dimensions, closestOnly: bool = False, sorted: bool = True):
-        """The shapes overlapping the axis-aligned box of sides ``dimensions`` around ``center``."""
-        half = 0.5 * np.asarray(_vec3(dimensions))
-        return self._results(self._run.sim.query_box(_vec3(center), half, closestOnly), closestOnly)
+    def _query_body(self, index: int):
+        return None if index in self._run.statics else self._run.ds(index)
 
 
 def _vec3(v) -> List[float]:

@@ -56,32 +56,28 @@ class SiconosSphere(_SiconosShape):
         return mechanics.Sphere(self.params[0])
 
 
-class SiconosCylinder(_SiconosShape):
+class _AxialShape(_SiconosShape):
+    """A shape of radius and length along the local y axis (Siconos's cylinder and capsule)."""
+
+    def __init__(self, radius: float, length: float):
+        self.params = (float(radius), float(length))
+
+    def _saltus(self):
+        from saltus import mechanics
+
+        return getattr(mechanics, self.primitive)(self.params[0], 0.5 * self.params[1])
+
+
+class SiconosCylinder(_AxialShape):
     """Siconos ``SiconosCylinder(radius, length)``, along the local y axis."""
 
     primitive = "Cylinder"
 
-    def __init__(self, radius: float, length: float):
-        self.params = (float(radius), float(length))
 
-    def _saltus(self):
-        from saltus import mechanics
-
-        return mechanics.Cylinder(self.params[0], 0.5 * self.params[1])
-
-
-class SiconosCapsule(_SiconosShape):
+class SiconosCapsule(_AxialShape):
     """Siconos ``SiconosCapsule(radius, length)``, along the local y axis."""
 
     primitive = "Capsule"
-
-    def __init__(self, radius: float, length: float):
-        self.params = (float(radius), float(length))
-
-    def _saltus(self):
-        from saltus import mechanics
-
-        return mechanics.Capsule(self.params[0], 0.5 * self.params[1])
 
 
 class SiconosPlane(_SiconosShape):

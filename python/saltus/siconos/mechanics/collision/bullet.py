@@ -7,6 +7,7 @@ detection in Saltus's mechanics engine. Bullet's own classes (``BulletR``, the c
 are not provided."""
 
 from saltus.siconos._unsupported import module_getattr
+from saltus.siconos.io._hooks import CollisionQueries
 
 SICONOS_BULLET_3D = 0
 SICONOS_BULLET_2D = 1
@@ -40,7 +41,7 @@ class _Statistics:
         self.interaction_warnings = 0
 
 
-class SiconosBulletCollisionManager:
+class SiconosBulletCollisionManager(CollisionQueries):
     """Siconos ``SiconosBulletCollisionManager(options=None)``: the laws between collision
     groups (``insertNonSmoothLaw(law, group1, group2)``, a ``NewtonImpactFrictionNSL``), the
     static bodies (``addStaticBody(contactors, offset)``), and after each step ``statistics()``
@@ -68,32 +69,13 @@ class SiconosBulletCollisionManager:
         core = self._core
         return _Statistics(0 if core is None or core.last is None else len(core.last["gap"]))
 
-    def _results(self, hits, closest_only: bool):
-        from saltus.siconos.io._hooks import _QueryResult
+    def _query_sim(self):
+        if self._core is None:
+            raise RuntimeError("SiconosBulletCollisionManager: the queries need a built simulation")
+        return self._core.sim
 
-        core = self._core
-        if core is None:
-            return []
-        hits = hits[:1] if closest_only else hits
-        return [_QueryResult(core.system_of(h.body), h) for h in hits]
-
-    def lineIntersectionQuery(self, start, end, closestOnly: bool = False, sorted: bool = True):
-        from saltus.siconos.io._hooks import _vec3
-
-        return self._results(self._core.sim.query_segment(_vec3(start), _vec3(end), closestOnly), closestOnly)
-
-    def inSphereQuery(self, center, radius: float, closestOnly: bool = False, sorted: bool = True):
-        from saltus.siconos.io._hooks import _vec3
-
-        return self._results(self._core.sim.query_ball(_vec3(center), float(radius), closestOnly), closestOnly)
-
-    def inBoxQuery(self, center, dimensions, closestOnly: bool = False, sorted: bool = True):
-        import numpy as np
-
-        from saltus.siconos.io._hooks import _vec3
-
-        half = 0.5 * np.asarray(_vec3(dimensions))
-        return self._results(self._core.sim.query_box(_vec3(center), half, closestOnly), closestOnly)
+    def _query_body(self, index: int):
+        return self._core.system_of(index)
 
 
 __getattr__ = module_getattr("siconos.mechanics.collision.bullet")
