@@ -434,9 +434,15 @@ class MechanicsSimulation:
         friction-contact problem), ``pairs``, ``iterations``, ``residual``, ``status``, and the
         step's contacts: ``bodies (k × 2)``, ``impulse (k × 3`` normal, tangents; contact frame),
         ``normal``, ``gap``, ``contact_active``, ``mu`` (the friction coefficient of the contact's
-        law, from its two shapes' groups); with a projection, ``projection_iterations``,
-        ``projection_converged`` and ``projection_violation`` (the largest joint violation or
-        contact penetration left)."""
+        law, from its two shapes' groups), ``e`` (its restitution), ``velocity_start`` and
+        ``velocity_end`` (k × 3: the relative velocity in the contact frame at the step's start
+        and end, ``H v_k`` and ``H v_{k+1}``; NaN for a contact not in the problem), ``energy``
+        (8 numbers: the kinetic energy at the step's end, the work of the smooth forces, the
+        normal and tangent contact work ``½ (u⁻ + u⁺)·p``, the same θ-weighted, and the negative
+        parts of the two contact works: Siconos's ``energy_work`` row; at θ = ½ the kinetic
+        energy changes by the forces' and contacts' work); with a projection,
+        ``projection_iterations``, ``projection_converged`` and ``projection_violation`` (the
+        largest joint violation or contact penetration left)."""
         return self._core.step()
 
     def run(self, t_end: Optional[float] = None, record_every: int = 1) -> Dict[str, np.ndarray]:
