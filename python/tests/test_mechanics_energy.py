@@ -1,0 +1,30 @@
+"""``saltus.mechanics``: each step's report carries the step's energy and work and the active
+contacts' relative velocities; at θ = 1/2 the kinetic energy changes by the forces' and the
+contact impulses' work, and at a bounce each contact leaves at ``u⁺ = -e u⁻``."""
+
+import numpy as np
+
+from saltus import mechanics
+
+
+def test_the_step_report_balances_the_kinetic_energy():
+    scene = mechanics.Scene(gravity=(0, 0, -9.81), margin=0.01)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.7, mu=0.3)
+    scene.add_object("ground", [mechanics.Plane()])
+    scene.add_object("ball", [mechanics.Sphere(0.1)], translation=(0, 0, 0.5), velocity=(1.0, 0, 0, 0, 0, 5.0),
+                     mass=1.0, inertia=[0.004] * 3)
+    sim = scene.simulation(h=1e-3, theta=0.5, tol=1e-12, max_iter=10_000)
+    k0, bounces = sim.kinetic_energy(), 0
+    for _ in range(1500):
+        r = sim.step()
+        e = r["energy"]
+        assert abs(e[0] - k0 - (e[1] + e[2] + e[3])) < 1e-12 * (1 + k0)
+        assert e[0] == sim.kinetic_energy()
+        for k in np.nonzero(r["contact_active"])[0]:
+            u0, u1 = r["velocity_start"][k], r["velocity_end"][k]
+            if u0[0] < -0.5:  # a bounce: Newton's law on the normal relative velocity
+                bounces += 1
+                assert abs(u1[0] + r["e"][k] * u0[0]) < 1e-9
+        assert np.isnan(r["velocity_end"][~r["contact_active"]]).all()
+        k0 = e[0]
+    assert bounces >= 2
