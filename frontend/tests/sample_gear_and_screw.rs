@@ -32,3 +32,30 @@ fn gear_and_screw_sample_against_closed_forms() {
     let v = tr.col("nut.vz");
     assert!((v[t.len() - 1] + a * 2.0).abs() < 1e-9, "nut velocity {}", v[t.len() - 1]);
 }
+
+/// The coupler of two joints keeps their first bodies apart, as Siconos's `CouplerJointR` (a
+/// joint between them) does, unless `allow_self_collide="true"`: two meshing wheels whose shapes
+/// overlap then carry no contact. The screw's coupler (one joint, one body) excludes nothing.
+#[test]
+fn a_coupler_keeps_its_two_wheels_from_colliding_unless_allowed() {
+    use saltus_runtime::xml::{convert_mech::build_mechanics, load_str};
+    let text = std::fs::read_to_string(sample("gear_and_screw/gear_and_screw.xml")).unwrap();
+    // the wheels' balls (radius 0.2) overlap when their centres are 0.3 apart
+    let text = text.replace(r#"translation="1 0 1">"#, r#"translation="0.3 0 1">"#).replace(
+        r#"<Sphere name="ball" radius="0.2"/>"#,
+        r#"<Sphere name="ball" radius="0.2"/><NewtonImpactFrictionNSL en="0" mu="0.3"/>"#,
+    );
+    for (attr, linked) in [("", true), (r#" allow_self_collide="true""#, false)] {
+        let t = text.replace(r#"ratio="-2"/>"#, &format!(r#"ratio="-2"{attr}/>"#));
+        let loaded = load_str(&t, std::path::Path::new("g.xml")).unwrap();
+        let built = build_mechanics(&loaded).unwrap();
+        let m = &built.model;
+        let id = |n: &str| saltus_mechanics::BodyId(m.bodies.iter().position(|b| b.name == n).unwrap() as u32);
+        assert_eq!(m.linked(id("wheel1"), id("wheel2")), linked, "{attr}");
+        assert!(!m.linked(id("wheel1"), id("nut")) && !m.linked(id("wheel2"), id("nut")));
+        let mut sim =
+            saltus_mechanics::MechanicsSimulation::new(built.model.clone(), 0.0, 1e-3, built.options.clone()).unwrap();
+        let r = sim.step().unwrap();
+        assert_eq!(r.n_contacts > 0, !linked, "{attr}: {} contacts", r.n_contacts);
+    }
+}

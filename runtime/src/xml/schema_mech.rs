@@ -357,7 +357,8 @@ pub enum JointLimitSpec {
 
 /// `<CouplerJointR dof1=".." dof2=".." ratio=".." joint1=".."/>` (Siconos `CouplerJointR`):
 /// coordinate `dof2` of the enclosing joint equals `ratio` times coordinate `dof1` of `joint1`
-/// (default: the enclosing joint, e.g. a screw), plus its value at the initial poses.
+/// (default: the enclosing joint, e.g. a screw), plus its value at the initial poses; the first
+/// bodies of the two joints no longer collide unless `allow_self_collide="true"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CouplerSpec {
@@ -369,6 +370,10 @@ pub struct CouplerSpec {
     pub dof2: Option<usize>,
     #[serde(rename = "@ratio")]
     pub ratio: f64,
+    /// `true`: the first bodies of the two joints still collide (Siconos `allow_self_collide`);
+    /// default `false`, the coupler keeps them apart as a joint does.
+    #[serde(rename = "@allow_self_collide", default, skip_serializing_if = "is_none")]
+    pub allow_self_collide: Option<bool>,
 }
 
 /// `<JointStopR dof=".." lower=".." upper=".." e=".."/>` (Siconos `JointStopR`).
