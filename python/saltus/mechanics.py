@@ -636,15 +636,19 @@ class Scene:
             int(joint), int(dof), None if lower is None else float(lower), None if upper is None else float(upper), float(e)
         )
 
-    def add_joint_coupler(self, joint1: int, dof1: int, joint2: int, dof2: int, ratio: float) -> int:
+    def add_joint_coupler(self, joint1: int, dof1: int, joint2: int, dof2: int, ratio: float,
+                          allow_self_collide: bool = False) -> int:
         """Couples coordinate ``dof2`` of the joint of index ``joint2`` to coordinate ``dof1`` of
         the joint of index ``joint1`` (Siconos ``CouplerJointR``; XML ``<CouplerJointR>``):
         ``θ₂ = ratio · θ₁ + c``, ``c`` the value at the initial poses (0). Two hinges: a gear
         pair; a hinge and a slider: a rack and pinion; ``joint1 == joint2`` with ``dof1=0``,
         ``dof2=1`` on a ``CylindricalJointR``: a screw of ``ratio`` radians per unit length. The
         run writes the columns ``NAME.coupler[i].s1`` and ``NAME.coupler[i].s2`` (``NAME`` the
-        joint of ``θ₂``). Returns the coupler's index."""
-        return self._core.add_joint_coupler(int(joint1), int(dof1), int(joint2), int(dof2), float(ratio))
+        joint of ``θ₂``). The first bodies of the two joints no longer collide (Siconos's
+        coupler is a joint between them), unless ``allow_self_collide``. Returns the coupler's
+        index."""
+        return self._core.add_joint_coupler(int(joint1), int(dof1), int(joint2), int(dof2), float(ratio),
+                                            bool(allow_self_collide))
 
     def exclude_collision(self, object1: str, object2: str) -> None:
         """The bodies named ``object1`` and ``object2`` no longer collide with each other, as two

@@ -290,8 +290,9 @@ impl CoreMechanicsModel {
 
     /// Couples coordinate `dof2` of joint `joint2` to coordinate `dof1` of joint `joint1`
     /// (their indices; the same joint for a screw), `θ₂ = ratio θ₁ + c` (Siconos
-    /// `CouplerJointR`); returns the coupler's index.
-    #[pyo3(signature = (joint1, dof1, joint2, dof2, ratio))]
+    /// `CouplerJointR`); the first bodies of the two joints no longer collide unless
+    /// `allow_self_collide`. Returns the coupler's index.
+    #[pyo3(signature = (joint1, dof1, joint2, dof2, ratio, allow_self_collide=false))]
     fn add_joint_coupler(
         &mut self,
         joint1: usize,
@@ -299,11 +300,12 @@ impl CoreMechanicsModel {
         joint2: usize,
         dof2: usize,
         ratio: f64,
+        allow_self_collide: bool,
     ) -> PyResult<usize> {
         guard(|| {
             let id = |j: usize| u32::try_from(j).map_err(|_| model_err("joint coupler", format!("no joint {j}")));
             let c = CouplerJointR::new(JointId(id(joint1)?), dof1, JointId(id(joint2)?), dof2, ratio);
-            self.model()?.add_joint_coupler(c).map_err(to_py)
+            self.model()?.couple_joints(c, allow_self_collide).map_err(to_py)
         })
     }
 

@@ -160,6 +160,19 @@ impl MechanicsModel {
         Ok(self.joint_couplers.len() - 1)
     }
 
+    /// [`Self::add_joint_coupler`] as Siconos's `CouplerJointR` between two joints: the first
+    /// bodies of the two joints no longer collide (a joint between them), unless
+    /// `allow_self_collide` (Siconos's keyword); a coupler within one joint excludes nothing.
+    pub fn couple_joints(&mut self, coupler: CouplerJointR, allow_self_collide: bool) -> Result<usize> {
+        let (j1, j2) = (coupler.joint1, coupler.joint2);
+        let k = self.add_joint_coupler(coupler)?;
+        let (a, b) = (self.joints()[j1.0 as usize].body1, self.joints()[j2.0 as usize].body1);
+        if a != b && !allow_self_collide {
+            self.exclude_collision(a, b)?;
+        }
+        Ok(k)
+    }
+
     /// The couplers of joint coordinates.
     pub fn joint_couplers(&self) -> &[CouplerJointR] {
         &self.joint_couplers

@@ -129,13 +129,7 @@ pub(super) fn add_joints(
             }
         };
         let coupler = CouplerJointR::new(joint1, c.dof1.unwrap_or(0), id, c.dof2.unwrap_or(0), c.ratio);
-        model.add_joint_coupler(coupler).map_err(|e| at(e.to_string()))?;
-        // Siconos's coupler is a joint between the two joints' first bodies: they no longer
-        // collide (a gear pair's wheels), unless `allow_self_collide`
-        let (a, b) = (model.joints()[joint1.0 as usize].body1, model.joints()[id.0 as usize].body1);
-        if a != b && !c.allow_self_collide.unwrap_or(false) {
-            model.exclude_collision(a, b).map_err(|e| at(e.to_string()))?;
-        }
+        model.couple_joints(coupler, c.allow_self_collide.unwrap_or(false)).map_err(|e| at(e.to_string()))?;
     }
     Ok(names.len())
 }

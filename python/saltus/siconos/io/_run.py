@@ -435,7 +435,8 @@ def _add_coupler(scene, data, name: str, joint_ids: Dict) -> None:
     bodies = lambda j: {str(data["joints"][j].attrs["object1"]), str(data["joints"][j].attrs.get("object2"))}
     if len(refs) > 1 and not (str(a["object1"]) in bodies(j1) and str(a.get("object2")) in bodies(j2)):
         raise AssertionError(f"joint {name}: object1 must be a body of {j1} and object2 a body of {j2}")
-    scene.add_joint_coupler(joint_ids[j1], int(dof1), joint_ids[j2], int(dof2), float(ratio))
+    # the exclusion below is Siconos's, between object1 and object2 (not the joints' first bodies)
+    scene.add_joint_coupler(joint_ids[j1], int(dof1), joint_ids[j2], int(dof2), float(ratio), allow_self_collide=True)
     # Siconos's coupler is a joint between object1 and object2: they no longer collide
     if "object2" in a and not a.get("allow_self_collide", False):
         scene.exclude_collision(str(a["object1"]), str(a["object2"]))
