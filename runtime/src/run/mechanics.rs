@@ -38,7 +38,7 @@ use saltus_kernel::{EventMonitor, KernelError, UserEvent, UserEventHit};
 use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::planar::planar_frame;
 use saltus_mechanics::relation::contact_frame;
-use saltus_mechanics::{MechanicsModel, MechanicsSimulation, MechanicsStepReport};
+use saltus_mechanics::{MechanicsModel, MechanicsSimulation, MechanicsStepReport, StepEnergy};
 
 /// Per-body column suffixes.
 pub const BODY_COLUMNS: [&str; 13] = ["x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"];
@@ -78,16 +78,40 @@ pub fn header(model: &MechanicsModel) -> Vec<String> {
     h
 }
 
+/// The energy and work columns of `<Output energy="true">`, Siconos's `energy_work` row: the
+/// kinetic energy at the step's end, the work of the smooth forces, the normal and tangent
+/// contact work `½ (u⁻ + u⁺)·p`, the same θ-weighted, their negative parts (`StepEnergy`; the
+/// initial row has the initial kinetic energy and no work).
+pub const ENERGY_COLUMNS: [&str; 8] = [
+    "energy.kinetic",
+    "energy.work_forces",
+    "energy.work_normal",
+    "energy.work_tangent",
+    "energy.work_normal_theta",
+    "energy.work_tangent_theta",
+    "energy.work_normal_negative",
+    "energy.work_tangent_negative",
+];
+
 /// The columns of a run of `built`: [`header`], then the controllers' `NAME.u[j]` and observers'
-/// `NAME.xhat[i]` (`<ControlManager>`), then `event` if the scene has user events.
+/// `NAME.xhat[i]` (`<ControlManager>`), then the [`ENERGY_COLUMNS`] with `<Output energy>`, then
+/// `event` if the scene has user events.
 pub fn columns(built: &MechanicsBuilt) -> Vec<String> {
-    columns_of(&built.model, built.control.as_ref(), !built.events.is_empty())
+    columns_of(&built.model, built.control.as_ref(), built.energy, !built.events.is_empty())
 }
 
-fn columns_of(model: &MechanicsModel, control: Option<&super::control::BodyControl>, events: bool) -> Vec<String> {
+fn columns_of(
+    model: &MechanicsModel,
+    control: Option<&super::control::BodyControl>,
+    energy: bool,
+    events: bool,
+) -> Vec<String> {
     let mut h = header(model);
     if let Some(c) = control {
         c.manager.columns_into(&mut h);
+    }
+    if energy {
+        h.extend(ENERGY_COLUMNS.iter().map(|c| c.to_string()));
     }
     if events {
         h.push("event".into());
@@ -137,6 +161,17 @@ pub fn row(sim: &MechanicsSimulation, t: f64, out: &mut Vec<f64>) {
     out.extend(
         model.bodies.iter().filter(|b| b.lifetime.is_bounded()).map(|b| f64::from(u8::from(b.lifetime.contains(t, h)))),
     );
+}
+
+/// Appends to a body row the controllers' inputs and observers' estimates, then the energy
+/// columns' values when given.
+fn row_extras(control: Option<&super::control::BodyControl>, energy: Option<[f64; 8]>, row: &mut Vec<f64>) {
+    if let Some(c) = control {
+        c.manager.row_into(row);
+    }
+    if let Some(e) = energy {
+        row.extend(e);
+    }
 }
 
 fn contact_rows(
@@ -199,6 +234,7 @@ pub struct MechRun {
     stopped: bool,
     trace: Option<FcTrace>,
     control: Option<super::control::BodyControl>,
+    energy: bool,
 }
 
 impl MechRun {
@@ -218,7 +254,13 @@ impl MechRun {
             stopped: false,
             trace: None,
             control: None,
+            energy: false,
         }
+    }
+    /// Adds the [`ENERGY_COLUMNS`] to the rows (`<Output energy="true">`).
+    pub fn with_energy(mut self, energy: bool) -> MechRun {
+        self.energy = energy;
+        self
     }
     /// Controllers pushing one body from now on (`<ControlManager body>`); their inputs and
     /// estimates become columns of the rows.
@@ -233,11 +275,22 @@ impl MechRun {
             _ => Ok(()),
         }
     }
-    /// Appends the controllers' inputs and the observers' estimates to a row.
+    /// Appends the controllers' inputs and the observers' estimates to a row, then the last
+    /// step's energy and work when asked (before any step: the kinetic energy, no work).
     fn control_row(&mut self) {
-        if let Some(c) = &self.control {
-            c.manager.row_into(&mut self.row);
-        }
+        let energy = self.energy_values();
+        row_extras(self.control.as_ref(), energy, &mut self.row);
+    }
+    /// The energy columns' values with `<Output energy>`: the last step's, or before any step
+    /// the kinetic energy and no work.
+    fn energy_values(&self) -> Option<[f64; 8]> {
+        self.energy.then(|| {
+            let e = self.last.as_ref().map_or_else(
+                || StepEnergy { kinetic: self.sim.model.kinetic_energy(), ..Default::default() },
+                |r| r.energy,
+            );
+            e.to_array()
+        })
     }
     /// Watches user events on the bodies from now on (none: no `event` column).
     pub fn with_events(mut self, events: Vec<UserEvent>) -> Result<MechRun, KernelError> {
@@ -293,7 +346,7 @@ impl MechRun {
         let run = run.with_events(built.events.clone()).map_err(|e| {
             saltus_mechanics::MechanicsError::InvalidModel { what: "user events".into(), reason: e.to_string() }
         })?;
-        Ok(run.with_trace(built.trace.clone()).with_control(built.control.clone()))
+        Ok(run.with_trace(built.trace.clone()).with_control(built.control.clone()).with_energy(built.energy))
     }
     /// Dumps the friction-contact problems of the steps `trace` chooses (FCLib files).
     pub fn with_trace(mut self, trace: Option<FcTrace>) -> MechRun {
@@ -328,7 +381,7 @@ impl Stepper for MechRun {
         64
     }
     fn columns(&self) -> Vec<String> {
-        columns_of(&self.sim.model, self.control.as_ref(), self.events.is_some())
+        columns_of(&self.sim.model, self.control.as_ref(), self.energy, self.events.is_some())
     }
     fn contact_columns(&self) -> Option<Vec<String>> {
         Some(contact_header())
@@ -383,11 +436,10 @@ impl Stepper for MechRun {
         let mut stop = None;
         if let Some(mon) = &mut self.events {
             self.hits = mon.after_step(&mut self.sim).map_err(|e| Stopped::Failed(Box::new(e)))?;
+            let energy = self.energy_values();
             for hit in &self.hits {
                 row(&self.sim, hit.t, &mut self.row);
-                if let Some(c) = &self.control {
-                    c.manager.row_into(&mut self.row);
-                }
+                row_extras(self.control.as_ref(), energy, &mut self.row);
                 let bodies = &self.sim.model.bodies;
                 super::events::write_hit_rows(hit, &self.row, |i| bodies[i].kind != BodyKind::Static, out.main)?;
                 sum.user_events += hit.transitions.len() as u64;

@@ -105,10 +105,7 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         Some(c) => Some(super::convert_control::build_kernel_control(&mut b, c, &nsds, h)?),
         None => None,
     };
-    let every = mf.output.as_ref().and_then(|o| o.every);
-    if every == Some(0) {
-        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
-    }
+    let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;
     Ok(Built { nsds, sim, t0, t_end, h, steps: steps_f as u64, level, every, events, control })
 }
 

@@ -36,6 +36,8 @@ pub struct MechanicsBuilt {
     pub steps: u64,
     /// `<Output every>`.
     pub every: Option<u64>,
+    /// `<Output energy>`: the step's energy and work columns ([`crate::run::mechanics::ENERGY_COLUMNS`]).
+    pub energy: bool,
     /// User events on bodies (`<Events>`; an event's `ds` names a body).
     pub events: Vec<UserEvent>,
     /// `<FrictionContactTrace>`: FCLib dumps of chosen steps.
@@ -436,10 +438,7 @@ pub fn build_mechanics_with(
             format!("(T − t0)/h = {} steps: need between 1 and 1e12", plain((t_end - t0) / h)),
         ));
     }
-    let every = mf.output.as_ref().and_then(|o| o.every);
-    if every == Some(0) {
-        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
-    }
+    let (every, energy) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), true)?;
     let trace = super::convert_mech_sim::trace(m)?;
     let mut built = MechanicsBuilt {
         model,
@@ -449,6 +448,7 @@ pub fn build_mechanics_with(
         h,
         steps: steps_f as u64,
         every,
+        energy,
         events: Vec::new(),
         trace,
         control: None,

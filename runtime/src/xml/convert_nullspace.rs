@@ -156,9 +156,6 @@ pub fn build_nullspace_with(
         columns.extend((0..inter.law.size()).map(|k| format!("{}.lambda[{k}]", inter.name)));
     }
     columns.push("violation".into());
-    let every = mf.output.as_ref().and_then(|o| o.every);
-    if every == Some(0) {
-        return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
-    }
+    let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;
     Ok(NullSpaceBuilt { sim, t0, t_end, h, steps: steps_f as u64, every, columns, basis: basis_name })
 }

@@ -697,10 +697,33 @@ pub struct QpSpec {
     pub sym_tol: Option<f64>,
 }
 
-/// `<Output every="N"/>`: defaults of the `run` command.
+/// `<Output every="N" energy="true"/>`: defaults of the `run` command; `energy` adds the step's
+/// energy and work columns to a `<Mechanics>` scene's rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OutputSpec {
     #[serde(rename = "@every", default, skip_serializing_if = "is_none")]
     pub every: Option<u64>,
+    #[serde(rename = "@energy", default, skip_serializing_if = "is_none")]
+    pub energy: Option<bool>,
+}
+
+impl OutputSpec {
+    /// `every` (checked ≥ 1) and `energy` of a model's `<Output>` (none: defaults); `energy` is
+    /// refused outside `<Mechanics>` scenes (`mechanics = false`).
+    pub(crate) fn of(
+        m: &super::LoadedModel,
+        output: Option<&OutputSpec>,
+        mechanics: bool,
+    ) -> Result<(Option<u64>, bool), super::ModelError> {
+        let every = output.and_then(|o| o.every);
+        if every == Some(0) {
+            return Err(m.error_at("Output", "`every` must be at least 1 (write every N-th step), got 0"));
+        }
+        let energy = output.and_then(|o| o.energy).unwrap_or(false);
+        if energy && !mechanics {
+            return Err(m.error_at("Output", "`energy` writes the energy and work of <Mechanics> scenes only"));
+        }
+        Ok((every, energy))
+    }
 }
