@@ -28,3 +28,33 @@ def test_the_step_report_balances_the_kinetic_energy():
         assert np.isnan(r["velocity_end"][~r["contact_active"]]).all()
         k0 = e[0]
     assert bounces >= 2
+
+
+def test_a_model_file_with_output_energy_gives_the_same_columns_in_python(tmp_path):
+    import saltus
+
+    model = tmp_path / "e.xml"
+    model.write_text("""<?xml version="1.0" encoding="UTF-8"?>
+<Model version="1.0">
+  <Time t0="0" T="0.5"/>
+  <Mechanics gravity="0 0 -9.81" margin="0.005">
+    <HalfSpace name="floor" normal="0 0 1"/>
+    <Sphere name="ball" radius="0.05"/>
+    <NewtonImpactFrictionNSL en="0.5" mu="0.3"/>
+    <RigidBody name="ground" kind="static"><Contactor shape="floor"/></RigidBody>
+    <RigidBody name="ball" mass="1" inertia="0.001 0.001 0.001" translation="0 0 0.2"><Contactor shape="ball"/></RigidBody>
+  </Mechanics>
+  <Simulation>
+    <TimeDiscretisation h="0.001"/>
+    <OneStepIntegrator><MoreauJeanOSI theta="0.5"/></OneStepIntegrator>
+    <OneStepNSProblem><FrictionContact dim="3"><NsgsAc tol="1e-12" max_iter="1000"/></FrictionContact></OneStepNSProblem>
+  </Simulation>
+  <Output energy="true"/>
+</Model>
+""")
+    out = saltus.load(str(model)).run()
+    k = out["energy.kinetic"]
+    work = out["energy.work_forces"] + out["energy.work_normal"] + out["energy.work_tangent"]
+    assert len(k) == 501 and k[0] == 0.0
+    assert np.abs(np.diff(k) - work[1:]).max() < 1e-10
+    assert out["energy.work_normal"].min() < -0.1  # the bounce
