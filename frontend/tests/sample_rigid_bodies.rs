@@ -114,6 +114,36 @@ fn ball_rolls_down_the_incline_without_slipping() {
 }
 
 /// The box stops after v₀²/(2 μ g) (to 1e-3), at rest, untipped, on the ground.
+/// `sliding_box_energy.xml` (`<Output energy="true">`): friction takes the kinetic energy away
+/// as the box slides, K(t) = ½ m v₀² − μ m g x(t), the tangent impulses' work summing to
+/// −½ m v₀²; the weight and the normal impulses do no work; each row's kinetic energy changes by
+/// its step's work (θ = ½).
+#[test]
+fn sliding_box_energy_and_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (b, _) = run(&sample("sliding_box/sliding_box_energy.xml"), tmp.path(), &[]);
+    let (m, v0, mu) = (2.0, 1.0, 0.3);
+    let (t, x, k) = (b.col("t"), b.col("box.x"), b.col("energy.kinetic"));
+    let (wf, wn, wt) = (b.col("energy.work_forces"), b.col("energy.work_normal"), b.col("energy.work_tangent"));
+    let k0 = 0.5 * m * v0 * v0;
+    assert!((k[0] - k0).abs() < 1e-12);
+    let t_stop = v0 / (mu * G);
+    let mut worst = 0.0f64;
+    for r in 0..t.len() {
+        if t[r] < t_stop - 2e-3 {
+            worst = worst.max((k[r] - (k0 - mu * m * G * x[r])).abs());
+        }
+        if r > 0 {
+            assert!((k[r] - k[r - 1] - (wf[r] + wn[r] + wt[r])).abs() < 1e-12, "row {r}");
+        }
+    }
+    assert!(worst < 1e-12, "K(t) vs ½ m v₀² − μ m g x(t): {worst}");
+    let sum = |v: &[f64]| v.iter().sum::<f64>();
+    assert!((sum(&wt) + k0).abs() < 1e-12, "tangent work {}", sum(&wt));
+    assert!(sum(&wn).abs() < 1e-12 && sum(&wf).abs() < 1e-12, "normal {}, forces {}", sum(&wn), sum(&wf));
+    assert!(*k.last().unwrap() < 1e-20, "at rest");
+}
+
 #[test]
 fn box_slides_to_rest() {
     let tmp = tempfile::tempdir().unwrap();
