@@ -36,6 +36,15 @@ class _LiveDS:
     #: the attribute holding the constant input (``"_b"`` or ``"_fext"``)
     _input_attr = "_b"
 
+    def setzPtr(self, z) -> None:
+        """Siconos's parameter vector ``z`` of a system (read by its plugins, ``_cplugin``, and
+        by the relations that take it)."""
+        own = getattr(super(), "setzPtr", None)
+        if own is not None:
+            own(z)
+        else:
+            self.z = np.array(z, dtype=np.float64).ravel()
+
     def _attach(self, sim, core, index) -> None:
         super()._attach(sim, core, index)
         # the built model's input (the construction attaches to no simulation)
@@ -164,10 +173,14 @@ class _LagrangianLive(_LiveDS):
         super().setFExtPtr(f)
 
     def setComputeFExtFunction(self, library, function=None, params=None) -> None:
+        """``FExt(t)``: a Python callable, or a Siconos C plugin ``(library, function)`` with
+        Siconos's signature (``_cplugin``)."""
         if callable(library):
             super().setFExtPtr(library)
             return
-        raise_unsupported(f"setComputeFExtFunction({library!r}, {function!r})", _PLUGIN_WHY)
+        from ._cplugin import vector_of_t
+
+        super().setFExtPtr(vector_of_t(self, str(library), str(function), self._input_size()))
 
 
 class LagrangianLinearTIDS(_LagrangianLive, _m.LagrangianLinearTIDS):
@@ -296,10 +309,14 @@ class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
         self.setbPtr(b)
 
     def setComputebFunction(self, library, function=None, params=None) -> None:
+        """``b(t)``: a Python callable, or a Siconos C plugin ``(library, function)`` with
+        Siconos's signature (``_cplugin``)."""
         if callable(library):
             super().setbPtr(library)
             return
-        raise_unsupported(f"FirstOrderLinearDS.setComputebFunction({library!r}, {function!r})", _PLUGIN_WHY)
+        from ._cplugin import vector_of_t
+
+        super().setbPtr(vector_of_t(self, str(library), str(function), self.x0.size))
 
     def setComputeAFunction(self, A, function=None, params=None):
         _no_plugin("FirstOrderLinearDS.setComputeAFunction", A)
@@ -314,12 +331,20 @@ class FirstOrderNonLinearDS(_FirstOrderLive, _m.FirstOrderNonLinearDS):
         super().__init__(x0, f, jacobianfx)
 
     def setComputeFFunction(self, f, function=None, params=None):
-        _no_plugin("FirstOrderNonLinearDS.setComputeFFunction", f)
-        super().setComputeFFunction(f, function, params)
+        """``f(t, x)``: a Python callable, or a Siconos C plugin ``(library, function)``."""
+        if isinstance(f, str):
+            from ._cplugin import field_of_tx
+
+            f = field_of_tx(self, f, str(function), self.x0.size, matrix=False)
+        super().setComputeFFunction(f, None, params)
 
     def setComputeJacobianfxFunction(self, jacobianfx, function=None, params=None):
-        _no_plugin("FirstOrderNonLinearDS.setComputeJacobianfxFunction", jacobianfx)
-        super().setComputeJacobianfxFunction(jacobianfx, function, params)
+        """``∇ₓf(t, x)``: a Python callable, or a Siconos C plugin ``(library, function)``."""
+        if isinstance(jacobianfx, str):
+            from ._cplugin import field_of_tx
+
+            jacobianfx = field_of_tx(self, jacobianfx, str(function), self.x0.size, matrix=True)
+        super().setComputeJacobianfxFunction(jacobianfx, None, params)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,93 @@
+"""Siconos C plugins in scripts (``setComputeFExtFunction("BallPlugin", "ballFExt")``,
+``setComputebFunction("plugins", "computeB")``, ``setComputeFFunction("PluginF", "computeF")``):
+the function of a shared library compiled with Siconos's plugin signatures, called through
+``ctypes`` as the Python callable the compatibility layer already takes (one call per
+evaluation, as a Python function).
+
+The library is found as Siconos's ``SSLH`` does: ``NAME``, then ``NAME.so`` (and ``libNAME.so``),
+in the current directory, then in the directory of the running script. The signatures are
+Siconos's (``SiconosPlugin`` types); ``z`` is the system's parameter vector (``setzPtr``, by
+default one zero):
+
+* ``FExt(t, n, fExt, nz, z)``, ``b(t, n, b, nz, z)``: write the vector of size ``n``;
+* ``f(t, n, x, f, nz, z)``: write ``f(t, x)``; ``jacobianfx(t, n, x, J, nz, z)``: write the
+  ``n × n`` Jacobian column-major.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from typing import Callable, List
+
+import numpy as np
+
+_D = ctypes.POINTER(ctypes.c_double)
+_U = ctypes.c_uint
+
+
+def _candidates(library: str) -> List[str]:
+    names = [library]
+    if not library.endswith(".so"):
+        base = os.path.basename(library)
+        names += [library + ".so", os.path.join(os.path.dirname(library), "lib" + base + ".so")]
+    dirs = [os.getcwd()]
+    script = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else ""
+    if script and script not in dirs:
+        dirs.append(script)
+    return [n if os.path.isabs(n) else os.path.join(d, n) for d in dirs for n in names]
+
+
+def symbol(library: str, function: str):
+    """The C function ``function`` of the plugin library ``library`` (Siconos's lookup);
+    ``FileNotFoundError`` naming the paths tried, or ``AttributeError`` naming the symbol."""
+    tried = _candidates(library)
+    for path in tried:
+        if os.path.isfile(path):
+            lib = ctypes.CDLL(path)
+            try:
+                return getattr(lib, function)
+            except AttributeError:
+                raise AttributeError(f"Siconos plugin {path}: no function `{function}`") from None
+    raise FileNotFoundError(f"Siconos plugin library `{library}` not found (tried {', '.join(tried)})")
+
+
+def _z(ds) -> np.ndarray:
+    z = getattr(ds, "z", None)
+    return np.ascontiguousarray(np.zeros(1) if z is None else np.asarray(z, dtype=np.float64).ravel())
+
+
+def _ptr(a: np.ndarray):
+    return a.ctypes.data_as(_D)
+
+
+def vector_of_t(ds, library: str, function: str, size: int) -> Callable[[float], np.ndarray]:
+    """``v(t)`` from a plugin ``void f(double t, unsigned n, double *v, unsigned nz, double *z)``
+    (Siconos's ``FExt`` and ``b`` plugins)."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_double, _U, _D, _U, _D]
+
+    def call(t: float) -> np.ndarray:
+        out, z = np.zeros(size), _z(ds)
+        fn(float(t), size, _ptr(out), z.size, _ptr(z))
+        return out
+
+    return call
+
+
+def field_of_tx(ds, library: str, function: str, size: int, matrix: bool) -> Callable:
+    """``f(t, x)`` (``matrix``: the ``n × n`` Jacobian, written column-major) from a plugin
+    ``void f(double t, unsigned n, double *x, double *out, unsigned nz, double *z)``."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_double, _U, _D, _D, _U, _D]
+
+    def call(t: float, x) -> np.ndarray:
+        xx = np.ascontiguousarray(np.asarray(x, dtype=np.float64).ravel())
+        out, z = np.zeros(size * size if matrix else size), _z(ds)
+        fn(float(t), size, _ptr(xx), _ptr(out), z.size, _ptr(z))
+        return out.reshape(size, size, order="F") if matrix else out
+
+    return call
