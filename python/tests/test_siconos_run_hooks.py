@@ -126,9 +126,9 @@ def test_what_a_hook_cannot_do_is_refused_by_name(hook, tmp_path, monkeypatch):
             self.io = io
 
         def call(self, step):
-            self.io._nsds.interaction(0)
+            self.io._nsds.InteractionsVector()
 
-    with pytest.raises(NotImplementedError, match="NonSmoothDynamicalSystem.interaction"):
+    with pytest.raises(NotImplementedError, match="NonSmoothDynamicalSystem.InteractionsVector"):
         _run("u.hdf5", end_run_iteration_hook=Interactions())
 
     class CollisionOnly(Interactions):
@@ -232,3 +232,55 @@ def test_a_controller_picks_the_bodies_a_vertical_line_crosses(hook, tmp_path, m
         assert [d for _, d, _ in hits] == sorted(d for _, d, _ in hits)
     for name, k in crossing.items():
         assert k * h == pytest.approx(2 * r / (5 / 7 * 5), abs=1.5 * h), name
+
+
+def test_a_hook_removes_a_static_body_its_ball_touches(hook, tmp_path, monkeypatch):
+    """The ``spheres_remove_contactor.py`` tutorial's hook: among the contact points
+    (``io._io.contactPoints``), a contact with a static object (its body named twice) is read
+    through ``io._nsds.interaction(id).relation()`` and ``cast_BulletR`` (``bodyShapeRecordA.ds``,
+    ``bodyShapeRecordB.staticBody.number``), and ``io._interman.removeStaticBody`` takes the plate
+    away: from the next step the ball falls through where it was, freely, and ``data/static`` no
+    longer lists the plate."""
+    h5py = pytest.importorskip("h5py")
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.bullet import cast_BulletR
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    with MechanicsHdf5Runner(io_filename="r.hdf5") as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Plate", "Box", [1, 1, 0.1])
+        io.add_Newton_impact_friction_nsl("contact", mu=0.3)
+        io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 0.5], mass=1.0)
+        plate_id = int(io.add_object("plate", [Contactor("Plate")], translation=[0, 0, 0]).attrs["id"])
+
+    class Remover:
+        def initialize(self, io):
+            self.io, self.removed_at = io, None
+
+        def call(self, step):
+            cps = self.io._io.contactPoints(self.io._nsds, 1)
+            for cp in [] if cps is None else cps:
+                if int(cp[23]) == int(cp[24]) and self.removed_at is None:
+                    rel = cast_BulletR(self.io._nsds.interaction(int(cp[22])).relation())
+                    assert rel.bodyShapeRecordA.ds.number() == int(cp[23])
+                    static = rel.bodyShapeRecordB.staticBody
+                    assert static.number == plate_id and rel.bodyShapeRecordB.ds is None
+                    self.io._interman.removeStaticBody(static)
+                    self.io._static.pop("plate")
+                    self.removed_at = (step, self.io._simulation.nextTime())
+
+    remover = Remover()
+    with MechanicsHdf5Runner(io_filename="r.hdf5", mode="r+") as io:
+        io.run(t0=0, T=1.0, h=H, theta=0.5, end_run_iteration_hook=remover, output_frequency=1)
+    step, t_rm = remover.removed_at
+    with h5py.File("r.hdf5", "r") as f:
+        dyn, static = f["data"]["dynamic"][:], f["data"]["static"][:]
+    assert plate_id not in set(static[:, 1].astype(int))
+    # after the removal the ball falls freely from its state then (θ = 1/2: exact parabola)
+    z, t = dyn[:, 4], dyn[:, 0]
+    k = int(np.argmin(np.abs(t - t_rm)))
+    v_rm = (z[k + 1] - z[k]) / H + G * H / 2  # the velocity at t_rm from the next step's advance
+    later = t > t_rm + 1e-9
+    np.testing.assert_allclose(z[later], z[k] + v_rm * (t[later] - t_rm) - G * (t[later] - t_rm) ** 2 / 2, atol=1e-9)
+    assert z[-1] < -1.0  # through where the plate was

@@ -150,10 +150,71 @@ class NonSmoothDynamicalSystemView(_View):
             raise TypeError("NonSmoothDynamicalSystem.name: a dynamical system of this run")
         return self._run.sim.body_names()[ds._i]
 
+    def interaction(self, number: int) -> "ContactView":
+        """The contact numbered ``number`` in the last step's ``cf`` rows (column 23, the
+        interaction id ``io._io.contactPoints`` gives)."""
+        rep = self._run.last_report
+        k = int(number)
+        if rep is None or not 0 <= k < len(rep.get("gap", [])):
+            raise IndexError(f"NonSmoothDynamicalSystem.interaction({number}): no such contact in the last step")
+        return ContactView(self._run, rep, k)
+
     def removeDynamicalSystem(self, ds: NewtonEulerDSView) -> None:
         if not isinstance(ds, NewtonEulerDSView):
             raise TypeError("removeDynamicalSystem: a dynamical system of this run")
         self._run.remove(ds._i)
+
+
+class StaticBodyView(_View):
+    """A static object of the run (Siconos's ``StaticBody`` of the Bullet manager): its
+    ``number`` (the object's id)."""
+
+    _siconos_name = "StaticBody"
+
+    def __init__(self, run: RunState, i: int):
+        self._run, self._i = run, i
+        self.number = run.ids[i]
+
+
+class BodyShapeRecordView(_View):
+    """One side of a contact (Siconos ``BodyShapeRecord``): ``ds`` (the dynamic object, else
+    ``None``) and ``staticBody`` (the static object, else ``None``)."""
+
+    _siconos_name = "BodyShapeRecord"
+
+    def __init__(self, run: RunState, i: int):
+        static = i in run.statics
+        self.ds = None if static else run.ds(i)
+        self.staticBody = StaticBodyView(run, i) if static else None
+
+
+class ContactView(_View):
+    """A contact of the last step as a Siconos ``Interaction``: ``number()``, ``relation()``
+    (its ``BulletR`` view: ``bodyShapeRecordA``, the moving side, and ``bodyShapeRecordB``)."""
+
+    _siconos_name = "Interaction"
+
+    def __init__(self, run: RunState, rep: dict, k: int):
+        self._k = k
+        a, b = (int(x) for x in rep["bodies"][k])
+        if a in run.statics:
+            a, b = b, a
+        self._relation = BulletRView(BodyShapeRecordView(run, a), BodyShapeRecordView(run, b))
+
+    def number(self) -> int:
+        return self._k
+
+    def relation(self) -> "BulletRView":
+        return self._relation
+
+
+class BulletRView(_View):
+    """Siconos ``BulletR`` of a contact as a hook reads it: the two ``BodyShapeRecord`` sides."""
+
+    _siconos_name = "BulletR"
+
+    def __init__(self, a: BodyShapeRecordView, b: BodyShapeRecordView):
+        self.bodyShapeRecordA, self.bodyShapeRecordB = a, b
 
 
 class MechanicsIOView(_View):
@@ -226,6 +287,13 @@ class InteractionManagerView(CollisionQueries, _View):
     def removeBody(self, ds: NewtonEulerDSView) -> None:
         self._run.collision_removed.add(ds._i)
 
+    def removeStaticBody(self, static_body: StaticBodyView) -> None:
+        """Siconos's ``removeStaticBody``: the static object collides no more from the next
+        step on (and is no longer written in ``data/static``)."""
+        if not isinstance(static_body, StaticBodyView):
+            raise TypeError("removeStaticBody: a static body of this run (a contact's bodyShapeRecord.staticBody)")
+        self._run.remove(static_body._i)
+
     def _query_sim(self):
         return self._run.sim
 
@@ -281,6 +349,9 @@ class Hooks:
         io._nsds = NonSmoothDynamicalSystemView(run)
         io._io = MechanicsIOView(run)
         io._interman = InteractionManagerView(run)
+        # Siconos's runner keeps its static objects by name (a hook may read and pop them)
+        names = run.sim.body_names()
+        io._static = {names[i]: {"number": run.ids[i]} for i in sorted(run.statics)}
 
     def initialize(self) -> None:
         """Each hook's ``initialize(io)`` (Siconos >= 4.5), after a controller's."""
@@ -306,5 +377,5 @@ class Hooks:
         return r is not False
 
     def close(self) -> None:
-        for name in ("_simulation", "_nsds", "_io", "_interman"):
+        for name in ("_simulation", "_nsds", "_io", "_interman", "_static"):
             self.io.__dict__.pop(name, None)

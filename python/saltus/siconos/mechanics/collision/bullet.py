@@ -78,4 +78,14 @@ class SiconosBulletCollisionManager(CollisionQueries):
         return self._core.system_of(index)
 
 
+def cast_BulletR(relation):
+    """Siconos ``cast_BulletR``: the ``BulletR`` view of a run hook's contact (``_nsds.interaction(k)
+    .relation()``)."""
+    from saltus.siconos.io._hooks import BulletRView
+
+    if not isinstance(relation, BulletRView):
+        raise TypeError(f"cast_BulletR: a contact's relation, got {type(relation).__name__}")
+    return relation
+
+
 __getattr__ = module_getattr("siconos.mechanics.collision.bullet")
