@@ -183,7 +183,11 @@ fn add_side_impulses<H, const C: usize>(
 pub struct MechanicsSimulation {
     /// The scene (bodies carry the current state).
     pub model: MechanicsModel,
+    /// The time of the state, `t0 + k h` (exact decimal step times, as the kernel's and
+    /// Siconos's `TimeDiscretisation`: no running sum).
     t: f64,
+    t0: f64,
+    k: u64,
     h: f64,
     opts: MoreauJeanOptions,
     detector: CollisionDetector,
@@ -252,6 +256,8 @@ impl MechanicsSimulation {
         let mut sim = MechanicsSimulation {
             model,
             t: t0,
+            t0,
+            k: 0,
             h,
             opts,
             detector: CollisionDetector::default(),
@@ -336,7 +342,7 @@ impl MechanicsSimulation {
     /// that hit their cap.
     fn free_velocities(&mut self) -> Result<usize> {
         let (t0, h, theta) = (self.t, self.h, self.opts.theta);
-        let t1 = t0 + h;
+        let t1 = self.t0 + (self.k + 1) as f64 * h;
         let g = self.model.gravity;
         self.work.clear();
         let mut gyro_fail = 0;
@@ -408,7 +414,7 @@ impl MechanicsSimulation {
     /// Takes one step `t → t + h`.
     pub fn step(&mut self) -> Result<MechanicsStepReport> {
         let (h, theta) = (self.h, self.opts.theta);
-        let t1 = self.t + h;
+        let t1 = self.t0 + (self.k + 1) as f64 * h;
         self.captured = None;
         for b in &mut self.model.bodies {
             b.alive = b.lifetime.contains(self.t, h);
@@ -537,6 +543,7 @@ impl MechanicsSimulation {
         std::mem::swap(&mut self.warm, &mut self.next_warm);
         let projection = self.project_joints(t1)?;
         self.t = t1;
+        self.k += 1;
         energy.kinetic = self.kinetic_of_the_step();
         Ok(MechanicsStepReport {
             t: t1,

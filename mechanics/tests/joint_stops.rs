@@ -164,9 +164,11 @@ fn spin_down(h: f64) -> f64 {
         if t < t_star - h {
             max_err = max_err.max((w - (w0 - tq * t / ip)).abs());
             assert!((lam + h * tq).abs() < 1e-12 * tq, "sliding friction impulse {lam}");
-        } else if t > t_star + h {
+        } else if t > t_star + 1.5 * h {
+            // (the step ending in (t*, t* + h] may still carry the last of the sliding impulse:
+            // at h = 1e-3, t* = 1.84 is a step time, and exact step times put the stop there)
             assert!(w.abs() < 1e-12, "t = {t}: still turning at {w}");
-            assert!(lam.abs() < 1e-12);
+            assert!(lam.abs() < 1e-12, "t = {t}: friction impulse {lam} at rest, ω = {w}");
         }
         if stopped.is_none() && w.abs() < 1e-12 {
             stopped = Some(t);

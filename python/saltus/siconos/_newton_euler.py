@@ -212,16 +212,12 @@ class NewtonEulerCore:
             raise_unsupported("inserting a NewtonEulerDS with computeFExt/computeMExt between steps",
                               "a constant fExt and mExt")
         else:
-            # the wrench at Siconos's instants t0 + k h (the engine's time is a running sum)
-            target.add_external_function(ds.name, lambda t, x, ds=ds: ds._wrench(self._instant(t), x))
+            # evaluated at the engine's step times t0 + k h, Siconos's instants
+            target.add_external_function(ds.name, ds._wrench)
 
     @property
     def t(self) -> float:
         return self.t0 + self.k * self.h
-
-    def _instant(self, t: float) -> float:
-        """Siconos's ``TimeDiscretisation`` instant nearest to ``t``: ``t0 + h k``."""
-        return self.t0 + self.h * round((t - self.t0) / self.h)
 
     def has_next_event(self) -> bool:
         return self.t < self.T - 1e-9 * self.h
