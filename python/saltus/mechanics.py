@@ -445,19 +445,21 @@ class MechanicsSimulation:
         largest joint violation or contact penetration left)."""
         return self._core.step()
 
-    def run(self, t_end: Optional[float] = None, record_every: int = 1) -> Dict[str, np.ndarray]:
+    def run(self, t_end: Optional[float] = None, record_every: int = 1, energy: bool = False) -> Dict[str, np.ndarray]:
         """Steps to ``t_end`` (default: the scene's) with the GIL released, through the runtime's
         run loop (as ``saltus run``). Records the initial state, every ``record_every``-th step and
         the last, under the column names of ``saltus run`` on the same scene: ``t``, then per
         moving body ``NAME.x/y/z``, ``NAME.qw/qx/qy/qz``, ``NAME.vx/vy/vz``, ``NAME.wx/wy/wz`` (body
         frame), joint, stop and ``NAME.alive`` columns; ``out["steps"]`` holds per-step arrays
-        ``t``, ``contacts``, ``active``, ``iterations``, ``residual``, ``converged``.
-        :func:`body_array` stacks columns into ``(n_out × 3)`` arrays."""
+        ``t``, ``contacts``, ``active``, ``iterations``, ``residual``, ``converged``. With
+        ``energy``, each row also holds the step's energy and work (``energy.kinetic``,
+        ``energy.work_forces``, ``energy.work_normal``, …: the columns of a model file's
+        ``<Output energy="true">``). :func:`body_array` stacks columns into ``(n_out × 3)`` arrays."""
         if t_end is None:
             if self.t_end is None:
                 raise ModelError("invalid run: give t_end")
             t_end = self.t_end
-        return self._core.run(float(t_end), int(record_every))
+        return self._core.run(float(t_end), int(record_every), bool(energy))
 
 
 def body_array(out: Dict[str, np.ndarray], name: str, what: str = "position") -> np.ndarray:

@@ -903,9 +903,16 @@ impl CoreMechanicsSimulation {
     /// every `record_every`-th step and the last: the columns of `saltus run` on the same scene
     /// (`t`, then per moving body `NAME.x` … `NAME.wz`, joints, stops, `NAME.alive`), and under
     /// `"steps"` a dict of per-step arrays `t`, `contacts`, `active`, `iterations`, `residual`,
-    /// `converged`.
-    #[pyo3(signature = (t_end, record_every=1))]
-    fn run<'py>(&mut self, py: Python<'py>, t_end: f64, record_every: usize) -> PyResult<Bound<'py, PyDict>> {
+    /// `converged`; with `energy`, the step's energy and work columns (`energy.kinetic`, …, as
+    /// `<Output energy="true">`).
+    #[pyo3(signature = (t_end, record_every=1, energy=false))]
+    fn run<'py>(
+        &mut self,
+        py: Python<'py>,
+        t_end: f64,
+        record_every: usize,
+        energy: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
             if record_every == 0 || !t_end.is_finite() {
                 return Err(SaltusError::new_err("record_every must be >= 1 and t_end finite"));
@@ -914,6 +921,7 @@ impl CoreMechanicsSimulation {
             let n_steps = ((t_end - sim.time()) / sim.step_size() - 1e-9).ceil().max(0.0) as u64;
             let run = &mut self.run;
             run.restart(n_steps);
+            run.set_energy(energy);
             let mut table =
                 ColumnTable::new(&saltus_runtime::drive::Stepper::columns(run), None).map_err(SaltusError::new_err)?;
             table.reserve((n_steps / record_every as u64 + 2) as usize);

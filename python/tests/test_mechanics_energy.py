@@ -58,3 +58,16 @@ def test_a_model_file_with_output_energy_gives_the_same_columns_in_python(tmp_pa
     assert len(k) == 501 and k[0] == 0.0
     assert np.abs(np.diff(k) - work[1:]).max() < 1e-10
     assert out["energy.work_normal"].min() < -0.1  # the bounce
+
+
+def test_a_scene_run_with_energy_has_the_model_files_columns():
+    scene = mechanics.Scene(gravity=(0, 0, -9.81), margin=0.01)
+    scene.add_Newton_impact_friction_nsl("contact", e=0.5, mu=0.3)
+    scene.add_object("ground", [mechanics.Plane()])
+    scene.add_object("ball", [mechanics.Sphere(0.05)], translation=(0, 0, 0.2), mass=1.0, inertia=[0.001] * 3)
+    sim = scene.simulation(h=1e-3, theta=0.5, tol=1e-12, max_iter=1000)
+    out = sim.run(0.5, energy=True)
+    k = out["energy.kinetic"]
+    work = out["energy.work_forces"] + out["energy.work_normal"] + out["energy.work_tangent"]
+    assert len(k) == 501 and np.abs(np.diff(k) - work[1:]).max() < 1e-10
+    assert "energy.kinetic" not in sim.run(0.6)

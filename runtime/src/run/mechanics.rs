@@ -259,8 +259,12 @@ impl MechRun {
     }
     /// Adds the [`ENERGY_COLUMNS`] to the rows (`<Output energy="true">`).
     pub fn with_energy(mut self, energy: bool) -> MechRun {
-        self.energy = energy;
+        self.set_energy(energy);
         self
+    }
+    /// Writes the [`ENERGY_COLUMNS`] from now on (`true`) or not.
+    pub fn set_energy(&mut self, energy: bool) {
+        self.energy = energy;
     }
     /// Controllers pushing one body from now on (`<ControlManager body>`); their inputs and
     /// estimates become columns of the rows.
