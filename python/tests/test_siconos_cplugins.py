@@ -74,10 +74,8 @@ def test_a_siconos_fext_plugin_runs_as_the_python_function(sk):
     np.testing.assert_array_equal(a, b)
 
 
-def _linear(sk, b_of):
-    ds = sk.FirstOrderLinearDS([1.0, 0.0], [[0.0, 1.0], [-1.0, -0.1]])
-    ds.setzPtr([0.5])
-    b_of(ds)
+def _first_order(sk, ds):
+    """``ds`` stepped alone by the Euler–Moreau θ = 1/2 scheme over [0, 2]: its states."""
     nsds = sk.NonSmoothDynamicalSystem(0, 2.0)
     nsds.insertDynamicalSystem(ds)
     s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
@@ -87,6 +85,13 @@ def _linear(sk, b_of):
         rows.append(x.copy())
         s.nextStep()
     return np.array(rows)
+
+
+def _linear(sk, b_of):
+    ds = sk.FirstOrderLinearDS([1.0, 0.0], [[0.0, 1.0], [-1.0, -0.1]])
+    ds.setzPtr([0.5])
+    b_of(ds)
+    return _first_order(sk, ds)
 
 
 def test_a_siconos_b_plugin_reads_z_and_runs_as_the_python_function(sk):
@@ -98,15 +103,7 @@ def test_a_siconos_b_plugin_reads_z_and_runs_as_the_python_function(sk):
 def _nonlinear(sk, set_fns):
     ds = sk.FirstOrderNonLinearDS([1.0, 0.0])
     set_fns(ds)
-    nsds = sk.NonSmoothDynamicalSystem(0, 2.0)
-    nsds.insertDynamicalSystem(ds)
-    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
-    x, rows = ds.x(), []
-    while s.hasNextEvent():
-        s.computeOneStep()
-        rows.append(x.copy())
-        s.nextStep()
-    return np.array(rows)
+    return _first_order(sk, ds)
 
 
 def test_siconos_f_and_jacobian_plugins_run_as_the_python_functions(sk):
