@@ -342,7 +342,7 @@ impl MechanicsSimulation {
     /// that hit their cap.
     fn free_velocities(&mut self) -> Result<usize> {
         let (t0, h, theta) = (self.t, self.h, self.opts.theta);
-        let t1 = self.t0 + (self.k + 1) as f64 * h;
+        let t1 = self.next_time();
         let g = self.model.gravity;
         self.work.clear();
         let mut gyro_fail = 0;
@@ -411,10 +411,15 @@ impl MechanicsSimulation {
         Ok(gyro_fail)
     }
 
+    /// The end of the coming step, `t0 + (k + 1) h`.
+    fn next_time(&self) -> f64 {
+        self.t0 + (self.k + 1) as f64 * self.h
+    }
+
     /// Takes one step `t → t + h`.
     pub fn step(&mut self) -> Result<MechanicsStepReport> {
         let (h, theta) = (self.h, self.opts.theta);
-        let t1 = self.t0 + (self.k + 1) as f64 * h;
+        let t1 = self.next_time();
         self.captured = None;
         for b in &mut self.model.bodies {
             b.alive = b.lifetime.contains(self.t, h);
