@@ -13,6 +13,7 @@ use saltus_runtime::drive::{RunOptions, Stepper, Summary};
 use saltus_runtime::execute::execute;
 use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::{inputs, Format, Target};
+use saltus_runtime::problem;
 use saltus_runtime::run::control::ControlRun;
 use saltus_runtime::run::kernel::{self as runner, ModelRun};
 use saltus_runtime::run::nullspace::NullSpaceRun;
@@ -114,14 +115,18 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
         #[arg(long)]
         title: Option<String>,
     },
-    /// Solve numerics problem files (Siconos .dat format; FCLib .hdf5) and print one CSV row per file.
+    /// Solve numerics problem files (Siconos .dat format; FCLib .hdf5; XML problem files of an NCP, MCP or VI) and print one CSV row per file.
     #[command(after_help = "CSV on stdout: problem,type,n,solver,tolerance,status,iterations,error,seconds \
 (status: converged, max_iterations, failed or error; seconds: median of 3 solves). `error` is the residual \
 Siconos reports for the problem type. The type is guessed from the folder (lcp/, mlcp/, relay/, qp/, fc2d/, \
-fc3d/, fc3d-global/) or the file name (RFC3D* files: rfc3d); give it with --type otherwise. `saltus solvers` lists the solver names: \
+fc3d/, fc3d-global/) or the file name (RFC3D* files: rfc3d); give it with --type otherwise. An .xml file is a problem file \
+(root <Problem>: an NCP, MCP or VI whose F comes from a plugin, found beside the file, then in each --plugin-dir, then beside \
+saltus; solved from its <z0>/<x0>; docs/model-format.md). `saltus solvers` lists the solver names: \
 lcp: lemke, pgs, psor, newton-fb, newton-min, enum, qp; mlcp: enum, pgs, newton-fb, lemke; relay: pgs, lemke; \
-qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg, admm; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...\n\n\
-Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/")]
+qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg, admm; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...; \
+ncp, mcp, vi: newton-fb, newton-min, newton-qi, extragradient, fixed-point, ...\n\n\
+Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/\n  \
+saltus solve --solver newton-fb --tol 1e-12 samples/cable_on_obstacle/problems/cable.xml")]
     Solve {
         /// Problem files or folders.
         #[arg(required = true, value_name = "FILE_OR_DIR")]
@@ -141,6 +146,8 @@ Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp -
         /// Also write DIR/<problem file name>.txt with the solution vectors, one per line.
         #[arg(long, value_name = "DIR")]
         solutions: Option<PathBuf>,
+        #[command(flatten)]
+        plugins: PluginArgs,
     },
     /// Run a mechanics scene and write a self-contained HTML page playing it in 3D (WebGL, no network).
     #[command(
@@ -207,6 +214,13 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 let stem = model.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
                 PathBuf::from(format!("{stem}.csv"))
             });
+            if problem::is_problem_file(&model) {
+                return Err(Failure::Usage(format!(
+                    "{} is a problem file (root <Problem>), not a model: solve it with `saltus solve --solver NAME {}`",
+                    model.display(),
+                    model.display()
+                )));
+            }
             // the output path first (cheap), then again against every input once they are known
             Target::plan(&out, std::slice::from_ref(&model)).map_err(|e| Failure::Input(e.to_string()))?;
             let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
@@ -253,6 +267,9 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             }
         }
         Cmd::Check { model, strict, plugins } => {
+            if problem::is_problem_file(&model) {
+                return check_problem(&model, search_dirs(plugins.plugin_dirs));
+            }
             let loaded = xml::load_file(&model).map_err(|e| Failure::Input(e.to_string()))?;
             if loaded.model.mechanics.is_some() {
                 for l in mech_cmd::check(&loaded, &model, strict, search_dirs(plugins.plugin_dirs.clone()))
@@ -318,9 +335,10 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             plot::plot(&table, &columns, &output, &title).map_err(Failure::Input)?;
             Ok(())
         }
-        Cmd::Solve { paths, solver, kind, tol, max_iter, solutions } => {
+        Cmd::Solve { paths, solver, kind, tol, max_iter, solutions, plugins } => {
             let it = saltus_numerics::IterOptions::new(tol, max_iter);
-            solve_cmd::solve(&paths, &solver, kind.as_deref(), it, solutions.as_deref()).map_err(from_solve)
+            let dirs = search_dirs(plugins.plugin_dirs);
+            solve_cmd::solve(&paths, &solver, kind.as_deref(), it, solutions.as_deref(), &dirs).map_err(from_solve)
         }
         Cmd::Solvers { kind } => solve_cmd::solvers(kind.as_deref()).map_err(from_solve),
         Cmd::View(args) => match view_cmd::run(&args) {
@@ -498,6 +516,19 @@ fn from_mech(f: mech_cmd::MechFailure) -> Failure {
         1 => Failure::Input(f.message),
         c => Failure::Code(f.message, c),
     }
+}
+
+/// `saltus check` on a problem file: read, plugin bound, `F` (and `∇F`) evaluated at the start.
+fn check_problem(file: &Path, dirs: Vec<PathBuf>) -> Result<(), Failure> {
+    let mut p = problem::load_problem(file, &dirs).map_err(|e| Failure::Input(e.to_string()))?;
+    p.check().map_err(|e| Failure::Input(format!("{}: {e}", file.display())))?;
+    say(format_args!(
+        "{}: OK — problem file: {}, {} unknowns; F evaluated at the starting point (solve it with `saltus solve`)",
+        file.display(),
+        p.kind_name(),
+        p.size()
+    ));
+    Ok(())
 }
 
 fn from_solve(f: solve_cmd::SolveFailure) -> Failure {

@@ -1,15 +1,18 @@
-//! `saltus solve` and `saltus solvers`: numerics problem files in, one CSV row per file out.
+//! `saltus solve` and `saltus solvers`: numerics problem files in (Siconos `.dat`, FCLib `.hdf5`,
+//! and XML problem files of an NCP, MCP or VI with a plugin `F`), one CSV row per file out.
 //!
 //! CSV header (stdout): `problem,type,n,solver,tolerance,status,iterations,error,seconds`;
 //! `status` is `converged`, `max_iterations`, `failed` or `error` (the file could not be read or
 //! the solver does not apply); `seconds` is the median of 3 solves (solve time only).
 //! With `--solutions DIR`, `DIR/<file name>.txt` gets one line per solution vector: the name, then
-//! the numbers (`z`, `w` for LCP/MLCP/Relay; `x` for QP; `r`, `u` (and `v`) for friction contact).
+//! the numbers (`z`, `w` for LCP/MLCP/Relay/NCP/MCP/VI (`w = F(z)`); `x` for QP; `r`, `u` (and `v`) for friction contact).
 
 use saltus_numerics::driver::{self, ProblemKind};
-use saltus_numerics::IterOptions;
+use saltus_numerics::{cp, IterOptions};
+use saltus_runtime::problem;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Why a solve command failed: a usage error (exit 2) or an input error (exit 1).
 pub enum SolveFailure {
@@ -67,13 +70,84 @@ fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-/// `saltus solve`: solves every file with `solver` and prints the CSV.
+/// A solved file: its type, size, last report, median time and named solution vectors.
+struct Solved {
+    kind: &'static str,
+    n: usize,
+    report: saltus_numerics::SolveReport,
+    median: Duration,
+    vectors: Vec<(&'static str, Vec<f64>)>,
+}
+
+/// Why a file could not be solved: the message (with the file name), and the type and size when known.
+struct Unsolved {
+    message: String,
+    kind: Option<&'static str>,
+    n: usize,
+}
+
+impl Unsolved {
+    fn new(message: String) -> Self {
+        Unsolved { message, kind: None, n: 0 }
+    }
+}
+
+/// An XML problem file (root `<Problem>`: an NCP, MCP or VI with a plugin function).
+fn is_problem_file(f: &Path) -> bool {
+    f.extension().and_then(|e| e.to_str()) == Some("xml")
+}
+
+/// A Siconos `.dat` or FCLib file, solved `REPEATS` times from zero.
+fn solve_data_file(f: &Path, kind: Option<ProblemKind>, solver: &str, it: IterOptions) -> Result<Solved, Unsolved> {
+    let problem = driver::read_problem(f, kind).map_err(|e| Unsolved::new(format!("{}:{e}", f.display())))?;
+    let (k, n) = (problem.kind(), problem.size());
+    let o = driver::solve(&problem, solver, it, REPEATS).map_err(|e| Unsolved {
+        message: format!("{}: {e}", f.display()),
+        kind: Some(k.as_str()),
+        n,
+    })?;
+    Ok(Solved { kind: k.as_str(), n, report: o.report, median: o.median, vectors: o.vectors })
+}
+
+/// An XML problem file, solved `REPEATS` times from its starting point.
+fn solve_problem_file(f: &Path, solver: &str, it: IterOptions, plugin_dirs: &[PathBuf]) -> Result<Solved, Unsolved> {
+    let mut p = problem::load_problem(f, plugin_dirs).map_err(|e| Unsolved::new(e.to_string()))?;
+    let (kind, n) = (p.kind_name(), p.size());
+    let fail = |message: String| Unsolved { message, kind: Some(kind), n };
+    let s = cp::solver_by_name(solver, it).ok_or_else(|| {
+        let names: Vec<&str> = cp::SOLVERS.iter().map(|s| s.0).collect();
+        fail(format!("{}: no {kind} solver `{solver}` (known: {})", f.display(), names.join(", ")))
+    })?;
+    let mut times = Vec::with_capacity(REPEATS);
+    let mut last = None;
+    for _ in 0..REPEATS {
+        let sol = p.solve(&s).map_err(|e| fail(format!("{}: {e}", f.display())))?;
+        times.push(sol.report.elapsed);
+        last = Some(sol);
+    }
+    times.sort();
+    let sol = last.ok_or_else(|| fail("no solve ran".into()))?;
+    Ok(Solved {
+        kind,
+        n,
+        report: sol.report,
+        median: times[times.len() / 2],
+        vectors: vec![("z", sol.z), ("w", sol.w)],
+    })
+}
+
+/// Solves per file, for the median time.
+const REPEATS: usize = 3;
+
+/// `saltus solve`: solves every file with `solver` and prints the CSV. XML problem files find
+/// their plugin beside the file, then in `plugin_dirs`.
 pub fn solve(
     paths: &[PathBuf],
     solver: &str,
     kind: Option<&str>,
     it: IterOptions,
     solutions: Option<&Path>,
+    plugin_dirs: &[PathBuf],
 ) -> Result<(), SolveFailure> {
     let kind = parse_kind(kind)?;
     it.validate().map_err(|e| SolveFailure::Usage(e.to_string()))?;
@@ -94,30 +168,26 @@ pub fn solve(
     for f in &files {
         let name = f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let guessed = kind.or_else(|| ProblemKind::guess(f));
-        let type_name = guessed.map(|k| k.as_str()).unwrap_or("unknown");
+        let type_name = if is_problem_file(f) { "unknown" } else { guessed.map(|k| k.as_str()).unwrap_or("unknown") };
         if let Some(why) = unreadable(f) {
             failures += 1;
             let _ = writeln!(std::io::stderr(), "error: {}: {why}", f.display());
             let _ = writeln!(out, "{name},{type_name},0,{solver},{:e},error,0,NaN,NaN", it.tol);
             continue;
         }
-        let problem = match driver::read_problem(f, kind) {
-            Ok(p) => p,
-            Err(e) => {
-                failures += 1;
-                let _ = writeln!(std::io::stderr(), "error: {}:{e}", f.display());
-                let _ = writeln!(out, "{name},{type_name},0,{solver},{:e},error,0,NaN,NaN", it.tol);
-                continue;
-            }
+        let solved = if is_problem_file(f) {
+            solve_problem_file(f, solver, it, plugin_dirs)
+        } else {
+            solve_data_file(f, kind, solver, it)
         };
-        let (k, n) = (problem.kind(), problem.size());
-        match driver::solve(&problem, solver, it, 3) {
+        match solved {
             Ok(o) => {
                 let r = &o.report;
                 let _ = writeln!(
                     out,
-                    "{name},{},{n},{solver},{:e},{},{},{:e},{:e}",
-                    k.as_str(),
+                    "{name},{},{},{solver},{:e},{},{},{:e},{:e}",
+                    o.kind,
+                    o.n,
                     it.tol,
                     r.status.as_str(),
                     r.iterations,
@@ -143,8 +213,9 @@ pub fn solve(
             }
             Err(e) => {
                 failures += 1;
-                let _ = writeln!(std::io::stderr(), "error: {}: {e}", f.display());
-                let _ = writeln!(out, "{name},{},{n},{solver},{:e},error,0,NaN,NaN", k.as_str(), it.tol);
+                let _ = writeln!(std::io::stderr(), "error: {}", e.message);
+                let (k, n) = (e.kind.unwrap_or(type_name), e.n);
+                let _ = writeln!(out, "{name},{k},{n},{solver},{:e},error,0,NaN,NaN", it.tol);
             }
         }
     }

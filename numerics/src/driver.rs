@@ -7,7 +7,8 @@ use crate::{fc, lcp, mlcp, qp, relay};
 use std::path::Path;
 use std::time::Duration;
 
-/// The problem families that have a file format.
+/// The problem families that have a file format (`Ncp`, `Mcp` and `Vi`: the XML problem files
+/// of the runtime, whose `F` comes from a plugin; the others: Siconos `.dat` and FCLib files).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ProblemKind {
     /// Linear complementarity problem.
@@ -27,6 +28,12 @@ pub enum ProblemKind {
     /// Rolling friction contact, local formulation (Siconos `RollingFrictionContactProblem`:
     /// 5 unknowns per contact in 3D, 3 in 2D).
     Rfc3d,
+    /// Nonlinear complementarity problem with a user function ([`crate::cp`]).
+    Ncp,
+    /// Mixed complementarity problem with a user function ([`crate::cp`]).
+    Mcp,
+    /// Variational inequality on a box or a ball with a user function ([`crate::cp`]).
+    Vi,
 }
 
 impl ProblemKind {
@@ -40,6 +47,9 @@ impl ProblemKind {
         ProblemKind::Fc3d,
         ProblemKind::Gfc3d,
         ProblemKind::Rfc3d,
+        ProblemKind::Ncp,
+        ProblemKind::Mcp,
+        ProblemKind::Vi,
     ];
 
     /// The lower-case name used on the command line and in CSV output.
@@ -53,6 +63,9 @@ impl ProblemKind {
             ProblemKind::Fc3d => "fc3d",
             ProblemKind::Gfc3d => "gfc3d",
             ProblemKind::Rfc3d => "rfc3d",
+            ProblemKind::Ncp => "ncp",
+            ProblemKind::Mcp => "mcp",
+            ProblemKind::Vi => "vi",
         }
     }
 
@@ -72,6 +85,7 @@ impl ProblemKind {
             ProblemKind::Fc3d => fc::SOLVERS_3D,
             ProblemKind::Gfc3d => fc::GFC_SOLVERS,
             ProblemKind::Rfc3d => fc::rolling::SOLVERS,
+            ProblemKind::Ncp | ProblemKind::Mcp | ProblemKind::Vi => crate::cp::SOLVERS,
         }
     }
 
@@ -171,6 +185,7 @@ pub fn read_problem(path: &Path, kind: Option<ProblemKind>) -> Result<Problem> {
         ProblemKind::Fc2d | ProblemKind::Fc3d => Problem::Fc(fc::read_fc(&text)?),
         ProblemKind::Gfc3d => Problem::Gfc(fc::read_gfc(&text)?),
         ProblemKind::Rfc3d => Problem::Rfc(fc::rolling::read_rfc(&text)?),
+        ProblemKind::Ncp | ProblemKind::Mcp | ProblemKind::Vi => return Err(user_function_kind(kind)),
     };
     check_kind(p, kind)
 }
@@ -187,8 +202,20 @@ fn check_kind(p: Problem, kind: ProblemKind) -> Result<Problem> {
     Ok(p)
 }
 
+/// An NCP, MCP or VI has a user function: no `.dat` or FCLib form.
+fn user_function_kind(kind: ProblemKind) -> NumericsError {
+    NumericsError::Unsupported {
+        solver: "reader",
+        what: format!(
+            "{} problems in .dat or FCLib files: they have a user function F, given in an XML problem file (root <Problem>)",
+            kind.as_str()
+        ),
+    }
+}
+
 fn read_fclib(path: &Path, kind: ProblemKind) -> Result<Problem> {
     let p = match kind {
+        ProblemKind::Ncp | ProblemKind::Mcp | ProblemKind::Vi => return Err(user_function_kind(kind)),
         ProblemKind::Gfc3d => Problem::Gfc(fc::read_fclib_global(path)?),
         ProblemKind::Rfc3d => {
             return Err(NumericsError::Unsupported {

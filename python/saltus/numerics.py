@@ -156,15 +156,25 @@ def gfc3d(M, H, q, b, mu, solver: str = "gfc3d-nsgs", tol: float = 1e-8, max_ite
     return _wrap(p.solve(solver, tol, max_iter))
 
 
-def read(path: str, kind: Optional[str] = None) -> Problem:
+def read(path: str, kind: Optional[str] = None, plugin_dirs: Sequence[str] = ()) -> Problem:
     """Reads a Siconos problem file; the family comes from the folder or file name unless
     ``kind`` (lcp, mlcp, relay, qp, fc2d, fc3d, gfc3d). ``problem.solve(solver, tol, max_iter)``
-    returns ``(solution, report)`` dicts; ``problem.solvers()`` lists the solver names."""
-    return _saltus.read(os.fspath(path), kind)
+    returns ``(solution, report)`` dicts; ``problem.solvers()`` lists the solver names.
+
+    An ``.xml`` file is a problem file (root ``<Problem>``: an NCP, MCP or VI whose ``F`` comes from
+    a plugin, searched beside the file, then in ``plugin_dirs``; ``docs/model-format.md``), read and
+    solved as ``saltus solve FILE.xml`` does: ``problem.solve(solver)`` starts from its ``<z0>``
+    (``<x0>``) and returns ``({"z": z, "w": F(z)}, report)``; ``problem.kind`` is ``ncp``, ``mcp`` or
+    ``vi``."""
+    path = os.fspath(path)
+    if path.endswith(".xml"):
+        return _saltus.read_problem_file(path, [os.fspath(d) for d in plugin_dirs])
+    return _saltus.read(path, kind)
 
 
 def solve(problem: Problem, solver: str, tol: float = 1e-8, max_iter: int = 1000):
-    """Solves a problem from :func:`read` → ``(Solution, Report)``."""
+    """Solves a problem from :func:`read` → ``(Solution, Report)`` (a problem file: from its
+    starting point, ``Solution(z=..., w=F(z))``)."""
     return _wrap(problem.solve(solver, tol, max_iter))
 
 

@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_numerics::cp::{self, BoxVi, ConvexSet, CpFunction, CpSolver, Mcp, Ncp, Projection, UserFnError, Vi};
 use saltus_numerics::IterOptions;
-use saltus_runtime::plugin::{PluginResolver, VectorFieldFunction};
+use saltus_runtime::plugin::PluginResolver;
+use saltus_runtime::problem::{self, PluginCpFunction};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -102,40 +103,15 @@ impl CpFunction for PyF {
     }
 }
 
-/// `F` (and `∇F`) from a plugin library: Saltus's vector-field ABI
-/// `int32_t f(double t, uint32_t n, const double* x, uint32_t nout, double* out, uint32_t np,
-/// const double* params)` called with `t = 0`, `nout = n` for `F` and `n²` (column-major) for `∇F`.
-struct PluginF {
-    f: VectorFieldFunction,
-    jac: Option<VectorFieldFunction>,
-    buf: Vec<f64>,
-}
-
-impl CpFunction for PluginF {
-    fn value(&mut self, z: &[f64], out: &mut [f64]) -> Result<(), UserFnError> {
-        self.f.call(0.0, z, out).map_err(|e| UserFnError::Fatal(e.to_string()))
-    }
-    fn jacobian(&mut self, z: &[f64], jac: &mut DMatrix<f64>) -> Result<(), UserFnError> {
-        let Some(j) = &self.jac else { return Err(UserFnError::NotProvided) };
-        let n = z.len();
-        self.buf.resize(n * n, 0.0);
-        j.call(0.0, z, &mut self.buf).map_err(|e| UserFnError::Fatal(e.to_string()))?;
-        for c in 0..n {
-            for r in 0..n {
-                jac[(r, c)] = self.buf[r + n * c];
-            }
-        }
-        Ok(())
-    }
-}
-
+/// `F` (and `∇F`) named by `f` and `jacobian`, functions of the plugin `library` with the
+/// vector-field signature (the runtime's [`PluginCpFunction`]).
 fn plugin_fn(
     library: &str,
     f: &Bound<'_, PyAny>,
     jacobian: Option<&Bound<'_, PyAny>>,
     params: Vec<f64>,
     dirs: Vec<std::path::PathBuf>,
-) -> PyResult<PluginF> {
+) -> PyResult<PluginCpFunction> {
     let sym = |o: &Bound<'_, PyAny>| -> PyResult<String> {
         o.extract::<String>().map_err(|_| {
             NumericsError::new_err("with `library`, F (and jacobian) are the names of the plugin's functions")
@@ -143,15 +119,9 @@ fn plugin_fn(
     };
     let base = std::env::current_dir().map_err(|e| NumericsError::new_err(e.to_string()))?;
     let mut res = PluginResolver::new(base, dirs);
-    let load = |res: &mut PluginResolver, name: &str, element: &str| {
-        res.vector_field_fn(library, name, element, params.clone()).map_err(|e| NumericsError::new_err(e.to_string()))
-    };
-    let fv = load(&mut res, &sym(f)?, "F")?;
-    let jac = match jacobian {
-        Some(j) => Some(load(&mut res, &sym(j)?, "jacobian")?),
-        None => None,
-    };
-    Ok(PluginF { f: fv, jac, buf: Vec::new() })
+    let j = jacobian.map(sym).transpose()?;
+    PluginCpFunction::load(&mut res, library, &sym(f)?, j.as_deref(), params, "F")
+        .map_err(|e| NumericsError::new_err(e.to_string()))
 }
 
 struct PyProjection {
@@ -263,12 +233,79 @@ pub fn cp_solve<'py>(
                 return Err(err);
             }
         };
-        let d = PyDict::new(py);
-        d.set_item("status", rep.status.as_str())?;
-        d.set_item("converged", rep.status.converged())?;
-        d.set_item("iterations", rep.iterations)?;
-        d.set_item("error", rep.residual)?;
-        d.set_item("seconds", rep.elapsed.as_secs_f64())?;
-        Ok((PyArray1::from_vec(py, z), PyArray1::from_vec(py, w), d))
+        Ok((PyArray1::from_vec(py, z), PyArray1::from_vec(py, w), report(py, &rep)?))
+    })
+}
+
+/// The report dict of a solve (`status`, `converged`, `iterations`, `error`, `seconds`).
+fn report<'py>(py: Python<'py>, rep: &saltus_numerics::SolveReport) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("status", rep.status.as_str())?;
+    d.set_item("converged", rep.status.converged())?;
+    d.set_item("iterations", rep.iterations)?;
+    d.set_item("error", rep.residual)?;
+    d.set_item("seconds", rep.elapsed.as_secs_f64())?;
+    Ok(d)
+}
+
+/// A problem file (root `<Problem>`: an NCP, MCP or VI whose `F` comes from a plugin), read by
+/// [`read_problem_file`]; the same reading and solving as `saltus solve FILE.xml`.
+#[pyclass(module = "saltus._saltus", name = "ProblemFile")]
+pub struct PyProblemFile {
+    p: problem::CpProblemFile,
+}
+
+#[pymethods]
+impl PyProblemFile {
+    /// `ncp`, `mcp` or `vi`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.p.kind_name()
+    }
+    /// Number of unknowns.
+    #[getter]
+    fn size(&self) -> usize {
+        self.p.size()
+    }
+    /// The file's `title`.
+    #[getter]
+    fn title(&self) -> Option<String> {
+        self.p.title.clone()
+    }
+    /// The solver names (`saltus solvers --type ncp`).
+    fn solvers(&self) -> Vec<&'static str> {
+        cp::SOLVERS.iter().map(|s| s.0).collect()
+    }
+    /// Solves from the file's starting point; returns `({"z": z, "w": F(z)}, report)`.
+    #[pyo3(signature = (solver, tol=None, max_iter=None))]
+    fn solve<'py>(
+        &mut self,
+        py: Python<'py>,
+        solver: &str,
+        tol: Option<f64>,
+        max_iter: Option<usize>,
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        guard(|| {
+            let s = solver_of(solver, tol, max_iter)?;
+            let sol = self.p.solve(&s).map_err(|e| NumericsError::new_err(e.to_string()))?;
+            let v = PyDict::new(py);
+            v.set_item("z", PyArray1::from_vec(py, sol.z))?;
+            v.set_item("w", PyArray1::from_vec(py, sol.w))?;
+            Ok((v, report(py, &sol.report)?))
+        })
+    }
+}
+
+/// Reads a problem file; its plugin is searched beside the file, then in `plugin_dirs`.
+#[pyfunction]
+#[pyo3(signature = (path, plugin_dirs=None))]
+pub fn read_problem_file(
+    path: std::path::PathBuf,
+    plugin_dirs: Option<Vec<std::path::PathBuf>>,
+) -> PyResult<PyProblemFile> {
+    guard(|| {
+        let p = problem::load_problem(&path, &plugin_dirs.unwrap_or_default())
+            .map_err(|e| NumericsError::new_err(e.to_string()))?;
+        Ok(PyProblemFile { p })
     })
 }

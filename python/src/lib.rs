@@ -34,6 +34,8 @@ fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     numerics_py::register(m)?;
     m.add_function(wrap_pyfunction!(ode_py::integrate, m)?)?;
     m.add_function(wrap_pyfunction!(cp_py::cp_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(cp_py::read_problem_file, m)?)?;
+    m.add_class::<cp_py::PyProblemFile>()?;
     m.add_class::<mech_py::CoreMechanicsModel>()?;
     m.add_class::<mech_py::CoreMechanicsSimulation>()?;
     m.add_function(wrap_pyfunction!(mech_py::spheres_in_a_box, m)?)?;

@@ -15,6 +15,8 @@ from saltus import numerics as nm
 from saltus.siconos import SiconosFeatureNotSupported
 from saltus.siconos import numerics as sn
 
+from conftest import REPO
+
 S6 = np.sqrt(6.0) / 2.0
 
 
@@ -266,3 +268,26 @@ def test_plugin_functions(plugin_dir):
         nm.ncp("no_such_function", [1.0], plugin=plug)
     with pytest.raises(saltus.NumericsError):
         nm.ncp("decay", [1.0], plugin={"library": "no_such_library"})
+
+
+def test_problem_file_same_as_saltus_solve(plugin_dir, saltus_bin, tmp_path):
+    # samples/cable_on_obstacle: the NCP of a cable on the floor, F from plugins/complementarity;
+    # Python's read() of the XML problem file and `saltus solve` give the same bits
+    sample = REPO / "samples/cable_on_obstacle/problems/cable.xml"
+    p = nm.read(sample, plugin_dirs=[plugin_dir])
+    assert (p.kind, p.size, p.title) == ("ncp", 49, "Cable on the floor")
+    assert "newton-fb" in p.solvers()
+    sol, rep = nm.solve(p, "newton-fb", tol=1e-12, max_iter=1000)
+    assert rep.converged and rep.error <= 1e-12
+    assert np.abs(np.minimum(sol.z, sol.w)).max() <= 1e-12
+    subprocess.run([str(saltus_bin), "solve", "--solver", "newton-fb", "--tol", "1e-12", "--max-iter", "1000",
+                    "--plugin-dir", str(plugin_dir), "--solutions", str(tmp_path), str(sample)],
+                   check=True, capture_output=True)
+    rows = {l.split()[0]: [float(v) for v in l.split()[1:]]
+            for l in (tmp_path / "cable.xml.txt").read_text().splitlines()}
+    assert rows["z"] == sol.z.tolist() and rows["w"] == sol.w.tolist()
+    # a bad file is a NumericsError with its position
+    bad = tmp_path / "bad.xml"
+    bad.write_text('<Problem version="1.0"><NCP><F library="x" function="f"/></NCP></Problem>')
+    with pytest.raises(saltus.NumericsError, match=r"bad.xml:1:24: NCP: <NCP> needs a <z0>"):
+        nm.read(bad)

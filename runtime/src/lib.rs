@@ -20,6 +20,7 @@ pub mod interrupt;
 pub mod names;
 pub mod output;
 pub mod plugin;
+pub mod problem;
 pub mod run;
 pub mod simulation;
 pub mod step_time;

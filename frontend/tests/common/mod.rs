@@ -6,8 +6,12 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 /// Crates whose cdylibs the tests load.
-pub const PLUGIN_CRATES: &[&str] =
-    &["saltus-plugin-bouncing-ball", "saltus-plugin-diode-bridge", "saltus-plugin-testing"];
+pub const PLUGIN_CRATES: &[&str] = &[
+    "saltus-plugin-bouncing-ball",
+    "saltus-plugin-diode-bridge",
+    "saltus-plugin-testing",
+    "saltus-plugin-complementarity",
+];
 
 /// Builds the example plugin crates once (through `$CARGO build -p …`, same target dir and dev
 /// profile as the tests) and returns the directory holding the shared libraries.

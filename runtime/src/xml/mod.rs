@@ -22,6 +22,7 @@ pub mod mech_writer;
 pub mod probe;
 pub mod schema;
 mod schema_control;
+pub mod schema_cp;
 mod schema_ed;
 mod schema_events;
 mod schema_mech;
@@ -36,7 +37,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use quick_xml::events::Event;
-use serde::Deserialize;
 
 pub use line_table::LineTable;
 pub use schema::{ModelFile, SCHEMA_VERSION};
@@ -96,13 +96,13 @@ impl fmt::Display for ModelError {
     }
 }
 
-/// A parsed model file: its DTO, its text, and the positions of its elements by path.
+/// A parsed XML file: its DTO, its text, and the positions of its elements by path.
 #[derive(Debug, Clone)]
-pub struct LoadedModel {
+pub struct Loaded<T> {
     /// The file name (as given).
     pub file: PathBuf,
     /// The DTO.
-    pub model: ModelFile,
+    pub model: T,
     /// The text, kept to locate errors.
     text: Arc<str>,
     /// Element path -> position of its start tag, built at the first error (a model that loads
@@ -110,7 +110,15 @@ pub struct LoadedModel {
     index: OnceLock<PathIndex>,
 }
 
-impl LoadedModel {
+/// A parsed model file (root `<Model>`).
+pub type LoadedModel = Loaded<ModelFile>;
+
+impl<T> Loaded<T> {
+    /// Wraps the DTO `model` read from `text` (the file `file`).
+    pub(crate) fn new(file: &Path, model: T, text: &str) -> Self {
+        Loaded { file: file.to_path_buf(), model, text: Arc::from(text), index: OnceLock::new() }
+    }
+
     /// The directory of the model file (relative names resolve against it).
     pub fn dir(&self) -> PathBuf {
         match self.file.parent() {
@@ -212,15 +220,21 @@ impl PathIndex {
 
 /// Reads and parses a model file.
 pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
+    load_str(&read_document(path, "model")?, path)
+}
+
+/// The text of an XML file of the given kind (`model`, `problem`): UTF-8, at most
+/// [`MAX_FILE_BYTES`].
+pub(crate) fn read_document(path: &Path, kind: &str) -> Result<String, ModelError> {
     let err = |message: String| ModelError { file: path.to_path_buf(), pos: None, path: None, message };
     let bytes = std::fs::read(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => err("model file not found".into()),
-        _ => err(format!("cannot read the model file: {e}")),
+        std::io::ErrorKind::NotFound => err(format!("{kind} file not found")),
+        _ => err(format!("cannot read the {kind} file: {e}")),
     })?;
     if bytes.len() > MAX_FILE_BYTES {
         return Err(err(format!("file too large ({} bytes, limit {MAX_FILE_BYTES})", bytes.len())));
     }
-    let text = String::from_utf8(bytes).map_err(|e| {
+    String::from_utf8(bytes).map_err(|e| {
         let pos = Pos::of_offset(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
         ModelError {
             file: path.to_path_buf(),
@@ -228,38 +242,43 @@ pub fn load_file(path: &Path) -> Result<LoadedModel, ModelError> {
             path: None,
             message: "the file is not valid UTF-8".into(),
         }
-    })?;
-    load_str(&text, path)
+    })
 }
 
-/// Parses model text; `file` is only used in error messages and for relative paths.
-pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
+/// Deserializes the document `text` whose root element is `<root>` into `T`, with the
+/// document checks and the error messages of a model file (`file:line:column`, element names).
+pub(crate) fn parse_document<T: serde::de::DeserializeOwned>(
+    text: &str,
+    file: &Path,
+    root: &str,
+) -> Result<T, ModelError> {
     let lines = LineTable::new(text);
-    document::check(text).map_err(|(offset, message)| ModelError {
+    document::check(text, root).map_err(|(offset, message)| ModelError {
         file: file.to_path_buf(),
         pos: Some(lines.pos(offset)),
         path: None,
         message,
     })?;
     let mut de = quick_xml::de::Deserializer::from_str(text);
-    let result = ModelFile::deserialize(&mut de);
-    let model = match result {
-        Ok(m) => m,
-        Err(e) => {
-            let reader = de.get_ref().get_ref();
-            let offset = match &e {
-                quick_xml::DeError::InvalidXml(_) => reader.error_position(),
-                _ => reader.buffer_position(),
-            } as usize;
-            let (offset, message) = de_message::describe(text, offset, &e);
-            return Err(ModelError { file: file.to_path_buf(), pos: Some(lines.pos(offset)), path: None, message });
-        }
-    };
-    let loaded = LoadedModel { file: file.to_path_buf(), model, text: Arc::from(text), index: OnceLock::new() };
+    T::deserialize(&mut de).map_err(|e| {
+        let reader = de.get_ref().get_ref();
+        let offset = match &e {
+            quick_xml::DeError::InvalidXml(_) => reader.error_position(),
+            _ => reader.buffer_position(),
+        } as usize;
+        let (offset, message) = de_message::describe(text, offset, &e);
+        ModelError { file: file.to_path_buf(), pos: Some(lines.pos(offset)), path: None, message }
+    })
+}
+
+/// Parses model text; `file` is only used in error messages and for relative paths.
+pub fn load_str(text: &str, file: &Path) -> Result<LoadedModel, ModelError> {
+    let model: ModelFile = parse_document(text, file, "Model")?;
+    let loaded = Loaded::new(file, model, text);
     if loaded.model.version != SCHEMA_VERSION {
         return Err(ModelError {
             file: file.to_path_buf(),
-            pos: Some(lines.pos(text.find("<Model").unwrap_or(0))),
+            pos: Some(Pos::of_offset(text, text.find("<Model").unwrap_or(0))),
             path: Some("Model".into()),
             message: format!(
                 "schema version `{}` is not supported (this saltus reads version {SCHEMA_VERSION})",

@@ -1,7 +1,7 @@
 //! Vectors and matrices of a model file: inline text, a data file, or a plugin function.
 
 use super::schema::{MatrixSpec, VectorSpec};
-use super::{LoadedModel, ModelError};
+use super::{Loaded, ModelError};
 use nalgebra::{DMatrix, DVector};
 
 /// Largest number of values accepted in one vector or matrix.
@@ -70,8 +70,8 @@ fn parse(text: &str, echo: bool) -> Result<Vec<f64>, String> {
     Ok(out)
 }
 
-fn plugin_ref(
-    m: &LoadedModel,
+fn plugin_ref<T>(
+    m: &Loaded<T>,
     path: &str,
     library: &Option<String>,
     function: &Option<String>,
@@ -115,7 +115,7 @@ pub fn max_data_bytes() -> Result<u64, String> {
 
 /// Reads a data file as text. Only regular files are read (a FIFO or a device could block or
 /// never end), up to [`max_data_bytes`]; errors name the file, never its contents.
-fn read_data_file(m: &LoadedModel, path: &str, file: &str) -> Result<String, ModelError> {
+fn read_data_file<T>(m: &Loaded<T>, path: &str, file: &str) -> Result<String, ModelError> {
     use std::io::Read;
     let full = m.dir().join(file);
     let shown = full.display();
@@ -159,7 +159,7 @@ fn read_data_file(m: &LoadedModel, path: &str, file: &str) -> Result<String, Mod
     })
 }
 
-fn one_source(m: &LoadedModel, path: &str, text: bool, file: bool, plugin: bool) -> Result<(), ModelError> {
+fn one_source<T>(m: &Loaded<T>, path: &str, text: bool, file: bool, plugin: bool) -> Result<(), ModelError> {
     let n = text as u8 + file as u8 + plugin as u8;
     if n > 1 {
         return Err(m.error_at(path, "give the values inline, `file` or `library`+`function`, not several of them"));
@@ -168,8 +168,8 @@ fn one_source(m: &LoadedModel, path: &str, text: bool, file: bool, plugin: bool)
 }
 
 /// Reads a vector element; `expected` is the length the context requires.
-pub fn vector(
-    m: &LoadedModel,
+pub fn vector<T>(
+    m: &Loaded<T>,
     spec: &VectorSpec,
     path: &str,
     expected: Option<usize>,
@@ -215,7 +215,7 @@ fn strip_comments(s: &str) -> String {
 
 /// Reads a matrix element. Inline values are row-major and need `rows` and `cols` (one of them
 /// may be omitted when the other divides the count); a file has one row per line.
-pub fn matrix(m: &LoadedModel, spec: &MatrixSpec, path: &str) -> Result<MatrixValue, ModelError> {
+pub fn matrix<T>(m: &Loaded<T>, spec: &MatrixSpec, path: &str) -> Result<MatrixValue, ModelError> {
     let text = spec.text.as_deref().filter(|t| !t.trim().is_empty());
     let plugin = plugin_ref(m, path, &spec.library, &spec.function, &spec.params)?;
     one_source(m, path, text.is_some(), spec.file.is_some(), plugin.is_some())?;
