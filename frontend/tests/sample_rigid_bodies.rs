@@ -144,6 +144,42 @@ fn sliding_box_energy_and_work() {
     assert!(*k.last().unwrap() < 1e-20, "at rest");
 }
 
+/// `sliding_box_energy.xml` with `<FremondImpactFrictionNSL>`: Coulomb's law on the θ-velocity. The box
+/// slides the same distance v₀²/(2μg); friction's work is never positive, row by row, and adds up to
+/// −½ m v₀²; at θ = ½ a stuck contact is `u^θ = 0`, so the box ends with its velocity alternating in
+/// sign below μ g h / 2 (the midpoint rule's sticking), not exactly at rest.
+#[test]
+fn sliding_box_with_fremonds_law() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(sample("sliding_box/sliding_box_energy.xml")).unwrap();
+    let model = tmp.path().join("fremond.xml");
+    std::fs::write(
+        &model,
+        text.replace(
+            "<NewtonImpactFrictionNSL en=\"0\" mu=\"0.3\"/>",
+            "<FremondImpactFrictionNSL en=\"0\" mu=\"0.3\"/>",
+        ),
+    )
+    .unwrap();
+    assert!(std::fs::read_to_string(&model).unwrap().contains("<FremondImpactFrictionNSL"));
+    let (b, _) = run(&model, tmp.path(), &[]);
+    let (m, v0, mu, h) = (2.0, 1.0, 0.3, 1e-3);
+    let (k, wt) = (b.col("energy.kinetic"), b.col("energy.work_tangent_theta"));
+    let (wf, wn, wtt) = (b.col("energy.work_forces"), b.col("energy.work_normal"), b.col("energy.work_tangent"));
+    for r in 1..k.len() {
+        assert!(wt[r] <= 1e-15, "row {r}: friction's θ-work {}", wt[r]);
+        assert!((k[r] - k[r - 1] - (wf[r] + wn[r] + wtt[r])).abs() < 1e-12, "row {r}");
+    }
+    let sum: f64 = wt.iter().sum();
+    assert!((sum + 0.5 * m * v0 * v0).abs() < 1e-3, "friction's work {sum}");
+    let last = b.rows.len() - 1;
+    let d = v0 * v0 / (2.0 * mu * G);
+    let x = pos(&b, last, "box");
+    assert!((x.x - d).abs() <= 1e-3 * d, "stopped at {}, v²/(2μg) = {d}", x.x);
+    let v = vel(&b, last, "box").x;
+    assert!(v.abs() <= 0.5 * mu * G * h && (v + vel(&b, last - 1, "box").x).abs() < 1e-12, "v = {v}");
+}
+
 #[test]
 fn box_slides_to_rest() {
     let tmp = tempfile::tempdir().unwrap();

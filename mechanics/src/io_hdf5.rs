@@ -471,7 +471,11 @@ fn write_description(data: &H5Group, sim: &MechanicsSimulation, ids: &[i64]) -> 
             if let Some(l) = model.law(g1, g2) {
                 let name = format!("law-{g1}-{g2}");
                 let ds = ctx(laws.new_dataset::<f64>().shape([0]).create(name.as_str()), || format!("law {name}"))?;
-                let kind = if l.mu_r > 0.0 { "NewtonImpactRollingFrictionNSL" } else { "NewtonImpactFrictionNSL" };
+                let kind = match (l.impact, l.mu_r > 0.0) {
+                    (crate::model::ImpactLaw::Fremond, _) => "FremondImpactFrictionNSL",
+                    (_, true) => "NewtonImpactRollingFrictionNSL",
+                    (_, false) => "NewtonImpactFrictionNSL",
+                };
                 str_attr(&ds, "type", kind)?;
                 f64_attr(&ds, "e", &[l.en])?;
                 f64_attr(&ds, "mu", &[l.mu])?;

@@ -39,7 +39,7 @@ pub use boundary::{BoundaryCondition, PrescribedVelocity, PrescribedVelocityFn};
 pub use collision::{CollisionDetector, ContactKey, ContactPoint};
 pub use error::{MechanicsError, Result};
 pub use joints::{Joint, JointId, JointType};
-pub use model::{BodyDesc, ContactLaw, MassSpec, MechanicsModel};
+pub use model::{BodyDesc, ContactLaw, ImpactLaw, MassSpec, MechanicsModel};
 pub use query::{QueryHit, QueryRegion};
 pub use shape::{Collider, ShapeDesc};
 pub use simulation::{

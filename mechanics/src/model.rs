@@ -11,7 +11,24 @@ use nalgebra::{Isometry3, Matrix3, Vector3};
 use saltus_kernel::NonSmoothLaw;
 use std::collections::HashMap;
 
-/// Newton impact + Coulomb friction between two groups (Siconos `NewtonImpactFrictionNSL`, 3D):
+/// Which velocities the impact and friction law holds on (Siconos's law classes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ImpactLaw {
+    /// Siconos `NewtonImpactFrictionNSL`: Newton's impact law on the normal velocity at the step's
+    /// end, `u_N⁺ + e u_N⁻`, and Coulomb's law on the tangential velocity at the step's end `u_T⁺`.
+    #[default]
+    Newton,
+    /// Siconos `FremondImpactFrictionNSL` (Frémond's impact law with Coulomb friction): the same
+    /// normal condition, and Coulomb's law on the θ-velocity `u_T^θ = θ u_T⁺ + (1 − θ) u_T⁻` of the
+    /// Moreau–Jean step. Each contact's work over a step, `((1 − θ) u⁻ + θ u⁺)·p`, is then ≤ 0
+    /// (at θ = ½ the discrete energy balance only dissipates). Siconos writes the problem for
+    /// `θ u^θ`; Saltus solves the same cone conditions on `u^θ/θ`, i.e. the Newton problem with
+    /// `((1 − θ)/θ) u_T⁻` added to the tangential part of `q` (the conditions are positively homogeneous in `u`).
+    Fremond,
+}
+
+/// An impact and friction law between two groups (Siconos `NewtonImpactFrictionNSL`, 3D, or with
+/// `impact = Fremond` Siconos `FremondImpactFrictionNSL`):
 /// normal restitution `en`, tangential restitution `et` (kept for the vocabulary; the 3D
 /// Moreau–Jean step, like Siconos, does not use it), friction coefficient `μ`; with a rolling
 /// coefficient `μ_r > 0`, Siconos `NewtonImpactRollingFrictionNSL`: the contact also resists
@@ -28,17 +45,32 @@ pub struct ContactLaw {
     /// Rolling friction coefficient `μ_r ≥ 0` (a length: the lever of the normal reaction that
     /// bounds the rolling torque; 0 = no rolling resistance).
     pub mu_r: f64,
+    /// Newton's or Frémond's law.
+    pub impact: ImpactLaw,
 }
 
 impl ContactLaw {
     /// Law with restitution `en`, `et = 0` and friction `mu`.
     pub fn new(en: f64, mu: f64) -> Self {
-        ContactLaw { en, et: 0.0, mu, mu_r: 0.0 }
+        ContactLaw { en, et: 0.0, mu, mu_r: 0.0, impact: ImpactLaw::Newton }
+    }
+    /// Frémond's law with restitution `en` and friction `mu` (Siconos
+    /// `FremondImpactFrictionNSL(e, 0, μ, 3)`).
+    pub fn fremond(en: f64, mu: f64) -> Self {
+        ContactLaw { en, et: 0.0, mu, mu_r: 0.0, impact: ImpactLaw::Fremond }
+    }
+    /// The factor `c` of the tangential shift `c u_T⁻` added to `q` (see [`ImpactLaw::Fremond`]):
+    /// `(1 − θ)/θ` for Frémond's law, 0 for Newton's.
+    pub fn tangential_shift(&self, theta: f64) -> f64 {
+        match self.impact {
+            ImpactLaw::Newton => 0.0,
+            ImpactLaw::Fremond => (1.0 - theta) / theta,
+        }
     }
     /// Law with restitution `en`, friction `mu` and rolling friction `mu_r` (Siconos
     /// `NewtonImpactRollingFrictionNSL(e, 0, μ, μ_r, 5)`).
     pub fn rolling(en: f64, mu: f64, mu_r: f64) -> Self {
-        ContactLaw { en, et: 0.0, mu, mu_r }
+        ContactLaw { en, et: 0.0, mu, mu_r, impact: ImpactLaw::Newton }
     }
     /// The kernel's `NewtonImpactFriction` law of dimension 3.
     pub fn to_nslaw(&self) -> NonSmoothLaw {
@@ -56,6 +88,12 @@ impl ContactLaw {
         }
         if !(self.mu_r >= 0.0 && self.mu_r.is_finite()) {
             return Err(format!("rolling friction coefficient must be finite and >= 0, got {}", self.mu_r));
+        }
+        if self.impact == ImpactLaw::Fremond && self.et > 0.0 {
+            return Err("a tangential restitution with Frémond's law (Siconos refuses it too)".into());
+        }
+        if self.impact == ImpactLaw::Fremond && self.mu_r > 0.0 {
+            return Err("rolling friction with Frémond's law (Siconos has no such law)".into());
         }
         Ok(())
     }

@@ -25,8 +25,12 @@ fn scene(e: f64, mu: f64, theta: f64) -> MechanicsSimulation {
 }
 
 fn scene_with(e: f64, mu: f64, opts: MoreauJeanOptions) -> MechanicsSimulation {
+    scene_with_law(ContactLaw::new(e, mu), opts)
+}
+
+fn scene_with_law(law: ContactLaw, opts: MoreauJeanOptions) -> MechanicsSimulation {
     let mut m = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
-    m.set_law(0, 0, ContactLaw::new(e, mu)).unwrap();
+    m.set_law(0, 0, law).unwrap();
     m.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
     let r = 0.1;
     let sphere = |name: &str, x: f64, z: f64, vx: f64| {
@@ -165,4 +169,48 @@ fn a_frictionless_impact_follows_newtons_law_in_the_contact_velocities() {
         }
     }
     assert!(seen, "the ball hit the ground");
+}
+
+/// Frémond's law (Siconos `FremondImpactFrictionNSL`) holds Coulomb's law on the tangential
+/// θ-velocity `u_T^θ = (1 − θ) u⁻_T + θ u⁺_T`, so each contact's tangential work over a step,
+/// `u_T^θ · p_T = −μ p_N ‖u_T^θ‖`, is never positive once the step's problem is solved; in the same
+/// scene Newton's law (Coulomb on `u⁺_T`) returns energy through friction at some steps. At θ = ½ the
+/// balance ΔK = W_f + W holds.
+#[test]
+fn fremonds_law_never_works_positively_through_friction() {
+    // (largest tangential θ-work of a contact in a converged step, contact-steps sliding, steps not converged)
+    let run = |law: ContactLaw, theta: f64| {
+        let opts = MoreauJeanOptions { theta, solver: nsgs(1e-13, 20_000), ..Default::default() };
+        let mut sim = scene_with_law(law, opts);
+        let (mut most, mut sliding, mut unsolved) = (f64::NEG_INFINITY, 0, 0);
+        for _ in 0..600 {
+            let r = sim.step().unwrap();
+            if r.solver.as_ref().is_some_and(|s| !s.status.converged()) {
+                unsolved += 1;
+                continue;
+            }
+            for c in sim.contacts() {
+                let Some([u0, u1]) = c.velocities else { continue };
+                let u_th = u0 * (1.0 - theta) + u1 * theta;
+                let w_t = u_th.y * c.impulse.y + u_th.z * c.impulse.z;
+                most = most.max(w_t);
+                sliding += usize::from(w_t < -1e-6);
+            }
+        }
+        (most, sliding, unsolved)
+    };
+    for theta in [0.5, 0.7] {
+        let (fremond, sliding, unsolved) = run(ContactLaw::fremond(0.5, 0.4), theta);
+        let (newton, _, newton_unsolved) = run(ContactLaw::new(0.5, 0.4), theta);
+        eprintln!("θ = {theta}: Frémond {fremond:e} ({sliding} sliding, {unsolved} not converged); Newton {newton:e} ({newton_unsolved})");
+        assert!(fremond <= 1e-12, "θ = {theta}: a contact's tangential θ-work is {fremond} > 0 under Frémond's law");
+        assert!(sliding >= 10, "θ = {theta}: the scene slides ({sliding} contact-steps)");
+        assert!(newton > 1e-3, "θ = {theta}: Newton's law gave no positive friction work ({newton}) in this scene");
+    }
+    let local = MoreauJeanOptions { theta: 0.5, solver: nsgs(1e-12, 10_000), ..Default::default() };
+    balance_holds(scene_with_law(ContactLaw::fremond(0.5, 0.4), local.clone()));
+    balance_holds(scene_with_law(
+        ContactLaw::fremond(0.5, 0.4),
+        MoreauJeanOptions { formulation: Formulation::global_nsgs_wr(1e-12, 10_000), ..local },
+    ));
 }

@@ -529,6 +529,15 @@ class Scene:
         (pairs of groups without a law do not interact)."""
         self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu))
 
+    def add_Fremond_impact_friction_nsl(
+        self, name: str = "contact", e: float = 0.0, mu: float = 0.0, collision_group1: int = 0, collision_group2: int = 0
+    ) -> None:
+        """Frémond's impact law (restitution ``e``) + Coulomb friction (``mu``) between two groups
+        (Siconos ``FremondImpactFrictionNSL``): the friction law holds on the tangential θ-velocity
+        ``(1 − θ) u_k + θ u_{k+1}`` of the step, so friction never works positively
+        (``docs/model-format.md``, ``<FremondImpactFrictionNSL>``)."""
+        self._core.set_law(int(collision_group1), int(collision_group2), float(e), float(mu), 0.0, True)
+
     def add_Newton_impact_rolling_friction_nsl(
         self,
         name: str = "contact",

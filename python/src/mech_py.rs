@@ -13,7 +13,7 @@ use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
 use saltus_mechanics::joints::{CouplerJointR, DofKind, JointFrictionR, JointProjection, JointStopR};
 use saltus_mechanics::{
-    nsgs, scenes, BodyDesc, ContactLaw, Formulation, JointId, JointType, MechanicsError, MechanicsModel,
+    nsgs, scenes, BodyDesc, ContactLaw, Formulation, ImpactLaw, JointId, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
 };
 use saltus_numerics::gmp::GmpOptions;
@@ -205,10 +205,15 @@ impl CoreMechanicsModel {
 
     /// Sets the contact law (restitution `e`, friction `mu`) between groups `g1` and `g2`.
     /// With `mu_r > 0` (rolling friction, Siconos `NewtonImpactRollingFrictionNSL`) the
-    /// contact also resists rolling with a torque `‖r_R‖ ≤ μ_r r_N`.
-    #[pyo3(signature = (g1, g2, e, mu, mu_r = 0.0))]
-    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64, mu_r: f64) -> PyResult<()> {
-        guard(|| self.model()?.set_law(g1, g2, ContactLaw::rolling(e, mu, mu_r)).map_err(to_py))
+    /// contact also resists rolling with a torque `‖r_R‖ ≤ μ_r r_N`. With `fremond` (Siconos
+    /// `FremondImpactFrictionNSL`) Coulomb's law holds on the tangential θ-velocity.
+    #[pyo3(signature = (g1, g2, e, mu, mu_r = 0.0, fremond = false))]
+    fn set_law(&mut self, g1: u32, g2: u32, e: f64, mu: f64, mu_r: f64, fremond: bool) -> PyResult<()> {
+        let law = ContactLaw {
+            impact: if fremond { ImpactLaw::Fremond } else { ImpactLaw::Newton },
+            ..ContactLaw::rolling(e, mu, mu_r)
+        };
+        guard(|| self.model()?.set_law(g1, g2, law).map_err(to_py))
     }
 
     /// Adds a body (a [`BodySpec`] dict); returns its index.

@@ -61,3 +61,43 @@ def test_energy_work_tables_balance_the_kinetic_energy(siconos, tmp_path, monkey
     un_plus, pn = first[17], first[20]
     wn = cw[(np.abs(cw[:, 0] - first[0]) < 1e-12) & (cw[:, 1] == first[23]), 2][0]
     assert wn == pytest.approx(0.5 * (-un_plus / e + un_plus) * pn, rel=1e-9)
+
+
+def _cube_scene(law, path):
+    from siconos.io.mechanics_run import MechanicsHdf5Runner, MechanicsHdf5Runner_run_options
+    from siconos.mechanics.collision.tools import Contactor
+
+    with MechanicsHdf5Runner(io_filename=path) as io:
+        io.add_primitive_shape("Ball", "Sphere", [0.1])
+        io.add_primitive_shape("Cube", "Box", [0.2, 0.2, 0.2])
+        io.add_primitive_shape("Ground", "Box", [4, 4, 0.2])
+        getattr(io, law)("contact", mu=0.4, e=0.5)
+        io.add_object("slider", [Contactor("Ball")], translation=[1, 0, 0.101], velocity=[2, 0, 0, 0, 0, 0], mass=1.0)
+        io.add_object("cube", [Contactor("Cube")], translation=[-1, 0, 0.6], orientation=[(1, 1, 0), 0.4],
+                      velocity=[1, 0, 0, 1, -2, 3], mass=2.0)
+        io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+    opts = MechanicsHdf5Runner_run_options()
+    opts.update(T=1.0, h=2e-3, theta=0.5, output_frequency=1, output_energy_work=True,
+                solver_options=None)
+    with MechanicsHdf5Runner(io_filename=path, mode="r+") as io:
+        io.run(opts)
+
+
+def test_fremond_law_friction_never_works_positively(siconos, tmp_path, monkeypatch):
+    # add_Fremond_impact_friction_nsl (Siconos FremondImpactFrictionNSL, absent from Siconos 4.4):
+    # Coulomb's law on the θ-velocity, so each contact's tangential θ-work (cf_work column 5) is ≤ 0,
+    # where Newton's law, in the same scene, gives positive values at some steps
+    h5py = pytest.importorskip("h5py")
+    monkeypatch.chdir(tmp_path)
+    worst = {}
+    for law in ("add_Fremond_impact_friction_nsl", "add_Newton_impact_friction_nsl"):
+        _cube_scene(law, f"{law}.hdf5")
+        with h5py.File(f"{law}.hdf5", "r") as f:
+            cw, ew = f["data"]["cf_work"][:], f["data"]["energy_work"][:]
+            kind = f["data"]["nslaws"]["contact"].attrs["type"]
+        assert kind == ("FremondImpactFrictionNSL" if "Fremond" in law else "NewtonImpactFrictionNSL")
+        assert np.max(np.abs(np.diff(ew[:, 1]) - (ew[:, 2] + ew[:, 3] + ew[:, 4])[1:])) < 1e-9
+        worst[law] = (cw[:, 5].max(), (cw[:, 5] < -1e-6).sum())
+    fremond, newton = worst["add_Fremond_impact_friction_nsl"], worst["add_Newton_impact_friction_nsl"]
+    assert fremond[0] <= 1e-9 and fremond[1] >= 10, worst
+    assert newton[0] > 1e-4, worst

@@ -313,6 +313,12 @@ impl MechanicsSimulation {
             }
             b_vec[d * a..d * a + d].copy_from_slice(&known[..d]);
             b_vec[d * a] += c.law.en * u_k.x;
+            let shift = c.law.tangential_shift(self.opts.theta);
+            if shift != 0.0 {
+                for (r, uk) in [u_k.y, u_k.z].into_iter().enumerate().take(d - 1) {
+                    b_vec[d * a + 1 + r] += shift * uk;
+                }
+            }
         }
         let m_t = Triplets { nrows: n, ncols: n, entries: m_entries };
         let h_t = Triplets { nrows: n, ncols: d * n_active, entries: h_entries };

@@ -60,6 +60,7 @@ impl MechanicsSimulation {
     pub(super) fn build_rows(&mut self) {
         let h = self.h;
         let (gamma, delta) = (self.opts.gamma, self.opts.activation_tol * self.model.margin);
+        let theta = self.opts.theta;
         let velocity_cap = self.opts.activation_velocity.unwrap_or(f64::INFINITY);
         let (bodies, work, warm) = (&self.model.bodies, &self.work, &self.warm);
         let is_planar = self.model.is_planar();
@@ -110,7 +111,15 @@ impl MechanicsSimulation {
                         k: (first + i) as u32,
                         frame,
                         row: ContactRow { body, jac, g },
-                        q: Vector3::new(u_free.x + c.law.en * u_k.x, u_free.y, u_free.z),
+                        q: {
+                            let mut q = Vector3::new(u_free.x + c.law.en * u_k.x, u_free.y, u_free.z);
+                            let shift = c.law.tangential_shift(theta);
+                            if shift != 0.0 {
+                                q.y += shift * u_k.y;
+                                q.z += shift * u_k.z;
+                            }
+                            q
+                        },
                         mu: c.law.mu,
                         r0,
                     });

@@ -12,8 +12,8 @@ use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuater
 use saltus_kernel::{EventAction, OnNonConvergence, UserEvent};
 use saltus_mechanics::mesh_file::{read_mesh, MeshData};
 use saltus_mechanics::{
-    BodyDesc, BodyKind, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, MotionFn,
-    ShapeDesc,
+    BodyDesc, BodyKind, BodyState, ContactLaw, ImpactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
+    MotionFn, ShapeDesc,
 };
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -187,6 +187,7 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
             super::convert_mech_2d::shape(m, item, path)?
         }
         MechItem::NewtonImpactFrictionNSL(_)
+        | MechItem::FremondImpactFrictionNSL(_)
         | MechItem::NewtonImpactRollingFrictionNSL(_)
         | MechItem::RigidBody(_)
         | MechItem::Joint(_) => return Ok(None),
@@ -401,13 +402,19 @@ pub fn build_mechanics_with(
         let (path, law, g1, g2) = match item {
             MechItem::NewtonImpactFrictionNSL(l) => (
                 "Mechanics/NewtonImpactFrictionNSL",
-                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: 0.0 },
+                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: 0.0, impact: ImpactLaw::Newton },
+                l.group1.unwrap_or(0),
+                l.group2.unwrap_or(0),
+            ),
+            MechItem::FremondImpactFrictionNSL(l) => (
+                "Mechanics/FremondImpactFrictionNSL",
+                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: 0.0, impact: ImpactLaw::Fremond },
                 l.group1.unwrap_or(0),
                 l.group2.unwrap_or(0),
             ),
             MechItem::NewtonImpactRollingFrictionNSL(l) => (
                 "Mechanics/NewtonImpactRollingFrictionNSL",
-                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: l.mu_r },
+                ContactLaw { en: l.en, et: l.et.unwrap_or(0.0), mu: l.mu, mu_r: l.mu_r, impact: ImpactLaw::Newton },
                 l.group1.unwrap_or(0),
                 l.group2.unwrap_or(0),
             ),

@@ -9,8 +9,8 @@ use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use saltus_mechanics::body::BodyKind;
 use saltus_mechanics::scene_desc::ShapeTable;
 use saltus_mechanics::scenes::Scene;
-use saltus_mechanics::MoreauJeanOptions;
 use saltus_mechanics::ShapeDesc;
+use saltus_mechanics::{ImpactLaw, MoreauJeanOptions};
 use saltus_numerics::fc::{FcSolver, NsgsFallback, NsgsOptions, PatchOptions, ProxOptions};
 use std::fmt::Write;
 
@@ -120,7 +120,11 @@ pub fn scene_to_xml(scene: &Scene, title: &str) -> Result<String, String> {
     for g1 in 0..n_groups {
         for g2 in g1..n_groups {
             if let Some(l) = m.law(g1, g2) {
-                let elem = if l.mu_r > 0.0 { "NewtonImpactRollingFrictionNSL" } else { "NewtonImpactFrictionNSL" };
+                let elem = match (l.impact, l.mu_r > 0.0) {
+                    (ImpactLaw::Fremond, _) => "FremondImpactFrictionNSL",
+                    (_, true) => "NewtonImpactRollingFrictionNSL",
+                    (_, false) => "NewtonImpactFrictionNSL",
+                };
                 let _ = write!(out, "    <{elem} en=\"{}\"", plain(l.en));
                 if l.et != 0.0 {
                     let _ = write!(out, " et=\"{}\"", plain(l.et));

@@ -34,6 +34,7 @@ pub enum MechItem {
     Box2d(BoxSpec),
     ConvexPolygon(PointListSpec),
     NewtonImpactFrictionNSL(MechLawSpec),
+    FremondImpactFrictionNSL(MechLawSpec),
     NewtonImpactRollingFrictionNSL(MechRollingLawSpec),
     RigidBody(RigidBodySpec),
     Joint(JointSpec),
@@ -57,6 +58,7 @@ impl MechItem {
             MechItem::Box2d(s) => ("Box2d", &s.name),
             MechItem::ConvexPolygon(s) => ("ConvexPolygon", &s.name),
             MechItem::NewtonImpactFrictionNSL(_)
+            | MechItem::FremondImpactFrictionNSL(_)
             | MechItem::NewtonImpactRollingFrictionNSL(_)
             | MechItem::RigidBody(_)
             | MechItem::Joint(_) => return None,
@@ -156,7 +158,8 @@ pub struct HeightMapSpec {
     pub heights: DataMatrixSpec,
 }
 
-/// `<NewtonImpactFrictionNSL en et mu group1 group2>` of `<Mechanics>`.
+/// `<NewtonImpactFrictionNSL en et mu group1 group2>` of `<Mechanics>`, and
+/// `<FremondImpactFrictionNSL en mu group1 group2>` (no `et` in the schema).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MechLawSpec {

@@ -293,7 +293,8 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
             if int(d.attrs["gid1"]) >= 0 or int(d.attrs["gid2"]) >= 0:
                 raise_unsupported(f"RelayNSL '{name}' between collision groups", "relay laws on joint coordinates")
             continue
-        if kind not in ("NewtonImpactFrictionNSL", "NewtonImpactNSL", "NewtonImpactRollingFrictionNSL"):
+        if kind not in ("NewtonImpactFrictionNSL", "NewtonImpactNSL", "NewtonImpactRollingFrictionNSL",
+                        "FremondImpactFrictionNSL"):
             raise_unsupported(f"nonsmooth law {kind}")
         g1, g2 = int(d.attrs["gid1"]), int(d.attrs["gid2"])
         if g1 < 0 or g2 < 0:  # a law for joint stops only (Siconos: not inserted for contacts)
@@ -303,6 +304,10 @@ def build_scene(io, margin: float, gravity: float, states=None, forces=None, h=N
             scene.add_Newton_impact_rolling_friction_nsl(name, e=float(d.attrs["e"]), mu=mu,
                                                          mu_r=float(d.attrs["mu_r"]),
                                                          collision_group1=g1, collision_group2=g2)
+        elif kind == "FremondImpactFrictionNSL":
+            mu = float(d.attrs["mu"])
+            scene.add_Fremond_impact_friction_nsl(name, e=float(d.attrs["e"]), mu=mu,
+                                                  collision_group1=g1, collision_group2=g2)
         else:
             # a NewtonImpactNSL between groups: frictionless contacts, friction contacts with mu = 0
             mu = float(d.attrs["mu"]) if kind == "NewtonImpactFrictionNSL" else 0.0

@@ -409,6 +409,15 @@ class MechanicsHdf5Runner:
             d.attrs.update(type="RelayNSL", size=int(size), lb=float(lb), ub=float(ub), gid1=int(collision_group1),
                            gid2=int(collision_group2))
 
+    def add_Fremond_impact_friction_nsl(self, name, mu, e=0, collision_group1=0, collision_group2=0):
+        """Frémond's impact law + Coulomb friction on the θ-velocity between two collision groups
+        (Siconos ``FremondImpactFrictionNSL``)."""
+        laws = self._data["nslaws"]
+        if name not in laws:
+            d = laws.create_dataset(name, shape=(0,), dtype=float)
+            d.attrs.update(type="FremondImpactFrictionNSL", mu=float(mu), e=float(e),
+                           gid1=int(collision_group1), gid2=int(collision_group2))
+
     def add_Newton_impact_rolling_friction_nsl(self, name, mu, mu_r, e=0, collision_group1=0, collision_group2=0):
         """Newton impact + Coulomb friction + rolling friction between two collision groups."""
         laws = self._data["nslaws"]
