@@ -31,6 +31,44 @@ void computeJ(double time, unsigned int n, double *x, double *J, unsigned int nz
   J[0] = 0.0; J[1] = -1.0;   /* column 0 */
   J[2] = 1.0; J[3] = -0.1;   /* column 1 */
 }
+/* LagrangianDS: M(q) (FPtr7), FInt(t, q, v) and its Jacobians (FPtr6), FGyr(q, v) and its
+   Jacobians (FPtr5), all column-major */
+void mass(unsigned int n, double *q, double *M, unsigned int nz, double *z) {
+  M[0] = 2.0 + 0.1 * cos(q[1]); M[1] = 0.05; M[2] = 0.05; M[3] = 1.0;
+}
+void fint(double t, unsigned int n, double *q, double *v, double *f, unsigned int nz, double *z) {
+  f[0] = 4.0 * q[0] + 0.2 * v[0] + 0.3 * q[0] * q[0] * q[0];
+  f[1] = 3.0 * q[1] + 0.1 * v[1] - sin(t);
+}
+void fintq(double t, unsigned int n, double *q, double *v, double *J, unsigned int nz, double *z) {
+  J[0] = 4.0 + 0.9 * q[0] * q[0]; J[1] = 0.0; J[2] = 0.0; J[3] = 3.0;
+}
+void fintv(double t, unsigned int n, double *q, double *v, double *J, unsigned int nz, double *z) {
+  J[0] = 0.2; J[1] = 0.0; J[2] = 0.0; J[3] = 0.1;
+}
+void fgyr(unsigned int n, double *q, double *v, double *f, unsigned int nz, double *z) {
+  f[0] = 0.01 * v[1] * v[1]; f[1] = -0.01 * v[0] * v[1];
+}
+void fgyrv(unsigned int n, double *q, double *v, double *J, unsigned int nz, double *z) {
+  J[0] = 0.0; J[1] = -0.01 * v[1]; J[2] = 0.02 * v[1]; J[3] = -0.01 * v[0];
+}
+/* LagrangianScleronomousR: y = h(q) (FPtr3, z the system's z) and its 1 x 2 Jacobian */
+void h0(unsigned int nq, double *q, unsigned int ny, double *y, unsigned int nz, double *z) {
+  y[0] = q[0] + 0.5 * q[1] * q[1] + z[0];
+}
+void G0(unsigned int nq, double *q, unsigned int ny, double *G, unsigned int nz, double *z) {
+  G[0] = 1.0; G[1] = q[1];
+}
+/* LagrangianRheonomousR: y = h(q, t) (FPtr4), its Jacobian and dh/dt */
+void hr(unsigned int nq, double *q, double t, unsigned int ny, double *y, unsigned int nz, double *z) {
+  y[0] = q[0] + 0.6 + 0.1 * sin(t);
+}
+void Gr(unsigned int nq, double *q, double t, unsigned int ny, double *G, unsigned int nz, double *z) {
+  G[0] = 1.0; G[1] = 0.0;
+}
+void hrdot(unsigned int nq, double *q, double t, unsigned int ny, double *y, unsigned int nz, double *z) {
+  y[0] = 0.1 * cos(t);
+}
 """
 
 
@@ -117,6 +155,60 @@ def test_siconos_f_and_jacobian_plugins_run_as_the_python_functions(sk):
 
     a, b = _nonlinear(sk, plugins), _nonlinear(sk, python)
     assert np.abs(a).max() > 0.5
+    np.testing.assert_array_equal(a, b)
+
+
+def _lagrangian(sk, plugins: bool, relation: str):
+    """A nonlinear 2-dof LagrangianDS (M(q), FInt, FGyr) against an obstacle: Siconos C plugins or
+    the same expressions as Python callables; the positions of every Moreau–Jean step."""
+    if plugins:
+        ds = sk.LagrangianDS([0.5, 0.3], [-1.0, 0.5], "plugins:mass")
+        ds.setzPtr([0.6])  # read by h0
+        ds.setComputeFIntFunction("plugins", "fint")
+        ds.setComputeJacobianFIntqFunction("plugins", "fintq")
+        ds.setComputeJacobianFIntqDotFunction("plugins", "fintv")
+        ds.setComputeFGyrFunction("plugins", "fgyr")
+        ds.setComputeJacobianFGyrqDotFunction("plugins", "fgyrv")  # ∂F_gyr/∂q not set: zero
+        rel = (sk.LagrangianScleronomousR("plugins:h0", "plugins:G0") if relation == "scleronomous"
+               else sk.LagrangianRheonomousR("plugins:hr", "plugins:Gr", "plugins:hrdot"))
+    else:
+        ds = sk.LagrangianDS([0.5, 0.3], [-1.0, 0.5])
+        ds.setComputeMassFunction(lambda q: np.array([[2.0 + 0.1 * np.cos(q[1]), 0.05], [0.05, 1.0]]))
+        ds.setComputeFIntFunction(
+            lambda t, q, v: np.array([4.0 * q[0] + 0.2 * v[0] + 0.3 * q[0] * q[0] * q[0],
+                                      3.0 * q[1] + 0.1 * v[1] - np.sin(t)]),
+            lambda t, q, v: np.array([[4.0 + 0.9 * q[0] * q[0], 0.0], [0.0, 3.0]]),
+            lambda t, q, v: np.array([[0.2, 0.0], [0.0, 0.1]]))
+        ds.setComputeFGyrFunction(
+            lambda t, q, v: np.array([0.01 * v[1] * v[1], -0.01 * v[0] * v[1]]),
+            lambda t, q, v: np.zeros((2, 2)),
+            lambda t, q, v: np.array([[0.0, 0.02 * v[1]], [-0.01 * v[1], -0.01 * v[0]]]))
+        rel = (sk.LagrangianScleronomousR(lambda q: np.array([q[0] + 0.5 * q[1] * q[1] + 0.6]),
+                                          lambda q: np.array([[1.0, q[1]]]))
+               if relation == "scleronomous" else
+               sk.LagrangianRheonomousR(lambda t, q: np.array([q[0] + 0.6 + 0.1 * np.sin(t)]),
+                                        lambda t, q: np.array([[1.0, 0.0]]),
+                                        lambda t, q: np.array([0.1 * np.cos(t)])))
+    inter = sk.Interaction(sk.NewtonImpactNSL(0.5), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 3.0)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.005), sk.MoreauJeanOSI(0.5), sk.LCP())
+    q, lam, rows = ds.q(), inter.lambda_(1), []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append([s.nextTime(), q[0], q[1], lam[0]])
+        s.nextStep()
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("relation", ["scleronomous", "rheonomous"])
+def test_siconos_lagrangian_and_relation_plugins_run_as_the_python_functions(sk, relation):
+    # LagrangianDS(q0, v0, "lib:mass"), setComputeFIntFunction / setComputeJacobianFIntq(Dot)Function,
+    # setComputeFGyrFunction / ...FGyrqDotFunction, LagrangianScleronomousR("lib:h", "lib:G") and
+    # LagrangianRheonomousR("lib:h", "lib:G", "lib:hdot") with Siconos's signatures
+    a, b = _lagrangian(sk, True, relation), _lagrangian(sk, False, relation)
+    assert a.shape == (600, 4) and a[:, 3].max() > 1e-3  # it hit the obstacle
     np.testing.assert_array_equal(a, b)
 
 

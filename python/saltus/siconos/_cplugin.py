@@ -11,7 +11,14 @@ default one zero):
 
 * ``FExt(t, n, fExt, nz, z)``, ``b(t, n, b, nz, z)``: write the vector of size ``n``;
 * ``f(t, n, x, f, nz, z)``: write ``f(t, x)``; ``jacobianfx(t, n, x, J, nz, z)``: write the
-  ``n × n`` Jacobian column-major.
+  ``n × n`` Jacobian column-major;
+* ``LagrangianDS``: ``mass(n, q, M, nz, z)`` (``FPtr7``), ``FInt(t, n, q, v, out, nz, z)`` and its
+  Jacobians ``∂/∂q``, ``∂/∂v`` (``FPtr6``), ``FGyr(n, q, v, out, nz, z)`` and its Jacobians (``FPtr5``),
+  matrices column-major; a Jacobian not given is zero, as in Siconos;
+* relations: ``LagrangianScleronomousR("lib:h", "lib:G")`` with ``h(nq, q, ny, y, nz, z)`` and ``G``
+  the same writing the ``ny × nq`` Jacobian (``FPtr3``); ``LagrangianRheonomousR`` with the time
+  after ``q``: ``h(nq, q, t, ny, y, nz, z)`` (``FPtr4``) for ``h``, ``∇h`` and ``∂h/∂t``; ``z`` is
+  the linked systems' ``z``, concatenated, as Siconos passes it.
 """
 
 from __future__ import annotations
@@ -89,5 +96,64 @@ def field_of_tx(ds, library: str, function: str, size: int, matrix: bool) -> Cal
         out, z = np.zeros(size * size if matrix else size), _z(ds)
         fn(float(t), size, _ptr(xx), _ptr(out), z.size, _ptr(z))
         return out.reshape(size, size, order="F") if matrix else out
+
+    return call
+
+
+def _vec(a) -> np.ndarray:
+    return np.ascontiguousarray(np.asarray(a, dtype=np.float64).ravel())
+
+
+def mass_of_q(ds, library: str, function: str, size: int) -> Callable:
+    """``M(q)`` (``size × size``, written column-major) from a plugin
+    ``void mass(unsigned n, double *q, double *M, unsigned nz, double *z)`` (Siconos ``FPtr7``)."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [_U, _D, _D, _U, _D]
+
+    def call(q) -> np.ndarray:
+        qq, out, z = _vec(q), np.zeros(size * size), _z(ds)
+        fn(size, _ptr(qq), _ptr(out), z.size, _ptr(z))
+        return out.reshape(size, size, order="F")
+
+    return call
+
+
+def force_of_tqv(ds, library: str, function: str, size: int, matrix: bool, time: bool) -> Callable:
+    """``F(t, q, v)`` (``matrix``: its ``size × size`` Jacobian, column-major) from a plugin
+    ``void f(double t, unsigned n, double *q, double *v, double *out, unsigned nz, double *z)``
+    (Siconos ``FPtr6``: ``FInt`` and its Jacobians), or without ``t`` (``time=False``: ``FPtr5``,
+    ``FGyr`` and its Jacobians)."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = ([ctypes.c_double] if time else []) + [_U, _D, _D, _D, _U, _D]
+
+    def call(t: float, q, v) -> np.ndarray:
+        qq, vv = _vec(q), _vec(v)
+        out, z = np.zeros(size * size if matrix else size), _z(ds)
+        args = (size, _ptr(qq), _ptr(vv), _ptr(out), z.size, _ptr(z))
+        fn(float(t), *args) if time else fn(*args)
+        return out.reshape(size, size, order="F") if matrix else out
+
+    return call
+
+
+def output_of_q(library: str, function: str, rows: Callable[[], int], zs: Callable[[], np.ndarray], matrix: bool,
+                time: bool) -> Callable:
+    """A relation's ``h(q)`` (``matrix``: its ``rows × n`` Jacobian, column-major) from a plugin
+    ``void h(unsigned nq, double *q, unsigned ny, double *y, unsigned nz, double *z)`` (Siconos
+    ``FPtr3``, ``LagrangianScleronomousR``), or with the time after ``q`` (``time=True``: ``FPtr4``,
+    ``LagrangianRheonomousR``'s ``h``, ``∇h`` and ``ḣ``). ``rows()`` is the interaction's size, known
+    once the relation is in an ``Interaction``; ``zs()`` the ``z`` of its systems, concatenated."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [_U, _D] + ([ctypes.c_double] if time else []) + [_U, _D, _U, _D]
+
+    def call(t: float, q) -> np.ndarray:
+        qq, ny, z = _vec(q), rows(), zs()
+        out = np.zeros(ny * qq.size if matrix else ny)
+        head = (qq.size, _ptr(qq)) + ((float(t),) if time else ())
+        fn(*head, ny, _ptr(out), z.size, _ptr(z))
+        return out.reshape(ny, qq.size, order="F") if matrix else out
 
     return call

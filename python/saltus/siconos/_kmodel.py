@@ -216,25 +216,83 @@ class LagrangianLinearDiagonalDS(LagrangianLinearTIDS):
 
 
 class LagrangianDS(_LagrangianLive, _m.LagrangianDS):
-    """Siconos ``LagrangianDS(q0, v0[, M])`` (a Python callable mass with
-    ``setComputeMassFunction``)."""
+    """Siconos ``LagrangianDS(q0, v0[, M])``: ``M`` a matrix, or a Siconos C plugin
+    ``"library:function"`` (``M(q)``); a Python callable mass with ``setComputeMassFunction``.
+    Siconos C plugins (``_cplugin``: Siconos's signatures, through ``ctypes``) for the mass,
+    ``FInt`` and ``FGyr`` and their Jacobians, each set by its own ``setCompute...Function(library,
+    function)`` as in Siconos (a Jacobian not set is zero, as Siconos leaves it)."""
 
     def __init__(self, q0, v0=None, M=None):
         q0, v0 = _lagrangian_init(self, q0, v0)
-        _no_plugin("LagrangianDS(q0, v0, M)", M)
-        super().__init__(q0, v0, np.eye(len(np.ravel(q0))) if M is None else M)
+        n = len(np.ravel(q0))
+        plugin = M if isinstance(M, str) else None
+        super().__init__(q0, v0, np.eye(n) if M is None or plugin is not None else M)
+        self._c_forces = {}
+        if plugin is not None:
+            self.setComputeMassFunction(*_library_function(plugin, "LagrangianDS(q0, v0, M)"))
 
     def setComputeMassFunction(self, M, function=None, params=None) -> None:
-        _no_plugin("LagrangianDS.setComputeMassFunction", M)
+        if isinstance(M, str):
+            from ._cplugin import mass_of_q
+
+            library, function = (M, function) if function is not None else _library_function(M, "Mass")
+            super().setComputeMassFunction(mass_of_q(self, library, str(function), self.q0.size))
+            return
         super().setComputeMassFunction(M, function, params)
 
+    def _c_force(self, which: str, part: str, library, function) -> None:
+        """Records a C plugin of ``which`` (``FInt``, ``FGyr``) for ``part`` (the force, or a
+        Jacobian ``q``/``v``) and installs the three callables, zero for a Jacobian not given."""
+        from ._cplugin import force_of_tqv
+
+        if function is None:
+            library, function = _library_function(str(library), which)
+        n, time = self.q0.size, which == "FInt"
+        parts = self._c_forces.setdefault(which, {})
+        parts[part] = force_of_tqv(self, str(library), str(function), n, part != "f", time)
+        zero = lambda t, q, v: np.zeros((n, n))  # noqa: E731
+        if "f" in parts:
+            self._set_force(which, parts["f"], parts.get("q", zero), parts.get("v", zero))
+
     def setComputeFIntFunction(self, f, jacobian_q=None, jacobian_v=None, function=None, params=None) -> None:
+        if isinstance(f, str) and jacobian_v is None and (jacobian_q is None or isinstance(jacobian_q, str)):
+            # Siconos's setComputeFIntFunction(pluginPath, functionName), or ("library:function")
+            self._c_force("FInt", "f", f, function if jacobian_q is None else jacobian_q)
+            return
         _no_plugin("LagrangianDS.setComputeFIntFunction", f)
         super().setComputeFIntFunction(f, jacobian_q, jacobian_v, function, params)
 
+    def setComputeJacobianFIntqFunction(self, library, function=None) -> None:
+        """``∂F_int/∂q`` from a Siconos C plugin (``FPtr6``, column-major)."""
+        self._c_force("FInt", "q", library, function)
+
+    def setComputeJacobianFIntqDotFunction(self, library, function=None) -> None:
+        """``∂F_int/∂v`` from a Siconos C plugin (``FPtr6``, column-major)."""
+        self._c_force("FInt", "v", library, function)
+
     def setComputeFGyrFunction(self, f, jacobian_q=None, jacobian_v=None, function=None, params=None) -> None:
+        if isinstance(f, str) and jacobian_v is None and (jacobian_q is None or isinstance(jacobian_q, str)):
+            # Siconos's setComputeFGyrFunction(pluginPath, functionName), or ("library:function")
+            self._c_force("FGyr", "f", f, function if jacobian_q is None else jacobian_q)
+            return
         _no_plugin("LagrangianDS.setComputeFGyrFunction", f)
         super().setComputeFGyrFunction(f, jacobian_q, jacobian_v, function, params)
+
+    def setComputeJacobianFGyrqFunction(self, library, function=None) -> None:
+        """``∂F_gyr/∂q`` from a Siconos C plugin (``FPtr5``, column-major)."""
+        self._c_force("FGyr", "q", library, function)
+
+    def setComputeJacobianFGyrqDotFunction(self, library, function=None) -> None:
+        """``∂F_gyr/∂v`` from a Siconos C plugin (``FPtr5``, column-major)."""
+        self._c_force("FGyr", "v", library, function)
+
+
+def _library_function(spec: str, what: str):
+    """Siconos's ``"library:function"`` plugin string."""
+    library, sep, function = spec.rpartition(":")
+    if not sep or not library or not function:
+        raise ValueError(f"{what}: a Siconos plugin is \"library:function\", got {spec!r}")
+    return library, function
 
 
 class _FirstOrderLive(_LiveDS):
@@ -397,6 +455,8 @@ class Interaction(_m.Interaction):
         if legacy:
             raise_unsupported("Interaction(size, nslaw, relation, ...) (the Siconos 3 constructor)")
         super().__init__(nsl, relation)
+        if hasattr(relation, "_c_rows"):  # Siconos C plugins write ny values (the law's size), read z
+            relation._rows, relation._inter = _nsl_size(nsl), self
 
     def dimension(self) -> int:
         n = _relation_size(self.relation)

@@ -171,3 +171,66 @@ class FirstOrderNonLinearR(_r.FirstOrderNonLinearR):
     def _input_of(self, t: float, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
         """``r = g(t, x, λ)`` for ``ds.r()``."""
         return np.array(self._callable("g")(t, x, lam), dtype=np.float64).ravel()
+
+
+class _CPluginOutput:
+    """The interaction's size for a relation whose ``h`` is a Siconos C plugin: set when the
+    relation enters an ``Interaction`` (Siconos gives the plugin ``sizeY`` from there too)."""
+
+    _rows: Optional[int] = None
+    _inter = None
+
+    def _c_rows(self) -> int:
+        if self._rows is None:
+            raise RuntimeError(f"{type(self).__name__} with Siconos C plugins: put it in an Interaction first")
+        return self._rows
+
+    def _c_z(self) -> np.ndarray:
+        from ._cplugin import _z
+
+        systems = [] if self._inter is None else list(self._inter.ds)
+        return np.concatenate([_z(ds) for ds in systems]) if systems else np.zeros(1)
+
+
+def _split(spec: str, what: str) -> Tuple[str, str]:
+    library, sep, function = str(spec).rpartition(":")
+    if not sep or not library or not function:
+        raise ValueError(f"{what}: a Siconos plugin is \"library:function\", got {spec!r}")
+    return library, function
+
+
+class LagrangianScleronomousR(_CPluginOutput, _r.LagrangianScleronomousR):
+    """Siconos ``LagrangianScleronomousR(h, jacobian_q[, dot_jacobian_q])``: Python callables, or
+    Siconos C plugins ``"library:function"`` with Siconos's signature (``FPtr3``: ``h(nq, q, ny, y,
+    nz, z)``, the Jacobian ``ny × nq`` column-major; ``_cplugin``)."""
+
+    def __init__(self, h, jacobian_q, dot_jacobian_q=None, params=None):
+        if not isinstance(h, str):
+            super().__init__(h, jacobian_q, dot_jacobian_q, params)
+            return
+        from ._cplugin import output_of_q
+
+        if dot_jacobian_q is not None:
+            raise_unsupported("LagrangianScleronomousR's third Siconos C plugin (dotJacobianhq)", _PLUGIN_WHY)
+        fh = output_of_q(*_split(h, "h"), self._c_rows, self._c_z, False, False)
+        fj = output_of_q(*_split(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, False)
+        super().__init__(lambda q: fh(0.0, q), lambda q: fj(0.0, q), None, params)
+
+
+class LagrangianRheonomousR(_CPluginOutput, _r.LagrangianRheonomousR):
+    """Siconos ``LagrangianRheonomousR(h, jacobian_q, dot_h)``: Python callables ``(t, q)``, or
+    Siconos C plugins ``"library:function"`` (``FPtr4``: ``h(nq, q, t, ny, y, nz, z)``, the same
+    for the ``ny × nq`` Jacobian, column-major, and for ``∂h/∂t``; ``_cplugin``)."""
+
+    def __init__(self, h, jacobian_q, dot_h=None, params=None):
+        if not isinstance(h, str):
+            super().__init__(h, jacobian_q, dot_h, params)
+            return
+        from ._cplugin import output_of_q
+
+        if dot_h is None:
+            raise TypeError("LagrangianRheonomousR needs dot_h")
+        fh = output_of_q(*_split(h, "h"), self._c_rows, self._c_z, False, True)
+        fj = output_of_q(*_split(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, True)
+        fd = output_of_q(*_split(dot_h, "dot_h"), self._c_rows, self._c_z, False, True)
+        super().__init__(fh, fj, fd, params)

@@ -26,6 +26,7 @@ from ._kmodel import (
     LagrangianLinearTIDS,
     NonSmoothDynamicalSystem,
 )
+from . import _krelation as _krel
 from ._krelation import FirstOrderNonLinearR
 from ._newton_euler import (
     NewtonEuler1DR,
@@ -71,7 +72,7 @@ class _Display:
 
 
 # relations and laws: Saltus's have Siconos's constructors already (subclassed for display())
-for _cls in (_r.LagrangianLinearTIR, _r.LagrangianScleronomousR, _r.LagrangianRheonomousR,
+for _cls in (_r.LagrangianLinearTIR, _krel.LagrangianScleronomousR, _krel.LagrangianRheonomousR,
              _r.LagrangianCompliantLinearTIR, _r.FirstOrderLinearTIR, _r.FirstOrderType1R, _r.FirstOrderType2R,
              _r.NewtonImpactNSL, _r.NewtonImpactFrictionNSL, _r.RelayNSL, _r.NormalConeNSL,
              _r.ComplementarityConditionNSL, _r.EqualityConditionNSL, _r.MixedComplementarityConditionNSL):
