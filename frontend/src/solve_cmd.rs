@@ -22,7 +22,8 @@ pub enum SolveFailure {
     Input(String),
 }
 
-/// Problem files under the given paths: a file as is, a folder's `*.dat` / `*.hdf5` files sorted.
+/// Problem files under the given paths: a file as is, a folder's `*.dat` / `*.hdf5` files and its XML
+/// problem files (root `<Problem>`) sorted.
 fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SolveFailure> {
     let mut files = Vec::new();
     for p in paths {
@@ -30,7 +31,11 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SolveFailure> {
             let rd = std::fs::read_dir(p).map_err(|e| SolveFailure::Input(format!("{}: {e}", p.display())))?;
             let mut v: Vec<PathBuf> = rd
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| matches!(f.extension().and_then(|e| e.to_str()), Some("dat") | Some("hdf5")))
+                .filter(|f| match f.extension().and_then(|e| e.to_str()) {
+                    Some("dat") | Some("hdf5") => true,
+                    Some("xml") => problem::is_problem_file(f),
+                    _ => false,
+                })
                 .collect();
             v.sort();
             files.extend(v);
@@ -159,7 +164,9 @@ pub fn solve(
     }
     let files = expand(paths)?;
     if files.is_empty() {
-        return Err(SolveFailure::Usage("no problem file given (folders are searched for *.dat and *.hdf5)".into()));
+        return Err(SolveFailure::Usage(
+            "no problem file given (folders are searched for *.dat, *.hdf5 and XML problem files)".into(),
+        ));
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

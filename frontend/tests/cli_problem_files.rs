@@ -353,6 +353,37 @@ fn problem_files_validate_against_the_schema() {
     assert!(!valid(&bad).status.success(), "a box without <ub> validates");
 }
 
+/// A folder's problem files are solved (its model files are not problem files and are left out).
+#[test]
+fn a_folder_of_problem_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("problems");
+    std::fs::create_dir(&dir).unwrap();
+    for (name, k) in [("a.xml", "3 3 1"), ("b.xml", "10 9 9")] {
+        write(
+            &dir,
+            name,
+            &format!(r#"<Problem version="1.0"><NCP><F {MCPLIB} params="{k}"/><z0>1 1 1 1</z0></NCP></Problem>"#),
+        );
+    }
+    std::fs::copy(common::workspace_root().join("samples/bouncing_ball/bouncing_ball_ts.xml"), dir.join("model.xml"))
+        .unwrap();
+    let plugins = common::plugin_dir();
+    let o = saltus([
+        OsStr::new("solve"),
+        OsStr::new("--solver"),
+        OsStr::new("newton-fb"),
+        OsStr::new("--plugin-dir"),
+        plugins.as_os_str(),
+        dir.as_os_str(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}{}", String::from_utf8_lossy(&o.stderr));
+    let names: Vec<&str> = out.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(names, ["a.xml", "b.xml"], "{out}");
+    assert!(out.lines().skip(1).all(|l| l.contains(",ncp,4,newton-fb,") && l.contains(",converged,")), "{out}");
+}
+
 /// `saltus check` reads a problem file and calls its plugin once; `saltus run` says it is not a model.
 #[test]
 fn check_and_run_on_a_problem_file() {
