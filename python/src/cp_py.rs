@@ -250,7 +250,7 @@ fn report<'py>(py: Python<'py>, rep: &saltus_numerics::SolveReport) -> PyResult<
 
 /// A problem file (root `<Problem>`: an NCP, MCP or VI whose `F` comes from a plugin), read by
 /// [`read_problem_file`]; the same reading and solving as `saltus solve FILE.xml`.
-#[pyclass(module = "saltus._saltus", name = "ProblemFile")]
+#[pyclass(module = "saltus._saltus", name = "ProblemFile", unsendable)]
 pub struct PyProblemFile {
     p: problem::CpProblemFile,
 }

@@ -55,8 +55,8 @@ impl CpFunction for PluginCpFunction {
     }
 }
 
-/// The set of a problem file's problem.
-#[derive(Debug, Clone, PartialEq)]
+/// The problem of a problem file, with its set.
+#[derive(Debug)]
 pub enum CpSet {
     /// NCP: `z ≥ 0`.
     Ncp,
@@ -65,20 +65,8 @@ pub enum CpSet {
         /// Number of equations `n1`.
         equations: usize,
     },
-    /// VI on the box `[lb, ub]`.
-    Box {
-        /// Lower bounds.
-        lb: Vec<f64>,
-        /// Upper bounds.
-        ub: Vec<f64>,
-    },
-    /// VI on the ball `‖x − center‖ ≤ radius`.
-    Ball {
-        /// Centre.
-        center: Vec<f64>,
-        /// Radius.
-        radius: f64,
-    },
+    /// VI on a box (`ConvexSet::Box`, solved as the box VI by every solver) or a ball.
+    Vi(Vi),
 }
 
 /// A problem file, read and bound to its plugin.
@@ -112,7 +100,7 @@ impl CpProblemFile {
         match self.set {
             CpSet::Ncp => "ncp",
             CpSet::Mcp { .. } => "mcp",
-            CpSet::Box { .. } | CpSet::Ball { .. } => "vi",
+            CpSet::Vi(_) => "vi",
         }
     }
 
@@ -143,16 +131,12 @@ impl CpProblemFile {
         let n = self.size();
         let (mut z, mut w) = (self.start.clone(), vec![0.0; n]);
         let f = &mut self.function;
-        let report = match &self.set {
+        let report = match &mut self.set {
             CpSet::Ncp => cp::solve_ncp(&Ncp::new(n)?, f, &mut z, &mut w, solver)?,
             CpSet::Mcp { equations } => {
-                cp::solve_mcp(&Mcp::new(*equations, n - equations)?, f, &mut z, &mut w, solver)?
+                cp::solve_mcp(&Mcp::new(*equations, n - *equations)?, f, &mut z, &mut w, solver)?
             }
-            CpSet::Box { lb, ub } => cp::solve_box_vi(&BoxVi::new(lb.clone(), ub.clone())?, f, &mut z, &mut w, solver)?,
-            CpSet::Ball { center, radius } => {
-                let mut vi = Vi::new(ConvexSet::Ball { center: center.clone(), radius: *radius });
-                cp::solve_vi(&mut vi, f, &mut z, &mut w, solver)?
-            }
+            CpSet::Vi(vi) => cp::solve_vi(vi, f, &mut z, &mut w, solver)?,
         };
         Ok(CpSolution { z, w, report })
     }
@@ -223,7 +207,9 @@ pub fn load_problem(path: &Path, plugin_dirs: &[PathBuf]) -> Result<CpProblemFil
                     if let Some(i) = (0..lb.len()).find(|&i| lb[i] > ub[i]) {
                         return Err(m.error_at("VI/ub", format!("ub[{i}] = {} < lb[{i}] = {}", ub[i], lb[i])));
                     }
-                    CpSet::Box { lb, ub }
+                    // checked here (sizes, order) so that the error names the element
+                    BoxVi::new(lb.clone(), ub.clone()).map_err(|e| m.error_at("VI", e.to_string()))?;
+                    CpSet::Vi(Vi::new(ConvexSet::Box { lb, ub }))
                 }
                 (None, None, Some(b)) => {
                     let center = values::parse_numbers(&b.center).map_err(|e| m.error_at("VI/Ball", e))?;
@@ -235,7 +221,7 @@ pub fn load_problem(path: &Path, plugin_dirs: &[PathBuf]) -> Result<CpProblemFil
                     if !(b.radius.is_finite() && b.radius >= 0.0) {
                         return Err(m.error_at("VI/Ball", format!("radius = {}: a finite number ≥ 0", b.radius)));
                     }
-                    CpSet::Ball { center, radius: b.radius }
+                    CpSet::Vi(Vi::new(ConvexSet::Ball { center, radius: b.radius }))
                 }
                 _ => return Err(m.error_at("VI", "the set K is either <lb> and <ub> (a box) or a <Ball>")),
             };

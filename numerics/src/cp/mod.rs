@@ -180,6 +180,7 @@ impl BoxVi {
 }
 
 /// The VI on a closed convex set `K` given by its projection.
+#[derive(Debug)]
 pub struct Vi {
     /// The set `K`.
     pub set: ConvexSet,
