@@ -69,6 +69,23 @@ void Gr(unsigned int nq, double *q, double t, unsigned int ny, double *G, unsign
 void hrdot(unsigned int nq, double *q, double t, unsigned int ny, double *y, unsigned int nz, double *z) {
   y[0] = 0.1 * cos(t);
 }
+/* LagrangianScleronomousR's third plugin: dG0/dt = [0, v1] (FPtr2) */
+void dG0(unsigned int nq, double *q, unsigned int nv, double *v, double *out, unsigned int nz, double *z) {
+  out[0] = 0.0; out[1] = v[1];
+}
+/* FirstOrderType1R (Type1Ptr): y = h(x, z), r = g(lambda, z) and the Jacobians, column-major */
+void t1h(unsigned int nx, double *x, unsigned int ny, double *y, unsigned int nz, double *z) {
+  y[0] = x[0] + 0.1 * x[1] * x[1] + z[0];
+}
+void t1C(unsigned int nx, double *x, unsigned int ny, double *C, unsigned int nz, double *z) {
+  C[0] = 1.0; C[1] = 0.2 * x[1];
+}
+void t1g(unsigned int nl, double *l, unsigned int nr, double *r, unsigned int nz, double *z) {
+  r[0] = l[0]; r[1] = 0.5 * l[0];
+}
+void t1B(unsigned int nl, double *l, unsigned int nr, double *B, unsigned int nz, double *z) {
+  B[0] = 1.0; B[1] = 0.5;
+}
 """
 
 
@@ -210,6 +227,48 @@ def test_siconos_lagrangian_and_relation_plugins_run_as_the_python_functions(sk,
     a, b = _lagrangian(sk, True, relation), _lagrangian(sk, False, relation)
     assert a.shape == (600, 4) and a[:, 3].max() > 1e-3  # it hit the obstacle
     np.testing.assert_array_equal(a, b)
+
+
+def _type1(sk, plugins: bool, setters: bool = False):
+    """An oscillator kept above y = h(x, z) ≥ 0 by a FirstOrderType1R (complementarity, Euler–Moreau):
+    its states."""
+    ds = sk.FirstOrderLinearDS([1.0, 0.0], [[0.0, 1.0], [-1.0, -0.1]])
+    ds.setzPtr([0.1])
+    if plugins and setters:
+        rel = sk.FirstOrderType1R("plugins:t1h", "plugins:t1g")
+        rel.setComputeJachxFunction("plugins", "t1C")
+        rel.setComputeJacglambdaFunction("plugins", "t1B")
+    elif plugins:
+        rel = sk.FirstOrderType1R("plugins:t1h", "plugins:t1g", "plugins:t1C", "plugins:t1B")
+    else:
+        rel = sk.FirstOrderType1R(lambda x, z: np.array([x[0] + 0.1 * x[1] * x[1] + 0.1]),
+                                  lambda lam, z: np.array([lam[0], 0.5 * lam[0]]),
+                                  lambda x, z: np.array([[1.0, 0.2 * x[1]]]),
+                                  lambda lam, z: np.array([[1.0], [0.5]]))
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
+    x, lam, rows = ds.x(), inter.lambda_(0), []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append([x[0], x[1], lam[0]])
+        s.nextStep()
+    return np.array(rows)
+
+
+def test_siconos_first_order_type1_plugins_run_as_the_python_functions(sk):
+    a, b, c = _type1(sk, True), _type1(sk, False), _type1(sk, True, setters=True)
+    assert a[:, 2].max() > 1e-3  # the constraint acted
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(c, b)
+
+
+def test_the_third_scleronomous_plugin_is_the_jacobians_rate(sk):
+    rel = sk.LagrangianScleronomousR("plugins:h0", "plugins:G0", "plugins:dG0")
+    sk.Interaction(sk.NewtonImpactNSL(0.5), rel)
+    np.testing.assert_array_equal(rel.dot_jacobian_q(np.array([0.5, 0.3]), np.array([-1.0, 0.7])), [[0.0, 0.7]])
 
 
 def test_a_missing_plugin_library_or_symbol_is_named(sk):

@@ -18,7 +18,9 @@ default one zero):
 * relations: ``LagrangianScleronomousR("lib:h", "lib:G")`` with ``h(nq, q, ny, y, nz, z)`` and ``G``
   the same writing the ``ny × nq`` Jacobian (``FPtr3``); ``LagrangianRheonomousR`` with the time
   after ``q``: ``h(nq, q, t, ny, y, nz, z)`` (``FPtr4``) for ``h``, ``∇h`` and ``∂h/∂t``; ``z`` is
-  the linked systems' ``z``, concatenated, as Siconos passes it.
+  the linked systems' ``z``, concatenated, as Siconos passes it; ``FirstOrderType1R("lib:h",
+  "lib:g"[, "lib:jachx", "lib:jacglambda"])`` with ``h(nx, x, ny, y, nz, z)``, ``g(nλ, λ, nr, r, nz, z)``
+  and the Jacobians ``ny × nx``, ``nr × nλ`` (``Type1Ptr``).
 """
 
 from __future__ import annotations
@@ -155,5 +157,40 @@ def output_of_q(library: str, function: str, rows: Callable[[], int], zs: Callab
         head = (qq.size, _ptr(qq)) + ((float(t),) if time else ())
         fn(*head, ny, _ptr(out), z.size, _ptr(z))
         return out.reshape(ny, qq.size, order="F") if matrix else out
+
+    return call
+
+
+def type1(library: str, function: str, rows: Callable[[], int], zs: Callable[[], np.ndarray], matrix: bool) -> Callable:
+    """A ``FirstOrderType1R`` function ``f(a, z)`` (``a`` = ``x`` for ``h`` and ``∇ₓh``, ``λ`` for
+    ``g`` and ``∇_λ g``) from a plugin ``void f(unsigned na, double *a, unsigned rows, double *out,
+    unsigned nz, double *z)`` (Siconos ``Type1Ptr``); ``matrix``: the ``rows × na`` Jacobian,
+    column-major; ``z`` is ``zs()``, the linked systems' ``z`` (``setzPtr``), as Siconos passes it."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [_U, _D, _U, _D, _U, _D]
+
+    def call(a, _z_kernel) -> np.ndarray:
+        aa, zz, m = _vec(a), zs(), rows()
+        out = np.zeros(m * aa.size if matrix else m)
+        fn(aa.size, _ptr(aa), m, _ptr(out), zz.size, _ptr(zz))
+        return out.reshape(m, aa.size, order="F") if matrix else out
+
+    return call
+
+
+def dot_jacobian(library: str, function: str, rows: Callable[[], int], zs: Callable[[], np.ndarray]) -> Callable:
+    """``LagrangianScleronomousR``'s third plugin, the time derivative of the ``rows × nq``
+    Jacobian, ``void f(unsigned nq, double *q, unsigned nv, double *v, double *out, unsigned nz,
+    double *z)`` (Siconos ``FPtr2``), column-major."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [_U, _D, _U, _D, _D, _U, _D]
+
+    def call(q, v) -> np.ndarray:
+        qq, vv, z, m = _vec(q), _vec(v), zs(), rows()
+        out = np.zeros(m * qq.size)
+        fn(qq.size, _ptr(qq), vv.size, _ptr(vv), _ptr(out), z.size, _ptr(z))
+        return out.reshape(m, qq.size, order="F")
 
     return call

@@ -202,19 +202,65 @@ def _split(spec: str, what: str) -> Tuple[str, str]:
 class LagrangianScleronomousR(_CPluginOutput, _r.LagrangianScleronomousR):
     """Siconos ``LagrangianScleronomousR(h, jacobian_q[, dot_jacobian_q])``: Python callables, or
     Siconos C plugins ``"library:function"`` with Siconos's signature (``FPtr3``: ``h(nq, q, ny, y,
-    nz, z)``, the Jacobian ``ny × nq`` column-major; ``_cplugin``)."""
+    nz, z)``, the Jacobian ``ny × nq`` column-major; the third, ``J̇(q, v)``, ``FPtr2``: ``(nq, q, nv,
+    v, out, nz, z)``; ``_cplugin``)."""
 
     def __init__(self, h, jacobian_q, dot_jacobian_q=None, params=None):
         if not isinstance(h, str):
             super().__init__(h, jacobian_q, dot_jacobian_q, params)
             return
-        from ._cplugin import output_of_q
+        from ._cplugin import dot_jacobian, output_of_q
 
-        if dot_jacobian_q is not None:
-            raise_unsupported("LagrangianScleronomousR's third Siconos C plugin (dotJacobianhq)", _PLUGIN_WHY)
         fh = output_of_q(*_split(h, "h"), self._c_rows, self._c_z, False, False)
         fj = output_of_q(*_split(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, False)
-        super().__init__(lambda q: fh(0.0, q), lambda q: fj(0.0, q), None, params)
+        fd = None
+        if dot_jacobian_q is not None:
+            fd = dot_jacobian(*_split(dot_jacobian_q, "dot_jacobian_q"), self._c_rows, self._c_z)
+        super().__init__(lambda q: fh(0.0, q), lambda q: fj(0.0, q), fd, params)
+
+
+class FirstOrderType1R(_CPluginOutput, _r.FirstOrderType1R):
+    """Siconos ``FirstOrderType1R(h, g[, jachx, jacglambda])``: ``y = h(x, z)``, ``r = g(λ, z)``,
+    Python callables ``(x, z)``/``(λ, z)``, or Siconos C plugins ``"library:function"`` (``Type1Ptr``:
+    ``h(nx, x, ny, y, nz, z)``, ``g(nλ, λ, nr, r, nz, z)``, the Jacobians ``ny × nx`` and ``nr × nλ``
+    column-major; ``_cplugin``), also through ``setComputehFunction(library, function)`` and the
+    other setters."""
+
+    # slot -> the output's rows: the interaction's size (h, ∇ₓh) or the systems' (g, ∇_λ g)
+    _c_slots = {"h": ("_c_rows", False), "jachx": ("_c_rows", True), "g": ("_c_nx", False),
+                "jacglambda": ("_c_nx", True)}
+
+    def __init__(self, h, g, jachx=None, jacglambda=None):
+        super().__init__(self._c("h", h), self._c("g", g), self._c("jachx", jachx), self._c("jacglambda", jacglambda))
+
+    def _c_nx(self) -> int:
+        systems = [] if self._inter is None else list(self._inter.ds)
+        if not systems:
+            raise RuntimeError("FirstOrderType1R with Siconos C plugins: link its Interaction to its systems first")
+        return sum(int(np.asarray(ds.x0).size) for ds in systems)
+
+    def _c(self, slot: str, f, function=None):
+        """``f`` as given, or the ctypes function of a Siconos plugin (``"library:function"`` or
+        ``(library, function)``)."""
+        if not isinstance(f, str):
+            return f
+        from ._cplugin import type1
+
+        library, fn = (f, function) if function is not None else _split(f, slot)
+        rows, matrix = self._c_slots[slot]
+        return type1(library, str(fn), getattr(self, rows), self._c_z, matrix)
+
+    def setComputehFunction(self, h, function=None, params=None) -> None:
+        self._set("h", self._c("h", h, function), None, params)
+
+    def setComputeJachxFunction(self, jachx, function=None, params=None) -> None:
+        self._set("jachx", self._c("jachx", jachx, function), None, params)
+
+    def setComputegFunction(self, g, function=None, params=None) -> None:
+        self._set("g", self._c("g", g, function), None, params)
+
+    def setComputeJacglambdaFunction(self, jacglambda, function=None, params=None) -> None:
+        self._set("jacglambda", self._c("jacglambda", jacglambda, function), None, params)
 
 
 class LagrangianRheonomousR(_CPluginOutput, _r.LagrangianRheonomousR):
