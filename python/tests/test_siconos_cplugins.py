@@ -86,6 +86,13 @@ void t1g(unsigned int nl, double *l, unsigned int nr, double *r, unsigned int nz
 void t1B(unsigned int nl, double *l, unsigned int nr, double *B, unsigned int nz, double *z) {
   B[0] = 1.0; B[1] = 0.5;
 }
+/* NewtonEulerDS (FExt_NE): f(t) with z the initial pose */
+void neF(double t, double *f, unsigned int nz, double *z) {
+  f[0] = cos(t); f[1] = 0.0; f[2] = -9.81 + z[2];
+}
+void neM(double t, double *m, unsigned int nz, double *z) {
+  m[0] = 0.0; m[1] = 0.2; m[2] = 0.1 * sin(t);
+}
 """
 
 
@@ -269,6 +276,38 @@ def test_the_third_scleronomous_plugin_is_the_jacobians_rate(sk):
     rel = sk.LagrangianScleronomousR("plugins:h0", "plugins:G0", "plugins:dG0")
     sk.Interaction(sk.NewtonImpactNSL(0.5), rel)
     np.testing.assert_array_equal(rel.dot_jacobian_q(np.array([0.5, 0.3]), np.array([-1.0, 0.7])), [[0.0, 0.7]])
+
+
+def _newton_euler(sk, plugins: bool):
+    if plugins:
+        body = sk.NewtonEulerDS([0, 0, 0.5, 1, 0, 0, 0], [0, 0, 0, 1.0, 0, 0], 2.0, np.diag([1.0, 2.0, 3.0]))
+        body.setComputeFExtFunction("plugins", "neF")
+        body.setComputeMExtFunction("plugins", "neM")
+    else:
+        class Body(sk.NewtonEulerDS):
+            def computeFExt(self, time, fExt=None):
+                self.setFExtPtr(np.array([np.cos(time), 0.0, -9.81 + 0.5]))
+
+            def computeMExt(self, time, mExt=None):
+                self.setMExtPtr(np.array([0.0, 0.2, 0.1 * np.sin(time)]))
+
+        body = Body([0, 0, 0.5, 1, 0, 0, 0], [0, 0, 0, 1.0, 0, 0], 2.0, np.diag([1.0, 2.0, 3.0]))
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 1.0)
+    nsds.insertDynamicalSystem(body)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-3), sk.MoreauJeanOSI(0.5), sk.LCP())
+    q, rows = body.q(), []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append(np.array(q, dtype=float).copy())
+        s.nextStep()
+    return np.array(rows)
+
+
+def test_siconos_newton_euler_force_and_moment_plugins_run_as_overridden_methods(sk):
+    # NewtonEulerDS.setComputeFExtFunction / setComputeMExtFunction (FExt_NE, z = the initial pose)
+    a, b = _newton_euler(sk, True), _newton_euler(sk, False)
+    assert a.shape == (1000, 7) and abs(a[-1, 0]) > 0.1  # pushed along x
+    np.testing.assert_array_equal(a, b)
 
 
 def test_a_missing_plugin_library_or_symbol_is_named(sk):

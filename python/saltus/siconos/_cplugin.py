@@ -194,3 +194,20 @@ def dot_jacobian(library: str, function: str, rows: Callable[[], int], zs: Calla
         return out.reshape(m, qq.size, order="F")
 
     return call
+
+
+def newton_euler_ext(ds, library: str, function: str) -> Callable[[float], np.ndarray]:
+    """A ``NewtonEulerDS`` force or moment ``f(t)`` (3 values) from a plugin
+    ``void f(double t, double *f, unsigned nz, double *z)`` (Siconos ``FExt_NE``), where ``z`` is the
+    system's initial pose ``q0`` (7 values), as Siconos 4.4 passes it."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_double, _D, _U, _D]
+    z = _vec(ds._q0)
+
+    def call(t: float) -> np.ndarray:
+        out = np.zeros(3)
+        fn(float(t), _ptr(out), z.size, _ptr(z))
+        return out
+
+    return call

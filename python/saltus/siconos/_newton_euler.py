@@ -40,6 +40,8 @@ class NewtonEulerDS(_m.DynamicalSystem):
         from .kernel import SiconosVector
 
         self._q = np.array(q, dtype=np.float64).ravel()
+        self._q0 = self._q.copy()
+        self._ext_plugins = {}
         self._twist = np.array(twist, dtype=np.float64).ravel()
         if self._q.size != 7 or self._twist.size != 6:
             raise ValueError(f"NewtonEulerDS: q has 7 entries and the twist 6, got {self._q.size} and {self._twist.size}")
@@ -106,17 +108,43 @@ class NewtonEulerDS(_m.DynamicalSystem):
     def setComputeJacobianFIntqByFD(self, value: bool) -> None:
         """Accepted."""
 
+    def setComputeFExtFunction(self, library, function=None) -> None:
+        """``fExt(t)`` (world frame) from a Siconos C plugin ``f(t, fExt, nz, z)`` (``FExt_NE``, ``z``
+        the initial pose, as Siconos passes it; ``_cplugin``)."""
+        self._ext_plugin("fExt", library, function)
+
+    def setComputeMExtFunction(self, library, function=None) -> None:
+        """``mExt(t)`` (body frame, or world frame after ``setIsMextExpressedInInertialFrame(True)``)
+        from a Siconos C plugin, as :meth:`setComputeFExtFunction`."""
+        self._ext_plugin("mExt", library, function)
+
+    def _ext_plugin(self, which: str, library, function) -> None:
+        from ._cplugin import newton_euler_ext
+
+        if function is None:
+            library, _, function = str(library).rpartition(":")
+        self._ext_plugins[which] = newton_euler_ext(self, str(library), str(function))
+
     def computeFExt(self, time: float, fExt=None) -> None:
-        """Siconos: the constant ``fExt`` (a subclass may override it)."""
+        """Siconos: the constant ``fExt``, or its plugin's value at ``time`` (a subclass may
+        override it)."""
+        f = self._ext_plugins.get("fExt")
+        if f is not None:
+            self.setFExtPtr(f(time))
 
     def computeMExt(self, time: float, mExt=None) -> None:
-        """Siconos: the constant ``mExt`` (a subclass may override it)."""
+        """Siconos: the constant ``mExt``, or its plugin's value at ``time`` (a subclass may
+        override it)."""
+        m = self._ext_plugins.get("mExt")
+        if m is not None:
+            self.setMExtPtr(m(time))
 
     def _constant_wrench(self) -> bool:
-        """Neither ``computeFExt`` nor ``computeMExt`` overridden, and no world-frame moment:
-        the wrench is one constant force and body-frame torque."""
+        """Neither ``computeFExt`` nor ``computeMExt`` overridden nor plugged, and no world-frame
+        moment: the wrench is one constant force and body-frame torque."""
         cls = type(self)
         own = cls.computeFExt is NewtonEulerDS.computeFExt and cls.computeMExt is NewtonEulerDS.computeMExt
+        own = own and not self._ext_plugins
         return own and (not self._mext_inertial or not np.any(np.asarray(self._mExt, dtype=float)))
 
     def _wrench(self, t: float, x) -> List[float]:
