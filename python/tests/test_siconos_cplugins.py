@@ -86,6 +86,11 @@ void t1g(unsigned int nl, double *l, unsigned int nr, double *r, unsigned int nz
 void t1B(unsigned int nl, double *l, unsigned int nr, double *B, unsigned int nz, double *z) {
   B[0] = 1.0; B[1] = 0.5;
 }
+/* FirstOrderLinearDS: A(t) (rows, cols, column-major) */
+void computeA(double t, unsigned int rows, unsigned int cols, double *A, unsigned int nz, double *z) {
+  A[0] = 0.0; A[1] = -1.0 - 0.5 * sin(t);
+  A[2] = 1.0; A[3] = -0.1 * z[0];
+}
 /* NewtonEulerDS (FExt_NE): f(t) with z the initial pose */
 void neF(double t, double *f, unsigned int nz, double *z) {
   f[0] = cos(t); f[1] = 0.0; f[2] = -9.81 + z[2];
@@ -154,6 +159,24 @@ def _linear(sk, b_of):
     ds.setzPtr([0.5])
     b_of(ds)
     return _first_order(sk, ds)
+
+
+def test_a_siconos_a_plugin_runs_as_the_python_function(sk):
+    # FirstOrderLinearDS(x0, "lib:A", "lib:b") and setComputeAFunction(lib, fn): A(t) column-major
+    def plugged():
+        ds = sk.FirstOrderLinearDS([1.0, 0.0], "plugins:computeA", "plugins:computeB")
+        ds.setzPtr([0.5])
+        return _first_order(sk, ds)
+
+    def python():
+        ds = sk.FirstOrderLinearDS([1.0, 0.0], [[0.0, 1.0], [-1.0, -0.1]])
+        ds.setComputeAFunction(lambda t: np.array([[0.0, 1.0], [-1.0 - 0.5 * np.sin(t), -0.1 * 0.5]]))
+        ds.setComputebFunction(lambda t: np.array([np.sin(3.0 * t), 0.5]))
+        return _first_order(sk, ds)
+
+    a, b = plugged(), python()
+    assert np.abs(a).max() > 0.5
+    np.testing.assert_array_equal(a, b)
 
 
 def test_a_siconos_b_plugin_reads_z_and_runs_as_the_python_function(sk):

@@ -211,3 +211,18 @@ def newton_euler_ext(ds, library: str, function: str) -> Callable[[float], np.nd
         return out
 
     return call
+
+
+def matrix_of_t(ds, library: str, function: str, rows: int, cols: int) -> Callable[[float], np.ndarray]:
+    """``A(t)`` from a plugin ``void A(double t, unsigned rows, unsigned cols, double *A, unsigned
+    nz, double *z)`` (Siconos ``computeAfct``/``MatrixFunctionOfTime``), written column-major."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_double, _U, _U, _D, _U, _D]
+
+    def call(t: float) -> np.ndarray:
+        out, z = np.zeros(rows * cols), _z(ds)
+        fn(float(t), rows, cols, _ptr(out), z.size, _ptr(z))
+        return out.reshape(rows, cols, order="F")
+
+    return call

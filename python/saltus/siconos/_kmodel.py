@@ -354,13 +354,19 @@ class FirstOrderLinearTIDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearTIDS)
 
 class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
     """Siconos ``FirstOrderLinearDS(x0, A[, b])``; ``b`` and ``A`` may also be Python callables
-    ``b(t)`` (``setComputebFunction``), ``A(t)``."""
+    ``b(t)`` (``setComputebFunction``), ``A(t)``, or Siconos C plugins: ``FirstOrderLinearDS(x0,
+    "lib:A"[, "lib:b"])``, ``setComputeAFunction(lib, fn)``, ``setComputebFunction(lib, fn)``."""
 
     def __init__(self, x0, A=None, b=None):
-        if A is None or isinstance(A, str):
-            raise_unsupported("FirstOrderLinearDS(x0[, plugin A])", "give the matrix A")
-        super().__init__(x0, A)
-        if b is not None:
+        if A is None:
+            raise_unsupported("FirstOrderLinearDS(x0) without A", "give the matrix A or its plugin")
+        n = int(np.asarray(x0, dtype=float).size)
+        super().__init__(x0, np.zeros((n, n)) if isinstance(A, str) else A)
+        if isinstance(A, str):
+            self.setComputeAFunction(*_library_function(A, "FirstOrderLinearDS(x0, A)"))
+        if isinstance(b, str):
+            self.setComputebFunction(*_library_function(b, "FirstOrderLinearDS(x0, A, b)"))
+        elif b is not None:
             self.setbPtr(b)
 
     def setb(self, b) -> None:
@@ -377,7 +383,13 @@ class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
         super().setbPtr(vector_of_t(self, str(library), str(function), self.x0.size))
 
     def setComputeAFunction(self, A, function=None, params=None):
-        _no_plugin("FirstOrderLinearDS.setComputeAFunction", A)
+        """``A(t)``: a Python callable, or a Siconos C plugin ``(library, function)`` (``_cplugin``)."""
+        if isinstance(A, str):
+            from ._cplugin import matrix_of_t
+
+            library, function = (A, function) if function is not None else _library_function(A, "A")
+            n = self.x0.size
+            return super().setComputeAFunction(matrix_of_t(self, library, str(function), n, n))
         return super().setComputeAFunction(A, function, params)
 
 
