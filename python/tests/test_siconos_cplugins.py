@@ -86,6 +86,13 @@ void t1g(unsigned int nl, double *l, unsigned int nr, double *r, unsigned int nz
 void t1B(unsigned int nl, double *l, unsigned int nr, double *B, unsigned int nz, double *z) {
   B[0] = 1.0; B[1] = 0.5;
 }
+/* FirstOrderType2R: y = h(x, lambda) (Type2PtrH), r = g(lambda) (Type2PtrG) */
+void t2h(unsigned int nx, double *x, unsigned int nl, double *l, unsigned int ny, double *y) {
+  y[0] = x[0] + 0.1 * x[1] * x[1] + 0.1 + 0.01 * l[0];
+}
+void t2g(unsigned int nl, double *l, unsigned int nr, double *r) {
+  r[0] = l[0]; r[1] = 0.5 * l[0];
+}
 /* FirstOrderLinearDS: A(t) (rows, cols, column-major) */
 void computeA(double t, unsigned int rows, unsigned int cols, double *A, unsigned int nz, double *z) {
   A[0] = 0.0; A[1] = -1.0 - 0.5 * sin(t);
@@ -293,6 +300,37 @@ def test_siconos_first_order_type1_plugins_run_as_the_python_functions(sk):
     assert a[:, 2].max() > 1e-3  # the constraint acted
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(c, b)
+
+
+def _type2(sk, plugins: bool):
+    ds = sk.FirstOrderLinearDS([1.0, 0.0], [[0.0, 1.0], [-1.0, -0.1]])
+    jachx = lambda x, lam: np.array([[1.0, 0.2 * x[1]]])  # noqa: E731
+    jachlambda = lambda x, lam: np.array([[0.01]])  # noqa: E731
+    jacglambda = lambda lam: np.array([[1.0], [0.5]])  # noqa: E731
+    if plugins:
+        rel = sk.FirstOrderType2R("plugins:t2h", "plugins:t2g", jachx, jacglambda, jachlambda)
+    else:
+        rel = sk.FirstOrderType2R(lambda x, lam: np.array([x[0] + 0.1 * x[1] * x[1] + 0.1 + 0.01 * lam[0]]),
+                                  lambda lam: np.array([lam[0], 0.5 * lam[0]]), jachx, jacglambda, jachlambda)
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
+    x, lam, rows = ds.x(), inter.lambda_(0), []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append([x[0], x[1], lam[0]])
+        s.nextStep()
+    return np.array(rows)
+
+
+def test_siconos_first_order_type2_plugins_run_as_the_python_functions(sk):
+    a, b = _type2(sk, True), _type2(sk, False)
+    assert a[:, 2].max() > 1e-3
+    np.testing.assert_array_equal(a, b)
+    with pytest.raises(NotImplementedError, match="jachx"):
+        sk.FirstOrderType2R("plugins:t2h", "plugins:t2g", "plugins:t1C", "plugins:t1B")
 
 
 def test_the_third_scleronomous_plugin_is_the_jacobians_rate(sk):

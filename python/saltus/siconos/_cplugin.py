@@ -226,3 +226,35 @@ def matrix_of_t(ds, library: str, function: str, rows: int, cols: int) -> Callab
         return out.reshape(rows, cols, order="F")
 
     return call
+
+
+def type2_h(library: str, function: str, rows: Callable[[], int]) -> Callable:
+    """``FirstOrderType2R``'s ``h(x, λ)`` from a plugin ``void h(unsigned nx, double *x, unsigned
+    nλ, double *λ, unsigned ny, double *y)`` (Siconos ``Type2PtrH``, no ``z``)."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [_U, _D, _U, _D, _U, _D]
+
+    def call(x, lam) -> np.ndarray:
+        xx, ll, m = _vec(x), _vec(lam), rows()
+        out = np.zeros(m)
+        fn(xx.size, _ptr(xx), ll.size, _ptr(ll), m, _ptr(out))
+        return out
+
+    return call
+
+
+def type2_g(library: str, function: str, rows: Callable[[], int]) -> Callable:
+    """``FirstOrderType2R``'s ``g(λ)`` from a plugin ``void g(unsigned nλ, double *λ, unsigned nr,
+    double *r)`` (Siconos ``Type2PtrG``)."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [_U, _D, _U, _D]
+
+    def call(lam) -> np.ndarray:
+        ll, m = _vec(lam), rows()
+        out = np.zeros(m)
+        fn(ll.size, _ptr(ll), m, _ptr(out))
+        return out
+
+    return call

@@ -263,6 +263,41 @@ class FirstOrderType1R(_CPluginOutput, _r.FirstOrderType1R):
         self._set("jacglambda", self._c("jacglambda", jacglambda, function), None, params)
 
 
+class FirstOrderType2R(_CPluginOutput, _r.FirstOrderType2R):
+    """Siconos ``FirstOrderType2R(h, g[, jachx, jacglambda, jachlambda])``: ``y = h(x, λ)``, ``r =
+    g(λ)``; ``h`` and ``g`` Python callables or Siconos C plugins ``"library:function"``
+    (``Type2PtrH``: ``h(nx, x, nλ, λ, ny, y)``; ``Type2PtrG``: ``g(nλ, λ, nr, r)``; ``_cplugin``). The
+    Jacobians are Python callables: Siconos 4.4 has no plugin for them (its ``computeJachx``,
+    ``computeJachlambda`` and ``computeJacglambda`` must be overloaded)."""
+
+    def __init__(self, h, g, jachx=None, jacglambda=None, jachlambda=None):
+        for name, f in (("jachx", jachx), ("jacglambda", jacglambda), ("jachlambda", jachlambda)):
+            if isinstance(f, str):
+                raise_unsupported(f"FirstOrderType2R's {name} from a Siconos C plugin",
+                                  "Siconos 4.4 requires these Jacobians overloaded; give a Python callable")
+        super().__init__(self._c("h", h), self._c("g", g), jachx, jacglambda, jachlambda)
+
+    def _c_nx(self) -> int:
+        systems = [] if self._inter is None else list(self._inter.ds)
+        if not systems:
+            raise RuntimeError("FirstOrderType2R with Siconos C plugins: link its Interaction to its systems first")
+        return sum(int(np.asarray(ds.x0).size) for ds in systems)
+
+    def _c(self, slot: str, f, function=None):
+        if not isinstance(f, str):
+            return f
+        from ._cplugin import type2_g, type2_h
+
+        library, fn = (f, function) if function is not None else _split(f, slot)
+        return type2_h(library, str(fn), self._c_rows) if slot == "h" else type2_g(library, str(fn), self._c_nx)
+
+    def setComputehFunction(self, h, function=None, params=None) -> None:
+        self._set("h", self._c("h", h, function), None, params)
+
+    def setComputegFunction(self, g, function=None, params=None) -> None:
+        self._set("g", self._c("g", g, function), None, params)
+
+
 class LagrangianRheonomousR(_CPluginOutput, _r.LagrangianRheonomousR):
     """Siconos ``LagrangianRheonomousR(h, jacobian_q, dot_h)``: Python callables ``(t, q)``, or
     Siconos C plugins ``"library:function"`` (``FPtr4``: ``h(nq, q, t, ny, y, nz, z)``, the same

@@ -73,7 +73,7 @@ class _Display:
 
 # relations and laws: Saltus's have Siconos's constructors already (subclassed for display())
 for _cls in (_r.LagrangianLinearTIR, _krel.LagrangianScleronomousR, _krel.LagrangianRheonomousR,
-             _r.LagrangianCompliantLinearTIR, _r.FirstOrderLinearTIR, _krel.FirstOrderType1R, _r.FirstOrderType2R,
+             _r.LagrangianCompliantLinearTIR, _r.FirstOrderLinearTIR, _krel.FirstOrderType1R, _krel.FirstOrderType2R,
              _r.NewtonImpactNSL, _r.NewtonImpactFrictionNSL, _r.RelayNSL, _r.NormalConeNSL,
              _r.ComplementarityConditionNSL, _r.EqualityConditionNSL, _r.MixedComplementarityConditionNSL):
     globals()[_cls.__name__] = type(_cls.__name__, (_Display, _cls), {"__module__": __name__, "__doc__": _cls.__doc__})
