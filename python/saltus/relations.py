@@ -234,6 +234,53 @@ class FirstOrderLinearTIR(Relation):
         return el
 
 
+class FirstOrderLinearR(FirstOrderLinearTIR):
+    """``y = C(t) x + D(t) λ + F z + e(t)``, ``r = B(t) λ`` (Siconos ``FirstOrderLinearR``): each of
+    ``C``, ``B`` (constructor), ``D`` (``setDPtr``) and ``e`` (``setePtr``) a constant or a Python
+    callable of ``t`` returning the matrix (vector) — slow: one Python call per evaluation; the
+    shapes are read from a first call at ``t = 0``."""
+
+    _kind = "FirstOrderLinearR"
+
+    def __init__(self, C, B):
+        self.C, self.B, self.D, self.F, self.e = self._value(C, "C"), self._value(B, "B"), None, None, None
+
+    @staticmethod
+    def _value(a, what: str, vector: bool = False):
+        if callable(a):
+            return a
+        return _vec(a, what) if vector else _mat(a, what)
+
+    def setDPtr(self, D) -> None:
+        """Feed-through ``D`` (a matrix or a callable ``D(t)``)."""
+        self.D = self._value(D, "D")
+
+    def setePtr(self, e) -> None:
+        """``e`` (a vector or a callable ``e(t)``)."""
+        self.e = self._value(e, "e", vector=True)
+
+    setEPtr = setePtr
+
+    def _element(self, parent, host, name):
+        el = ET.SubElement(parent, self._kind)
+        for tag, v in (("C", self.C), ("D", self.D), ("F", self.F), ("e", self.e), ("B", self.B)):
+            if v is None:
+                continue
+            if not callable(v):
+                (_vec_el if tag == "e" else _mat_el)(el, tag, v)
+                continue
+            key = f"{name}.{tag}"
+            first = np.asarray(v(0.0), dtype=float)
+            if tag == "e":
+                host.time[key] = v
+                ET.SubElement(el, tag, size=str(first.size), library=HOST, function=key)
+            else:
+                host.time_mat[key] = v
+                rows, cols = np.atleast_2d(first).shape
+                ET.SubElement(el, tag, rows=str(rows), cols=str(cols), library=HOST, function=key)
+        return el
+
+
 class _FirstOrderNonLinearR(Relation):
     """User functions of a nonlinear first-order relation: Python callables or plugin symbols."""
 

@@ -64,6 +64,39 @@ def test_time_dependent_a_against_closed_form():
     assert 3.6 < e1 / e2 < 4.4, (e1, e2)
 
 
+def test_first_order_linear_r_with_a_moving_floor():
+    """FirstOrderLinearR with Python callables of t: x' = -x + r, y = x + e(t) ≥ 0 ⊥ λ ≥ 0, r = B(t) λ,
+    e(t) = -(0.2 + 0.5 sin 2t): the decaying state is held on the moving floor f(t) = 0.2 + 0.5 sin 2t.
+    Euler–Moreau with θ = 1 keeps x_{k+1} ≥ f(t_{k+1}) at every step, equal where λ > 0; B(t) > 0 only
+    scales λ; with constant callables it equals FirstOrderLinearTIR bit for bit."""
+    floor = lambda t: 0.2 + 0.5 * math.sin(2.0 * t)  # noqa: E731
+
+    def run(rel):
+        ds = sk.FirstOrderLinearDS([1.0], [[-1.0]], name="x")
+        nsds = sk.NonSmoothDynamicalSystem(0.0, 4.0)
+        nsds.insert_dynamical_system(ds)
+        nsds.link(sk.Interaction(sk.ComplementarityConditionNSL(1), rel, name="floor"), ds)
+        sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 1e-3), sk.EulerMoreauOSI(1.0), sk.LCP("Lemke", tol=1e-14))
+        return sim.run()
+
+    rel = sk.FirstOrderLinearR(lambda t: [[1.0]], lambda t: [[1.0 + 0.5 * math.cos(t)]])
+    rel.setePtr(lambda t: [-floor(t)])
+    out = run(rel)
+    gap = out["x.x[0]"] - np.array([floor(t) for t in out["t"]])
+    lam = out["floor.lambda[0]"]
+    assert gap.min() > -1e-12
+    on = lam > 1e-12
+    assert on.sum() > 100 and np.abs(gap[on]).max() < 1e-12, (on.sum(), np.abs(gap[on]).max())
+    # constant callables are the time-invariant relation
+    const = sk.FirstOrderLinearR(lambda t: [[1.0]], lambda t: [[1.0]])
+    const.setePtr(lambda t: [-0.3])
+    tir = sk.FirstOrderLinearTIR([[1.0]], [[1.0]])
+    tir.setePtr([-0.3])
+    a, b = run(const), run(tir)
+    for c in a:
+        assert np.array_equal(a[c], b[c]), c
+
+
 # ---------------------------------------------------------------------------------------------
 # The diode bridge: FirstOrderNonLinearDS + FirstOrderType2R
 # ---------------------------------------------------------------------------------------------

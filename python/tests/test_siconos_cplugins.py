@@ -93,6 +93,16 @@ void t2h(unsigned int nx, double *x, unsigned int nl, double *l, unsigned int ny
 void t2g(unsigned int nl, double *l, unsigned int nr, double *r) {
   r[0] = l[0]; r[1] = 0.5 * l[0];
 }
+/* FirstOrderLinearR: C(t), B(t) (FOMatPtr1, column-major), e(t) (FOVecPtr) */
+void lrC(double t, unsigned int rows, unsigned int cols, double *C, unsigned int nz, double *z) {
+  C[0] = 1.0; C[1] = 0.1 * sin(t);
+}
+void lrB(double t, unsigned int rows, unsigned int cols, double *B, unsigned int nz, double *z) {
+  B[0] = 1.0; B[1] = 0.5 + 0.1 * cos(t);
+}
+void lre(double t, unsigned int n, double *e, unsigned int nz, double *z) {
+  e[0] = z[0] * sin(2.0 * t);
+}
 /* FirstOrderLinearDS: A(t) (rows, cols, column-major) */
 void computeA(double t, unsigned int rows, unsigned int cols, double *A, unsigned int nz, double *z) {
   A[0] = 0.0; A[1] = -1.0 - 0.5 * sin(t);
@@ -331,6 +341,37 @@ def test_siconos_first_order_type2_plugins_run_as_the_python_functions(sk):
     np.testing.assert_array_equal(a, b)
     with pytest.raises(NotImplementedError, match="jachx"):
         sk.FirstOrderType2R("plugins:t2h", "plugins:t2g", "plugins:t1C", "plugins:t1B")
+
+
+def _linear_r(sk, plugins: bool):
+    """An oscillator kept above y = C(t) x + e(t) ≥ 0 by a FirstOrderLinearR with r = B(t) λ."""
+    ds = sk.FirstOrderLinearDS([1.0, 0.0], [[0.0, 1.0], [-1.0, -0.1]])
+    ds.setzPtr([0.3])
+    if plugins:
+        rel = sk.FirstOrderLinearR("plugins:lrC", "plugins:lrB")
+        rel.setComputeeFunction("plugins", "lre")
+    else:
+        rel = sk.FirstOrderLinearR(lambda t: np.array([[1.0, 0.1 * np.sin(t)]]),
+                                   lambda t: np.array([[1.0], [0.5 + 0.1 * np.cos(t)]]))
+        rel.setePtr(lambda t: np.array([0.3 * np.sin(2.0 * t)]))
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
+    x, lam, rows = ds.x(), inter.lambda_(0), []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append([x[0], x[1], lam[0]])
+        s.nextStep()
+    return np.array(rows)
+
+
+def test_siconos_first_order_linear_r_plugins_run_as_the_python_functions(sk):
+    # FirstOrderLinearR("lib:C", "lib:B") and setComputeeFunction: C(t), B(t), e(t) with the system's z
+    a, b = _linear_r(sk, True), _linear_r(sk, False)
+    assert a[:, 2].max() > 1e-3
+    np.testing.assert_array_equal(a, b)
 
 
 def test_the_third_scleronomous_plugin_is_the_jacobians_rate(sk):

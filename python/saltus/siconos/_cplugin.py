@@ -258,3 +258,36 @@ def type2_g(library: str, function: str, rows: Callable[[], int]) -> Callable:
         return out
 
     return call
+
+
+def matrix_of_t_sized(library: str, function: str, shape: Callable[[], tuple], zs: Callable[[], np.ndarray]) -> Callable:
+    """A relation's matrix ``M(t)`` of the given ``shape()`` from a plugin ``void f(double t,
+    unsigned rows, unsigned cols, double *M, unsigned nz, double *z)`` (Siconos ``FOMatPtr1``:
+    ``FirstOrderLinearR``'s ``C``, ``D``, ``B``), column-major; ``z`` the linked systems'."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_double, _U, _U, _D, _U, _D]
+
+    def call(t: float) -> np.ndarray:
+        rows, cols = shape()
+        out, z = np.zeros(rows * cols), zs()
+        fn(float(t), rows, cols, _ptr(out), z.size, _ptr(z))
+        return out.reshape(rows, cols, order="F")
+
+    return call
+
+
+def vector_of_t_sized(library: str, function: str, size: Callable[[], int], zs: Callable[[], np.ndarray]) -> Callable:
+    """A relation's vector ``e(t)`` from a plugin ``void f(double t, unsigned n, double *e, unsigned
+    nz, double *z)`` (Siconos ``FOVecPtr``); ``z`` the linked systems'."""
+    fn = symbol(library, function)
+    fn.restype = None
+    fn.argtypes = [ctypes.c_double, _U, _D, _U, _D]
+
+    def call(t: float) -> np.ndarray:
+        n, z = size(), zs()
+        out = np.zeros(n)
+        fn(float(t), n, _ptr(out), z.size, _ptr(z))
+        return out
+
+    return call

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import model as _m
 from .. import relations as _r
+from ._krelation import _CPluginOutput
 from ._live import core_view, live
 from ._unsupported import raise_unsupported
 
@@ -422,26 +423,60 @@ class FirstOrderNonLinearDS(_FirstOrderLive, _m.FirstOrderNonLinearDS):
 # ---------------------------------------------------------------------------------------------
 
 
-class FirstOrderLinearR(_r.FirstOrderLinearTIR):
-    """Siconos ``FirstOrderLinearR(C, B)`` with constant matrices (the time-dependent plugins
-    of Siconos's ``FirstOrderLinearR`` are not supported)."""
+class FirstOrderLinearR(_CPluginOutput, _r.FirstOrderLinearR):
+    """Siconos ``FirstOrderLinearR(C, B)``: ``y = C(t) x + D(t) λ + F z + e(t)``, ``r = B(t) λ`` with
+    constant matrices, Python callables of ``t``, or Siconos C plugins ``"library:function"``
+    (``FOMatPtr1``: ``M(t, rows, cols, M, nz, z)``, column-major; ``e``: ``FOVecPtr``), also through
+    ``setComputeCFunction(library, function)``, ``setComputeDFunction``, ``setComputeBFunction``,
+    ``setComputeeFunction``; ``z`` the linked systems' (``_cplugin``). With constant matrices only,
+    it is written as the ``FirstOrderLinearTIR`` it is."""
 
     def __init__(self, C=None, B=None):
-        if C is None or B is None or isinstance(C, str) or isinstance(B, str):
-            raise_unsupported("FirstOrderLinearR with plugin matrices C(t), B(t)", _PLUGIN_WHY)
-        super().__init__(C, B)
+        if C is None or B is None:
+            raise_unsupported("FirstOrderLinearR() without C and B", "give C and B (matrices, callables or plugins)")
+        super().__init__(self._c("C", C), self._c("B", B))
+
+    def _nx(self) -> int:
+        systems = [] if self._inter is None else list(self._inter.ds)
+        if not systems:
+            raise RuntimeError("FirstOrderLinearR with Siconos C plugins: link its Interaction to its systems first")
+        return sum(int(np.asarray(ds.x0).size) for ds in systems)
+
+    def _c(self, which: str, f, function=None):
+        if not isinstance(f, str):
+            return f
+        from ._cplugin import matrix_of_t_sized, vector_of_t_sized
+
+        library, fn = (f, function) if function is not None else _library_function(f, which)
+        if which == "e":
+            return vector_of_t_sized(library, str(fn), self._c_rows, self._c_z)
+        shape = {"C": lambda: (self._c_rows(), self._nx()), "D": lambda: (self._c_rows(), self._c_rows()),
+                 "B": lambda: (self._nx(), self._c_rows())}[which]
+        return matrix_of_t_sized(library, str(fn), shape, self._c_z)
+
+    def setComputeCFunction(self, library, function=None) -> None:
+        self.C = self._c("C", library, function)
+
+    def setComputeDFunction(self, library, function=None) -> None:
+        self.D = self._c("D", library, function)
+
+    def setComputeBFunction(self, library, function=None) -> None:
+        self.B = self._c("B", library, function)
+
+    def setComputeeFunction(self, library, function=None) -> None:
+        self.e = self._c("e", library, function)
+
+    setComputeEFunction = setComputeeFunction
+
+    def _element(self, parent, host, name):
+        if not any(callable(v) for v in (self.C, self.D, self.e, self.B)):
+            tir = _r.FirstOrderLinearTIR(self.C, self.B)
+            tir.D, tir.F, tir.e = self.D, self.F, self.e
+            return tir._element(parent, host, name)
+        return super()._element(parent, host, name)
 
     def display(self) -> None:
-        print(f"FirstOrderLinearR: C {self.C.tolist()}, B {self.B.tolist()}")
-
-    def setComputeCFunction(self, *a, **k):
-        raise_unsupported("FirstOrderLinearR.setComputeCFunction", _PLUGIN_WHY)
-
-    def setComputeBFunction(self, *a, **k):
-        raise_unsupported("FirstOrderLinearR.setComputeBFunction", _PLUGIN_WHY)
-
-    setComputeDFunction = setComputeBFunction
-    setComputeEFunction = setComputeBFunction
+        print(f"FirstOrderLinearR: C {self.C}, B {self.B}")
 
 
 def _relation_size(rel) -> Optional[int]:
