@@ -276,6 +276,22 @@ def test_siconos_lagrangian_and_relation_plugins_run_as_the_python_functions(sk,
     np.testing.assert_array_equal(a, b)
 
 
+def _constrained(sk, ds, rel):
+    """``ds`` under ``rel`` with a complementarity law, Euler–Moreau θ = 1/2 over [0, 8]: its
+    states and the multiplier, step by step."""
+    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
+    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
+    nsds.insertDynamicalSystem(ds)
+    nsds.link(inter, ds)
+    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
+    x, lam, rows = ds.x(), inter.lambda_(0), []
+    while s.hasNextEvent():
+        s.computeOneStep()
+        rows.append([x[0], x[1], lam[0]])
+        s.nextStep()
+    return np.array(rows)
+
+
 def _type1(sk, plugins: bool, setters: bool = False):
     """An oscillator kept above y = h(x, z) ≥ 0 by a FirstOrderType1R (complementarity, Euler–Moreau):
     its states."""
@@ -292,17 +308,7 @@ def _type1(sk, plugins: bool, setters: bool = False):
                                   lambda lam, z: np.array([lam[0], 0.5 * lam[0]]),
                                   lambda x, z: np.array([[1.0, 0.2 * x[1]]]),
                                   lambda lam, z: np.array([[1.0], [0.5]]))
-    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
-    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
-    nsds.insertDynamicalSystem(ds)
-    nsds.link(inter, ds)
-    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
-    x, lam, rows = ds.x(), inter.lambda_(0), []
-    while s.hasNextEvent():
-        s.computeOneStep()
-        rows.append([x[0], x[1], lam[0]])
-        s.nextStep()
-    return np.array(rows)
+    return _constrained(sk, ds, rel)
 
 
 def test_siconos_first_order_type1_plugins_run_as_the_python_functions(sk):
@@ -322,17 +328,7 @@ def _type2(sk, plugins: bool):
     else:
         rel = sk.FirstOrderType2R(lambda x, lam: np.array([x[0] + 0.1 * x[1] * x[1] + 0.1 + 0.01 * lam[0]]),
                                   lambda lam: np.array([lam[0], 0.5 * lam[0]]), jachx, jacglambda, jachlambda)
-    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
-    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
-    nsds.insertDynamicalSystem(ds)
-    nsds.link(inter, ds)
-    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
-    x, lam, rows = ds.x(), inter.lambda_(0), []
-    while s.hasNextEvent():
-        s.computeOneStep()
-        rows.append([x[0], x[1], lam[0]])
-        s.nextStep()
-    return np.array(rows)
+    return _constrained(sk, ds, rel)
 
 
 def test_siconos_first_order_type2_plugins_run_as_the_python_functions(sk):
@@ -354,17 +350,7 @@ def _linear_r(sk, plugins: bool):
         rel = sk.FirstOrderLinearR(lambda t: np.array([[1.0, 0.1 * np.sin(t)]]),
                                    lambda t: np.array([[1.0], [0.5 + 0.1 * np.cos(t)]]))
         rel.setePtr(lambda t: np.array([0.3 * np.sin(2.0 * t)]))
-    inter = sk.Interaction(sk.ComplementarityConditionNSL(1), rel)
-    nsds = sk.NonSmoothDynamicalSystem(0, 8.0)
-    nsds.insertDynamicalSystem(ds)
-    nsds.link(inter, ds)
-    s = sk.TimeStepping(nsds, sk.TimeDiscretisation(0, 0.01), sk.EulerMoreauOSI(0.5), sk.LCP())
-    x, lam, rows = ds.x(), inter.lambda_(0), []
-    while s.hasNextEvent():
-        s.computeOneStep()
-        rows.append([x[0], x[1], lam[0]])
-        s.nextStep()
-    return np.array(rows)
+    return _constrained(sk, ds, rel)
 
 
 def test_siconos_first_order_linear_r_plugins_run_as_the_python_functions(sk):

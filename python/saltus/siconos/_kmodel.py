@@ -436,12 +436,6 @@ class FirstOrderLinearR(_CPluginOutput, _r.FirstOrderLinearR):
             raise_unsupported("FirstOrderLinearR() without C and B", "give C and B (matrices, callables or plugins)")
         super().__init__(self._c("C", C), self._c("B", B))
 
-    def _nx(self) -> int:
-        systems = [] if self._inter is None else list(self._inter.ds)
-        if not systems:
-            raise RuntimeError("FirstOrderLinearR with Siconos C plugins: link its Interaction to its systems first")
-        return sum(int(np.asarray(ds.x0).size) for ds in systems)
-
     def _c(self, which: str, f, function=None):
         if not isinstance(f, str):
             return f
@@ -450,8 +444,8 @@ class FirstOrderLinearR(_CPluginOutput, _r.FirstOrderLinearR):
         library, fn = (f, function) if function is not None else _library_function(f, which)
         if which == "e":
             return vector_of_t_sized(library, str(fn), self._c_rows, self._c_z)
-        shape = {"C": lambda: (self._c_rows(), self._nx()), "D": lambda: (self._c_rows(), self._c_rows()),
-                 "B": lambda: (self._nx(), self._c_rows())}[which]
+        shape = {"C": lambda: (self._c_rows(), self._c_nx()), "D": lambda: (self._c_rows(), self._c_rows()),
+                 "B": lambda: (self._c_nx(), self._c_rows())}[which]
         return matrix_of_t_sized(library, str(fn), shape, self._c_z)
 
     def setComputeCFunction(self, library, function=None) -> None:

@@ -185,6 +185,13 @@ class _CPluginOutput:
             raise RuntimeError(f"{type(self).__name__} with Siconos C plugins: put it in an Interaction first")
         return self._rows
 
+    def _c_nx(self) -> int:
+        """The size of the linked first-order systems' state (``x``, concatenated)."""
+        systems = [] if self._inter is None else list(self._inter.ds)
+        if not systems:
+            raise RuntimeError(f"{type(self).__name__} with Siconos C plugins: link its Interaction to its systems first")
+        return sum(int(np.asarray(ds.x0).size) for ds in systems)
+
     def _c_z(self) -> np.ndarray:
         from ._cplugin import _z
 
@@ -233,12 +240,6 @@ class FirstOrderType1R(_CPluginOutput, _r.FirstOrderType1R):
     def __init__(self, h, g, jachx=None, jacglambda=None):
         super().__init__(self._c("h", h), self._c("g", g), self._c("jachx", jachx), self._c("jacglambda", jacglambda))
 
-    def _c_nx(self) -> int:
-        systems = [] if self._inter is None else list(self._inter.ds)
-        if not systems:
-            raise RuntimeError("FirstOrderType1R with Siconos C plugins: link its Interaction to its systems first")
-        return sum(int(np.asarray(ds.x0).size) for ds in systems)
-
     def _c(self, slot: str, f, function=None):
         """``f`` as given, or the ctypes function of a Siconos plugin (``"library:function"`` or
         ``(library, function)``)."""
@@ -276,12 +277,6 @@ class FirstOrderType2R(_CPluginOutput, _r.FirstOrderType2R):
                 raise_unsupported(f"FirstOrderType2R's {name} from a Siconos C plugin",
                                   "Siconos 4.4 requires these Jacobians overloaded; give a Python callable")
         super().__init__(self._c("h", h), self._c("g", g), jachx, jacglambda, jachlambda)
-
-    def _c_nx(self) -> int:
-        systems = [] if self._inter is None else list(self._inter.ds)
-        if not systems:
-            raise RuntimeError("FirstOrderType2R with Siconos C plugins: link its Interaction to its systems first")
-        return sum(int(np.asarray(ds.x0).size) for ds in systems)
 
     def _c(self, slot: str, f, function=None):
         if not isinstance(f, str):
