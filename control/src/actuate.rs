@@ -3,6 +3,7 @@
 
 use crate::controller::{CommonSmc, Controller};
 use crate::error::{invalid, ControlError, Result};
+use crate::manager::LinearModel;
 use crate::zoh::zoh_matrices;
 use nalgebra::{DMatrix, DVector};
 use saltus_numerics::matrix::Operator;
@@ -32,6 +33,7 @@ pub(crate) enum ActuatorState {
     Smc { mat: Box<SmcMatrices>, relay: Box<RelaySolverState>, ueq: DVector<f64>, us: DVector<f64> },
     Pid { err: [f64; 3], delta_t: f64 },
     Twisting,
+    Ot2 { phi: DMatrix<f64>, psi: DMatrix<f64>, psi_b: DVector<f64>, kappa: f64, xhat: Option<DVector<f64>> },
 }
 
 fn check_shape(what: &str, name: &str, m: &DMatrix<f64>, rows: usize, cols: usize) -> Result<()> {
@@ -82,11 +84,36 @@ pub(crate) fn init_state(
     what: &str,
     ctrl: &Controller,
     n: usize,
-    a: Option<&DMatrix<f64>>,
+    model: Option<&LinearModel>,
     p: usize,
     hc: f64,
 ) -> Result<ActuatorState> {
+    let a = model.map(|m| &m.a);
     match ctrl {
+        Controller::LinearSmcOt2(o) => {
+            let model = model.ok_or_else(|| {
+                invalid(what, "LinearSMCOT2 predicts with a linear model of the plant (A, b), and this plant has none")
+            })?;
+            if p != n {
+                return Err(invalid(
+                    what,
+                    format!("LinearSMCOT2 needs the full state: sensor gives {p} values, the plant has {n}"),
+                ));
+            }
+            let m = o.b.ncols();
+            check_shape(what, "B", &o.b, n, m)?;
+            if m == 0 || o.csurface.nrows() == 0 {
+                return Err(invalid(what, "B and Csurface need at least one column and one row"));
+            }
+            check_shape(what, "Csurface", &o.csurface, o.csurface.nrows(), n)?;
+            let sum: f64 = o.csurface.row(0).iter().sum();
+            if sum == 0.0 {
+                return Err(invalid(what, "the first row of Csurface sums to 0 (its gain is -1/(sum h_c))"));
+            }
+            let (phi, psi) = zoh_matrices(&model.a, hc).ok_or_else(|| invalid(what, "exp(A h_c) is not finite"))?;
+            let psi_b = &psi * &model.b;
+            Ok(ActuatorState::Ot2 { phi, psi, psi_b, kappa: -1.0 / (sum * hc), xhat: None })
+        }
         Controller::LinearSmc(c) | Controller::ExplicitLinearSmc(c) => {
             let a = a.ok_or_else(|| {
                 invalid(
@@ -193,6 +220,17 @@ pub(crate) fn actuate(
             let [kp, ki, kd] = p.k;
             let dt = *delta_t;
             u[0] += (kp + kd / dt + ki * dt) * err[0] + (-kp - 2.0 * kd / dt) * err[1] + kd / dt * err[2];
+            Ok(None)
+        }
+        (Controller::LinearSmcOt2(o), ActuatorState::Ot2 { phi, psi, psi_b, kappa, xhat }) => {
+            let x = y;
+            let prev = xhat.get_or_insert_with(|| x.clone());
+            let x_phi = &*phi * x + &*psi_b;
+            let d = (x_phi + x - &*prev) * *kappa;
+            let ueq: f64 = o.csurface.row(0).iter().zip(d.iter()).map(|(c, v)| c * v).sum();
+            let last = u.len() - 1;
+            u[last] = ueq.clamp(-2.0, 2.0);
+            *prev = &*phi * x + &*psi * (&o.b * &*u);
             Ok(None)
         }
         (Controller::ExplicitTwisting(_), ActuatorState::Twisting) => {

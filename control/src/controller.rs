@@ -88,6 +88,30 @@ pub struct ExplicitTwisting {
     pub beta: f64,
 }
 
+/// Siconos `LinearSMCOT2`: a sliding-mode control with a one-period disturbance predictor
+/// (Siconos 4.4's algorithm, `control/src/Controller/LinearSMCOT2.cpp`). At each control instant
+/// `t_k`, with the measured state `x_k`:
+///
+/// * the free prediction `x^Φ = Φ x_k + Ψ b` over the period `h_c` (`Φ = exp(A h_c)`,
+///   `Ψ = ∫₀^{h_c} exp(As) ds`; `b` the plant's constant drift, without a time-dependent part);
+/// * `u_eq = c · (κ (x^Φ + x_k − x̂_k))` with `c` the first row of `C_s` and `κ = −1/(Σ_j c_j h_c)`,
+///   where `x̂_k` is the prediction made at `t_{k−1}` (`x̂_0 = x_0`), so `x_k − x̂_k` is the effect of the
+///   unknown disturbance over the last period;
+/// * the last entry of `u` is `u_eq` clipped to `[−2, 2]` (Siconos's fixed bounds), the others stay 0;
+/// * the next prediction `x̂_{k+1} = Φ x_k + Ψ B u`.
+///
+/// Siconos integrates its two internal copies of the plant with LSODAR; Saltus uses the exact
+/// zero-order-hold matrices (the plant is linear and the inputs are held). Siconos's copy keeps a
+/// plant's C-plugin `b(t)` (an overridden `computeb` is dropped): Saltus predicts without it, as
+/// Siconos does for the overridden method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearSmcOt2 {
+    /// `C_s` (`m × n`; its first row is used).
+    pub csurface: DMatrix<f64>,
+    /// `B` (`n × m`), how `u` enters the plant.
+    pub b: DMatrix<f64>,
+}
+
 /// An actuator: a controller computing `u` from a sensor (Siconos `Actuator` subclasses).
 #[derive(Debug, Clone)]
 pub enum Controller {
@@ -103,6 +127,8 @@ pub enum Controller {
     Pid(Pid),
     /// Explicit twisting.
     ExplicitTwisting(ExplicitTwisting),
+    /// Sliding-mode control with a disturbance predictor (Siconos `LinearSMCOT2`).
+    LinearSmcOt2(LinearSmcOt2),
 }
 
 impl Controller {
@@ -111,6 +137,7 @@ impl Controller {
         match self {
             Controller::LinearSmc(c) | Controller::ExplicitLinearSmc(c) => c.b.clone(),
             Controller::Pid(p) => p.b.clone(),
+            Controller::LinearSmcOt2(o) => o.b.clone(),
             Controller::ExplicitTwisting(t) => {
                 let mut b = DMatrix::zeros(2, 2);
                 b[(1, 0)] = t.gain;
@@ -126,6 +153,7 @@ impl Controller {
             Controller::ExplicitLinearSmc(_) => "ExplicitLinearSMC",
             Controller::Pid(_) => "PID",
             Controller::ExplicitTwisting(_) => "ExplicitTwisting",
+            Controller::LinearSmcOt2(_) => "LinearSMCOT2",
         }
     }
 }

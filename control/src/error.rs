@@ -32,6 +32,16 @@ pub enum ControlError {
         /// The numerics error.
         source: NumericsError,
     },
+    /// A user function of the plant failed (the state is left at the last good step).
+    #[error("at t = {t}: {what}: {message}")]
+    UserFunction {
+        /// Time of the call.
+        t: f64,
+        /// Which function.
+        what: &'static str,
+        /// Its message (the plugin's status, the Python exception).
+        message: String,
+    },
     /// A non-finite value appeared (the state is left at the last good step).
     #[error("at t = {t}: {what} is not finite")]
     NonFinite {

@@ -31,7 +31,7 @@ pub mod manager;
 pub mod simulation;
 pub mod zoh;
 
-pub use controller::{CommonSmc, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor};
+pub use controller::{CommonSmc, Controller, ExplicitTwisting, LinearSmcOt2, LuenbergerObserver, Pid, Sensor};
 pub use error::{ControlError, Result};
 pub use manager::{ControlManager, ControlReport, LinearModel, SensorId};
 pub use simulation::ControlZohSimulation;

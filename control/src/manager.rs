@@ -189,7 +189,7 @@ impl ControlManager {
         let p = self.sensor_len(&what, sensor)?;
         let every = self.every(&what, period)?;
         let hc = every as f64 * self.h;
-        let state = init_state(&what, &ctrl, self.n, self.model.as_ref().map(|m| &m.a), p, hc)?;
+        let state = init_state(&what, &ctrl, self.n, self.model.as_ref(), p, hc)?;
         let b = ctrl.input_matrix();
         if b.nrows() != self.n {
             return Err(invalid(&what, format!("B has {} rows, the plant has {} states", b.nrows(), self.n)));

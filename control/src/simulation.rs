@@ -29,6 +29,9 @@ pub struct ControlZohSimulation {
     /// `Ψ(h) Bᵢ` per actuator: its input's effect over one plant step.
     gammas: Vec<DMatrix<f64>>,
     manager: ControlManager,
+    /// A drift `b(t)` that depends on time (instead of the constant `b`), held over each step at
+    /// its value at the step's end `t_{k+1}`, as Siconos's `ZeroOrderHoldOSI` evaluates it.
+    drift: Option<(saltus_kernel::model::userfn::TimeVecFn, DVector<f64>)>,
 }
 
 impl ControlZohSimulation {
@@ -70,7 +73,20 @@ impl ControlZohSimulation {
             x: plant.x0.clone(),
             gammas: Vec::new(),
             manager,
+            drift: None,
         })
+    }
+
+    /// The plant's drift is `b(t)` (a function of time; the plant has no constant `b`), held over each
+    /// step at `b(t_{k+1})`: `x_{k+1} = Φ x_k + Ψ b(t_{k+1}) + Σ Γᵢ uᵢ`. The controllers' linear model
+    /// has no drift.
+    pub fn with_drift_fn(mut self, b: saltus_kernel::model::userfn::TimeVecFn) -> Result<Self> {
+        if self.psi_b.iter().any(|v| *v != 0.0) {
+            return Err(invalid("plant", "b is either a constant or a function of time, not both"));
+        }
+        let n = self.x.len();
+        self.drift = Some((b, DVector::zeros(n)));
+        Ok(self)
     }
 
     /// The sensors, actuators and observers (add them before the first step).
@@ -146,6 +162,15 @@ impl ControlZohSimulation {
             return Ok(false);
         }
         let mut next = &self.phi * &self.x + &self.psi_b;
+        if let Some((f, buf)) = &mut self.drift {
+            let t1 = self.t0 + (self.k + 1) as f64 * self.h;
+            f(t1, buf.as_mut_slice()).map_err(|e| ControlError::UserFunction {
+                t: t1,
+                what: "plant drift b(t)",
+                message: e.to_string(),
+            })?;
+            next += &self.psi * &*buf;
+        }
         for (gamma, (_, u)) in self.gammas.iter().zip(self.manager.inputs()) {
             next += gamma * u;
         }

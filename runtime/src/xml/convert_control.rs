@@ -10,12 +10,12 @@ use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use crate::run::control::{BodyControl, KernelControl};
-use saltus_control::LinearModel;
 use saltus_control::{
     CommonSmc, ControlManager, ControlZohSimulation, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor,
     SensorId,
 };
-use saltus_kernel::{DsId, DynamicalSystem, FirstOrderLinearTiDs, Nsds};
+use saltus_control::{LinearModel, LinearSmcOt2};
+use saltus_kernel::{DsId, DynamicalSystem, FirstOrderLinearTiDs, Nsds, VecOp};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -71,9 +71,13 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
         return Err(m.error_at("Control", format!("(T − t0)/h = {} steps: need between 1 and 1e12", steps_f)));
     }
     let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host: HostFns::default() };
-    let (plant_name, plant) = plant(&mut b, c)?;
-    let mut sim = ControlZohSimulation::new(&plant, t0, t_end, c.h)
-        .map_err(|e| m.error_at(&format!("NSDS/FirstOrderLinearTIDS[{plant_name}]"), e.to_string()))?;
+    let (plant_kind, plant_name, plant, drift) = plant(&mut b, c)?;
+    let plant_err =
+        |e: saltus_control::ControlError| m.error_at(&format!("NSDS/{plant_kind}[{plant_name}]"), e.to_string());
+    let mut sim = ControlZohSimulation::new(&plant, t0, t_end, c.h).map_err(plant_err)?;
+    if let Some(f) = drift {
+        sim = sim.with_drift_fn(f).map_err(plant_err)?;
+    }
     let elements = fill_manager(&mut b, &c.items, "Control", c.h_c, sim.manager_mut())?;
     let columns = sim
         .columns()
@@ -201,6 +205,7 @@ pub(crate) fn fill_manager(
             ControlItem::ExplicitLinearSMC(s) => ("ExplicitLinearSMC", &s.name, s.period),
             ControlItem::PID(s) => ("PID", &s.name, s.period),
             ControlItem::ExplicitTwisting(s) => ("ExplicitTwisting", &s.name, s.period),
+            ControlItem::LinearSMCOT2(s) => ("LinearSMCOT2", &s.name, s.period),
             ControlItem::LuenbergerObserver(s) => ("LuenbergerObserver", &s.name, s.period),
         };
         let path = format!("{base}/{kind}[{name}]");
@@ -231,6 +236,15 @@ pub(crate) fn fill_manager(
                     .add_actuator(name, Controller::ExplicitTwisting(tw), sensor_of(&path, &s.sensor)?, period)
                     .map_err(at)?;
             }
+            ControlItem::LinearSMCOT2(s) => {
+                let ot2 = LinearSmcOt2 {
+                    csurface: b.const_mat(&s.csurface, &format!("{path}/Csurface"), (None, Some(n)))?,
+                    b: b.const_mat(&s.b, &format!("{path}/B"), (Some(n), None))?,
+                };
+                manager
+                    .add_actuator(name, Controller::LinearSmcOt2(ot2), sensor_of(&path, &s.sensor)?, period)
+                    .map_err(at)?;
+            }
             ControlItem::LuenbergerObserver(s) => {
                 let obs = LuenbergerObserver {
                     c: b.const_mat(&s.c, &format!("{path}/C"), (None, Some(n)))?,
@@ -247,40 +261,65 @@ pub(crate) fn fill_manager(
 }
 
 /// The plant: the one `FirstOrderLinearTIDS` of the NSDS (named by `ds` when given).
-fn plant(b: &mut Binder, c: &ControlSpec) -> Result<(String, FirstOrderLinearTiDs), ModelError> {
+/// The plant of a `<Control>` model: a `FirstOrderLinearTIDS`, or a `FirstOrderLinearDS` with a
+/// constant `A` whose `b` may be a function of time (then returned apart, the drift `b(t)`).
+type Plant = (String, String, FirstOrderLinearTiDs, Option<saltus_kernel::model::userfn::TimeVecFn>);
+
+fn plant(b: &mut Binder, c: &ControlSpec) -> Result<Plant, ModelError> {
     let m = b.model;
     let mut found = None;
     for item in &m.model.nsds.items {
-        match item {
-            NsdsItem::FirstOrderLinearTIDS(s) if c.ds.as_deref().is_none_or(|d| d == s.name) => {
-                if found.is_some() {
-                    return Err(m.error_at("Control", "several FirstOrderLinearTIDS: name the plant with `ds`"));
-                }
-                found = Some(s);
-            }
-            NsdsItem::FirstOrderLinearTIDS(_) => {}
+        let (kind, s) = match item {
+            NsdsItem::FirstOrderLinearTIDS(s) => ("FirstOrderLinearTIDS", s),
+            NsdsItem::FirstOrderLinearDS(s) => ("FirstOrderLinearDS", s),
             NsdsItem::Interaction(s) => {
                 return Err(m.error_at(
                     &format!("NSDS/Interaction[{}]", s.name),
                     "a <Control> model has no interaction: the controllers close the loop",
                 ))
             }
-            _ => return Err(m.error_at("NSDS", "the plant of a <Control> model is one FirstOrderLinearTIDS")),
+            _ => {
+                return Err(m.error_at(
+                    "NSDS",
+                    "the plant of a <Control> model is one FirstOrderLinearTIDS (or a FirstOrderLinearDS with a constant A)",
+                ))
+            }
+        };
+        if c.ds.as_deref().is_some_and(|d| d != s.name) {
+            continue;
         }
+        if found.is_some() {
+            return Err(m.error_at("Control", "several first-order linear systems: name the plant with `ds`"));
+        }
+        found = Some((kind, s));
     }
-    let s = found.ok_or_else(|| m.error_at("Control", "no FirstOrderLinearTIDS plant (named by `ds`) in the NSDS"))?;
-    let path = format!("NSDS/FirstOrderLinearTIDS[{}]", s.name);
+    let (kind, s) =
+        found.ok_or_else(|| m.error_at("Control", "no first-order linear plant (named by `ds`) in the NSDS"))?;
+    let path = format!("NSDS/{kind}[{}]", s.name);
     if s.mass.is_some() {
         return Err(m.error_at(&format!("{path}/Mass"), "the ZOH control simulation needs an identity mass"));
+    }
+    if kind == "FirstOrderLinearDS" && s.a.library.is_some() {
+        return Err(
+            m.error_at(&format!("{path}/A"), "the ZOH control simulation needs a constant A (b may depend on t)")
+        );
     }
     let x0 = b.const_vec(&s.x0, &format!("{path}/x0"), None)?;
     let n = x0.len();
     let a = b.const_mat(&s.a, &format!("{path}/A"), (Some(n), Some(n)))?;
     let mut ds = FirstOrderLinearTiDs::new(x0, a);
+    let mut drift = None;
     if let Some(bv) = &s.b {
-        ds = ds.with_b(b.const_vec(bv, &format!("{path}/b"), Some(n))?);
+        if kind == "FirstOrderLinearDS" {
+            match b.vec_op(bv, &format!("{path}/b"), n)? {
+                VecOp::Constant(v) => ds = ds.with_b(v),
+                VecOp::Function(f) => drift = Some(f),
+            }
+        } else {
+            ds = ds.with_b(b.const_vec(bv, &format!("{path}/b"), Some(n))?);
+        }
     }
-    Ok((s.name.clone(), ds))
+    Ok((kind.to_string(), s.name.clone(), ds, drift))
 }
 
 fn smc(b: &mut Binder, s: &LinearSmcSpec, path: &str) -> Result<CommonSmc, ModelError> {

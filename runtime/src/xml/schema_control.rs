@@ -45,7 +45,24 @@ pub enum ControlItem {
     ExplicitLinearSMC(LinearSmcSpec),
     PID(PidSpec),
     ExplicitTwisting(ExplicitTwistingSpec),
+    LinearSMCOT2(LinearSmcOt2Spec),
     LuenbergerObserver(LuenbergerObserverSpec),
+}
+
+/// `<LinearSMCOT2 name period sensor>` with `<Csurface>` and `<B>`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearSmcOt2Spec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@period", default, skip_serializing_if = "is_none")]
+    pub period: Option<f64>,
+    #[serde(rename = "@sensor")]
+    pub sensor: String,
+    #[serde(rename = "Csurface")]
+    pub csurface: MatrixSpec,
+    #[serde(rename = "B")]
+    pub b: MatrixSpec,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
