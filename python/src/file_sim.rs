@@ -15,7 +15,7 @@ use saltus_runtime::output::memory::ColumnTable;
 use saltus_runtime::run::control::ControlRun;
 use saltus_runtime::run::mechanics::{self as runner_mech, named_error, MechRun};
 use saltus_runtime::run::nullspace::NullSpaceRun;
-use saltus_runtime::xml::convert_control::{build_control, ControlBuilt};
+use saltus_runtime::xml::convert_control::{build_control_with, ControlBuilt};
 use saltus_runtime::xml::convert_mech::{build_mechanics_with, MechanicsBuilt};
 use saltus_runtime::xml::convert_nullspace::{build_nullspace_with, NullSpaceBuilt};
 use saltus_runtime::xml::{self, HostFns, LoadedModel};
@@ -29,6 +29,9 @@ enum Model {
     Control {
         loaded: Box<LoadedModel>,
         dirs: Vec<PathBuf>,
+        /// The Python callables of the model (a plant's `b(t)`), `raised` their exception slot.
+        host: Box<HostFns>,
+        raised: Raised,
         built: Option<Box<ControlBuilt>>,
         meta: Meta,
     },
@@ -74,18 +77,33 @@ impl CoreModelRun {
 
 /// Builds the model of `loaded` if it is a `<Mechanics>`, `<Control>` or `<NullSpace>` model
 /// (`None` for a kernel model), with the located messages of `saltus check`.
-pub fn build_file_model(loaded: LoadedModel, plugin_dirs: Vec<PathBuf>) -> PyResult<Result<CoreModelRun, LoadedModel>> {
+/// `host`: the functions (Python callables) that a `<Control>` or `<NullSpace>` model names with
+/// `library=":host"`.
+pub fn build_file_model(
+    loaded: LoadedModel,
+    plugin_dirs: Vec<PathBuf>,
+    host: HostFns,
+    raised: Raised,
+) -> PyResult<Result<CoreModelRun, LoadedModel>> {
     let err = |e: xml::ModelError| ModelError::new_err(e.to_string());
     let model = if loaded.model.mechanics.is_some() {
         Model::Mechanics(Box::new(build_mechanics_with(&loaded, plugin_dirs.clone(), Default::default()).map_err(err)?))
     } else if loaded.model.control.is_some() {
-        let built = build_control(&loaded, plugin_dirs.clone()).map_err(err)?;
+        let built = build_control_with(&loaded, plugin_dirs.clone(), host.clone())
+            .map_err(|e| Python::attach(|py| raised.chain(py, ModelError::new_err(e.to_string()))))?;
         let every = loaded.model.output.as_ref().and_then(|o| o.every);
         let meta =
             Meta { columns: built.columns.clone(), span: (built.t0, built.t_end, built.h), steps: built.steps, every };
-        Model::Control { loaded: Box::new(loaded), dirs: plugin_dirs, built: Some(Box::new(built)), meta }
+        Model::Control {
+            loaded: Box::new(loaded),
+            dirs: plugin_dirs,
+            host: Box::new(host),
+            raised,
+            built: Some(Box::new(built)),
+            meta,
+        }
     } else if loaded.model.null_space.is_some() {
-        return nullspace_model(loaded, plugin_dirs, HostFns::default(), Raised::default()).map(Ok);
+        return nullspace_model(loaded, plugin_dirs, host, raised).map(Ok);
     } else {
         return Ok(Err(loaded));
     };
@@ -211,12 +229,16 @@ impl CoreModelRun {
                 Model::Mechanics(built) => Box::new(
                     MechRun::from_built(built).map_err(|e| ModelError::new_err(named_error(&e, &built.model)))?,
                 ),
-                Model::Control { loaded, dirs, built, .. } => Box::new(ControlRun::new(*match built.take() {
-                    Some(b) => b,
-                    None => {
-                        Box::new(build_control(loaded, dirs.clone()).map_err(|e| ModelError::new_err(e.to_string()))?)
-                    }
-                })),
+                Model::Control { loaded, dirs, host, raised, built, .. } => {
+                    raised.clear();
+                    Box::new(ControlRun::new(*match built.take() {
+                        Some(b) => b,
+                        None => Box::new(
+                            build_control_with(loaded, dirs.clone(), (**host).clone())
+                                .map_err(|e| raised.chain(py, ModelError::new_err(e.to_string())))?,
+                        ),
+                    }))
+                }
                 Model::NullSpace { loaded, dirs, host, raised, built, .. } => {
                     raised.clear();
                     Box::new(NullSpaceRun::new(*match built.take() {

@@ -465,14 +465,22 @@ pub(crate) fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, PyErr> {
 }
 
 /// Loads and builds any model file (`saltus.load`): a `CoreSimulation` for a kernel model
-/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>`, `<Control>` or `<NullSpace>` model.
+/// (`<NSDS>`), a `CoreModelRun` for a `<Mechanics>`, `<Control>` or `<NullSpace>` model. `host`:
+/// the Python callables a `<Control>` or `<NullSpace>` model names with `library=":host"`
+/// (`{"time": {name: f}, ...}`).
 #[pyfunction]
-#[pyo3(signature = (path, plugin_dirs=None))]
-pub fn load_model(py: Python<'_>, path: PathBuf, plugin_dirs: Option<Vec<PathBuf>>) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (path, plugin_dirs=None, host=None))]
+pub fn load_model(
+    py: Python<'_>,
+    path: PathBuf,
+    plugin_dirs: Option<Vec<PathBuf>>,
+    host: Option<Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
     guard(|| {
         let m = xml::load_file(&path).map_err(|e| model_err(e, false))?;
         let dirs = dirs(plugin_dirs);
-        match crate::file_sim::build_file_model(m, dirs.clone())? {
+        let (host, raised) = crate::host::host_fns(host.as_ref())?;
+        match crate::file_sim::build_file_model(m, dirs.clone(), host, raised)? {
             Ok(run) => Ok(Py::new(py, run)?.into_any()),
             Err(m) => Ok(Py::new(py, CoreSimulation::from_loaded(m, path, dirs)?)?.into_any()),
         }

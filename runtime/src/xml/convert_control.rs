@@ -41,6 +41,16 @@ pub struct ControlBuilt {
 
 /// Builds a model whose `<Control>` is present. `plugin_dirs`: the `--plugin-dir` options.
 pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<ControlBuilt, ModelError> {
+    build_control_with(m, plugin_dirs, HostFns::default())
+}
+
+/// [`build_control`] with the functions of the embedding application (`library=":host"`, e.g.
+/// a plant's `b(t)` from Python).
+pub fn build_control_with(
+    m: &LoadedModel,
+    plugin_dirs: Vec<PathBuf>,
+    host: HostFns,
+) -> Result<ControlBuilt, ModelError> {
     let mf = &m.model;
     let c = mf.control.as_ref().ok_or_else(|| m.error_at("Control", "the model has no <Control> element"))?;
     if mf.mechanics.is_some() {
@@ -70,7 +80,7 @@ pub fn build_control(m: &LoadedModel, plugin_dirs: Vec<PathBuf>) -> Result<Contr
     if !(1.0..=1e12).contains(&steps_f) {
         return Err(m.error_at("Control", format!("(T − t0)/h = {} steps: need between 1 and 1e12", steps_f)));
     }
-    let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host: HostFns::default() };
+    let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host };
     let (plant_kind, plant_name, plant, drift) = plant(&mut b, c)?;
     let plant_err =
         |e: saltus_control::ControlError| m.error_at(&format!("NSDS/{plant_kind}[{plant_name}]"), e.to_string());

@@ -7,12 +7,14 @@ estimate, in the order they were added), ``dataLegend()`` its column names.
 
 The plant is a ``FirstOrderLinearTIDS`` (or a ``FirstOrderLinearDS`` with constant ``A`` and
 ``b``), integrated exactly over each step (zero-order hold, as Siconos's
-``ControlZOHSimulation``). Controllers: ``LinearSMC`` (implicit), ``ExplicitLinearSMC``,
-``PID``, ``ExplicitTwisting``; observer: ``LuenbergerObserver``; sensor: ``LinearSensor``.
+``ControlZOHSimulation``), its ``b`` possibly a function of time (``setComputebFunction`` or an
+overridden ``computeb``), held at ``b(t_{k+1})`` over each step as Siconos's ``ZeroOrderHoldOSI``.
+Controllers: ``LinearSMC`` (implicit), ``ExplicitLinearSMC``, ``PID``, ``ExplicitTwisting``,
+``LinearSMCOT2``; observer: ``LuenbergerObserver``; sensor: ``LinearSensor``.
 ``ControlManager`` puts the same pieces on a user-built ``TimeStepping`` (its plant integrated by
 the simulation's integrator, with its interactions). Not provided (``SiconosFeatureNotSupported``):
-``ControlLsodarSimulation``, the other controllers (``LinearSMCOT2``, ``LinearSMCimproved``,
-``Twisting``, ``RegularTwisting``, ...), time-dependent plants in ``ControlZOHSimulation``.
+``ControlLsodarSimulation``, the other controllers (``LinearSMCimproved``, ``Twisting``,
+``RegularTwisting``, ...), an ``A(t)`` in ``ControlZOHSimulation``.
 """
 
 from __future__ import annotations
@@ -122,6 +124,29 @@ class ExplicitLinearSMC(_CommonSMC):
     _kind = "ExplicitLinearSMC"
 
 
+class LinearSMCOT2(_Actuator):
+    """Siconos ``LinearSMCOT2(sensor[, B])``: sliding-mode control with a one-period disturbance
+    predictor (``setCsurface``, ``setB``; the last entry of ``u`` in ``[−2, 2]``, as Siconos); see
+    ``<LinearSMCOT2>`` in ``docs/model-format.md``."""
+
+    _kind = "LinearSMCOT2"
+
+    def __init__(self, sensor, B=None):
+        super().__init__(sensor, B)
+        self._Cs = None
+
+    def setCsurface(self, Csurface) -> None:
+        """Sliding surface ``σ = Csurface x`` (its first row is used)."""
+        self._Cs = np.atleast_2d(np.asarray(Csurface, dtype=float))
+
+    def _element(self, parent, name: str, sensor: str, period: float) -> None:
+        if self._Cs is None:
+            raise ValueError("LinearSMCOT2: setCsurface(C) before the simulation")
+        el = ET.SubElement(parent, "LinearSMCOT2", name=name, sensor=sensor, period=repr(float(period)))
+        _mat(el, "Csurface", self._Cs)
+        _mat(el, "B", self._need_B())
+
+
 class PID(_Actuator):
     """Siconos ``PID(sensor[, B])``: velocity-form PID on the first sensor output;
     ``setK([Kp, Ki, Kd])``, ``setRef(r)``, ``setDeltaT(dt)``."""
@@ -204,18 +229,28 @@ class LuenbergerObserver:
 
 
 def _plant(ds):
-    """``(x0, A, b)`` of a time-invariant linear plant."""
+    """``(x0, A, b)`` of a linear plant with a constant ``A``; ``b`` is a vector, ``None``, or a
+    function ``b(t)``: from ``setComputebFunction`` (a callable or a Siconos C plugin) or an overridden
+    ``computeb(time)`` that sets ``b`` (``setbPtr``), as the Siconos tutorials do."""
     from saltus.siconos import _kmodel as km
 
     if not isinstance(ds, (km.FirstOrderLinearTIDS, km.FirstOrderLinearDS)):
         raise_unsupported(f"ControlZOHSimulation with a {type(ds).__name__} plant", "a FirstOrderLinearTIDS")
-    if getattr(ds, "_A_fn", None) is not None or callable(getattr(ds, "_b", None)):
-        raise_unsupported("ControlZOHSimulation with a time-dependent plant (A(t) or b(t))")
+    if getattr(ds, "_A_fn", None) is not None:
+        raise_unsupported("ControlZOHSimulation with a time-dependent A(t)")
     if getattr(ds, "M", None) is not None:
         raise_unsupported("ControlZOHSimulation with a mass matrix M")
     ds._push_initial()
     b = getattr(ds, "_b", None)
-    return np.asarray(ds.x0, dtype=float), np.asarray(ds.A, dtype=float), None if b is None else np.asarray(b)
+    if getattr(type(ds), "computeb", None) is not None:
+        def b_of_t(t, ds=ds):
+            ds.computeb(t)
+            return np.asarray(ds._b, dtype=float)
+
+        b = b_of_t
+    elif b is not None and not callable(b):
+        b = np.asarray(b)
+    return np.asarray(ds.x0, dtype=float), np.asarray(ds.A, dtype=float), b
 
 
 class ControlZOHSimulation:
@@ -262,11 +297,19 @@ class ControlZOHSimulation:
         root = ET.Element("Model", version="1.0", title="siconos.control ControlZOHSimulation")
         ET.SubElement(root, "Time", t0=repr(self._t0), T=repr(self._T))
         nsds = ET.SubElement(root, "NSDS")
-        ds = ET.SubElement(nsds, "FirstOrderLinearTIDS", name="plant")
-        ET.SubElement(ds, "x0").text = _fmt(x0)
-        _mat(ds, "A", A)
-        if b is not None and np.any(b != 0):
-            ET.SubElement(ds, "b").text = _fmt(b)
+        self._host = {}
+        if callable(b):  # b(t): a FirstOrderLinearDS plant whose b is a host function
+            ds = ET.SubElement(nsds, "FirstOrderLinearDS", name="plant")
+            ET.SubElement(ds, "x0").text = _fmt(x0)
+            _mat(ds, "A", A)
+            self._host = {"time": {"plant.b": b}}
+            ET.SubElement(ds, "b", size=str(len(x0)), library=":host", function="plant.b")
+        else:
+            ds = ET.SubElement(nsds, "FirstOrderLinearTIDS", name="plant")
+            ET.SubElement(ds, "x0").text = _fmt(x0)
+            _mat(ds, "A", A)
+            if b is not None and np.any(b != 0):
+                ET.SubElement(ds, "b").text = _fmt(b)
         periods = [p for _, p in self._sensors + self._actuators + self._observers] or [self._h]
         ctrl = ET.SubElement(root, "Control", ds="plant", h=repr(self._h), h_c=repr(min(periods)))
         names = {}
@@ -292,7 +335,7 @@ class ControlZOHSimulation:
         try:
             with os.fdopen(fd, "wb") as f:
                 ET.ElementTree(root).write(f, encoding="UTF-8", xml_declaration=True)
-            sim = saltus.load(path)
+            sim = saltus.simulation.FileRunSimulation(saltus._saltus.load_model(path, None, self._host or None))
             out = sim.run()
         finally:
             os.unlink(path)

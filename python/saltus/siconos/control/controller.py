@@ -3,6 +3,6 @@
 raise ``SiconosFeatureNotSupported``."""
 
 from saltus.siconos._unsupported import module_getattr
-from saltus.siconos.control._zoh import PID, ExplicitLinearSMC, ExplicitTwisting, LinearSMC  # noqa: F401
+from saltus.siconos.control._zoh import PID, ExplicitLinearSMC, ExplicitTwisting, LinearSMC, LinearSMCOT2  # noqa: F401
 
 __getattr__ = module_getattr("siconos.control.controller")
