@@ -203,6 +203,19 @@ fn josephy_kojima_shindo_and_the_other_kinds() {
     let p: Vec<f64> = y.iter().map(|v| v / norm.max(1.0)).collect();
     let gap = (0..4).map(|i| (x[i] - p[i]).powi(2)).sum::<f64>().sqrt();
     assert!(gap < 1e-6, "‖x − P_K(x − F(x))‖ = {gap}: {x:?}");
+    // A set known by its projection (a plugin): the half-space x₀ + x₁ ≤ 1 and F(x) = x − a, solved by
+    // x = P_K(a) = a − ((a₀ + a₁ − 1)/2) (1, 1) = (1, 0) for a = (2, 1)
+    let half = write(
+        tmp.path(),
+        "half.xml",
+        r#"<Problem version="1.0"><VI><F library="saltus_plugin_complementarity" function="shift_f" params="2 1"/><x0>0 0</x0>
+  <Projection library="saltus_plugin_complementarity" function="halfspace_projection" params="1 1 1"/></VI></Problem>"#,
+    );
+    for solver in ["extragradient", "fixed-point"] {
+        let (row, x, _) = solve(&half, solver, "1e-10");
+        assert_eq!((row[1].as_str(), row[5].as_str()), ("vi", "converged"), "{row:?}");
+        assert!((x[0] - 1.0).abs() < 1e-8 && x[1].abs() < 1e-8, "{solver}: {x:?}");
+    }
     // A box VI: the cable between a floor and a ceiling; F ≥ 0 at the floor, ≤ 0 at the ceiling, 0 between
     let p4 = [500.0, 1e7, 0.1962, 0.05];
     let cable = cable_file(tmp.path(), 9, p4);
@@ -339,6 +352,13 @@ fn problem_files_validate_against_the_schema() {
         "box.xml",
         &format!(r#"<Problem version="1.0"><VI><F {MCPLIB}/><x0>0</x0><lb>0</lb><ub>1</ub></VI></Problem>"#),
     );
+    let projection = write(
+        tmp.path(),
+        "projection.xml",
+        &format!(
+            r#"<Problem version="1.0"><VI><F {MCPLIB}/><x0>0 0</x0><Projection library="l" function="p" params="1 1 1"/></VI></Problem>"#
+        ),
+    );
     let bad = write(
         tmp.path(),
         "bad.xml",
@@ -346,7 +366,7 @@ fn problem_files_validate_against_the_schema() {
     );
     let xsd = root.join("schemas/saltus-model.xsd");
     let valid = |f: &Path| Command::new("xmllint").arg("--noout").arg("--schema").arg(&xsd).arg(f).output().unwrap();
-    for f in [root.join("samples/cable_on_obstacle/problems/cable.xml"), mcp, vi, boxed] {
+    for f in [root.join("samples/cable_on_obstacle/problems/cable.xml"), mcp, vi, boxed, projection] {
         let o = valid(&f);
         assert!(o.status.success(), "{}: {}", f.display(), String::from_utf8_lossy(&o.stderr));
     }

@@ -8,7 +8,7 @@ use crate::xml::schema::VectorSpec;
 use crate::xml::schema_cp::{CpFunctionSpec, CpProblemSpec, ProblemFile};
 use crate::xml::{parse_document, read_document, values, Loaded, ModelError, Pos, SCHEMA_VERSION};
 use nalgebra::DMatrix;
-use saltus_numerics::cp::{self, BoxVi, ConvexSet, CpFunction, CpSolver, Mcp, Ncp, UserFnError, Vi};
+use saltus_numerics::cp::{self, BoxVi, ConvexSet, CpFunction, CpSolver, Mcp, Ncp, Projection, UserFnError, Vi};
 use saltus_numerics::{NumericsError, SolveReport};
 use std::path::{Path, PathBuf};
 
@@ -55,6 +55,28 @@ impl CpFunction for PluginCpFunction {
     }
 }
 
+/// The projection `P_K(x)` onto a VI's set, a plugin function with the vector-field ABI
+/// (`<Projection>`), called with `t = 0`.
+struct PluginProjection {
+    f: VectorFieldFunction,
+    n: usize,
+}
+
+impl std::fmt::Debug for PluginProjection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PluginProjection(dimension {})", self.n)
+    }
+}
+
+impl Projection for PluginProjection {
+    fn size(&self) -> usize {
+        self.n
+    }
+    fn project(&mut self, x: &[f64], out: &mut [f64]) -> Result<(), UserFnError> {
+        self.f.call(0.0, x, out).map_err(|e| UserFnError::Fatal(e.to_string()))
+    }
+}
+
 /// The problem of a problem file, with its set.
 #[derive(Debug)]
 pub enum CpSet {
@@ -65,7 +87,8 @@ pub enum CpSet {
         /// Number of equations `n1`.
         equations: usize,
     },
-    /// VI on a box (`ConvexSet::Box`, solved as the box VI by every solver) or a ball.
+    /// VI on a box (`ConvexSet::Box`, solved as the box VI by every solver), a ball, or a set known
+    /// by its projection (a plugin).
     Vi(Vi),
 }
 
@@ -201,8 +224,16 @@ pub fn load_problem(path: &Path, plugin_dirs: &[PathBuf]) -> Result<CpProblemFil
         CpProblemSpec::Vi(s) => {
             let x0 = start_of("VI", "x0", &s.x0)?;
             let n = Some(x0.len());
-            let set = match (&s.lb, &s.ub, &s.ball) {
-                (Some(lb), Some(ub), None) => {
+            let set = match (&s.lb, &s.ub, &s.ball, &s.projection) {
+                (None, None, None, Some(p)) => {
+                    let path = "VI/Projection";
+                    if p.jacobian.is_some() {
+                        return Err(m.error_at(path, "`jacobian` is not an attribute of <Projection>"));
+                    }
+                    let f = bind_function(&m, p, path, plugin_dirs)?;
+                    CpSet::Vi(Vi::new(ConvexSet::User(Box::new(PluginProjection { f: f.f, n: x0.len() }))))
+                }
+                (Some(lb), Some(ub), None, None) => {
                     let (lb, ub) = (vector(lb, "VI/lb", n)?, vector(ub, "VI/ub", n)?);
                     if let Some(i) = (0..lb.len()).find(|&i| lb[i] > ub[i]) {
                         return Err(m.error_at("VI/ub", format!("ub[{i}] = {} < lb[{i}] = {}", ub[i], lb[i])));
@@ -211,7 +242,7 @@ pub fn load_problem(path: &Path, plugin_dirs: &[PathBuf]) -> Result<CpProblemFil
                     BoxVi::new(lb.clone(), ub.clone()).map_err(|e| m.error_at("VI", e.to_string()))?;
                     CpSet::Vi(Vi::new(ConvexSet::Box { lb, ub }))
                 }
-                (None, None, Some(b)) => {
+                (None, None, Some(b), None) => {
                     let center = values::parse_numbers(&b.center).map_err(|e| m.error_at("VI/Ball", e))?;
                     if center.len() != x0.len() {
                         return Err(
@@ -223,7 +254,11 @@ pub fn load_problem(path: &Path, plugin_dirs: &[PathBuf]) -> Result<CpProblemFil
                     }
                     CpSet::Vi(Vi::new(ConvexSet::Ball { center, radius: b.radius }))
                 }
-                _ => return Err(m.error_at("VI", "the set K is either <lb> and <ub> (a box) or a <Ball>")),
+                _ => {
+                    return Err(
+                        m.error_at("VI", "the set K is either <lb> and <ub> (a box), a <Ball> or a <Projection>")
+                    )
+                }
             };
             ("VI", &s.f, x0, set)
         }

@@ -14,6 +14,9 @@
 //!   `F(a, b, c, d) = (3a² + 2ab + 2b² + c + 3d − 6, 2a² + a + b² + k₁c + 2d − 2,
 //!   3a² + ab + 2b² + 2c + k₂d − k₃, a² + 3b² + 2c + 3d − 3)`.
 //!
+//! * `shift_f` (`F(x) = x − a`) and `halfspace_projection` (onto `{x : w·x ≤ c}`): a VI on a set known by
+//!   its projection, solved by `x = P_K(a)`.
+//!
 //! A wrong size or parameter count returns status 1.
 
 use saltus_plugin_abi::{export_abi_version, vector_field_fn};
@@ -111,6 +114,38 @@ vector_field_fn!(
             for (j, v) in row.iter().enumerate() {
                 out[i + 4 * j] = *v;
             }
+        }
+        Ok(())
+    }
+);
+
+vector_field_fn!(
+    /// `F(x) = x − a` (`params = a`): the VI `⟨x − a, y − x⟩ ≥ 0` on `K` is solved by `x = P_K(a)`.
+    shift_f,
+    |_t, x, out, params| {
+        if out.len() != x.len() || params.len() != x.len() {
+            return Err(1);
+        }
+        for ((o, xi), ai) in out.iter_mut().zip(x).zip(params) {
+            *o = xi - ai;
+        }
+        Ok(())
+    }
+);
+
+vector_field_fn!(
+    /// The projection onto the half-space `K = {x : w·x ≤ c}` (`params = [c, w...]`):
+    /// `P_K(x) = x − max(0, w·x − c) w / ‖w‖²`, for a `<VI>`'s `<Projection>`.
+    halfspace_projection,
+    |_t, x, out, params| {
+        let Some((c, w)) = params.split_first() else { return Err(1) };
+        let ww: f64 = w.iter().map(|v| v * v).sum();
+        if w.len() != x.len() || out.len() != x.len() || ww == 0.0 {
+            return Err(1);
+        }
+        let excess = (w.iter().zip(x).map(|(a, b)| a * b).sum::<f64>() - c).max(0.0);
+        for ((o, xi), wi) in out.iter_mut().zip(x).zip(w) {
+            *o = xi - excess * wi / ww;
         }
         Ok(())
     }

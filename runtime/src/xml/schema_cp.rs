@@ -80,6 +80,9 @@ pub struct ViSpec {
     pub ub: Option<VectorSpec>,
     #[serde(rename = "Ball", default, skip_serializing_if = "is_none")]
     pub ball: Option<BallSpec>,
+    /// A set known by its projection `P_K(x)`, a plugin function (vector-field ABI).
+    #[serde(rename = "Projection", default, skip_serializing_if = "is_none")]
+    pub projection: Option<CpFunctionSpec>,
 }
 
 /// `<Ball center="…" radius="…"/>`: the set `‖x − center‖ ≤ radius`.
