@@ -80,7 +80,7 @@ fn a_control_model_has_one_simulation_and_no_interaction() {
     );
     assert_rejected(&t, &["no interaction"]);
     let t = smc_text().replace(r#"ds="plant""#, r#"ds="nope""#);
-    assert_rejected(&t, &["no FirstOrderLinearTIDS plant"]);
+    assert_rejected(&t, &["no first-order linear plant (named by `ds`)"]);
 }
 
 #[test]
