@@ -144,23 +144,14 @@ fn sliding_box_energy_and_work() {
     assert!(*k.last().unwrap() < 1e-20, "at rest");
 }
 
-/// `sliding_box_energy.xml` with `<FremondImpactFrictionNSL>`: Coulomb's law on the θ-velocity. The box
+/// `sliding_box_fremond.xml` (the energy sample with `<FremondImpactFrictionNSL>`): Coulomb's law on the θ-velocity. The box
 /// slides the same distance v₀²/(2μg); friction's work is never positive, row by row, and adds up to
 /// −½ m v₀²; at θ = ½ a stuck contact is `u^θ = 0`, so the box ends with its velocity alternating in
 /// sign below μ g h / 2 (the midpoint rule's sticking), not exactly at rest.
 #[test]
 fn sliding_box_with_fremonds_law() {
     let tmp = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(sample("sliding_box/sliding_box_energy.xml")).unwrap();
-    let model = tmp.path().join("fremond.xml");
-    std::fs::write(
-        &model,
-        text.replace(
-            "<NewtonImpactFrictionNSL en=\"0\" mu=\"0.3\"/>",
-            "<FremondImpactFrictionNSL en=\"0\" mu=\"0.3\"/>",
-        ),
-    )
-    .unwrap();
+    let model = sample("sliding_box/sliding_box_fremond.xml");
     assert!(std::fs::read_to_string(&model).unwrap().contains("<FremondImpactFrictionNSL"));
     let (b, _) = run(&model, tmp.path(), &[]);
     let (m, v0, mu, h) = (2.0, 1.0, 0.3, 1e-3);
