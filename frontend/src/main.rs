@@ -525,7 +525,7 @@ fn check_problem(file: &Path, dirs: Vec<PathBuf>) -> Result<(), Failure> {
     say(format_args!(
         "{}: OK — problem file: {}, {} unknowns; F evaluated at the starting point (solve it with `saltus solve`)",
         file.display(),
-        p.kind_name(),
+        p.kind().as_str(),
         p.size()
     ));
     Ok(())

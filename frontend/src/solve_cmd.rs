@@ -117,12 +117,10 @@ fn solve_data_file(f: &Path, kind: Option<ProblemKind>, solver: &str, it: IterOp
 /// An XML problem file, solved `REPEATS` times from its starting point.
 fn solve_problem_file(f: &Path, solver: &str, it: IterOptions, plugin_dirs: &[PathBuf]) -> Result<Solved, Unsolved> {
     let mut p = problem::load_problem(f, plugin_dirs).map_err(|e| Unsolved::new(e.to_string()))?;
-    let (kind, n) = (p.kind_name(), p.size());
-    let fail = |message: String| Unsolved { message, kind: Some(kind), n };
-    let s = cp::solver_by_name(solver, it).ok_or_else(|| {
-        let names: Vec<&str> = cp::SOLVERS.iter().map(|s| s.0).collect();
-        fail(format!("{}: no {kind} solver `{solver}` (known: {})", f.display(), names.join(", ")))
-    })?;
+    let (kind, n) = (p.kind(), p.size());
+    let fail = |message: String| Unsolved { message, kind: Some(kind.as_str()), n };
+    let s = cp::solver_by_name(solver, it)
+        .ok_or_else(|| fail(format!("{}: {}", f.display(), driver::unknown_solver(kind, solver))))?;
     let mut times = Vec::with_capacity(REPEATS);
     let mut last = None;
     for _ in 0..REPEATS {
@@ -130,13 +128,12 @@ fn solve_problem_file(f: &Path, solver: &str, it: IterOptions, plugin_dirs: &[Pa
         times.push(sol.report.elapsed);
         last = Some(sol);
     }
-    times.sort();
     let sol = last.ok_or_else(|| fail("no solve ran".into()))?;
     Ok(Solved {
-        kind,
+        kind: kind.as_str(),
         n,
         report: sol.report,
-        median: times[times.len() / 2],
+        median: driver::median(&mut times),
         vectors: vec![("z", sol.z), ("w", sol.w)],
     })
 }

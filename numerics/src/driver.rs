@@ -240,12 +240,19 @@ pub struct Outcome {
     pub median: Duration,
 }
 
-fn unknown_solver(kind: ProblemKind, name: &str) -> NumericsError {
+/// The error for a solver name that `kind` does not have (the known names listed).
+pub fn unknown_solver(kind: ProblemKind, name: &str) -> NumericsError {
     let names: Vec<&str> = kind.solvers().iter().map(|s| s.0).collect();
     NumericsError::InvalidOption {
         option: "solver",
         reason: format!("no {} solver `{name}` (known: {})", kind.as_str(), names.join(", ")),
     }
+}
+
+/// The median of repeated solve times (the upper one of an even count; zero for none).
+pub fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
 /// Solves `problem` from a cold start with the solver called `solver`, `repeats` times (at least
@@ -315,8 +322,7 @@ pub fn solve(problem: &Problem, solver: &str, it: IterOptions, repeats: usize) -
         times.push(report.elapsed);
         last = Some((report, a, b, v));
     }
-    times.sort();
-    let median = times[times.len() / 2];
+    let median = median(&mut times);
     let (report, a, b, v) =
         last.ok_or_else(|| NumericsError::InvalidOption { option: "repeats", reason: "no solve ran".into() })?;
     let vectors = match kind {

@@ -260,7 +260,7 @@ impl PyProblemFile {
     /// `ncp`, `mcp` or `vi`.
     #[getter]
     fn kind(&self) -> &'static str {
-        self.p.kind_name()
+        self.p.kind().as_str()
     }
     /// Number of unknowns.
     #[getter]
@@ -274,7 +274,7 @@ impl PyProblemFile {
     }
     /// The solver names (`saltus solvers --type ncp`).
     fn solvers(&self) -> Vec<&'static str> {
-        cp::SOLVERS.iter().map(|s| s.0).collect()
+        self.p.kind().solvers().iter().map(|s| s.0).collect()
     }
     /// Solves from the file's starting point; returns `({"z": z, "w": F(z)}, report)`.
     #[pyo3(signature = (solver, tol=None, max_iter=None))]

@@ -9,6 +9,7 @@ use crate::xml::schema_cp::{CpFunctionSpec, CpProblemSpec, ProblemFile};
 use crate::xml::{parse_document, read_document, values, Loaded, ModelError, Pos, SCHEMA_VERSION};
 use nalgebra::DMatrix;
 use saltus_numerics::cp::{self, BoxVi, ConvexSet, CpFunction, CpSolver, Mcp, Ncp, Projection, UserFnError, Vi};
+use saltus_numerics::driver::ProblemKind;
 use saltus_numerics::{NumericsError, SolveReport};
 use std::path::{Path, PathBuf};
 
@@ -62,12 +63,6 @@ struct PluginProjection {
     n: usize,
 }
 
-impl std::fmt::Debug for PluginProjection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PluginProjection(dimension {})", self.n)
-    }
-}
-
 impl Projection for PluginProjection {
     fn size(&self) -> usize {
         self.n
@@ -118,12 +113,12 @@ pub struct CpSolution {
 }
 
 impl CpProblemFile {
-    /// `ncp`, `mcp` or `vi` (the `saltus solve` type column).
-    pub fn kind_name(&self) -> &'static str {
+    /// Its family: `ncp`, `mcp` or `vi` (`as_str()`: the `saltus solve` type column).
+    pub fn kind(&self) -> ProblemKind {
         match self.set {
-            CpSet::Ncp => "ncp",
-            CpSet::Mcp { .. } => "mcp",
-            CpSet::Vi(_) => "vi",
+            CpSet::Ncp => ProblemKind::Ncp,
+            CpSet::Mcp { .. } => ProblemKind::Mcp,
+            CpSet::Vi(_) => ProblemKind::Vi,
         }
     }
 

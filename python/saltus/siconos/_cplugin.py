@@ -32,6 +32,8 @@ from typing import Callable, List
 
 import numpy as np
 
+from .._xml import _siconos_plugin
+
 _D = ctypes.POINTER(ctypes.c_double)
 _U = ctypes.c_uint
 
@@ -60,6 +62,14 @@ def symbol(library: str, function: str):
             except AttributeError:
                 raise AttributeError(f"Siconos plugin {path}: no function `{function}`") from None
     raise FileNotFoundError(f"Siconos plugin library `{library}` not found (tried {', '.join(tried)})")
+
+
+def library_function(library, function, what: str):
+    """``(library, function)`` from Siconos's two arguments, or from its ``"library:function"``
+    string when ``function`` is ``None``."""
+    if function is not None:
+        return str(library), str(function)
+    return _siconos_plugin(str(library), what)
 
 
 def _z(ds) -> np.ndarray:

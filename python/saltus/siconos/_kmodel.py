@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import model as _m
 from .. import relations as _r
+from .._xml import _siconos_plugin
 from ._krelation import _CPluginOutput
 from ._live import core_view, live
 from ._unsupported import raise_unsupported
@@ -230,27 +231,26 @@ class LagrangianDS(_LagrangianLive, _m.LagrangianDS):
         super().__init__(q0, v0, np.eye(n) if M is None or plugin is not None else M)
         self._c_forces = {}
         if plugin is not None:
-            self.setComputeMassFunction(*_library_function(plugin, "LagrangianDS(q0, v0, M)"))
+            self.setComputeMassFunction(*_siconos_plugin(plugin, "LagrangianDS(q0, v0, M)"))
 
     def setComputeMassFunction(self, M, function=None, params=None) -> None:
         if isinstance(M, str):
-            from ._cplugin import mass_of_q
+            from ._cplugin import library_function, mass_of_q
 
-            library, function = (M, function) if function is not None else _library_function(M, "Mass")
-            super().setComputeMassFunction(mass_of_q(self, library, str(function), self.q0.size))
+            library, function = library_function(M, function, "Mass")
+            super().setComputeMassFunction(mass_of_q(self, library, function, self.q0.size))
             return
         super().setComputeMassFunction(M, function, params)
 
     def _c_force(self, which: str, part: str, library, function) -> None:
         """Records a C plugin of ``which`` (``FInt``, ``FGyr``) for ``part`` (the force, or a
         Jacobian ``q``/``v``) and installs the three callables, zero for a Jacobian not given."""
-        from ._cplugin import force_of_tqv
+        from ._cplugin import force_of_tqv, library_function
 
-        if function is None:
-            library, function = _library_function(str(library), which)
+        library, function = library_function(library, function, which)
         n, time = self.q0.size, which == "FInt"
         parts = self._c_forces.setdefault(which, {})
-        parts[part] = force_of_tqv(self, str(library), str(function), n, part != "f", time)
+        parts[part] = force_of_tqv(self, library, function, n, part != "f", time)
         zero = lambda t, q, v: np.zeros((n, n))  # noqa: E731
         if "f" in parts:
             self._set_force(which, parts["f"], parts.get("q", zero), parts.get("v", zero))
@@ -286,14 +286,6 @@ class LagrangianDS(_LagrangianLive, _m.LagrangianDS):
     def setComputeJacobianFGyrqDotFunction(self, library, function=None) -> None:
         """``∂F_gyr/∂v`` from a Siconos C plugin (``FPtr5``, column-major)."""
         self._c_force("FGyr", "v", library, function)
-
-
-def _library_function(spec: str, what: str):
-    """Siconos's ``"library:function"`` plugin string."""
-    library, sep, function = spec.rpartition(":")
-    if not sep or not library or not function:
-        raise ValueError(f"{what}: a Siconos plugin is \"library:function\", got {spec!r}")
-    return library, function
 
 
 class _FirstOrderLive(_LiveDS):
@@ -364,9 +356,9 @@ class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
         n = int(np.asarray(x0, dtype=float).size)
         super().__init__(x0, np.zeros((n, n)) if isinstance(A, str) else A)
         if isinstance(A, str):
-            self.setComputeAFunction(*_library_function(A, "FirstOrderLinearDS(x0, A)"))
+            self.setComputeAFunction(*_siconos_plugin(A, "FirstOrderLinearDS(x0, A)"))
         if isinstance(b, str):
-            self.setComputebFunction(*_library_function(b, "FirstOrderLinearDS(x0, A, b)"))
+            self.setComputebFunction(*_siconos_plugin(b, "FirstOrderLinearDS(x0, A, b)"))
         elif b is not None:
             self.setbPtr(b)
 
@@ -386,11 +378,10 @@ class FirstOrderLinearDS(_ConstantB, _FirstOrderLive, _m.FirstOrderLinearDS):
     def setComputeAFunction(self, A, function=None, params=None):
         """``A(t)``: a Python callable, or a Siconos C plugin ``(library, function)`` (``_cplugin``)."""
         if isinstance(A, str):
-            from ._cplugin import matrix_of_t
+            from ._cplugin import library_function, matrix_of_t
 
-            library, function = (A, function) if function is not None else _library_function(A, "A")
             n = self.x0.size
-            return super().setComputeAFunction(matrix_of_t(self, library, str(function), n, n))
+            return super().setComputeAFunction(matrix_of_t(self, *library_function(A, function, "A"), n, n))
         return super().setComputeAFunction(A, function, params)
 
 
@@ -439,14 +430,14 @@ class FirstOrderLinearR(_CPluginOutput, _r.FirstOrderLinearR):
     def _c(self, which: str, f, function=None):
         if not isinstance(f, str):
             return f
-        from ._cplugin import matrix_of_t_sized, vector_of_t_sized
+        from ._cplugin import library_function, matrix_of_t_sized, vector_of_t_sized
 
-        library, fn = (f, function) if function is not None else _library_function(f, which)
+        library, fn = library_function(f, function, which)
         if which == "e":
-            return vector_of_t_sized(library, str(fn), self._c_rows, self._c_z)
+            return vector_of_t_sized(library, fn, self._c_rows, self._c_z)
         shape = {"C": lambda: (self._c_rows(), self._c_nx()), "D": lambda: (self._c_rows(), self._c_rows()),
                  "B": lambda: (self._c_nx(), self._c_rows())}[which]
-        return matrix_of_t_sized(library, str(fn), shape, self._c_z)
+        return matrix_of_t_sized(library, fn, shape, self._c_z)
 
     def setComputeCFunction(self, library, function=None) -> None:
         self.C = self._c("C", library, function)

@@ -9,7 +9,7 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 
 from .. import relations as _r
-from .._xml import _mat
+from .._xml import _mat, _siconos_plugin
 from ._unsupported import raise_unsupported
 
 _PLUGIN_WHY = (
@@ -199,13 +199,6 @@ class _CPluginOutput:
         return np.concatenate([_z(ds) for ds in systems]) if systems else np.zeros(1)
 
 
-def _split(spec: str, what: str) -> Tuple[str, str]:
-    library, sep, function = str(spec).rpartition(":")
-    if not sep or not library or not function:
-        raise ValueError(f"{what}: a Siconos plugin is \"library:function\", got {spec!r}")
-    return library, function
-
-
 class LagrangianScleronomousR(_CPluginOutput, _r.LagrangianScleronomousR):
     """Siconos ``LagrangianScleronomousR(h, jacobian_q[, dot_jacobian_q])``: Python callables, or
     Siconos C plugins ``"library:function"`` with Siconos's signature (``FPtr3``: ``h(nq, q, ny, y,
@@ -218,11 +211,11 @@ class LagrangianScleronomousR(_CPluginOutput, _r.LagrangianScleronomousR):
             return
         from ._cplugin import dot_jacobian, output_of_q
 
-        fh = output_of_q(*_split(h, "h"), self._c_rows, self._c_z, False, False)
-        fj = output_of_q(*_split(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, False)
+        fh = output_of_q(*_siconos_plugin(h, "h"), self._c_rows, self._c_z, False, False)
+        fj = output_of_q(*_siconos_plugin(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, False)
         fd = None
         if dot_jacobian_q is not None:
-            fd = dot_jacobian(*_split(dot_jacobian_q, "dot_jacobian_q"), self._c_rows, self._c_z)
+            fd = dot_jacobian(*_siconos_plugin(dot_jacobian_q, "dot_jacobian_q"), self._c_rows, self._c_z)
         super().__init__(lambda q: fh(0.0, q), lambda q: fj(0.0, q), fd, params)
 
 
@@ -245,11 +238,11 @@ class FirstOrderType1R(_CPluginOutput, _r.FirstOrderType1R):
         ``(library, function)``)."""
         if not isinstance(f, str):
             return f
-        from ._cplugin import type1
+        from ._cplugin import library_function, type1
 
-        library, fn = (f, function) if function is not None else _split(f, slot)
+        library, fn = library_function(f, function, slot)
         rows, matrix = self._c_slots[slot]
-        return type1(library, str(fn), getattr(self, rows), self._c_z, matrix)
+        return type1(library, fn, getattr(self, rows), self._c_z, matrix)
 
     def setComputehFunction(self, h, function=None, params=None) -> None:
         self._set("h", self._c("h", h, function), None, params)
@@ -281,10 +274,10 @@ class FirstOrderType2R(_CPluginOutput, _r.FirstOrderType2R):
     def _c(self, slot: str, f, function=None):
         if not isinstance(f, str):
             return f
-        from ._cplugin import type2_g, type2_h
+        from ._cplugin import library_function, type2_g, type2_h
 
-        library, fn = (f, function) if function is not None else _split(f, slot)
-        return type2_h(library, str(fn), self._c_rows) if slot == "h" else type2_g(library, str(fn), self._c_nx)
+        library, fn = library_function(f, function, slot)
+        return type2_h(library, fn, self._c_rows) if slot == "h" else type2_g(library, fn, self._c_nx)
 
     def setComputehFunction(self, h, function=None, params=None) -> None:
         self._set("h", self._c("h", h, function), None, params)
@@ -306,7 +299,7 @@ class LagrangianRheonomousR(_CPluginOutput, _r.LagrangianRheonomousR):
 
         if dot_h is None:
             raise TypeError("LagrangianRheonomousR needs dot_h")
-        fh = output_of_q(*_split(h, "h"), self._c_rows, self._c_z, False, True)
-        fj = output_of_q(*_split(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, True)
-        fd = output_of_q(*_split(dot_h, "dot_h"), self._c_rows, self._c_z, False, True)
+        fh = output_of_q(*_siconos_plugin(h, "h"), self._c_rows, self._c_z, False, True)
+        fj = output_of_q(*_siconos_plugin(jacobian_q, "jacobian_q"), self._c_rows, self._c_z, True, True)
+        fd = output_of_q(*_siconos_plugin(dot_h, "dot_h"), self._c_rows, self._c_z, False, True)
         super().__init__(fh, fj, fd, params)

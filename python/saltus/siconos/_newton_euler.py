@@ -119,11 +119,9 @@ class NewtonEulerDS(_m.DynamicalSystem):
         self._ext_plugin("mExt", library, function)
 
     def _ext_plugin(self, which: str, library, function) -> None:
-        from ._cplugin import newton_euler_ext
+        from ._cplugin import library_function, newton_euler_ext
 
-        if function is None:
-            library, _, function = str(library).rpartition(":")
-        self._ext_plugins[which] = newton_euler_ext(self, str(library), str(function))
+        self._ext_plugins[which] = newton_euler_ext(self, *library_function(library, function, which))
 
     def computeFExt(self, time: float, fExt=None) -> None:
         """Siconos: the constant ``fExt``, or its plugin's value at ``time`` (a subclass may
