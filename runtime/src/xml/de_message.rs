@@ -17,6 +17,8 @@ struct Scan {
     closed: Option<(Vec<String>, usize)>,
     /// The last element opened (`<X …>` or `<X …/>`): its path and start offset.
     opened: Option<(Vec<String>, usize)>,
+    /// Every element opened, in document order: path and start offset.
+    seen: Vec<(Vec<String>, usize)>,
 }
 
 fn scan(text: &str, offset: usize) -> Scan {
@@ -37,6 +39,7 @@ fn scan(text: &str, offset: usize) -> Scan {
             Ok(Event::Start(e)) => {
                 let name = e.name().as_ref().to_string();
                 s.opened = Some((path(&s, &name), at));
+                s.seen.push((path(&s, &name), at));
                 s.closed = None;
                 s.stack.push((name, at));
             }
@@ -44,6 +47,7 @@ fn scan(text: &str, offset: usize) -> Scan {
                 let name = e.name().as_ref().to_string();
                 let p = path(&s, &name);
                 s.opened = Some((p.clone(), at));
+                s.seen.push((p.clone(), at));
                 s.closed = Some((p, at));
             }
             Ok(Event::End(_)) => {
@@ -135,6 +139,13 @@ pub(super) fn describe(text: &str, offset: usize, e: &quick_xml::DeError) -> (us
         return if f == "$value" {
             (cur_at, with_note(format!("<{el}> needs a child element"), children_note(&cur)))
         } else if let Some(a) = f.strip_prefix('@') {
+            // The deserializer may have read the next start tag before it noticed: the element at
+            // fault is the last one read whose schema has the attribute and whose tag lacks it.
+            let lacks = |required: bool| {
+                s.seen.iter().rev().find(|(p, at)| takes_attribute(p, a, required) && !has_attribute(text, *at, a))
+            };
+            let (cur, cur_at) = lacks(true).or_else(|| lacks(false)).cloned().unwrap_or((cur, cur_at));
+            let el = name(&cur);
             (cur_at, with_note(format!("<{el}> needs the attribute `{a}`"), attributes_note(&cur)))
         } else {
             (cur_at, with_note(format!("<{el}> needs a <{f}> child element"), children_note(&cur)))
@@ -188,6 +199,13 @@ pub(super) fn describe(text: &str, offset: usize, e: &quick_xml::DeError) -> (us
         }
     }
     (offset, fallback(&raw))
+}
+
+/// Whether the schema gives the element at `path` the attribute `attr` (a required one when
+/// `required`).
+fn takes_attribute(path: &[String], attr: &str, required: bool) -> bool {
+    let p: Vec<&str> = path.iter().map(String::as_str).collect();
+    Schema::builtin().element(&p).is_some_and(|e| e.attributes.iter().any(|a| a.0 == attr && (a.1 || !required)))
 }
 
 /// Whether the start tag at `at` has the attribute `attr`.
