@@ -59,7 +59,7 @@
 use crate::body::BodyKind;
 use crate::relation::contact_frame;
 use crate::scene_desc::{siconos_ids, ShapeTable};
-use crate::shape::ShapeDesc;
+use crate::shape::{ShapeDesc, ViewGeom};
 use crate::simulation::{MechanicsSimulation, MechanicsStepReport};
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use rust_hdf5::types::VarLenUnicode;
@@ -386,24 +386,23 @@ fn write_description(data: &H5Group, sim: &MechanicsSimulation, ids: &[i64]) -> 
             continue;
         }
         let (kind, primitive, cols, values): (&str, Option<&str>, usize, Vec<f64>) = match shape {
-            ShapeDesc::Sphere { radius } => ("primitive", Some(shape.siconos_name()), 1, vec![*radius]),
-            ShapeDesc::Cuboid { half_extents: e } => {
-                ("primitive", Some(shape.siconos_name()), 3, (e * 2.0).as_slice().to_vec())
+            ShapeDesc::Primitive(p) if p.decl().siconos => {
+                let d = p.siconos_dims();
+                ("primitive", Some(shape.siconos_name()), d.len(), d)
             }
-            ShapeDesc::Capsule { half_height, radius } => {
-                ("primitive", Some(shape.siconos_name()), 2, vec![*radius, 2.0 * half_height])
-            }
-            ShapeDesc::Cylinder { half_height, radius } | ShapeDesc::Cone { half_height, radius } => {
-                ("primitive", Some(shape.siconos_name()), 2, vec![*radius, 2.0 * half_height])
+            ShapeDesc::Primitive(p) => {
+                // not a Siconos primitive: the vertices of its drawn outline, as a convex shape
+                let drawn = shape.build().ok().and_then(|(s, _)| p.view(&s));
+                let v = match drawn {
+                    Some(ViewGeom::Mesh(v, _)) => v,
+                    _ => Vec::new(),
+                };
+                ("convex", None, 3, v)
             }
             ShapeDesc::ConvexHull { points } => {
                 ("convex", None, 3, points.iter().flat_map(|p| p.iter().copied()).collect())
             }
             ShapeDesc::TriMesh { .. } => unreachable!("written above as a VTK string"),
-            ShapeDesc::Disk { radius } => ("primitive", Some(shape.siconos_name()), 1, vec![*radius]),
-            ShapeDesc::Box2d { half_extents: e } => {
-                ("primitive", Some(shape.siconos_name()), 2, (e * 2.0).as_slice().to_vec())
-            }
             ShapeDesc::ConvexPolygon { points } => {
                 ("convex", None, 2, points.iter().flat_map(|p| p.iter().copied()).collect())
             }

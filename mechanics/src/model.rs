@@ -600,7 +600,7 @@ fn mass_from_density(colliders: &[Collider], rho: f64) -> std::result::Result<(f
     let mut size = 0.0f64;
     for c in colliders {
         let p = to_pose(&c.local_pose.translation.vector, &c.local_pose.rotation);
-        let mp = c.shape.mass_properties(rho).transform_by(&p);
+        let mp = c.desc.mass_properties(rho).unwrap_or_else(|| c.shape.mass_properties(rho)).transform_by(&p);
         let aabb = c.shape.compute_aabb(&p);
         size = size.max(from_pv(aabb.maxs - aabb.mins).norm());
         total = Some(match total {

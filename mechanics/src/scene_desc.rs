@@ -6,7 +6,7 @@
 
 use crate::body::BodyKind;
 use crate::model::MechanicsModel;
-use crate::shape::ShapeDesc;
+use crate::shape::{Primitive, ShapeDesc};
 use std::collections::HashMap;
 
 /// Siconos id of every body, indexed by body index.
@@ -32,11 +32,11 @@ fn shape_key(d: &ShapeDesc) -> Vec<u64> {
     let bits = |v: &mut Vec<u64>, xs: &[f64]| v.extend(xs.iter().map(|x| x.to_bits()));
     let mut k = Vec::new();
     match d {
-        ShapeDesc::Sphere { radius } => bits(&mut k, &[0.0, *radius]),
-        ShapeDesc::Cuboid { half_extents } => bits(&mut k, &[1.0, half_extents.x, half_extents.y, half_extents.z]),
-        ShapeDesc::Capsule { half_height, radius } => bits(&mut k, &[2.0, *half_height, *radius]),
-        ShapeDesc::Cylinder { half_height, radius } => bits(&mut k, &[3.0, *half_height, *radius]),
-        ShapeDesc::Cone { half_height, radius } => bits(&mut k, &[9.0, *half_height, *radius]),
+        ShapeDesc::Primitive(p) => {
+            let tag = Primitive::DECLS.iter().position(|d| d.element == p.decl().element).unwrap_or(usize::MAX);
+            bits(&mut k, &[100.0 + tag as f64]);
+            bits(&mut k, &p.params());
+        }
         ShapeDesc::ConvexHull { points } => {
             bits(&mut k, &[4.0]);
             points.iter().for_each(|p| bits(&mut k, p.as_slice()));
@@ -47,8 +47,6 @@ fn shape_key(d: &ShapeDesc) -> Vec<u64> {
             k.extend(indices.iter().flatten().map(|&i| u64::from(i)));
         }
         ShapeDesc::HalfSpace { normal } => bits(&mut k, &[6.0, normal.x, normal.y, normal.z]),
-        ShapeDesc::Disk { radius } => bits(&mut k, &[10.0, *radius]),
-        ShapeDesc::Box2d { half_extents } => bits(&mut k, &[11.0, half_extents.x, half_extents.y]),
         ShapeDesc::ConvexPolygon { points } => {
             bits(&mut k, &[12.0]);
             points.iter().for_each(|p| bits(&mut k, p.as_slice()));

@@ -4,6 +4,7 @@ use crate::body::BodyState;
 use crate::error::Result;
 use crate::model::{BodyDesc, ContactLaw, MechanicsModel};
 use crate::shape::ShapeDesc;
+use crate::shape::{Cuboid, Sphere};
 use crate::simulation::{nsgs, MechanicsSimulation, MoreauJeanOptions};
 use nalgebra::{Isometry3, Matrix3, Quaternion, UnitQuaternion, Vector3};
 use saltus_numerics::fc::{FcSolver, NsgsFallback, PatchOptions};
@@ -103,7 +104,7 @@ pub fn spheres_in_a_box(n: usize, seed: u64) -> Result<Scene> {
         );
         let state = BodyState { position: x, ..Default::default() };
         let desc = BodyDesc::dynamic(&format!("sphere{idx}"))
-            .shape_at_origin(ShapeDesc::Sphere { radius: r })
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
             .mass(mass, inertia)
             .state(state);
         model.add_body(desc)?;
@@ -123,7 +124,7 @@ pub fn spheres_in_a_box(n: usize, seed: u64) -> Result<Scene> {
 /// `|x|, |y| ≤ half_w`, rising to `top` (static bodies `ground` and `walls`).
 fn add_box_walls(model: &mut MechanicsModel, half_w: f64, t: f64, top: f64) -> Result<()> {
     let at = |x: f64, y: f64, z: f64| Isometry3::translation(x, y, z);
-    let cub = |a: f64, b: f64, c: f64| ShapeDesc::Cuboid { half_extents: Vector3::new(a, b, c) };
+    let cub = |a: f64, b: f64, c: f64| ShapeDesc::from(Cuboid { half_extents: Vector3::new(a, b, c) });
     let ground = BodyDesc::fixed("ground").shape(cub(half_w + 2.0 * t, half_w + 2.0 * t, t), at(0.0, 0.0, -t));
     model.add_body(ground)?;
     let hz = 0.5 * top;
@@ -215,7 +216,7 @@ pub fn cube_pile(n: usize, seed: u64) -> Result<Scene> {
             Vector3::new(-0.5 * w + (i as f64 + 0.5) * s, -0.5 * w + (j as f64 + 0.5) * s, BOTTOM * a + l as f64 * s);
         let state = BodyState { position: x, orientation: random_rotation(&mut rng), ..Default::default() };
         let desc = BodyDesc::dynamic(&format!("cube{idx}"))
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::repeat(a) })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::repeat(a) }))
             .mass(mass, inertia)
             .state(state);
         model.add_body(desc)?;

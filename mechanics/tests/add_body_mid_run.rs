@@ -4,13 +4,14 @@
 //! refused and leaves the simulation as it was.
 
 use nalgebra::{Matrix3, Vector3};
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{nsgs, BodyDesc, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc};
 
 const G: f64 = 9.81;
 
 fn sphere(name: &str, r: f64, m: f64, z: f64) -> BodyDesc {
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Sphere { radius: r })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
         .mass(m, Matrix3::from_diagonal_element(0.4 * m * r * r))
         .position(Vector3::new(0.0, 0.0, z))
 }

@@ -4,6 +4,7 @@
 //! motion, and the problem really is ordered bottom-up.
 
 use nalgebra::{Matrix3, Vector3};
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{
     nsgs, BodyDesc, ContactLaw, ContactOrder, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -22,7 +23,7 @@ fn column(order: ContactOrder) -> MechanicsSimulation {
     // Top first: the key order (by collider) visits the column from the top.
     for k in (0..N).rev() {
         let d = BodyDesc::dynamic(&format!("s{k}"))
-            .shape_at_origin(ShapeDesc::Sphere { radius: R })
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: R }))
             .mass(M, Matrix3::from_diagonal_element(0.4 * M * R * R))
             .position(Vector3::new(0.0, 0.0, R + 2.0 * R * k as f64));
         model.add_body(d).unwrap();

@@ -3,6 +3,7 @@
 //! of ten boxes that stays up, and Newton's cradle (momentum passed along the chain).
 
 use nalgebra::{Isometry3, Matrix3, Vector3};
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -19,7 +20,7 @@ fn ground(model: &mut MechanicsModel, normal: Vector3<f64>) {
 
 fn sphere(name: &str, r: f64, m: f64, x: Vector3<f64>) -> BodyDesc {
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Sphere { radius: r })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
         .mass(m, Matrix3::from_diagonal_element(0.4 * m * r * r))
         .position(x)
 }
@@ -112,7 +113,7 @@ fn box_slides_to_rest() {
     let b = model
         .add_body(
             BodyDesc::dynamic("box")
-                .shape_at_origin(ShapeDesc::Cuboid { half_extents: half })
+                .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: half }))
                 .density(500.0)
                 .state(state),
         )
@@ -142,7 +143,7 @@ fn ten_box_stack_stands() {
     for i in 0..10 {
         let x = Vector3::new(0.0, 0.0, half.z * (2 * i + 1) as f64);
         let d = BodyDesc::dynamic(&format!("box{i}"))
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: half })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: half }))
             .density(1000.0);
         ids.push(model.add_body(d.position(x)).unwrap());
     }

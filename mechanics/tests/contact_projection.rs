@@ -6,6 +6,7 @@
 
 use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 use saltus_mechanics::joints::JointProjection;
+use saltus_mechanics::shape::Cuboid;
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyId, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -18,7 +19,7 @@ const H: f64 = 0.02;
 fn cube(name: &str, x: Vector3<f64>, q: UnitQuaternion<f64>) -> BodyDesc {
     let m = 1.0;
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(A, A, A) })
+        .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(A, A, A) }))
         .mass(m, Matrix3::from_diagonal_element(m * (2.0 * A) * (2.0 * A) / 6.0))
         .state(BodyState { position: x, orientation: q, ..Default::default() })
 }

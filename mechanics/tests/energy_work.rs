@@ -6,6 +6,7 @@
 //! in free fall `W_f = m g Δz`; at a frictionless impact Newton's law `u⁺_N = −e u⁻_N`.
 
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, ContactLaw, Formulation, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
     ShapeDesc,
@@ -35,7 +36,7 @@ fn scene_with_law(law: ContactLaw, opts: MoreauJeanOptions) -> MechanicsSimulati
     let r = 0.1;
     let sphere = |name: &str, x: f64, z: f64, vx: f64| {
         BodyDesc::dynamic(name)
-            .shape_at_origin(ShapeDesc::Sphere { radius: r })
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
             .mass(1.0, Matrix3::identity() * (0.4 * r * r))
             .state(BodyState { position: Vector3::new(x, 0.0, z), v: Vector3::new(vx, 0.0, 0.0), ..Default::default() })
     };
@@ -44,7 +45,7 @@ fn scene_with_law(law: ContactLaw, opts: MoreauJeanOptions) -> MechanicsSimulati
     let hc = Vector3::repeat(0.1);
     m.add_body(
         BodyDesc::dynamic("cube")
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: hc })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: hc }))
             .mass(2.0, box_inertia(2.0, hc))
             .state(BodyState {
                 position: Vector3::new(-1.0, 0.0, 0.5),
@@ -57,7 +58,7 @@ fn scene_with_law(law: ContactLaw, opts: MoreauJeanOptions) -> MechanicsSimulati
     let hb = Vector3::new(0.3, 0.15, 0.05);
     m.add_body(
         BodyDesc::dynamic("spinner")
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: hb })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: hb }))
             .mass(1.5, box_inertia(1.5, hb))
             .state(BodyState {
                 position: Vector3::new(3.0, 0.0, 2.0),
@@ -141,7 +142,7 @@ fn a_frictionless_impact_follows_newtons_law_in_the_contact_velocities() {
     let r = 0.1;
     m.add_body(
         BodyDesc::dynamic("ball")
-            .shape_at_origin(ShapeDesc::Sphere { radius: r })
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
             .mass(1.0, Matrix3::identity() * (0.4 * r * r))
             .position(Vector3::new(0.0, 0.0, 0.5)),
     )

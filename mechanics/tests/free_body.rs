@@ -2,6 +2,7 @@
 //! conserved, and the unit quaternion kept of norm 1 over 10⁶ steps.
 
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use saltus_mechanics::shape::Cuboid;
 use saltus_mechanics::{BodyDesc, BodyState, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc};
 
 /// Euler's equations `I Ω̇ = −Ω × I Ω` by classical RK4 (the reference).
@@ -32,7 +33,7 @@ fn dzhanibekov_flips_and_conserves() {
     let state =
         BodyState { omega: om0, orientation: UnitQuaternion::from_euler_angles(0.2, 0.1, -0.3), ..Default::default() };
     let body = BodyDesc::dynamic("racket")
-        .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(0.3, 0.2, 0.1) })
+        .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.3, 0.2, 0.1) }))
         .mass(1.0, Matrix3::from_diagonal(&inertia))
         .state(state);
     let b = model.add_body(body).unwrap();

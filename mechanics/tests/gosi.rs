@@ -4,6 +4,7 @@
 //! so solved to a tight tolerance they give the same impulses and velocities.
 
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, BoundaryCondition, ContactLaw, Formulation, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MoreauJeanOptions, PrescribedVelocity, ShapeDesc,
@@ -34,7 +35,7 @@ fn ground(model: &mut MechanicsModel) {
 }
 
 fn cuboid(name: &str, half: Vector3<f64>, state: BodyState) -> BodyDesc {
-    BodyDesc::dynamic(name).shape_at_origin(ShapeDesc::Cuboid { half_extents: half }).density(700.0).state(state)
+    BodyDesc::dynamic(name).shape_at_origin(ShapeDesc::from(Cuboid { half_extents: half })).density(700.0).state(state)
 }
 
 /// A box resting on the ground: the four corner impulses sum to `m g h` at every step (their
@@ -169,7 +170,7 @@ fn local_and_global_agree_with_kinematic_and_prescribed_bodies() {
     model
         .add_body(
             BodyDesc::kinematic("plate", motion)
-                .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(0.5, 0.5, 0.05) }),
+                .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.5, 0.5, 0.05) })),
         )
         .unwrap();
     let on_plate = BodyState { position: Vector3::new(5.0, 0.0, 0.15), ..Default::default() };
@@ -183,7 +184,7 @@ fn local_and_global_agree_with_kinematic_and_prescribed_bodies() {
     model
         .add_body(
             BodyDesc::dynamic("ball")
-                .shape_at_origin(ShapeDesc::Sphere { radius: r })
+                .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
                 .mass(0.3, Matrix3::from_diagonal_element(0.4 * 0.3 * r * r))
                 .position(Vector3::new(0.2, 0.01, r)),
         )

@@ -5,6 +5,7 @@
 //! (Siconos's contact law per pair of contactor groups).
 
 use nalgebra::{DMatrix, Matrix3, UnitQuaternion, Vector2, Vector3};
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -34,7 +35,7 @@ fn scene(ground: ShapeDesc, mu: f64) -> MechanicsModel {
 
 fn ball(name: &str, r: f64, m: f64, x: Vector3<f64>) -> BodyDesc {
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Sphere { radius: r })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
         .mass(m, Matrix3::identity() * (0.4 * m * r * r))
         .position(x)
 }
@@ -78,7 +79,7 @@ fn box_sticks_on_a_tilted_height_field() {
     let rot = UnitQuaternion::rotation_between(&Vector3::z(), &normal).unwrap();
     let x0 = Vector3::new(0.13, 0.07, 0.13 * a + 0.07 * b) + normal * half;
     let desc = BodyDesc::dynamic("box")
-        .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::repeat(half) })
+        .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::repeat(half) }))
         .mass(m, Matrix3::identity() * (m * half * half * 2.0 / 3.0))
         .state(BodyState { position: x0, orientation: rot, ..Default::default() });
     let id = model.add_body(desc).unwrap();
@@ -175,7 +176,7 @@ fn contactors_in_several_groups_take_their_own_laws() {
     model.add_body(BodyDesc::fixed("ground").shape_at_origin(ground).group(1)).unwrap();
     let iso = |x: f64| nalgebra::Isometry3::translation(x, 0.0, 0.0);
     let r = 0.1;
-    let sphere = ShapeDesc::Sphere { radius: r };
+    let sphere = ShapeDesc::from(Sphere { radius: r });
     let desc = BodyDesc::dynamic("pair")
         .shape_in_group(sphere.clone(), iso(-0.5), 0)
         .shape_in_group(sphere.clone(), iso(0.5), 1)

@@ -6,6 +6,7 @@
 use nalgebra::{Matrix3, Vector3};
 use saltus_mechanics::io_hdf5::{Hdf5Options, MechanicsHdf5Writer};
 use saltus_mechanics::relation::contact_frame;
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{
     nsgs, scenes, BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -116,7 +117,7 @@ fn resting_and_sliding_impulses() {
     model.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
     let ball = |name: &str, x: f64, v: f64| {
         BodyDesc::dynamic(name)
-            .shape_at_origin(ShapeDesc::Sphere { radius: r })
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
             .mass(m, Matrix3::from_diagonal_element(0.4 * m * r * r))
             .state(BodyState { position: Vector3::new(x, 0.0, r), v: Vector3::new(v, 0.0, 0.0), ..Default::default() })
     };
@@ -207,7 +208,7 @@ fn mesh_is_written_as_a_vtk_string_that_vtk_reads() {
     model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
     let mesh = ShapeDesc::TriMesh { vertices: vertices.clone(), indices: indices.clone() };
     model.add_body(BodyDesc::fixed("floor").shape_at_origin(mesh)).unwrap();
-    let ball = ShapeDesc::Sphere { radius: 0.1 };
+    let ball = ShapeDesc::from(Sphere { radius: 0.1 });
     let state = BodyState { position: Vector3::new(0.0, 0.0, 0.5), ..Default::default() };
     model.add_body(BodyDesc::dynamic("ball").shape_at_origin(ball).density(1000.0).state(state)).unwrap();
     let opts = MoreauJeanOptions { theta: 0.5, solver: nsgs(1e-8, 100), ..Default::default() };

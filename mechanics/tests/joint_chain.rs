@@ -6,6 +6,7 @@
 
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
 use saltus_mechanics::joints::PivotJointR;
+use saltus_mechanics::shape::Capsule;
 use saltus_mechanics::{
     BodyDesc, BodyId, BodyState, ContactLaw, JointType, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
     ShapeDesc,
@@ -35,7 +36,7 @@ fn chain() -> (MechanicsModel, Vec<BodyId>) {
     for k in 0..N {
         let c = start + dir * (2.0 * HALF[0] * (k as f64 + 0.5));
         let d = BodyDesc::dynamic(&format!("link{k}"))
-            .shape(ShapeDesc::Capsule { half_height: he.x - he.z, radius: he.z }, capsule_along_x)
+            .shape(ShapeDesc::from(Capsule { half_height: he.x - he.z, radius: he.z }), capsule_along_x)
             .mass(m, inertia)
             .state(BodyState { position: c, orientation: q, ..Default::default() });
         ids.push(model.add_body(d).unwrap());

@@ -9,6 +9,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 use saltus_mechanics::joints::{CouplerJointR, CylindricalJointR, FixedJointR, PivotJointR};
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{
     BodyDesc, BodyState, JointType, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -21,7 +22,7 @@ fn tight() -> MoreauJeanOptions {
 
 fn wheel(name: &str, m: f64, inertia: Vector3<f64>, x: Vector3<f64>) -> BodyDesc {
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Sphere { radius: 0.05 })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: 0.05 }))
         .mass(m, Matrix3::from_diagonal(&inertia))
         .state(BodyState { position: x, ..Default::default() })
 }

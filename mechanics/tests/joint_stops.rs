@@ -6,6 +6,7 @@
 
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use saltus_mechanics::joints::{JointFrictionR, JointStopR, PivotJointR, PrismaticJointR};
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{
     BodyDesc, BodyId, BodyState, JointId, JointType, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -15,7 +16,7 @@ use saltus_numerics::IterOptions;
 const G: f64 = 9.81;
 
 fn ball(m: f64, i: Matrix3<f64>, state: BodyState) -> BodyDesc {
-    BodyDesc::dynamic("b").shape_at_origin(ShapeDesc::Sphere { radius: 0.05 }).mass(m, i).state(state)
+    BodyDesc::dynamic("b").shape_at_origin(ShapeDesc::from(Sphere { radius: 0.05 })).mass(m, i).state(state)
 }
 
 fn tight() -> MoreauJeanOptions {
@@ -268,7 +269,7 @@ fn bad_limits_are_rejected() {
 fn jointed_bodies_collide_when_allowed() {
     let cube = |name: &str, z: f64| {
         BodyDesc::dynamic(name)
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(0.5, 0.5, 0.5) })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.5, 0.5, 0.5) }))
             .mass(1.0, Matrix3::identity() / 6.0)
             .state(BodyState { position: Vector3::new(0.0, 0.0, z), ..Default::default() })
     };

@@ -5,6 +5,7 @@
 
 use nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use saltus_mechanics::joints::{FixedJointR, KneeJointR, PivotJointR, PrismaticJointR};
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{
     BodyDesc, BodyId, BodyState, JointType, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -12,7 +13,7 @@ use saltus_mechanics::{
 const G: f64 = 9.81;
 
 fn ball(name: &str, m: f64, i: Matrix3<f64>, state: BodyState) -> BodyDesc {
-    BodyDesc::dynamic(name).shape_at_origin(ShapeDesc::Sphere { radius: 0.05 }).mass(m, i).state(state)
+    BodyDesc::dynamic(name).shape_at_origin(ShapeDesc::from(Sphere { radius: 0.05 })).mass(m, i).state(state)
 }
 
 /// Complete elliptic integral of the first kind `K(k) = π / (2 AGM(1, √(1−k²)))`.

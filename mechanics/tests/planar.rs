@@ -6,6 +6,7 @@
 
 use nalgebra::{Isometry3, Vector2, Vector3};
 use saltus_mechanics::planar::{planar_coordinates, planar_inertia, planar_state};
+use saltus_mechanics::shape::{Box2d, Disk, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyId, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -19,7 +20,7 @@ fn ground_scene(g: Vector3<f64>, law: ContactLaw) -> MechanicsModel {
     let mut model = MechanicsModel::new(g, 0.01).unwrap();
     model.set_law(0, 0, law).unwrap();
     let ground = BodyDesc::fixed("ground")
-        .shape_at_origin(ShapeDesc::Box2d { half_extents: Vector2::new(50.0, 0.5) })
+        .shape_at_origin(ShapeDesc::from(Box2d { half_extents: Vector2::new(50.0, 0.5) }))
         .state(planar_state(0.0, -0.5, 0.0, 0.0, 0.0, 0.0));
     model.add_body(ground).unwrap();
     model
@@ -28,7 +29,7 @@ fn ground_scene(g: Vector3<f64>, law: ContactLaw) -> MechanicsModel {
 fn disk(model: &mut MechanicsModel, r: f64, m: f64, state: [f64; 6]) -> BodyId {
     let [x, y, th, vx, vy, w] = state;
     let d = BodyDesc::dynamic("disk")
-        .shape_at_origin(ShapeDesc::Disk { radius: r })
+        .shape_at_origin(ShapeDesc::from(Disk { radius: r }))
         .mass(m, planar_inertia(0.5 * m * r * r))
         .state(planar_state(x, y, th, vx, vy, w));
     model.add_body(d).unwrap()
@@ -119,7 +120,7 @@ fn box_resting_on_a_line_holds_its_weight() {
     let b = model
         .add_body(
             BodyDesc::dynamic("box")
-                .shape_at_origin(ShapeDesc::Box2d { half_extents: Vector2::new(0.5, 0.25) })
+                .shape_at_origin(ShapeDesc::from(Box2d { half_extents: Vector2::new(0.5, 0.25) }))
                 .mass(m, planar_inertia(m * (1.0 + 0.25) / 12.0))
                 .state(planar_state(0.3, 0.25, 0.0, 0.0, 0.0, 0.0)),
         )
@@ -150,7 +151,7 @@ fn pile_of_disks_and_polygons_solves_each_step() {
     let mut model = ground_scene(Vector3::new(0.0, -G, 0.0), ContactLaw::new(0.2, 0.4));
     for (name, x) in [("left", -1.1), ("right", 1.1)] {
         let wall = BodyDesc::fixed(name)
-            .shape_at_origin(ShapeDesc::Box2d { half_extents: Vector2::new(0.1, 2.0) })
+            .shape_at_origin(ShapeDesc::from(Box2d { half_extents: Vector2::new(0.1, 2.0) }))
             .state(planar_state(x, 2.0, 0.0, 0.0, 0.0, 0.0));
         model.add_body(wall).unwrap();
     }
@@ -163,7 +164,7 @@ fn pile_of_disks_and_polygons_solves_each_step() {
             // the triangle's centroid is at the origin: density gives its mass and inertia
             BodyDesc::dynamic(&format!("b{i}")).shape_at_origin(tri.clone()).density(500.0)
         } else {
-            BodyDesc::dynamic(&format!("b{i}")).shape_at_origin(ShapeDesc::Disk { radius: 0.15 }).density(500.0)
+            BodyDesc::dynamic(&format!("b{i}")).shape_at_origin(ShapeDesc::from(Disk { radius: 0.15 })).density(500.0)
         };
         model.add_body(d.state(planar_state(x + 0.002 * i as f64, y, 0.1 * i as f64, 0.0, 0.0, 0.0))).unwrap();
     }
@@ -228,13 +229,13 @@ fn disk_rolling_resistance_stops_it() {
 #[test]
 fn planar_and_3d_do_not_mix() {
     let mut model = ground_scene(Vector3::new(0.0, -G, 0.0), ContactLaw::new(0.0, 0.3));
-    let ball = BodyDesc::dynamic("ball").shape_at_origin(ShapeDesc::Sphere { radius: 1.0 }).density(1.0);
+    let ball = BodyDesc::dynamic("ball").shape_at_origin(ShapeDesc::from(Sphere { radius: 1.0 })).density(1.0);
     assert!(model.add_body(ball).is_err());
     let off = Isometry3::translation(0.0, 0.0, 1.0);
-    let tilted = BodyDesc::dynamic("d").shape(ShapeDesc::Disk { radius: 1.0 }, off).density(1.0);
+    let tilted = BodyDesc::dynamic("d").shape(ShapeDesc::from(Disk { radius: 1.0 }), off).density(1.0);
     assert!(model.add_body(tilted).is_err());
     let out_of_plane = BodyDesc::dynamic("d2")
-        .shape_at_origin(ShapeDesc::Disk { radius: 1.0 })
+        .shape_at_origin(ShapeDesc::from(Disk { radius: 1.0 }))
         .density(1.0)
         .position(Vector3::new(0.0, 2.0, 0.5));
     assert!(model.add_body(out_of_plane).is_err());
@@ -261,7 +262,7 @@ fn local_and_global_agree_in_2d() {
     };
     for i in 0..6 {
         let (x, y) = (-0.3 + 0.3 * (i % 3) as f64, 0.2 + 0.3 * (i / 3) as f64);
-        let shape = if i % 2 == 0 { tri.clone() } else { ShapeDesc::Disk { radius: 0.12 } };
+        let shape = if i % 2 == 0 { tri.clone() } else { ShapeDesc::from(Disk { radius: 0.12 }) };
         let d = BodyDesc::dynamic(&format!("b{i}")).shape_at_origin(shape).density(500.0);
         pile.add_body(d.state(planar_state(x + 0.01 * i as f64, y, 0.2 * i as f64, 0.1, 0.0, 0.5))).unwrap();
     }

@@ -4,6 +4,7 @@
 //! bodies, and the refusal of invalid regions.
 
 use nalgebra::{Isometry3, Matrix3, UnitQuaternion, Vector3};
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{
     BodyDesc, BodyId, BodyState, MechanicsError, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, QueryRegion,
     ShapeDesc,
@@ -14,7 +15,7 @@ const R: f64 = 0.5;
 
 fn ball(name: &str, x: f64, y: f64, z: f64) -> BodyDesc {
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Sphere { radius: R })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: R }))
         .mass(1.0, Matrix3::identity() * 0.1)
         .position(Vector3::new(x, y, z))
 }
@@ -25,7 +26,7 @@ fn scene_model() -> MechanicsModel {
     let mut m = MechanicsModel::new(Vector3::new(0.0, 0.0, -9.81), 0.01).unwrap();
     m.add_body(
         BodyDesc::fixed("ground")
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(50.0, 10.0, 0.1) })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(50.0, 10.0, 0.1) }))
             .position(Vector3::new(0.0, 0.0, -0.1)),
     )
     .unwrap();
@@ -39,12 +40,12 @@ fn scene_model() -> MechanicsModel {
     };
     m.add_body(
         BodyDesc::dynamic("cube")
-            .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::repeat(0.5) })
+            .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::repeat(0.5) }))
             .mass(1.0, Matrix3::identity() / 6.0)
             .state(turned),
     )
     .unwrap();
-    let small = ShapeDesc::Sphere { radius: 0.2 };
+    let small = ShapeDesc::from(Sphere { radius: 0.2 });
     m.add_body(
         BodyDesc::dynamic("dumbbell")
             .shape(small.clone(), Isometry3::translation(-0.5, 0.0, 0.0))

@@ -6,6 +6,7 @@
 
 use nalgebra::{Matrix3, Vector3};
 use saltus_mechanics::joints::PivotJointR;
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{
     BodyDesc, BodyState, JointType, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -25,7 +26,7 @@ fn triangle(omega_y: f64) -> (MechanicsSimulation, [Vector3<f64>; 3]) {
             let w = Vector3::new(0.0, omega_y, 0.0);
             let state = BodyState { position: *x, v: w.cross(&(x - c)), omega: w, ..Default::default() };
             let desc = BodyDesc::dynamic(&format!("b{k}"))
-                .shape_at_origin(ShapeDesc::Sphere { radius: 0.05 })
+                .shape_at_origin(ShapeDesc::from(Sphere { radius: 0.05 }))
                 .mass(1.0 + k as f64, Matrix3::identity() * 0.01)
                 .state(state);
             model.add_body(desc).unwrap()

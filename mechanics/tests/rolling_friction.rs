@@ -9,6 +9,7 @@
 //! linear speed) follows; the last step sticks (`u_R = 0`).
 
 use nalgebra::{Matrix3, Vector3};
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, ContactLaw, Formulation, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
     ShapeDesc,
@@ -36,7 +37,7 @@ fn rolling_sphere_with(
     let b = model
         .add_body(
             BodyDesc::dynamic("ball")
-                .shape_at_origin(ShapeDesc::Sphere { radius })
+                .shape_at_origin(ShapeDesc::from(Sphere { radius }))
                 .mass(m, Matrix3::from_diagonal_element(0.4 * m * radius * radius))
                 .state(state),
         )
@@ -160,7 +161,7 @@ fn local_and_global_rolling_agree_on_a_small_pile() {
         model
             .add_body(
                 BodyDesc::dynamic(&format!("s{i}"))
-                    .shape_at_origin(ShapeDesc::Sphere { radius: r })
+                    .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
                     .mass(0.5, Matrix3::from_diagonal_element(0.4 * 0.5 * r * r))
                     .state(state),
             )

@@ -3,6 +3,7 @@
 //! a kinematic plate carrying a sphere; contact identity across steps; same bits on a rerun.
 
 use nalgebra::{DMatrix, Isometry3, Matrix3, UnitQuaternion, Vector2, Vector3};
+use saltus_mechanics::shape::{Capsule, Cone, Cuboid, Cylinder, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyState, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc,
 };
@@ -43,9 +44,9 @@ fn convex_shapes_rest_on_a_half_space() {
     let lying = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2);
     let id = UnitQuaternion::identity();
     // Capsule and cylinder along y: lying on their side (capsule) or standing (cylinder, y → z).
-    let (sim, m) = scene_with(plane(), ShapeDesc::Capsule { half_height: 0.2, radius: 0.05 }, 0.05, id);
+    let (sim, m) = scene_with(plane(), ShapeDesc::from(Capsule { half_height: 0.2, radius: 0.05 }), 0.05, id);
     rests(sim, m, 0.05, 1e-6, "capsule");
-    let (sim, m) = scene_with(plane(), ShapeDesc::Cylinder { half_height: 0.1, radius: 0.05 }, 0.1, lying);
+    let (sim, m) = scene_with(plane(), ShapeDesc::from(Cylinder { half_height: 0.1, radius: 0.05 }), 0.1, lying);
     rests(sim, m, 0.1, 1e-6, "standing cylinder");
     let pts = vec![
         Vector3::new(-0.1, -0.1, -0.05),
@@ -64,7 +65,7 @@ fn convex_shapes_rest_on_a_half_space() {
 
 #[test]
 fn sphere_rests_on_a_mesh_and_a_height_field() {
-    let ball = || ShapeDesc::Sphere { radius: 0.05 };
+    let ball = || ShapeDesc::from(Sphere { radius: 0.05 });
     let id = UnitQuaternion::identity();
     // Two triangles covering [−1, 1]² at z = 0.
     let vertices = vec![
@@ -109,9 +110,9 @@ fn several_shapes_per_body() {
     model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
     model.add_body(BodyDesc::fixed("ground").shape_at_origin(ShapeDesc::HalfSpace { normal: Vector3::z() })).unwrap();
     let d = BodyDesc::dynamic("dumbbell")
-        .shape(ShapeDesc::Sphere { radius: 0.05 }, Isometry3::translation(-0.2, 0.0, 0.0))
-        .shape(ShapeDesc::Sphere { radius: 0.05 }, Isometry3::translation(0.2, 0.0, 0.0))
-        .shape(ShapeDesc::Cuboid { half_extents: Vector3::new(0.15, 0.01, 0.01) }, Isometry3::identity())
+        .shape(ShapeDesc::from(Sphere { radius: 0.05 }), Isometry3::translation(-0.2, 0.0, 0.0))
+        .shape(ShapeDesc::from(Sphere { radius: 0.05 }), Isometry3::translation(0.2, 0.0, 0.0))
+        .shape(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.15, 0.01, 0.01) }), Isometry3::identity())
         .density(1000.0)
         .position(Vector3::new(0.0, 0.0, 0.05));
     let b = model.add_body(d).unwrap();
@@ -141,10 +142,10 @@ fn kinematic_plate_carries_a_sphere() {
         ..Default::default()
     });
     let plate = BodyDesc::kinematic("plate", motion)
-        .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(0.5, 0.5, 0.05) });
+        .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.5, 0.5, 0.05) }));
     model.add_body(plate).unwrap();
     let ball = BodyDesc::dynamic("ball")
-        .shape_at_origin(ShapeDesc::Sphere { radius: 0.05 })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: 0.05 }))
         .mass(1.0, Matrix3::from_diagonal_element(0.001))
         .position(Vector3::new(0.0, 0.0, 0.05));
     let b = model.add_body(ball).unwrap();
@@ -189,7 +190,7 @@ fn contact_identity_and_determinism() {
 #[test]
 fn cone_stands_on_its_base() {
     let (r, hh, m) = (0.2, 0.15, 2.0);
-    let cone = ShapeDesc::Cone { half_height: hh, radius: r };
+    let cone = ShapeDesc::from(Cone { half_height: hh, radius: r });
     let up = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2); // y → z
     let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
     model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();

@@ -9,6 +9,7 @@
 use nalgebra::{DVector, Matrix3, Vector3};
 use saltus_kernel::model::event::{RootDirection, RootKind};
 use saltus_kernel::{DsId, EventAction, EventFunction, EventMonitor, EventStates, KernelError, UserEvent};
+use saltus_mechanics::shape::Sphere;
 use saltus_mechanics::{BodyDesc, MechanicsModel, MechanicsSimulation, MoreauJeanOptions, ShapeDesc};
 use std::sync::Arc;
 
@@ -17,7 +18,7 @@ const G: f64 = 9.81;
 fn thrown_ball(v0: f64, h: f64) -> MechanicsSimulation {
     let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, -G), 0.01).unwrap();
     let mut d = BodyDesc::dynamic("ball")
-        .shape_at_origin(ShapeDesc::Sphere { radius: 0.1 })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: 0.1 }))
         .mass(1.0, Matrix3::from_diagonal_element(0.004));
     d.state.position = Vector3::new(0.0, 0.0, 1.0);
     d.state.v = Vector3::new(0.5, 0.0, v0);
@@ -127,7 +128,7 @@ fn removing_the_lower_ball_lets_the_upper_one_fall() {
     model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
     let ball = |name: &str, z: f64| {
         let mut d = BodyDesc::dynamic(name)
-            .shape_at_origin(ShapeDesc::Sphere { radius: 0.1 })
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: 0.1 }))
             .mass(1.0, Matrix3::from_diagonal_element(0.004));
         d.state.position = Vector3::new(0.0, 0.0, z);
         d

@@ -8,6 +8,7 @@
 //! `x_k + h v_k` gives the linear step map `A` (below) of determinant `1 + (1 − 2θ) h² ω²`.
 
 use nalgebra::{Matrix2, Matrix3, Vector2, Vector3};
+use saltus_mechanics::shape::{Cuboid, Cylinder, Sphere};
 use saltus_mechanics::{
     nsgs, BodyDesc, BodyId, BoundaryCondition, ContactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
     PrescribedVelocity, ShapeDesc,
@@ -21,7 +22,7 @@ fn sim(model: MechanicsModel, h: f64, theta: f64) -> MechanicsSimulation {
 
 fn ball(name: &str, m: f64, r: f64) -> BodyDesc {
     BodyDesc::dynamic(name)
-        .shape_at_origin(ShapeDesc::Sphere { radius: r })
+        .shape_at_origin(ShapeDesc::from(Sphere { radius: r }))
         .mass(m, Matrix3::from_diagonal_element(0.4 * m * r * r))
 }
 
@@ -64,7 +65,7 @@ fn torque_spins_at_tau_t_over_i() {
     let tau = 0.35;
     let mut model = MechanicsModel::new(Vector3::zeros(), 0.01).unwrap();
     let mut d = BodyDesc::dynamic("b")
-        .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(0.1, 0.2, 0.3) })
+        .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.1, 0.2, 0.3) }))
         .mass(1.0, Matrix3::from_diagonal(&inertia));
     d.force_fn = Some(Arc::new(move |_, _| Ok((Vector3::zeros(), Vector3::new(0.0, tau, 0.0)))));
     model.add_body(d).unwrap();
@@ -174,7 +175,7 @@ fn prescribed_components_hold_through_contacts() {
     let pusher = model
         .add_body(
             BodyDesc::dynamic("pusher")
-                .shape_at_origin(ShapeDesc::Cuboid { half_extents: Vector3::new(0.1, 0.1, 0.1) })
+                .shape_at_origin(ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.1, 0.1, 0.1) }))
                 .mass(m, Matrix3::from_diagonal_element(m * 0.02 / 3.0))
                 .position(Vector3::new(0.0, 0.0, 0.1)),
         )
@@ -239,7 +240,7 @@ fn prescribed_spin_keeps_its_component() {
     let inertia = Matrix3::new(0.3, 0.05, 0.0, 0.05, 0.5, 0.02, 0.0, 0.02, 0.8);
     let mut model = MechanicsModel::new(Vector3::zeros(), 0.01).unwrap();
     let mut d = BodyDesc::dynamic("wheel")
-        .shape_at_origin(ShapeDesc::Cylinder { radius: 0.3, half_height: 0.05 })
+        .shape_at_origin(ShapeDesc::from(Cylinder { radius: 0.3, half_height: 0.05 }))
         .mass(2.0, inertia);
     d.torque = Vector3::new(0.01, 0.0, 0.0);
     let id = model.add_body(d).unwrap();
@@ -273,7 +274,7 @@ fn prescribed_spin_on_a_hinge() {
     let id = model
         .add_body(
             BodyDesc::dynamic("wheel")
-                .shape_at_origin(ShapeDesc::Cylinder { radius: 0.3, half_height: 0.05 })
+                .shape_at_origin(ShapeDesc::from(Cylinder { radius: 0.3, half_height: 0.05 }))
                 .mass(2.0, Matrix3::from_diagonal(&Vector3::new(0.05, 0.09, 0.05)))
                 .position(Vector3::new(0.0, 0.0, 1.0)),
         )

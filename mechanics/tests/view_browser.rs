@@ -1,6 +1,7 @@
 //! The 3D view in a real headless browser (Debian's chromium): the page for 27 falling spheres
 //! reports that WebGL drew the first frame, and its screenshot is not blank.
 
+use saltus_mechanics::shape::{Cuboid, Sphere};
 use saltus_mechanics::{scenes, view::Recording};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -112,12 +113,17 @@ fn page_frames_the_moving_bodies() {
     model.set_law(0, 0, ContactLaw::new(0.0, 0.5)).unwrap();
     for (k, (x, y)) in [(-0.1, -0.1), (0.1, -0.1), (-0.1, 0.1), (0.1, 0.1)].into_iter().enumerate() {
         let state = BodyState { position: Vector3::new(x, y, 0.1), ..Default::default() };
-        let d = BodyDesc::dynamic(&format!("s{k}")).shape_at_origin(ShapeDesc::Sphere { radius: 0.05 }).density(1000.0);
+        let d = BodyDesc::dynamic(&format!("s{k}"))
+            .shape_at_origin(ShapeDesc::from(Sphere { radius: 0.05 }))
+            .density(1000.0);
         model.add_body(d.state(state)).unwrap();
     }
-    let wall = ShapeDesc::Cuboid { half_extents: Vector3::new(0.1, 5.0, 2.0) };
+    let wall = ShapeDesc::from(Cuboid { half_extents: Vector3::new(0.1, 5.0, 2.0) });
     let walls = BodyDesc::fixed("walls")
-        .shape(ShapeDesc::Cuboid { half_extents: Vector3::new(5.0, 5.0, 0.1) }, Isometry3::translation(0.0, 0.0, -0.1))
+        .shape(
+            ShapeDesc::from(Cuboid { half_extents: Vector3::new(5.0, 5.0, 0.1) }),
+            Isometry3::translation(0.0, 0.0, -0.1),
+        )
         .shape(wall.clone(), Isometry3::translation(5.0, 0.0, 2.0))
         .shape(wall, Isometry3::translation(-5.0, 0.0, 2.0));
     model.add_body(walls).unwrap();

@@ -32,6 +32,7 @@ in the body frame. Errors are ``saltus.ModelError`` (bad scene) and ``saltus.Sim
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -41,18 +42,11 @@ from . import _saltus
 from ._saltus import ModelError
 
 __all__ = [
-    "Sphere",
-    "Box",
-    "Capsule",
-    "Cylinder",
-    "Cone",
     "ConvexHull",
     "Mesh",
     "HeightMap",
     "read_mesh",
     "Plane",
-    "Disk",
-    "Box2d",
     "ConvexPolygon",
     "Contactor",
     "Scene",
@@ -69,31 +63,34 @@ class _Shape:
     params: Tuple[float, ...]
 
 
-def Sphere(radius: float) -> _Shape:
-    """Ball of radius ``radius`` centred at the body origin."""
-    return _Shape("sphere", (float(radius),))
+def _primitive(element: str, kind: str, params, doc: str):
+    """The constructor of a registered primitive shape (Rust ``saltus_mechanics::shape``): its
+    positional or keyword arguments are the numbers of its parameters, in order."""
+    sig = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for _, names in params for n in names]
+    )
+
+    def make(*args, **kwargs) -> _Shape:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise ModelError(f"invalid {element}: {e} (arguments {', '.join(sig.parameters)})") from None
+        return _Shape(kind, tuple(float(x) for x in bound.args))
+
+    make.__name__ = make.__qualname__ = element
+    make.__doc__ = doc
+    make.__signature__ = sig
+    make.__module__ = __name__
+    return make
 
 
-def Box(hx: float, hy: float, hz: float) -> _Shape:
-    """Box ``[-hx, hx] × [-hy, hy] × [-hz, hz]`` (half extents)."""
-    return _Shape("box", (float(hx), float(hy), float(hz)))
-
-
-def Capsule(radius: float, half_height: float) -> _Shape:
-    """Capsule along the local ``y`` axis: segment ``±half_height·ŷ`` swept by a ball."""
-    return _Shape("capsule", (float(radius), float(half_height)))
-
-
-def Cylinder(radius: float, half_height: float) -> _Shape:
-    """Cylinder along the local ``y`` axis."""
-    return _Shape("cylinder", (float(radius), float(half_height)))
-
-
-def Cone(radius: float, half_height: float) -> _Shape:
-    """Cone along the local ``y`` axis: base of ``radius`` at ``y = −half_height``, apex at
-    ``+half_height`` (Bullet's and Siconos's convention; its centre of mass is ``half_height/2``
-    below the origin)."""
-    return _Shape("cone", (float(radius), float(half_height)))
+# The registered primitives: Sphere(radius), Box(hx, hy, hz), Capsule(radius, half_height),
+# Cylinder(radius, half_height), Cone(radius, half_height), Disk(radius), Box2d(hx, hy), ...
+_PRIMITIVES = {e: (k, s, planar) for e, k, _, _, s, planar in _saltus.primitive_shapes()}
+for _e, _k, _p, _d, _s, _pl in _saltus.primitive_shapes():
+    globals()[_e] = _primitive(_e, _k, _p, _d)
+    __all__.append(_e)
+del _e, _k, _p, _d, _s, _pl
 
 
 def ConvexHull(points) -> _Shape:
@@ -141,17 +138,6 @@ def Plane(normal: Sequence[float] = (0.0, 0.0, 1.0)) -> _Shape:
     return _Shape("plane", tuple(float(x) for x in normal))
 
 
-def Disk(radius: float) -> _Shape:
-    """2D scenes: disk of radius ``radius`` centred at the body origin (Siconos ``Disk``)."""
-    return _Shape("disk", (float(radius),))
-
-
-def Box2d(hx: float, hy: float) -> _Shape:
-    """2D scenes: rectangle ``[-hx, hx] × [-hy, hy]`` (half sides; Siconos ``Box2d`` takes the full
-    sides)."""
-    return _Shape("box2d", (float(hx), float(hy)))
-
-
 def ConvexPolygon(points) -> _Shape:
     """2D scenes: convex hull of ``points`` (``k × 2``, at least 3 not collinear; Siconos
     ``ConvexHull2d``)."""
@@ -161,7 +147,7 @@ def ConvexPolygon(points) -> _Shape:
     return _Shape("convex_polygon", tuple(p.ravel().tolist()))
 
 
-_PLANAR_KINDS = ("disk", "box2d", "convex_polygon")
+_PLANAR_KINDS = tuple(k for k, _, planar in _PRIMITIVES.values() if planar) + ("convex_polygon",)
 
 
 def _planar_pose(what: str, translation, orientation):
@@ -490,20 +476,14 @@ class Scene:
     def add_primitive_shape(self, name: str, primitive: str, params: Sequence[float]) -> None:
         """Siconos's primitives with its conventions: ``Sphere (r)``, ``Box (lx, ly, lz)`` full
         lengths, ``Capsule (r, length)``, ``Cylinder (r, length)`` and ``Cone (r, length)`` along ``y``, plus
-        ``Plane (nx, ny, nz)``; in 2D ``Disk (r)`` and ``Box2d (lx, ly)`` full lengths."""
+        ``Plane (nx, ny, nz)``; in 2D ``Disk (r)`` and ``Box2d (lx, ly)`` full lengths (the
+        registered primitives that Siconos has, ``_saltus.primitive_from_siconos``)."""
         p = [float(x) for x in params]
-        k = primitive.lower()
-        if k == "disk" and len(p) == 1:
-            s = Disk(p[0])
-        elif k == "box2d" and len(p) == 2:
-            s = Box2d(p[0] / 2, p[1] / 2)
-        elif k == "sphere" and len(p) == 1:
-            s = Sphere(p[0])
-        elif k == "box" and len(p) == 3:
-            s = Box(p[0] / 2, p[1] / 2, p[2] / 2)
-        elif k in ("capsule", "cylinder", "cone") and len(p) == 2:
-            s = {"capsule": Capsule, "cylinder": Cylinder, "cone": Cone}[k](p[0], p[1] / 2)
-        elif k == "plane" and len(p) == 3:
+        element = next((e for e in _PRIMITIVES if e.lower() == primitive.lower()), None)
+        made = _saltus.primitive_from_siconos(element, p) if element else None
+        if made is not None:
+            s = _Shape(made[0], tuple(made[1]))
+        elif primitive.lower() == "plane" and len(p) == 3:
             s = Plane(p)
         else:
             raise ModelError(f"invalid shape `{name}`: unknown primitive {primitive} with {len(p)} parameters")

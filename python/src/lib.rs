@@ -40,6 +40,8 @@ fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mech_py::CoreMechanicsSimulation>()?;
     m.add_function(wrap_pyfunction!(mech_py::spheres_in_a_box, m)?)?;
     m.add_function(wrap_pyfunction!(mech_py::read_mesh, m)?)?;
+    m.add_function(wrap_pyfunction!(mech_py::primitive_shapes, m)?)?;
+    m.add_function(wrap_pyfunction!(mech_py::primitive_from_siconos, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use saltus_mechanics::body::BodyState;
 use saltus_mechanics::joints::{CouplerJointR, DofKind, JointFrictionR, JointProjection, JointStopR};
+use saltus_mechanics::shape::Primitive;
 use saltus_mechanics::{
     nsgs, scenes, BodyDesc, ContactLaw, Formulation, ImpactLaw, JointId, JointType, MechanicsError, MechanicsModel,
     MechanicsSimulation, MechanicsStepReport, MoreauJeanOptions, ShapeDesc,
@@ -73,13 +74,12 @@ fn pose(what: &str, p: &[f64]) -> PyResult<Isometry3<f64>> {
     Ok(Isometry3::from_parts(Translation3::from(vec3(what, &p[..3])?), quat(what, &p[3..])?))
 }
 
-/// The shape `kind` with its parameters: `sphere (r)`, `box (a, b, c)` half extents,
-/// `capsule (r, half_height)`, `cylinder (r, half_height)`, `cone (r, half_height)` (axis `y`), `convex_hull` (flat
+/// The shape `kind` with its parameters: a registered primitive (`Primitive::DECLS`: its
+/// element name in lower case, the numbers of its parameters in order), `convex_hull` (flat
 /// points), `plane (nx, ny, nz)` (half-space `n·p ≤ 0`, outward normal `n`), `mesh (k, the 3k
 /// vertex coordinates, the 3m vertex indices)` (a triangle mesh: static or kinematic bodies),
 /// `heightmap (nx, ny, Lx, Ly, the nx·ny heights row by row)` (a height field `z = h(x, y)`:
-/// static or kinematic bodies); the planar shapes of 2D scenes `disk (r)`, `box2d (a, b)` half
-/// sides, `convex_polygon` (flat `(x, y)` points).
+/// static or kinematic bodies); `convex_polygon` (flat `(x, y)` points of a 2D scene).
 fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
     let n = |k: usize| {
         if p.len() == k {
@@ -88,40 +88,18 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
             Err(model_err(&format!("{kind} shape"), format!("expected {k} parameters, got {}", p.len())))
         }
     };
+    if let Some(d) = Primitive::DECLS.iter().find(|d| d.kind() == kind) {
+        n(d.len())?;
+        return Primitive::from_params(d.element, p)
+            .map(ShapeDesc::Primitive)
+            .ok_or_else(|| model_err(&format!("{kind} shape"), "no such primitive"));
+    }
     Ok(match kind {
-        "sphere" => {
-            n(1)?;
-            ShapeDesc::Sphere { radius: p[0] }
-        }
-        "box" => {
-            n(3)?;
-            ShapeDesc::Cuboid { half_extents: Vector3::new(p[0], p[1], p[2]) }
-        }
-        "capsule" => {
-            n(2)?;
-            ShapeDesc::Capsule { radius: p[0], half_height: p[1] }
-        }
-        "cylinder" => {
-            n(2)?;
-            ShapeDesc::Cylinder { radius: p[0], half_height: p[1] }
-        }
-        "cone" => {
-            n(2)?;
-            ShapeDesc::Cone { radius: p[0], half_height: p[1] }
-        }
         "convex_hull" => {
             if !p.len().is_multiple_of(3) {
                 return Err(model_err("convex_hull shape", "points must be given as (x, y, z) triples"));
             }
             ShapeDesc::ConvexHull { points: p.chunks(3).map(|c| Vector3::new(c[0], c[1], c[2])).collect() }
-        }
-        "disk" => {
-            n(1)?;
-            ShapeDesc::Disk { radius: p[0] }
-        }
-        "box2d" => {
-            n(2)?;
-            ShapeDesc::Box2d { half_extents: Vector2::new(p[0], p[1]) }
         }
         "convex_polygon" => {
             if !p.len().is_multiple_of(2) {
@@ -162,8 +140,8 @@ fn shape(kind: &str, p: &[f64]) -> PyResult<ShapeDesc> {
             return Err(model_err(
                 "shape",
                 format!(
-                    "unknown kind `{kind}` (sphere, box, capsule, cylinder, cone, convex_hull, plane, mesh, heightmap; \
-                     2D: disk, box2d, convex_polygon)"
+                    "unknown kind `{kind}` ({}, convex_hull, plane, mesh, heightmap; 2D: convex_polygon)",
+                    Primitive::DECLS.iter().map(|d| d.kind()).collect::<Vec<_>>().join(", ")
                 ),
             ))
         }
@@ -985,4 +963,29 @@ pub fn read_mesh<'py>(py: Python<'py>, path: PathBuf, scale: f64) -> PyResult<Fl
     let coords: Vec<f64> = mesh.vertices.iter().flat_map(|v| [v.x, v.y, v.z]).collect();
     let idx: Vec<u32> = mesh.indices.iter().flatten().copied().collect();
     Ok((PyArray1::from_vec(py, coords), PyArray1::from_vec(py, idx)))
+}
+
+/// One registered primitive for Python: element name, kind, the parameters as
+/// `(attribute, [number names])`, docstring, Siconos has it, planar.
+type PrimitiveInfo = (&'static str, String, Vec<(&'static str, Vec<&'static str>)>, &'static str, bool, bool);
+
+/// `primitive_shapes()`: the registered primitive shapes (`saltus_mechanics::shape::Primitive::DECLS`),
+/// from which `saltus.mechanics` makes its constructors.
+#[pyfunction]
+pub fn primitive_shapes() -> Vec<PrimitiveInfo> {
+    Primitive::DECLS
+        .iter()
+        .map(|d| {
+            let params = d.params.iter().map(|p| (p.attr, p.scalars.to_vec())).collect();
+            (d.element, d.kind(), params, d.doc, d.siconos, d.planar)
+        })
+        .collect()
+}
+
+/// `primitive_from_siconos(element, dims)`: the kind and parameters of Siconos's primitive
+/// `element` given Siconos's numbers (`Box`: full lengths, `Capsule`: radius and length, …);
+/// `None` for a primitive Siconos does not have or a wrong count.
+#[pyfunction]
+pub fn primitive_from_siconos(element: &str, dims: Vec<f64>) -> Option<(String, Vec<f64>)> {
+    Primitive::from_siconos_dims(element, &dims).map(|p| (p.decl().kind(), p.params()))
 }

@@ -26,7 +26,7 @@
 
 use crate::body::BodyKind;
 use crate::scene_desc::ShapeTable;
-use crate::shape::ShapeDesc;
+use crate::shape::{ShapeDesc, ViewGeom};
 use crate::simulation::MechanicsSimulation;
 use crate::MechanicsModel;
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
@@ -56,14 +56,10 @@ fn triangles(d: &ShapeDesc, c: &crate::Collider, extent: f64) -> Option<(Vec<f64
     let flat = |v: Vec<Vector3<f64>>| v.iter().flat_map(|p| [p.x, p.y, p.z]).collect::<Vec<f64>>();
     let idx = |i: Vec<[u32; 3]>| i.into_iter().flatten().collect::<Vec<u32>>();
     match d {
-        ShapeDesc::ConvexHull { .. } | ShapeDesc::Disk { .. } | ShapeDesc::ConvexPolygon { .. } => {
-            let (v, i) = c.shape().as_convex_polyhedron()?.to_trimesh();
-            Some((v.iter().flat_map(|p| [p.x, p.y, p.z]).collect(), idx(i)))
-        }
-        ShapeDesc::Cone { .. } => {
-            let (v, i) = c.shape().as_cone()?.to_trimesh(32);
-            Some((v.iter().flat_map(|p| [p.x, p.y, p.z]).collect(), idx(i)))
-        }
+        ShapeDesc::ConvexHull { .. } | ShapeDesc::ConvexPolygon { .. } => match ViewGeom::polyhedron(c.shape())? {
+            ViewGeom::Mesh(v, i) => Some((v, i)),
+            _ => None,
+        },
         ShapeDesc::TriMesh { vertices, indices } => Some((flat(vertices.clone()), idx(indices.clone()))),
         ShapeDesc::HalfSpace { normal } => {
             // A square of side 2·extent on the boundary plane.
@@ -93,7 +89,7 @@ fn triangles(d: &ShapeDesc, c: &crate::Collider, extent: f64) -> Option<(Vec<f64
             }
             Some((v, t))
         }
-        _ => None,
+        ShapeDesc::Primitive(_) => None,
     }
 }
 
@@ -116,21 +112,17 @@ impl Recording {
                 s.push(',');
             }
             let first = table.of_collider.iter().position(|&g| g == k).expect("every shape has a collider");
-            match d {
-                ShapeDesc::Sphere { radius } => write!(s, "{{\"k\":\"sphere\",\"r\":{}}}", num(*radius)),
-                ShapeDesc::Cuboid { half_extents: h } => write!(s, "{{\"k\":\"box\",\"h\":{}}}", nums(h.as_slice())),
-                ShapeDesc::Box2d { half_extents: h } => {
-                    let hz = d.planar_radius();
-                    write!(s, "{{\"k\":\"box\",\"h\":{}}}", nums(&[h.x, h.y, hz]))
-                }
-                ShapeDesc::Capsule { half_height, radius } => {
-                    write!(s, "{{\"k\":\"capsule\",\"r\":{},\"hh\":{}}}", num(*radius), num(*half_height))
-                }
-                ShapeDesc::Cylinder { half_height, radius } => {
-                    write!(s, "{{\"k\":\"cylinder\",\"r\":{},\"hh\":{}}}", num(*radius), num(*half_height))
-                }
-                _ => {
-                    let (v, i) = triangles(d, &model.colliders[first], extent).unwrap_or_default();
+            let c = &model.colliders[first];
+            let geom = match d {
+                ShapeDesc::Primitive(p) => p.view(c.shape()),
+                _ => triangles(d, c, extent).map(|(v, i)| ViewGeom::Mesh(v, i)),
+            };
+            match geom.unwrap_or(ViewGeom::Mesh(Vec::new(), Vec::new())) {
+                ViewGeom::Sphere(r) => write!(s, "{{\"k\":\"sphere\",\"r\":{}}}", num(r)),
+                ViewGeom::Box(h) => write!(s, "{{\"k\":\"box\",\"h\":{}}}", nums(&h)),
+                ViewGeom::Capsule(r, hh) => write!(s, "{{\"k\":\"capsule\",\"r\":{},\"hh\":{}}}", num(r), num(hh)),
+                ViewGeom::Cylinder(r, hh) => write!(s, "{{\"k\":\"cylinder\",\"r\":{},\"hh\":{}}}", num(r), num(hh)),
+                ViewGeom::Mesh(v, i) => {
                     let i: Vec<f64> = i.into_iter().map(f64::from).collect();
                     write!(s, "{{\"k\":\"mesh\",\"v\":{},\"i\":{}}}", nums(&v), nums(&i))
                 }

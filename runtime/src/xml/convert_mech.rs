@@ -11,6 +11,7 @@ use crate::plugin::PluginResolver;
 use nalgebra::{DMatrix, Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector2, Vector3};
 use saltus_kernel::{EventAction, OnNonConvergence, UserEvent};
 use saltus_mechanics::mesh_file::{read_mesh, MeshData};
+use saltus_mechanics::shape::Primitive;
 use saltus_mechanics::{
     BodyDesc, BodyKind, BodyState, ContactLaw, ImpactLaw, MechanicsModel, MechanicsSimulation, MoreauJeanOptions,
     MotionFn, ShapeDesc,
@@ -129,13 +130,16 @@ fn mesh_file(
 fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDesc>, ModelError> {
     let at = |e: String| m.error_at(path, e);
     let desc = match item {
-        MechItem::Sphere(s) => ShapeDesc::Sphere { radius: s.radius },
-        MechItem::Box(s) => ShapeDesc::Cuboid {
-            half_extents: vec3(&Some(s.half_extents.clone()), "half_extents", Vector3::zeros()).map_err(at)?,
-        },
-        MechItem::Capsule(s) => ShapeDesc::Capsule { half_height: s.half_height, radius: s.radius },
-        MechItem::Cylinder(s) => ShapeDesc::Cylinder { half_height: s.half_height, radius: s.radius },
-        MechItem::Cone(s) => ShapeDesc::Cone { half_height: s.half_height, radius: s.radius },
+        MechItem::Primitive(s) => {
+            let mut p = Vec::with_capacity(s.decl.len());
+            for (d, text) in s.decl.params.iter().zip(&s.values) {
+                p.extend(numbers(text, d.attr, &[d.scalars.len()]).map_err(at)?);
+            }
+            s.decl.check(&p).map_err(at)?;
+            ShapeDesc::Primitive(
+                Primitive::from_params(s.decl.element, &p).ok_or_else(|| at("no such primitive".into()))?,
+            )
+        }
         MechItem::Convex(s) => match mesh_file(m, &s.file, s.scale, path)? {
             Some(_) if s.text.as_deref().is_some_and(|t| !t.trim().is_empty()) => {
                 return Err(at("give the points inline or a mesh file, not both".into()))
@@ -183,9 +187,7 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
             let heights = data(m, &s.heights, &format!("{path}/heights"), 0)?;
             ShapeDesc::HeightField { heights, size: Vector2::new(size[0], size[1]) }
         }
-        MechItem::Disk(_) | MechItem::Box2d(_) | MechItem::ConvexPolygon(_) => {
-            super::convert_mech_2d::shape(m, item, path)?
-        }
+        MechItem::ConvexPolygon(s) => super::convert_mech_2d::polygon(m, s, path)?,
         MechItem::NewtonImpactFrictionNSL(_)
         | MechItem::FremondImpactFrictionNSL(_)
         | MechItem::NewtonImpactRollingFrictionNSL(_)

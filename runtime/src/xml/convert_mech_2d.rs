@@ -1,5 +1,6 @@
-//! The 2D side of `<Mechanics>` (saltus_mechanics::planar): the planar shapes `<Disk radius>`,
-//! `<Box2d half_extents="a b">` and `<ConvexPolygon>x y …</ConvexPolygon>`, and in a scene that
+//! The 2D side of `<Mechanics>` (saltus_mechanics::planar): the planar shape
+//! `<ConvexPolygon>x y …</ConvexPolygon>` (the planar primitives `<Disk>`, `<Box2d>` are read as
+//! every registered primitive), and in a scene that
 //! has them the 2D numbers of bodies and contactors: `translation="x y"`, `orientation="θ"`,
 //! `velocity="vx vy ω"`, `inertia="I"`, `gravity="gx gy"` (default `0 -9.81`).
 
@@ -10,25 +11,14 @@ use nalgebra::{Isometry3, Vector2, Vector3};
 use saltus_mechanics::planar::planar_state;
 use saltus_mechanics::{BodyState, ShapeDesc};
 
-/// The planar shape of a `<Disk>`, `<Box2d>` or `<ConvexPolygon>`.
-pub(super) fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<ShapeDesc, ModelError> {
-    let at = |e: String| m.error_at(path, e);
-    Ok(match item {
-        MechItem::Disk(s) => ShapeDesc::Disk { radius: s.radius },
-        MechItem::Box2d(s) => {
-            let h = numbers(&s.half_extents, "half_extents", &[2]).map_err(at)?;
-            ShapeDesc::Box2d { half_extents: Vector2::new(h[0], h[1]) }
-        }
-        MechItem::ConvexPolygon(s) => {
-            if s.scale.is_some() {
-                return Err(at("`scale` applies to mesh files, not to a polygon's points".into()));
-            }
-            let d = DataMatrixSpec { file: s.file.clone(), text: s.text.clone(), ..Default::default() };
-            let pts = data(m, &d, path, 2)?;
-            ShapeDesc::ConvexPolygon { points: pts.row_iter().map(|r| Vector2::new(r[0], r[1])).collect() }
-        }
-        _ => unreachable!("planar shapes only"),
-    })
+/// The shape of a `<ConvexPolygon>`.
+pub(super) fn polygon(m: &LoadedModel, s: &PointListSpec, path: &str) -> Result<ShapeDesc, ModelError> {
+    if s.scale.is_some() {
+        return Err(m.error_at(path, "`scale` applies to mesh files, not to a polygon's points"));
+    }
+    let d = DataMatrixSpec { file: s.file.clone(), text: s.text.clone(), ..Default::default() };
+    let pts = data(m, &d, path, 2)?;
+    Ok(ShapeDesc::ConvexPolygon { points: pts.row_iter().map(|r| Vector2::new(r[0], r[1])).collect() })
 }
 
 /// `numbers(text)` with `n` numbers, or `default` when absent.

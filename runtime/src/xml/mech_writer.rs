@@ -37,19 +37,17 @@ fn rows(out: &mut String, tag: &str, r: impl Iterator<Item = Vec<f64>>) {
 
 fn shape(out: &mut String, name: &str, d: &ShapeDesc) {
     let _ = match d {
-        ShapeDesc::Sphere { radius } => writeln!(out, "    <Sphere name=\"{name}\" radius=\"{}\"/>", plain(*radius)),
-        ShapeDesc::Cuboid { half_extents } => {
-            writeln!(out, "    <Box name=\"{name}\" half_extents=\"{}\"/>", v3(half_extents))
+        ShapeDesc::Primitive(p) => {
+            let (decl, values) = (p.decl(), p.params());
+            let mut attrs = String::new();
+            let mut k = 0;
+            for d in decl.params {
+                let n = d.scalars.len();
+                let _ = write!(attrs, " {}=\"{}\"", d.attr, list(&values[k..k + n]));
+                k += n;
+            }
+            writeln!(out, "    <{} name=\"{name}\"{attrs}/>", decl.element)
         }
-        ShapeDesc::Capsule { half_height, radius }
-        | ShapeDesc::Cylinder { half_height, radius }
-        | ShapeDesc::Cone { half_height, radius } => writeln!(
-            out,
-            "    <{} name=\"{name}\" radius=\"{}\" half_height=\"{}\"/>",
-            d.siconos_name(),
-            plain(*radius),
-            plain(*half_height)
-        ),
         ShapeDesc::ConvexHull { points } => {
             let p: Vec<String> = points.iter().map(v3).collect();
             writeln!(out, "    <Convex name=\"{name}\">{}</Convex>", p.join("  "))
@@ -59,10 +57,6 @@ fn shape(out: &mut String, name: &str, d: &ShapeDesc) {
             rows(out, "vertices", vertices.iter().map(|v| v.as_slice().to_vec()));
             rows(out, "triangles", indices.iter().map(|t| t.iter().map(|&i| f64::from(i)).collect()));
             writeln!(out, "    </Mesh>")
-        }
-        ShapeDesc::Disk { radius } => writeln!(out, "    <Disk name=\"{name}\" radius=\"{}\"/>", plain(*radius)),
-        ShapeDesc::Box2d { half_extents } => {
-            writeln!(out, "    <Box2d name=\"{name}\" half_extents=\"{}\"/>", list(half_extents.as_slice()))
         }
         ShapeDesc::ConvexPolygon { points } => {
             let p: Vec<String> = points.iter().map(|p| list(p.as_slice())).collect();

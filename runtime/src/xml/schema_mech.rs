@@ -4,7 +4,8 @@
 #![allow(missing_docs)] // the fields are the XML vocabulary, documented in the XSD.
 
 use super::schema::is_none;
-use serde::{Deserialize, Serialize};
+use saltus_mechanics::shape::{Primitive, PrimitiveDecl};
+use serde::{de, ser, Deserialize, Serialize};
 
 /// `<Mechanics gravity=".." margin="..">`: shapes, contact laws and bodies, in any order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,20 +19,16 @@ pub struct MechanicsSpec {
     pub items: Vec<MechItem>,
 }
 
-/// One child of `<Mechanics>`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One child of `<Mechanics>`: a shape, a contact law, a body or a joint. The primitive shapes
+/// are the registered ones of `saltus_mechanics::shape` ([`Primitive::DECLS`]): their elements
+/// and attributes come from the registration, so this type has no variant per primitive.
+#[derive(Debug, Clone, PartialEq)]
 pub enum MechItem {
-    Sphere(SphereSpec),
-    Box(BoxSpec),
-    Capsule(RoundShapeSpec),
-    Cylinder(RoundShapeSpec),
-    Cone(RoundShapeSpec),
+    Primitive(PrimitiveSpec),
     Convex(PointListSpec),
     Mesh(MeshSpec),
     HalfSpace(HalfSpaceSpec),
     HeightMap(HeightMapSpec),
-    Disk(SphereSpec),
-    Box2d(BoxSpec),
     ConvexPolygon(PointListSpec),
     NewtonImpactFrictionNSL(MechLawSpec),
     FremondImpactFrictionNSL(MechLawSpec),
@@ -40,22 +37,31 @@ pub enum MechItem {
     Joint(JointSpec),
 }
 
+/// The element names of the children of `<Mechanics>` other than the primitives, in the order
+/// of [`MechItem`]'s variants.
+const OTHER_ITEMS: [&str; 10] = [
+    "Convex",
+    "Mesh",
+    "HalfSpace",
+    "HeightMap",
+    "ConvexPolygon",
+    "NewtonImpactFrictionNSL",
+    "FremondImpactFrictionNSL",
+    "NewtonImpactRollingFrictionNSL",
+    "RigidBody",
+    "Joint",
+];
+
 impl MechItem {
     /// The element name and the `name` attribute of a shape declaration (`None` for laws and
     /// bodies).
     pub fn shape_name(&self) -> Option<(&'static str, &str)> {
         Some(match self {
-            MechItem::Sphere(s) => ("Sphere", &s.name),
-            MechItem::Box(s) => ("Box", &s.name),
-            MechItem::Capsule(s) => ("Capsule", &s.name),
-            MechItem::Cylinder(s) => ("Cylinder", &s.name),
-            MechItem::Cone(s) => ("Cone", &s.name),
+            MechItem::Primitive(s) => (s.decl.element, &s.name),
             MechItem::Convex(s) => ("Convex", &s.name),
             MechItem::Mesh(s) => ("Mesh", &s.name),
             MechItem::HalfSpace(s) => ("HalfSpace", &s.name),
             MechItem::HeightMap(s) => ("HeightMap", &s.name),
-            MechItem::Disk(s) => ("Disk", &s.name),
-            MechItem::Box2d(s) => ("Box2d", &s.name),
             MechItem::ConvexPolygon(s) => ("ConvexPolygon", &s.name),
             MechItem::NewtonImpactFrictionNSL(_)
             | MechItem::FremondImpactFrictionNSL(_)
@@ -64,36 +70,146 @@ impl MechItem {
             | MechItem::Joint(_) => return None,
         })
     }
+
+    /// Every child element name of `<Mechanics>`: the registered primitives, then the others.
+    pub fn element_names() -> &'static [&'static str] {
+        static NAMES: std::sync::LazyLock<Vec<&'static str>> =
+            std::sync::LazyLock::new(|| Primitive::DECLS.iter().map(|d| d.element).chain(OTHER_ITEMS).collect());
+        &NAMES
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SphereSpec {
-    #[serde(rename = "@name")]
+/// A registered primitive shape element, `<Sphere name=".." radius=".."/>`: its declaration,
+/// its name and the text of each parameter's attribute (in the declaration's order; numbers are
+/// read by [`super::convert_mech`], with the element path in every error).
+#[derive(Debug, Clone)]
+pub struct PrimitiveSpec {
+    pub decl: &'static PrimitiveDecl,
     pub name: String,
-    #[serde(rename = "@radius")]
-    pub radius: f64,
+    pub values: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoxSpec {
-    #[serde(rename = "@name")]
-    pub name: String,
-    #[serde(rename = "@half_extents")]
-    pub half_extents: String,
+impl PartialEq for PrimitiveSpec {
+    fn eq(&self, other: &Self) -> bool {
+        (self.decl.element, &self.name, &self.values) == (other.decl.element, &other.name, &other.values)
+    }
 }
 
-/// `<Capsule>`, `<Cylinder>` and `<Cone>` (along the local `y` axis).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RoundShapeSpec {
-    #[serde(rename = "@name")]
-    pub name: String,
-    #[serde(rename = "@radius")]
-    pub radius: f64,
-    #[serde(rename = "@half_height")]
-    pub half_height: f64,
+impl<'de> Deserialize<'de> for MechItem {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_enum("MechItem", MechItem::element_names(), ItemVisitor)
+    }
+}
+
+struct ItemVisitor;
+
+impl<'de> de::Visitor<'de> for ItemVisitor {
+    type Value = MechItem;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a shape, a contact law, a body or a joint")
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<MechItem, A::Error> {
+        use de::VariantAccess;
+        let (tag, v): (String, _) = data.variant()?;
+        if let Some(decl) = Primitive::DECLS.iter().find(|d| d.element == tag) {
+            return v.newtype_variant_seed(PrimitiveSeed(decl)).map(MechItem::Primitive);
+        }
+        Ok(match tag.as_str() {
+            "Convex" => MechItem::Convex(v.newtype_variant()?),
+            "Mesh" => MechItem::Mesh(v.newtype_variant()?),
+            "HalfSpace" => MechItem::HalfSpace(v.newtype_variant()?),
+            "HeightMap" => MechItem::HeightMap(v.newtype_variant()?),
+            "ConvexPolygon" => MechItem::ConvexPolygon(v.newtype_variant()?),
+            "NewtonImpactFrictionNSL" => MechItem::NewtonImpactFrictionNSL(v.newtype_variant()?),
+            "FremondImpactFrictionNSL" => MechItem::FremondImpactFrictionNSL(v.newtype_variant()?),
+            "NewtonImpactRollingFrictionNSL" => MechItem::NewtonImpactRollingFrictionNSL(v.newtype_variant()?),
+            "RigidBody" => MechItem::RigidBody(v.newtype_variant()?),
+            "Joint" => MechItem::Joint(v.newtype_variant()?),
+            other => return Err(de::Error::unknown_variant(other, MechItem::element_names())),
+        })
+    }
+}
+
+/// Reads the attributes of a primitive's element: `name` and each declared parameter, exactly.
+struct PrimitiveSeed(&'static PrimitiveDecl);
+
+impl<'de> de::DeserializeSeed<'de> for PrimitiveSeed {
+    type Value = PrimitiveSpec;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<PrimitiveSpec, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> de::Visitor<'de> for PrimitiveSeed {
+    type Value = PrimitiveSpec;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "the attributes of <{}>", self.0.element)
+    }
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<PrimitiveSpec, A::Error> {
+        let decl = self.0;
+        let mut name = None;
+        let mut values: Vec<Option<String>> = vec![None; decl.params.len()];
+        while let Some(key) = map.next_key::<String>()? {
+            let attr = key.strip_prefix('@').unwrap_or(&key);
+            let slot = match decl.params.iter().position(|p| p.attr == attr) {
+                Some(i) if key.starts_with('@') => &mut values[i],
+                _ if key == "@name" => &mut name,
+                _ => return Err(de::Error::unknown_field(&key, &[])),
+            };
+            if slot.is_some() {
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
+            *slot = Some(map.next_value::<String>()?);
+        }
+        let name = name.ok_or_else(|| de::Error::custom("missing field `@name`"))?;
+        let values = values
+            .into_iter()
+            .zip(decl.params)
+            .map(|(v, p)| v.ok_or_else(|| de::Error::custom(format_args!("missing field `@{}`", p.attr))))
+            .collect::<Result<_, _>>()?;
+        Ok(PrimitiveSpec { decl, name, values })
+    }
+}
+
+impl Serialize for MechItem {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let other = |k: usize| (Primitive::DECLS.len() + k) as u32;
+        match self {
+            MechItem::Primitive(p) => {
+                let k = Primitive::DECLS.iter().position(|d| d.element == p.decl.element).unwrap_or(0) as u32;
+                s.serialize_newtype_variant("MechItem", k, p.decl.element, p)
+            }
+            MechItem::Convex(x) => s.serialize_newtype_variant("MechItem", other(0), OTHER_ITEMS[0], x),
+            MechItem::Mesh(x) => s.serialize_newtype_variant("MechItem", other(1), OTHER_ITEMS[1], x),
+            MechItem::HalfSpace(x) => s.serialize_newtype_variant("MechItem", other(2), OTHER_ITEMS[2], x),
+            MechItem::HeightMap(x) => s.serialize_newtype_variant("MechItem", other(3), OTHER_ITEMS[3], x),
+            MechItem::ConvexPolygon(x) => s.serialize_newtype_variant("MechItem", other(4), OTHER_ITEMS[4], x),
+            MechItem::NewtonImpactFrictionNSL(x) => {
+                s.serialize_newtype_variant("MechItem", other(5), OTHER_ITEMS[5], x)
+            }
+            MechItem::FremondImpactFrictionNSL(x) => {
+                s.serialize_newtype_variant("MechItem", other(6), OTHER_ITEMS[6], x)
+            }
+            MechItem::NewtonImpactRollingFrictionNSL(x) => {
+                s.serialize_newtype_variant("MechItem", other(7), OTHER_ITEMS[7], x)
+            }
+            MechItem::RigidBody(x) => s.serialize_newtype_variant("MechItem", other(8), OTHER_ITEMS[8], x),
+            MechItem::Joint(x) => s.serialize_newtype_variant("MechItem", other(9), OTHER_ITEMS[9], x),
+        }
+    }
+}
+
+/// The attributes `name` and the parameters, as a map of `@`-keys (attributes for quick-xml).
+impl Serialize for PrimitiveSpec {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1 + self.values.len()))?;
+        m.serialize_entry("@name", &self.name)?;
+        for (p, v) in self.decl.params.iter().zip(&self.values) {
+            m.serialize_entry(&format!("@{}", p.attr), v)?;
+        }
+        m.end()
+    }
 }
 
 /// `<Convex name="..">x y z ...</Convex>` (or `file="..."`).

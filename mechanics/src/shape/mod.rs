@@ -1,55 +1,146 @@
 //! Collision shapes (built on parry3d-f64) and colliders (a shape fixed to a body at an offset).
 //!
-//! A new shape is one [`ShapeDesc`] variant plus its arm in [`ShapeDesc::build`] (and in
-//! [`ShapeDesc::validate`] and [`ShapeDesc::static_only`] if it has parameters or cannot move).
+//! The primitive shapes (a few numbers each: [`Sphere`], [`Cuboid`], [`Capsule`], [`Cylinder`],
+//! [`Cone`], and the planar [`Disk`], [`Box2d`]) are registered below, one file each (see
+//! [`primitive`]); the shapes given by data — points, triangles, heights, a normal — are the
+//! other variants of [`ShapeDesc`].
 //!
-//! The planar shapes ([`ShapeDesc::Disk`], [`ShapeDesc::Box2d`], [`ShapeDesc::ConvexPolygon`],
-//! Siconos `Disk`, `Box2d`, `ConvexHull2d`) live in the plane `z = 0` of a 2D scene
-//! ([`crate::planar`]): their contacts come from parry2d-f64 ([`ShapeDesc::build_2d`]), and
-//! [`ShapeDesc::build`] gives a prism of half depth [`ShapeDesc::planar_radius`] around the
-//! plane for what only needs a 3D outline (the 3D view, the broad phase's cells).
+//! The planar shapes ([`Disk`], [`Box2d`], [`ShapeDesc::ConvexPolygon`], Siconos `Disk`, `Box2d`,
+//! `ConvexHull2d`) live in the plane `z = 0` of a 2D scene ([`crate::planar`]): their contacts
+//! come from parry2d-f64 ([`ShapeDesc::build_2d`]), and [`ShapeDesc::build`] gives a prism of
+//! half depth [`ShapeDesc::planar_radius`] around the plane for what only needs a 3D outline (the
+//! 3D view, the broad phase's cells).
+
+pub mod primitive;
 
 use crate::convert::to_pv;
 use nalgebra::{DMatrix, Isometry3, UnitQuaternion, Vector2, Vector3};
+use parry3d_f64::mass_properties::MassProperties;
 use parry3d_f64::shape::{HeightFieldFlags, SharedShape};
 use parry3d_f64::utils::Array2;
+pub use primitive::{ParamDecl, PrimitiveDecl, PrimitiveShape, ViewGeom};
+
+/// The registration of the primitive shapes: `module::Type` per line, the module a file of this
+/// folder whose type implements [`PrimitiveShape`]. It declares the module, re-exports the type
+/// and makes it a variant of [`Primitive`], listed in [`Primitive::DECLS`].
+macro_rules! primitive_shapes {
+    ($($module:ident :: $ty:ident),* $(,)?) => {
+        $(mod $module;
+        pub use $module::$ty;)*
+
+        /// A primitive shape: one variant per registered type.
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub enum Primitive {
+            $(#[doc = concat!("[`", stringify!($ty), "`].")] $ty($ty),)*
+        }
+
+        impl Primitive {
+            /// The declarations of the registered primitives, in registration order.
+            pub const DECLS: &'static [&'static PrimitiveDecl] = &[$(&<$ty as PrimitiveShape>::DECL),*];
+
+            /// Its declaration.
+            pub fn decl(&self) -> &'static PrimitiveDecl {
+                match self {
+                    $(Primitive::$ty(_) => &<$ty as PrimitiveShape>::DECL,)*
+                }
+            }
+
+            /// The primitive whose element is `element` made of the numbers `p` (unchecked: see
+            /// [`PrimitiveDecl::check`]); `None` for an unknown element or a wrong count.
+            pub fn from_params(element: &str, p: &[f64]) -> Option<Primitive> {
+                $(if element == <$ty as PrimitiveShape>::DECL.element {
+                    return (p.len() == <$ty as PrimitiveShape>::DECL.len())
+                        .then(|| Primitive::$ty(<$ty as PrimitiveShape>::from_params(p)));
+                })*
+                None
+            }
+
+            /// The primitive called `element` made of Siconos's numbers `d` (`None` for an unknown
+            /// element, one Siconos does not have, or a wrong count).
+            pub fn from_siconos_dims(element: &str, d: &[f64]) -> Option<Primitive> {
+                $(if element == <$ty as PrimitiveShape>::DECL.element {
+                    let decl = &<$ty as PrimitiveShape>::DECL;
+                    return (decl.siconos && d.len() == decl.len())
+                        .then(|| Primitive::$ty(<$ty as PrimitiveShape>::from_siconos_dims(d)));
+                })*
+                None
+            }
+
+            /// The numbers of its parameters ([`PrimitiveShape::params`]).
+            pub fn params(&self) -> Vec<f64> {
+                match self {
+                    $(Primitive::$ty(s) => s.params(),)*
+                }
+            }
+
+            /// Siconos's numbers ([`PrimitiveShape::siconos_dims`]).
+            pub fn siconos_dims(&self) -> Vec<f64> {
+                match self {
+                    $(Primitive::$ty(s) => s.siconos_dims(),)*
+                }
+            }
+
+            fn validate(&self) -> Result<(), String> {
+                match self {
+                    $(Primitive::$ty(s) => s.validate(),)*
+                }
+            }
+
+            fn mass_properties(&self, density: f64) -> Option<MassProperties> {
+                match self {
+                    $(Primitive::$ty(s) => s.mass_properties(density),)*
+                }
+            }
+
+            fn build(&self) -> Option<SharedShape> {
+                match self {
+                    $(Primitive::$ty(s) => s.build(),)*
+                }
+            }
+
+            fn build_2d(&self) -> Option<parry2d_f64::shape::SharedShape> {
+                match self {
+                    $(Primitive::$ty(s) => s.build_2d(),)*
+                }
+            }
+
+            fn planar_radius(&self) -> f64 {
+                match self {
+                    $(Primitive::$ty(s) => s.planar_radius(),)*
+                }
+            }
+
+            /// How the viewer draws it ([`PrimitiveShape::view`]).
+            pub fn view(&self, shape: &SharedShape) -> Option<ViewGeom> {
+                match self {
+                    $(Primitive::$ty(s) => s.view(shape),)*
+                }
+            }
+        }
+
+        $(impl From<$ty> for ShapeDesc {
+            fn from(s: $ty) -> ShapeDesc {
+                ShapeDesc::Primitive(Primitive::$ty(s))
+            }
+        })*
+    };
+}
+
+primitive_shapes! {
+    sphere::Sphere,
+    cuboid::Cuboid,
+    capsule::Capsule,
+    cylinder::Cylinder,
+    cone::Cone,
+    disk::Disk,
+    box2d::Box2d,
+}
 
 /// A shape description: the parameters, in the collider's local frame.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShapeDesc {
-    /// Ball of the given radius centred at the origin.
-    Sphere {
-        /// Radius.
-        radius: f64,
-    },
-    /// Box `[−a, a] × [−b, b] × [−c, c]`.
-    Cuboid {
-        /// Half extents `(a, b, c)`.
-        half_extents: Vector3<f64>,
-    },
-    /// Capsule along the local `y` axis (parry and Bullet convention): segment `±half_height·ŷ`
-    /// swept by a ball of radius `radius`.
-    Capsule {
-        /// Half length of the axis segment.
-        half_height: f64,
-        /// Radius.
-        radius: f64,
-    },
-    /// Cylinder along the local `y` axis (parry and Bullet convention).
-    Cylinder {
-        /// Half height.
-        half_height: f64,
-        /// Radius.
-        radius: f64,
-    },
-    /// Cone along the local `y` axis (parry and Bullet convention): base disk of `radius` at
-    /// `y = −half_height`, apex at `y = +half_height` (its centre of mass is at `y = −half_height/2`).
-    Cone {
-        /// Half height.
-        half_height: f64,
-        /// Radius of the base.
-        radius: f64,
-    },
+    /// A registered primitive ([`Primitive`]).
+    Primitive(Primitive),
     /// Convex hull of points.
     ConvexHull {
         /// The points (at least 4, not coplanar).
@@ -67,17 +158,6 @@ pub enum ShapeDesc {
         /// Outward normal (normalised on build).
         normal: Vector3<f64>,
     },
-    /// Disk of the given radius in the plane `z = 0` centred at the origin (planar scenes).
-    Disk {
-        /// Radius.
-        radius: f64,
-    },
-    /// Rectangle `[−a, a] × [−b, b]` in the plane `z = 0` (planar scenes; Siconos `Box2d`
-    /// takes the full sides `(2a, 2b)`).
-    Box2d {
-        /// Half sides `(a, b)`.
-        half_extents: Vector2<f64>,
-    },
     /// Convex hull of points of the plane `z = 0` (planar scenes; Siconos `ConvexHull2d`).
     ConvexPolygon {
         /// The points `(x, y)` (at least 3, not collinear).
@@ -94,40 +174,36 @@ pub enum ShapeDesc {
 }
 
 impl ShapeDesc {
-    /// The shape's name in messages and XML.
+    /// The shape's name in messages.
     pub fn kind_name(&self) -> &'static str {
         match self {
-            ShapeDesc::Sphere { .. } => "sphere",
-            ShapeDesc::Cuboid { .. } => "box",
-            ShapeDesc::Capsule { .. } => "capsule",
-            ShapeDesc::Cylinder { .. } => "cylinder",
-            ShapeDesc::Cone { .. } => "cone",
+            ShapeDesc::Primitive(p) => p.decl().name,
             ShapeDesc::ConvexHull { .. } => "convex hull",
             ShapeDesc::TriMesh { .. } => "triangle mesh",
             ShapeDesc::HalfSpace { .. } => "half-space",
             ShapeDesc::HeightField { .. } => "height field",
-            ShapeDesc::Disk { .. } => "disk",
-            ShapeDesc::Box2d { .. } => "2D box",
             ShapeDesc::ConvexPolygon { .. } => "convex polygon",
         }
     }
 
     /// The shape's name in Siconos's `mechanics_hdf5` files (`data/ref`): the primitive names
-    /// `Sphere`, `Box`, `Capsule`, `Cylinder`, and `Convex`, `Mesh`, `HalfSpace`, `HeightMap`.
+    /// (`Sphere`, `Box`, …), and `Convex`, `Mesh`, `HalfSpace`, `HeightMap`.
     pub fn siconos_name(&self) -> &'static str {
         match self {
-            ShapeDesc::Sphere { .. } => "Sphere",
-            ShapeDesc::Cuboid { .. } => "Box",
-            ShapeDesc::Capsule { .. } => "Capsule",
-            ShapeDesc::Cylinder { .. } => "Cylinder",
-            ShapeDesc::Cone { .. } => "Cone",
-            ShapeDesc::ConvexHull { .. } => "Convex",
+            ShapeDesc::Primitive(p) => p.decl().element,
+            ShapeDesc::ConvexHull { .. } | ShapeDesc::ConvexPolygon { .. } => "Convex",
             ShapeDesc::TriMesh { .. } => "Mesh",
             ShapeDesc::HalfSpace { .. } => "HalfSpace",
             ShapeDesc::HeightField { .. } => "HeightMap",
-            ShapeDesc::Disk { .. } => "Disk",
-            ShapeDesc::Box2d { .. } => "Box2d",
-            ShapeDesc::ConvexPolygon { .. } => "Convex",
+        }
+    }
+
+    /// The mass properties at `density` where the shape knows better than parry (a rounded box:
+    /// parry counts its inner box only); `None`: parry's.
+    pub fn mass_properties(&self, density: f64) -> Option<MassProperties> {
+        match self {
+            ShapeDesc::Primitive(p) => p.mass_properties(density),
+            _ => None,
         }
     }
 
@@ -138,15 +214,18 @@ impl ShapeDesc {
 
     /// `true` for the shapes of the plane `z = 0` (2D scenes).
     pub fn is_planar(&self) -> bool {
-        matches!(self, ShapeDesc::Disk { .. } | ShapeDesc::Box2d { .. } | ShapeDesc::ConvexPolygon { .. })
+        match self {
+            ShapeDesc::Primitive(p) => p.decl().planar,
+            ShapeDesc::ConvexPolygon { .. } => true,
+            _ => false,
+        }
     }
 
     /// Distance from the origin to the farthest point of a planar shape (0 for 3D shapes): the
     /// half depth of its 3D prism.
     pub fn planar_radius(&self) -> f64 {
         match self {
-            ShapeDesc::Disk { radius } => *radius,
-            ShapeDesc::Box2d { half_extents } => half_extents.norm(),
+            ShapeDesc::Primitive(p) => p.planar_radius(),
             ShapeDesc::ConvexPolygon { points } => points.iter().map(|p| p.norm()).fold(0.0, f64::max),
             _ => 0.0,
         }
@@ -160,15 +239,14 @@ impl ShapeDesc {
             return Ok(None);
         }
         self.validate()?;
-        Ok(Some(match self {
-            ShapeDesc::Disk { radius } => S2::ball(*radius),
-            ShapeDesc::Box2d { half_extents: h } => S2::cuboid(h.x, h.y),
+        Ok(match self {
+            ShapeDesc::Primitive(p) => p.build_2d(),
             ShapeDesc::ConvexPolygon { points } => {
                 let pts: Vec<V2> = points.iter().map(|p| V2::new(p.x, p.y)).collect();
-                S2::convex_hull(&pts).ok_or("the points have no 2D convex hull (collinear?)")?
+                Some(S2::convex_hull(&pts).ok_or("the points have no 2D convex hull (collinear?)")?)
             }
-            _ => unreachable!("planar shapes only"),
-        }))
+            _ => None,
+        })
     }
 
     /// Checks the parameters (positive finite sizes, indices in range); the reason otherwise.
@@ -188,14 +266,7 @@ impl ShapeDesc {
             }
         };
         match self {
-            ShapeDesc::Sphere { radius } => pos("radius", *radius),
-            ShapeDesc::Cuboid { half_extents } => half_extents.iter().try_for_each(|&x| pos("half extent", x)),
-            ShapeDesc::Capsule { half_height, radius }
-            | ShapeDesc::Cylinder { half_height, radius }
-            | ShapeDesc::Cone { half_height, radius } => {
-                pos("half height", *half_height)?;
-                pos("radius", *radius)
-            }
+            ShapeDesc::Primitive(p) => p.decl().check(&p.params()).and_then(|()| p.validate()),
             ShapeDesc::ConvexHull { points } => {
                 points.iter().try_for_each(|p| finite("point", p.as_slice()))?;
                 if points.len() < 4 {
@@ -219,8 +290,6 @@ impl ShapeDesc {
                 finite("normal", normal.as_slice())?;
                 pos("normal length", normal.norm())
             }
-            ShapeDesc::Disk { radius } => pos("radius", *radius),
-            ShapeDesc::Box2d { half_extents } => half_extents.iter().try_for_each(|&x| pos("half side", x)),
             ShapeDesc::ConvexPolygon { points } => {
                 points.iter().try_for_each(|p| finite("point", p.as_slice()))?;
                 if points.len() < 3 {
@@ -246,11 +315,7 @@ impl ShapeDesc {
         self.validate()?;
         let id = Isometry3::identity();
         Ok(match self {
-            ShapeDesc::Sphere { radius } => (SharedShape::ball(*radius), id),
-            ShapeDesc::Cuboid { half_extents: h } => (SharedShape::cuboid(h.x, h.y, h.z), id),
-            ShapeDesc::Capsule { half_height, radius } => (SharedShape::capsule_y(*half_height, *radius), id),
-            ShapeDesc::Cylinder { half_height, radius } => (SharedShape::cylinder(*half_height, *radius), id),
-            ShapeDesc::Cone { half_height, radius } => (SharedShape::cone(*half_height, *radius), id),
+            ShapeDesc::Primitive(p) => (primitive::built(p.build(), p.decl())?, id),
             ShapeDesc::ConvexHull { points } => {
                 let pts: Vec<_> = points.iter().map(to_pv).collect();
                 let s = SharedShape::convex_hull(&pts).ok_or("the points have no 3D convex hull (coplanar?)")?;
@@ -262,8 +327,8 @@ impl ShapeDesc {
                 (s, id)
             }
             ShapeDesc::HalfSpace { normal } => (SharedShape::halfspace(to_pv(&normal.normalize())), id),
-            ShapeDesc::Disk { .. } | ShapeDesc::Box2d { .. } | ShapeDesc::ConvexPolygon { .. } => {
-                (planar_prism(self).ok_or("the points have no 2D convex hull (collinear?)")?, id)
+            ShapeDesc::ConvexPolygon { points } => {
+                (prism(points, self.planar_radius()).ok_or("the points have no 2D convex hull (collinear?)")?, id)
             }
             ShapeDesc::HeightField { heights, size } => {
                 // parry: rows advance along its z, columns along its x, heights along its y; the
@@ -289,25 +354,8 @@ impl ShapeDesc {
     }
 }
 
-/// The 3D outline of a planar shape: the prism of half depth [`ShapeDesc::planar_radius`] over
-/// it (a disk as the 32-gon circumscribed to it, so the outline contains the disk).
-fn planar_prism(d: &ShapeDesc) -> Option<SharedShape> {
-    let hz = d.planar_radius();
-    let outline: Vec<Vector2<f64>> = match d {
-        ShapeDesc::Disk { radius } => {
-            let n = 32;
-            let rc = radius / (std::f64::consts::PI / n as f64).cos();
-            (0..n)
-                .map(|k| {
-                    let a = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
-                    Vector2::new(rc * a.cos(), rc * a.sin())
-                })
-                .collect()
-        }
-        ShapeDesc::Box2d { half_extents: h } => return Some(SharedShape::cuboid(h.x, h.y, hz)),
-        ShapeDesc::ConvexPolygon { points } => points.clone(),
-        _ => return None,
-    };
+/// The prism of half depth `hz` around the plane `z = 0` over the convex hull of `outline`.
+pub(crate) fn prism(outline: &[Vector2<f64>], hz: f64) -> Option<SharedShape> {
     let pts: Vec<_> = outline.iter().flat_map(|p| [-hz, hz].map(|z| to_pv(&Vector3::new(p.x, p.y, z)))).collect();
     SharedShape::convex_hull(&pts)
 }
