@@ -1,7 +1,7 @@
 //! Collision shapes (built on parry3d-f64) and colliders (a shape fixed to a body at an offset).
 //!
 //! The primitive shapes (a few numbers each: [`Sphere`], [`Cuboid`], [`Capsule`], [`Cylinder`],
-//! [`Cone`], and the planar [`Disk`], [`Box2d`]) are registered below, one file each (see
+//! [`Cone`], [`RoundBox`], and the planar [`Disk`], [`Box2d`]) are registered below, one file each (see
 //! [`primitive`]); the shapes given by data — points, triangles, heights, a normal — are the
 //! other variants of [`ShapeDesc`].
 //!
@@ -134,6 +134,7 @@ primitive_shapes! {
     cone::Cone,
     disk::Disk,
     box2d::Box2d,
+    round_box::RoundBox,
 }
 
 /// A shape description: the parameters, in the collider's local frame.
