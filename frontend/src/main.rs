@@ -116,17 +116,7 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
         title: Option<String>,
     },
     /// Solve numerics problem files (Siconos .dat format; FCLib .hdf5; XML problem files of an NCP, MCP or VI) and print one CSV row per file.
-    #[command(after_help = "CSV on stdout: problem,type,n,solver,tolerance,status,iterations,error,seconds \
-(status: converged, max_iterations, failed or error; seconds: median of 3 solves). `error` is the residual \
-Siconos reports for the problem type. The type is guessed from the folder (lcp/, mlcp/, relay/, qp/, fc2d/, \
-fc3d/, fc3d-global/) or the file name (RFC3D* files: rfc3d); give it with --type otherwise. An .xml file is a problem file \
-(root <Problem>: an NCP, MCP or VI whose F comes from a plugin, found beside the file, then in each --plugin-dir, then beside \
-saltus; solved from its <z0>/<x0>; docs/model-format.md). `saltus solvers` lists the solver names: \
-lcp: lemke, pgs, psor, newton-fb, newton-min, enum, qp; mlcp: enum, pgs, newton-fb, lemke; relay: pgs, lemke; \
-qp: pg; fc3d: nsgs-ac, nsgs-fb, nsgs-proj, prox, newton-ac, vi-fp, vi-eg, admm; fc2d: nsgs, lemke; gfc3d: gfc3d-newton, ...; \
-ncp, mcp, vi: newton-fb, newton-min, newton-qi, extragradient, fixed-point, ...\n\n\
-Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/\n  \
-saltus solve --solver newton-fb --tol 1e-12 samples/cable_on_obstacle/problems/cable.xml")]
+    #[command(after_help = solve_help())]
     Solve {
         /// Problem files or folders.
         #[arg(required = true, value_name = "FILE_OR_DIR")]
@@ -536,4 +526,28 @@ fn from_solve(f: solve_cmd::SolveFailure) -> Failure {
         solve_cmd::SolveFailure::Usage(m) => Failure::Usage(m),
         solve_cmd::SolveFailure::Input(m) => Failure::Input(m),
     }
+}
+
+/// `saltus solve --help`'s text after the options, with the solver names of every problem type
+/// read from numerics' catalogues.
+fn solve_help() -> String {
+    use saltus_numerics::driver::ProblemKind;
+    let names: Vec<String> = ProblemKind::ALL
+        .iter()
+        .map(|k| {
+            let s: Vec<&str> = k.solvers().iter().map(|(n, _)| *n).collect();
+            format!("{}: {}", k.as_str(), s.join(", "))
+        })
+        .collect();
+    format!(
+        "CSV on stdout: problem,type,n,solver,tolerance,status,iterations,error,seconds \
+(status: converged, max_iterations, failed or error; seconds: median of 3 solves). `error` is the residual \
+Siconos reports for the problem type. The type is guessed from the folder (lcp/, mlcp/, relay/, qp/, fc2d/, \
+fc3d/, fc3d-global/) or the file name (RFC3D* files: rfc3d); give it with --type otherwise. An .xml file is a problem file \
+(root <Problem>: an NCP, MCP or VI whose F comes from a plugin, found beside the file, then in each --plugin-dir, then beside \
+saltus; solved from its <z0>/<x0>; docs/model-format.md). The solver names (`saltus solvers` describes them): {}\n\n\
+Example:\n  saltus solve --solver lemke --tol 1e-8 ../shared/data/numerics/lcp --solutions sol/\n  \
+saltus solve --solver newton-fb --tol 1e-12 samples/cable_on_obstacle/problems/cable.xml",
+        names.join("; ")
+    )
 }

@@ -8,6 +8,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod avi;
+pub mod by_name;
 pub mod cp;
 pub mod driver;
 pub mod error;

@@ -71,16 +71,11 @@ impl Formulation {
         let mut s = gfc_solver_by_name(name, IterOptions::new(tol, max_iter))?;
         match &mut s {
             GfcSolver::Nsgs(o) => o.warm_start = true,
-            GfcSolver::Condensed(f) => match f {
-                FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) | FcSolver::Nsgs2d(o) => {
-                    o.warm_start = true
+            GfcSolver::Condensed(f) => {
+                if let Some(w) = f.warm_start_mut() {
+                    *w = true
                 }
-                FcSolver::Prox(o) => o.warm_start = true,
-                FcSolver::NewtonAc(o) => o.warm_start = true,
-                FcSolver::ViFp(o) | FcSolver::ViEg(o) => o.warm_start = true,
-                FcSolver::Admm(o) => o.warm_start = true,
-                FcSolver::Lemke2d(_) => {}
-            },
+            }
         }
         Some(Formulation::Global(s))
     }

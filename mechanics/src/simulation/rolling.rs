@@ -75,15 +75,7 @@ impl RollingWork {
 
 /// Tolerance and sweep cap of the scene's FC3D solver, used for the rolling NSGS.
 pub(super) fn iter_options(s: &FcSolver) -> IterOptions {
-    let max_iter = match s {
-        FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) | FcSolver::Nsgs2d(o) => o.iter.max_iter,
-        FcSolver::Prox(o) => o.iter.max_iter,
-        FcSolver::NewtonAc(o) => o.iter.max_iter,
-        FcSolver::ViFp(o) | FcSolver::ViEg(o) => o.iter.max_iter,
-        FcSolver::Lemke2d(o) => o.iter.max_iter,
-        FcSolver::Admm(o) => o.iter.max_iter,
-    };
-    IterOptions::new(s.tol(), max_iter)
+    *s.iter()
 }
 
 impl MechanicsSimulation {

@@ -39,87 +39,169 @@ pub use global::{gfc_error, gfc_solver_by_name, solve_global, GfcSolver, GlobalF
 pub use io::{read_fc, read_fc_file, read_gfc, read_gfc_file};
 pub use local::LocalSolver;
 pub use options::{
-    AdmmOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsFallback, NsgsOptions, PartSchedule,
-    PatchOptions, ProxOptions, ViOptions,
+    AdmmOptions, FcOptions, JacobianFactorization, LemkeOptions, NewtonOptions, NsgsFallback, NsgsOptions,
+    PartSchedule, PatchOptions, ProxOptions, ViOptions,
 };
 pub use problem::FrictionContact;
 pub use residual::{fc_error, fc_error_with_u};
 
+use crate::by_name::SetByName;
 use crate::error::{check_len, NumericsError, Result};
 use crate::report::{IterOptions, SolveReport};
 
-/// The friction-contact solvers (each variant carries its typed options).
-#[derive(Debug, Clone, PartialEq)]
-pub enum FcSolver {
-    /// NSGS with the Alart–Curnier Newton one-contact solver (3D; exact local solve in 2D).
-    NsgsAc(NsgsOptions),
-    /// NSGS with the Fischer–Burmeister Newton one-contact solver.
-    NsgsFb(NsgsOptions),
-    /// NSGS with the projection one-contact solver.
-    NsgsProj(NsgsOptions),
-    /// Proximal point around the global Alart–Curnier Newton (3D).
-    Prox(ProxOptions),
-    /// Global semismooth Newton on the Alart–Curnier function with line search (3D).
-    NewtonAc(NewtonOptions),
-    /// Fixed-point projection `r ← P_K(r − ρ F(r))` with self-adaptive `ρ`.
-    ViFp(ViOptions),
-    /// Extragradient with self-adaptive `ρ`.
-    ViEg(ViOptions),
-    /// 2D NSGS with the exact one-contact solution.
-    Nsgs2d(NsgsOptions),
-    /// ADMM: sparse Cholesky of `W + ρ I`, cone projection, adaptive `ρ`, fast-ADMM restart (2D/3D).
-    Admm(AdmmOptions),
-    /// 2D exact pivoting: lexicographic Lemke on the LCP reformulation of the 2D cone.
-    Lemke2d(LemkeOptions),
+/// What the registration declares of a friction-contact solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FcSolverDecl {
+    /// Name on the command line, in `saltus solvers` and in Python (`nsgs-ac`).
+    pub name: &'static str,
+    /// Element name in model files (`<NsgsAc …/>`).
+    pub element: &'static str,
+    /// The one problem dimension it accepts, if it is restricted.
+    pub dim: Option<usize>,
+    /// One line for the catalogue.
+    pub description: &'static str,
+    /// Its options settable by name (the element's attributes, [`SetByName::NAMES`]).
+    pub options: &'static [&'static str],
 }
 
-/// Solver catalogue of the 3D local problem: (CLI name, description).
-pub const SOLVERS_3D: &[(&str, &str)] = &[
-    ("nsgs-ac", "3D nonsmooth Gauss-Seidel, Alart-Curnier Newton per contact"),
-    ("nsgs-fb", "3D nonsmooth Gauss-Seidel, Fischer-Burmeister Newton per contact"),
-    ("nsgs-proj", "3D nonsmooth Gauss-Seidel, projection on the cone per contact"),
-    ("prox", "3D proximal point around the Alart-Curnier semismooth Newton"),
-    ("newton-ac", "3D global semismooth Newton on the Alart-Curnier function, line search"),
-    ("vi-fp", "fixed-point projection (VI) with self-adaptive step"),
-    ("vi-eg", "extragradient (VI) with self-adaptive step"),
-    ("admm", "ADMM: Cholesky of W + rho I, cone projection, adaptive rho, restarted acceleration"),
-];
+/// The registration of the friction-contact solvers, in catalogue order: the 3D catalogue, then
+/// the 2D one. A line is `Variant(Options) = "cli-name", "Element", dimension, "description",
+/// |ws, p, r, u, o| solve` (the options implement [`FcOptions`] and [`SetByName`]; the solve
+/// expression reads the workspace, problem, `r`, `u` and options by those names). It makes
+/// [`FcSolver`], [`FC_SOLVERS`], [`SOLVERS_3D`], [`SOLVERS_2D`], [`SOLVERS`], [`solver_by_name`]
+/// and the dispatch of [`solve_with_workspace`]: a new solver is its module plus one line here
+/// (and its element in the schema, which a test checks against [`FC_SOLVERS`]).
+macro_rules! fc_solvers {
+    (
+        dim3 { $($v3:ident($o3:ty) = $n3:literal, $e3:literal, $d3:expr, $desc3:literal,
+                 |$ws3:ident, $p3:ident, $r3:ident, $u3:ident, $x3:ident| $solve3:expr;)* }
+        dim2 { $($v2:ident($o2:ty) = $n2:literal, $e2:literal, $d2:expr, $desc2:literal,
+                 |$ws2:ident, $p2:ident, $r2:ident, $u2:ident, $x2:ident| $solve2:expr;)* }
+    ) => {
+        /// The friction-contact solvers (each variant carries its typed options).
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum FcSolver {
+            $(#[doc = $desc3] $v3($o3),)*
+            $(#[doc = $desc2] $v2($o2),)*
+        }
 
-/// Solver catalogue of the 2D local problem: (CLI name, description).
-pub const SOLVERS_2D: &[(&str, &str)] = &[
-    ("nsgs", "2D nonsmooth Gauss-Seidel with the exact one-contact solution"),
-    ("lemke", "2D lexicographic Lemke on the LCP reformulation (exact pivoting)"),
-];
+        /// Every solver's declaration: the 3D catalogue, then the 2D one.
+        pub const FC_SOLVERS: &[FcSolverDecl] = &[
+            $(FcSolverDecl { name: $n3, element: $e3, dim: $d3, description: $desc3, options: <$o3 as SetByName>::NAMES },)*
+            $(FcSolverDecl { name: $n2, element: $e2, dim: $d2, description: $desc2, options: <$o2 as SetByName>::NAMES },)*
+        ];
 
-/// Every local solver: [`SOLVERS_3D`] then [`SOLVERS_2D`].
-pub const SOLVERS: &[(&str, &str)] = &[
-    SOLVERS_3D[0],
-    SOLVERS_3D[1],
-    SOLVERS_3D[2],
-    SOLVERS_3D[3],
-    SOLVERS_3D[4],
-    SOLVERS_3D[5],
-    SOLVERS_3D[6],
-    SOLVERS_3D[7],
-    SOLVERS_2D[0],
-    SOLVERS_2D[1],
-];
+        /// Solver catalogue of the 3D local problem: (CLI name, description).
+        pub const SOLVERS_3D: &[(&str, &str)] = &[$(($n3, $desc3)),*];
 
-/// The solver called `name` in [`SOLVERS`] with default options and the given tolerance/cap.
-pub fn solver_by_name(name: &str, it: IterOptions) -> Option<FcSolver> {
-    Some(match name {
-        "nsgs-ac" => FcSolver::NsgsAc(NsgsOptions::with_iter(it)),
-        "nsgs-fb" => FcSolver::NsgsFb(NsgsOptions::with_iter(it)),
-        "nsgs-proj" => FcSolver::NsgsProj(NsgsOptions::with_iter(it)),
-        "prox" => FcSolver::Prox(ProxOptions::with_iter(it)),
-        "newton-ac" => FcSolver::NewtonAc(NewtonOptions::with_iter(it)),
-        "vi-fp" => FcSolver::ViFp(ViOptions::with_iter(it)),
-        "vi-eg" => FcSolver::ViEg(ViOptions::with_iter(it)),
-        "admm" => FcSolver::Admm(AdmmOptions::with_iter(it)),
-        "nsgs" => FcSolver::Nsgs2d(NsgsOptions::with_iter(it)),
-        "lemke" => FcSolver::Lemke2d(LemkeOptions::with_iter(it)),
-        _ => return None,
-    })
+        /// Solver catalogue of the 2D local problem: (CLI name, description).
+        pub const SOLVERS_2D: &[(&str, &str)] = &[$(($n2, $desc2)),*];
+
+        /// Every local solver: [`SOLVERS_3D`] then [`SOLVERS_2D`].
+        pub const SOLVERS: &[(&str, &str)] = &[$(($n3, $desc3),)* $(($n2, $desc2)),*];
+
+        /// The solver called `name` in [`SOLVERS`] with default options and the given tolerance/cap.
+        pub fn solver_by_name(name: &str, it: IterOptions) -> Option<FcSolver> {
+            Some(match name {
+                $($n3 => FcSolver::$v3(<$o3>::with_iter(it)),)*
+                $($n2 => FcSolver::$v2(<$o2>::with_iter(it)),)*
+                _ => return None,
+            })
+        }
+
+        impl FcSolver {
+            /// The solver whose model-file element is `element`, with default options.
+            pub fn from_element(element: &str) -> Option<FcSolver> {
+                Some(match element {
+                    $($e3 => FcSolver::$v3(<$o3>::default()),)*
+                    $($e2 => FcSolver::$v2(<$o2>::default()),)*
+                    _ => return None,
+                })
+            }
+
+            /// Its declaration.
+            pub fn decl(&self) -> &'static FcSolverDecl {
+                let k = match self {
+                    $(FcSolver::$v3(_) => $n3,)*
+                    $(FcSolver::$v2(_) => $n2,)*
+                };
+                FC_SOLVERS.iter().find(|d| d.name == k).expect("every variant is declared")
+            }
+
+            fn opts(&self) -> &dyn FcOptions {
+                match self {
+                    $(FcSolver::$v3(o) => o,)*
+                    $(FcSolver::$v2(o) => o,)*
+                }
+            }
+
+            fn opts_mut(&mut self) -> &mut dyn FcOptions {
+                match self {
+                    $(FcSolver::$v3(o) => o,)*
+                    $(FcSolver::$v2(o) => o,)*
+                }
+            }
+
+            /// Sets the option `name` from text ([`SetByName`] of the variant's options).
+            pub fn set_by_name(&mut self, name: &str, value: &str) -> std::result::Result<bool, String> {
+                match self {
+                    $(FcSolver::$v3(o) => o.set_by_name(name, value),)*
+                    $(FcSolver::$v2(o) => o.set_by_name(name, value),)*
+                }
+            }
+
+            /// Checks the options' ranges.
+            pub fn validate(&self) -> Result<()> {
+                match self {
+                    $(FcSolver::$v3(o) => o.validate(),)*
+                    $(FcSolver::$v2(o) => o.validate(),)*
+                }
+            }
+
+            fn dispatch(&self, ws: &mut FcWorkspace, p: &FrictionContact, r: &mut [f64], u: &mut [f64]) -> Result<SolveReport> {
+                match self {
+                    $(FcSolver::$v3($x3) => {
+                        let ($ws3, $p3, $r3, $u3) = (ws, p, r, u);
+                        $solve3
+                    })*
+                    $(FcSolver::$v2($x2) => {
+                        let ($ws2, $p2, $r2, $u2) = (ws, p, r, u);
+                        $solve2
+                    })*
+                }
+            }
+        }
+    };
+}
+
+fc_solvers! {
+    dim3 {
+        NsgsAc(NsgsOptions) = "nsgs-ac", "NsgsAc", None, "3D nonsmooth Gauss-Seidel, Alart-Curnier Newton per contact",
+            |ws, p, r, u, o| {
+                let rep = nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier)?;
+                fallback::after_nsgs(p, r, u, o, rep)
+            };
+        NsgsFb(NsgsOptions) = "nsgs-fb", "NsgsFb", None, "3D nonsmooth Gauss-Seidel, Fischer-Burmeister Newton per contact",
+            |ws, p, r, u, o| nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::FischerBurmeister);
+        NsgsProj(NsgsOptions) = "nsgs-proj", "NsgsProj", None, "3D nonsmooth Gauss-Seidel, projection on the cone per contact",
+            |ws, p, r, u, o| nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::Projection);
+        Prox(ProxOptions) = "prox", "Prox", Some(3), "3D proximal point around the Alart-Curnier semismooth Newton",
+            |_ws, p, r, u, o| prox::solve(p, r, u, o);
+        NewtonAc(NewtonOptions) = "newton-ac", "NewtonAc", Some(3), "3D global semismooth Newton on the Alart-Curnier function, line search",
+            |_ws, p, r, u, o| newton::solve(p, r, u, o);
+        ViFp(ViOptions) = "vi-fp", "ViFp", None, "fixed-point projection (VI) with self-adaptive step",
+            |_ws, p, r, u, o| vi::solve(p, r, u, o, false);
+        ViEg(ViOptions) = "vi-eg", "ViEg", None, "extragradient (VI) with self-adaptive step",
+            |_ws, p, r, u, o| vi::solve(p, r, u, o, true);
+        Admm(AdmmOptions) = "admm", "Admm", Some(3), "ADMM: Cholesky of W + rho I, cone projection, adaptive rho, restarted acceleration",
+            |_ws, p, r, u, o| admm::solve(p, r, u, o);
+    }
+    dim2 {
+        Nsgs2d(NsgsOptions) = "nsgs", "Nsgs2d", Some(2), "2D nonsmooth Gauss-Seidel with the exact one-contact solution",
+            |ws, p, r, u, o| nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier);
+        Lemke2d(LemkeOptions) = "lemke", "Lemke2d", Some(2), "2D lexicographic Lemke on the LCP reformulation (exact pivoting)",
+            |_ws, p, r, u, o| lemke2d::solve(p, r, u, o);
+    }
 }
 
 impl FcSolver {
@@ -131,29 +213,23 @@ impl FcSolver {
     }
     /// Short name as in [`SOLVERS`].
     pub fn name(&self) -> &'static str {
-        match self {
-            FcSolver::NsgsAc(_) => "nsgs-ac",
-            FcSolver::NsgsFb(_) => "nsgs-fb",
-            FcSolver::NsgsProj(_) => "nsgs-proj",
-            FcSolver::Prox(_) => "prox",
-            FcSolver::NewtonAc(_) => "newton-ac",
-            FcSolver::ViFp(_) => "vi-fp",
-            FcSolver::ViEg(_) => "vi-eg",
-            FcSolver::Nsgs2d(_) => "nsgs",
-            FcSolver::Admm(_) => "admm",
-            FcSolver::Lemke2d(_) => "lemke",
-        }
+        self.decl().name
     }
     /// The global tolerance of the options.
     pub fn tol(&self) -> f64 {
-        match self {
-            FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) | FcSolver::Nsgs2d(o) => o.iter.tol,
-            FcSolver::Prox(o) => o.iter.tol,
-            FcSolver::NewtonAc(o) => o.iter.tol,
-            FcSolver::ViFp(o) | FcSolver::ViEg(o) => o.iter.tol,
-            FcSolver::Lemke2d(o) => o.iter.tol,
-            FcSolver::Admm(o) => o.iter.tol,
-        }
+        self.opts().iter().tol
+    }
+    /// Tolerance and iteration cap.
+    pub fn iter(&self) -> &IterOptions {
+        self.opts().iter()
+    }
+    /// Tolerance and iteration cap, to change them.
+    pub fn iter_mut(&mut self) -> &mut IterOptions {
+        self.opts_mut().iter_mut()
+    }
+    /// The warm-start switch (`None` for a solver that always starts from scratch).
+    pub fn warm_start_mut(&mut self) -> Option<&mut bool> {
+        self.opts_mut().warm_start_mut()
     }
 }
 
@@ -190,21 +266,13 @@ pub fn solve_with_workspace(
 ) -> Result<SolveReport> {
     check_len("r", p.size(), r.len())?;
     check_len("u", p.size(), u.len())?;
-    let need = |name: &'static str, dim: usize| -> Result<()> {
+    if let Some(dim) = solver.decl().dim {
         if p.dim() != dim {
             return Err(NumericsError::Unsupported {
-                solver: name,
+                solver: solver.name(),
                 what: format!("dimension {} ({dim}D solver)", p.dim()),
             });
         }
-        Ok(())
-    };
-    match solver {
-        FcSolver::Nsgs2d(_) => need("nsgs", 2)?,
-        FcSolver::Lemke2d(_) => need("lemke", 2)?,
-        FcSolver::Prox(_) => need("prox", 3)?,
-        FcSolver::NewtonAc(_) => need("newton-ac", 3)?,
-        _ => {}
     }
     if p.is_trivial() {
         r.iter_mut().for_each(|x| *x = 0.0);
@@ -214,19 +282,5 @@ pub fn solve_with_workspace(
     if r.iter().any(|x| !x.is_finite()) {
         r.iter_mut().for_each(|x| *x = 0.0);
     }
-    match solver {
-        FcSolver::NsgsAc(o) => {
-            let rep = nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier)?;
-            fallback::after_nsgs(p, r, u, o, rep)
-        }
-        FcSolver::NsgsFb(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::FischerBurmeister),
-        FcSolver::NsgsProj(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::Projection),
-        FcSolver::Nsgs2d(o) => nsgs::solve_with(&mut ws.nsgs, p, r, u, o, LocalSolver::AlartCurnier),
-        FcSolver::Prox(o) => prox::solve(p, r, u, o),
-        FcSolver::NewtonAc(o) => newton::solve(p, r, u, o),
-        FcSolver::ViFp(o) => vi::solve(p, r, u, o, false),
-        FcSolver::ViEg(o) => vi::solve(p, r, u, o, true),
-        FcSolver::Lemke2d(o) => lemke2d::solve(p, r, u, o),
-        FcSolver::Admm(o) => admm::solve(p, r, u, o),
-    }
+    solver.dispatch(ws, p, r, u)
 }

@@ -475,3 +475,145 @@ impl AdmmOptions {
         Ok(())
     }
 }
+
+/// What every friction solver's options have: the tolerance and cap, and, for the solvers that
+/// can start from a given `r`, the warm start.
+pub trait FcOptions {
+    /// Tolerance and iteration cap.
+    fn iter(&self) -> &IterOptions;
+    /// Tolerance and iteration cap, to change them.
+    fn iter_mut(&mut self) -> &mut IterOptions;
+    /// The warm-start switch (`None`: the solver always starts from scratch, as pivoting does).
+    fn warm_start_mut(&mut self) -> Option<&mut bool>;
+}
+
+macro_rules! fc_options {
+    ($ty:ty, warm_start) => {
+        impl FcOptions for $ty {
+            fn iter(&self) -> &IterOptions {
+                &self.iter
+            }
+            fn iter_mut(&mut self) -> &mut IterOptions {
+                &mut self.iter
+            }
+            fn warm_start_mut(&mut self) -> Option<&mut bool> {
+                Some(&mut self.warm_start)
+            }
+        }
+    };
+    ($ty:ty) => {
+        impl FcOptions for $ty {
+            fn iter(&self) -> &IterOptions {
+                &self.iter
+            }
+            fn iter_mut(&mut self) -> &mut IterOptions {
+                &mut self.iter
+            }
+            fn warm_start_mut(&mut self) -> Option<&mut bool> {
+                None
+            }
+        }
+    };
+}
+
+fc_options!(NsgsOptions, warm_start);
+fc_options!(ProxOptions, warm_start);
+fc_options!(NewtonOptions, warm_start);
+fc_options!(ViOptions, warm_start);
+fc_options!(AdmmOptions, warm_start);
+fc_options!(LemkeOptions);
+
+// The options a model file sets by name (`<NsgsAc tol=".." …/>`): declared once here.
+crate::set_by_name!(NsgsOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "relaxation" => relaxation,
+    "shuffle_seed" => shuffle_seed,
+    "local_tol" => local_tol,
+    "local_max_iter" => local_max_iter,
+    "anderson" => anderson,
+    "domains" => domains,
+    "threads" => threads,
+    "stagnation_sweeps" => stagnation_sweeps,
+} extra ["fallback", "fallback_layers", "fallback_max_iter", "fallback_inner_max_iter"] => set_fallback);
+
+crate::set_by_name!(ProxOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "sigma" => sigma,
+    "alpha" => alpha,
+    "inner_max_iter" => inner_max_iter,
+    "warmup_sweeps" => warmup_sweeps,
+    "admm_warmup" => admm_warmup,
+    "admm_min_size" => admm_min_size,
+});
+
+crate::set_by_name!(NewtonOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "max_line_search" => max_line_search,
+    "sparse_threshold" => sparse_threshold,
+});
+
+crate::set_by_name!(ViOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "rho0" => rho0,
+    "l_max" => l_max,
+    "l_min" => l_min,
+    "tau" => tau,
+});
+
+crate::set_by_name!(LemkeOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "max_contacts" => max_contacts,
+    "refine_sweeps" => refine_sweeps,
+});
+
+crate::set_by_name!(AdmmOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "rho0" => rho0,
+    "adaptive_rho" => adaptive_rho,
+    "acceleration" => acceleration,
+    "sparse_threshold" => sparse_threshold,
+});
+
+/// NSGS's `fallback` (`none`, `prox` — PROX with [`PatchOptions`]' default caps, 1000 proximal
+/// steps of 3 Newton steps — or `patch`) and the fallback's `fallback_layers` (patch),
+/// `fallback_max_iter` and `fallback_inner_max_iter` (its PROX), which need the fallback set
+/// first (a model file's attributes are applied in declaration order).
+fn set_fallback(o: &mut NsgsOptions, name: &str, value: &str) -> std::result::Result<bool, String> {
+    use crate::by_name::FromText;
+    fn prox<'a>(f: &'a mut NsgsFallback, name: &str) -> std::result::Result<&'a mut ProxOptions, String> {
+        match f {
+            NsgsFallback::Prox(p) => Ok(p),
+            NsgsFallback::Patch(p) => Ok(&mut p.prox),
+            NsgsFallback::None => Err(format!("{name} needs fallback=\"prox\" or \"patch\"")),
+        }
+    }
+    match name {
+        "fallback" => {
+            o.fallback = match value.trim() {
+                "none" => NsgsFallback::None,
+                "prox" => NsgsFallback::Prox(PatchOptions::default().prox),
+                "patch" => NsgsFallback::Patch(PatchOptions::default()),
+                v => return Err(format!("`{v}` is not none, prox or patch")),
+            }
+        }
+        "fallback_layers" => match &mut o.fallback {
+            NsgsFallback::Patch(p) => p.layers = usize::from_text(value)?,
+            _ => return Err("fallback_layers needs fallback=\"patch\"".into()),
+        },
+        "fallback_max_iter" => prox(&mut o.fallback, name)?.iter.max_iter = usize::from_text(value)?,
+        "fallback_inner_max_iter" => prox(&mut o.fallback, name)?.inner_max_iter = usize::from_text(value)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}

@@ -6,30 +6,20 @@
 
 use super::schema::*;
 use super::{plain, LoadedModel, ModelError};
+use saltus_kernel::solvers::fc::{FcSolver, GfcSolver};
 use saltus_mechanics::joints::JointProjection;
 use saltus_mechanics::{Formulation, MoreauJeanOptions};
 
-/// The solver element with `warm_start` defaulting to true, and false when the problem's
-/// `warm_start` (`default`) is false (mechanics warm-starts λ from
-/// the previous step's impulses carried by contact identity); the NSGS solvers' `anderson`
-/// defaults to [`saltus_mechanics::NSGS_ANDERSON_MEMORY`].
-fn with_warm_start(s: &FcSolverSpec, default: bool) -> FcSolverSpec {
-    let mut s = s.clone();
-    let w = match &mut s {
-        FcSolverSpec::NsgsAc(o) | FcSolverSpec::NsgsFb(o) | FcSolverSpec::NsgsProj(o) | FcSolverSpec::Nsgs2d(o) => {
-            &mut o.warm_start
-        }
-        FcSolverSpec::Prox(o) => &mut o.warm_start,
-        FcSolverSpec::NewtonAc(o) => &mut o.warm_start,
-        FcSolverSpec::ViFp(o) | FcSolverSpec::ViEg(o) => &mut o.warm_start,
-        FcSolverSpec::Admm(o) => &mut o.warm_start,
-        FcSolverSpec::Lemke2d(_) => return s,
-    };
-    *w = Some(default && w.unwrap_or(true));
-    if let FcSolverSpec::NsgsAc(o) | FcSolverSpec::NsgsFb(o) | FcSolverSpec::NsgsProj(o) = &mut s {
-        o.anderson = Some(o.anderson.unwrap_or(saltus_mechanics::NSGS_ANDERSON_MEMORY));
+/// The context's defaults of a scene's solver: `warm_start` true (mechanics warm-starts λ from
+/// the previous step's impulses carried by contact identity), and the 3D NSGS solvers' `anderson`
+/// [`saltus_mechanics::NSGS_ANDERSON_MEMORY`].
+fn mechanics_defaults(s: &mut FcSolver) {
+    if let Some(w) = s.warm_start_mut() {
+        *w = true;
     }
-    s
+    if let FcSolver::NsgsAc(o) | FcSolver::NsgsFb(o) | FcSolver::NsgsProj(o) = s {
+        o.anderson = saltus_mechanics::NSGS_ANDERSON_MEMORY;
+    }
 }
 
 /// Moreau–Jean options and the step `h` of a `<Mechanics>` model's `<Simulation>`.
@@ -115,9 +105,13 @@ pub(super) fn options(m: &LoadedModel, has_joints: bool, planar: bool) -> Result
     }
     no_newton(m, s)?;
     let joint_projection = projection(m, s, false)?;
-    let spec = FrictionContactSpec { solver: with_warm_start(&fc.solver, fc.warm_start.unwrap_or(true)), ..fc.clone() };
-    let solver = super::convert_fc::fc_solver(&spec)
+    let mut solver = super::convert_fc::fc_solver_with(fc, mechanics_defaults)
         .map_err(|e| m.error_at(&format!("{fc_path}/{}", fc.solver.kind_name()), e))?;
+    if fc.warm_start == Some(false) {
+        if let Some(w) = solver.warm_start_mut() {
+            *w = false;
+        }
+    }
     let mut o = MoreauJeanOptions { theta: osi.theta, solver, joint_projection, ..Default::default() };
     if let Some(g) = osi.gamma {
         o.gamma = g;
@@ -170,11 +164,18 @@ fn global_options(
     contact_dim(m, path, planar, g.dim)?;
     no_newton(m, s)?;
     let joint_projection = projection(m, s, false)?;
-    let mut spec = g.clone();
-    let (GfcSolverSpec::NsgsWr(o) | GfcSolverSpec::Nsgs(o)) = &mut spec.solver;
-    o.warm_start = Some(g.warm_start.unwrap_or(true) && o.warm_start.unwrap_or(true));
-    let solver =
-        super::convert_fc::gfc_solver(&spec).map_err(|e| m.error_at(&format!("{path}/{}", g.solver.kind_name()), e))?;
+    let mut solver = super::convert_fc::gfc_solver(g, Some(true))
+        .map_err(|e| m.error_at(&format!("{path}/{}", g.solver.kind_name()), e))?;
+    if g.warm_start == Some(false) {
+        match &mut solver {
+            GfcSolver::Nsgs(o) => o.warm_start = false,
+            GfcSolver::Condensed(f) => {
+                if let Some(w) = f.warm_start_mut() {
+                    *w = false;
+                }
+            }
+        }
+    }
     let mut o = MoreauJeanOptions {
         theta: osi.theta,
         formulation: Formulation::Global(solver),

@@ -410,7 +410,7 @@ pub fn build_simulation(
             (Osnsp::GenericMechanical(o), options(g.storage, g.sparse_threshold, g.warm_start, g.on_non_convergence))
         }
         OsnspSpec::GlobalFrictionContact(f) => {
-            let solver = super::convert_fc::gfc_solver(f).map_err(|e| {
+            let solver = super::convert_fc::gfc_solver(f, None).map_err(|e| {
                 m.error_at(&format!("Simulation/OneStepNSProblem/GlobalFrictionContact/{}", f.solver.kind_name()), e)
             })?;
             (

@@ -28,6 +28,7 @@ mod schema_events;
 mod schema_mech;
 mod schema_nullspace;
 mod schema_sim;
+mod schema_solver;
 pub mod values;
 pub mod xsd;
 
