@@ -146,6 +146,33 @@ fn fc3d_admm_expectations() {
     }
 }
 
+/// Files on which the Tresca fixed point (`tfp`, added through the solver registration) must
+/// converge to 1e-8: each outer step a convex Tresca problem, the slip bounds settling.
+const TFP_FC3D: &[&str] = &[
+    "Confeti-ex03-Fc3D-SBM.dat",
+    "Confeti-ex13-Fc3D-SBM.dat",
+    "FC3D_Example1_SBM.dat",
+    "FrictionContact3D_1c.dat",
+    "FrictionContact3D_RR_1c.dat",
+    "NESpheres_10_1.dat",
+    "NESpheres_30_1.dat",
+    "LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+];
+
+#[test]
+fn fc3d_tfp_expectations() {
+    let Some(folder) = dir("fc3d") else { return };
+    for file in TFP_FC3D {
+        let path = folder.join(file);
+        let p = if file.ends_with(".hdf5") {
+            fc::read_fclib_local(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+        } else {
+            fc::read_fc_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"))
+        };
+        check_solves(file, &p, "tfp", IterOptions::new(1e-8, 2_000));
+    }
+}
+
 #[test]
 fn fc2d_collection() {
     run_local("fc2d", FC2D);

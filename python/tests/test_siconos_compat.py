@@ -293,11 +293,13 @@ def test_fc3d_driver_one_contact_closed_form(hook):
     # u = r + q with q = (-1, 2, 0), mu = 0.5: sliding, r on the cone edge opposing the slip
     fc = sn.FrictionContactProblem(3, np.eye(3), np.array([-1.0, 2.0, 0.0]), np.array([0.5]))
     r, u = np.zeros(3), np.zeros(3)
-    so = sn.SolverOptions(sn.SICONOS_FRICTION_3D_NSGS)
-    so.dparam[0] = 1e-12
-    assert sn.fc3d_driver(fc, r, u, so) == 0
-    np.testing.assert_allclose(r, [1.0, -0.5, 0.0], atol=1e-10)
-    np.testing.assert_allclose(u, [0.0, 1.5, 0.0], atol=1e-10)
+    for solver in (sn.SICONOS_FRICTION_3D_NSGS, sn.SICONOS_FRICTION_3D_TFP):
+        r, u = np.zeros(3), np.zeros(3)
+        so = sn.SolverOptions(solver)
+        so.dparam[0] = 1e-12
+        assert sn.fc3d_driver(fc, r, u, so) == 0, solver
+        np.testing.assert_allclose(r, [1.0, -0.5, 0.0], atol=1e-10)
+        np.testing.assert_allclose(u, [0.0, 1.5, 0.0], atol=1e-10)
     info, err = sn.fc3d_compute_error(fc, r, u, 1e-10)
     assert info == 0 and err < 1e-10
     # a wrong answer has a large error

@@ -29,6 +29,7 @@ pub mod prox;
 pub mod residual;
 pub mod rolling;
 mod sparse_lu;
+pub mod tfp;
 pub mod vi;
 
 pub use fclib::{
@@ -195,6 +196,8 @@ fc_solvers! {
             |_ws, p, r, u, o| vi::solve(p, r, u, o, true);
         Admm(AdmmOptions) = "admm", "Admm", Some(3), "ADMM: Cholesky of W + rho I, cone projection, adaptive rho, restarted acceleration",
             |_ws, p, r, u, o| admm::solve(p, r, u, o);
+        Tfp(tfp::TfpOptions) = "tfp", "Tfp", Some(3), "Tresca fixed point: Tresca problems (cylinder) by Gauss-Seidel, slip bounds mu r_N updated",
+            |_ws, p, r, u, o| tfp::solve(p, r, u, o);
     }
     dim2 {
         Nsgs2d(NsgsOptions) = "nsgs", "Nsgs2d", Some(2), "2D nonsmooth Gauss-Seidel with the exact one-contact solution",

@@ -34,6 +34,7 @@ _TABLE: Dict[str, Tuple[str, str, object]] = {
     "SICONOS_FRICTION_3D_VI_FPP": ("fc3d", "vi-fp", "ViFp"),
     "SICONOS_FRICTION_3D_VI_EG": ("fc3d", "vi-eg", "ViEg"),
     "SICONOS_FRICTION_3D_ADMM": ("fc3d", "admm", "Admm"),
+    "SICONOS_FRICTION_3D_TFP": ("fc3d", "tfp", "Tfp"),
     "SICONOS_GLOBAL_FRICTION_3D_NSGS_WR": ("gfc3d", "gfc3d-nsgs", None),
     "SICONOS_GLOBAL_FRICTION_3D_NSN_AC_WR": ("gfc3d", "gfc3d-newton", None),
     "SICONOS_GLOBAL_FRICTION_3D_PROX_WR": ("gfc3d", "gfc3d-prox", None),
