@@ -6,6 +6,7 @@
 
 use saltus_numerics::by_name::SetByName;
 use saltus_numerics::fc::{FcSolver, NsgsOptions, FC_SOLVERS};
+use saltus_numerics::lcp::{LcpSolver, LCP_SOLVERS};
 use saltus_runtime::xml::xsd::Schema;
 use std::collections::BTreeSet;
 
@@ -45,6 +46,28 @@ fn the_schema_lists_every_declared_fc_solver_with_its_options() {
         let want: BTreeSet<String> = NsgsOptions::NAMES.iter().map(|s| s.to_string()).collect();
         for e in ["NsgsWr", "Nsgs"] {
             assert_eq!(attributes_at(&format!("{p}/{e}")), want, "attributes of {p}/{e}");
+        }
+    }
+}
+
+#[test]
+fn the_schema_lists_every_declared_lcp_solver_with_its_options() {
+    let declared: BTreeSet<String> = LCP_SOLVERS.iter().map(|d| d.element.to_string()).collect();
+    let places: Vec<String> =
+        ["LCP", "ImpactProblem", "AccelerationProblem"].iter().flat_map(|n| paths_of(n)).collect();
+    assert!(places.len() >= 3, "{places:?}");
+    for p in &places {
+        assert_eq!(children_at(p), declared, "solvers of {p}");
+        for d in LCP_SOLVERS {
+            let want: BTreeSet<String> = d.options.iter().map(|s| s.to_string()).collect();
+            assert_eq!(attributes_at(&format!("{p}/{}", d.element)), want, "attributes of {p}/{}", d.element);
+            let mut s = LcpSolver::from_element(d.element).unwrap();
+            assert_eq!(s.decl(), d);
+            for name in d.options {
+                let value = if *name == "tie_break" { "smallest_index" } else { "1" };
+                assert_eq!(s.set_by_name(name, value), Ok(true), "{}: `{name}`", d.element);
+                assert!(s.set_by_name(name, "x").is_err(), "{}: `{name}` took `x`", d.element);
+            }
         }
     }
 }

@@ -23,6 +23,7 @@ pub use io::{read_lcp, read_lcp_file};
 pub use lemke::TieBreak;
 pub use options::{EnumOptions, LemkeOptions, NewtonOptions, PgsOptions, PsorOptions, QpLcpOptions};
 
+use crate::by_name::SetByName;
 use crate::error::{check_finite, check_len, NumericsError, Result};
 use crate::matrix::Operator;
 use crate::report::{FailReason, IterOptions, SolveReport, SolveStatus};
@@ -156,6 +157,63 @@ impl LcpSolver {
             LcpSolver::NewtonFb(o) | LcpSolver::NewtonMin(o) => o.warm_start,
             LcpSolver::Enumerative(o) => o.warm_start,
             LcpSolver::Qp(o) => o.warm_start,
+        }
+    }
+}
+
+/// What the model files know of an LCP solver: its CLI name (as in [`SOLVERS`]), its element
+/// (`<Lemke …/>`) and its options' names ([`SetByName::NAMES`], the element's attributes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LcpSolverDecl {
+    /// CLI name.
+    pub name: &'static str,
+    /// Model-file element.
+    pub element: &'static str,
+    /// The options settable by name.
+    pub options: &'static [&'static str],
+}
+
+/// The LCP solvers' declarations, in [`SOLVERS`] order.
+pub const LCP_SOLVERS: &[LcpSolverDecl] = &[
+    LcpSolverDecl { name: "lemke", element: "Lemke", options: LemkeOptions::NAMES },
+    LcpSolverDecl { name: "pgs", element: "Pgs", options: PgsOptions::NAMES },
+    LcpSolverDecl { name: "psor", element: "Psor", options: PsorOptions::NAMES },
+    LcpSolverDecl { name: "newton-fb", element: "NewtonFB", options: NewtonOptions::NAMES },
+    LcpSolverDecl { name: "newton-min", element: "NewtonMin", options: NewtonOptions::NAMES },
+    LcpSolverDecl { name: "enum", element: "Enum", options: EnumOptions::NAMES },
+    LcpSolverDecl { name: "qp", element: "Qp", options: QpLcpOptions::NAMES },
+];
+
+impl LcpSolver {
+    /// The solver whose model-file element is `element` ([`LCP_SOLVERS`]), default options.
+    pub fn from_element(element: &str) -> Option<LcpSolver> {
+        Some(match element {
+            "Lemke" => LcpSolver::Lemke(LemkeOptions::default()),
+            "Pgs" => LcpSolver::Pgs(PgsOptions::default()),
+            "Psor" => LcpSolver::Psor(PsorOptions::default()),
+            "NewtonFB" => LcpSolver::NewtonFb(NewtonOptions::default()),
+            "NewtonMin" => LcpSolver::NewtonMin(NewtonOptions::default()),
+            "Enum" => LcpSolver::Enumerative(EnumOptions::default()),
+            "Qp" => LcpSolver::Qp(QpLcpOptions::default()),
+            _ => return None,
+        })
+    }
+
+    /// Its declaration.
+    pub fn decl(&self) -> &'static LcpSolverDecl {
+        let name = self.name();
+        LCP_SOLVERS.iter().find(|d| d.name == name).expect("every solver is declared")
+    }
+
+    /// Sets the option `name` from text ([`SetByName`] of the variant's options).
+    pub fn set_by_name(&mut self, name: &str, value: &str) -> std::result::Result<bool, String> {
+        match self {
+            LcpSolver::Lemke(o) => o.set_by_name(name, value),
+            LcpSolver::Pgs(o) => o.set_by_name(name, value),
+            LcpSolver::Psor(o) => o.set_by_name(name, value),
+            LcpSolver::NewtonFb(o) | LcpSolver::NewtonMin(o) => o.set_by_name(name, value),
+            LcpSolver::Enumerative(o) => o.set_by_name(name, value),
+            LcpSolver::Qp(o) => o.set_by_name(name, value),
         }
     }
 }

@@ -197,3 +197,55 @@ impl QpLcpOptions {
         Ok(())
     }
 }
+
+/// `lexicographic` or `smallest_index`.
+impl crate::by_name::FromText for super::lemke::TieBreak {
+    fn from_text(s: &str) -> std::result::Result<Self, String> {
+        match s.trim() {
+            "lexicographic" => Ok(super::lemke::TieBreak::Lexicographic),
+            "smallest_index" => Ok(super::lemke::TieBreak::SmallestIndex),
+            _ => Err(format!("`{s}` is not lexicographic or smallest_index")),
+        }
+    }
+}
+
+// The options a model file sets by name (`<Lemke tol=".." …/>`): declared once here.
+crate::set_by_name!(LemkeOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "pivot_tol" => pivot_tol,
+    "tie_break" => tie_break,
+});
+
+crate::set_by_name!(PgsOptions { "tol" => iter.tol, "max_iter" => iter.max_iter, "warm_start" => warm_start });
+
+crate::set_by_name!(PsorOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "omega" => omega,
+});
+
+crate::set_by_name!(NewtonOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "armijo" => armijo,
+    "backtrack" => backtrack,
+    "max_line_search" => max_line_search,
+});
+
+crate::set_by_name!(EnumOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "max_size" => max_size,
+});
+
+crate::set_by_name!(QpLcpOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "sym_tol" => sym_tol,
+});

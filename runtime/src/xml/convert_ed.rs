@@ -97,10 +97,12 @@ pub fn build_event_driven(
                  <AccelerationProblem>'s solver",
             ));
         }
-        o.impact = lcp_solver(&s.solver);
+        o.impact = lcp_solver(&s.solver)
+            .map_err(|e| m.error_at(&format!("EventDriven/ImpactProblem/{}", s.solver.kind_name()), e))?;
     }
     if let Some(s) = &e.acceleration {
-        o.acceleration = lcp_solver(&s.solver);
+        o.acceleration = lcp_solver(&s.solver)
+            .map_err(|e| m.error_at(&format!("EventDriven/AccelerationProblem/{}", s.solver.kind_name()), e))?;
     }
     if let Some(v) = e.event_tol {
         o.gap_tol = v;

@@ -25,7 +25,7 @@ fn apply(spec: &SolverSpec, solver: &mut FcSolver) -> Result<(), String> {
 
 /// Calls `set` for each attribute of `spec`, in the order of `names`; the reason names the
 /// element and the attribute.
-fn apply_to(
+pub(super) fn apply_to(
     spec: &SolverSpec,
     mut set: impl FnMut(&str, &str) -> Result<bool, String>,
     names: &[&str],

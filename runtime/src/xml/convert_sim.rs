@@ -20,89 +20,11 @@ fn set_iter(it: &mut saltus_numerics::IterOptions, tol: Option<f64>, max_iter: O
     }
 }
 
-pub(super) fn lcp_solver(s: &LcpSolverSpec) -> lcp::LcpSolver {
-    use lcp::LcpSolver as L;
-    match s {
-        LcpSolverSpec::Lemke(o) => {
-            let mut x = lcp::LemkeOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(p) = o.pivot_tol {
-                x.pivot_tol = p;
-            }
-            if let Some(t) = o.tie_break {
-                x.tie_break = match t {
-                    TieBreakSpec::Lexicographic => lcp::TieBreak::Lexicographic,
-                    TieBreakSpec::SmallestIndex => lcp::TieBreak::SmallestIndex,
-                };
-            }
-            L::Lemke(x)
-        }
-        LcpSolverSpec::Pgs(o) => {
-            let mut x = lcp::PgsOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            L::Pgs(x)
-        }
-        LcpSolverSpec::Psor(o) => {
-            let mut x = lcp::PsorOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(w) = o.omega {
-                x.omega = w;
-            }
-            L::Psor(x)
-        }
-        LcpSolverSpec::NewtonFB(o) | LcpSolverSpec::NewtonMin(o) => {
-            let mut x = lcp::NewtonOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(a) = o.armijo {
-                x.armijo = a;
-            }
-            if let Some(b) = o.backtrack {
-                x.backtrack = b;
-            }
-            if let Some(m) = o.max_line_search {
-                x.max_line_search = m;
-            }
-            if matches!(s, LcpSolverSpec::NewtonFB(_)) {
-                L::NewtonFb(x)
-            } else {
-                L::NewtonMin(x)
-            }
-        }
-        LcpSolverSpec::Enum(o) => {
-            let mut x = lcp::EnumOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(m) = o.max_size {
-                x.max_size = m;
-            }
-            L::Enumerative(x)
-        }
-        LcpSolverSpec::Qp(o) => {
-            let mut x = lcp::QpLcpOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(t) = o.sym_tol {
-                x.sym_tol = t;
-            }
-            L::Qp(x)
-        }
-    }
+pub(super) fn lcp_solver(s: &LcpSolverSpec) -> Result<lcp::LcpSolver, String> {
+    let mut solver = lcp::LcpSolver::from_element(s.element).ok_or_else(|| format!("no LCP solver <{}>", s.element))?;
+    let names = solver.decl().options;
+    super::convert_fc::apply_to(s, |k, v| solver.set_by_name(k, v), names)?;
+    Ok(solver)
 }
 
 fn relay_solver(s: &RelaySolverSpec) -> relay::RelaySolver {
@@ -377,7 +299,10 @@ pub fn build_simulation(
     let (osi, attached) = integrators(m, s, nsds)?;
     let (osnsp, opts) = match &s.osnsp.kind {
         OsnspSpec::LCP(l) => (
-            Osnsp::Lcp(lcp_solver(&l.solver)),
+            Osnsp::Lcp(
+                lcp_solver(&l.solver)
+                    .map_err(|e| m.error_at(&format!("Simulation/OneStepNSProblem/LCP/{}", l.solver.kind_name()), e))?,
+            ),
             options(l.storage, l.sparse_threshold, l.warm_start, l.on_non_convergence),
         ),
         OsnspSpec::Equality(_) => (Osnsp::Equality, OsnspOptions::default()),

@@ -3,7 +3,7 @@
 #![allow(missing_docs)] // the fields are the XML vocabulary, documented in the XSD.
 
 use super::schema::is_none;
-pub use super::schema_solver::{FcSolverSpec, GfcSolverSpec, SolverSpec};
+pub use super::schema_solver::{FcSolverSpec, GfcSolverSpec, LcpSolverSpec, SolverSpec};
 use serde::{Deserialize, Serialize};
 
 /// `<Simulation>`: time stepping.
@@ -390,19 +390,7 @@ pub enum PolicySpec {
     Fail,
 }
 
-/// LCP solvers with their typed options.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum LcpSolverSpec {
-    Lemke(LemkeSpec),
-    Pgs(IterSpec),
-    Psor(PsorSpec),
-    NewtonFB(NewtonLcpSpec),
-    NewtonMin(NewtonLcpSpec),
-    Enum(EnumSpec),
-    Qp(QpSpec),
-}
-
-/// Common iteration options.
+/// Common iteration options (the relay, AVI and MLCP solvers).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IterSpec {
@@ -412,85 +400,6 @@ pub struct IterSpec {
     pub max_iter: Option<usize>,
     #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
     pub warm_start: Option<bool>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LemkeSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@pivot_tol", default, skip_serializing_if = "is_none")]
-    pub pivot_tol: Option<f64>,
-    #[serde(rename = "@tie_break", default, skip_serializing_if = "is_none")]
-    pub tie_break: Option<TieBreakSpec>,
-}
-
-/// Lemke's ratio-test tie breaking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TieBreakSpec {
-    Lexicographic,
-    SmallestIndex,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PsorSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@omega", default, skip_serializing_if = "is_none")]
-    pub omega: Option<f64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewtonLcpSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@armijo", default, skip_serializing_if = "is_none")]
-    pub armijo: Option<f64>,
-    #[serde(rename = "@backtrack", default, skip_serializing_if = "is_none")]
-    pub backtrack: Option<f64>,
-    #[serde(rename = "@max_line_search", default, skip_serializing_if = "is_none")]
-    pub max_line_search: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EnumSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@max_size", default, skip_serializing_if = "is_none")]
-    pub max_size: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QpSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@sym_tol", default, skip_serializing_if = "is_none")]
-    pub sym_tol: Option<f64>,
 }
 
 /// `<Output every="N" energy="true"/>`: defaults of the `run` command; `energy` adds the step's

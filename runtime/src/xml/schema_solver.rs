@@ -1,12 +1,15 @@
 //! Solver elements read from the solvers' declarations in `numerics` instead of mirror DTOs:
 //! `<FrictionContact>`'s solver (`<NsgsAc tol=".." …/>`, one element per
 //! [`fc::FC_SOLVERS`] entry, its attributes the options' [`SetByName::NAMES`]) and
-//! `<GlobalFrictionContact>`'s (`<NsgsWr>`, `<Nsgs>`: NSGS's options). The attributes are kept as
+//! `<GlobalFrictionContact>`'s (`<NsgsWr>`, `<Nsgs>`: NSGS's options) and the LCP solvers of
+//! `<LCP>` and of event driven's impact and acceleration problems ([`lcp::LCP_SOLVERS`]). The
+//! attributes are kept as
 //! text, checked against the declaration while reading (an unknown one is reported on its
 //! element), and set on the solver's typed options by [`super::convert_fc`].
 
 use saltus_numerics::by_name::SetByName;
 use saltus_numerics::fc::{self, NsgsOptions};
+use saltus_numerics::lcp;
 use serde::{de, ser, Deserialize, Serialize};
 use std::sync::LazyLock;
 
@@ -47,6 +50,32 @@ static FC: LazyLock<Family> = LazyLock::new(|| {
 static GFC: LazyLock<Family> = LazyLock::new(|| {
     Family::new("a global friction-contact solver", vec![("NsgsWr", NsgsOptions::NAMES), ("Nsgs", NsgsOptions::NAMES)])
 });
+
+static LCP: LazyLock<Family> =
+    LazyLock::new(|| Family::new("an LCP solver", lcp::LCP_SOLVERS.iter().map(|d| (d.element, d.options)).collect()));
+
+/// The solver element of an LCP (`<LCP>`, `<ImpactProblem>`, `<AccelerationProblem>`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LcpSolverSpec(pub SolverSpec);
+
+impl std::ops::Deref for LcpSolverSpec {
+    type Target = SolverSpec;
+    fn deref(&self) -> &SolverSpec {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for LcpSolverSpec {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_in(d, &LCP).map(LcpSolverSpec)
+    }
+}
+
+impl Serialize for LcpSolverSpec {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_in(s, &self.0, &LCP)
+    }
+}
 
 /// The solver element of `<FrictionContact>`.
 #[derive(Debug, Clone, PartialEq)]
