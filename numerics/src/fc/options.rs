@@ -487,34 +487,30 @@ pub trait FcOptions {
     fn warm_start_mut(&mut self) -> Option<&mut bool>;
 }
 
+/// `impl FcOptions` for an options struct with an `iter` field, and a `warm_start` field when
+/// named.
 macro_rules! fc_options {
-    ($ty:ty, warm_start) => {
-        impl FcOptions for $ty {
-            fn iter(&self) -> &IterOptions {
+    ($ty:ty $(, $ws:ident)?) => {
+        impl $crate::fc::options::FcOptions for $ty {
+            fn iter(&self) -> &$crate::report::IterOptions {
                 &self.iter
             }
-            fn iter_mut(&mut self) -> &mut IterOptions {
+            fn iter_mut(&mut self) -> &mut $crate::report::IterOptions {
                 &mut self.iter
             }
             fn warm_start_mut(&mut self) -> Option<&mut bool> {
-                Some(&mut self.warm_start)
+                $crate::fc::options::fc_options!(@ws self $(, $ws)?)
             }
         }
     };
-    ($ty:ty) => {
-        impl FcOptions for $ty {
-            fn iter(&self) -> &IterOptions {
-                &self.iter
-            }
-            fn iter_mut(&mut self) -> &mut IterOptions {
-                &mut self.iter
-            }
-            fn warm_start_mut(&mut self) -> Option<&mut bool> {
-                None
-            }
-        }
+    (@ws $s:ident, $ws:ident) => {
+        Some(&mut $s.$ws)
+    };
+    (@ws $s:ident) => {
+        None
     };
 }
+pub(crate) use fc_options;
 
 fc_options!(NsgsOptions, warm_start);
 fc_options!(ProxOptions, warm_start);

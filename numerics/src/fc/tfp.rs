@@ -14,7 +14,6 @@
 //! each outer step is a convex problem, unlike a sweep of NSGS on the cone.
 
 use super::cone::project_on_disk;
-use super::options::FcOptions;
 use super::residual::fc_error_with_u;
 use super::FrictionContact;
 use crate::error::{NumericsError, Result};
@@ -68,17 +67,7 @@ impl TfpOptions {
     }
 }
 
-impl FcOptions for TfpOptions {
-    fn iter(&self) -> &IterOptions {
-        &self.iter
-    }
-    fn iter_mut(&mut self) -> &mut IterOptions {
-        &mut self.iter
-    }
-    fn warm_start_mut(&mut self) -> Option<&mut bool> {
-        Some(&mut self.warm_start)
-    }
-}
+super::options::fc_options!(TfpOptions, warm_start);
 
 crate::set_by_name!(TfpOptions {
     "tol" => iter.tol,
