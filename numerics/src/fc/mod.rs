@@ -120,13 +120,12 @@ macro_rules! fc_solvers {
                 })
             }
 
-            /// Its declaration.
+            /// Its declaration (the entry of [`FC_SOLVERS`]).
             pub fn decl(&self) -> &'static FcSolverDecl {
-                let k = match self {
-                    $(FcSolver::$v3(_) => $n3,)*
-                    $(FcSolver::$v2(_) => $n2,)*
-                };
-                FC_SOLVERS.iter().find(|d| d.name == k).expect("every variant is declared")
+                match self {
+                    $(FcSolver::$v3(_) => &FcSolverDecl { name: $n3, element: $e3, dim: $d3, description: $desc3, options: <$o3 as SetByName>::NAMES },)*
+                    $(FcSolver::$v2(_) => &FcSolverDecl { name: $n2, element: $e2, dim: $d2, description: $desc2, options: <$o2 as SetByName>::NAMES },)*
+                }
             }
 
             fn opts(&self) -> &dyn FcOptions {
