@@ -73,3 +73,86 @@ macro_rules! set_by_name {
         }
     };
 }
+
+/// What the model files and the CLI know of a solver: its CLI name, its model-file element
+/// (`<Lemke …/>`), a one-line description and its options' names ([`SetByName::NAMES`], the
+/// element's attributes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolverDecl {
+    /// CLI name (`saltus solve --solver NAME`).
+    pub name: &'static str,
+    /// Model-file element.
+    pub element: &'static str,
+    /// One line for `saltus solvers` and the CLI help.
+    pub description: &'static str,
+    /// The options settable by name.
+    pub options: &'static [&'static str],
+}
+
+/// Declares a family of solvers once: the enum (one variant per solver, carrying its typed
+/// options, which implement [`SetByName`] and `Default`), its declarations `DECLS`
+/// ([`SolverDecl`]) and its catalogue `SOLVERS` (CLI name, description), with `name`,
+/// `from_element`, `decl` and `set_by_name` on the enum. One line per solver:
+/// `Variant(Options) = "cli-name", "Element", "description";` after the variant's doc comment.
+#[macro_export]
+macro_rules! solver_family {
+    (
+        $(#[$meta:meta])*
+        pub enum $family:ident, $decls:ident {
+            $($(#[$vmeta:meta])* $v:ident($o:ty) = $n:literal, $e:literal, $desc:literal;)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub enum $family {
+            $($(#[$vmeta])* $v($o),)*
+        }
+
+        /// Every solver's declaration, in [`SOLVERS`] order.
+        pub const $decls: &[$crate::by_name::SolverDecl] = &[
+            $($crate::by_name::SolverDecl {
+                name: $n,
+                element: $e,
+                description: $desc,
+                options: <$o as $crate::by_name::SetByName>::NAMES,
+            },)*
+        ];
+
+        /// The solver catalogue: (CLI name, one-line description).
+        pub const SOLVERS: &[(&str, &str)] = &[$(($n, $desc)),*];
+
+        impl $family {
+            /// The CLI name of the solver (see [`SOLVERS`]).
+            pub fn name(&self) -> &'static str {
+                self.decl().name
+            }
+
+            /// The solver whose model-file element is `element`, with default options.
+            pub fn from_element(element: &str) -> Option<$family> {
+                Some(match element {
+                    $($e => $family::$v(<$o>::default()),)*
+                    _ => return None,
+                })
+            }
+
+            /// Its declaration (its entry of the declarations).
+            pub fn decl(&self) -> &'static $crate::by_name::SolverDecl {
+                match self {
+                    $($family::$v(_) => &$crate::by_name::SolverDecl {
+                        name: $n,
+                        element: $e,
+                        description: $desc,
+                        options: <$o as $crate::by_name::SetByName>::NAMES,
+                    },)*
+                }
+            }
+
+            /// Sets the option `name` from text ([`SetByName`](crate::by_name::SetByName) of the
+            /// variant's options).
+            pub fn set_by_name(&mut self, name: &str, value: &str) -> std::result::Result<bool, String> {
+                match self {
+                    $($family::$v(o) => $crate::by_name::SetByName::set_by_name(o, name, value),)*
+                }
+            }
+        }
+    };
+}

@@ -152,6 +152,23 @@ pub struct GmpOptions {
     pub local_max_iter: usize,
 }
 
+crate::set_by_name!(GmpOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "local_tol" => local_tol,
+    "local_max_iter" => local_max_iter,
+});
+
+/// The generic mechanical problem's one solver, declared as the other families' solvers are
+/// (its model-file element `<GaussSeidel>` takes [`GmpOptions`]' names).
+pub const GMP_SOLVERS: &[crate::by_name::SolverDecl] = &[crate::by_name::SolverDecl {
+    name: "gauss-seidel",
+    element: "GaussSeidel",
+    description: "block Gauss-Seidel calling each block's solver (LU, one-row LCP, one-contact Alart-Curnier)",
+    options: <GmpOptions as crate::by_name::SetByName>::NAMES,
+}];
+
 impl Default for GmpOptions {
     fn default() -> Self {
         GmpOptions { iter: IterOptions::new(1e-10, 10_000), warm_start: false, local_tol: 1e-14, local_max_iter: 50 }

@@ -126,6 +126,26 @@ class OneStepNSProblem:
         self.solver = solver or self._default_solver
         self.problem = {k: options.pop(k) for k in list(options) if k in self._problem_attrs}
         self.options = options
+        self._check()
+
+    @classmethod
+    def _solvers(cls) -> Dict[str, Tuple[str, List[str]]]:
+        """The problem's solver elements: ``{element: (description, option names)}``, from the
+        solvers' declarations in the compiled core (the model files' own)."""
+        return {e: (d, list(o)) for e, d, o in _saltus.solver_elements().get(cls._kind, [])}
+
+    def _check(self) -> None:
+        """A solver this problem has, and options that solver takes (``ValueError`` naming the
+        choices otherwise)."""
+        solvers = self._solvers()
+        if self.solver is None or not solvers:
+            return
+        if self.solver not in solvers:
+            raise ValueError(f"{self._kind}: no solver {self.solver!r}; the solvers are {', '.join(solvers)}")
+        names = solvers[self.solver][1]
+        for k in self.options:
+            if k not in names:
+                raise ValueError(f"{self._kind}: {k!r} is not an option of {self.solver}; its options are {', '.join(names)}")
 
     def setTolerance(self, tol: float) -> None:
         """Solver tolerance."""
@@ -139,6 +159,7 @@ class OneStepNSProblem:
         return {}
 
     def _element(self, parent):
+        self._check()
         el = ET.SubElement(parent, self._kind, _attrs({**self._extra(), **self.problem}))
         if self.solver is not None:
             ET.SubElement(el, self.solver, _attrs(self.options))
@@ -146,28 +167,27 @@ class OneStepNSProblem:
 
 
 class LCP(OneStepNSProblem):
-    """Linear complementarity problem; solvers ``Lemke`` (default), ``Pgs``, ``Psor``,
-    ``NewtonFB``, ``NewtonMin``, ``Enum``, ``Qp``."""
+    """Linear complementarity problem; solver ``Lemke`` by default."""
 
     _kind = "LCP"
 
 
 class MLCP(OneStepNSProblem):
-    """Mixed LCP; solvers ``Enum`` (default), ``Pgs``, ``NewtonFB``, ``Lemke``."""
+    """Mixed LCP; solver ``Enum`` by default."""
 
     _kind = "MLCP"
     _default_solver = "Enum"
 
 
 class Relay(OneStepNSProblem):
-    """Relay problem; solvers ``Lemke`` (default), ``Pgs``."""
+    """Relay problem; solver ``Lemke`` by default."""
 
     _kind = "Relay"
 
 
 class AVI(OneStepNSProblem):
     """Affine variational inequality of ``NormalConeNSL`` / ``RelayNSL`` (Siconos ``AVI``); solver
-    ``CaoFerris`` (default). Problem attribute: ``on_non_convergence``."""
+    ``CaoFerris`` by default. Problem attribute: ``on_non_convergence``."""
 
     _kind = "AVI"
     _problem_attrs = ("on_non_convergence",)
@@ -185,9 +205,7 @@ class Equality(OneStepNSProblem):
 
 
 class FrictionContact(OneStepNSProblem):
-    """Friction-contact problem of dimension ``dim`` (2 or 3); solvers ``NsgsAc`` (default),
-    ``NsgsFb``, ``NsgsProj``, ``Prox``, ``NewtonAc``, ``ViFp``, ``ViEg``, ``Nsgs2d``,
-    ``Lemke2d``, ``Admm``."""
+    """Friction-contact problem of dimension ``dim`` (2 or 3); solver ``NsgsAc`` by default."""
 
     _kind = "FrictionContact"
     _default_solver = "NsgsAc"
@@ -198,6 +216,17 @@ class FrictionContact(OneStepNSProblem):
 
     def _extra(self):
         return {"dim": self.dim}
+
+
+def _document_solvers(*classes) -> None:
+    """Appends each problem class's solvers, with their options, to its docstring (from the
+    declarations, so a new solver needs no edit here)."""
+    for cls in classes:
+        lines = [f"    ``{e}``: {d}; options {', '.join(f'``{o}``' for o in opts)}." for e, (d, opts) in cls._solvers().items()]
+        cls.__doc__ = (cls.__doc__ or "") + "\n\n    Solvers:\n\n" + "\n".join(lines) + "\n"
+
+
+_document_solvers(LCP, MLCP, Relay, AVI, FrictionContact)
 
 
 class TimeDiscretisation:

@@ -18,6 +18,7 @@ mod mech_py;
 mod numerics_py;
 mod ode_py;
 mod sim;
+mod solvers_py;
 mod views;
 
 use pyo3::prelude::*;
@@ -42,6 +43,7 @@ fn _saltus(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mech_py::read_mesh, m)?)?;
     m.add_function(wrap_pyfunction!(mech_py::primitive_shapes, m)?)?;
     m.add_function(wrap_pyfunction!(mech_py::primitive_from_siconos, m)?)?;
+    m.add_function(wrap_pyfunction!(solvers_py::solver_elements, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

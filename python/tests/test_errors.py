@@ -1,5 +1,7 @@
 """Bad input raises SaltusError subclasses with located messages; nothing panics."""
 
+import xml.etree.ElementTree as ET
+
 import numpy as np
 import pytest
 
@@ -152,3 +154,21 @@ def test_ctrl_c_stops_a_long_run():
     assert k > 0 and sim.has_next_event()
     sim.compute_one_step()
     assert sim.core.k == k + 1
+
+
+def test_problem_solvers_and_options_are_the_declared_ones():
+    # the solver lists and docstrings come from the declarations in numerics (the model files'
+    # own): the relay's Siconos default solver is listed, with Lemke's pivoting options
+    assert "``AviCaoFerris``" in sk.Relay.__doc__ and "``tie_break``" in sk.Relay.__doc__
+    assert "``Tfp``" in sk.FrictionContact.__doc__
+    assert "``max_comp``" in sk.MLCP.__doc__
+    with pytest.raises(ValueError, match=r"no solver 'Lemkee'; the solvers are Lemke, Pgs"):
+        sk.LCP("Lemkee")
+    with pytest.raises(ValueError, match=r"'omega' is not an option of Pgs; its options are tol, max_iter, warm_start"):
+        sk.LCP("Pgs", omega=1.3)
+    sk.LCP("Psor", omega=1.3, storage="dense")  # a problem attribute and a declared option
+    p = sk.MLCP("Lemke")
+    p.setMaxIterations(50)  # the pivot cap
+    p.options["warm_start"] = True  # Lemke on the MLCP has no warm start: refused when written
+    with pytest.raises(ValueError, match=r"'warm_start' is not an option of Lemke"):
+        p._element(ET.Element("x"))

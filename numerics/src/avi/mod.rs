@@ -83,12 +83,14 @@ impl Avi {
     }
 }
 
-/// The AVI solvers.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum AviSolver {
-    /// Cao–Ferris pivoting: elimination of `z` at a vertex of `K`, then Lemke's method with the
-    /// artificial variable on the KKT rows (and on the rows of `K` the vertex violates).
-    CaoFerris(LemkeOptions),
+crate::solver_family! {
+    /// The AVI solvers.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum AviSolver, AVI_SOLVERS {
+        /// Cao–Ferris pivoting: elimination of `z` at a vertex of `K`, then Lemke's method with the
+        /// artificial variable on the KKT rows (and on the rows of `K` the vertex violates).
+        CaoFerris(LemkeOptions) = "caoferris", "CaoFerris", "Cao-Ferris pivoting (Lemke on the KKT rows at a vertex of K)";
+    }
 }
 
 impl AviSolver {
@@ -105,9 +107,6 @@ impl AviSolver {
         }
     }
 }
-
-/// The AVI solver catalogue: (name, description).
-pub const SOLVERS: &[(&str, &str)] = &[("caoferris", "Cao-Ferris pivoting (Lemke on the KKT rows at a vertex of K)")];
 
 /// The AVI solver named `name` with `it` as tolerance/cap.
 pub fn solver_by_name(name: &str, it: IterOptions) -> Option<AviSolver> {

@@ -23,7 +23,6 @@ pub use io::{read_lcp, read_lcp_file};
 pub use lemke::TieBreak;
 pub use options::{EnumOptions, LemkeOptions, NewtonOptions, PgsOptions, PsorOptions, QpLcpOptions};
 
-use crate::by_name::SetByName;
 use crate::error::{check_finite, check_len, NumericsError, Result};
 use crate::matrix::Operator;
 use crate::report::{FailReason, IterOptions, SolveReport, SolveStatus};
@@ -88,24 +87,26 @@ pub(crate) fn scalar_blocks(m: Operator) -> Result<Operator> {
     }
 }
 
-/// The LCP solvers, each with its typed options.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LcpSolver {
-    /// Lemke's complementary pivoting with covering vector `e = 1` and lexicographic degeneracy
-    /// resolution (dense `M`).
-    Lemke(LemkeOptions),
-    /// Projected Gauss–Seidel: `z_i ← max(0, z_i − w_i / M_ii)` row by row.
-    Pgs(PgsOptions),
-    /// Projected SOR: PGS relaxed by `ω`.
-    Psor(PsorOptions),
-    /// Semismooth Newton on the Fischer–Burmeister function (dense `M`).
-    NewtonFb(NewtonOptions),
-    /// Semismooth Newton on the min-map `min(z, w)` (dense `M`).
-    NewtonMin(NewtonOptions),
-    /// Enumeration of the `2ⁿ` complementary active sets (small dense `M`).
-    Enumerative(EnumOptions),
-    /// `min ½zᵀMz + qᵀz, z ≥ 0` by a bound-constrained QP solver (symmetric PSD dense `M`).
-    Qp(QpLcpOptions),
+crate::solver_family! {
+    /// The LCP solvers, each with its typed options.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum LcpSolver, LCP_SOLVERS {
+        /// Lemke's complementary pivoting with covering vector `e = 1` and lexicographic degeneracy
+        /// resolution (dense `M`).
+        Lemke(LemkeOptions) = "lemke", "Lemke", "Lemke's complementary pivoting, lexicographic degeneracy resolution (dense)";
+        /// Projected Gauss–Seidel: `z_i ← max(0, z_i − w_i / M_ii)` row by row.
+        Pgs(PgsOptions) = "pgs", "Pgs", "projected Gauss-Seidel (dense or sparse block)";
+        /// Projected SOR: PGS relaxed by `ω`.
+        Psor(PsorOptions) = "psor", "Psor", "projected successive over-relaxation, omega = 1.2 (dense or sparse block)";
+        /// Semismooth Newton on the Fischer–Burmeister function (dense `M`).
+        NewtonFb(NewtonOptions) = "newton-fb", "NewtonFB", "semismooth Newton on the Fischer-Burmeister function, Armijo line search (dense)";
+        /// Semismooth Newton on the min-map `min(z, w)` (dense `M`).
+        NewtonMin(NewtonOptions) = "newton-min", "NewtonMin", "semismooth Newton on the min-map, Armijo line search (dense)";
+        /// Enumeration of the `2ⁿ` complementary active sets (small dense `M`).
+        Enumerative(EnumOptions) = "enum", "Enum", "enumeration of the 2^n active sets, n <= 20 (dense)";
+        /// `min ½zᵀMz + qᵀz, z ≥ 0` by a bound-constrained QP solver (symmetric PSD dense `M`).
+        Qp(QpLcpOptions) = "qp", "Qp", "bound-constrained QP min 1/2 z'Mz + q'z, z >= 0 (symmetric PSD dense M)";
+    }
 }
 
 impl LcpSolver {
@@ -124,18 +125,6 @@ impl LcpSolver {
             LcpSolver::NewtonFb(o) | LcpSolver::NewtonMin(o) => o.iter,
             LcpSolver::Enumerative(o) => o.iter,
             LcpSolver::Qp(o) => o.iter,
-        }
-    }
-    /// The CLI name of the solver (see [`SOLVERS`]).
-    pub fn name(&self) -> &'static str {
-        match self {
-            LcpSolver::Lemke(_) => "lemke",
-            LcpSolver::Pgs(_) => "pgs",
-            LcpSolver::Psor(_) => "psor",
-            LcpSolver::NewtonFb(_) => "newton-fb",
-            LcpSolver::NewtonMin(_) => "newton-min",
-            LcpSolver::Enumerative(_) => "enum",
-            LcpSolver::Qp(_) => "qp",
         }
     }
     /// Validates the options.
@@ -160,74 +149,6 @@ impl LcpSolver {
         }
     }
 }
-
-/// What the model files know of an LCP solver: its CLI name (as in [`SOLVERS`]), its element
-/// (`<Lemke …/>`) and its options' names ([`SetByName::NAMES`], the element's attributes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LcpSolverDecl {
-    /// CLI name.
-    pub name: &'static str,
-    /// Model-file element.
-    pub element: &'static str,
-    /// The options settable by name.
-    pub options: &'static [&'static str],
-}
-
-/// The LCP solvers' declarations, in [`SOLVERS`] order.
-pub const LCP_SOLVERS: &[LcpSolverDecl] = &[
-    LcpSolverDecl { name: "lemke", element: "Lemke", options: LemkeOptions::NAMES },
-    LcpSolverDecl { name: "pgs", element: "Pgs", options: PgsOptions::NAMES },
-    LcpSolverDecl { name: "psor", element: "Psor", options: PsorOptions::NAMES },
-    LcpSolverDecl { name: "newton-fb", element: "NewtonFB", options: NewtonOptions::NAMES },
-    LcpSolverDecl { name: "newton-min", element: "NewtonMin", options: NewtonOptions::NAMES },
-    LcpSolverDecl { name: "enum", element: "Enum", options: EnumOptions::NAMES },
-    LcpSolverDecl { name: "qp", element: "Qp", options: QpLcpOptions::NAMES },
-];
-
-impl LcpSolver {
-    /// The solver whose model-file element is `element` ([`LCP_SOLVERS`]), default options.
-    pub fn from_element(element: &str) -> Option<LcpSolver> {
-        Some(match element {
-            "Lemke" => LcpSolver::Lemke(LemkeOptions::default()),
-            "Pgs" => LcpSolver::Pgs(PgsOptions::default()),
-            "Psor" => LcpSolver::Psor(PsorOptions::default()),
-            "NewtonFB" => LcpSolver::NewtonFb(NewtonOptions::default()),
-            "NewtonMin" => LcpSolver::NewtonMin(NewtonOptions::default()),
-            "Enum" => LcpSolver::Enumerative(EnumOptions::default()),
-            "Qp" => LcpSolver::Qp(QpLcpOptions::default()),
-            _ => return None,
-        })
-    }
-
-    /// Its declaration.
-    pub fn decl(&self) -> &'static LcpSolverDecl {
-        let name = self.name();
-        LCP_SOLVERS.iter().find(|d| d.name == name).expect("every solver is declared")
-    }
-
-    /// Sets the option `name` from text ([`SetByName`] of the variant's options).
-    pub fn set_by_name(&mut self, name: &str, value: &str) -> std::result::Result<bool, String> {
-        match self {
-            LcpSolver::Lemke(o) => o.set_by_name(name, value),
-            LcpSolver::Pgs(o) => o.set_by_name(name, value),
-            LcpSolver::Psor(o) => o.set_by_name(name, value),
-            LcpSolver::NewtonFb(o) | LcpSolver::NewtonMin(o) => o.set_by_name(name, value),
-            LcpSolver::Enumerative(o) => o.set_by_name(name, value),
-            LcpSolver::Qp(o) => o.set_by_name(name, value),
-        }
-    }
-}
-
-/// The solver catalogue: (CLI name, one-line description).
-pub const SOLVERS: &[(&str, &str)] = &[
-    ("lemke", "Lemke's complementary pivoting, lexicographic degeneracy resolution (dense)"),
-    ("pgs", "projected Gauss-Seidel (dense or sparse block)"),
-    ("psor", "projected successive over-relaxation, omega = 1.2 (dense or sparse block)"),
-    ("newton-fb", "semismooth Newton on the Fischer-Burmeister function, Armijo line search (dense)"),
-    ("newton-min", "semismooth Newton on the min-map, Armijo line search (dense)"),
-    ("enum", "enumeration of the 2^n active sets, n <= 20 (dense)"),
-    ("qp", "bound-constrained QP min 1/2 z'Mz + q'z, z >= 0 (symmetric PSD dense M)"),
-];
 
 /// The solver named `name` (see [`SOLVERS`]) with default options and `it` as tolerance/cap.
 pub fn solver_by_name(name: &str, it: IterOptions) -> Option<LcpSolver> {

@@ -51,31 +51,24 @@ use crate::error::{check_finite, check_len, NumericsError, Result};
 use crate::report::{FailReason, IterOptions, SolveReport, SolveStatus};
 use std::time::Instant;
 
-/// The MLCP solvers and their options.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub enum MlcpSolver {
-    /// Enumeration of complementarity active sets (exact, `m <= max_comp`).
-    Enumerative(EnumOptions),
-    /// Projected Gauss–Seidel (needs a nonzero diagonal).
-    Pgs(PgsOptions),
-    /// Semismooth Newton on the Fischer–Burmeister reformulation, Armijo line search.
-    NewtonFb(NewtonFbOptions),
-    /// Lemke's method on the LCP left after eliminating `u` (needs the equality block `A`
-    /// invertible).
-    Lemke(LemkeOptions),
+crate::solver_family! {
+    /// The MLCP solvers and their options.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub enum MlcpSolver, MLCP_SOLVERS {
+        /// Enumeration of complementarity active sets (exact, `m <= max_comp`).
+        Enumerative(EnumOptions) = "enum", "Enum", "enumeration of complementarity active sets with an LU solve per set (exact, m <= 20 by default)";
+        /// Projected Gauss–Seidel (needs a nonzero diagonal).
+        Pgs(PgsOptions) = "pgs", "Pgs", "projected Gauss-Seidel (free equality rows, projected complementarity rows; needs M_ii != 0)";
+        /// Semismooth Newton on the Fischer–Burmeister reformulation, Armijo line search.
+        NewtonFb(NewtonFbOptions) = "newton-fb", "NewtonFB", "semismooth Newton on the Fischer-Burmeister reformulation with Armijo line search";
+        /// Lemke's method on the LCP left after eliminating `u` (needs the equality block `A`
+        /// invertible).
+        Lemke(LemkeOptions) = "lemke", "Lemke", "Lemke's complementary pivoting on the LCP left after eliminating u (equality block A invertible)";
+    }
 }
 
 impl MlcpSolver {
-    /// The CLI name (`enum`, `pgs`, `newton-fb`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            MlcpSolver::Enumerative(_) => "enum",
-            MlcpSolver::Pgs(_) => "pgs",
-            MlcpSolver::NewtonFb(_) => "newton-fb",
-            MlcpSolver::Lemke(_) => "lemke",
-        }
-    }
     fn warm_start(&self) -> bool {
         match self {
             MlcpSolver::Enumerative(o) => o.warm_start,
@@ -102,14 +95,6 @@ impl MlcpSolver {
         }
     }
 }
-
-/// The solver catalogue: (CLI name, one-line description).
-pub const SOLVERS: &[(&str, &str)] = &[
-    ("enum", "enumeration of complementarity active sets with an LU solve per set (exact, m <= 20 by default)"),
-    ("pgs", "projected Gauss-Seidel (free equality rows, projected complementarity rows; needs M_ii != 0)"),
-    ("newton-fb", "semismooth Newton on the Fischer-Burmeister reformulation with Armijo line search"),
-    ("lemke", "Lemke's complementary pivoting on the LCP left after eliminating u (equality block A invertible)"),
-];
 
 /// The solver called `name` in [`SOLVERS`] with tolerance and iteration cap from `it`.
 pub fn solver_by_name(name: &str, it: IterOptions) -> Option<MlcpSolver> {

@@ -128,3 +128,28 @@ impl LemkeOptions {
         IterOptions::new(self.tol, self.max_pivots).validate()
     }
 }
+
+crate::set_by_name!(EnumOptions {
+    "tol" => tol,
+    "warm_start" => warm_start,
+    "max_comp" => max_comp,
+} extra ["max_iter"] => enum_max_iter);
+
+/// `max_iter` of the enumeration: read (an integer, as Siconos's `iparam[0]`, which the Siconos
+/// scripts set on every solver) but without effect: the enumeration visits at most `2^max_comp`
+/// active sets, its only cap.
+fn enum_max_iter(_: &mut EnumOptions, _: &str, value: &str) -> std::result::Result<bool, String> {
+    <usize as crate::by_name::FromText>::from_text(value).map(|_| true)
+}
+
+crate::set_by_name!(PgsOptions { "tol" => iter.tol, "max_iter" => iter.max_iter, "warm_start" => warm_start });
+
+crate::set_by_name!(NewtonFbOptions {
+    "tol" => iter.tol,
+    "max_iter" => iter.max_iter,
+    "warm_start" => warm_start,
+    "armijo" => armijo,
+    "max_backtracks" => max_backtracks,
+});
+
+crate::set_by_name!(LemkeOptions { "tol" => tol, "max_iter" => max_pivots });

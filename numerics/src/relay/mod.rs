@@ -78,17 +78,19 @@ impl Relay {
     }
 }
 
-/// The relay solvers.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum RelaySolver {
-    /// Projected Gauss–Seidel: `z_i ← P_[lb_i,ub_i](z_i − w_i / M_ii)` row by row.
-    Pgs(PgsOptions),
-    /// Exact pivoting: Lemke's method on the equivalent LCP of size `2n` (dense `M`).
-    Lemke(LemkeOptions),
-    /// The AVI on the box solved by Cao–Ferris pivoting (Siconos's default relay solver,
-    /// `RELAY_AVI_CAOFERRIS`): Lemke's method with the artificial variable on the KKT rows only,
-    /// which ends at a solution for every `M` (dense `M`; see the `avi` module).
-    AviCaoFerris(LemkeOptions),
+crate::solver_family! {
+    /// The relay solvers.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum RelaySolver, RELAY_SOLVERS {
+        /// Projected Gauss–Seidel: `z_i ← P_[lb_i,ub_i](z_i − w_i / M_ii)` row by row.
+        Pgs(PgsOptions) = "pgs", "Pgs", "projected Gauss-Seidel on the box (dense or sparse block)";
+        /// Exact pivoting: Lemke's method on the equivalent LCP of size `2n` (dense `M`).
+        Lemke(LemkeOptions) = "lemke", "Lemke", "Lemke's method on the equivalent LCP of size 2n (dense)";
+        /// The AVI on the box solved by Cao–Ferris pivoting (Siconos's default relay solver,
+        /// `RELAY_AVI_CAOFERRIS`): Lemke's method with the artificial variable on the KKT rows only,
+        /// which ends at a solution for every `M` (dense `M`; see the `avi` module).
+        AviCaoFerris(LemkeOptions) = "avi-caoferris", "AviCaoFerris", "AVI on the box by Cao-Ferris pivoting, Siconos's default (dense; any M)";
+    }
 }
 
 impl RelaySolver {
@@ -112,13 +114,6 @@ impl RelaySolver {
         }
     }
 }
-
-/// The relay solver catalogue: (CLI name, one-line description).
-pub const SOLVERS: &[(&str, &str)] = &[
-    ("pgs", "projected Gauss-Seidel on the box (dense or sparse block)"),
-    ("lemke", "Lemke's method on the equivalent LCP of size 2n (dense)"),
-    ("avi-caoferris", "AVI on the box by Cao-Ferris pivoting, Siconos's default (dense; any M)"),
-];
 
 /// The relay solver named `name` with default options and `it` as tolerance/cap.
 pub fn solver_by_name(name: &str, it: IterOptions) -> Option<RelaySolver> {

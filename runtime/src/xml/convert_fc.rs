@@ -4,16 +4,6 @@
 use super::schema::*;
 use saltus_kernel::solvers::fc::{self, FcSolver, GfcSolver};
 use saltus_numerics::by_name::SetByName;
-use saltus_numerics::IterOptions;
-
-fn set_iter(it: &mut IterOptions, tol: Option<f64>, max_iter: Option<usize>) {
-    if let Some(t) = tol {
-        it.tol = t;
-    }
-    if let Some(n) = max_iter {
-        it.max_iter = n;
-    }
-}
 
 /// Sets the element's attributes on `solver`'s options, in the order the options declare them
 /// (so that NSGS's `fallback` comes before its `fallback_*`), and checks the ranges.
@@ -98,18 +88,8 @@ pub fn gfc_solver(spec: &GlobalFrictionContactSpec, warm_start: Option<bool>) ->
 
 /// The solver of a `<GenericMechanical>` element, or the reason it is rejected.
 pub fn gmp_solver(spec: &GenericMechanicalSpec) -> Result<saltus_kernel::solvers::gmp::GmpOptions, String> {
-    let GmpSolverSpec::GaussSeidel(o) = &spec.solver;
-    let mut x = saltus_kernel::solvers::gmp::GmpOptions::default();
-    set_iter(&mut x.iter, o.tol, o.max_iter);
-    if let Some(v) = o.warm_start {
-        x.warm_start = v;
-    }
-    if let Some(v) = o.local_tol {
-        x.local_tol = v;
-    }
-    if let Some(v) = o.local_max_iter {
-        x.local_max_iter = v;
-    }
-    x.validate().map_err(|e| e.to_string())?;
-    Ok(x)
+    let mut o = saltus_kernel::solvers::gmp::GmpOptions::default();
+    apply_to(&spec.solver, |k, v| o.set_by_name(k, v), saltus_kernel::solvers::gmp::GmpOptions::NAMES)?;
+    o.validate().map_err(|e| e.to_string())?;
+    Ok(o)
 }

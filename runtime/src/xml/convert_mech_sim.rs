@@ -9,6 +9,7 @@ use super::{plain, LoadedModel, ModelError};
 use saltus_kernel::solvers::fc::{FcSolver, GfcSolver};
 use saltus_mechanics::joints::JointProjection;
 use saltus_mechanics::{Formulation, MoreauJeanOptions};
+use saltus_numerics::by_name::FromText;
 
 /// The context's defaults of a scene's solver: `warm_start` true (mechanics warm-starts λ from
 /// the previous step's impulses carried by contact identity), and the 3D NSGS solvers' `anderson`
@@ -212,8 +213,8 @@ fn joint_options(
             "the joint rows and contacts of a <Mechanics> scene form a dense W: `storage` may only be auto or dense, and `sparse_threshold` does not apply",
         ));
     }
-    let GmpSolverSpec::GaussSeidel(gs) = &g.solver;
-    if g.warm_start == Some(false) || gs.warm_start == Some(false) {
+    let solver_warm: Option<bool> = g.solver.attribute("warm_start").and_then(|v| FromText::from_text(v).ok());
+    if g.warm_start == Some(false) || solver_warm == Some(false) {
         return Err(m.error_at(
             path,
             "the joint impulses are always warm-started from the previous step: `warm_start` cannot be false",

@@ -11,110 +11,24 @@ use saltus_kernel::{
 };
 use saltus_numerics::ode::ErrorNorm;
 
-fn set_iter(it: &mut saltus_numerics::IterOptions, tol: Option<f64>, max_iter: Option<usize>) {
-    if let Some(t) = tol {
-        it.tol = t;
-    }
-    if let Some(n) = max_iter {
-        it.max_iter = n;
-    }
+/// The solver of a family declared in `numerics` (`from_element`, `decl().options`,
+/// `set_by_name`), its attributes set in declaration order.
+macro_rules! declared_solver {
+    ($vis:vis $name:ident: $spec:ty => $solver:ty, $what:literal) => {
+        $vis fn $name(s: &$spec) -> Result<$solver, String> {
+            let mut solver =
+                <$solver>::from_element(s.element).ok_or_else(|| format!(concat!("no ", $what, " solver <{}>"), s.element))?;
+            let names = solver.decl().options;
+            super::convert_fc::apply_to(s, |k, v| solver.set_by_name(k, v), names)?;
+            Ok(solver)
+        }
+    };
 }
 
-pub(super) fn lcp_solver(s: &LcpSolverSpec) -> Result<lcp::LcpSolver, String> {
-    let mut solver = lcp::LcpSolver::from_element(s.element).ok_or_else(|| format!("no LCP solver <{}>", s.element))?;
-    let names = solver.decl().options;
-    super::convert_fc::apply_to(s, |k, v| solver.set_by_name(k, v), names)?;
-    Ok(solver)
-}
-
-fn relay_solver(s: &RelaySolverSpec) -> relay::RelaySolver {
-    match s {
-        RelaySolverSpec::Pgs(o) => {
-            let mut x = lcp::PgsOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            relay::RelaySolver::Pgs(x)
-        }
-        RelaySolverSpec::Lemke(o) => {
-            let mut x = lcp::LemkeOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            relay::RelaySolver::Lemke(x)
-        }
-        RelaySolverSpec::AviCaoFerris(o) => {
-            let mut x = lcp::LemkeOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            relay::RelaySolver::AviCaoFerris(x)
-        }
-    }
-}
-
-fn avi_solver(s: &AviSolverSpec) -> avi::AviSolver {
-    match s {
-        AviSolverSpec::CaoFerris(o) => {
-            let mut x = lcp::LemkeOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            avi::AviSolver::CaoFerris(x)
-        }
-    }
-}
-
-fn mlcp_solver(s: &MlcpSolverSpec) -> mlcp::MlcpSolver {
-    match s {
-        MlcpSolverSpec::Enum(o) => {
-            let mut x = mlcp::EnumOptions::default();
-            if let Some(t) = o.tol {
-                x.tol = t;
-            }
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(c) = o.max_comp {
-                x.max_comp = c;
-            }
-            mlcp::MlcpSolver::Enumerative(x)
-        }
-        MlcpSolverSpec::Pgs(o) => {
-            let mut x = mlcp::PgsOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            mlcp::MlcpSolver::Pgs(x)
-        }
-        MlcpSolverSpec::NewtonFB(o) => {
-            let mut x = mlcp::NewtonFbOptions::default();
-            set_iter(&mut x.iter, o.tol, o.max_iter);
-            if let Some(w) = o.warm_start {
-                x.warm_start = w;
-            }
-            if let Some(a) = o.armijo {
-                x.armijo = a;
-            }
-            if let Some(b) = o.max_backtracks {
-                x.max_backtracks = b;
-            }
-            mlcp::MlcpSolver::NewtonFb(x)
-        }
-        MlcpSolverSpec::Lemke(o) => {
-            let mut x = mlcp::LemkeOptions::default();
-            if let Some(t) = o.tol {
-                x.tol = t;
-            }
-            if let Some(m) = o.max_iter {
-                x.max_pivots = m;
-            }
-            mlcp::MlcpSolver::Lemke(x)
-        }
-    }
-}
+declared_solver!(pub(super) lcp_solver: LcpSolverSpec => lcp::LcpSolver, "LCP");
+declared_solver!(relay_solver: RelaySolverSpec => relay::RelaySolver, "relay");
+declared_solver!(avi_solver: AviSolverSpec => avi::AviSolver, "AVI");
+declared_solver!(mlcp_solver: MlcpSolverSpec => mlcp::MlcpSolver, "MLCP");
 
 fn options(
     storage: Option<StorageSpec>,
@@ -289,6 +203,11 @@ fn integrators(m: &LoadedModel, s: &SimulationSpec, nsds: &Nsds) -> Result<(Osi,
     Ok((integrator(m, first)?, attached))
 }
 
+/// The element path of a one-step problem's solver element.
+fn solver_path(problem: &str, s: &SolverSpec) -> String {
+    format!("Simulation/OneStepNSProblem/{problem}/{}", s.element)
+}
+
 /// Builds the simulation; returns it with the level of `(y, λ)` its one-step problem solves.
 pub fn build_simulation(
     m: &LoadedModel,
@@ -306,14 +225,18 @@ pub fn build_simulation(
             options(l.storage, l.sparse_threshold, l.warm_start, l.on_non_convergence),
         ),
         OsnspSpec::Equality(_) => (Osnsp::Equality, OsnspOptions::default()),
-        OsnspSpec::AVI(a) => (Osnsp::Avi(avi_solver(&a.solver)), options(None, None, None, a.on_non_convergence)),
+        OsnspSpec::AVI(a) => (
+            Osnsp::Avi(avi_solver(&a.solver).map_err(|e| m.error_at(&solver_path("AVI", &a.solver), e))?),
+            options(None, None, None, a.on_non_convergence),
+        ),
         OsnspSpec::Relay(r) => (
-            Osnsp::Relay(relay_solver(&r.solver)),
+            Osnsp::Relay(relay_solver(&r.solver).map_err(|e| m.error_at(&solver_path("Relay", &r.solver), e))?),
             options(r.storage, r.sparse_threshold, r.warm_start, r.on_non_convergence),
         ),
-        OsnspSpec::MLCP(r) => {
-            (Osnsp::Mlcp(mlcp_solver(&r.solver)), options(None, None, r.warm_start, r.on_non_convergence))
-        }
+        OsnspSpec::MLCP(r) => (
+            Osnsp::Mlcp(mlcp_solver(&r.solver).map_err(|e| m.error_at(&solver_path("MLCP", &r.solver), e))?),
+            options(None, None, r.warm_start, r.on_non_convergence),
+        ),
         OsnspSpec::FrictionContact(f) => {
             if f.dim != 2 && f.dim != 3 {
                 return Err(m.error_at(

@@ -3,7 +3,10 @@
 #![allow(missing_docs)] // the fields are the XML vocabulary, documented in the XSD.
 
 use super::schema::is_none;
-pub use super::schema_solver::{FcSolverSpec, GfcSolverSpec, LcpSolverSpec, SolverSpec};
+pub use super::schema_solver::{
+    AviSolverSpec, FcSolverSpec, GfcSolverSpec, GmpSolverSpec, LcpSolverSpec, MlcpSolverSpec, RelaySolverSpec,
+    SolverSpec,
+};
 use serde::{Deserialize, Serialize};
 
 /// `<Simulation>`: time stepping.
@@ -207,28 +210,6 @@ pub struct GenericMechanicalSpec {
     pub solver: GmpSolverSpec,
 }
 
-/// Solvers of the generic mechanical problem.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum GmpSolverSpec {
-    GaussSeidel(GmpGaussSeidelSpec),
-}
-
-/// `<GaussSeidel>` of `<GenericMechanical>`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GmpGaussSeidelSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@local_tol", default, skip_serializing_if = "is_none")]
-    pub local_tol: Option<f64>,
-    #[serde(rename = "@local_max_iter", default, skip_serializing_if = "is_none")]
-    pub local_max_iter: Option<usize>,
-}
-
 /// `<GlobalFrictionContact dim="2|3">`: global friction-contact problem and one solver element.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -288,20 +269,6 @@ pub struct AviProblemSpec {
     pub solver: AviSolverSpec,
 }
 
-/// AVI solvers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum AviSolverSpec {
-    CaoFerris(IterSpec),
-}
-
-/// Relay solvers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum RelaySolverSpec {
-    Pgs(IterSpec),
-    Lemke(IterSpec),
-    AviCaoFerris(IterSpec),
-}
-
 /// `<MLCP>`: problem options and one solver element.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -312,45 +279,6 @@ pub struct MlcpProblemSpec {
     pub on_non_convergence: Option<PolicySpec>,
     #[serde(rename = "$value")]
     pub solver: MlcpSolverSpec,
-}
-
-/// MLCP solvers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum MlcpSolverSpec {
-    Enum(MlcpEnumSpec),
-    Pgs(IterSpec),
-    NewtonFB(MlcpNewtonSpec),
-    Lemke(IterSpec),
-}
-
-/// MLCP enumeration: `tol`, the cap `max_comp` on complementarity rows (max_iter unused).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MlcpEnumSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@max_comp", default, skip_serializing_if = "is_none")]
-    pub max_comp: Option<usize>,
-}
-
-/// MLCP Fischer–Burmeister Newton with its line-search options.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MlcpNewtonSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
-    #[serde(rename = "@armijo", default, skip_serializing_if = "is_none")]
-    pub armijo: Option<f64>,
-    #[serde(rename = "@max_backtracks", default, skip_serializing_if = "is_none")]
-    pub max_backtracks: Option<usize>,
 }
 
 /// `<LCP>`: problem options and one solver element.
@@ -388,18 +316,6 @@ pub enum StorageSpec {
 pub enum PolicySpec {
     Accept,
     Fail,
-}
-
-/// Common iteration options (the relay, AVI and MLCP solvers).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IterSpec {
-    #[serde(rename = "@tol", default, skip_serializing_if = "is_none")]
-    pub tol: Option<f64>,
-    #[serde(rename = "@max_iter", default, skip_serializing_if = "is_none")]
-    pub max_iter: Option<usize>,
-    #[serde(rename = "@warm_start", default, skip_serializing_if = "is_none")]
-    pub warm_start: Option<bool>,
 }
 
 /// `<Output every="N" energy="true"/>`: defaults of the `run` command; `energy` adds the step's

@@ -1,15 +1,17 @@
 //! Solver elements read from the solvers' declarations in `numerics` instead of mirror DTOs:
 //! `<FrictionContact>`'s solver (`<NsgsAc tol=".." …/>`, one element per
-//! [`fc::FC_SOLVERS`] entry, its attributes the options' [`SetByName::NAMES`]) and
-//! `<GlobalFrictionContact>`'s (`<NsgsWr>`, `<Nsgs>`: NSGS's options) and the LCP solvers of
-//! `<LCP>` and of event driven's impact and acceleration problems ([`lcp::LCP_SOLVERS`]). The
-//! attributes are kept as
-//! text, checked against the declaration while reading (an unknown one is reported on its
+//! [`fc::FC_SOLVERS`] entry, its attributes the options' [`SetByName::NAMES`]),
+//! `<GlobalFrictionContact>`'s (`<NsgsWr>`, `<Nsgs>`: NSGS's options), the LCP solvers of
+//! `<LCP>` and of event driven's impact and acceleration problems ([`lcp::LCP_SOLVERS`]), and
+//! those of `<Relay>`, `<AVI>`, `<MLCP>` and `<GenericMechanical>` ([`relay::RELAY_SOLVERS`],
+//! [`avi::AVI_SOLVERS`], [`mlcp::MLCP_SOLVERS`], [`gmp::GMP_SOLVERS`]). The attributes are kept
+//! as text, checked against the declaration while reading (an unknown one is reported on its
 //! element), and set on the solver's typed options by [`super::convert_fc`].
 
 use saltus_numerics::by_name::SetByName;
+use saltus_numerics::by_name::SolverDecl;
 use saltus_numerics::fc::{self, NsgsOptions};
-use saltus_numerics::lcp;
+use saltus_numerics::{avi, gmp, lcp, mlcp, relay};
 use serde::{de, ser, Deserialize, Serialize};
 use std::sync::LazyLock;
 
@@ -27,6 +29,10 @@ impl SolverSpec {
     pub fn kind_name(&self) -> &'static str {
         self.element
     }
+    /// The text of the attribute `name`, when written.
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// The elements of a family of solvers and the attributes each takes.
@@ -41,6 +47,10 @@ impl Family {
         let names = elements.iter().map(|e| e.0).collect();
         Family { what, elements, names }
     }
+
+    fn of(what: &'static str, decls: &'static [SolverDecl]) -> Family {
+        Family::new(what, decls.iter().map(|d| (d.element, d.options)).collect())
+    }
 }
 
 static FC: LazyLock<Family> = LazyLock::new(|| {
@@ -51,52 +61,55 @@ static GFC: LazyLock<Family> = LazyLock::new(|| {
     Family::new("a global friction-contact solver", vec![("NsgsWr", NsgsOptions::NAMES), ("Nsgs", NsgsOptions::NAMES)])
 });
 
-static LCP: LazyLock<Family> =
-    LazyLock::new(|| Family::new("an LCP solver", lcp::LCP_SOLVERS.iter().map(|d| (d.element, d.options)).collect()));
+static LCP: LazyLock<Family> = LazyLock::new(|| Family::of("an LCP solver", lcp::LCP_SOLVERS));
+static RELAY: LazyLock<Family> = LazyLock::new(|| Family::of("a relay solver", relay::RELAY_SOLVERS));
+static AVI: LazyLock<Family> = LazyLock::new(|| Family::of("an AVI solver", avi::AVI_SOLVERS));
+static MLCP: LazyLock<Family> = LazyLock::new(|| Family::of("an MLCP solver", mlcp::MLCP_SOLVERS));
+static GMP: LazyLock<Family> = LazyLock::new(|| Family::of("a generic mechanical solver", gmp::GMP_SOLVERS));
 
-/// The solver element of an LCP (`<LCP>`, `<ImpactProblem>`, `<AccelerationProblem>`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct LcpSolverSpec(pub SolverSpec);
+/// A solver element of one family: `$spec(SolverSpec)`, read and written against `$family`.
+macro_rules! solver_spec {
+    ($($(#[$m:meta])* $spec:ident => $family:ident;)*) => {$(
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $spec(pub SolverSpec);
 
-impl std::ops::Deref for LcpSolverSpec {
-    type Target = SolverSpec;
-    fn deref(&self) -> &SolverSpec {
-        &self.0
-    }
+        impl std::ops::Deref for $spec {
+            type Target = SolverSpec;
+            fn deref(&self) -> &SolverSpec {
+                &self.0
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $spec {
+            fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                deserialize_in(d, &$family).map($spec)
+            }
+        }
+
+        impl Serialize for $spec {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serialize_in(s, &self.0, &$family)
+            }
+        }
+    )*};
 }
 
-impl<'de> Deserialize<'de> for LcpSolverSpec {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        deserialize_in(d, &LCP).map(LcpSolverSpec)
-    }
-}
-
-impl Serialize for LcpSolverSpec {
-    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_in(s, &self.0, &LCP)
-    }
-}
-
-/// The solver element of `<FrictionContact>`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FcSolverSpec(pub SolverSpec);
-
-/// The solver element of `<GlobalFrictionContact>`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GfcSolverSpec(pub SolverSpec);
-
-impl std::ops::Deref for FcSolverSpec {
-    type Target = SolverSpec;
-    fn deref(&self) -> &SolverSpec {
-        &self.0
-    }
-}
-
-impl std::ops::Deref for GfcSolverSpec {
-    type Target = SolverSpec;
-    fn deref(&self) -> &SolverSpec {
-        &self.0
-    }
+solver_spec! {
+    /// The solver element of `<FrictionContact>`.
+    FcSolverSpec => FC;
+    /// The solver element of `<GlobalFrictionContact>`.
+    GfcSolverSpec => GFC;
+    /// The solver element of an LCP (`<LCP>`, `<ImpactProblem>`, `<AccelerationProblem>`).
+    LcpSolverSpec => LCP;
+    /// The solver element of `<Relay>`.
+    RelaySolverSpec => RELAY;
+    /// The solver element of `<AVI>`.
+    AviSolverSpec => AVI;
+    /// The solver element of `<MLCP>`.
+    MlcpSolverSpec => MLCP;
+    /// The solver element of `<GenericMechanical>`.
+    GmpSolverSpec => GMP;
 }
 
 /// Reads one solver element of `family`.
@@ -153,18 +166,6 @@ fn deserialize_in<'de, D: de::Deserializer<'de>>(d: D, family: &'static Family) 
     d.deserialize_enum("Solver", &family.names, ElementVisitor(family))
 }
 
-impl<'de> Deserialize<'de> for FcSolverSpec {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        deserialize_in(d, &FC).map(FcSolverSpec)
-    }
-}
-
-impl<'de> Deserialize<'de> for GfcSolverSpec {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        deserialize_in(d, &GFC).map(GfcSolverSpec)
-    }
-}
-
 /// The element with its attributes (`@`-keys: attributes for quick-xml).
 fn serialize_in<S: ser::Serializer>(s: S, spec: &SolverSpec, family: &Family) -> Result<S::Ok, S::Error> {
     let k = family.names.iter().position(|n| *n == spec.element).unwrap_or(0) as u32;
@@ -181,17 +182,5 @@ impl Serialize for AttributeMap<'_> {
             m.serialize_entry(&format!("@{k}"), v)?;
         }
         m.end()
-    }
-}
-
-impl Serialize for FcSolverSpec {
-    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_in(s, &self.0, &FC)
-    }
-}
-
-impl Serialize for GfcSolverSpec {
-    fn serialize<S: ser::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serialize_in(s, &self.0, &GFC)
     }
 }
