@@ -261,6 +261,8 @@ pub struct MechanicsModel {
     /// `Some(true)` once a planar shape was added (a 2D scene, [`crate::planar`]), `Some(false)`
     /// once a 3D shape was: a scene is 2D or 3D as a whole.
     planar: Option<bool>,
+    /// The user's contact modification ([`MechanicsModel::set_contact_hook`]).
+    pub(crate) contact_hook: Option<crate::ContactHook>,
 }
 
 impl MechanicsModel {
@@ -289,6 +291,7 @@ impl MechanicsModel {
             joint_couplers: Vec::new(),
             names: HashMap::new(),
             planar: None,
+            contact_hook: None,
         })
     }
 
@@ -353,6 +356,11 @@ impl MechanicsModel {
     /// 5-dimensional rolling friction-contact problem for every active contact.
     pub fn has_rolling(&self) -> bool {
         self.laws.iter().flatten().any(|l| l.mu_r > 0.0)
+    }
+    /// Sets (or with `None` removes) the function that may change each contact's normal after
+    /// the collision detection of every step ([`crate::ContactHookFn`]; 3D scenes).
+    pub fn set_contact_hook(&mut self, hook: Option<crate::ContactHookFn>) {
+        self.contact_hook = hook.map(crate::ContactHook);
     }
     /// `true` for a 2D scene (its shapes are planar, [`crate::planar`]).
     pub fn is_planar(&self) -> bool {

@@ -426,6 +426,15 @@ impl MechanicsSimulation {
         }
         let clock = Instant::now();
         self.detector.detect(&self.model, self.t, &mut self.contacts)?;
+        if let Some(hook) = &self.model.contact_hook {
+            if self.model.is_planar() {
+                return Err(MechanicsError::InvalidOption {
+                    option: "contact hook",
+                    reason: "a 2D scene keeps its normals in the plane: contact hooks are for 3D scenes".into(),
+                });
+            }
+            crate::contact_hook::apply(hook, self.t, &self.model.bodies, &mut self.contacts)?;
+        }
         let collision = clock.elapsed();
         let gyro_not_converged = self.free_velocities()?;
         self.build_rows();

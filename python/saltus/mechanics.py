@@ -641,6 +641,20 @@ class Scene:
         return self._core.add_joint_coupler(int(joint1), int(dof1), int(joint2), int(dof2), float(ratio),
                                             bool(allow_self_collide))
 
+    def set_contact_hook(self, function: Optional[Callable] = None) -> None:
+        """A function that may change the normal of each contact after the collision detection
+        of every step (rapier's contact modification hooks; Siconos: a ``BulletR`` subclass
+        overriding ``updateContactPointsFromManifoldPoint``), e.g. noise on the normals to model
+        rough ground. ``function(t, contact)`` gets a dict — ``body1``, ``body2`` (names),
+        ``point1``, ``point2``, ``normal`` (world frame, from body 1 to body 2), ``gap``, ``key``
+        (a tuple, the same while the contact persists), ``x1``, ``x2`` (the bodies' 13 numbers
+        ``x y z qw qx qy qz vx vy vz wx wy wz`` at the step's start) — and returns the new normal
+        (3 numbers, normalized for it) or ``None`` to keep it. The normal sets the contact frame,
+        hence the directions of the normal and friction impulses; the gap stays the detected
+        one. 3D scenes; ``None`` removes the hook. Called with the GIL for every contact of every
+        step: for small scenes."""
+        self._core.set_contact_hook(function)
+
     def exclude_collision(self, object1: str, object2: str) -> None:
         """The bodies named ``object1`` and ``object2`` no longer collide with each other, as two
         bodies linked by a joint (Siconos: a joint between them, such as a ``CouplerJointR``,

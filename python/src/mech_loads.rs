@@ -81,3 +81,51 @@ pub fn boundary_condition(
     };
     BoundaryCondition::new(&indices, law).map_err(|e| err(&what, e))
 }
+
+/// The contact hook of a Python callable `f(t, contact)`: `contact` a dict with the two bodies'
+/// names (`body1`, `body2`), the contact points (`point1`, `point2`) and `normal` (world frame,
+/// from body 1 to body 2), `gap`, the contact's `key` (colliders, sub-shapes and features: the
+/// same tuple while the contact persists) and the bodies' states `x1`, `x2` (13 numbers each,
+/// as a force function's); it returns a new normal (3 numbers) or `None` to keep it.
+pub fn python_contact_hook(f: Py<PyAny>) -> saltus_mechanics::ContactHookFn {
+    use pyo3::types::PyDict;
+    Arc::new(move |t, c, b1, b2| {
+        Python::attach(|py| {
+            let fail = |e: PyErr| {
+                format!(
+                    "Python contact hook raised {}: {}",
+                    e.get_type(py).name().map_or("?".into(), |n| n.to_string()),
+                    e.value(py)
+                )
+            };
+            let arr = |v: &[f64]| numpy::PyArray1::from_slice(py, v);
+            let d = PyDict::new(py);
+            let k = c.key;
+            let key = (k.collider1, k.collider2, k.subshape1, k.subshape2, k.feature1, k.feature2);
+            (|| -> PyResult<()> {
+                d.set_item("body1", &b1.name)?;
+                d.set_item("body2", &b2.name)?;
+                d.set_item("point1", arr(c.point1.as_slice()))?;
+                d.set_item("point2", arr(c.point2.as_slice()))?;
+                d.set_item("normal", arr(c.normal.as_slice()))?;
+                d.set_item("gap", c.gap)?;
+                d.set_item("key", key)?;
+                d.set_item("x1", arr(&b1.state.to_array()))?;
+                d.set_item("x2", arr(&b2.state.to_array()))
+            })()
+            .map_err(fail)?;
+            let r = f.bind(py).call1((t, d)).map_err(fail)?;
+            if r.is_none() {
+                return Ok(None);
+            }
+            let n: Vec<f64> =
+                r.extract().map_err(|_| "the Python contact hook must return 3 numbers or None".to_string())?;
+            match n[..] {
+                [x, y, z] => Ok(Some(nalgebra::Vector3::new(x, y, z))),
+                _ => {
+                    Err(format!("the Python contact hook returned {} numbers, expected 3 (a normal) or None", n.len()))
+                }
+            }
+        })
+    })
+}

@@ -292,6 +292,17 @@ impl CoreMechanicsModel {
         })
     }
 
+    /// The contact hook: a Python callable `function(t, contact)` that may return a new normal
+    /// for each contact of every step (`None` removes the hook; see
+    /// [`mech_loads::python_contact_hook`]).
+    #[pyo3(signature = (function=None))]
+    fn set_contact_hook(&mut self, function: Option<Py<PyAny>>) -> PyResult<()> {
+        guard(|| {
+            self.model()?.set_contact_hook(function.map(mech_loads::python_contact_hook));
+            Ok(())
+        })
+    }
+
     /// Bodies `body1` and `body2` no longer collide with each other (as two jointed bodies).
     fn exclude_collision(&mut self, body1: &str, body2: &str) -> PyResult<()> {
         guard(|| {

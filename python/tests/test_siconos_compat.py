@@ -441,8 +441,73 @@ def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):
         with pytest.raises(ValueError, match="mix 2D and 3D"):  # as Siconos
             io.add_primitive_shape("d", "Disk", (1,))
     with MechanicsHdf5Runner(io_filename="x.hdf5", mode="r+") as io:
-        with pytest.raises(NotImplementedError, match="user interaction manager"):
+        with pytest.raises(NotImplementedError, match="a SiconosBulletCollisionManager subclass"):
             io.run(T=0.01, interaction_manager=object())
+
+
+def test_bullet_r_subclass_changes_the_contact_normals(hook, tmp_path, monkeypatch):
+    """modify_normals.py's pattern: a manager whose makeBulletR returns a BulletR subclass that
+    changes relNc in updateContactPointsFromManifoldPoint. Tilting the ground's normal by α
+    pushes a frictionless ball sideways and the written contact normals are the tilted ones; a
+    subclass that keeps the normal gives the run without a manager, to the bit; every relation
+    made is deleted by the end."""
+    h5py = pytest.importorskip("h5py")
+    import siconos.mechanics as Mechanics
+    from siconos.io.mechanics_run import MechanicsHdf5Runner
+    from siconos.mechanics.collision.tools import Contactor
+
+    monkeypatch.chdir(tmp_path)
+    alpha, made, deleted = 0.15, [], []
+
+    class Tilted(Mechanics.collision.bullet.BulletR):
+        def updateContactPointsFromManifoldPoint(self, manifold, point, flip, scaling, ds1, ds2):
+            super().updateContactPointsFromManifoldPoint(manifold, point, flip, scaling, ds1, ds2)
+            assert ds2 is None and ds1.q().shape == (7,) and ds1.velocity().shape == (6,)
+            n = self.relNc()
+            np.testing.assert_allclose(n, [0, 0, 1], atol=1e-12)  # the ground's, towards the ball
+            self.setRelNc([np.sin(alpha) * n[2], 0.0, np.cos(alpha) * n[2]])
+
+        def preDelete(self):
+            deleted.append(self)
+
+    class Kept(Mechanics.collision.bullet.BulletR):
+        pass
+
+    def manager(relation):
+        class Manager(Mechanics.collision.bullet.SiconosBulletCollisionManager):
+            def __init__(self, options):
+                super().__init__(options)
+
+            def makeBulletR(self, ds1, shape1, ds2, shape2, manifoldpoint, flip=False, y_correction_A=0,
+                            y_correction_B=0, scaling=1):
+                made.append(relation())
+                return made[-1]
+
+        return Manager
+
+    def run(name, manager_class):
+        with MechanicsHdf5Runner(io_filename=name) as io:
+            io.add_primitive_shape("Ball", "Sphere", [0.1])
+            io.add_primitive_shape("Ground", "Box", (2, 2, 0.2))
+            io.add_Newton_impact_friction_nsl("contact", mu=0.0, e=0.0)
+            io.add_object("ball", [Contactor("Ball")], translation=[0, 0, 0.3], mass=1.0)
+            io.add_object("ground", [Contactor("Ground")], translation=[0, 0, -0.1])
+        with MechanicsHdf5Runner(io_filename=name, mode="r+") as io:
+            io.run(t0=0, T=0.5, h=1e-3, theta=0.5, output_frequency=10, interaction_manager=manager_class)
+        with h5py.File(tmp_path / name, "r") as f:
+            return f["data"]["dynamic"][:], f["data"]["velocities"][:], f["data"]["cf"][:]
+
+    dyn, vel, cf = run("tilted.hdf5", manager(Tilted))
+    assert len(made) >= 1 and sorted(map(id, deleted)) == sorted(map(id, made))
+    assert len(cf) > 0
+    np.testing.assert_allclose(np.abs(cf[:, 8:11]), np.tile([np.sin(alpha), 0, np.cos(alpha)], (len(cf), 1)),
+                               atol=1e-12)
+    assert vel[-1, 2] > 0.1 and dyn[-1, 2] > 0.01  # pushed along +x
+    plain = run("plain.hdf5", None)
+    kept = run("kept.hdf5", manager(Kept))
+    for a, b in zip(plain, kept):
+        np.testing.assert_array_equal(a, b)
+    assert abs(plain[1][-1, 2]) < 1e-12  # without the tilt the ball does not move sideways
 
 
 def test_mechanics_runner_meshes_from_files(hook, tmp_path, monkeypatch):

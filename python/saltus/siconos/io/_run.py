@@ -38,7 +38,6 @@ _DEFAULTS = dict(t0=0.0, T=10.0, h=0.0005, theta=0.50001, gravity_scale=None, ou
                  before_next_step_iteration_hook=None, end_run_iteration_hook=None,
                  friction_contact_trace_params=None, output_energy_work=False, output_contact_work=False)
 _REFUSED = {
-    "interaction_manager": "a user interaction manager",
     "body_class": "user body classes",
     "shape_class": "user shape classes",
     "face_class": "face contactor classes",
@@ -82,14 +81,42 @@ def options_to_kwargs(options: Dict) -> Dict:
     return {k: v for k, v in options.items() if k in _KNOWN}
 
 
+#: Siconos ≤ 4.2's solver keywords of ``run`` (``modify_normals.py``), replaced since by ``solver_options``
+_LEGACY_SOLVER = ("solver", "itermax", "tolerance")
+
+
+def _legacy_solver_options(legacy: Dict, given):
+    """The ``SolverOptions`` of Siconos ≤ 4.2's ``run(solver=ID, itermax=N, tolerance=TOL)``
+    (Siconos's defaults where one is left out: ``SICONOS_FRICTION_3D_NSGS``, its own cap and
+    tolerance)."""
+    from saltus.siconos import numerics as sn
+
+    if given is not None:
+        raise TypeError("run(): give solver_options, or Siconos 4.2's solver/itermax/tolerance, not both")
+    so = sn.SolverOptions(int(legacy.get("solver", sn.SICONOS_FRICTION_3D_NSGS)))
+    if legacy.get("itermax") is not None:
+        so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = int(legacy["itermax"])
+    if legacy.get("tolerance") is not None:
+        so.dparam[sn.SICONOS_DPARAM_TOL] = float(legacy["tolerance"])
+    return so
+
+
 def _check_kwargs(kw: Dict) -> Dict:
     from saltus.siconos import kernel as sk
 
-    args = dict(_DEFAULTS)
+    args, legacy = dict(_DEFAULTS), {}
     for k, v in kw.items():
         if k in _REFUSED:
             if v not in (None, False):
                 raise_unsupported(f"MechanicsHdf5Runner.run({k}=...)", _REFUSED[k])
+        elif k == "interaction_manager":
+            from saltus.siconos.mechanics.collision.bullet import SiconosBulletCollisionManager as M
+
+            if v is not None and not (isinstance(v, M) or (isinstance(v, type) and issubclass(v, M))):
+                raise_unsupported(f"MechanicsHdf5Runner.run(interaction_manager={getattr(v, '__name__', v)})",
+                                  "a SiconosBulletCollisionManager subclass (its makeBulletR's BulletR may change "
+                                  "the contact normals)")
+            args[k] = v
         elif k == "osi":
             name = getattr(v, "__name__", "")
             if name == "MoreauJeanDirectProjectionOSI":
@@ -117,8 +144,12 @@ def _check_kwargs(kw: Dict) -> Dict:
             args["threshold_velocity"] = float(v)  # read with activate_with_negative_relative_velocity
         elif k in _DEFAULTS:
             args[k] = v
+        elif k in _LEGACY_SOLVER:
+            legacy[k] = v
         elif k not in _IGNORED:
             raise TypeError(f"run() got an unexpected keyword argument '{k}'")
+    if legacy:
+        args["solver_options"] = _legacy_solver_options(legacy, args["solver_options"])
     if args.pop("projection_osi", False) and not args.get("projection"):
         raise_unsupported("MechanicsHdf5Runner.run(osi=MoreauJeanDirectProjectionOSI) without "
                           "time_stepping=TimeSteppingDirectProjection")
@@ -624,6 +655,23 @@ def _global_solver(io, so) -> str:
     return lookup(so.solverId, "gfc3d")[1]
 
 
+def _normal_hook(io, scene, manager, options, statics):
+    """A user interaction manager whose ``makeBulletR`` makes its own ``BulletR``s: their
+    normals, through the scene's contact hook (before the simulation is made from the scene)."""
+    from saltus.siconos.mechanics.collision.bullet import ContactNormalHook, _makes_relations
+
+    if manager is None or not _makes_relations(manager):
+        return None
+    if _planar(io):
+        raise_unsupported("a BulletR subclass in a 2D scene", "contact normals change in 3D scenes")
+    made = manager(options) if isinstance(manager, type) else manager  # Siconos: interaction_manager(options)
+    static = set(statics)
+    dynamic = {name for i, (name, _) in enumerate(_ordered(io._data["input"])) if i not in static}
+    hook = ContactNormalHook(made, dynamic)
+    scene.set_contact_hook(hook)
+    return hook
+
+
 def run(io, kw: Dict) -> None:
     from saltus.siconos import numerics as sn
 
@@ -680,6 +728,7 @@ def run(io, kw: Dict) -> None:
     # births and deaths: the bodies' lifetimes in Saltus's scene (one simulation for the run)
     out = {"static": [], "dynamic": [], "velocities": [], "cf": [], "solv": [], "cf_work": [], "energy_work": []}
     scene, ids, groups, statics, laws, lifetimes = build_scene(io, margin, gravity, forces=forces, h=h)
+    normals = _normal_hook(io, scene, args.get("interaction_manager"), bo, statics)
     sim = scene.simulation(h=h, t0=t0, theta=float(args["theta"]), tol=tol, max_iter=max_iter,
                            projection_tol=projection, activation_threshold=threshold,
                            formulation="global" if is_global else "local",
@@ -738,6 +787,8 @@ def run(io, kw: Dict) -> None:
                 break
     finally:
         hooks.close()
+        if normals is not None:
+            normals.close()
     # Siconos rewrites the static objects at each output: those alive then, with its time
     rec.statics(t_out, t_out)
     data = io._data
