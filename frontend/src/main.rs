@@ -145,11 +145,15 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
     )]
     View(view_cmd::ViewArgs),
     /// List the numerics solvers: one name per line, then a space and a description.
-    #[command(after_help = "Example:\n  saltus solvers --type lcp")]
+    #[command(after_help = "Example:\n  saltus solvers --type lcp\n  saltus solvers --elements")]
     Solvers {
         /// Only this problem type (lcp, mlcp, relay, qp, fc2d, fc3d, gfc3d).
-        #[arg(long = "type", value_name = "TYPE")]
+        #[arg(long = "type", value_name = "TYPE", conflicts_with = "elements")]
         kind: Option<String>,
+        /// The model files' solver elements instead: one per line, `ELEMENT [PROBLEM] attributes…`
+        /// (the problem element it is a child of, the attributes it takes), then its description.
+        #[arg(long)]
+        elements: bool,
     },
 }
 
@@ -330,7 +334,11 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
             let dirs = search_dirs(plugins.plugin_dirs);
             solve_cmd::solve(&paths, &solver, kind.as_deref(), it, solutions.as_deref(), &dirs).map_err(from_solve)
         }
-        Cmd::Solvers { kind } => solve_cmd::solvers(kind.as_deref()).map_err(from_solve),
+        Cmd::Solvers { elements: true, .. } => {
+            solve_cmd::solver_elements();
+            Ok(())
+        }
+        Cmd::Solvers { kind, .. } => solve_cmd::solvers(kind.as_deref()).map_err(from_solve),
         Cmd::View(args) => match view_cmd::run(&args) {
             Ok(s) => {
                 say(format_args!(

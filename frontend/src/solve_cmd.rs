@@ -234,6 +234,16 @@ pub fn solve(
     }
 }
 
+/// `saltus solvers --elements`: the model files' solver elements (`saltus_runtime::xml::solver_elements`),
+/// one a line: `ELEMENT [PROBLEM] attributes…  — description`.
+pub fn solver_elements() {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for e in saltus_runtime::xml::solver_elements() {
+        let _ = writeln!(out, "{} [{}] {} — {}", e.element, e.problem, e.options.join(" "), e.description);
+    }
+}
+
 /// `saltus solvers`: one solver per line (name, a space, a one-line description).
 pub fn solvers(kind: Option<&str>) -> Result<(), SolveFailure> {
     let kinds: Vec<ProblemKind> = match parse_kind(kind)? {

@@ -173,3 +173,34 @@ fn errors_and_statuses() {
         Some(2)
     );
 }
+
+/// `saltus solvers --elements`: every solver element of every one-step problem of the schema,
+/// with exactly the attributes the schema gives it (both read from the declarations).
+#[test]
+fn solver_elements_are_the_schemas() {
+    use saltus_runtime::xml::xsd::Schema;
+    let o = saltus(["solvers", "--elements"]);
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    let schema = Schema::builtin();
+    let mut seen = 0;
+    for problem in ["LCP", "MLCP", "Relay", "AVI", "FrictionContact", "GlobalFrictionContact", "GenericMechanical"] {
+        let path = ["Model", "Simulation", "OneStepNSProblem", problem];
+        let el = schema.element(&path).unwrap_or_else(|| panic!("no {path:?} in the schema"));
+        for child in el.child_names() {
+            let tag = format!("{child} [{problem}] ");
+            let line = s.lines().find(|l| l.starts_with(&tag)).unwrap_or_else(|| panic!("no `{tag}`:\n{s}"));
+            let listed: std::collections::BTreeSet<&str> =
+                line[tag.len()..].split(" — ").next().unwrap().split_whitespace().collect();
+            let mut p = path.to_vec();
+            p.push(child);
+            let want: std::collections::BTreeSet<&str> =
+                schema.element(&p).unwrap().attribute_names().into_iter().collect();
+            assert_eq!(listed, want, "{line}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, s.lines().count(), "lines for elements the schema does not have:\n{s}");
+    assert!(seen >= 25, "{seen}");
+    assert_eq!(saltus(["solvers", "--elements", "--type", "lcp"]).status.code(), Some(2));
+}

@@ -41,6 +41,7 @@ use quick_xml::events::Event;
 
 pub use line_table::LineTable;
 pub use schema::{ModelFile, SCHEMA_VERSION};
+pub use schema_solver::{solver_elements, SolverElement};
 
 /// Largest model file accepted (protects against accidental huge inputs).
 pub const MAX_FILE_BYTES: usize = 64 << 20;

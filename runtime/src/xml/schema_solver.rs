@@ -58,7 +58,7 @@ static FC: LazyLock<Family> = LazyLock::new(|| {
 });
 
 static GFC: LazyLock<Family> = LazyLock::new(|| {
-    Family::new("a global friction-contact solver", vec![("NsgsWr", NsgsOptions::NAMES), ("Nsgs", NsgsOptions::NAMES)])
+    Family::new("a global friction-contact solver", GFC_ELEMENTS.iter().map(|e| (e.0, NsgsOptions::NAMES)).collect())
 });
 
 static LCP: LazyLock<Family> = LazyLock::new(|| Family::of("an LCP solver", lcp::LCP_SOLVERS));
@@ -66,6 +66,60 @@ static RELAY: LazyLock<Family> = LazyLock::new(|| Family::of("a relay solver", r
 static AVI: LazyLock<Family> = LazyLock::new(|| Family::of("an AVI solver", avi::AVI_SOLVERS));
 static MLCP: LazyLock<Family> = LazyLock::new(|| Family::of("an MLCP solver", mlcp::MLCP_SOLVERS));
 static GMP: LazyLock<Family> = LazyLock::new(|| Family::of("a generic mechanical solver", gmp::GMP_SOLVERS));
+
+/// A solver element of the model files, as the declarations give it: the problem element it is
+/// a child of, its name, what it does and the attributes it takes (its options' names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolverElement {
+    /// The one-step problem element (`LCP`; the LCP solvers are also the children of
+    /// `<ImpactProblem>` and `<AccelerationProblem>`).
+    pub problem: &'static str,
+    /// The solver element (`Lemke`).
+    pub element: &'static str,
+    /// One line.
+    pub description: &'static str,
+    /// Its attributes.
+    pub options: &'static [&'static str],
+}
+
+/// The global friction-contact problem's solver elements (NSGS's options, two assemblies).
+const GFC_ELEMENTS: [(&str, &str); 2] = [
+    ("NsgsWr", "condense W = H^T M^-1 H, then NSGS with the Alart-Curnier local solver (Siconos GFC3D_NSGS_WR)"),
+    ("Nsgs", "NSGS on the global problem without forming W (Siconos GFC3D_NSGS)"),
+];
+
+/// Every solver element of the model files, problem by problem, in declaration order: what
+/// `saltus solvers --elements` lists and Python's problem classes document and check.
+pub fn solver_elements() -> Vec<SolverElement> {
+    let of = |problem: &'static str, decls: &'static [SolverDecl]| {
+        decls.iter().map(move |d| SolverElement {
+            problem,
+            element: d.element,
+            description: d.description,
+            options: d.options,
+        })
+    };
+    let fc = fc::FC_SOLVERS.iter().map(|d| SolverElement {
+        problem: "FrictionContact",
+        element: d.element,
+        description: d.description,
+        options: d.options,
+    });
+    let gfc = GFC_ELEMENTS.iter().map(|&(element, description)| SolverElement {
+        problem: "GlobalFrictionContact",
+        element,
+        description,
+        options: NsgsOptions::NAMES,
+    });
+    of("LCP", lcp::LCP_SOLVERS)
+        .chain(of("MLCP", mlcp::MLCP_SOLVERS))
+        .chain(of("Relay", relay::RELAY_SOLVERS))
+        .chain(of("AVI", avi::AVI_SOLVERS))
+        .chain(fc)
+        .chain(gfc)
+        .chain(of("GenericMechanical", gmp::GMP_SOLVERS))
+        .collect()
+}
 
 /// A solver element of one family: `$spec(SolverSpec)`, read and written against `$family`.
 macro_rules! solver_spec {
