@@ -63,6 +63,17 @@ class MoreauJeanOSI(OneStepIntegrator):
         super().__init__(theta=float(theta), gamma=None if gamma is None else float(gamma))
 
 
+class MoreauJeanGOSI(OneStepIntegrator):
+    """Global Moreau–Jean (Siconos ``MoreauJeanGOSI``) for Lagrangian systems: the one-step
+    problem keeps ``M`` and ``H`` apart (a :class:`GlobalFrictionContact`) instead of forming the
+    Delassus matrix ``W = H M⁻¹ Hᵀ``; ``gamma`` as in Siconos (default: none)."""
+
+    _kind = "MoreauJeanGOSI"
+
+    def __init__(self, theta: float = 0.5, gamma: Optional[float] = None):
+        super().__init__(theta=float(theta), gamma=None if gamma is None else float(gamma))
+
+
 class EulerMoreauOSI(OneStepIntegrator):
     """Euler–Moreau θ-scheme for first-order systems. With ``gamma`` (the θ-γ scheme), the
     relations are written at ``x_{k+γ} = γ x_{k+1} + (1−γ) x_k`` (Siconos
@@ -110,7 +121,7 @@ class LsodarOSI(OneStepIntegrator):
 
 
 #: The integrators of a time stepping (``TimeStepping`` and ``associate``).
-_TS_INTEGRATORS = (MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI)
+_TS_INTEGRATORS = (MoreauJeanOSI, MoreauJeanGOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI)
 
 
 class OneStepNSProblem:
@@ -218,6 +229,32 @@ class FrictionContact(OneStepNSProblem):
         return {"dim": self.dim}
 
 
+class GlobalFrictionContact(OneStepNSProblem):
+    """Global friction-contact problem of dimension ``dim`` (2 or 3) of :class:`MoreauJeanGOSI`:
+    ``M v = H r + q``, ``u = Hᵀ v + b`` with a Coulomb cone per contact (Siconos
+    ``GlobalFrictionContact``); solver ``NsgsWr`` by default. Problem attributes: ``warm_start``,
+    ``on_non_convergence``."""
+
+    _kind = "GlobalFrictionContact"
+    _problem_attrs = ("warm_start", "on_non_convergence")
+    _default_solver = "NsgsWr"
+
+    def __init__(self, dim: int = 3, solver: Optional[str] = None, **options):
+        super().__init__(solver, **options)
+        self.dim = int(dim)
+
+    def _extra(self):
+        return {"dim": self.dim}
+
+
+class GenericMechanical(OneStepNSProblem):
+    """Siconos ``GenericMechanical``: one block per active interaction — equalities, complementarity
+    rows and friction contacts in one problem — solved by block Gauss–Seidel (``GaussSeidel``)."""
+
+    _kind = "GenericMechanical"
+    _default_solver = "GaussSeidel"
+
+
 def _document_solvers(*classes) -> None:
     """Appends each problem class's solvers, with their options, to its docstring (from the
     declarations, so a new solver needs no edit here)."""
@@ -226,7 +263,7 @@ def _document_solvers(*classes) -> None:
         cls.__doc__ = (cls.__doc__ or "") + "\n\n    Solvers:\n\n" + "\n".join(lines) + "\n"
 
 
-_document_solvers(LCP, MLCP, Relay, AVI, FrictionContact)
+_document_solvers(LCP, MLCP, Relay, AVI, FrictionContact, GlobalFrictionContact, GenericMechanical)
 
 
 class TimeDiscretisation:

@@ -421,8 +421,6 @@ def test_mechanics_runner_moreau_jean_gosi(hook, tmp_path, monkeypatch):
         dyn = f["data"]["dynamic"][:]
     a = 5.0 / 7.0 * g * mu_r / radius
     assert abs(dyn[-1, 2] - v0 * v0 / (2 * a)) <= v0 * 1e-3, dyn[-1]
-    with pytest.raises(NotImplementedError, match="MechanicsHdf5Runner"):
-        sk.MoreauJeanGOSI()
 
 
 def test_mechanics_runner_names_what_it_lacks(hook, tmp_path, monkeypatch):

@@ -130,6 +130,26 @@ class FrictionContact(_Osnsp, _s.FrictionContact):
         self._init_osnsp(numericsSolverId)
 
 
+class GlobalFrictionContact(_Osnsp, _s.GlobalFrictionContact):
+    """Siconos ``GlobalFrictionContact(dimPb=3, numericsSolverId=SICONOS_GLOBAL_FRICTION_3D_NSGS_WR)``
+    of a ``MoreauJeanGOSI`` simulation: ``SICONOS_GLOBAL_FRICTION_3D_NSGS_WR`` (condensed, then
+    NSGS) or ``SICONOS_GLOBAL_FRICTION_3D_NSGS`` (NSGS on the global problem)."""
+
+    _family = "gfc3d"
+
+    def __init__(self, dimPb: int = 3, numericsSolverId: Optional[int] = None):
+        _s.GlobalFrictionContact.__init__(self, dimPb)
+        if self.dim not in (2, 3):
+            raise_unsupported(f"GlobalFrictionContact({dimPb})", "dimension 2 or 3 only")
+        if numericsSolverId is None:
+            numericsSolverId = _solvers.INTS["SICONOS_GLOBAL_FRICTION_3D_NSGS_WR"]
+        self._init_osnsp(numericsSolverId)
+        name, _, element = _solvers.lookup(self._options.solverId, self._family)
+        if element is None:
+            raise_unsupported(f"{name} in a kernel simulation",
+                              "SICONOS_GLOBAL_FRICTION_3D_NSGS_WR or SICONOS_GLOBAL_FRICTION_3D_NSGS")
+
+
 class Equality(_s.Equality):
     """Siconos ``Equality()``."""
 
@@ -137,6 +157,16 @@ class Equality(_s.Equality):
 # ---------------------------------------------------------------------------------------------
 # integrators
 # ---------------------------------------------------------------------------------------------
+
+
+class MoreauJeanGOSI(_s.MoreauJeanGOSI):
+    """Siconos ``MoreauJeanGOSI(theta=0.5, gamma=NaN)``: global Moreau–Jean of Lagrangian systems,
+    with a ``GlobalFrictionContact`` problem (also accepted as ``MechanicsHdf5Runner.run(osi=...)``)."""
+
+    def __init__(self, theta: float = 0.5, gamma: Optional[float] = None):
+        if gamma is not None and np.isnan(gamma):
+            gamma = None
+        super().__init__(theta, gamma)
 
 
 class MoreauJeanOSI(_s.MoreauJeanOSI):
@@ -549,7 +579,7 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
         ne = newton_euler_core(self)
         if ne is not None:
             return ne
-        if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.EulerMoreauOSI, _s.MoreauJeanBilbaoOSI)):
+        if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.MoreauJeanGOSI, _s.EulerMoreauOSI, _s.MoreauJeanBilbaoOSI)):
             raise_unsupported(f"TimeStepping with {type(self.osi).__name__}")
         check = getattr(self.osi, "_check", None)
         if check is not None:

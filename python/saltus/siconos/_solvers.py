@@ -35,10 +35,10 @@ _TABLE: Dict[str, Tuple[str, str, object]] = {
     "SICONOS_FRICTION_3D_VI_EG": ("fc3d", "vi-eg", "ViEg"),
     "SICONOS_FRICTION_3D_ADMM": ("fc3d", "admm", "Admm"),
     "SICONOS_FRICTION_3D_TFP": ("fc3d", "tfp", "Tfp"),
-    "SICONOS_GLOBAL_FRICTION_3D_NSGS_WR": ("gfc3d", "gfc3d-nsgs", None),
+    "SICONOS_GLOBAL_FRICTION_3D_NSGS_WR": ("gfc3d", "gfc3d-nsgs", "NsgsWr"),
     "SICONOS_GLOBAL_FRICTION_3D_NSN_AC_WR": ("gfc3d", "gfc3d-newton", None),
     "SICONOS_GLOBAL_FRICTION_3D_PROX_WR": ("gfc3d", "gfc3d-prox", None),
-    "SICONOS_GLOBAL_FRICTION_3D_NSGS": ("gfc3d", "gfc3d-nsgs-global", None),
+    "SICONOS_GLOBAL_FRICTION_3D_NSGS": ("gfc3d", "gfc3d-nsgs-global", "Nsgs"),
     "SICONOS_GLOBAL_FRICTION_3D_ADMM_WR": ("gfc3d", "gfc3d-admm-wr", None),
     # Siconos's ADMM on the global form: Saltus solves the same problem by ADMM on its condensed
     # form (GFC3D_ADMM_WR): same solution to the tolerance, other iterates

@@ -46,8 +46,10 @@ from ._ksim import (
     EulerMoreauOSI,
     EventDriven,
     FrictionContact,
+    GlobalFrictionContact,
     LsodarOSI,
     MoreauJeanBilbaoOSI,
+    MoreauJeanGOSI,
     MoreauJeanOSI,
     Relay,
     TimeDiscretisation,
@@ -229,18 +231,6 @@ class MoreauJeanDirectProjectionOSI:
     def __init__(self, *args, **kwargs):
         raise_unsupported("siconos.kernel.MoreauJeanDirectProjectionOSI in a kernel simulation",
                           "only as MechanicsHdf5Runner.run(osi=...) with TimeSteppingDirectProjection")
-
-
-class MoreauJeanGOSI:
-    """Siconos ``MoreauJeanGOSI``: accepted as ``MechanicsHdf5Runner.run(osi=...)`` (the runner then
-    solves a ``GlobalFrictionContact`` problem per step, Saltus's global formulation of the
-    rigid-body step); not a kernel integrator of this layer (Saltus's kernel has it in model files:
-    ``<MoreauJeanGOSI>``)."""
-
-    def __init__(self, *args, **kwargs):
-        raise_unsupported("siconos.kernel.MoreauJeanGOSI in a kernel simulation",
-                          "only as MechanicsHdf5Runner.run(osi=...); kernel models use <MoreauJeanGOSI> "
-                          "in a model file")
 
 
 def solver_options_update_internal(options, index: int, solver_id: int):
