@@ -313,3 +313,18 @@ def test_moreau_jean_gosi_from_python_is_the_sample():
     assert gap[0] == pytest.approx(1e-3) and abs(gap[-1]) < 1e-4, gap[-1]
     assert abs(sample["ball1.q[0]"][-1]) < 1e-4  # ball1 (its gap to the floor is q[0]) rests on the floor
     assert np.max(sample["ball1.q[0]"]) <= 0.1 + 1e-12  # and never rises above its start (en < 1)
+
+
+def test_generic_mechanical_from_python_solves_the_ball_as_the_lcp():
+    """GenericMechanical (one complementarity block per impact row, exact one-row solves in the
+    Gauss–Seidel) on the bouncing ball: the LCP's trajectory to round-off."""
+    _, lcp_sim, _, _ = bouncing_ball(T=3.0)
+    nsds, _, _, _ = bouncing_ball(T=3.0)
+    gmp = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, 0.005), sk.MoreauJeanOSI(0.5, gamma=0.5),
+                          sk.GenericMechanical("GaussSeidel", tol=1e-12, max_iter=100))
+    a, b = lcp_sim.run(), gmp.run()
+    assert list(a) == list(b)
+    assert np.max(np.abs(a["ball.q[0]"] - b["ball.q[0]"])) < 1e-12
+    assert np.max(a["floor.lambda[0]"]) > 0.1 and np.max(np.abs(a["floor.lambda[0]"] - b["floor.lambda[0]"])) < 1e-12
+    with pytest.raises(ValueError, match="no solver 'Lemke'; the solvers are GaussSeidel"):
+        sk.GenericMechanical("Lemke")
