@@ -9,6 +9,8 @@
 //! `f = −k (x − a) − c v`, `τ = −c_r Ω`; `params = [k, c, ax, ay, az, c_r]`. Status 1 on other
 //! params, 2 on other sizes.
 //!
+//! `tilted_normal`: a `<ContactHook>` turning every contact normal by `alpha` about the world `y` axis.
+//!
 //! `ramp`: a prescribed velocity (`<BoundaryCondition type="Function">`), `out_i = a t` for every
 //! prescribed index; `params = [a]`.
 #![warn(missing_docs)]
@@ -40,6 +42,25 @@ time_fn!(
     |t, out, params| {
         let [a] = *params else { return Err(1) };
         out.fill(a * t);
+        Ok(())
+    }
+);
+
+vector_field_fn!(
+    /// `<ContactHook>`: every contact normal rotated by `alpha` about the world `y` axis
+    /// (`params = [alpha]`): a flat floor whose contacts push as a slope of angle `alpha` would.
+    /// Inputs: the normal, the two contact points, the gap and the two bodies' 13 numbers (36);
+    /// output: the normal (3).
+    tilted_normal,
+    |_t, x, out, params| {
+        let [alpha] = *params else { return Err(1) };
+        if x.len() != 36 || out.len() != 3 {
+            return Err(2);
+        }
+        let (s, c) = alpha.sin_cos();
+        out[0] = c * x[0] + s * x[2];
+        out[1] = x[1];
+        out[2] = -s * x[0] + c * x[2];
         Ok(())
     }
 );

@@ -192,7 +192,8 @@ fn shape(m: &LoadedModel, item: &MechItem, path: &str) -> Result<Option<ShapeDes
         | MechItem::FremondImpactFrictionNSL(_)
         | MechItem::NewtonImpactRollingFrictionNSL(_)
         | MechItem::RigidBody(_)
-        | MechItem::Joint(_) => return Ok(None),
+        | MechItem::Joint(_)
+        | MechItem::ContactHook(_) => return Ok(None),
     };
     desc.validate().map_err(|e| m.error_at(path, e))?;
     Ok(Some(desc))
@@ -437,6 +438,17 @@ pub fn build_mechanics_with(
     }
     if n_bodies == 0 {
         return Err(m.error_at("Mechanics", "the scene has no <RigidBody>"));
+    }
+    let mut hooks = mech.items.iter().filter_map(|i| if let MechItem::ContactHook(h) = i { Some(h) } else { None });
+    if let Some(spec) = hooks.next() {
+        let path = "Mechanics/ContactHook";
+        if hooks.next().is_some() {
+            return Err(m.error_at(path, "a scene has one <ContactHook>"));
+        }
+        if planar {
+            return Err(m.error_at(path, "a 2D scene keeps its normals in its plane: <ContactHook> is for 3D scenes"));
+        }
+        model.set_contact_hook(Some(super::convert_mech_loads::contact_hook(&mut binder, spec, path)?));
     }
     let n_joints = super::convert_joints::add_joints(m, mech, &mut model)?;
     let (options, h) = super::convert_mech_sim::options(m, n_joints > 0, planar)?;

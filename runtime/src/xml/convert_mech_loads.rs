@@ -41,6 +41,41 @@ pub(super) fn external_force(b: &mut Binder, spec: &BodyForceSpec, path: &str) -
     Ok(force_fn(f))
 }
 
+/// The inputs of a `<ContactHook>` plugin function: the normal (from body 1 to body 2), the
+/// points on body 1 and body 2, the gap, then the two bodies' 13 numbers (36 values).
+pub const CONTACT_HOOK_INPUTS: usize = 3 + 3 + 3 + 1 + 2 * saltus_mechanics::BODY_STATE_LEN;
+
+/// `<ContactHook>`: the scene's contact hook from a plugin vector field, `out = f(t, x)` with `x`
+/// the [`CONTACT_HOOK_INPUTS`] numbers of a contact and `out` its new normal (3 values; the
+/// given normal to keep it). Evaluated once at `t0` on a resting contact.
+pub(super) fn contact_hook(
+    b: &mut Binder,
+    spec: &BodyForceSpec,
+    path: &str,
+) -> Result<saltus_mechanics::ContactHookFn, ModelError> {
+    let params = b.params(&spec.params, path)?;
+    let f = b.state_vec(&spec.library, &spec.function, &params, path)?;
+    let mut x = [0.0; CONTACT_HOOK_INPUTS];
+    x[2] = 1.0;
+    let mut out = [0.0; 3];
+    f(b.t0, &x, &mut out).map_err(|e| b.model.error_at(path, format!("at t0: {}", e.message)))?;
+    if out.iter().any(|v| !v.is_finite()) {
+        return Err(b.model.error_at(path, "at t0: the plugin gave a non-finite normal"));
+    }
+    Ok(Arc::new(move |t, c, b1, b2| {
+        let mut x = [0.0; CONTACT_HOOK_INPUTS];
+        x[..3].copy_from_slice(c.normal.as_slice());
+        x[3..6].copy_from_slice(c.point1.as_slice());
+        x[6..9].copy_from_slice(c.point2.as_slice());
+        x[9] = c.gap;
+        x[10..23].copy_from_slice(&b1.state.to_array());
+        x[23..].copy_from_slice(&b2.state.to_array());
+        let mut out = [0.0; 3];
+        f(t, &x, &mut out).map_err(|e| e.message)?;
+        Ok(Some(Vector3::new(out[0], out[1], out[2])))
+    }))
+}
+
 /// `<BoundaryCondition>` of a body.
 pub(super) fn boundary_condition(
     b: &mut Binder,

@@ -35,11 +35,14 @@ pub enum MechItem {
     NewtonImpactRollingFrictionNSL(MechRollingLawSpec),
     RigidBody(RigidBodySpec),
     Joint(JointSpec),
+    /// `<ContactHook library=".." function=".." params=".."/>`: the scene's contact hook from a
+    /// plugin (see `convert_mech_loads::contact_hook`).
+    ContactHook(BodyForceSpec),
 }
 
 /// The element names of the children of `<Mechanics>` other than the primitives, in the order
 /// of [`MechItem`]'s variants.
-const OTHER_ITEMS: [&str; 10] = [
+const OTHER_ITEMS: [&str; 11] = [
     "Convex",
     "Mesh",
     "HalfSpace",
@@ -50,6 +53,7 @@ const OTHER_ITEMS: [&str; 10] = [
     "NewtonImpactRollingFrictionNSL",
     "RigidBody",
     "Joint",
+    "ContactHook",
 ];
 
 impl MechItem {
@@ -67,7 +71,8 @@ impl MechItem {
             | MechItem::FremondImpactFrictionNSL(_)
             | MechItem::NewtonImpactRollingFrictionNSL(_)
             | MechItem::RigidBody(_)
-            | MechItem::Joint(_) => return None,
+            | MechItem::Joint(_)
+            | MechItem::ContactHook(_) => return None,
         })
     }
 
@@ -125,6 +130,7 @@ impl<'de> de::Visitor<'de> for ItemVisitor {
             "NewtonImpactRollingFrictionNSL" => MechItem::NewtonImpactRollingFrictionNSL(v.newtype_variant()?),
             "RigidBody" => MechItem::RigidBody(v.newtype_variant()?),
             "Joint" => MechItem::Joint(v.newtype_variant()?),
+            "ContactHook" => MechItem::ContactHook(v.newtype_variant()?),
             other => return Err(de::Error::unknown_variant(other, MechItem::element_names())),
         })
     }
@@ -195,6 +201,7 @@ impl Serialize for MechItem {
             }
             MechItem::RigidBody(x) => s.serialize_newtype_variant("MechItem", other(8), OTHER_ITEMS[8], x),
             MechItem::Joint(x) => s.serialize_newtype_variant("MechItem", other(9), OTHER_ITEMS[9], x),
+            MechItem::ContactHook(x) => s.serialize_newtype_variant("MechItem", other(10), OTHER_ITEMS[10], x),
         }
     }
 }
@@ -372,7 +379,7 @@ pub struct RigidBodySpec {
 }
 
 /// `<ExternalForce library=".." function=".." params=".."/>`: a user force and torque of
-/// `(t, pose, twist)` (see `convert_mech_loads`).
+/// `(t, pose, twist)`, and `<ContactHook>`'s plugin function (see `convert_mech_loads`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BodyForceSpec {
