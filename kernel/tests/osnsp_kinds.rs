@@ -6,7 +6,9 @@ use saltus_kernel::solvers::{lcp::LcpSolver, mlcp::MlcpSolver, relay::RelaySolve
 use saltus_kernel::*;
 
 /// Relay: ẋ = −λ, λ ∈ sgn(x) (y = −x, −y ∈ N_[−1,1](λ)). Implicit Euler reaches the sliding
-/// mode x = 0 in finite time: x(t) = max(0, 1 − t) exactly at the grid points.
+/// mode x = 0 in finite time: x(t) = max(0, 1 − t) at the grid points, to rounding (the update
+/// integrates over the step's length `t_{k+1} − t_k`, which differs from the `h` of the relay's
+/// `W` by the rounding of `t_k`, as in Siconos: `|x|` stays at a few ulps of 1 in the sliding mode).
 #[test]
 fn relay_reaches_the_sliding_mode_in_finite_time() {
     let mut nsds = Nsds::new(0.0);
@@ -34,7 +36,7 @@ fn relay_reaches_the_sliding_mode_in_finite_time() {
         }
     })
     .unwrap();
-    assert_eq!(nsds.systems()[0].state()[0], 0.0);
+    assert!(nsds.systems()[0].state()[0].abs() <= 4.0 * f64::EPSILON);
 }
 
 /// MLCP: the bouncing ball with an extra equality (no horizontal velocity, `v₁ = 0`) on a

@@ -382,7 +382,8 @@ impl TimeStepping {
     }
 
     fn step_inner(&mut self, nsds: &mut Nsds, t_k: f64, t1: f64) -> Result<StepReport, KernelError> {
-        let h = self.h;
+        // the step's length (first-order input terms): `self.h` up to the rounding of `t_k`
+        let h = t1 - t_k;
         self.begin_step(nsds, t_k)?;
         let active_set = self.level_set;
         let n_active = self.sets.set(active_set).len();
@@ -469,12 +470,13 @@ impl TimeStepping {
     fn compute_relations(&mut self, nsds: &Nsds, t1: f64) -> Result<bool, KernelError> {
         // first order: the input enters x = x_free + h W⁻¹ r, seen by the relations at x_(k+γ)
         let mut nonlinear_fo = false;
+        let h = t1 - self.t();
         for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
             if !nsds.is_linked(iw.id) {
                 continue;
             }
             let osi = self.dsw[iw.ds.0.index()].osi;
-            let scale = if osi.level() == 0 { self.h * osi.relation_gamma().unwrap_or(1.0) } else { 1.0 };
+            let scale = if osi.level() == 0 { h * osi.relation_gamma().unwrap_or(1.0) } else { 1.0 };
             let fresh = matches!(inter.relation, Relation::FirstOrderNonLinear(_)); // by compute_k
             if (!iw.constant || self.k == 0) && !fresh {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;

@@ -203,7 +203,7 @@ impl Osi {
             Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } => {
                 moreau_jean::compute_free_state(ds, w, t1, h, theta)
             }
-            Osi::EulerMoreau { theta, .. } => euler_moreau::compute_free_state(ds, w, t1, h, theta),
+            Osi::EulerMoreau { theta, .. } => euler_moreau::compute_free_state(ds, w, t_k, t1, theta),
             Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h),
             Osi::MoreauJeanBilbao => Ok(()), // linear: the free velocity of `begin_step`
         }
@@ -227,7 +227,7 @@ impl Osi {
             (Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. }, _) => {
                 moreau_jean::update_state(ds, w, h, theta, t1)
             }
-            (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, h, t1),
+            (Osi::EulerMoreau { .. }, _) => euler_moreau::update_state(ds, w, t_k, t1),
             (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k),
             // the semi-explicit Euler's update: `v = v_free + W⁻¹ p`, `q = q_k + h v`
             (Osi::MoreauJeanBilbao, _) => semi_explicit::update_state(ds, w, h, t_k),
@@ -335,6 +335,9 @@ pub(crate) struct DsWork {
     pub w: DMatrix<f64>,
     pub lu: DenseLu,
     pub w_constant: bool,
+    /// The step length a constant `W` was last built with (Euler–Moreau rebuilds it when the
+    /// step `t_{k+1} − t_k` differs from it by rounding).
+    pub h_w: f64,
     /// `true` when one Newton iteration is exact for this system.
     pub linear: bool,
     /// State at the start of the step (`x_k` or `q_k`) and `v_k` (Lagrangian).
@@ -442,6 +445,7 @@ impl DsWork {
             w: DMatrix::zeros(n, n),
             lu: DenseLu::new(id, n),
             w_constant: false,
+            h_w: f64::NAN,
             linear: false,
             x_k: z.clone(),
             v_k: z.clone(),
@@ -472,6 +476,11 @@ impl DsWork {
         if self.w_constant && self.lu.ready {
             return Ok(());
         }
+        self.refactor(t)
+    }
+
+    /// Factors `self.w`, constant or not. Errors name the system.
+    pub fn refactor(&mut self, t: f64) -> Result<(), KernelError> {
         if self.w.iter().any(|x| !x.is_finite()) {
             return Err(KernelError::NonFinite { t, what: "iteration matrix W", interaction: None });
         }
