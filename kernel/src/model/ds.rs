@@ -325,14 +325,30 @@ impl DynamicalSystem {
         matches!(self, DynamicalSystem::Lagrangian(_) | DynamicalSystem::LagrangianLinearTi(_))
     }
 
-    /// Dimension of the state (`x`) or of the generalized coordinates (`q`).
-    pub fn dim(&self) -> usize {
+    /// `dim_q`: the size of the state `x` (first order) or of the generalized coordinates `q`
+    /// (Lagrangian): the columns of a relation's `C = ∇h`, the rows of `q` in outputs and events.
+    pub fn dim_q(&self) -> usize {
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => d.x0.len(),
             DynamicalSystem::FirstOrderLinear(d) => d.x0.len(),
             DynamicalSystem::FirstOrderLinearTi(d) => d.x0.len(),
             DynamicalSystem::Lagrangian(d) => d.q0.len(),
             DynamicalSystem::LagrangianLinearTi(d) => d.q0.len(),
+        }
+    }
+
+    /// `dim_v`: the size of the velocities `v`, of the mass matrix, the forces and the impulse
+    /// `p` (Lagrangian), or of `x` and the input `r` (first order): the size of the integrator's
+    /// `W` and of `W⁻¹` times the input. The kernel's Lagrangian systems have `q̇ = v`, so
+    /// `dim_v = dim_q` ([`DynamicalSystem::validate`]); a system with `q̇ = N(q) v` (a rigid body:
+    /// `q ∈ R⁷`, `v ∈ R⁶`) would not.
+    pub fn dim_v(&self) -> usize {
+        match self {
+            DynamicalSystem::FirstOrderNonLinear(d) => d.x0.len(),
+            DynamicalSystem::FirstOrderLinear(d) => d.x0.len(),
+            DynamicalSystem::FirstOrderLinearTi(d) => d.x0.len(),
+            DynamicalSystem::Lagrangian(d) => d.v0.len(),
+            DynamicalSystem::LagrangianLinearTi(d) => d.v0.len(),
         }
     }
 
@@ -408,10 +424,12 @@ impl DynamicalSystem {
 
     /// Checks sizes and finiteness of the constant data.
     pub fn validate(&self) -> Result<(), String> {
-        let n = self.dim();
+        let n = self.dim_q();
         if n == 0 {
             return Err("the system has dimension 0".into());
         }
+        // q̇ = v: v0 is checked against the size of q0, then the mass and forces against v's
+        let nv = n;
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => {
                 check_vec("x0", &d.x0, n)?;
@@ -439,17 +457,17 @@ impl DynamicalSystem {
                 check_vec("q0", &d.q0, n)?;
                 check_vec("v0", &d.v0, n)?;
                 if let Mass::Constant(m) = &d.mass {
-                    check_mass_of("M", m, n, MassRequirement::PositiveDefinite)?;
+                    check_mass_of("M", m, nv, MassRequirement::PositiveDefinite)?;
                 }
-                check_vecop("F_ext", &d.f_ext, n)
+                check_vecop("F_ext", &d.f_ext, nv)
             }
             DynamicalSystem::LagrangianLinearTi(d) => {
                 check_vec("q0", &d.q0, n)?;
                 check_vec("v0", &d.v0, n)?;
-                check_mass_of("M", &d.mass, n, MassRequirement::PositiveDefinite)?;
-                d.k.as_ref().map_or(Ok(()), |m| check_square("K", m, n))?;
-                d.c.as_ref().map_or(Ok(()), |m| check_square("C", m, n))?;
-                check_vecop("F_ext", &d.f_ext, n)
+                check_mass_of("M", &d.mass, nv, MassRequirement::PositiveDefinite)?;
+                d.k.as_ref().map_or(Ok(()), |m| check_square("K", m, nv))?;
+                d.c.as_ref().map_or(Ok(()), |m| check_square("C", m, nv))?;
+                check_vecop("F_ext", &d.f_ext, nv)
             }
         }
     }

@@ -69,9 +69,9 @@ impl std::fmt::Debug for UserEvent {
 /// Length of the state `s` a user event of `ds` reads: `x`, or `(q, v)`.
 pub fn event_state_len(ds: &DynamicalSystem) -> usize {
     if ds.is_lagrangian() {
-        2 * ds.dim()
+        ds.dim_q() + ds.dim_v()
     } else {
-        ds.dim()
+        ds.dim_q()
     }
 }
 
@@ -124,11 +124,11 @@ impl EventStates for Nsds {
     fn write_event_state(&mut self, i: usize, s: &[f64], _t: f64) -> Result<(), KernelError> {
         let (systems, _) = self.parts_mut();
         let d = &mut systems[i];
-        let n = d.dim();
+        let (nq, nv) = (d.dim_q(), d.dim_v());
         let (q, v, _) = d.state_mut();
-        q.as_mut_slice().copy_from_slice(&s[..n]);
+        q.as_mut_slice().copy_from_slice(&s[..nq]);
         if let Some(v) = v {
-            v.as_mut_slice().copy_from_slice(&s[n..2 * n]);
+            v.as_mut_slice().copy_from_slice(&s[nq..nq + nv]);
         }
         Ok(())
     }

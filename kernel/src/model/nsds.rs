@@ -150,7 +150,7 @@ impl Nsds {
         let mut nz = 0;
         for d in inter.ds_ids() {
             let ds = self.ds.get(d.index()).ok_or_else(|| err(format!("unknown dynamical system {:?}", d)))?;
-            n += ds.dim();
+            n += ds.dim_q();
             nz += ds.z().len();
         }
         if inter.ds.1 == Some(inter.ds.0) {

@@ -123,8 +123,9 @@ impl InterWork {
     /// The workspace of interaction `id`; `h` is the time step (it scales a compliance).
     pub fn new(id: InterId, inter: &Interaction, systems: &[DynamicalSystem], h: f64) -> Self {
         let m = inter.size();
-        let n1 = systems[inter.ds.0.index()].dim();
-        let n2 = inter.ds.1.map_or(0, |d| systems[d.index()].dim());
+        // the columns of the Jacobians the problem multiplies by W⁻¹ (velocity level: H = C, q̇ = v)
+        let n1 = systems[inter.ds.0.index()].dim_v();
+        let n2 = inter.ds.1.map_or(0, |d| systems[d.index()].dim_v());
         let n = n1 + n2;
         let mut iw = InterWork {
             id,

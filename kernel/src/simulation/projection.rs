@@ -193,7 +193,7 @@ impl TimeSteppingDirectProjection {
             .systems()
             .iter()
             .map(|ds| MassWork {
-                chol: DMatrix::zeros(ds.dim(), ds.dim()),
+                chol: DMatrix::zeros(ds.dim_v(), ds.dim_v()),
                 constant: !matches!(
                     ds,
                     DynamicalSystem::Lagrangian(d) if matches!(d.mass, Mass::Function(_))
@@ -202,7 +202,7 @@ impl TimeSteppingDirectProjection {
             })
             .collect();
         let minv_ht = inner.iws.iter().map(|iw| DMatrix::zeros(iw.n1 + iw.n2, iw.m)).collect();
-        let saved = nsds.systems().iter().map(|ds| (DVector::zeros(ds.dim()), DVector::zeros(ds.dim()))).collect();
+        let saved = nsds.systems().iter().map(|ds| (DVector::zeros(ds.dim_q()), DVector::zeros(ds.dim_v()))).collect();
         Ok(TimeSteppingDirectProjection {
             need: vec![false; nsds.n_interactions()],
             inner,

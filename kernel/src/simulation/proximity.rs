@@ -114,7 +114,7 @@ impl ProximityManager {
             }
             let mut n = 0;
             for d in t.ds_ids() {
-                n += nsds.ds(d).ok_or_else(|| err(format!("unknown dynamical system {d:?}")))?.dim();
+                n += nsds.ds(d).ok_or_else(|| err(format!("unknown dynamical system {d:?}")))?.dim_q();
             }
             if t.ds.1 == Some(t.ds.0) {
                 return Err(err("the two concerned systems are the same".into()));

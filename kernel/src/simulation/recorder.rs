@@ -53,15 +53,15 @@ impl Recorder {
         for (i, ds) in nsds.systems().iter().enumerate() {
             let name = nsds.ds_name(crate::DsId(i as u32)).unwrap_or("ds");
             let (s, inp) = if ds.is_lagrangian() { ("q", "p") } else { ("x", "r") };
-            for j in 0..ds.dim() {
+            for j in 0..ds.dim_q() {
                 header.push(format!("{name}.{s}{j}"));
             }
             if ds.is_lagrangian() {
-                for j in 0..ds.dim() {
+                for j in 0..ds.dim_v() {
                     header.push(format!("{name}.v{j}"));
                 }
             }
-            for j in 0..ds.dim() {
+            for j in 0..ds.dim_v() {
                 header.push(format!("{name}.{inp}{j}"));
             }
         }

@@ -71,7 +71,7 @@ impl TimeStepping {
         let t = nsds.t();
         let mut dsw: Vec<DsWork> = Vec::with_capacity(nsds.n_ds());
         for (i, ds) in nsds.systems().iter().enumerate() {
-            let mut w = DsWork::new(crate::DsId(i as u32), ds.dim(), osi);
+            let mut w = DsWork::new(crate::DsId(i as u32), (ds.dim_q(), ds.dim_v()), osi);
             osi.init(ds, &mut w, h, t)?;
             dsw.push(w);
         }
@@ -200,7 +200,7 @@ impl TimeStepping {
         }
         check_system(nsds, ds, &osi)?;
         let system = &nsds.systems()[ds.index()];
-        let mut w = DsWork::new(ds, system.dim(), osi);
+        let mut w = DsWork::new(ds, (system.dim_q(), system.dim_v()), osi);
         osi.init(system, &mut w, self.h, nsds.t())?;
         if old.has_k {
             euler_moreau::enable_k(&mut w);

@@ -24,7 +24,7 @@ pub fn header(nsds: &Nsds, prox: Option<&ProximityManager>) -> Vec<String> {
     let mut h = vec!["t".to_string()];
     for (i, ds) in nsds.systems().iter().enumerate() {
         let name = nsds.ds_name(saltus_kernel::DsId(i as u32)).unwrap_or("ds");
-        let (s, n) = if ds.is_lagrangian() { ("q", ds.dim()) } else { ("x", ds.dim()) };
+        let (s, n) = if ds.is_lagrangian() { ("q", ds.dim_q()) } else { ("x", ds.dim_q()) };
         h.extend((0..n).map(|j| format!("{name}.{s}[{j}]")));
         if ds.is_lagrangian() {
             h.extend((0..n).map(|j| format!("{name}.v[{j}]")));

@@ -134,7 +134,7 @@ pub(crate) fn build_nsds(b: &mut Binder) -> Result<(Nsds, Vec<ProximityInteracti
             return Err(m.error_at(&path, format!("a dynamical system named `{name}` already exists")));
         }
         let ds = build_ds(b, item, &path)?;
-        let dim = ds.dim();
+        let dim = ds.dim_q();
         if dim > MAX_DOF {
             return Err(m.error_at(
                 &path,

@@ -138,7 +138,7 @@ pub fn build_kernel_control(
         _ => None,
     };
     let h_c = c.h_c.unwrap_or(h);
-    let mut manager = ControlManager::new(system.dim(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
+    let mut manager = ControlManager::new(system.dim_q(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
     fill_manager(b, &c.items, base, h_c, &mut manager)?;
     Ok(KernelControl::new(manager, ds))
 }

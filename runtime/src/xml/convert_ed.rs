@@ -74,7 +74,7 @@ pub fn build_event_driven(
     o.ode = ode_options(ls);
     // (q, v) per Lagrangian system, x per first-order one
     let n_state: usize =
-        nsds.systems().iter().map(|d| if d.velocity().is_some() { 2 * d.dim() } else { d.dim() }).sum();
+        nsds.systems().iter().map(|d| if d.velocity().is_some() { d.dim_q() + d.dim_v() } else { d.dim_q() }).sum();
     if let Some(a) = &e.accuracy {
         accuracy(m, a, ls, n_state, &mut o.ode)?;
         o.ode.validate(n_state).map_err(|err| m.error_at(ACC_PATH, err.to_string()))?;

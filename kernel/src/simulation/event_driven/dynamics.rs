@@ -128,7 +128,8 @@ impl Dynamics {
         let mut off = 0;
         for (i, d) in nsds.systems().iter().enumerate() {
             let id = crate::DsId(i as u32);
-            let n = d.dim();
+            // coordinates and velocities alike (q̇ = v)
+            let n = d.dim_q();
             let model = match d {
                 DynamicalSystem::LagrangianLinearTi(l) => DsModel {
                     off,

@@ -104,7 +104,7 @@ impl ConstrainedLagrangian {
                 nsds.systems().len()
             )));
         };
-        let n = ds.dim();
+        let n = ds.dim_q();
         let (mass, forces, q0, v0) = lagrangian_parts(ds)?;
         let mut rows: Vec<(usize, Relation)> = Vec::new();
         for inter in nsds.interactions() {

@@ -437,7 +437,10 @@ impl DenseLu {
 }
 
 impl DsWork {
-    pub fn new(id: DsId, n: usize, osi: Osi) -> Self {
+    /// The workspace of a system with `dim_q` coordinates (or states) and `dim_v` velocities:
+    /// `x_k` and `q_i` hold coordinates, the other vectors and `W` are of the velocity's size
+    /// ([`DynamicalSystem::dim_v`](crate::model::ds::DynamicalSystem::dim_v)).
+    pub fn new(id: DsId, (dim_q, n): (usize, usize), osi: Osi) -> Self {
         let z = DVector::zeros(n);
         DsWork {
             id,
@@ -447,7 +450,7 @@ impl DsWork {
             w_constant: false,
             h_w: f64::NAN,
             linear: false,
-            x_k: z.clone(),
+            x_k: DVector::zeros(dim_q),
             v_k: z.clone(),
             free: z.clone(),
             free_osnsp: z.clone(),
@@ -456,7 +459,7 @@ impl DsWork {
             input_k: z.clone(),
             tmp: z.clone(),
             tmp2: z.clone(),
-            q_i: z.clone(),
+            q_i: DVector::zeros(dim_q),
             v_i: z.clone(),
             res: z,
             mat: DMatrix::zeros(n, n),

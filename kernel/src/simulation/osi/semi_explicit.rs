@@ -82,7 +82,7 @@ pub(crate) fn init(
                 w.factor(t)?;
             }
             if matches!(d.mass, Mass::Function(_)) {
-                w.m_k = nalgebra::DMatrix::zeros(ds.dim(), ds.dim());
+                w.m_k = nalgebra::DMatrix::zeros(ds.dim_v(), ds.dim_v());
             }
             Ok(())
         }

@@ -54,7 +54,7 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
     let mut off = 0;
     let mut zs = Vec::new();
     for (i, d) in nsds.systems().iter().enumerate() {
-        let n = d.dim();
+        let n = d.dim_q();
         let m = match d {
             DynamicalSystem::FirstOrderLinear(l) => {
                 FoDs { off, n, a: l.a.clone(), b: l.b.clone(), mass: l.mass.clone() }
