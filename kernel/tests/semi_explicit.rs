@@ -15,7 +15,6 @@ use saltus_kernel::{
     TimeSteppingDirectProjection, VelocityUpdate,
 };
 use saltus_numerics::ode::{Integrator, OdeMethod, OdeOptions, OdeSystem, UserFnError};
-use std::sync::Arc;
 
 const G: f64 = 9.81;
 
@@ -283,26 +282,25 @@ fn implicit_in_u_is_stable_with_damping() {
     assert!((q1 - (1.0 + 0.1 * u1)).abs() < 1e-15);
 }
 
-/// `q̇ = N(q) u` with a user map: `q_{k+1} = q_k + h N(q_k) u_{k+1}`; refused for Moreau–Jean
-/// and for a system inside an interaction.
+/// `q̇ = N(q) u` with a user map on the system (`LagrangianDs::with_kinematics`):
+/// `q_{k+1} = q_k + h N(q_k) u_{k+1}`; refused by Moreau–Jean and for a system inside an
+/// interaction (the model refuses the link).
 #[test]
 fn kinematics_map() {
     let h = 0.1;
     let mut nsds = Nsds::new(0.0);
-    let ds = LagrangianLinearTiDs::new(dvector![1.0, 2.0], dvector![0.5, -1.0], DMatrix::identity(2, 2))
-        .with_f_ext(dvector![1.0, 0.0]);
-    let id = nsds.add_ds("free", ds).unwrap();
     // N(q) = [[q1, 0], [1, 2]]
-    let n_map = Arc::new(|_: f64, q: &[f64], n: &mut DMatrix<f64>| {
+    let n_map = |_: f64, q: &[f64], n: &mut DMatrix<f64>| {
         n[(0, 0)] = q[1];
         n[(1, 0)] = 1.0;
         n[(1, 1)] = 2.0;
         Ok(())
-    });
-    let mut ts = TimeStepping::new(&nsds, h, Osi::semi_explicit_euler(), Osnsp::Equality)
-        .unwrap()
-        .with_kinematics(&nsds, id, n_map.clone())
-        .unwrap();
+    };
+    let ds = LagrangianDs::new(dvector![1.0, 2.0], dvector![0.5, -1.0], Mass::Constant(DMatrix::identity(2, 2)))
+        .with_f_ext(dvector![1.0, 0.0])
+        .with_kinematics(n_map);
+    let id = nsds.add_ds("free", ds).unwrap();
+    let mut ts = TimeStepping::new(&nsds, h, Osi::semi_explicit_euler(), Osnsp::Equality).unwrap();
     let (mut q, mut u) = ([1.0, 2.0], [0.5, -1.0]);
     for _ in 0..5 {
         ts.step(&mut nsds).unwrap();
@@ -312,12 +310,18 @@ fn kinematics_map() {
         assert!((ds.state()[0] - q[0]).abs() < 1e-14 && (ds.state()[1] - q[1]).abs() < 1e-14);
         assert!((ds.velocity().unwrap()[0] - u[0]).abs() < 1e-14);
     }
-    let mj = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Equality).unwrap();
-    assert!(matches!(mj.with_kinematics(&nsds, id, n_map.clone()), Err(KernelError::InvalidOption { .. })));
-    let nsds = cartesian_pendulum();
-    let ts = TimeStepping::new(&nsds, h, Osi::semi_explicit_euler(), Osnsp::Equality).unwrap();
-    let id = saltus_kernel::DsId(0);
-    assert!(matches!(ts.with_kinematics(&nsds, id, n_map), Err(KernelError::UnsupportedSystem { .. })));
+    let mj = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::Equality);
+    assert!(matches!(mj, Err(KernelError::UnsupportedSystem { .. })));
+    let ground = nsds
+        .add_ds("ground", LagrangianDs::new(dvector![0.0], dvector![0.0], Mass::Constant(DMatrix::identity(1, 1))))
+        .unwrap();
+    let rel = saltus_kernel::Relation::LagrangianLinearTi(saltus_kernel::LagrangianLinearTiR::new(
+        DMatrix::from_row_slice(1, 3, &[1.0, 0.0, -1.0]),
+    ));
+    let err = nsds
+        .link("tie", id, Some(ground), rel, saltus_kernel::NonSmoothLaw::EqualityCondition { size: 1 })
+        .unwrap_err();
+    assert!(err.to_string().contains("`free` has a kinematics map"), "{err}");
 }
 
 /// γ outside [0, 1] and a first-order system are refused before the run.

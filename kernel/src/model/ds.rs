@@ -120,6 +120,12 @@ pub struct LagrangianDs {
     pub f_gyr: Option<ForceFn>,
     /// External forces `F_ext(t)` (none when `None`).
     pub f_ext: Option<VecOp>,
+    /// The kinematics `q̇ = N(t, q) v`, `N` written into a `dim_q × dim_v` matrix (Siconos
+    /// `NewtonEulerDS`'s `T(q)`); `None`: `q̇ = v`. With a map, `q` and `v` may differ in size
+    /// (a rigid body: position and unit quaternion, `q ∈ R⁷`, velocity and body angular
+    /// velocity, `v ∈ R⁶`). Integrated by the semi-explicit Euler, outside every interaction
+    /// (Lagrangian relations are written with respect to `q̇ = v`).
+    pub kinematics: Option<StateMatFn>,
     pub(crate) q: DVector<f64>,
     pub(crate) v: DVector<f64>,
     pub(crate) p: DVector<f64>,
@@ -212,7 +218,7 @@ impl FirstOrderLinearTiDs {
 impl LagrangianDs {
     /// A free Lagrangian system `M(q) v̇ = 0`; add forces with the builder methods.
     pub fn new(q0: DVector<f64>, v0: DVector<f64>, mass: Mass) -> Self {
-        let n = q0.len();
+        let n = v0.len();
         LagrangianDs {
             q: q0.clone(),
             v: v0.clone(),
@@ -222,8 +228,17 @@ impl LagrangianDs {
             f_int: None,
             f_gyr: None,
             f_ext: None,
+            kinematics: None,
             p: DVector::zeros(n),
         }
+    }
+    /// Sets the kinematics `q̇ = N(t, q) v` (`N`: `dim_q × dim_v`).
+    pub fn with_kinematics(
+        mut self,
+        n: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
+    ) -> Self {
+        self.kinematics = Some(Arc::new(n));
+        self
     }
     /// Sets `F_int`.
     pub fn with_f_int(mut self, f: ForceFn) -> Self {
@@ -339,9 +354,9 @@ impl DynamicalSystem {
 
     /// `dim_v`: the size of the velocities `v`, of the mass matrix, the forces and the impulse
     /// `p` (Lagrangian), or of `x` and the input `r` (first order): the size of the integrator's
-    /// `W` and of `W⁻¹` times the input. The kernel's Lagrangian systems have `q̇ = v`, so
-    /// `dim_v = dim_q` ([`DynamicalSystem::validate`]); a system with `q̇ = N(q) v` (a rigid body:
-    /// `q ∈ R⁷`, `v ∈ R⁶`) would not.
+    /// `W` and of `W⁻¹` times the input. `dim_v = dim_q` unless a Lagrangian system has a
+    /// kinematics map `q̇ = N(q) v` ([`LagrangianDs::kinematics`]; a rigid body: `q ∈ R⁷`,
+    /// `v ∈ R⁶`).
     pub fn dim_v(&self) -> usize {
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => d.x0.len(),
@@ -381,6 +396,14 @@ impl DynamicalSystem {
             DynamicalSystem::FirstOrderLinearTi(d) => &d.r,
             DynamicalSystem::Lagrangian(d) => &d.p,
             DynamicalSystem::LagrangianLinearTi(d) => &d.p,
+        }
+    }
+
+    /// The kinematics map `N(t, q)` of `q̇ = N(q) v`, if the system has one.
+    pub fn kinematics(&self) -> Option<&StateMatFn> {
+        match self {
+            DynamicalSystem::Lagrangian(d) => d.kinematics.as_ref(),
+            _ => None,
         }
     }
 
@@ -428,8 +451,12 @@ impl DynamicalSystem {
         if n == 0 {
             return Err("the system has dimension 0".into());
         }
-        // q̇ = v: v0 is checked against the size of q0, then the mass and forces against v's
-        let nv = n;
+        // q̇ = v: v0 is checked against the size of q0; with q̇ = N(q) v it has its own size.
+        // The mass and forces are checked against v's.
+        let nv = self.dim_v();
+        if nv == 0 {
+            return Err("the system has no velocity (v0 is empty)".into());
+        }
         match self {
             DynamicalSystem::FirstOrderNonLinear(d) => {
                 check_vec("x0", &d.x0, n)?;
@@ -455,7 +482,7 @@ impl DynamicalSystem {
             }
             DynamicalSystem::Lagrangian(d) => {
                 check_vec("q0", &d.q0, n)?;
-                check_vec("v0", &d.v0, n)?;
+                check_vec("v0", &d.v0, if d.kinematics.is_some() { nv } else { n })?;
                 if let Mass::Constant(m) = &d.mass {
                     check_mass_of("M", m, nv, MassRequirement::PositiveDefinite)?;
                 }

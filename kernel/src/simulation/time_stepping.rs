@@ -208,7 +208,6 @@ impl TimeStepping {
         let old = std::mem::replace(&mut self.dsw[ds.index()], w);
         let w = &mut self.dsw[ds.index()];
         w.control = old.control;
-        w.kinematics = old.kinematics.filter(|_| osi.takes_kinematics());
         self.linear = self.dsw.iter().all(|w| w.linear) && nsds.interactions().iter().all(|i| i.relation.is_linear());
         self.constant_matrix = self.dsw.iter().all(|w| w.w_constant) && self.iws.iter().all(|w| w.constant);
         if self.gosi.is_some() {
@@ -226,38 +225,6 @@ impl TimeStepping {
     /// The integrator attached to system `ds` (see [`TimeStepping::with_integrator`]).
     pub fn integrator(&self, ds: crate::DsId) -> Option<&Osi> {
         self.dsw.get(ds.index()).map(|w| &w.osi)
-    }
-
-    /// Sets the kinematics `q̇ = N(q) u` of system `ds` for [`Osi::SemiExplicitEuler`]:
-    /// `q_{k+1} = q_k + h N(q_k) u_{k+1}`, `N(q)` written by `n(t, q, out)` into an `n × n`
-    /// matrix (the default is `N = I`, Lagrangian coordinates). Only for a system outside every
-    /// interaction: the Lagrangian relations' Jacobians are taken with respect to `q̇`, which
-    /// equals `u` only when `N = I`.
-    pub fn with_kinematics(
-        mut self,
-        nsds: &Nsds,
-        ds: crate::DsId,
-        n: crate::model::userfn::StateMatFn,
-    ) -> Result<Self, KernelError> {
-        let Some(w) = self.dsw.get_mut(ds.index()) else {
-            return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
-        };
-        if !w.osi.takes_kinematics() {
-            return Err(KernelError::InvalidOption {
-                option: "kinematics",
-                reason: format!("a kinematics map N(q) needs SemiExplicitEuler, not {}", w.osi.kind_name()),
-            });
-        }
-        if !nsds.interactions_of(ds).is_empty() {
-            return Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: "a kinematics map N(q) ≠ I is only for a system outside every interaction (relation \
-                         Jacobians are with respect to q̇)"
-                    .into(),
-            });
-        }
-        w.kinematics = Some(n);
-        Ok(self)
     }
 
     /// Replaces the Newton loop options.
@@ -680,6 +647,12 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
         return Err(KernelError::UnsupportedSystem {
             ds,
             reason: format!("{} cannot be integrated by {}", system.kind_name(), osi.kind_name()),
+        });
+    }
+    if system.kinematics().is_some() && !osi.takes_kinematics() {
+        return Err(KernelError::UnsupportedSystem {
+            ds,
+            reason: format!("a kinematics map q̇ = N(q) v needs SemiExplicitEuler, not {}", osi.kind_name()),
         });
     }
     if osi.relation_gamma().is_none() {

@@ -128,6 +128,12 @@ impl Dynamics {
         let mut off = 0;
         for (i, d) in nsds.systems().iter().enumerate() {
             let id = crate::DsId(i as u32);
+            if d.kinematics().is_some() {
+                return Err(KernelError::UnsupportedSystem {
+                    ds: id,
+                    reason: "EventDriven integrates q̇ = v; a kinematics map q̇ = N(q) v needs SemiExplicitEuler".into(),
+                });
+            }
             // coordinates and velocities alike (q̇ = v)
             let n = d.dim_q();
             let model = match d {

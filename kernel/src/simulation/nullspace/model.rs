@@ -160,6 +160,11 @@ impl ConstrainedLagrangian {
 type Parts = (Mass, Option<PairVecFn>, Vec<f64>, Vec<f64>);
 
 fn lagrangian_parts(ds: &DynamicalSystem) -> Result<Parts, NullSpaceError> {
+    if ds.kinematics().is_some() {
+        return Err(NullSpaceError::Unsupported(
+            "the null-space formulation integrates q̇ = v; the system has a kinematics map q̇ = N(q) v".into(),
+        ));
+    }
     let q0 = ds.state().as_slice().to_vec();
     let v0 = ds.velocity().map(|v| v.as_slice().to_vec()).unwrap_or_default();
     match ds {

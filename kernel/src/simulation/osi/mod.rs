@@ -370,8 +370,8 @@ pub(crate) struct DsWork {
     pub k_sum: DMatrix<f64>,
     /// `M(q_k)` of a system with a mass function (semi-explicit Euler; empty otherwise).
     pub m_k: DMatrix<f64>,
-    /// The kinematics `q̇ = N(q) u` of the semi-explicit Euler (`None`: `N = I`).
-    pub kinematics: Option<crate::model::userfn::StateMatFn>,
+    /// `N(q_k)` of a system with a kinematics map `q̇ = N(q) u` (`dim_q × dim_v`; empty otherwise).
+    pub n_k: DMatrix<f64>,
     /// The control input term `g` held over the step (Siconos's actuators' `B u`): added to the
     /// vector field (`ẋ = f(t, x) + g + r`) or to the forces (`M v̇ = F + g + p`).
     pub control: Option<DVector<f64>>,
@@ -468,7 +468,7 @@ impl DsWork {
             has_k: false,
             k_sum: DMatrix::zeros(0, 0),
             m_k: DMatrix::zeros(0, 0),
-            kinematics: None,
+            n_k: DMatrix::zeros(0, 0),
             control: None,
             modal: Vec::new(),
         }

@@ -4,7 +4,7 @@
 //!
 //! With `M(q) u̇ = F(t, q, u) + p` (`F = F_ext − F_int − F_gyr`, or `F_ext − C u − K q`) and the
 //! kinematics `q̇ = N(q) u` (`N = I` for Lagrangian coordinates, see
-//! [`crate::TimeStepping::with_kinematics`]), one step from `(q_k, u_k)`:
+//! [`crate::LagrangianDs::kinematics`]), one step from `(q_k, u_k)`:
 //!
 //! ```text
 //! explicit in u:  W = M(q_k),                u_free = u_k + h W⁻¹ F(t_k, q_k, u_k)
@@ -83,6 +83,9 @@ pub(crate) fn init(
             }
             if matches!(d.mass, Mass::Function(_)) {
                 w.m_k = nalgebra::DMatrix::zeros(ds.dim_v(), ds.dim_v());
+            }
+            if d.kinematics.is_some() {
+                w.n_k = nalgebra::DMatrix::zeros(ds.dim_q(), ds.dim_v());
             }
             Ok(())
         }
@@ -171,14 +174,16 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64,
     Ok(())
 }
 
-/// `u = u_free + W⁻¹ p`, `q = q_k + h N(q_k) u` (`N = I` unless a kinematics map is set);
-/// returns the max-norm change of `u` (the Newton increment).
+/// `u = u_free + W⁻¹ p`, `q = q_k + h N(q_k) u` (`N = I` unless the system has a kinematics
+/// map, [`crate::LagrangianDs::kinematics`]); returns the max-norm change of `u` (the Newton
+/// increment).
 pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t_k: f64) -> Result<f64, KernelError> {
     w.winv_input(t_k)?;
-    if let Some(n_map) = &w.kinematics {
-        w.mat3.fill(0.0);
-        n_map(t_k, w.x_k.as_slice(), &mut w.mat3).map_err(user_err(t_k, "kinematics N(q)", w.id.0))?;
-        check_finite_out(w.mat3.as_slice()).map_err(user_err(t_k, "kinematics N(q)", w.id.0))?;
+    let kinematics = ds.kinematics().is_some();
+    if let Some(n_map) = ds.kinematics() {
+        w.n_k.fill(0.0);
+        n_map(t_k, w.x_k.as_slice(), &mut w.n_k).map_err(user_err(t_k, "kinematics N(q)", w.id.0))?;
+        check_finite_out(w.n_k.as_slice()).map_err(user_err(t_k, "kinematics N(q)", w.id.0))?;
     }
     let (q, v, input) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
@@ -188,10 +193,11 @@ pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t_k
         delta = delta.max((nv - v[i]).abs());
         v[i] = nv;
     }
-    if w.kinematics.is_some() {
-        w.tmp2.gemv(1.0, &w.mat3, v, 0.0);
+    if kinematics {
+        // q_i: a coordinates-sized buffer (the Newton iterate of q is not used by this integrator)
+        w.q_i.gemv(1.0, &w.n_k, v, 0.0);
         for i in 0..q.len() {
-            q[i] = w.x_k[i] + h * w.tmp2[i];
+            q[i] = w.x_k[i] + h * w.q_i[i];
         }
     } else {
         for i in 0..q.len() {

@@ -1,0 +1,139 @@
+//! A rigid body as a kernel system: `q = (x, quaternion) ∈ R⁷`, `v = (ẋ, ω_body) ∈ R⁶`,
+//! `M = diag(m, m, m, I₁, I₂, I₃)`, `F_gyr = (0, ω × I ω)`, and the kinematics
+//! `q̇ = N(q) v = (ẋ, ½ q ⊗ (0, ω))` (Siconos `NewtonEulerDS` with its `T(q)`), integrated by the
+//! semi-explicit Euler: `v_{k+1} = v_k + h M⁻¹ F(q_k, v_k)`, `q_{k+1} = q_k + h N(q_k) v_{k+1}`.
+//! Checked against the closed forms of that recurrence.
+
+use nalgebra::{dvector, DMatrix, DVector};
+use saltus_kernel::{ForceFn, KernelError, LagrangianDs, Mass, Nsds, Osi, Osnsp, Recorder, TimeStepping};
+
+const MASS: f64 = 2.0;
+const INERTIA: [f64; 3] = [0.5, 1.0, 1.5];
+
+/// `N(q)`: identity on the position, `½ G(q)` with `q̇ = ½ q ⊗ (0, ω)` on the quaternion.
+fn n_map(_: f64, q: &[f64], n: &mut DMatrix<f64>) -> Result<(), saltus_kernel::UserFnError> {
+    for i in 0..3 {
+        n[(i, i)] = 1.0;
+    }
+    let (q0, q1, q2, q3) = (q[3], q[4], q[5], q[6]);
+    let g = [[-q1, -q2, -q3], [q0, -q3, q2], [q3, q0, -q1], [-q2, q1, q0]];
+    for (r, row) in g.iter().enumerate() {
+        for (c, x) in row.iter().enumerate() {
+            n[(3 + r, 3 + c)] = 0.5 * x;
+        }
+    }
+    Ok(())
+}
+
+/// `F_gyr = (0, ω × I ω)` in the body frame (its Jacobians are not needed by the explicit update).
+fn gyroscopic() -> ForceFn {
+    ForceFn::new(
+        |_, _, v, out| {
+            let w = [v[3], v[4], v[5]];
+            let iw = [INERTIA[0] * w[0], INERTIA[1] * w[1], INERTIA[2] * w[2]];
+            out[..3].fill(0.0);
+            out[3] = w[1] * iw[2] - w[2] * iw[1];
+            out[4] = w[2] * iw[0] - w[0] * iw[2];
+            out[5] = w[0] * iw[1] - w[1] * iw[0];
+            Ok(())
+        },
+        |_, _, _, out| {
+            out.fill(0.0);
+            Ok(())
+        },
+        |_, _, _, out| {
+            out.fill(0.0);
+            Ok(())
+        },
+    )
+}
+
+fn body(q0: DVector<f64>, v0: DVector<f64>, g: f64) -> Nsds {
+    let m = DMatrix::from_diagonal(&dvector![MASS, MASS, MASS, INERTIA[0], INERTIA[1], INERTIA[2]]);
+    let ds = LagrangianDs::new(q0, v0, Mass::Constant(m))
+        .with_f_gyr(gyroscopic())
+        .with_f_ext(dvector![0.0, 0.0, -MASS * g, 0.0, 0.0, 0.0])
+        .with_kinematics(n_map);
+    let mut nsds = Nsds::new(0.0);
+    nsds.add_ds("body", ds).unwrap();
+    nsds
+}
+
+/// A body spinning about its principal axis z at `w` and falling: `ω` stays `(0, 0, w)` (no
+/// gyroscopic torque), each step multiplies the quaternion by `I + (h/2) Ω`, a rotation by
+/// `2 atan(h w / 2)` about z scaled by `√(1 + (h w / 2)²)`; the centre falls as the explicit
+/// Euler's `z_n = z₀ + n h v₀ − g h² n (n + 1) / 2`.
+#[test]
+fn spin_about_a_principal_axis_and_free_fall() {
+    let (h, w, g, v0) = (1e-3, 3.0, 9.81, 0.5);
+    let mut nsds = body(dvector![0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0], dvector![0.0, 0.0, v0, 0.0, 0.0, w], g);
+    assert_eq!((nsds.systems()[0].dim_q(), nsds.systems()[0].dim_v()), (7, 6));
+    let mut ts = TimeStepping::new(&nsds, h, Osi::semi_explicit_euler(), Osnsp::Equality).unwrap();
+    let rec = Recorder::new(&nsds);
+    let header = rec.header();
+    let count = |prefix: &str| header.iter().filter(|c| c.starts_with(prefix)).count();
+    assert_eq!((count("body.q"), count("body.v"), count("body.p")), (7, 6, 6));
+    let n = 2000;
+    for _ in 0..n {
+        ts.step(&mut nsds).unwrap();
+    }
+    let (q, v) = (nsds.systems()[0].state(), nsds.systems()[0].velocity().unwrap());
+    assert_eq!(v[5], w, "ω_z is untouched without gyroscopic torque");
+    assert_eq!((v[3], v[4]), (0.0, 0.0));
+    let nf = n as f64;
+    let z = 1.0 + nf * h * v0 - g * h * h * nf * (nf + 1.0) / 2.0;
+    assert!((q[2] - z).abs() <= 1e-12, "z = {}, closed form {z}", q[2]);
+    assert!((v[2] - (v0 - nf * h * g)).abs() <= 1e-12);
+    let half = h * w / 2.0;
+    let angle = 2.0 * nf * half.atan();
+    let norm = (1.0 + half * half).powf(nf / 2.0);
+    let quat = [q[3], q[4], q[5], q[6]];
+    let expected = [norm * (angle / 2.0).cos(), 0.0, 0.0, norm * (angle / 2.0).sin()];
+    for (a, b) in quat.iter().zip(expected) {
+        assert!((a - b).abs() <= 1e-12, "quaternion {quat:?}, closed form {expected:?}");
+    }
+}
+
+/// A torque-free asymmetric body: the explicit update keeps the size of the angular momentum
+/// (`|I ω|`, that of the world-frame `R(q) I ω`) and the kinetic energy within O(h) over 5 s
+/// (measured: 1.0e-4 and 2.1e-4 of them with h = 1e-4), and the quaternion's norm drifts at
+/// O(h) (2.8e-4), while the spin about the intermediate axis tips over (Dzhanibekov).
+#[test]
+fn torque_free_body_keeps_its_momentum_to_first_order() {
+    let h = 1e-4;
+    let w0 = [0.1, 2.0, 0.1];
+    let mut nsds = body(dvector![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], dvector![0.0, 0.0, 0.0, w0[0], w0[1], w0[2]], 0.0);
+    let mut ts = TimeStepping::new(&nsds, h, Osi::semi_explicit_euler(), Osnsp::Equality).unwrap();
+    let momentum = |w: &[f64]| (0..3).map(|i| (INERTIA[i] * w[i]).powi(2)).sum::<f64>().sqrt();
+    let energy = |w: &[f64]| 0.5 * (0..3).map(|i| INERTIA[i] * w[i] * w[i]).sum::<f64>();
+    let (l0, e0) = (momentum(&w0), energy(&w0));
+    let mut max_w1: f64 = 0.0;
+    for _ in 0..50_000 {
+        ts.step(&mut nsds).unwrap();
+        let v = nsds.systems()[0].velocity().unwrap();
+        let w = [v[3], v[4], v[5]];
+        max_w1 = max_w1.max(w[0].abs());
+        assert!((momentum(&w) - l0).abs() <= 1e-3 * l0 && (energy(&w) - e0).abs() <= 1e-3 * e0);
+    }
+    // the intermediate axis is unstable: the spin about y tips over, ω_x grows to ~2
+    assert!(max_w1 > 1.5, "ω_x stayed below {max_w1}");
+    let q = nsds.systems()[0].state();
+    let qn = (3..7).map(|i| q[i] * q[i]).sum::<f64>().sqrt();
+    assert!((qn - 1.0).abs() <= 1e-3, "|q| = {qn}");
+}
+
+/// Sizes: `v0` of another size than `q0` needs a kinematics map; Moreau–Jean and event driven
+/// integrate `q̇ = v` and refuse a system with one.
+#[test]
+fn sizes_and_integrators_are_checked() {
+    let m = Mass::Constant(DMatrix::identity(6, 6));
+    let plain = LagrangianDs::new(DVector::zeros(7), DVector::zeros(6), m);
+    let mut nsds = Nsds::new(0.0);
+    let err = nsds.add_ds("body", plain).unwrap_err();
+    assert!(err.to_string().contains("v0 has length 6, expected 7"), "{err}");
+    let nsds = body(dvector![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], DVector::zeros(6), 9.81);
+    for osi in [Osi::moreau_jean(0.5), Osi::euler_moreau(0.5)] {
+        let r = TimeStepping::new(&nsds, 1e-3, osi, Osnsp::Equality);
+        assert!(matches!(r, Err(KernelError::UnsupportedSystem { .. })), "{:?}", r.err());
+    }
+}
