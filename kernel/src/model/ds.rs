@@ -79,9 +79,9 @@ pub struct FirstOrderLinearTiDs {
 pub struct ForceFn {
     /// `out = F(t, q, v)`.
     pub f: PairVecFn,
-    /// `out = ∇_q F(t, q, v)` (n×n).
+    /// `out = ∇_q F(t, q, v)` (`dim_v × dim_q`).
     pub jac_q: PairMatFn,
-    /// `out = ∇_v F(t, q, v)` (n×n).
+    /// `out = ∇_v F(t, q, v)` (`dim_v × dim_v`).
     pub jac_v: PairMatFn,
 }
 
@@ -123,8 +123,9 @@ pub struct LagrangianDs {
     /// The kinematics `q̇ = N(t, q) v`, `N` written into a `dim_q × dim_v` matrix (Siconos
     /// `NewtonEulerDS`'s `T(q)`); `None`: `q̇ = v`. With a map, `q` and `v` may differ in size
     /// (a rigid body: position and unit quaternion, `q ∈ R⁷`, velocity and body angular
-    /// velocity, `v ∈ R⁶`). Integrated by the semi-explicit Euler, outside every interaction
-    /// (Lagrangian relations are written with respect to `q̇ = v`).
+    /// velocity, `v ∈ R⁶`). Integrated by the semi-explicit Euler or Moreau–Jean (`N` taken at
+    /// `q_k` over the step), outside every interaction (Lagrangian relations are written with
+    /// respect to `q̇ = v`).
     pub kinematics: Option<StateMatFn>,
     pub(crate) q: DVector<f64>,
     pub(crate) v: DVector<f64>,

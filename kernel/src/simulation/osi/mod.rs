@@ -260,10 +260,10 @@ impl Osi {
         matches!(self, Osi::MoreauJean { .. } | Osi::SemiExplicitEuler { .. } | Osi::MoreauJeanBilbao)
     }
 
-    /// `true` for the integrator that moves positions by a kinematics map `q̇ = N(q) u`
-    /// (the semi-explicit Euler).
+    /// `true` for the integrators that move positions by a kinematics map `q̇ = N(q) u`
+    /// (the semi-explicit Euler, and Moreau–Jean with `N` taken at `q_k` over the step).
     pub fn takes_kinematics(&self) -> bool {
-        matches!(self, Osi::SemiExplicitEuler { .. })
+        matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. })
     }
 
     /// `true` for the integrators whose workspaces follow interactions linked or removed during
@@ -360,6 +360,8 @@ pub(crate) struct DsWork {
     pub v_i: DVector<f64>,
     pub res: DVector<f64>,
     pub mat: DMatrix<f64>,
+    /// Scratch for a force's `∂F/∂q` (`dim_v × dim_q`).
+    pub mat_q: DMatrix<f64>,
     pub mat2: DMatrix<f64>,
     /// Scratch for user matrices (`M(q)`, force Jacobians).
     pub mat3: DMatrix<f64>,
@@ -462,7 +464,8 @@ impl DsWork {
             q_i: DVector::zeros(dim_q),
             v_i: z.clone(),
             res: z,
-            mat: DMatrix::zeros(n, n),
+            mat: DMatrix::zeros(n, dim_q),
+            mat_q: DMatrix::zeros(n, dim_q),
             mat2: DMatrix::zeros(n, n),
             mat3: DMatrix::zeros(n, n),
             has_k: false,

@@ -5,6 +5,8 @@
 //! `R_free(v_i) = M(q_i)(v_i − v_k) − h(1−θ) F(t_k, q_k, v_k) − hθ F(t_{k+1}, q_i, v_i)`,
 //! `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q`, `v_free = v_i − W⁻¹ R_free`,
 //! `v_{i+1} = v_free + W⁻¹ p`, `q_{i+1} = q_k + h((1−θ) v_k + θ v_{i+1})`.
+//! A `LagrangianDS` with a kinematics map `q̇ = N(q) v` moves by `q = q_k + h N(q_k) v_θ`, with
+//! `W = M − hθ ∂F/∂v − h²θ² ∂F/∂q N(q_k)` (`N` taken at `q_k` over the step).
 //! For `LagrangianLinearTIDS` this is the explicit formula of Siconos 4.4:
 //! `v_free = v_k − W⁻¹[h C v_k + h K q_k + h²θ K v_k − h((1−θ) F_ext(t_k) + θ F_ext(t_{k+1}))]`.
 //!
@@ -53,6 +55,9 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: 
             let constant = matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
             w.w_constant = constant;
             w.linear = constant;
+            if d.kinematics.is_some() {
+                w.n_k = nalgebra::DMatrix::zeros(ds.dim_q(), ds.dim_v());
+            }
             if let (true, Mass::Constant(m)) = (constant, &d.mass) {
                 w.w.copy_from(m);
                 w.factor(t)?;
@@ -81,6 +86,11 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
             w.v_k.copy_from(&d.v);
             forces(d, w, t_k, d.q.as_slice(), d.v.as_slice(), false)?;
             w.f_k.copy_from(&w.tmp);
+            if let Some(n_map) = &d.kinematics {
+                w.n_k.fill(0.0);
+                n_map(t_k, w.x_k.as_slice(), &mut w.n_k).map_err(user_err(t_k, "kinematics N(q)", id))?;
+                check_finite_out(w.n_k.as_slice()).map_err(user_err(t_k, "kinematics N(q)", id))?;
+            }
             Ok(())
         }
         _ => Ok(()),
@@ -115,9 +125,9 @@ pub(super) fn forces(
         check_finite_out(w.tmp2.as_slice()).map_err(user_err(t, name, id))?;
         w.tmp -= &w.tmp2;
         if jac {
-            w.mat3.fill(0.0);
-            (force.jac_q)(t, q, v, &mut w.mat3).map_err(user_err(t, "Jacobian of a force wrt q", id))?;
-            w.mat -= &w.mat3;
+            w.mat_q.fill(0.0);
+            (force.jac_q)(t, q, v, &mut w.mat_q).map_err(user_err(t, "Jacobian of a force wrt q", id))?;
+            w.mat -= &w.mat_q;
             w.mat3.fill(0.0);
             (force.jac_v)(t, q, v, &mut w.mat3).map_err(user_err(t, "Jacobian of a force wrt v", id))?;
             w.mat2 -= &w.mat3;
@@ -172,8 +182,16 @@ pub(crate) fn compute_free_state(
             let mut v_i = std::mem::take(&mut w.v_i);
             v_i.copy_from(&d.v);
             q_i.copy_from(&w.x_k);
-            q_i.axpy(h * (1.0 - theta), &w.v_k, 1.0);
-            q_i.axpy(h * theta, &v_i, 1.0);
+            if d.kinematics.is_some() {
+                // q_i = q_k + h N(q_k) v_θ (v_θ in `res`, overwritten by the free state)
+                w.res.copy_from(&w.v_k);
+                w.res *= 1.0 - theta;
+                w.res.axpy(theta, &v_i, 1.0);
+                q_i.gemv(h, &w.n_k, &w.res, 1.0);
+            } else {
+                q_i.axpy(h * (1.0 - theta), &w.v_k, 1.0);
+                q_i.axpy(h * theta, &v_i, 1.0);
+            }
             let res = lagrangian_free_state(d, w, t1, h, theta, &q_i, &v_i);
             w.q_i = q_i;
             w.v_i = v_i;
@@ -215,9 +233,14 @@ fn lagrangian_free_state(
             Mass::Constant(m) => w.w.copy_from(m),
             Mass::Function(_) => w.w.copy_from(&w.mat3),
         }
-        // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q
+        // W = M − hθ ∂F/∂v − h²θ² ∂F/∂q N(q_k)   (N = I without a kinematics map)
         super::mat_axpy(&mut w.w, -h * theta, &w.mat2);
-        super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
+        if d.kinematics.is_some() {
+            w.mat3.gemm(1.0, &w.mat, &w.n_k, 0.0);
+            super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat3);
+        } else {
+            super::mat_axpy(&mut w.w, -h * h * theta * theta, &w.mat);
+        }
         w.factor(t1)?;
     }
     w.lu.solve(w.res.as_mut_slice(), t1)?;
@@ -226,8 +249,8 @@ fn lagrangian_free_state(
     Ok(())
 }
 
-/// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h((1−θ) v_k + θ v)`; returns the
-/// max-norm change of `v` (the Newton increment).
+/// `v = v_free + W⁻¹ p` (with `p = w.input`), `q = q_k + h N((1−θ) v_k + θ v)` (`N = I`, or
+/// `N(q_k)` of a kinematics map); returns the max-norm change of `v` (the Newton increment).
 pub(crate) fn update_state(
     ds: &mut DynamicalSystem,
     w: &mut DsWork,
@@ -236,14 +259,27 @@ pub(crate) fn update_state(
     t1: f64,
 ) -> Result<f64, KernelError> {
     w.winv_input(t1)?;
+    let kinematics = ds.kinematics().is_some();
     let (q, v, input) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
     let mut delta: f64 = 0.0;
-    for i in 0..v.len() {
-        let nv = w.free[i] + w.tmp[i];
-        delta = delta.max((nv - v[i]).abs());
-        v[i] = nv;
-        q[i] = w.x_k[i] + h * ((1.0 - theta) * w.v_k[i] + theta * nv);
+    if kinematics {
+        // v, then q = q_k + h N(q_k) v_θ (v_θ in `tmp2`)
+        for i in 0..v.len() {
+            let nv = w.free[i] + w.tmp[i];
+            delta = delta.max((nv - v[i]).abs());
+            v[i] = nv;
+            w.tmp2[i] = (1.0 - theta) * w.v_k[i] + theta * nv;
+        }
+        q.copy_from(&w.x_k);
+        q.gemv(h, &w.n_k, &w.tmp2, 1.0);
+    } else {
+        for i in 0..v.len() {
+            let nv = w.free[i] + w.tmp[i];
+            delta = delta.max((nv - v[i]).abs());
+            v[i] = nv;
+            q[i] = w.x_k[i] + h * ((1.0 - theta) * w.v_k[i] + theta * nv);
+        }
     }
     input.copy_from(&w.input);
     Ok(delta)
