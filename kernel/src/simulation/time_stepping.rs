@@ -652,7 +652,10 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
     if system.kinematics().is_some() && !osi.takes_kinematics() {
         return Err(KernelError::UnsupportedSystem {
             ds,
-            reason: format!("a kinematics map q̇ = N(q) v needs SemiExplicitEuler, not {}", osi.kind_name()),
+            reason: format!(
+                "a kinematics map q̇ = N(q) v needs SemiExplicitEuler or MoreauJean, not {}",
+                osi.kind_name()
+            ),
         });
     }
     if osi.relation_gamma().is_none() {

@@ -131,7 +131,7 @@ impl Dynamics {
             if d.kinematics().is_some() {
                 return Err(KernelError::UnsupportedSystem {
                     ds: id,
-                    reason: "EventDriven integrates q̇ = v; a kinematics map q̇ = N(q) v needs SemiExplicitEuler".into(),
+                    reason: "EventDriven integrates q̇ = v; a kinematics map q̇ = N(q) v needs SemiExplicitEuler or MoreauJean".into(),
                 });
             }
             // coordinates and velocities alike (q̇ = v)

@@ -518,6 +518,19 @@ pub(crate) fn unsupported(ds: &crate::model::ds::DynamicalSystem, w: &DsWork, os
     KernelError::UnsupportedSystem { ds: w.id, reason: format!("{} cannot be integrated by {osi}", ds.kind_name()) }
 }
 
+/// `w.n_k = N(t_k, q_k)` (`w.x_k` holds `q_k`) for a system with a kinematics map `q̇ = N(q) v`,
+/// sized `dim_q × dim_v` at the first call; nothing without a map.
+pub(crate) fn kinematics_at_start(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Result<(), KernelError> {
+    let Some(n_map) = ds.kinematics() else { return Ok(()) };
+    if w.n_k.shape() != (ds.dim_q(), ds.dim_v()) {
+        w.n_k = DMatrix::zeros(ds.dim_q(), ds.dim_v());
+    }
+    w.n_k.fill(0.0);
+    let id = w.id.0;
+    n_map(t_k, w.x_k.as_slice(), &mut w.n_k).map_err(user_err(t_k, "kinematics N(q)", id))?;
+    crate::model::userfn::check_finite_out(w.n_k.as_slice()).map_err(user_err(t_k, "kinematics N(q)", id))
+}
+
 /// `KernelError::UserFn` for a failed evaluation of `what` (of system or interaction `id`) at
 /// `t`; builds the message only on failure.
 pub(crate) fn user_err(

@@ -55,9 +55,6 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64, theta: f64, t: 
             let constant = matches!(d.mass, Mass::Constant(_)) && d.f_int.is_none() && d.f_gyr.is_none();
             w.w_constant = constant;
             w.linear = constant;
-            if d.kinematics.is_some() {
-                w.n_k = nalgebra::DMatrix::zeros(ds.dim_q(), ds.dim_v());
-            }
             if let (true, Mass::Constant(m)) = (constant, &d.mass) {
                 w.w.copy_from(m);
                 w.factor(t)?;
@@ -86,12 +83,7 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64) -> Resu
             w.v_k.copy_from(&d.v);
             forces(d, w, t_k, d.q.as_slice(), d.v.as_slice(), false)?;
             w.f_k.copy_from(&w.tmp);
-            if let Some(n_map) = &d.kinematics {
-                w.n_k.fill(0.0);
-                n_map(t_k, w.x_k.as_slice(), &mut w.n_k).map_err(user_err(t_k, "kinematics N(q)", id))?;
-                check_finite_out(w.n_k.as_slice()).map_err(user_err(t_k, "kinematics N(q)", id))?;
-            }
-            Ok(())
+            super::kinematics_at_start(ds, w, t_k)
         }
         _ => Ok(()),
     }

@@ -84,9 +84,6 @@ pub(crate) fn init(
             if matches!(d.mass, Mass::Function(_)) {
                 w.m_k = nalgebra::DMatrix::zeros(ds.dim_v(), ds.dim_v());
             }
-            if d.kinematics.is_some() {
-                w.n_k = nalgebra::DMatrix::zeros(ds.dim_q(), ds.dim_v());
-            }
             Ok(())
         }
         _ => Err(super::unsupported(ds, w, "SemiExplicitEuler")),
@@ -120,6 +117,7 @@ pub(crate) fn begin_step(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64, h: f64)
             w.v_k.copy_from(&d.v);
             forces(d, w, t_k, d.q.as_slice(), d.v.as_slice(), false)?;
             w.f_k.copy_from(&w.tmp);
+            super::kinematics_at_start(ds, w, t_k)?;
             if matches!(d.mass, Mass::Function(_)) {
                 mass_at(ds, w, t_k)?;
                 w.m_k.copy_from(&w.mat3);
@@ -179,12 +177,8 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t_k: f64,
 /// increment).
 pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t_k: f64) -> Result<f64, KernelError> {
     w.winv_input(t_k)?;
+    // N(q_k) was evaluated by `begin_step`
     let kinematics = ds.kinematics().is_some();
-    if let Some(n_map) = ds.kinematics() {
-        w.n_k.fill(0.0);
-        n_map(t_k, w.x_k.as_slice(), &mut w.n_k).map_err(user_err(t_k, "kinematics N(q)", w.id.0))?;
-        check_finite_out(w.n_k.as_slice()).map_err(user_err(t_k, "kinematics N(q)", w.id.0))?;
-    }
     let (q, v, input) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
     let mut delta: f64 = 0.0;
