@@ -35,7 +35,7 @@ pub mod solvers {
 pub use error::{ErrorNames, KernelError, KernelIds};
 pub use model::ds::{
     DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, FirstOrderNonLinearDs, ForceFn, LagrangianDs,
-    LagrangianLinearTiDs, Mass,
+    LagrangianLinearTiDs, Mass, RigidBodyInertia,
 };
 pub use model::event::{EventAction, EventFunction, EventStates, UserEvent, UserEventHit};
 pub use model::interaction::Interaction;

@@ -6,57 +6,16 @@
 //! closed forms of those recurrences.
 
 use nalgebra::{dvector, DMatrix, DVector};
-use saltus_kernel::{ForceFn, KernelError, LagrangianDs, Mass, Nsds, Osi, Osnsp, Recorder, TimeStepping};
+use saltus_kernel::{KernelError, LagrangianDs, Mass, Nsds, Osi, Osnsp, Recorder, TimeStepping};
+
+mod common;
 
 const MASS: f64 = 2.0;
 const INERTIA: [f64; 3] = [0.5, 1.0, 1.5];
 
-/// `N(q)`: identity on the position, `½ G(q)` with `q̇ = ½ q ⊗ (0, ω)` on the quaternion.
-fn n_map(_: f64, q: &[f64], n: &mut DMatrix<f64>) -> Result<(), saltus_kernel::UserFnError> {
-    for i in 0..3 {
-        n[(i, i)] = 1.0;
-    }
-    let (q0, q1, q2, q3) = (q[3], q[4], q[5], q[6]);
-    let g = [[-q1, -q2, -q3], [q0, -q3, q2], [q3, q0, -q1], [-q2, q1, q0]];
-    for (r, row) in g.iter().enumerate() {
-        for (c, x) in row.iter().enumerate() {
-            n[(3 + r, 3 + c)] = 0.5 * x;
-        }
-    }
-    Ok(())
-}
-
-/// `F_gyr = (0, ω × I ω)` in the body frame (its Jacobians are not needed by the explicit update).
-fn gyroscopic() -> ForceFn {
-    ForceFn::new(
-        |_, _, v, out| {
-            let w = [v[3], v[4], v[5]];
-            let iw = [INERTIA[0] * w[0], INERTIA[1] * w[1], INERTIA[2] * w[2]];
-            out[..3].fill(0.0);
-            out[3] = w[1] * iw[2] - w[2] * iw[1];
-            out[4] = w[2] * iw[0] - w[0] * iw[2];
-            out[5] = w[0] * iw[1] - w[1] * iw[0];
-            Ok(())
-        },
-        |_, _, _, out| {
-            out.fill(0.0);
-            Ok(())
-        },
-        |_, _, _, out| {
-            out.fill(0.0);
-            Ok(())
-        },
-    )
-}
-
 fn body(q0: DVector<f64>, v0: DVector<f64>, g: f64) -> Nsds {
-    let m = DMatrix::from_diagonal(&dvector![MASS, MASS, MASS, INERTIA[0], INERTIA[1], INERTIA[2]]);
-    let ds = LagrangianDs::new(q0, v0, Mass::Constant(m))
-        .with_f_gyr(gyroscopic())
-        .with_f_ext(dvector![0.0, 0.0, -MASS * g, 0.0, 0.0, 0.0])
-        .with_kinematics(n_map);
     let mut nsds = Nsds::new(0.0);
-    nsds.add_ds("body", ds).unwrap();
+    nsds.add_ds("body", common::rigid_body::body(MASS, INERTIA, q0, v0, g)).unwrap();
     nsds
 }
 

@@ -283,8 +283,8 @@ fn implicit_in_u_is_stable_with_damping() {
 }
 
 /// `q̇ = N(q) u` with a user map on the system (`LagrangianDs::with_kinematics`):
-/// `q_{k+1} = q_k + h N(q_k) u_{k+1}`; refused by the global Moreau–Jean and for a system inside an
-/// interaction (the model refuses the link).
+/// `q_{k+1} = q_k + h N(q_k) u_{k+1}`; refused by the global Moreau–Jean, and a compliant relation
+/// on such a system is refused by the model (its linearization is written in `q̇ = v`).
 #[test]
 fn kinematics_map() {
     let h = 0.1;
@@ -319,8 +319,9 @@ fn kinematics_map() {
     let ground = nsds
         .add_ds("ground", LagrangianDs::new(dvector![0.0], dvector![0.0], Mass::Constant(DMatrix::identity(1, 1))))
         .unwrap();
-    let rel = saltus_kernel::Relation::LagrangianLinearTi(saltus_kernel::LagrangianLinearTiR::new(
+    let rel = saltus_kernel::Relation::LagrangianCompliantLinearTi(saltus_kernel::LagrangianCompliantLinearTiR::new(
         DMatrix::from_row_slice(1, 3, &[1.0, 0.0, -1.0]),
+        DMatrix::from_element(1, 1, 1e-3),
     ));
     let err = nsds
         .link("tie", id, Some(ground), rel, saltus_kernel::NonSmoothLaw::EqualityCondition { size: 1 })

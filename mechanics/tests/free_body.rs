@@ -102,3 +102,54 @@ fn quaternion_stays_unit_over_a_million_steps() {
     let got = sim.model.body(b).state.orientation;
     assert!(got.angle_to(&exact) < 1e-8, "orientation off by {} rad", got.angle_to(&exact));
 }
+
+/// Moreau–Jean is written once for rigid bodies (`saltus_kernel::simulation::osi::rigid_body`):
+/// a kernel rigid body (`LagrangianDs::rigid_body`, stepped by the kernel's `TimeStepping`) and
+/// a scene's body, both thrown spinning about an intermediate axis under gravity, have the same
+/// 13 numbers, bit for bit, at every one of 3000 steps (θ = ½, h = 1e-3, tumbling included).
+#[test]
+fn a_kernel_rigid_body_steps_as_a_scene_body() {
+    use saltus_kernel::{LagrangianDs, Nsds, Osi, Osnsp, TimeStepping};
+    let (m, g, h) = (1.5, -9.81, 1e-3);
+    let inertia = Matrix3::from_diagonal(&Vector3::new(1.0, 2.0, 3.0));
+    let state = BodyState {
+        position: Vector3::new(0.1, 0.2, 1.0),
+        orientation: UnitQuaternion::from_euler_angles(0.2, 0.1, -0.3),
+        v: Vector3::new(0.3, -0.1, 2.0),
+        omega: Vector3::new(0.01, 5.0, 0.01),
+    };
+    let mut model = MechanicsModel::new(Vector3::new(0.0, 0.0, g), 0.01).unwrap();
+    let b = model.add_body(BodyDesc::dynamic("racket").mass(m, inertia).state(state)).unwrap();
+    let opts = MoreauJeanOptions { theta: 0.5, ..Default::default() };
+    let mut sim = MechanicsSimulation::new(model, 0.0, h, opts).unwrap();
+    let pose = |s: &BodyState| {
+        let c = s.orientation.quaternion();
+        let (x, v, w) = (s.position, s.v, s.omega);
+        [x.x, x.y, x.z, c.w, c.i, c.j, c.k, v.x, v.y, v.z, w.x, w.y, w.z]
+    };
+    let s0 = pose(&state);
+    let ds = LagrangianDs::rigid_body(
+        nalgebra::DVector::from_column_slice(&s0[..7]),
+        nalgebra::DVector::from_column_slice(&s0[7..]),
+        m,
+        inertia,
+    )
+    .with_f_ext(nalgebra::DVector::from_vec(vec![0.0, 0.0, g * m, 0.0, 0.0, 0.0]));
+    let mut nsds = Nsds::new(0.0);
+    nsds.add_ds("racket", ds).unwrap();
+    let lcp = Osnsp::Lcp(saltus_kernel::solvers::lcp::LcpSolver::Lemke(Default::default()));
+    let mut ts = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), lcp).unwrap();
+    let mut flipped = false;
+    for k in 1..=3000 {
+        sim.step().unwrap();
+        ts.step(&mut nsds).unwrap();
+        let scene = pose(&sim.model.body(b).state);
+        let kernel = &nsds.systems()[0];
+        let mut kernel_pose = [0.0; 13];
+        kernel_pose[..7].copy_from_slice(kernel.state().as_slice());
+        kernel_pose[7..].copy_from_slice(kernel.velocity().unwrap().as_slice());
+        assert_eq!(kernel_pose, scene, "step {k}");
+        flipped |= scene[11] < 0.0;
+    }
+    assert!(flipped, "the spin about the intermediate axis flips");
+}

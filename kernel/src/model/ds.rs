@@ -5,7 +5,7 @@
 
 use super::mass_check::{check_mass, MassRequirement};
 use super::userfn::{MatOp, PairMatFn, PairVecFn, StateMatFn, StateVecFn, UserResult, VecOp};
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{DMatrix, DVector, Matrix3};
 use std::sync::Arc;
 
 /// A dynamical system. The kind decides which relations and integrators apply.
@@ -105,6 +105,51 @@ pub enum Mass {
     Function(StateMatFn),
 }
 
+/// The rigid-body family of a [`LagrangianDs`] (Siconos `NewtonEulerDS`), made by
+/// [`LagrangianDs::rigid_body`]: mass `m` and body-frame inertia `I`, `q = (x, (w, x, y, z)) ∈ R⁷`,
+/// `v = (ẋ, Ω) ∈ R⁶` with `ẋ` in the world frame and `Ω` in the body frame, `F_ext = (f, τ)` with
+/// the force in the world frame and the torque in the body frame. Moreau–Jean integrates it in
+/// the momentum form written once for kernel and `mechanics` bodies (`simulation::osi::rigid_body`:
+/// the gyroscopic term exact under rotation, the pose by the exponential map).
+#[derive(Clone, Debug)]
+pub struct RigidBodyInertia {
+    /// Mass `m > 0`.
+    pub mass: f64,
+    /// Body-frame inertia `I` (symmetric positive definite).
+    pub inertia: Matrix3<f64>,
+    pub(crate) inv_inertia: Matrix3<f64>,
+    /// `I` is `i·1` within 1e-12 (no gyroscopic term).
+    pub(crate) isotropic: bool,
+}
+
+impl RigidBodyInertia {
+    /// `m` and `I`; `I⁻¹` by Cholesky (an `I` that is not symmetric positive definite is
+    /// refused when the system is added to a model).
+    pub fn new(mass: f64, inertia: Matrix3<f64>) -> Self {
+        let inv_inertia = nalgebra::Cholesky::new(inertia).map_or(Matrix3::zeros(), |c| c.inverse());
+        let iso_i = Matrix3::from_diagonal_element(inertia.trace() / 3.0);
+        let isotropic = (inertia - iso_i).abs().max() <= 1e-12 * iso_i[(0, 0)];
+        RigidBodyInertia { mass, inertia, inv_inertia, isotropic }
+    }
+}
+
+/// `N(q)` of a rigid body: identity on the position, `½ G(q)` on the quaternion
+/// (`q̇_quat = ½ q ⊗ (0, Ω)`, Siconos `NewtonEulerDS`'s `T(q)`).
+fn rigid_body_kinematics(_: f64, q: &[f64], n: &mut DMatrix<f64>) -> UserResult {
+    n.fill(0.0);
+    for i in 0..3 {
+        n[(i, i)] = 1.0;
+    }
+    let (q0, q1, q2, q3) = (q[3], q[4], q[5], q[6]);
+    let g = [[-q1, -q2, -q3], [q0, -q3, q2], [q3, q0, -q1], [-q2, q1, q0]];
+    for (r, row) in g.iter().enumerate() {
+        for (c, x) in row.iter().enumerate() {
+            n[(3 + r, 3 + c)] = 0.5 * x;
+        }
+    }
+    Ok(())
+}
+
 /// `M(q) v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p`.
 #[derive(Clone)]
 pub struct LagrangianDs {
@@ -124,9 +169,15 @@ pub struct LagrangianDs {
     /// `NewtonEulerDS`'s `T(q)`); `None`: `q̇ = v`. With a map, `q` and `v` may differ in size
     /// (a rigid body: position and unit quaternion, `q ∈ R⁷`, velocity and body angular
     /// velocity, `v ∈ R⁶`). Integrated by the semi-explicit Euler or Moreau–Jean (`N` taken at
-    /// `q_k` over the step), outside every interaction (Lagrangian relations are written with
-    /// respect to `q̇ = v`).
+    /// `q_k` over the step). A rigid relation on such a system gives `C = ∇_q h`; the one-step
+    /// problem works with `H = C N(q)` (Siconos `NewtonEulerR`'s `jachqT = jachq T`).
     pub kinematics: Option<StateMatFn>,
+    /// `q[i..i + 4]` is a unit quaternion, renormalized after every update of `q` (Siconos
+    /// `NewtonEulerDS::normalizeq`): `q_{k+1} = q_k + h N(q_k) v` leaves the unit sphere by
+    /// `O(h² |ω|²)` per step. Needs a kinematics map.
+    pub unit_quaternion: Option<usize>,
+    /// The rigid-body family (see [`RigidBodyInertia`]); `None`: a Lagrangian system.
+    pub rigid: Option<Box<RigidBodyInertia>>,
     pub(crate) q: DVector<f64>,
     pub(crate) v: DVector<f64>,
     pub(crate) p: DVector<f64>,
@@ -230,6 +281,8 @@ impl LagrangianDs {
             f_gyr: None,
             f_ext: None,
             kinematics: None,
+            unit_quaternion: None,
+            rigid: None,
             p: DVector::zeros(n),
         }
     }
@@ -239,6 +292,26 @@ impl LagrangianDs {
         n: impl Fn(f64, &[f64], &mut DMatrix<f64>) -> UserResult + Send + Sync + 'static,
     ) -> Self {
         self.kinematics = Some(Arc::new(n));
+        self
+    }
+    /// A rigid body (Siconos `NewtonEulerDS(q0, v0, m, I)`): `q0 = (x, (w, x, y, z))`,
+    /// `v0 = (ẋ, Ω)`, `M = diag(m, m, m, I)`, the kinematics `N(q)` and the unit quaternion
+    /// `q[3..7]`; add `F_ext = (f, τ)` with [`LagrangianDs::with_f_ext`]. Integrated by
+    /// Moreau–Jean in the rigid-body family's momentum form ([`RigidBodyInertia`]).
+    pub fn rigid_body(q0: DVector<f64>, v0: DVector<f64>, mass: f64, inertia: Matrix3<f64>) -> Self {
+        let mut m = DMatrix::zeros(6, 6);
+        for i in 0..3 {
+            m[(i, i)] = mass;
+        }
+        m.view_mut((3, 3), (3, 3)).copy_from(&inertia);
+        let mut ds = LagrangianDs::new(q0, v0, Mass::Constant(m)).with_kinematics(rigid_body_kinematics);
+        ds.unit_quaternion = Some(3);
+        ds.rigid = Some(Box::new(RigidBodyInertia::new(mass, inertia)));
+        ds
+    }
+    /// Declares `q[i..i + 4]` a unit quaternion, renormalized after every update of `q`.
+    pub fn with_unit_quaternion(mut self, i: usize) -> Self {
+        self.unit_quaternion = Some(i);
         self
     }
     /// Sets `F_int`.
@@ -408,6 +481,43 @@ impl DynamicalSystem {
         }
     }
 
+    /// The rigid-body family's mass and inertia, if the system is a rigid body
+    /// ([`LagrangianDs::rigid_body`]).
+    pub fn rigid_body(&self) -> Option<&RigidBodyInertia> {
+        match self {
+            DynamicalSystem::Lagrangian(d) => d.rigid.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Renormalizes the unit quaternion of a rigid body's `q` (see
+    /// [`LagrangianDs::unit_quaternion`]); nothing for other systems.
+    pub(crate) fn normalize_q(&mut self) {
+        if let DynamicalSystem::Lagrangian(LagrangianDs { unit_quaternion: Some(i), q, .. }) = self {
+            let mut quat = q.rows_mut(*i, 4);
+            let norm = quat.norm();
+            if norm > 0.0 {
+                quat /= norm;
+            }
+        }
+    }
+
+    /// Appends the rate of the coordinates, `q̇ = N(t, q) v` (`v` without a kinematics map;
+    /// nothing for a first-order system), to `out`.
+    pub fn extend_q_rate(&self, t: f64, out: &mut Vec<f64>) -> crate::model::userfn::UserResult {
+        let Some(v) = self.velocity() else { return Ok(()) };
+        match self.kinematics() {
+            None => out.extend_from_slice(v.as_slice()),
+            Some(n_map) => {
+                let mut n = DMatrix::zeros(self.dim_q(), self.dim_v());
+                n_map(t, self.state().as_slice(), &mut n)?;
+                crate::model::userfn::check_finite_out(n.as_slice())?;
+                out.extend((&n * v).iter());
+            }
+        }
+        Ok(())
+    }
+
     /// Parameters `z` (first order; empty for Lagrangian systems).
     pub fn z(&self) -> &[f64] {
         match self {
@@ -484,6 +594,31 @@ impl DynamicalSystem {
             DynamicalSystem::Lagrangian(d) => {
                 check_vec("q0", &d.q0, n)?;
                 check_vec("v0", &d.v0, if d.kinematics.is_some() { nv } else { n })?;
+                if let Some(r) = &d.rigid {
+                    if (n, nv) != (7, 6) {
+                        return Err(format!("a rigid body has q0 of 7 and v0 of 6 numbers, not {n} and {nv}"));
+                    }
+                    if !(r.mass > 0.0 && r.mass.is_finite()) {
+                        return Err(format!("a rigid body's mass must be finite and > 0, got {}", r.mass));
+                    }
+                    if d.f_int.is_some() || d.f_gyr.is_some() {
+                        return Err("a rigid body takes F_ext = (f, τ) only: its gyroscopic term is the \
+                                    momentum form of its family, and F_int is not supported"
+                            .into());
+                    }
+                }
+                match d.unit_quaternion {
+                    Some(_) if d.kinematics.is_none() => {
+                        return Err("a unit quaternion in q needs a kinematics map q̇ = N(q) v".into())
+                    }
+                    Some(i) if i + 4 > n => {
+                        return Err(format!("the unit quaternion q[{i}..{}] lies beyond q ({n} coordinates)", i + 4))
+                    }
+                    Some(i) if d.q0.rows(i, 4).norm() == 0.0 => {
+                        return Err(format!("the unit quaternion q0[{i}..{}] is zero", i + 4))
+                    }
+                    _ => {}
+                }
                 if let Mass::Constant(m) = &d.mass {
                     check_mass_of("M", m, nv, MassRequirement::PositiveDefinite)?;
                 }

@@ -12,6 +12,11 @@
 //! the Moreau–Jean problem solves for) gives the block `C W⁻¹ Cᵀ + D/h²` and adds `−(D/h²) P_k`
 //! to the free output. A `LagrangianCompliantR` (`y = h(t, q, λ)`) is linearized at each Newton
 //! iterate the same way, plus the linearization remainder (`simulation::compliant`).
+//!
+//! On a system with a kinematics map `q̇ = N(q) v` (a rigid body) the relation gives
+//! `C = ∇_q h` (`m × dim_q`), kept in `cq`, and the problem works with the velocity Jacobian
+//! `jac = H = C N(q)` (`m × dim_v`; Siconos `NewtonEulerR`'s `jachqT = jachq T`), so that
+//! `ẏ = C q̇ = H v` and the input is `p = Hᵀ λ`.
 
 use super::compliant::CompliantWork;
 use super::osi::{user_err, DsWork};
@@ -33,6 +38,13 @@ pub(crate) struct InterWork {
     pub bmat: DMatrix<f64>,
     pub d: DMatrix<f64>,
     pub has_d: bool,
+    /// `C = ∇_q h` (`m × (dim_q₁ + dim_q₂)`) when a system of the interaction has a kinematics
+    /// map (then `jac = C blockdiag(N₁, N₂)`, `N = I` on a side without one); empty otherwise.
+    pub cq: DMatrix<f64>,
+    /// `dim_q` of the first system (the column offset of the second one in `cq`).
+    nq1: usize,
+    /// `N(t, q)` of one side (scratch of `apply_kinematics`).
+    nbuf: DMatrix<f64>,
     /// `K = ∇ₓg` of a `FirstOrderNonLinearR` (n×n; empty for other relations).
     pub k: DMatrix<f64>,
     pub winv_b: DMatrix<f64>,
@@ -127,6 +139,9 @@ impl InterWork {
         let n1 = systems[inter.ds.0.index()].dim_v();
         let n2 = inter.ds.1.map_or(0, |d| systems[d.index()].dim_v());
         let n = n1 + n2;
+        let nq1 = systems[inter.ds.0.index()].dim_q();
+        let nq2 = inter.ds.1.map_or(0, |d| systems[d.index()].dim_q());
+        let kinematics = inter.ds_ids().any(|d| systems[d.index()].kinematics().is_some());
         let mut iw = InterWork {
             id,
             m,
@@ -137,6 +152,9 @@ impl InterWork {
             bmat: DMatrix::zeros(n, m),
             d: DMatrix::zeros(m, m),
             has_d: false,
+            cq: if kinematics { DMatrix::zeros(m, nq1 + nq2) } else { DMatrix::zeros(0, 0) },
+            nq1,
+            nbuf: DMatrix::zeros(0, 0),
             k: DMatrix::zeros(0, 0),
             winv_b: DMatrix::zeros(n, m),
             constant: false,
@@ -155,12 +173,13 @@ impl InterWork {
             lambda: DVector::zeros(m),
             lambda_k: DVector::zeros(m),
             comp: CompliantWork::default(),
-            xbuf: DVector::zeros(n),
+            xbuf: DVector::zeros(nq1 + nq2),
             vbuf: DVector::zeros(n),
             wb1: DMatrix::zeros(n1, m),
             wb2: DMatrix::zeros(n2, m),
         };
         match &inter.relation {
+            Relation::LagrangianLinearTi(r) if kinematics => iw.cq.copy_from(&r.h),
             Relation::LagrangianLinearTi(r) => {
                 iw.jac.copy_from(&r.h);
                 iw.bmat = r.h.transpose();
@@ -243,13 +262,16 @@ impl InterWork {
     ) -> Result<(), KernelError> {
         let id = self.id.index() as u32;
         let x = gather(&mut self.xbuf, systems, self.ds, state);
+        let kinematics = !self.cq.is_empty();
         match &inter.relation {
+            Relation::LagrangianLinearTi(_) if kinematics => {}
             Relation::LagrangianLinearTi(_)
             | Relation::LagrangianCompliantLinearTi(_)
             | Relation::FirstOrderLinearTi(_) => {}
             Relation::LagrangianScleronomous(r) => {
-                let res = (r.jac_q)(t, x, &mut self.jac);
-                checked(res, self.jac.as_slice(), t, "Jacobian of h(q)", id)?;
+                let c = if kinematics { &mut self.cq } else { &mut self.jac };
+                let res = (r.jac_q)(t, x, c);
+                checked(res, c.as_slice(), t, "Jacobian of h(q)", id)?;
                 self.jac.transpose_to(&mut self.bmat);
                 self.winv_ready = false;
             }
@@ -259,8 +281,9 @@ impl InterWork {
                 self.winv_ready = false;
             }
             Relation::LagrangianRheonomous(r) => {
-                let res = (r.jac_q)(t, x, &mut self.jac);
-                checked(res, self.jac.as_slice(), t, "Jacobian of h(t, q)", id)?;
+                let c = if kinematics { &mut self.cq } else { &mut self.jac };
+                let res = (r.jac_q)(t, x, c);
+                checked(res, c.as_slice(), t, "Jacobian of h(t, q)", id)?;
                 self.jac.transpose_to(&mut self.bmat);
                 let res = (r.dot_h)(t, x, self.extra.as_mut_slice());
                 checked(res, self.extra.as_slice(), t, "dh/dt", id)?;
@@ -319,6 +342,38 @@ impl InterWork {
                 self.finish_linearization(t)?;
             }
         }
+        if kinematics {
+            // H = C N(q) (after the relation wrote C = ∇_q h into `cq`)
+            self.apply_kinematics(systems, t)?;
+        }
+        Ok(())
+    }
+
+    /// `jac = C blockdiag(N₁(t, q₁), N₂(t, q₂))` from `cq` (a side without a kinematics map
+    /// copies its columns), and `bmat = jacᵀ`.
+    fn apply_kinematics(&mut self, systems: &[DynamicalSystem], t: f64) -> Result<(), KernelError> {
+        let id = self.id.index() as u32;
+        for (s, d) in [(0u8, Some(self.ds.0)), (1, self.ds.1)] {
+            let Some(d) = d else { continue };
+            let ds = &systems[d.index()];
+            let (voff, nv) = self.side_block(s);
+            let (qoff, nq) = if s == 0 { (0, self.nq1) } else { (self.nq1, ds.dim_q()) };
+            let c = self.cq.columns(qoff, nq);
+            match ds.kinematics() {
+                Some(n_map) => {
+                    if self.nbuf.shape() != (nq, nv) {
+                        self.nbuf = DMatrix::zeros(nq, nv);
+                    }
+                    self.nbuf.fill(0.0);
+                    let res = n_map(t, ds.state().as_slice(), &mut self.nbuf);
+                    checked(res, self.nbuf.as_slice(), t, "kinematics N(q)", id)?;
+                    self.jac.columns_mut(voff, nv).gemm(1.0, &c, &self.nbuf, 0.0);
+                }
+                None => self.jac.columns_mut(voff, nv).copy_from(&c),
+            }
+        }
+        self.jac.transpose_to(&mut self.bmat);
+        self.winv_ready = false;
         Ok(())
     }
 

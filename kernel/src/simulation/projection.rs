@@ -157,6 +157,17 @@ impl TimeSteppingDirectProjection {
             if !inter.relation.is_lagrangian() {
                 continue;
             }
+            if let Some(d) = inter.ds_ids().find(|d| nsds.systems()[d.index()].kinematics().is_some()) {
+                return Err(KernelError::InvalidCombination {
+                    name: inter.name.clone(),
+                    id: nsds.handle(k),
+                    reason: format!(
+                        "system `{}` has a kinematics map q̇ = N(q) v; the direct projection moves q along \
+                         ∇h M⁻¹ as if q̇ = v",
+                        nsds.ds_name(d).unwrap_or("?")
+                    ),
+                });
+            }
             if inter.relation.is_compliant() {
                 return Err(KernelError::InvalidCombination {
                     name: inter.name.clone(),

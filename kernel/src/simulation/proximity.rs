@@ -242,12 +242,15 @@ fn outputs(
             reason: format!("unknown dynamical system {d:?}"),
         })?;
         q.extend_from_slice(ds.state().as_slice());
-        v.extend_from_slice(ds.velocity().map(|v| v.as_slice()).unwrap_or(&[]));
     }
     let fail = |what: &str| {
         let what = format!("{what} of interaction `{}`", inter.name);
         move |source| KernelError::UserFn { t, owner: None, what, source }
     };
+    // the relations are written in q: ẏ = ∇h q̇ with q̇ = N(q) v on a rigid body
+    for d in inter.ds_ids() {
+        nsds.ds(d).map_or(Ok(()), |ds| ds.extend_q_rate(t, v)).map_err(fail("kinematics N(q)"))?;
+    }
     let vq = nalgebra::DVectorView::from_slice(v, v.len());
     let [y0, y1] = y;
     match &inter.relation {

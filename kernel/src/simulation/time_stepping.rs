@@ -658,6 +658,16 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
             ),
         });
     }
+    if system.rigid_body().is_some() && !matches!(osi, Osi::MoreauJean { .. }) {
+        return Err(KernelError::UnsupportedSystem {
+            ds,
+            reason: format!(
+                "a rigid body (LagrangianDs::rigid_body) is integrated by MoreauJean in its family's momentum form, \
+                 not by {}",
+                osi.kind_name()
+            ),
+        });
+    }
     if osi.relation_gamma().is_none() {
         return Ok(());
     }

@@ -312,3 +312,4 @@ pub fn cartesian_pendulum(q0: DVector<f64>) -> Nsds {
         .unwrap();
     nsds
 }
+pub mod rigid_body;

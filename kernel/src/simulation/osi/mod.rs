@@ -9,6 +9,7 @@
 pub(crate) mod bilbao;
 pub(crate) mod euler_moreau;
 pub(crate) mod moreau_jean;
+pub mod rigid_body;
 pub(crate) mod semi_explicit;
 
 pub use semi_explicit::VelocityUpdate;

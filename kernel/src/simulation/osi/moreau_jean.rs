@@ -167,6 +167,9 @@ pub(crate) fn compute_free_state(
             w.free -= &w.tmp;
             Ok(())
         }
+        DynamicalSystem::Lagrangian(d @ LagrangianDs { rigid: Some(rigid), .. }) => {
+            super::rigid_body::free_state(d, rigid, w, t1, h, theta)
+        }
         DynamicalSystem::Lagrangian(d) => {
             // the iterate (q_i, v_i) is taken out of the workspace while the forces are
             // evaluated into it, and put back whatever happens
@@ -252,9 +255,29 @@ pub(crate) fn update_state(
 ) -> Result<f64, KernelError> {
     w.winv_input(t1)?;
     let kinematics = ds.kinematics().is_some();
+    let rigid = matches!(ds, DynamicalSystem::Lagrangian(LagrangianDs { rigid: Some(_), .. }));
     let (q, v, input) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
     let mut delta: f64 = 0.0;
+    if rigid {
+        // the rigid-body family: the pose by the exponential map of h Ω_θ
+        for i in 0..v.len() {
+            let nv = w.free[i] + w.tmp[i];
+            delta = delta.max((nv - v[i]).abs());
+            v[i] = nv;
+        }
+        super::rigid_body::update_coordinates(
+            q.as_mut_slice(),
+            w.x_k.as_slice(),
+            w.v_k.as_slice(),
+            v.as_slice(),
+            h,
+            theta,
+        );
+        // (renormalized by the exponential map's update)
+        input.copy_from(&w.input);
+        return Ok(delta);
+    }
     if kinematics {
         // v, then q = q_k + h N(q_k) v_θ (v_θ in `tmp2`)
         for i in 0..v.len() {
@@ -274,5 +297,6 @@ pub(crate) fn update_state(
         }
     }
     input.copy_from(&w.input);
+    ds.normalize_q();
     Ok(delta)
 }

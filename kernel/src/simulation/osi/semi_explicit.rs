@@ -199,5 +199,6 @@ pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, t_k
         }
     }
     input.copy_from(&w.input);
+    ds.normalize_q();
     Ok(delta)
 }
