@@ -37,6 +37,7 @@ from .model import (
     LagrangianCompliantR,
     LagrangianDS,
     LagrangianLinearTIDS,
+    NewtonEulerDS,
     LagrangianLinearTIR,
     LagrangianRheonomousR,
     LagrangianScleronomousR,
@@ -97,7 +98,7 @@ def write_csv(path, result, columns=None) -> None:
 
 __all__ = [
     "SaltusError", "ModelError", "SimulationError", "NumericsError", "OutputError",
-    "DynamicalSystem", "LagrangianLinearTIDS", "LagrangianDS", "FirstOrderLinearTIDS", "FirstOrderLinearDS",
+    "DynamicalSystem", "LagrangianLinearTIDS", "NewtonEulerDS", "LagrangianDS", "FirstOrderLinearTIDS", "FirstOrderLinearDS",
     "FirstOrderNonLinearDS", "FirstOrderType1R", "FirstOrderType2R", "FirstOrderNonLinearR",
     "Relation", "LagrangianLinearTIR", "LagrangianCompliantLinearTIR", "LagrangianCompliantR", "LagrangianScleronomousR", "LagrangianRheonomousR", "FirstOrderLinearTIR", "FirstOrderLinearR",
     "NonSmoothLaw", "NewtonImpactNSL", "NewtonImpactFrictionNSL", "RelayNSL", "NormalConeNSL", "ComplementarityConditionNSL",

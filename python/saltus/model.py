@@ -162,6 +162,39 @@ class LagrangianLinearTIDS(_Lagrangian):
         return el
 
 
+class NewtonEulerDS(_Lagrangian):
+    """A rigid body (Siconos ``NewtonEulerDS(q0, twist, mass, inertia)``): ``q0 = (x, y, z, qw, qx,
+    qy, qz)``, ``v0 = (v, Ω)`` with ``v`` in the world frame and ``Ω`` in the body frame, so ``q``
+    has 7 values and ``velocity()`` 6. ``setFExtPtr`` takes 6 values: the force (world frame),
+    then the torque (body frame). ``MoreauJeanOSI`` integrates it in the rigid-body family's
+    momentum form (the code of ``saltus.mechanics`` bodies); a relation gives ``h(q)`` and its
+    Jacobian over the 7 coordinates, the kernel forms ``∇_q h N(q)`` over the 6 velocities."""
+
+    _kind = "NewtonEulerDS"
+
+    def __init__(self, q0: ArrayLike, v0: ArrayLike, mass: float, inertia, name: Optional[str] = None):
+        DynamicalSystem.__init__(self, name)
+        self.q0 = _vec(q0, "q0")
+        self.v0 = _vec(v0, "v0")
+        if (self.q0.size, self.v0.size) != (7, 6):
+            raise ValueError(f"NewtonEulerDS: q0 has 7 values and v0 6, got {self.q0.size} and {self.v0.size}")
+        self.mass = float(mass)
+        self.inertia = _mat(inertia, "Inertia")
+        self._fext = None
+
+    def dimension(self) -> int:
+        """Degrees of freedom: 6 (the velocity's size; ``q`` has 7 coordinates)."""
+        return 6
+
+    def _element(self, parent, host):
+        el = ET.SubElement(parent, self._kind, name=self.name, mass=_num(self.mass))
+        _vec_el(el, "q0", self.q0)
+        _vec_el(el, "v0", self.v0)
+        _mat_el(el, "Inertia", self.inertia)
+        _time_function(el, "FExt", self._fext, host, f"{self.name}.FExt")
+        return el
+
+
 class LagrangianDS(_Lagrangian):
     """``M(q) v̇ + F_gyr(q, v) + F_int(t, q, v) = F_ext(t) + p`` (Siconos ``LagrangianDS``).
     ``M``: a constant matrix, a Python callable ``M(q) -> matrix`` (slow) or a Siconos plugin

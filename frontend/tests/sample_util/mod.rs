@@ -82,8 +82,17 @@ pub fn run(model: &Path, extra: &[&str]) -> Trajectory {
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
     let mut cols: Vec<Vec<f64>> = vec![Vec::new(); header.len()];
-    for l in lines {
-        for (j, f) in l.split(',').enumerate() {
+    for (k, l) in lines.enumerate() {
+        let fields: Vec<&str> = l.split(',').collect();
+        assert_eq!(
+            fields.len(),
+            header.len(),
+            "row {k} of {} has {} fields for {} columns",
+            model.display(),
+            fields.len(),
+            header.len()
+        );
+        for (j, f) in fields.into_iter().enumerate() {
             cols[j].push(f.parse().unwrap_or_else(|_| panic!("bad number {f}")));
         }
     }

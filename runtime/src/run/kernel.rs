@@ -27,7 +27,7 @@ pub fn header(nsds: &Nsds, prox: Option<&ProximityManager>) -> Vec<String> {
         let (s, n) = if ds.is_lagrangian() { ("q", ds.dim_q()) } else { ("x", ds.dim_q()) };
         h.extend((0..n).map(|j| format!("{name}.{s}[{j}]")));
         if ds.is_lagrangian() {
-            h.extend((0..n).map(|j| format!("{name}.v[{j}]")));
+            h.extend((0..ds.dim_v()).map(|j| format!("{name}.v[{j}]")));
         }
     }
     let declared = prox.into_iter().flat_map(|p| p.declared());

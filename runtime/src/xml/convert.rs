@@ -127,6 +127,7 @@ pub(crate) fn build_nsds(b: &mut Binder) -> Result<(Nsds, Vec<ProximityInteracti
             NsdsItem::FirstOrderLinearTIDS(s) => (&s.name, "FirstOrderLinearTIDS"),
             NsdsItem::LagrangianDS(s) => (&s.name, "LagrangianDS"),
             NsdsItem::LagrangianLinearTIDS(s) => (&s.name, "LagrangianLinearTIDS"),
+            NsdsItem::NewtonEulerDS(s) => (&s.name, "NewtonEulerDS"),
             NsdsItem::Interaction(_) => continue,
         };
         let path = format!("NSDS/{kind}[{name}]");
@@ -246,6 +247,24 @@ fn build_ds(b: &mut Binder, item: &NsdsItem, path: &str) -> Result<DynamicalSyst
             }
             if let Some(f) = &s.f_ext {
                 ds = ds.with_f_ext(b.vec_op(f, &p("FExt"), n)?);
+            }
+            ds.into()
+        }
+        NsdsItem::NewtonEulerDS(s) => {
+            let q0 = b.const_vec(&s.q0, &p("q0"), Some(7))?;
+            let v0 = b.const_vec(&s.v0, &p("v0"), Some(6))?;
+            if !(s.mass > 0.0 && s.mass.is_finite()) {
+                return Err(b.model.error_at(path, format!("mass must be finite and > 0, got {}", s.mass)));
+            }
+            let inertia = b.const_mat(&s.inertia, &p("Inertia"), (Some(3), Some(3)))?;
+            mass_ok(b.model, &inertia, &p("Inertia"), MassRequirement::PositiveDefinite)?;
+            if q0.rows(3, 4).norm() == 0.0 {
+                return Err(b.model.error_at(&p("q0"), "the orientation quaternion (q0[3..7]) is zero"));
+            }
+            let inertia = nalgebra::Matrix3::from_iterator(inertia.iter().copied());
+            let mut ds = LagrangianDs::rigid_body(q0, v0, s.mass, inertia);
+            if let Some(f) = &s.f_ext {
+                ds = ds.with_f_ext(b.vec_op(f, &p("FExt"), 6)?);
             }
             ds.into()
         }

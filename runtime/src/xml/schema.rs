@@ -82,6 +82,7 @@ pub enum NsdsItem {
     FirstOrderLinearTIDS(FirstOrderLinearDsSpec),
     LagrangianDS(LagrangianDsSpec),
     LagrangianLinearTIDS(LagrangianLinearTiDsSpec),
+    NewtonEulerDS(NewtonEulerDsSpec),
     Interaction(InteractionSpec),
 }
 
@@ -208,6 +209,25 @@ pub struct LagrangianLinearTiDsSpec {
     pub k: Option<MatrixSpec>,
     #[serde(rename = "C", default, skip_serializing_if = "is_none")]
     pub c: Option<MatrixSpec>,
+    #[serde(rename = "FExt", default, skip_serializing_if = "is_none")]
+    pub f_ext: Option<VectorSpec>,
+}
+
+/// `<NewtonEulerDS name mass>`: a rigid body (Siconos `NewtonEulerDS(q, twist, m, I)`),
+/// `q0 = (x, y, z, qw, qx, qy, qz)`, `v0 = (v, Ω)` (`v` in the world frame, `Ω` in the body
+/// frame), the body-frame inertia, `F_ext = (f, τ)` (force in the world frame, torque in the body
+/// frame; constant or a plugin of t).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewtonEulerDsSpec {
+    #[serde(rename = "@name")]
+    pub name: String,
+    #[serde(rename = "@mass")]
+    pub mass: f64,
+    pub q0: VectorSpec,
+    pub v0: VectorSpec,
+    #[serde(rename = "Inertia")]
+    pub inertia: MatrixSpec,
     #[serde(rename = "FExt", default, skip_serializing_if = "is_none")]
     pub f_ext: Option<VectorSpec>,
 }
