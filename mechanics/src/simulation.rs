@@ -379,15 +379,11 @@ impl MechanicsSimulation {
                     let tau = tau1 * theta + tau0 * (1.0 - theta);
                     let (omega, ok) = match &mut b.boundary {
                         None => free_angular_velocity(
-                            &b.inertia,
-                            &b.inv_inertia,
-                            b.isotropic,
+                            (&b.inertia, &b.inv_inertia, b.isotropic),
                             &s.omega,
                             &tau,
-                            h,
-                            theta,
-                            self.opts.gyro_tol,
-                            self.opts.gyro_max_iter,
+                            (h, theta),
+                            (self.opts.gyro_tol, self.opts.gyro_max_iter),
                         ),
                         Some(bc) => {
                             bc.evaluate(t1).map_err(|message| MechanicsError::UserFunction {

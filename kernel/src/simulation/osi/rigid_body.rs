@@ -51,23 +51,20 @@ pub fn free_velocity(
 /// `I Ω_f = exp(−h Ω̂_θ) I Ω_k + h τ_θ`, `Ω_θ = (1−θ) Ω_k + θ Ω_f`, by fixed-point iteration on
 /// `Ω_θ` until two iterates differ by at most `tol · |Ω_θ|`. Returns `(Ω_f, converged)`.
 /// Isotropic bodies (`I = i·1`) have no gyroscopic term: `Ω_f = Ω_k + h I⁻¹ τ_θ` at once.
-#[allow(clippy::too_many_arguments)]
+/// `(inertia, inv_inertia, isotropic)`: `I`, `I⁻¹` and whether `I = i·1`; `step` is `(h, θ)`,
+/// `fixed_point` the tolerance and cap.
 #[inline]
 pub fn free_angular_velocity(
-    inertia: &Matrix3<f64>,
-    inv_inertia: &Matrix3<f64>,
-    isotropic: bool,
+    (inertia, inv_inertia, isotropic): (&Matrix3<f64>, &Matrix3<f64>, bool),
     omega: &Vector3<f64>,
     tau_theta: &Vector3<f64>,
-    h: f64,
-    theta: f64,
-    tol: f64,
-    max_iter: usize,
+    step: (f64, f64),
+    fixed_point: (f64, usize),
 ) -> (Vector3<f64>, bool) {
     if isotropic {
-        return (omega + inv_inertia * tau_theta * h, true);
+        return (omega + inv_inertia * tau_theta * step.0, true);
     }
-    gyroscopic_fixed_point(inertia, omega, tau_theta, (h, theta), (tol, max_iter), |b| inv_inertia * b)
+    gyroscopic_fixed_point(inertia, omega, tau_theta, step, fixed_point, |b| inv_inertia * b)
 }
 
 /// The fixed point of [`free_angular_velocity`] with `I Ω_f = b` solved by `solve(b)` (a body
@@ -140,17 +137,8 @@ pub(crate) fn free_state(
     let v = free_velocity(&vec3(&w.v_k.as_slice()[..3]), 1.0 / rigid.mass, &f0, &f1, h, theta);
     let tau = tau1 * theta + tau0 * (1.0 - theta);
     let omega_k = vec3(&w.v_k.as_slice()[3..]);
-    let (omega, ok) = free_angular_velocity(
-        &rigid.inertia,
-        &rigid.inv_inertia,
-        rigid.isotropic,
-        &omega_k,
-        &tau,
-        h,
-        theta,
-        GYRO_TOL,
-        GYRO_MAX_ITER,
-    );
+    let body = (&rigid.inertia, &rigid.inv_inertia, rigid.isotropic);
+    let (omega, ok) = free_angular_velocity(body, &omega_k, &tau, (h, theta), (GYRO_TOL, GYRO_MAX_ITER));
     if !ok {
         return Err(KernelError::NewtonNotConverged { t: t1, iterations: GYRO_MAX_ITER, residual: f64::NAN });
     }
@@ -181,7 +169,7 @@ mod tests {
         let om = Vector3::new(0.1, 5.0, 0.2);
         let q = UnitQuaternion::from_euler_angles(0.1, 0.2, 0.3);
         let h = 0.01;
-        let (om1, ok) = free_angular_velocity(&i, &inv, false, &om, &Vector3::zeros(), h, 0.5, 1e-15, 100);
+        let (om1, ok) = free_angular_velocity((&i, &inv, false), &om, &Vector3::zeros(), (h, 0.5), (1e-15, 100));
         assert!(ok);
         let (_, q1) = update_pose(&Vector3::zeros(), &q, &Vector3::zeros(), &((om + om1) * 0.5), h);
         let e0 = 0.5 * om.dot(&(i * om));
