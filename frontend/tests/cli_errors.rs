@@ -312,3 +312,32 @@ fn plot_writes_png_and_svg() {
     assert!(!text.contains(">\nsin\n<"), "unselected column plotted");
     let _ = Path::new(&svg);
 }
+
+/// `<NewtonEulerDS>`: the sizes of q0 (7) and of a relation's `H` over its coordinates, the
+/// inertia and the mass, each a located error.
+#[test]
+fn newton_euler_ds_errors_are_located() {
+    let text =
+        std::fs::read_to_string(common::workspace_root().join("samples/ball_on_plate/ball_on_plate.xml")).unwrap();
+    let cases = [
+        (
+            text.replace("<q0>0 0 0.5 1 0 0 0</q0>", "<q0>0 0 0.5 1 0 0</q0>"),
+            "NewtonEulerDS[ball]/q0: has 6 values, expected 7",
+        ),
+        (
+            text.replace("<v0>0 0 0 0.05 8 0.05</v0>", "<v0>0 0 0 0.05 8</v0>"),
+            "NewtonEulerDS[ball]/v0: has 5 values, expected 6",
+        ),
+        (
+            text.replace(r#"<H rows="1" cols="8">0 0 1 0 0 0 0 -1</H>"#, r#"<H rows="1" cols="7">0 0 1 0 0 0 -1</H>"#),
+            "H has 7 columns, ball and plate have 8",
+        ),
+        (text.replace("0.001 0 0", "-0.001 0 0"), "NewtonEulerDS[ball]/Inertia"),
+        (text.replace(r#"mass="0.5""#, r#"mass="-1""#), "mass must be finite and > 0"),
+        (text.replace("<q0>0 0 0.5 1 0 0 0</q0>", "<q0>0 0 0.5 0 0 0 0</q0>"), "quaternion (q0[3..7]) is zero"),
+    ];
+    for (t, needle) in cases {
+        let (o, _d, _) = check_text(&t, &[]);
+        assert_input_error(&o, &["model.xml:", needle]);
+    }
+}
