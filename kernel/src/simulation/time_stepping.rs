@@ -658,7 +658,7 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
             ),
         });
     }
-    if system.rigid_body().is_some() && !matches!(osi, Osi::MoreauJean { .. }) {
+    if system.rigid_body().is_some() && !osi.takes_rigid_body() {
         return Err(KernelError::UnsupportedSystem {
             ds,
             reason: format!(

@@ -267,6 +267,12 @@ impl Osi {
         matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. })
     }
 
+    /// `true` for the integrators with the rigid-body family's arithmetic (`rigid_body.rs`: the
+    /// momentum-form gyroscopic term, the exponential-map pose): Moreau–Jean.
+    pub fn takes_rigid_body(&self) -> bool {
+        matches!(self, Osi::MoreauJean { .. })
+    }
+
     /// `true` for the integrators whose workspaces follow interactions linked or removed during
     /// a run (Moreau–Jean).
     pub fn follows_links(&self) -> bool {
