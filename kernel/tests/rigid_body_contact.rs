@@ -314,3 +314,31 @@ fn a_rigid_body_is_checked() {
     assert!(err.to_string().contains("momentum form"), "{err}");
     TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Equality).unwrap();
 }
+
+/// A control input term on a rigid body (`TimeStepping::set_control_input`, 6 entries: the size of
+/// v, not of q) acts as that much more external force and torque, held over the step: the run
+/// with `F_ext = f` and the input `g` has the bits of the run with `F_ext = f + g`.
+#[test]
+fn a_control_input_on_a_rigid_body_is_a_held_force_and_torque() {
+    let inertia = nalgebra::Matrix3::from_diagonal(&nalgebra::Vector3::new(1.0, 2.0, 3.0));
+    let (q0, v0) = (dvector![0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0], dvector![0.0, 0.0, 0.0, 0.1, 2.0, 0.1]);
+    let run = |f: DVector<f64>, g: Option<[f64; 6]>| {
+        let mut nsds = Nsds::new(0.0);
+        let id =
+            nsds.add_ds("b", LagrangianDs::rigid_body(q0.clone(), v0.clone(), 2.0, inertia).with_f_ext(f)).unwrap();
+        let mut ts = TimeStepping::new(&nsds, 1e-3, Osi::moreau_jean(0.5), Osnsp::Equality).unwrap();
+        if let Some(g) = g {
+            assert!(ts.set_control_input(id, &g[..5]).is_err(), "5 entries for 6 velocities");
+            ts.set_control_input(id, &g).unwrap();
+        }
+        for _ in 0..500 {
+            ts.step(&mut nsds).unwrap();
+        }
+        let ds = &nsds.systems()[0];
+        (ds.state().clone(), ds.velocity().unwrap().clone())
+    };
+    let with_input = run(dvector![0.0, 0.0, -19.62, 0.0, 0.0, 0.0], Some([1.0, 0.0, 0.5, 0.0, 0.25, 0.0]));
+    let summed = run(dvector![1.0, 0.0, -19.12, 0.0, 0.25, 0.0], None);
+    assert_eq!(with_input, summed);
+    assert!(with_input.1[0] > 0.2, "the input pushes along x");
+}

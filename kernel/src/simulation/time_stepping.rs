@@ -147,7 +147,8 @@ impl TimeStepping {
         let Some(w) = self.dsw.get_mut(ds.index()) else {
             return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
         };
-        let n = w.x_k.len();
+        // the size of x (first order) or of v (Lagrangian: 6 for a rigid body whose q has 7)
+        let n = w.v_k.len();
         if g.len() != n {
             return Err(KernelError::UnsupportedSystem {
                 ds,

@@ -121,8 +121,9 @@ fn orientation(q: &[f64]) -> UnitQuaternion<f64> {
 }
 
 /// The free velocity of a kernel rigid body: `F(t_k)` is in `w.f_k`, `F(t_{k+1})` evaluated
-/// into `w.tmp` (force in the world frame, then torque in the body frame); `v_free` into
-/// `w.free`. A gyroscopic fixed point that does not converge is a typed error at `t1`.
+/// into `w.tmp` (force in the world frame, then torque in the body frame; both with the control
+/// input term `g` held over the step); `v_free` into `w.free`. A gyroscopic fixed point that does
+/// not converge is a typed error at `t1`.
 pub(crate) fn free_state(
     d: &LagrangianDs,
     rigid: &RigidBodyInertia,
@@ -132,6 +133,7 @@ pub(crate) fn free_state(
     theta: f64,
 ) -> Result<(), KernelError> {
     super::moreau_jean::forces(d, w, t1, d.q.as_slice(), d.v.as_slice(), false)?;
+    // (`forces` adds the control input term `g`, held over the step, at both ends)
     let (f0, f1) = (vec3(&w.f_k.as_slice()[..3]), vec3(&w.tmp.as_slice()[..3]));
     let (tau0, tau1) = (vec3(&w.f_k.as_slice()[3..]), vec3(&w.tmp.as_slice()[3..]));
     let v = free_velocity(&vec3(&w.v_k.as_slice()[..3]), 1.0 / rigid.mass, &f0, &f1, h, theta);
