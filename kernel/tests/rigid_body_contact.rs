@@ -6,7 +6,7 @@
 //! Lagrangian plate, and the momenta a frictionless floor cannot change.
 
 use nalgebra::{dvector, DMatrix, DVector};
-use saltus_kernel::solvers::fc::{FcSolver, NsgsOptions};
+use saltus_kernel::solvers::fc::{FcSolver, GfcSolver, NsgsOptions};
 use saltus_kernel::solvers::lcp::LcpSolver;
 use saltus_kernel::*;
 use saltus_numerics::IterOptions;
@@ -52,19 +52,33 @@ fn point_contact(
 /// quaternion stays on the sphere and the ball on the floor.
 /// With either form of the body: a `LagrangianDs` with a user `N(q)` and `F_gyr`, or the rigid-body
 /// family (`LagrangianDs::rigid_body`, the momentum form and exponential map shared with
-/// `mechanics`).
+/// `mechanics`), and with either formulation: local (`FrictionContact`) or global
+/// (`MoreauJeanGOSI` + `GlobalFrictionContact`).
 #[test]
 fn sphere_slides_then_rolls_at_five_sevenths() {
     let (r, m, g, v0) = (0.1, 1.0, 9.81, 1.0);
     let inertia = 0.4 * m * r * r;
     let (q0, w0) = (dvector![0.0, 0.0, r, 1.0, 0.0, 0.0, 0.0], dvector![v0, 0.0, 0.0, 0.0, 0.0, 0.0]);
-    slide_then_roll(body(m, [inertia; 3], q0.clone(), w0.clone(), g).with_unit_quaternion(3), (r, m, g, v0));
-    let rigid = LagrangianDs::rigid_body(q0, w0, m, nalgebra::Matrix3::from_diagonal_element(inertia))
-        .with_f_ext(dvector![0.0, 0.0, -m * g, 0.0, 0.0, 0.0]);
-    slide_then_roll(rigid, (r, m, g, v0));
+    let local = || {
+        let solver = FcSolver::NsgsAc(NsgsOptions::with_iter(IterOptions::new(1e-14, 1000)));
+        (Osi::moreau_jean(0.5), Osnsp::FrictionContact { dim: 3, solver })
+    };
+    let user = || body(m, [inertia; 3], q0.clone(), w0.clone(), g).with_unit_quaternion(3);
+    let rigid = || {
+        LagrangianDs::rigid_body(q0.clone(), w0.clone(), m, nalgebra::Matrix3::from_diagonal_element(inertia))
+            .with_f_ext(dvector![0.0, 0.0, -m * g, 0.0, 0.0, 0.0])
+    };
+    slide_then_roll(user(), local(), (r, m, g, v0));
+    slide_then_roll(rigid(), local(), (r, m, g, v0));
+    // the global Moreau–Jean (M and H kept apart, MoreauJeanGOSI + GlobalFrictionContact)
+    for ball in [user(), rigid()] {
+        let solver = GfcSolver::Nsgs(NsgsOptions::with_iter(IterOptions::new(1e-13, 1000)));
+        let global = (Osi::moreau_jean_gosi(0.5), Osnsp::GlobalFrictionContact { dim: 3, solver });
+        slide_then_roll(ball, global, (r, m, g, v0));
+    }
 }
 
-fn slide_then_roll(ball: LagrangianDs, (r, m, g, v0): (f64, f64, f64, f64)) {
+fn slide_then_roll(ball: LagrangianDs, (osi, osnsp): (Osi, Osnsp), (r, m, g, v0): (f64, f64, f64, f64)) {
     let (mu, h) = (0.3, 1e-3);
     let inertia = 0.4 * m * r * r;
     let mut nsds = Nsds::new(0.0);
@@ -75,14 +89,13 @@ fn slide_then_roll(ball: LagrangianDs, (r, m, g, v0): (f64, f64, f64, f64)) {
         move |_| [0.0, 0.0, -r],
     );
     nsds.link("floor", id, None, contact, NonSmoothLaw::NewtonImpactFriction { en: 0.0, et: 0.0, mu, dim: 3 }).unwrap();
-    let solver = FcSolver::NsgsAc(NsgsOptions::with_iter(IterOptions::new(1e-14, 1000)));
-    let mut ts = TimeStepping::new(&nsds, h, Osi::moreau_jean(0.5), Osnsp::FrictionContact { dim: 3, solver }).unwrap();
+    let mut ts = TimeStepping::new(&nsds, h, osi, osnsp).unwrap();
     let t_roll = 2.0 * v0 / (7.0 * mu * g);
     let l0 = m * r * v0;
     let mut rolled_at = None;
     for k in 1..=300 {
         let rep = ts.step(&mut nsds).unwrap();
-        assert!(rep.osnsp.as_ref().unwrap().status.converged(), "step {k}");
+        assert!(rep.osnsp.as_ref().unwrap().status.converged(), "step {k}: {:?}", rep.osnsp);
         let ds = &nsds.systems()[0];
         let (q, v) = (ds.state().as_slice(), ds.velocity().unwrap().as_slice());
         // ω in the world frame: the ball turns about y only

@@ -97,7 +97,7 @@ fn tip_over(osi: Osi, tol: f64) {
 }
 
 /// Sizes: `v0` of another size than `q0` needs a kinematics map; Euler–Moreau (first order) and
-/// the global Moreau–Jean refuse a system with one.
+/// Moreau–Jean–Bilbao refuse a system with one.
 #[test]
 fn sizes_and_integrators_are_checked() {
     let m = Mass::Constant(DMatrix::identity(6, 6));
@@ -106,11 +106,7 @@ fn sizes_and_integrators_are_checked() {
     let err = nsds.add_ds("body", plain).unwrap_err();
     assert!(err.to_string().contains("v0 has length 6, expected 7"), "{err}");
     let nsds = body(dvector![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], DVector::zeros(6), 9.81);
-    let gfc = Osnsp::GlobalFrictionContact {
-        dim: 3,
-        solver: saltus_kernel::solvers::fc::GfcSolver::Nsgs(Default::default()),
-    };
-    for (osi, osnsp) in [(Osi::moreau_jean_gosi(0.5), gfc), (Osi::euler_moreau(0.5), Osnsp::Equality)] {
+    for (osi, osnsp) in [(Osi::MoreauJeanBilbao, Osnsp::Equality), (Osi::euler_moreau(0.5), Osnsp::Equality)] {
         let r = TimeStepping::new(&nsds, 1e-3, osi, osnsp);
         assert!(matches!(r, Err(KernelError::UnsupportedSystem { .. })), "{:?}", r.err());
     }

@@ -283,7 +283,7 @@ fn implicit_in_u_is_stable_with_damping() {
 }
 
 /// `q̇ = N(q) u` with a user map on the system (`LagrangianDs::with_kinematics`):
-/// `q_{k+1} = q_k + h N(q_k) u_{k+1}`; refused by the global Moreau–Jean, and a compliant relation
+/// `q_{k+1} = q_k + h N(q_k) u_{k+1}`; refused by Moreau–Jean–Bilbao, and a compliant relation
 /// on such a system is refused by the model (its linearization is written in `q̇ = v`).
 #[test]
 fn kinematics_map() {
@@ -310,12 +310,8 @@ fn kinematics_map() {
         assert!((ds.state()[0] - q[0]).abs() < 1e-14 && (ds.state()[1] - q[1]).abs() < 1e-14);
         assert!((ds.velocity().unwrap()[0] - u[0]).abs() < 1e-14);
     }
-    let gfc = Osnsp::GlobalFrictionContact {
-        dim: 2,
-        solver: saltus_kernel::solvers::fc::GfcSolver::Nsgs(Default::default()),
-    };
-    let gosi = TimeStepping::new(&nsds, h, Osi::moreau_jean_gosi(0.5), gfc);
-    assert!(matches!(gosi, Err(KernelError::UnsupportedSystem { .. })), "{:?}", gosi.err());
+    let bilbao = TimeStepping::new(&nsds, h, Osi::MoreauJeanBilbao, Osnsp::Equality);
+    assert!(matches!(bilbao, Err(KernelError::UnsupportedSystem { .. })), "{:?}", bilbao.err());
     let ground = nsds
         .add_ds("ground", LagrangianDs::new(dvector![0.0], dvector![0.0], Mass::Constant(DMatrix::identity(1, 1))))
         .unwrap();

@@ -162,15 +162,14 @@ impl TimeStepping {
 
 /// `v = v_global`, `q = q_k + h((1−θ) v_k + θ v)`, `p = Σ Hᵀ λ` (already in `w.input`); returns
 /// the max-norm change of `v` (the Newton increment).
-pub(crate) fn update_state_global(ds: &mut DynamicalSystem, w: &DsWork, v_new: &[f64], h: f64, theta: f64) -> f64 {
-    let (q, v, input) = ds.state_mut();
+pub(crate) fn update_state_global(ds: &mut DynamicalSystem, w: &mut DsWork, v_new: &[f64], h: f64, theta: f64) -> f64 {
+    let (_, v, _) = ds.state_mut();
     let Some(v) = v else { return 0.0 };
     let mut delta: f64 = 0.0;
     for i in 0..v.len() {
         delta = delta.max((v_new[i] - v[i]).abs());
         v[i] = v_new[i];
-        q[i] = w.x_k[i] + h * ((1.0 - theta) * w.v_k[i] + theta * v_new[i]);
     }
-    input.copy_from(&w.input);
+    super::osi::moreau_jean::update_coordinates(ds, w, h, theta);
     delta
 }

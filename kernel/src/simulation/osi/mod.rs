@@ -262,15 +262,16 @@ impl Osi {
     }
 
     /// `true` for the integrators that move positions by a kinematics map `q̇ = N(q) u`
-    /// (the semi-explicit Euler, and Moreau–Jean with `N` taken at `q_k` over the step).
+    /// (the semi-explicit Euler, and Moreau–Jean, local or global, with `N` taken at `q_k` over
+    /// the step).
     pub fn takes_kinematics(&self) -> bool {
-        matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. })
+        matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
     }
 
     /// `true` for the integrators with the rigid-body family's arithmetic (`rigid_body.rs`: the
-    /// momentum-form gyroscopic term, the exponential-map pose): Moreau–Jean.
+    /// momentum-form gyroscopic term, the exponential-map pose): Moreau–Jean, local or global.
     pub fn takes_rigid_body(&self) -> bool {
-        matches!(self, Osi::MoreauJean { .. })
+        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
     }
 
     /// `true` for the integrators whose workspaces follow interactions linked or removed during

@@ -254,49 +254,45 @@ pub(crate) fn update_state(
     t1: f64,
 ) -> Result<f64, KernelError> {
     w.winv_input(t1)?;
-    let kinematics = ds.kinematics().is_some();
-    let rigid = matches!(ds, DynamicalSystem::Lagrangian(LagrangianDs { rigid: Some(_), .. }));
-    let (q, v, input) = ds.state_mut();
+    let (_, v, _) = ds.state_mut();
     let Some(v) = v else { return Ok(0.0) };
     let mut delta: f64 = 0.0;
+    for i in 0..v.len() {
+        let nv = w.free[i] + w.tmp[i];
+        delta = delta.max((nv - v[i]).abs());
+        v[i] = nv;
+    }
+    update_coordinates(ds, w, h, theta);
+    Ok(delta)
+}
+
+/// The coordinates at the end of the step from the new velocity `v` (already in the system) and
+/// `v_θ = (1−θ) v_k + θ v`: `q = q_k + h v_θ`, or `q_k + h N(q_k) v_θ` with a kinematics map (a
+/// unit quaternion then renormalized), or the rigid-body family's exponential-map pose; the
+/// input `p` is stored. Shared by the local and the global (`MoreauJeanGOSI`) Moreau–Jean.
+pub(crate) fn update_coordinates(ds: &mut DynamicalSystem, w: &mut DsWork, h: f64, theta: f64) {
+    let kinematics = ds.kinematics().is_some();
+    let rigid = ds.rigid_body().is_some();
+    let (q, v, input) = ds.state_mut();
+    let Some(v) = v else { return };
+    input.copy_from(&w.input);
     if rigid {
-        // the rigid-body family: the pose by the exponential map of h Ω_θ
-        for i in 0..v.len() {
-            let nv = w.free[i] + w.tmp[i];
-            delta = delta.max((nv - v[i]).abs());
-            v[i] = nv;
-        }
-        super::rigid_body::update_coordinates(
-            q.as_mut_slice(),
-            w.x_k.as_slice(),
-            w.v_k.as_slice(),
-            v.as_slice(),
-            h,
-            theta,
-        );
-        // (renormalized by the exponential map's update)
-        input.copy_from(&w.input);
-        return Ok(delta);
+        // the rigid-body family: the pose by the exponential map of h Ω_θ (renormalized there)
+        let (x_k, v_k) = (w.x_k.as_slice(), w.v_k.as_slice());
+        super::rigid_body::update_coordinates(q.as_mut_slice(), x_k, v_k, v.as_slice(), h, theta);
+        return;
     }
     if kinematics {
-        // v, then q = q_k + h N(q_k) v_θ (v_θ in `tmp2`)
+        // q = q_k + h N(q_k) v_θ (v_θ in `tmp2`)
         for i in 0..v.len() {
-            let nv = w.free[i] + w.tmp[i];
-            delta = delta.max((nv - v[i]).abs());
-            v[i] = nv;
-            w.tmp2[i] = (1.0 - theta) * w.v_k[i] + theta * nv;
+            w.tmp2[i] = (1.0 - theta) * w.v_k[i] + theta * v[i];
         }
         q.copy_from(&w.x_k);
         q.gemv(h, &w.n_k, &w.tmp2, 1.0);
     } else {
         for i in 0..v.len() {
-            let nv = w.free[i] + w.tmp[i];
-            delta = delta.max((nv - v[i]).abs());
-            v[i] = nv;
-            q[i] = w.x_k[i] + h * ((1.0 - theta) * w.v_k[i] + theta * nv);
+            q[i] = w.x_k[i] + h * ((1.0 - theta) * w.v_k[i] + theta * v[i]);
         }
     }
-    input.copy_from(&w.input);
     ds.normalize_q();
-    Ok(delta)
 }
