@@ -659,16 +659,6 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
             ),
         });
     }
-    if system.rigid_body().is_some() && !osi.takes_rigid_body() {
-        return Err(KernelError::UnsupportedSystem {
-            ds,
-            reason: format!(
-                "a rigid body (LagrangianDs::rigid_body) is integrated by MoreauJean in its family's momentum form, \
-                 not by {}",
-                osi.kind_name()
-            ),
-        });
-    }
     if osi.relation_gamma().is_none() {
         return Ok(());
     }

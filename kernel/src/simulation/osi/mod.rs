@@ -268,12 +268,6 @@ impl Osi {
         matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
     }
 
-    /// `true` for the integrators with the rigid-body family's arithmetic (`rigid_body.rs`: the
-    /// momentum-form gyroscopic term, the exponential-map pose): Moreau–Jean, local or global.
-    pub fn takes_rigid_body(&self) -> bool {
-        matches!(self, Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
-    }
-
     /// `true` for the integrators whose workspaces follow interactions linked or removed during
     /// a run (Moreau–Jean).
     pub fn follows_links(&self) -> bool {

@@ -73,6 +73,14 @@ pub(crate) fn init(
             w.linear = true;
             w.factor(t)
         }
+        // the other integrators that take a kinematics map are Moreau–Jean's, which integrate
+        // the rigid-body family in its momentum form (`rigid_body.rs`)
+        DynamicalSystem::Lagrangian(d) if d.rigid.is_some() => Err(KernelError::UnsupportedSystem {
+            ds: w.id,
+            reason: "a rigid body (LagrangianDs::rigid_body) is integrated by MoreauJean in its family's momentum \
+                     form; the semi-explicit Euler would drop its gyroscopic term"
+                .into(),
+        }),
         DynamicalSystem::Lagrangian(d) => {
             let v_dep = d.f_int.is_some() || d.f_gyr.is_some();
             w.linear = !(implicit && v_dep);
