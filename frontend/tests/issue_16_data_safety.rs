@@ -203,11 +203,19 @@ fn a_fifo_output_is_written_in_place() {
 
 fn interrupted(sig: &str, code: i32, name: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    // 1.6e7 steps: minutes; stopped after the first flush
+    // 1.6e7 steps: minutes; stopped after the first flush (one row in 1000: a few MB, not the GB the full
+    // output would fill a small disk with)
     let model = write_model(tmp.path(), &long_ball("80000"));
     let out = tmp.path().join("traj.csv");
     std::fs::write(&out, "earlier results\n").unwrap();
-    let child = spawn([std::ffi::OsStr::new("run"), model.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    let child = spawn([
+        std::ffi::OsStr::new("run"),
+        model.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--every".as_ref(),
+        "1000".as_ref(),
+    ]);
     let partial = tmp.path().join("traj.partial.csv");
     wait_for_rows(&partial);
     kill(&child, sig);
@@ -239,7 +247,14 @@ fn sigkill_keeps_the_flushed_rows() {
     let tmp = tempfile::tempdir().unwrap();
     let model = write_model(tmp.path(), &long_ball("80000"));
     let out = tmp.path().join("traj.csv");
-    let child = spawn([std::ffi::OsStr::new("run"), model.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    let child = spawn([
+        std::ffi::OsStr::new("run"),
+        model.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--every".as_ref(),
+        "1000".as_ref(),
+    ]);
     let partial = tmp.path().join("traj.partial.csv");
     wait_for_rows(&partial);
     std::thread::sleep(Duration::from_millis(700));
@@ -277,7 +292,9 @@ fn a_crashing_plugin_keeps_the_flushed_rows() {
         .replace("<FExt>-9.81 0 0</FExt>", "<FExt library=\"crash\" function=\"weight_then_crash\"/>");
     let model = write_model(tmp.path(), &text);
     let out = tmp.path().join("traj.csv");
-    let o = saltus([std::ffi::OsStr::new("run"), model.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    // one row in 1000: the 1.5 s before the crash are over a million steps, 100 MB of full output
+    let args = ["run".as_ref(), model.as_os_str(), "-o".as_ref(), out.as_os_str(), "--every".as_ref(), "1000".as_ref()];
+    let o = saltus(args);
     assert_eq!(o.status.signal(), Some(11), "died of SIGSEGV: {:?} {}", o.status, stderr(&o));
     let rows = complete_rows(&std::fs::read_to_string(tmp.path().join("traj.partial.csv")).unwrap());
     assert!(rows >= 2, "rows flushed before the crash: {rows}");
