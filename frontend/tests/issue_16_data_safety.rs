@@ -35,6 +35,12 @@ fn long_ball(t_end: &str) -> String {
     ball_text().replace("<Time t0=\"0\" T=\"10\"/>", &format!("<Time t0=\"0\" T=\"{t_end}\"/>"))
 }
 
+/// `run MODEL -o OUT --every 1000`: a long run writing one row in 1000 (its full output would be
+/// about 100 MB per second of wall time and fill a small disk).
+fn long_run<'a>(model: &'a Path, out: &'a Path) -> [&'a std::ffi::OsStr; 6] {
+    ["run".as_ref(), model.as_os_str(), "-o".as_ref(), out.as_os_str(), "--every".as_ref(), "1000".as_ref()]
+}
+
 fn write_model(dir: &Path, text: &str) -> PathBuf {
     let p = dir.join("model.xml");
     std::fs::write(&p, text).unwrap();
@@ -203,19 +209,11 @@ fn a_fifo_output_is_written_in_place() {
 
 fn interrupted(sig: &str, code: i32, name: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    // 1.6e7 steps: minutes; stopped after the first flush (one row in 1000: a few MB, not the GB the full
-    // output would fill a small disk with)
+    // 1.6e7 steps: minutes; stopped after the first flush
     let model = write_model(tmp.path(), &long_ball("80000"));
     let out = tmp.path().join("traj.csv");
     std::fs::write(&out, "earlier results\n").unwrap();
-    let child = spawn([
-        std::ffi::OsStr::new("run"),
-        model.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-        "--every".as_ref(),
-        "1000".as_ref(),
-    ]);
+    let child = spawn(long_run(&model, &out));
     let partial = tmp.path().join("traj.partial.csv");
     wait_for_rows(&partial);
     kill(&child, sig);
@@ -247,14 +245,7 @@ fn sigkill_keeps_the_flushed_rows() {
     let tmp = tempfile::tempdir().unwrap();
     let model = write_model(tmp.path(), &long_ball("80000"));
     let out = tmp.path().join("traj.csv");
-    let child = spawn([
-        std::ffi::OsStr::new("run"),
-        model.as_os_str(),
-        "-o".as_ref(),
-        out.as_os_str(),
-        "--every".as_ref(),
-        "1000".as_ref(),
-    ]);
+    let child = spawn(long_run(&model, &out));
     let partial = tmp.path().join("traj.partial.csv");
     wait_for_rows(&partial);
     std::thread::sleep(Duration::from_millis(700));
@@ -292,9 +283,8 @@ fn a_crashing_plugin_keeps_the_flushed_rows() {
         .replace("<FExt>-9.81 0 0</FExt>", "<FExt library=\"crash\" function=\"weight_then_crash\"/>");
     let model = write_model(tmp.path(), &text);
     let out = tmp.path().join("traj.csv");
-    // one row in 1000: the 1.5 s before the crash are over a million steps, 100 MB of full output
-    let args = ["run".as_ref(), model.as_os_str(), "-o".as_ref(), out.as_os_str(), "--every".as_ref(), "1000".as_ref()];
-    let o = saltus(args);
+    // the 1.5 s before the crash are over a million steps
+    let o = saltus(long_run(&model, &out));
     assert_eq!(o.status.signal(), Some(11), "died of SIGSEGV: {:?} {}", o.status, stderr(&o));
     let rows = complete_rows(&std::fs::read_to_string(tmp.path().join("traj.partial.csv")).unwrap());
     assert!(rows >= 2, "rows flushed before the crash: {rows}");
