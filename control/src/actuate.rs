@@ -4,10 +4,10 @@
 use crate::controller::{CommonSmc, Controller};
 use crate::error::{invalid, ControlError, Result};
 use crate::manager::LinearModel;
-use crate::zoh::zoh_matrices;
 use nalgebra::{DMatrix, DVector};
 use saltus_numerics::matrix::Operator;
 use saltus_numerics::relay::{self, Relay, RelaySolverState};
+use saltus_numerics::zoh::zoh_matrices;
 use saltus_numerics::{SolveReport, SolveStatus};
 
 /// Precomputed matrices of a linear SMC at its sampling period `h_c`.

@@ -15,8 +15,8 @@
 use crate::actuate::{actuate, converged, init_state, ActuatorState};
 use crate::controller::{Controller, LuenbergerObserver, Sensor};
 use crate::error::{invalid, ControlError, Result};
-use crate::zoh::zoh_matrices;
 use nalgebra::{DMatrix, DVector};
+use saltus_numerics::zoh::zoh_matrices;
 
 /// Index of a sensor in its manager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

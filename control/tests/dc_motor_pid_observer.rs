@@ -4,11 +4,11 @@
 //! slowest observer pole) and Siconos 4.4.
 
 mod common;
-use common::{max_diff, read_csv, sample_file};
-use nalgebra::{dmatrix, dvector, DMatrix};
-use saltus_control::zoh::zoh_matrices;
-use saltus_control::{ControlZohSimulation, Controller, LuenbergerObserver, Pid, Sensor};
+use common::{max_diff, read_csv, sample_file, ZohPlant};
+use nalgebra::{dmatrix, dvector, DMatrix, DVector};
+use saltus_control::{Controller, LinearModel, LuenbergerObserver, Pid, Sensor};
 use saltus_kernel::FirstOrderLinearTiDs;
+use saltus_numerics::zoh::zoh_matrices;
 
 const H: f64 = 1e-3;
 const HC: f64 = 1e-2;
@@ -28,16 +28,14 @@ fn l_obs() -> DMatrix<f64> {
 
 fn run() -> Vec<Vec<f64>> {
     let plant = FirstOrderLinearTiDs::new(dvector![0.0, 0.0], a());
-    let mut sim = ControlZohSimulation::new(&plant, 0.0, 2.0, H).unwrap();
+    let mut sim = ZohPlant::new(plant, LinearModel { a: a(), b: DVector::zeros(2) }, H);
     let c = dmatrix![1.0, 0.0];
-    let s = sim.manager_mut().add_sensor(Sensor::Linear(c.clone()), HC).unwrap();
+    let s = sim.manager.add_sensor(Sensor::Linear(c.clone()), HC).unwrap();
     let pid = Pid { k: [100.0, 200.0, 1.0], reference: 1.0, b: dmatrix![0.0; 1.0 / L], delta_t: None };
-    sim.manager_mut().add_actuator("pid", Controller::Pid(pid), s, HC).unwrap();
+    sim.manager.add_actuator("pid", Controller::Pid(pid), s, HC).unwrap();
     let obs = LuenbergerObserver { c, l: l_obs(), xhat0: dvector![0.5, -1.0] };
-    sim.manager_mut().add_observer("obs", obs, s, HC).unwrap();
-    let mut rows = Vec::new();
-    sim.run(|r| rows.push(r.to_vec())).unwrap();
-    rows
+    sim.manager.add_observer("obs", obs, s, HC).unwrap();
+    sim.run(2000)
 }
 
 #[test]

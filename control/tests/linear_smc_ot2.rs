@@ -4,29 +4,32 @@
 //! and the whole run against Siconos 4.4's own reference (`SMCExampleImplicitOT2-py.ref` of the
 //! Siconos tutorials, when `../shared/siconos-tutorials` is present).
 
-use nalgebra::{dmatrix, dvector, DMatrix};
-use saltus_control::{ControlZohSimulation, Controller, LinearSmcOt2, Sensor};
-use saltus_kernel::FirstOrderLinearTiDs;
+mod common;
+use common::ZohPlant;
+use nalgebra::{dmatrix, dvector, DMatrix, DVector};
+use saltus_control::{Controller, LinearModel, LinearSmcOt2, Sensor};
+use saltus_kernel::model::userfn::VecOp;
+use saltus_kernel::FirstOrderLinearDs;
 use std::sync::Arc;
 
 const H: f64 = 1e-4;
 const HC: f64 = 1e-2;
 
 fn run() -> Vec<Vec<f64>> {
-    let plant = FirstOrderLinearTiDs::new(dvector![1.0, -1.0], DMatrix::zeros(2, 2));
-    let drift = Arc::new(|t: f64, out: &mut [f64]| {
+    let drift: saltus_kernel::model::userfn::TimeVecFn = Arc::new(|t: f64, out: &mut [f64]| {
         let s = (50.0 * t).sin();
         out[0] = s;
         out[1] = -s;
         Ok(())
     });
-    let mut sim = ControlZohSimulation::new(&plant, 0.0, 1.0, H).unwrap().with_drift_fn(drift).unwrap();
-    let s = sim.manager_mut().add_sensor(Sensor::State, HC).unwrap();
+    // ẋ = b(t) + B u: A = 0, the drift held at b(t_{k+1}) by the zero-order hold; the
+    // controller's model has no drift (the disturbance it predicts)
+    let plant = FirstOrderLinearDs::new(dvector![1.0, -1.0], DMatrix::zeros(2, 2)).with_b(VecOp::Function(drift));
+    let mut sim = ZohPlant::new(plant, LinearModel { a: DMatrix::zeros(2, 2), b: DVector::zeros(2) }, H);
+    let s = sim.manager.add_sensor(Sensor::State, HC).unwrap();
     let ot2 = LinearSmcOt2 { csurface: dmatrix![0.0, 1.0], b: dmatrix![0.0; 2.0] };
-    sim.manager_mut().add_actuator("ot2", Controller::LinearSmcOt2(ot2), s, HC).unwrap();
-    let mut rows = Vec::new();
-    sim.run(|r| rows.push(r.to_vec())).unwrap();
-    rows
+    sim.manager.add_actuator("ot2", Controller::LinearSmcOt2(ot2), s, HC).unwrap();
+    sim.run(10_000)
 }
 
 #[test]

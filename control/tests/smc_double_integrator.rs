@@ -3,9 +3,9 @@
 //! is chattering-free, the explicit one chatters with amplitude O(h_c)) and Siconos 4.4.
 
 mod common;
-use common::{max_diff, read_csv, sample_file};
-use nalgebra::{dmatrix, dvector};
-use saltus_control::{CommonSmc, ControlZohSimulation, Controller, Sensor};
+use common::{max_diff, read_csv, sample_file, ZohPlant};
+use nalgebra::{dmatrix, dvector, DVector};
+use saltus_control::{CommonSmc, Controller, LinearModel, Sensor};
 use saltus_kernel::FirstOrderLinearTiDs;
 
 const H: f64 = 1e-3;
@@ -17,16 +17,16 @@ fn run(implicit: bool) -> Vec<Vec<f64>> {
 
 /// With `Some(d)`: the saturation matrix `D = [d]`.
 fn run_sat(implicit: bool, d: Option<f64>) -> Vec<Vec<f64>> {
-    let plant = FirstOrderLinearTiDs::new(dvector![1.0, 0.0], dmatrix![0.0, 1.0; 0.0, 0.0]);
-    let mut sim = ControlZohSimulation::new(&plant, 0.0, 3.0, H).unwrap();
-    let s = sim.manager_mut().add_sensor(Sensor::State, HC).unwrap();
+    let a = dmatrix![0.0, 1.0; 0.0, 0.0];
+    let plant = FirstOrderLinearTiDs::new(dvector![1.0, 0.0], a.clone());
+    let mut sim = ZohPlant::new(plant, LinearModel { a, b: DVector::zeros(2) }, H);
+    let s = sim.manager.add_sensor(Sensor::State, HC).unwrap();
     let mut smc = CommonSmc::new(dmatrix![1.0, 1.0], dmatrix![0.0; 1.0], 2.0);
     smc.saturation = d.map(|d| dmatrix![d]);
     let ctrl = if implicit { Controller::LinearSmc(smc) } else { Controller::ExplicitLinearSmc(smc) };
-    sim.manager_mut().add_actuator("smc", ctrl, s, HC).unwrap();
-    let mut rows = Vec::new();
-    let rep = sim.run(|r| rows.push(r.to_vec())).unwrap();
-    assert_eq!(rep.not_converged, 0);
+    sim.manager.add_actuator("smc", ctrl, s, HC).unwrap();
+    let rows = sim.run(3000);
+    assert_eq!(sim.manager.report().not_converged, 0);
     rows
 }
 

@@ -14,7 +14,6 @@ use saltus_runtime::execute::execute;
 use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::{inputs, Format, Target};
 use saltus_runtime::problem;
-use saltus_runtime::run::control::ControlRun;
 use saltus_runtime::run::kernel::{self as runner, ModelRun};
 use saltus_runtime::run::nullspace::NullSpaceRun;
 use saltus_runtime::xml;
@@ -277,13 +276,14 @@ fn dispatch(cmd: Cmd) -> Result<(), Failure> {
                 let dirs = search_dirs(plugins.plugin_dirs);
                 let c =
                     xml::convert_control::build_control(&loaded, dirs).map_err(|e| Failure::Input(e.to_string()))?;
+                let b = &c.built;
                 say(format_args!(
                     "{}: OK — control simulation (ZOH), {} steps of h = {} from t0 = {} to T = {}, h_c = {}; {}",
                     model.display(),
-                    c.steps,
-                    xml::plain(c.h),
-                    xml::plain(c.t0),
-                    xml::plain(c.t_end),
+                    b.steps,
+                    xml::plain(b.h),
+                    xml::plain(b.t0),
+                    xml::plain(b.t_end),
                     xml::plain(c.h_c),
                     c.elements.join(", ")
                 ));
@@ -381,22 +381,23 @@ fn run_control(
     plugin_dirs: Vec<PathBuf>,
 ) -> Result<(), Failure> {
     let dirs = search_dirs(plugin_dirs);
-    let built = xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?;
-    let every = every.or(loaded.model.output.as_ref().and_then(|o| o.every)).unwrap_or(1);
+    let built =
+        xml::convert_control::build_control(loaded, dirs.clone()).map_err(|e| Failure::Input(e.to_string()))?.built;
+    let every = every.or(built.every).unwrap_or(1);
     let target = Target::plan(out, &inputs::model_inputs(model, &dirs)).map_err(|e| Failure::Input(e.to_string()))?;
-    refuse_large(built.steps, built.columns.len(), every, out, force)?;
+    refuse_large(built.steps, runner::columns(&built).len(), every, out, force)?;
     let stop = StopFlags::install().unwrap_or_else(|_| StopFlags::none());
     // relay problems of the controllers that do not converge are counted, never fatal
     let opts = RunOptions { every, quiet, strict: false, stop };
     let h = built.h;
-    let mut run = ControlRun::new(built);
+    let mut run = ModelRun::new(built);
     let mut bar = Bar::new(run.total(), run.unit(), quiet);
     match execute(&mut run, &opts, target, None, &mut bar) {
         Ok(sum) => {
             if !quiet {
                 warn(format_args!(
                     "{}: control simulation, {} steps (h = {}), {} actuations, {} relay problems not converged, max residual {:.3e}, wall time {:.3} s; {} rows written to {}",
-                    model.display(), sum.steps, xml::plain(h), sum.events, sum.not_converged, sum.max_residual,
+                    model.display(), sum.steps, xml::plain(h), sum.actuations, sum.not_converged, sum.max_residual,
                     sum.wall.as_secs_f64(), sum.rows, out.display()
                 ));
             }

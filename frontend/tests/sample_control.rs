@@ -95,6 +95,36 @@ fn the_control_manager_on_a_time_stepping_equals_the_zero_order_hold() {
     }
 }
 
+/// A `<Control>` model is a time stepping with the zero-order hold and a control manager: the
+/// same model written as `<Simulation>` with `<ZeroOrderHoldOSI/>` and a `<ControlManager>` gives
+/// the same file, bit for bit (one engine: Siconos's `ControlZOHSimulation` is its
+/// `TimeStepping` with a `ZeroOrderHoldOSI`).
+#[test]
+fn a_control_model_is_a_zero_order_hold_time_stepping() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(sample("smc_double_integrator/model_time_stepping.xml")).unwrap();
+    let text = edit(&text, &[("<EulerMoreauOSI theta=\"0.5\"/>", "<ZeroOrderHoldOSI/>")]);
+    let ts_model = tmp.path().join("zoh.xml");
+    std::fs::write(&ts_model, text).unwrap();
+    validate_xml(&ts_model);
+    let csv = |model: &std::path::Path, name: &str| {
+        let out = tmp.path().join(name);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_saltus"))
+            .args(["run", "-q"])
+            .arg(model)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(out).unwrap()
+    };
+    let zoh_ts = csv(&ts_model, "ts.csv");
+    let control = csv(&sample("smc_double_integrator/model.xml"), "control.csv");
+    assert!(zoh_ts.len() > 100_000);
+    assert!(zoh_ts == control, "the two files differ");
+}
+
 /// `samples/smc_with_friction`: a controller on a plant with friction (a matched disturbance
 /// the controller's model ignores): a relay of the kernel (`model.xml`) or the Coulomb friction of
 /// a rigid box on the ground (`box.xml`, `F = μ g`). Closed forms of the implicit SMC with a

@@ -23,6 +23,7 @@ pub mod qp;
 pub mod relay;
 pub mod report;
 pub mod rng;
+pub mod zoh;
 
 pub use error::{NumericsError, Result};
 pub use matrix::{BlockCsr, Operator};

@@ -110,6 +110,18 @@ class MoreauJeanBilbaoOSI(OneStepIntegrator):
         super().__init__()
 
 
+class ZeroOrderHoldOSI(OneStepIntegrator):
+    """Zero-order hold (Siconos ``ZeroOrderHoldOSI``): the exact step
+    ``x_{k+1} = exp(A h) x_k + Ψ (b + g)`` of a ``FirstOrderLinearTIDS`` (or a ``FirstOrderLinearDS``
+    with a constant ``A``; ``b(t)`` held at ``t_{k+1}``), identity mass, no interaction; ``g`` is
+    the input of the simulation's ``ControlManager``, ``Ψ = ∫₀ʰ exp(A s) ds``."""
+
+    _kind = "ZeroOrderHoldOSI"
+
+    def __init__(self):
+        super().__init__()
+
+
 class LsodarOSI(OneStepIntegrator):
     """The LSODAR-class integrator of event-driven simulations (``rtol``, ``atol``, and the
     ``<LsodarOSI>`` attributes of the schema: ``method``, ``hmax``, ``max_steps``, ...)."""
@@ -121,7 +133,7 @@ class LsodarOSI(OneStepIntegrator):
 
 
 #: The integrators of a time stepping (``TimeStepping`` and ``associate``).
-_TS_INTEGRATORS = (MoreauJeanOSI, MoreauJeanGOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI)
+_TS_INTEGRATORS = (MoreauJeanOSI, MoreauJeanGOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI, ZeroOrderHoldOSI)
 
 
 class OneStepNSProblem:
@@ -552,7 +564,7 @@ class TimeStepping(_Built):
         super().__init__(nsds, td, plugin_dirs)
         if not isinstance(osi, _TS_INTEGRATORS):
             raise TypeError(
-                "TimeStepping needs a MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler or MoreauJeanBilbaoOSI, "
+                "TimeStepping needs a MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI or ZeroOrderHoldOSI, "
                 f"got {type(osi).__name__}"
             )
         if not isinstance(osnspb, OneStepNSProblem):
@@ -569,7 +581,7 @@ class TimeStepping(_Built):
         Euler–Moreau schemes together (``<SemiExplicitEuler systems="...">`` in the model file)."""
         if not isinstance(osi, _TS_INTEGRATORS):
             raise TypeError(
-                "associate needs a MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler or MoreauJeanBilbaoOSI, "
+                "associate needs a MoreauJeanOSI, EulerMoreauOSI, SemiExplicitEuler, MoreauJeanBilbaoOSI or ZeroOrderHoldOSI, "
                 f"got {type(osi).__name__}"
             )
         if not isinstance(ds, str) and not hasattr(ds, "name"):

@@ -1,6 +1,7 @@
 //! `CoreModelRun`: a `<Mechanics>` (rigid bodies), `<Control>` (zero-order-hold control) or
 //! `<NullSpace>` (projection method, issue 32) model file, run to its final time by the runtime's
-//! driver ([`drive`] over a [`MechRun`], a [`ControlRun`] or a [`NullSpaceRun`], as `saltus run`)
+//! driver ([`drive`] over a [`MechRun`], a [`ModelRun`] (a control model is a kernel time
+//! stepping with the zero-order hold and its controllers) or a [`NullSpaceRun`], as `saltus run`)
 //! into an in-memory [`ColumnTable`], with the GIL released.
 //! The columns are those of the CSV of `saltus run` on the same file.
 
@@ -12,7 +13,7 @@ use pyo3::types::PyDict;
 use saltus_runtime::drive::{drive, on_pool, NoProgress, RunOptions, Sinks, Stepper, Stopped, Summary};
 use saltus_runtime::interrupt::StopFlags;
 use saltus_runtime::output::memory::ColumnTable;
-use saltus_runtime::run::control::ControlRun;
+use saltus_runtime::run::kernel::{self as runner_kernel, ModelRun};
 use saltus_runtime::run::mechanics::{self as runner_mech, named_error, MechRun};
 use saltus_runtime::run::nullspace::NullSpaceRun;
 use saltus_runtime::xml::convert_control::{build_control_with, ControlBuilt};
@@ -92,8 +93,8 @@ pub fn build_file_model(
         let built = build_control_with(&loaded, plugin_dirs.clone(), host.clone())
             .map_err(|e| Python::attach(|py| raised.chain(py, ModelError::new_err(e.to_string()))))?;
         let every = loaded.model.output.as_ref().and_then(|o| o.every);
-        let meta =
-            Meta { columns: built.columns.clone(), span: (built.t0, built.t_end, built.h), steps: built.steps, every };
+        let k = &built.built;
+        let meta = Meta { columns: runner_kernel::columns(k), span: (k.t0, k.t_end, k.h), steps: k.steps, every };
         Model::Control {
             loaded: Box::new(loaded),
             dirs: plugin_dirs,
@@ -231,13 +232,16 @@ impl CoreModelRun {
                 ),
                 Model::Control { loaded, dirs, host, raised, built, .. } => {
                     raised.clear();
-                    Box::new(ControlRun::new(*match built.take() {
-                        Some(b) => b,
-                        None => Box::new(
-                            build_control_with(loaded, dirs.clone(), (**host).clone())
-                                .map_err(|e| raised.chain(py, ModelError::new_err(e.to_string())))?,
-                        ),
-                    }))
+                    Box::new(ModelRun::new(
+                        match built.take() {
+                            Some(b) => b,
+                            None => Box::new(
+                                build_control_with(loaded, dirs.clone(), (**host).clone())
+                                    .map_err(|e| raised.chain(py, ModelError::new_err(e.to_string())))?,
+                            ),
+                        }
+                        .built,
+                    ))
                 }
                 Model::NullSpace { loaded, dirs, host, raised, built, .. } => {
                     raised.clear();

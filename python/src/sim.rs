@@ -100,6 +100,7 @@ pub(crate) fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<
     d.set_item("max_residual", s.max_residual)?;
     d.set_item("not_converged", s.not_converged)?;
     d.set_item("newton_iterations", s.newton_iterations)?;
+    d.set_item("actuations", s.actuations)?;
     d.set_item("seconds", s.wall.as_secs_f64())?;
     Ok(d)
 }

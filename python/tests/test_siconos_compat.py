@@ -993,25 +993,24 @@ def test_control_zoh_simulation_matches_siconos(hook):
     np.testing.assert_allclose(d, ref, rtol=0, atol=1e-9 * np.abs(ref).max())
 
 
-def test_control_manager_drives_a_user_time_stepping(hook):
-    """``ControlManager(TimeStepping)`` as in the ``PID.py`` tutorial: a PID (velocity form) on a
-    double integrator stepped by ``EulerMoreauOSI(0.5)``, the loop written Siconos's way
-    (``eventsManager().nextEvent() == 1``). Against the recurrence written here: the θ-scheme
-    with the input held, ``u_k = u_{k−1} + (Kp + Kd/Δt + Ki Δt) e_k − (Kp + 2 Kd/Δt) e_{k−1} +
-    (Kd/Δt) e_{k−2}``, ``e = r − x1``."""
+PID_K = [0.25, 0.125, 2.0]
+
+
+def _pid_loop(osi, T, h):
+    """The ``PID.py`` tutorial's loop: a PID (velocity form, ``PID_K``) on the double integrator
+    ``x = (10, 10)`` stepped by ``osi``, written Siconos's way (``eventsManager().nextEvent() == 1``);
+    rows ``t_{k+1}, x1, x2``, and the control manager."""
     import siconos.kernel as sk
     from siconos.control.controller import PID
     from siconos.control.sensor import LinearSensor
     from siconos.control.simulation import ControlManager
 
-    t0, T, h, theta = 0.0, 20.0, 0.05, 0.5
-    A = np.array([[0.0, 1.0], [0.0, 0.0]])
-    K = [0.25, 0.125, 2.0]
-    ds = sk.FirstOrderLinearTIDS([10.0, 10.0], A)
+    t0 = 0.0
+    ds = sk.FirstOrderLinearTIDS([10.0, 10.0], [[0.0, 1.0], [0.0, 0.0]])
     process = sk.NonSmoothDynamicalSystem(t0, T)
     process.insertDynamicalSystem(ds)
     s = sk.TimeStepping(process, sk.TimeDiscretisation(t0, h), 0)
-    s.insertIntegrator(sk.EulerMoreauOSI(theta))
+    s.insertIntegrator(osi)
     control = ControlManager(s)
     sens = LinearSensor(ds, [[1.0, 0.0]])
     control.addSensorPtr(sens, sk.TimeDiscretisation(t0, h))
@@ -1020,7 +1019,7 @@ def test_control_manager_drives_a_user_time_stepping(hook):
     control.addActuatorPtr(act, sk.TimeDiscretisation(t0, h))
     control.initialize(process)
     act.setRef(0.0)
-    act.setK(K)
+    act.setK(PID_K)
     act.setDeltaT(h)
     rows = []
     while s.hasNextEvent():
@@ -1028,23 +1027,53 @@ def test_control_manager_drives_a_user_time_stepping(hook):
             s.computeOneStep()
             rows.append([s.nextTime(), ds.x()[0], ds.x()[1]])
         s.nextStep()
-    got = np.array(rows)
-    # the recurrence
-    x, u, e = np.array([10.0, 10.0]), 0.0, [0.0, 0.0, 0.0]
-    W = np.eye(2) - h * theta * A
-    want = []
-    for k in range(int(round((T - t0) / h))):
+    return np.array(rows), control, ds
+
+
+def _pid_recurrence(step, n, h):
+    """The PID's velocity form ``u_k = u_{k−1} + (Kp + Kd/Δt + Ki Δt) e_k − (Kp + 2 Kd/Δt) e_{k−1} +
+    (Kd/Δt) e_{k−2}``, ``e = r − x1``, with the plant step ``x ← step(x, u)``: rows ``t_{k+1}, x1, x2``."""
+    K = PID_K
+    x, u, e, want = np.array([10.0, 10.0]), 0.0, [0.0, 0.0, 0.0], []
+    for k in range(n):
         e = [0.0 - x[0], e[0], e[1]]
         u += (K[0] + K[2] / h + K[1] * h) * e[0] + (-K[0] - 2 * K[2] / h) * e[1] + K[2] / h * e[2]
-        x = np.linalg.solve(W, x + h * (1 - theta) * A @ x + h * np.array([0.0, u]))
-        want.append([t0 + (k + 1) * h, x[0], x[1]])
-    want = np.array(want)
+        x = step(x, u)
+        want.append([(k + 1) * h, x[0], x[1]])
+    return np.array(want)
+
+
+def test_control_manager_drives_a_user_time_stepping(hook):
+    """``ControlManager(TimeStepping)`` as in the ``PID.py`` tutorial, the plant stepped by
+    ``EulerMoreauOSI(0.5)``: against the recurrence written here, the θ-scheme with the input held."""
+    import siconos.kernel as sk
+
+    T, h, theta = 20.0, 0.05, 0.5
+    got, control, ds = _pid_loop(sk.EulerMoreauOSI(theta), T, h)
+    A = np.array([[0.0, 1.0], [0.0, 0.0]])
+    W = np.eye(2) - h * theta * A
+    want = _pid_recurrence(lambda x, u: np.linalg.solve(W, x + h * (1 - theta) * A @ x + h * np.array([0.0, u])),
+                           int(round(T / h)), h)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-10 * np.abs(want).max())
     # the loop closes: the position's swings shrink towards the reference 0
     assert np.abs(got[-100:, 1]).max() < np.abs(got[:100, 1]).max() / 3
     with pytest.raises(NotImplementedError, match="addSensor"):
-        control.addSensor(0, sk.TimeDiscretisation(t0, h), ds)
+        control.addSensor(0, sk.TimeDiscretisation(0.0, h), ds)
+
+
+def test_control_manager_on_a_zero_order_hold_time_stepping(hook):
+    """The same PID loop with ``ZeroOrderHoldOSI()`` (as in Siconos's ``PID.cpp``): the plant steps
+    exactly, ``x_{k+1} = Φ x_k + Ψ (0, u_k)`` with ``Φ = [[1, h], [0, 1]]``, ``Ψ = [[h, h²/2], [0, h]]``
+    for the double integrator."""
+    import siconos.kernel as sk
+
+    T, h = 5.0, 0.05
+    got, _, _ = _pid_loop(sk.ZeroOrderHoldOSI(), T, h)
+    phi, psi = np.array([[1.0, h], [0.0, 1.0]]), np.array([[h, h * h / 2], [0.0, h]])
+    want = _pid_recurrence(lambda x, u: phi @ x + psi @ np.array([0.0, u]), int(round(T / h)), h)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * np.abs(want).max())
 
 
 def test_euler_angles_and_internal_solver_options(hook):

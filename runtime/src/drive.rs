@@ -22,9 +22,10 @@ pub struct Summary {
     /// Steps whose one-step problem was solved (some interaction active).
     pub nonsmooth_steps: u64,
     /// Time stepping: steps where the set of active interactions grew (impacts, contact/diode
-    /// switches). Event driven: nonsmooth events (impacts, detachments) processed. Control:
-    /// actuations.
+    /// switches). Event driven: nonsmooth events (impacts, detachments) processed.
     pub events: u64,
+    /// Actuator instants processed by the run's controllers (`<ControlManager>`, `<Control>`).
+    pub actuations: u64,
     /// Event driven: nonsmooth events that solved an impact problem.
     pub impacts: u64,
     /// Event driven: accepted steps of the ODE integrator.

@@ -659,6 +659,20 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
             ),
         });
     }
+    if !osi.takes_interactions() {
+        if let Some(id) = nsds.interactions_of(ds).first() {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!(
+                    "{} integrates a system without interactions (interaction {} `{}` acts on it): \
+                     a controller closes the loop; use EulerMoreauOSI for a system with relations",
+                    osi.kind_name(),
+                    id.index(),
+                    nsds.interactions()[id.index()].name
+                ),
+            });
+        }
+    }
     if osi.relation_gamma().is_none() {
         return Ok(());
     }

@@ -198,6 +198,14 @@ class MoreauJeanBilbaoOSI(_s.MoreauJeanBilbaoOSI):
         """Siconos 3 API: every system of the NSDS uses the simulation's integrator."""
 
 
+class ZeroOrderHoldOSI(_s.ZeroOrderHoldOSI):
+    """Siconos ``ZeroOrderHoldOSI()``: the exact step of a linear plant with its input held (for a
+    ``FirstOrderLinearTIDS`` under a ``ControlManager``; no interaction)."""
+
+    def insertDynamicalSystem(self, ds) -> None:
+        """Siconos 3 API: every system of the NSDS uses the simulation's integrator."""
+
+
 class EulerMoreauOSI(_s.EulerMoreauOSI):
     """Siconos ``EulerMoreauOSI(theta=0.5[, gamma])``."""
 
@@ -579,7 +587,8 @@ class TimeStepping(_SiconosStepping, _s.TimeStepping):
         ne = newton_euler_core(self)
         if ne is not None:
             return ne
-        if not isinstance(self.osi, (_s.MoreauJeanOSI, _s.MoreauJeanGOSI, _s.EulerMoreauOSI, _s.MoreauJeanBilbaoOSI)):
+        kinds = (_s.MoreauJeanOSI, _s.MoreauJeanGOSI, _s.EulerMoreauOSI, _s.MoreauJeanBilbaoOSI, _s.ZeroOrderHoldOSI)
+        if not isinstance(self.osi, kinds):
             raise_unsupported(f"TimeStepping with {type(self.osi).__name__}")
         check = getattr(self.osi, "_check", None)
         if check is not None:

@@ -55,6 +55,7 @@ from ._ksim import (
     TimeDiscretisation,
     TimeStepping,
     TimeSteppingDirectProjection,
+    ZeroOrderHoldOSI,
 )
 from ._unsupported import module_getattr, raise_unsupported
 

@@ -276,8 +276,18 @@ impl Stepper for ModelRun {
         match adv {
             Advance::Step(rep) => {
                 let built = &mut self.built;
+                // the controllers' relay problems (implicit SMC) that did not converge at these instants
+                let mut control_nc = None;
                 if let Some(c) = &mut built.control {
+                    let before = c.manager.report().not_converged;
                     c.instant(self.k + 1, self.clock.time(self.k + 1), &built.nsds, &mut built.sim)?;
+                    let r = c.manager.report();
+                    sum.max_residual = sum.max_residual.max(r.max_residual);
+                    control_nc = (r.not_converged > before).then(|| NotConverged {
+                        what: "a controller's relay problem",
+                        residual: r.max_residual,
+                        count: r.not_converged - before,
+                    });
                 }
                 sum.newton_iterations += rep.newton_iterations as u64;
                 let mut nc = (!rep.newton_converged).then_some(("the Newton loop", rep.newton_residual));
@@ -292,7 +302,7 @@ impl Stepper for ModelRun {
                 let a = Advanced {
                     t: rep.t,
                     step: Some(self.k + 1),
-                    not_converged: nc.map(|(what, residual)| NotConverged { what, residual, count: 1 }),
+                    not_converged: nc.map(|(what, residual)| NotConverged { what, residual, count: 1 }).or(control_nc),
                 };
                 self.pending = Pending::Step(rep);
                 Ok(a)
@@ -325,6 +335,9 @@ impl Stepper for ModelRun {
         }
     }
     fn finish(&mut self, sum: &mut Summary) {
+        if let Some(c) = &self.built.control {
+            sum.actuations = c.manager.report().actuations;
+        }
         if let Simulation::EventDriven(s) = &self.built.sim {
             let st = s.ode_stats();
             sum.ode_steps = st.steps;

@@ -473,6 +473,11 @@ impl Stepper for MechRun {
         }
         Ok(Flow::Continue)
     }
+    fn finish(&mut self, sum: &mut Summary) {
+        if let Some(c) = &self.control {
+            sum.actuations = c.manager.report().actuations;
+        }
+    }
     fn describe_failure(&self, stopped: &Stopped) -> Option<String> {
         match stopped {
             Stopped::Mechanics(e) => Some(named_error(e, &self.sim.model)),

@@ -3,9 +3,9 @@
 //! `docs/model-format.md#output-columns`).
 //!
 //! * [`kernel::ModelRun`]: kernel models (time stepping, with projection, event driven; rows of
-//!   event-driven runs in [`event_driven`], user-event rows in [`events`]);
+//!   event-driven runs in [`event_driven`], user-event rows in [`events`]), `<Control>` models
+//!   among them (a zero-order-hold time stepping under the controllers of [`control`]);
 //! * [`mechanics::MechRun`]: `<Mechanics>` scenes (bodies, joints; contacts table);
-//! * [`control::ControlRun`]: `<Control>` models (zero-order-hold control simulation);
 //! * [`nullspace::NullSpaceRun`]: `<NullSpace>` models (the projection method of Blajer).
 
 pub mod control;

@@ -1,5 +1,7 @@
 //! `<Control>` models: a `FirstOrderLinearTIDS` plant under sensors, controllers and observers
-//! (Siconos `ControlZOHSimulation`), built into a [`saltus_control::ControlZohSimulation`].
+//! (Siconos `ControlZOHSimulation`), built as what Siconos's class is: a kernel time stepping of
+//! the plant with the zero-order hold (`ZeroOrderHoldOSI`) and a [`KernelControl`] — the same
+//! [`Built`] a `<Simulation>` with a `<ControlManager>` gives, run by the same stepper.
 //!
 //! A control model has exactly one dynamical system (a `FirstOrderLinearTIDS`) and no
 //! interaction; `<Control>` replaces `<Simulation>`/`<EventDriven>`. Columns of a run:
@@ -10,31 +12,23 @@ use super::schema::*;
 use super::{LoadedModel, ModelError};
 use crate::plugin::PluginResolver;
 use crate::run::control::{BodyControl, KernelControl};
+use crate::simulation::{Built, Simulation};
 use saltus_control::{
-    CommonSmc, ControlManager, ControlZohSimulation, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor,
-    SensorId,
+    CommonSmc, ControlManager, Controller, ExplicitTwisting, LuenbergerObserver, Pid, Sensor, SensorId,
 };
 use saltus_control::{LinearModel, LinearSmcOt2};
-use saltus_kernel::{DsId, DynamicalSystem, FirstOrderLinearTiDs, Nsds, VecOp};
+use saltus_kernel::{
+    DsId, DynamicalSystem, FirstOrderLinearDs, FirstOrderLinearTiDs, Nsds, Osi, Osnsp, TimeStepping, VecOp,
+};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// A built `<Control>` model.
 pub struct ControlBuilt {
-    /// The simulation.
-    pub sim: ControlZohSimulation,
-    /// Column names of a row.
-    pub columns: Vec<String>,
-    /// Start time.
-    pub t0: f64,
-    /// Final time.
-    pub t_end: f64,
-    /// Plant step `h`.
-    pub h: f64,
+    /// The plant, its zero-order-hold time stepping and its controllers (`control`).
+    pub built: Built,
     /// Default control period `h_c`.
     pub h_c: f64,
-    /// Plant steps.
-    pub steps: u64,
     /// Names of the sensors, actuators and observers, in order.
     pub elements: Vec<String>,
 }
@@ -81,21 +75,31 @@ pub fn build_control_with(
         return Err(m.error_at("Control", format!("(T − t0)/h = {} steps: need between 1 and 1e12", steps_f)));
     }
     let mut b = Binder { model: m, plugins: PluginResolver::new(m.dir(), plugin_dirs), t0, host };
-    let (plant_kind, plant_name, plant, drift) = plant(&mut b, c)?;
-    let plant_err =
-        |e: saltus_control::ControlError| m.error_at(&format!("NSDS/{plant_kind}[{plant_name}]"), e.to_string());
-    let mut sim = ControlZohSimulation::new(&plant, t0, t_end, c.h).map_err(plant_err)?;
-    if let Some(f) = drift {
-        sim = sim.with_drift_fn(f).map_err(plant_err)?;
-    }
-    let elements = fill_manager(&mut b, &c.items, "Control", c.h_c, sim.manager_mut())?;
-    let columns = sim
-        .columns()
-        .into_iter()
-        .map(|col| if col.starts_with("x[") { format!("{plant_name}.{col}") } else { col })
-        .collect();
-    let steps = sim.n_steps() as u64;
-    Ok(ControlBuilt { sim, columns, t0, t_end, h: c.h, h_c: c.h_c, steps, elements })
+    let (plant_kind, plant_name, plant, model) = plant(&mut b, c)?;
+    let at = format!("NSDS/{plant_kind}[{plant_name}]");
+    let kernel_err = |e: saltus_kernel::KernelError| m.error_at(&at, super::convert::kernel_msg(&e));
+    let n = plant.dim_q();
+    let mut nsds = Nsds::new(t0);
+    let ds = nsds.add_ds(plant_name, plant).map_err(kernel_err)?;
+    // no interaction: the one-step problem is never formed
+    let osnsp = Osnsp::Lcp(saltus_kernel::solvers::lcp::LcpSolver::Lemke(Default::default()));
+    let ts = TimeStepping::new(&nsds, c.h, Osi::ZeroOrderHold, osnsp).map_err(kernel_err)?;
+    let mut manager = ControlManager::new(n, c.h, Some(model)).map_err(|e| m.error_at(&at, e.to_string()))?;
+    let elements = fill_manager(&mut b, &c.items, "Control", c.h_c, &mut manager)?;
+    let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;
+    let built = Built {
+        nsds,
+        sim: Simulation::TimeStepping(Box::new(ts)),
+        t0,
+        t_end,
+        h: c.h,
+        steps: steps_f as u64,
+        level: 0,
+        every,
+        events: None,
+        control: Some(KernelControl::new(manager, ds)),
+    };
+    Ok(ControlBuilt { built, h_c: c.h_c, elements })
 }
 
 /// The `<ControlManager>` of a kernel model's `<Simulation>`: its plant is the first-order
@@ -131,12 +135,7 @@ pub fn build_kernel_control(
             ),
         ));
     }
-    let model = match system {
-        DynamicalSystem::FirstOrderLinearTi(d) if d.mass.is_none() => {
-            Some(LinearModel { a: d.a.clone(), b: d.b.clone().unwrap_or_else(|| nalgebra::DVector::zeros(d.x0.len())) })
-        }
-        _ => None,
-    };
+    let model = linear_model(system);
     let h_c = c.h_c.unwrap_or(h);
     let mut manager = ControlManager::new(system.dim_q(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
     fill_manager(b, &c.items, base, h_c, &mut manager)?;
@@ -270,10 +269,33 @@ pub(crate) fn fill_manager(
     Ok(elements)
 }
 
-/// The plant: the one `FirstOrderLinearTIDS` of the NSDS (named by `ds` when given).
-/// The plant of a `<Control>` model: a `FirstOrderLinearTIDS`, or a `FirstOrderLinearDS` with a
-/// constant `A` whose `b` may be a function of time (then returned apart, the drift `b(t)`).
-type Plant = (String, String, FirstOrderLinearTiDs, Option<saltus_kernel::model::userfn::TimeVecFn>);
+/// The linear model `ẋ = A x + b` of the sliding-mode controllers and observers: a first-order
+/// system with a constant `A` and an identity mass (`b = 0` when absent or a function of time:
+/// the disturbance that `LinearSMCOT2` estimates); `None` for the other systems.
+fn linear_model(system: &DynamicalSystem) -> Option<LinearModel> {
+    let zeros = |n: usize| nalgebra::DVector::zeros(n);
+    match system {
+        DynamicalSystem::FirstOrderLinearTi(d) if d.mass.is_none() => {
+            Some(LinearModel { a: d.a.clone(), b: d.b.clone().unwrap_or_else(|| zeros(d.x0.len())) })
+        }
+        DynamicalSystem::FirstOrderLinear(d) if d.mass.is_none() => match (&d.a, &d.b) {
+            (saltus_kernel::model::userfn::MatOp::Constant(a), b) => Some(LinearModel {
+                a: a.clone(),
+                b: match b {
+                    Some(VecOp::Constant(b)) => b.clone(),
+                    _ => zeros(d.x0.len()),
+                },
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The plant of a `<Control>` model: the one `FirstOrderLinearTIDS` of the NSDS (named by `ds`
+/// when given), or a `FirstOrderLinearDS` with a constant `A` whose `b` may be a function of
+/// time; with the linear model of its controllers.
+type Plant = (String, String, DynamicalSystem, LinearModel);
 
 fn plant(b: &mut Binder, c: &ControlSpec) -> Result<Plant, ModelError> {
     let m = b.model;
@@ -317,19 +339,19 @@ fn plant(b: &mut Binder, c: &ControlSpec) -> Result<Plant, ModelError> {
     let x0 = b.const_vec(&s.x0, &format!("{path}/x0"), None)?;
     let n = x0.len();
     let a = b.const_mat(&s.a, &format!("{path}/A"), (Some(n), Some(n)))?;
-    let mut ds = FirstOrderLinearTiDs::new(x0, a);
-    let mut drift = None;
+    let mut ds: DynamicalSystem = FirstOrderLinearTiDs::new(x0.clone(), a.clone()).into();
     if let Some(bv) = &s.b {
         if kind == "FirstOrderLinearDS" {
-            match b.vec_op(bv, &format!("{path}/b"), n)? {
-                VecOp::Constant(v) => ds = ds.with_b(v),
-                VecOp::Function(f) => drift = Some(f),
+            ds = match b.vec_op(bv, &format!("{path}/b"), n)? {
+                VecOp::Constant(v) => FirstOrderLinearTiDs::new(x0, a).with_b(v).into(),
+                f @ VecOp::Function(_) => FirstOrderLinearDs::new(x0, a).with_b(f).into(),
             }
         } else {
-            ds = ds.with_b(b.const_vec(bv, &format!("{path}/b"), Some(n))?);
+            ds = FirstOrderLinearTiDs::new(x0, a).with_b(b.const_vec(bv, &format!("{path}/b"), Some(n))?).into();
         }
     }
-    Ok((kind.to_string(), s.name.clone(), ds, drift))
+    let model = linear_model(&ds).ok_or_else(|| m.error_at(&path, "the plant has no linear model (internal)"))?;
+    Ok((kind.to_string(), s.name.clone(), ds, model))
 }
 
 fn smc(b: &mut Binder, s: &LinearSmcSpec, path: &str) -> Result<CommonSmc, ModelError> {

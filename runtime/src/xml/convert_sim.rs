@@ -114,6 +114,7 @@ impl OsiSpec {
             OsiSpec::MoreauJeanGOSI(_) => "MoreauJeanGOSI",
             OsiSpec::SemiExplicitEuler(_) => "SemiExplicitEuler",
             OsiSpec::MoreauJeanBilbaoOSI(_) => "MoreauJeanBilbaoOSI",
+            OsiSpec::ZeroOrderHoldOSI(_) => "ZeroOrderHoldOSI",
         }
     }
 }
@@ -125,7 +126,7 @@ impl OsiSpec {
             OsiSpec::MoreauJeanOSI(o) | OsiSpec::MoreauJeanGOSI(o) => o.systems.as_deref(),
             OsiSpec::EulerMoreauOSI(o) => o.systems.as_deref(),
             OsiSpec::SemiExplicitEuler(o) => o.systems.as_deref(),
-            OsiSpec::MoreauJeanBilbaoOSI(o) => o.systems.as_deref(),
+            OsiSpec::MoreauJeanBilbaoOSI(o) | OsiSpec::ZeroOrderHoldOSI(o) => o.systems.as_deref(),
         }
     }
 }
@@ -150,6 +151,7 @@ fn integrator(m: &LoadedModel, spec: &OsiSpec) -> Result<Osi, ModelError> {
         OsiSpec::EulerMoreauOSI(o) => Osi::EulerMoreau { theta: o.theta, gamma: o.gamma },
         OsiSpec::MoreauJeanGOSI(o) => Osi::MoreauJeanGosi { theta: o.theta, gamma: o.gamma.unwrap_or(0.5) },
         OsiSpec::MoreauJeanBilbaoOSI(_) => Osi::MoreauJeanBilbao,
+        OsiSpec::ZeroOrderHoldOSI(_) => Osi::ZeroOrderHold,
         OsiSpec::SemiExplicitEuler(o) => Osi::SemiExplicitEuler {
             gamma: o.gamma.unwrap_or(0.5),
             update: match o.velocity.as_deref() {

@@ -89,14 +89,16 @@ pub enum OsiSpec {
     EulerMoreauOSI(EulerMoreauSpec),
     MoreauJeanGOSI(MoreauJeanSpec),
     SemiExplicitEuler(SemiExplicitEulerSpec),
-    MoreauJeanBilbaoOSI(BilbaoSpec),
+    MoreauJeanBilbaoOSI(SystemsSpec),
+    ZeroOrderHoldOSI(SystemsSpec),
 }
 
-/// `<MoreauJeanBilbaoOSI systems>` (no parameter: the scheme's coefficients come from the
-/// system's diagonal `M`, `C`, `K` and `h`).
+/// `<MoreauJeanBilbaoOSI systems>` and `<ZeroOrderHoldOSI systems>`: integrators without a
+/// parameter (Bilbao's coefficients come from the system's diagonal `M`, `C`, `K` and `h`; the
+/// zero-order hold's `Φ`, `Ψ` from `A` and `h`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BilbaoSpec {
+pub struct SystemsSpec {
     /// Systems this integrator is attached to (see [`SemiExplicitEulerSpec::systems`]).
     #[serde(rename = "@systems", default, skip_serializing_if = "is_none")]
     pub systems: Option<String>,

@@ -11,6 +11,7 @@ pub(crate) mod euler_moreau;
 pub(crate) mod moreau_jean;
 pub mod rigid_body;
 pub(crate) mod semi_explicit;
+pub(crate) mod zoh;
 
 pub use semi_explicit::VelocityUpdate;
 
@@ -78,6 +79,11 @@ pub enum Osi {
     /// `bilbao` module documentation); impacts through the same velocity-level problem,
     /// activation rule of Moreau–Jean with `γ = ½`.
     MoreauJeanBilbao,
+    /// Zero-order hold (Siconos `ZeroOrderHoldOSI`) for linear first-order systems with a
+    /// constant `A` and an identity mass: the exact step `x_{k+1} = Φ x_k + Ψ (b + g)` with
+    /// `Φ = exp(A h)`, `Ψ = ∫₀ʰ exp(A s) ds` and `b`, the control input `g` held over the step
+    /// (`b(t)` at `t_{k+1}`); no interaction (equations in the `zoh` module documentation).
+    ZeroOrderHold,
 }
 
 impl Osi {
@@ -116,32 +122,33 @@ impl Osi {
             Osi::EulerMoreau { .. } => "EulerMoreauOSI",
             Osi::SemiExplicitEuler { .. } => "SemiExplicitEuler",
             Osi::MoreauJeanBilbao => "MoreauJeanBilbaoOSI",
+            Osi::ZeroOrderHold => "ZeroOrderHoldOSI",
         }
     }
     /// θ (1 for the semi-explicit Euler and Moreau–Jean–Bilbao: the positions move with the
-    /// new velocity).
+    /// new velocity; 1 for the zero-order hold, exact, whose input is held at the step's end).
     pub fn theta(&self) -> f64 {
         match self {
             Osi::MoreauJean { theta, .. } | Osi::MoreauJeanGosi { theta, .. } | Osi::EulerMoreau { theta, .. } => {
                 *theta
             }
-            Osi::SemiExplicitEuler { .. } | Osi::MoreauJeanBilbao => 1.0,
+            Osi::SemiExplicitEuler { .. } | Osi::MoreauJeanBilbao | Osi::ZeroOrderHold => 1.0,
         }
     }
-    /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not, and the
-    /// semi-explicit Euler).
+    /// `true` for the integrators of Lagrangian systems (Moreau–Jean, global or not, the
+    /// semi-explicit Euler, Moreau–Jean–Bilbao).
     pub fn is_lagrangian(&self) -> bool {
-        !matches!(self, Osi::EulerMoreau { .. })
+        !matches!(self, Osi::EulerMoreau { .. } | Osi::ZeroOrderHold)
     }
     /// The level of `(y, λ)` the one-step problem works at: 1 for Moreau–Jean and the
-    /// semi-explicit Euler, 0 for Euler–Moreau.
+    /// semi-explicit Euler, 0 for Euler–Moreau and the zero-order hold.
     pub fn level(&self) -> usize {
         match self {
             Osi::MoreauJean { .. }
             | Osi::MoreauJeanGosi { .. }
             | Osi::SemiExplicitEuler { .. }
             | Osi::MoreauJeanBilbao => 1,
-            Osi::EulerMoreau { .. } => 0,
+            Osi::EulerMoreau { .. } | Osi::ZeroOrderHold => 0,
         }
     }
     /// Checks θ and γ are in [0, 1].
@@ -159,7 +166,7 @@ impl Osi {
             }
             Osi::EulerMoreau { theta, gamma } => chk("theta", *theta).and(gamma.map_or(Ok(()), |g| chk("gamma", g))),
             Osi::SemiExplicitEuler { gamma, .. } => chk("gamma", *gamma),
-            Osi::MoreauJeanBilbao => Ok(()),
+            Osi::MoreauJeanBilbao | Osi::ZeroOrderHold => Ok(()),
         }
     }
 }
@@ -177,6 +184,7 @@ impl Osi {
             Osi::EulerMoreau { theta, .. } => euler_moreau::init(ds, w, h, theta, t),
             Osi::SemiExplicitEuler { update, .. } => semi_explicit::init(ds, w, h, update, t),
             Osi::MoreauJeanBilbao => bilbao::init(ds, w, h, t),
+            Osi::ZeroOrderHold => zoh::init(ds, w, h),
         }
     }
 
@@ -187,6 +195,10 @@ impl Osi {
             Osi::EulerMoreau { .. } => euler_moreau::begin_step(ds, w, t_k),
             Osi::SemiExplicitEuler { .. } => semi_explicit::begin_step(ds, w, t_k, h),
             Osi::MoreauJeanBilbao => bilbao::begin_step(ds, w, t_k, h),
+            Osi::ZeroOrderHold => {
+                zoh::begin_step(ds, w);
+                Ok(())
+            }
         }
     }
 
@@ -207,6 +219,7 @@ impl Osi {
             Osi::EulerMoreau { theta, .. } => euler_moreau::compute_free_state(ds, w, t_k, t1, theta),
             Osi::SemiExplicitEuler { .. } => semi_explicit::compute_free_state(ds, w, t_k, h),
             Osi::MoreauJeanBilbao => Ok(()), // linear: the free velocity of `begin_step`
+            Osi::ZeroOrderHold => zoh::compute_free_state(ds, w, t1),
         }
     }
 
@@ -232,6 +245,7 @@ impl Osi {
             (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k),
             // the semi-explicit Euler's update: `v = v_free + W⁻¹ p`, `q = q_k + h v`
             (Osi::MoreauJeanBilbao, _) => semi_explicit::update_state(ds, w, h, t_k),
+            (Osi::ZeroOrderHold, _) => Ok(zoh::update_state(ds, w)),
         }
     }
 
@@ -244,7 +258,7 @@ impl Osi {
             | Osi::MoreauJeanGosi { gamma, .. }
             | Osi::SemiExplicitEuler { gamma, .. } => Some(gamma),
             Osi::MoreauJeanBilbao => Some(0.5),
-            Osi::EulerMoreau { .. } => None,
+            Osi::EulerMoreau { .. } | Osi::ZeroOrderHold => None,
         }
     }
 
@@ -266,6 +280,12 @@ impl Osi {
     /// the step).
     pub fn takes_kinematics(&self) -> bool {
         matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
+    }
+
+    /// `false` for the integrators that take no interaction on their systems (the zero-order
+    /// hold: its step is the free flow of a linear system; a controller closes the loop).
+    pub fn takes_interactions(&self) -> bool {
+        !matches!(self, Osi::ZeroOrderHold)
     }
 
     /// `true` for the integrators whose workspaces follow interactions linked or removed during
@@ -381,6 +401,8 @@ pub(crate) struct DsWork {
     pub control: Option<DVector<f64>>,
     /// Moreau–Jean–Bilbao: per coordinate `(h K_kk, 2 h Σ*_kk)` (empty for the other integrators).
     pub modal: Vec<(f64, f64)>,
+    /// Zero-order hold: `Φ`, `Ψ`, `Ψ b` (`None` for the other integrators).
+    pub zoh: Option<Box<zoh::ZohMatrices>>,
 }
 
 /// The LU factors `P W = L U` of an iteration matrix, in place in buffers sized once, so that
@@ -476,6 +498,7 @@ impl DsWork {
             n_k: DMatrix::zeros(0, 0),
             control: None,
             modal: Vec::new(),
+            zoh: None,
         }
     }
 
