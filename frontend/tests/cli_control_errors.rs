@@ -132,3 +132,29 @@ fn control_manager_plants_are_checked() {
         &["Simulation/ControlManager", "rows 0–2 of B must be zero"],
     );
 }
+
+/// A Lagrangian plant (`<ControlManager ds>` on a `LagrangianLinearTIDS` or a `NewtonEulerDS`):
+/// its state is `(q, v)`, an actuator's `B` may not drive a position, and a plant without a
+/// linear model (a rigid body) takes no sliding-mode controller.
+#[test]
+fn lagrangian_plants_are_checked() {
+    let ts = sample_text("smc_double_integrator/model_time_stepping.xml");
+    let start = ts.find("<FirstOrderLinearTIDS").unwrap();
+    let end = ts.find("</FirstOrderLinearTIDS>").unwrap() + "</FirstOrderLinearTIDS>".len();
+    let plant = r#"<LagrangianLinearTIDS name="plant"><q0>1</q0><v0>0</v0><Mass rows="1" cols="1">2</Mass></LagrangianLinearTIDS>"#;
+    let lag = format!("{}{plant}{}", &ts[..start], &ts[end..])
+        .replace(r#"<EulerMoreauOSI theta="0.5"/>"#, r#"<MoreauJeanOSI theta="0.5"/>"#);
+    assert_rejected(
+        &lag.replace(r#"<B rows="2" cols="1">0 1</B>"#, r#"<B rows="2" cols="1">1 1</B>"#),
+        &["Simulation/ControlManager", "row 0 of B must be zero", "its velocity, row 1"],
+    );
+    let body = r#"<NewtonEulerDS name="plant" mass="1"><q0>1 0 0 1 0 0 0</q0><v0>0 0 0 0 0 0</v0><Inertia rows="3" cols="3">1 0 0 0 1 0 0 0 1</Inertia></NewtonEulerDS>"#;
+    let rigid = format!("{}{body}{}", &ts[..start], &ts[end..])
+        .replace(r#"<EulerMoreauOSI theta="0.5"/>"#, r#"<MoreauJeanOSI theta="0.5"/>"#)
+        .replace(
+            r#"<Csurface rows="1" cols="2">1 1</Csurface>"#,
+            r#"<Csurface rows="1" cols="13">1 0 0 0 0 0 0 1 0 0 0 0 0</Csurface>"#,
+        )
+        .replace(r#"<B rows="2" cols="1">0 1</B>"#, r#"<B rows="13" cols="1">0 0 0 0 0 0 0 1 0 0 0 0 0</B>"#);
+    assert_rejected(&rigid, &["Simulation/ControlManager/LinearSMC[smc]", "linear model"]);
+}

@@ -125,6 +125,137 @@ fn a_control_model_is_a_zero_order_hold_time_stepping() {
     assert!(zoh_ts == control, "the two files differ");
 }
 
+/// A `<ControlManager>` on a Lagrangian plant: the state is `(q, v)`, the input the acceleration of
+/// the velocity rows, applied as the force `M g_v`. The implicit SMC of `model_time_stepping.xml` on
+/// a `LagrangianLinearTIDS` of mass 2 under Moreau–Jean θ = ½ follows the first-order double
+/// integrator to round-off (both θ = ½ schemes integrate a held force exactly on this plant):
+/// the mass scales the force, not the motion.
+#[test]
+fn a_controller_pushes_a_lagrangian_plant_through_its_mass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(sample("smc_double_integrator/model_time_stepping.xml")).unwrap();
+    let plant = r#"<LagrangianLinearTIDS name="plant"><q0>1</q0><v0>0</v0><Mass rows="1" cols="1">2</Mass></LagrangianLinearTIDS>"#;
+    let start = text.find("<FirstOrderLinearTIDS").unwrap();
+    let end = text.find("</FirstOrderLinearTIDS>").unwrap() + "</FirstOrderLinearTIDS>".len();
+    let text = format!("{}{plant}{}", &text[..start], &text[end..]);
+    let text = edit(&text, &[("<EulerMoreauOSI theta=\"0.5\"/>", "<MoreauJeanOSI theta=\"0.5\"/>")]);
+    let model = tmp.path().join("lagrangian.xml");
+    std::fs::write(&model, text).unwrap();
+    validate_xml(&model);
+    let lag = run(&model, &[]);
+    let first = run(&sample("smc_double_integrator/model_time_stepping.xml"), &[]);
+    assert_eq!(lag.len(), first.len());
+    for (a, b) in [("plant.q[0]", "plant.x[0]"), ("plant.v[0]", "plant.x[1]"), ("smc.u[0]", "smc.u[0]")] {
+        let worst = lag.col(a).iter().zip(first.col(b)).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+        assert!(worst < 1e-12, "{a}: max |diff| {worst:e}");
+    }
+    // the sliding surface is reached: σ = q + v at round-off at the end
+    let n = lag.len() - 1;
+    assert!((lag.col("plant.q[0]")[n] + lag.col("plant.v[0]")[n]).abs() < 1e-3);
+}
+
+/// A PID holds a rigid body (`NewtonEulerDS`, state `(q, v)` of 13 entries) at z = 1 against
+/// gravity: the integral action's steady input is the acceleration g, the force `m g` on the body;
+/// the body neither drifts sideways nor turns.
+#[test]
+fn a_pid_holds_a_rigid_body_against_gravity() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("hover.xml");
+    std::fs::write(
+        &model,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<Model version="1.0">
+  <Time t0="0" T="10"/>
+  <NSDS>
+    <NewtonEulerDS name="body" mass="2">
+      <q0>0 0 0 1 0 0 0</q0>
+      <v0>0 0 0 0 0 0</v0>
+      <Inertia rows="3" cols="3">0.1 0 0 0 0.2 0 0 0 0.3</Inertia>
+      <FExt>0 0 -19.62 0 0 0</FExt>
+    </NewtonEulerDS>
+  </NSDS>
+  <Simulation>
+    <TimeDiscretisation h="1e-3"/>
+    <OneStepIntegrator><MoreauJeanOSI theta="0.5"/></OneStepIntegrator>
+    <OneStepNSProblem><LCP><Lemke/></LCP></OneStepNSProblem>
+    <ControlManager ds="body" h_c="1e-2">
+      <LinearSensor name="height"><C rows="1" cols="13">0 0 1 0 0 0 0 0 0 0 0 0 0</C></LinearSensor>
+      <PID name="pid" sensor="height" Kp="100" Ki="200" Kd="20" reference="1">
+        <B rows="13" cols="1">0 0 0 0 0 0 0 0 0 1 0 0 0</B>
+      </PID>
+    </ControlManager>
+  </Simulation>
+</Model>
+"#,
+    )
+    .unwrap();
+    validate_xml(&model);
+    let tr = run(&model, &[]);
+    let n = tr.len() - 1;
+    assert!((tr.col("body.q[2]")[n] - 1.0).abs() < 1e-9, "z(T) = {}", tr.col("body.q[2]")[n]);
+    assert!((tr.col("pid.u[0]")[n] - 9.81).abs() < 1e-9, "u(T) = {}", tr.col("pid.u[0]")[n]);
+    for c in ["body.q[0]", "body.q[1]", "body.q[4]", "body.q[5]", "body.q[6]", "body.v[3]"] {
+        assert!(tr.col(c).iter().all(|v| *v == 0.0), "{c} moved");
+    }
+    assert!(tr.col("body.q[3]").iter().all(|v| *v == 1.0));
+}
+
+/// A PID pushes a mass (`LagrangianLinearTIDS`, m = 2) towards x = 1 through a wall at x = 0.5
+/// (`y = 0.5 − q ≥ 0`, e = 0): at rest on the wall the contact impulse of each step balances the
+/// held control force exactly, `λ_{k+1} = h m u_k`, and the integral action winds up at the rate
+/// `Ki (1 − q)` while the position stays put.
+#[test]
+fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("wall.xml");
+    std::fs::write(
+        &model,
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<Model version="1.0">
+  <Time t0="0" T="3"/>
+  <NSDS>
+    <LagrangianLinearTIDS name="mass"><q0>0</q0><v0>0</v0><Mass rows="1" cols="1">2</Mass></LagrangianLinearTIDS>
+    <Interaction name="wall" ds="mass">
+      <Relation><LagrangianLinearTIR><H rows="1" cols="1">-1</H><b>0.5</b></LagrangianLinearTIR></Relation>
+      <NonSmoothLaw><NewtonImpactNSL e="0"/></NonSmoothLaw>
+    </Interaction>
+  </NSDS>
+  <Simulation>
+    <TimeDiscretisation h="1e-3"/>
+    <OneStepIntegrator><MoreauJeanOSI theta="0.5"/></OneStepIntegrator>
+    <OneStepNSProblem><LCP><Lemke/></LCP></OneStepNSProblem>
+    <ControlManager ds="mass" h_c="1e-2">
+      <LinearSensor name="position"><C rows="1" cols="2">1 0</C></LinearSensor>
+      <PID name="pid" sensor="position" Kp="10" Ki="5" Kd="2" reference="1">
+        <B rows="2" cols="1">0 1</B>
+      </PID>
+    </ControlManager>
+  </Simulation>
+</Model>
+"#,
+    )
+    .unwrap();
+    validate_xml(&model);
+    let tr = run(&model, &[]);
+    let (q, v, u, lambda) = (tr.col("mass.q[0]"), tr.col("mass.v[0]"), tr.col("pid.u[0]"), tr.col("wall.lambda[0]"));
+    let (h, m, ki) = (1e-3, 2.0, 5.0);
+    let rest = 500; // t = 0.5: on the wall since t ≈ 0.23
+    for k in rest..tr.len() {
+        assert_eq!(v[k], 0.0, "k = {k}");
+        assert_eq!(q[k], q[rest], "k = {k}");
+        assert!(
+            (lambda[k] - h * m * u[k - 1]).abs() <= 1e-15 * lambda[k],
+            "k = {k}: λ {} vs h m u {}",
+            lambda[k],
+            h * m * u[k - 1]
+        );
+    }
+    // the contact holds the mass within the Moreau–Jean drift of its impact step
+    assert!((q[rest] - 0.5).abs() < 1e-3 && q[rest] >= 0.5);
+    let slope = (u[2000] - u[1000]) / 1.0;
+    assert!((slope - ki * (1.0 - q[rest])).abs() < 1e-9, "du/dt = {slope}");
+}
+
 /// `samples/smc_with_friction`: a controller on a plant with friction (a matched disturbance
 /// the controller's model ignores): a relay of the kernel (`model.xml`) or the Coulomb friction of
 /// a rigid box on the ground (`box.xml`, `F = μ g`). Closed forms of the implicit SMC with a

@@ -23,9 +23,23 @@ pub struct PlantControl<P> {
     x: nalgebra::DVector<f64>,
 }
 
-/// Control of a first-order system of a time stepping: `g` is added to its vector field
-/// (`ẋ = f(t, x) + g + r`).
-pub type KernelControl = PlantControl<saltus_kernel::DsId>;
+/// Control of a system of a time stepping. First order: the plant state is `x`, and `g` is added
+/// to its vector field (`ẋ = f(t, x) + g + r`). Lagrangian (with a constant mass `M`, a rigid
+/// body too): the plant state is `x = (q, v)`, whose model is `q̇ = v`, `v̇ = M⁻¹ F + B u`; `g`
+/// is the acceleration of the velocity rows (its position rows are zero), applied as the force
+/// `M g_v` held over the next step with the system's other forces and its contacts.
+pub type KernelControl = PlantControl<KernelPlant>;
+
+/// The plant of a [`KernelControl`]: a system of the model and, for a Lagrangian one, its
+/// constant mass matrix (the input term acts through `M g_v`).
+#[derive(Debug, Clone)]
+pub struct KernelPlant {
+    /// The system.
+    pub ds: saltus_kernel::DsId,
+    /// `M` of a Lagrangian system (`None` for a first-order one).
+    pub mass: Option<nalgebra::DMatrix<f64>>,
+    force: nalgebra::DVector<f64>,
+}
 
 /// Control of a rigid body of a `<Mechanics>` scene: the plant state is `x = (position,
 /// velocity)` of its centre of mass (6 values, world frame), whose linear model is the free
@@ -52,10 +66,32 @@ impl<P> PlantControl<P> {
     }
 }
 
-impl PlantControl<saltus_kernel::DsId> {
-    /// Control of system `ds` (of `manager.n()` states) by `manager`.
+impl PlantControl<KernelPlant> {
+    /// Control of the first-order system `ds` (of `manager.n()` states) by `manager`.
     pub fn new(manager: saltus_control::ControlManager, ds: saltus_kernel::DsId) -> KernelControl {
-        PlantControl::with(manager, ds)
+        PlantControl::with(manager, KernelPlant { ds, mass: None, force: nalgebra::DVector::zeros(0) })
+    }
+
+    /// Control of the Lagrangian system `ds` of constant mass `mass` (`manager.n() = dim_q +
+    /// dim_v`); refused when an actuator's `B` drives a position row.
+    pub fn lagrangian(
+        manager: saltus_control::ControlManager,
+        ds: saltus_kernel::DsId,
+        mass: nalgebra::DMatrix<f64>,
+    ) -> Result<KernelControl, String> {
+        let nv = mass.nrows();
+        let nq = manager.n().checked_sub(nv).ok_or("the manager has fewer states than the system's velocity")?;
+        if manager.inputs().any(|(b, _)| b.rows(0, nq).iter().any(|v| *v != 0.0)) {
+            let rows = |a: usize, b: usize| if a == b { format!("row {a}") } else { format!("rows {a}–{b}") };
+            return Err(format!(
+                "an actuator's B drives a position ({} of B must be zero: a Lagrangian plant is pushed by a force, \
+                 B u is the acceleration of its velocity, {})",
+                rows(0, nq - 1),
+                rows(nq, nq + nv - 1)
+            ));
+        }
+        let force = nalgebra::DVector::zeros(nv);
+        Ok(PlantControl::with(manager, KernelPlant { ds, mass: Some(mass), force }))
     }
 
     /// The control instants of step `k` at time `t`, then the new input held by `sim`.
@@ -66,20 +102,35 @@ impl PlantControl<saltus_kernel::DsId> {
         nsds: &saltus_kernel::Nsds,
         sim: &mut crate::simulation::Simulation,
     ) -> Result<(), Stopped> {
-        let state = nsds.systems().get(self.plant.index()).map(|d| d.state());
-        let Some(state) = state.filter(|s| s.len() == self.x.len()) else {
+        let ds = self.plant.ds;
+        let system = nsds.systems().get(ds.index());
+        let (q, v) = (system.map(|d| d.state()), system.and_then(|d| d.velocity()));
+        let nq = q.map_or(0, |q| q.len());
+        let n = nq + v.map_or(0, |v| v.len());
+        let (Some(q), true) = (q, n == self.x.len()) else {
             let e = saltus_control::ControlError::Invalid {
                 what: "plant".into(),
                 reason: "state missing (internal)".into(),
             };
             return Err(failed(e));
         };
-        self.x.copy_from(state);
-        let ds = self.plant;
-        if let Some(g) = self.process(k, t)? {
-            sim.set_control_input(ds, g.as_slice()).map_err(|e| Stopped::Failed(Box::new(e)))?;
+        self.x.rows_mut(0, nq).copy_from(q);
+        if let Some(v) = v {
+            self.x.rows_mut(nq, n - nq).copy_from(v);
         }
-        Ok(())
+        if self.process(k, t)?.is_none() {
+            return Ok(());
+        }
+        let g = &self.g;
+        let input = match &self.plant.mass {
+            Some(m) => {
+                // F = M g_v
+                self.plant.force.gemv(1.0, m, &g.rows(nq, n - nq), 0.0);
+                &self.plant.force
+            }
+            None => g,
+        };
+        sim.set_control_input(ds, input.as_slice()).map_err(|e| Stopped::Failed(Box::new(e)))
     }
 }
 

@@ -102,9 +102,11 @@ pub fn build_control_with(
     Ok(ControlBuilt { built, h_c: c.h_c, elements })
 }
 
-/// The `<ControlManager>` of a kernel model's `<Simulation>`: its plant is the first-order
-/// system `ds` (the only system when not named); the model of a `FirstOrderLinearTIDS`
-/// (`A`, `b`) serves the sliding-mode controllers and observers.
+/// The `<ControlManager>` of a kernel model's `<Simulation>`: its plant is the system `ds` (the
+/// only system when not named), first order (state `x`) or Lagrangian with a constant mass
+/// (state `(q, v)`, a rigid body too; see [`KernelControl`]); the model of a
+/// `FirstOrderLinearTIDS` or a `LagrangianLinearTIDS` serves the sliding-mode controllers and
+/// observers.
 pub fn build_kernel_control(
     b: &mut Binder,
     c: &ControlManagerSpec,
@@ -126,20 +128,57 @@ pub fn build_kernel_control(
     };
     let ds = DsId(id as u32);
     let system = &nsds.systems()[id];
-    if system.is_lagrangian() {
-        return Err(m.error_at(
-            base,
-            format!(
-                "the plant `{}` is Lagrangian: a ControlManager acts on a first-order system or a rigid body",
-                names[id]
-            ),
-        ));
-    }
-    let model = linear_model(system);
     let h_c = c.h_c.unwrap_or(h);
-    let mut manager = ControlManager::new(system.dim_q(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
+    if !system.is_lagrangian() {
+        let model = linear_model(system);
+        let mut manager = ControlManager::new(system.dim_q(), h, model).map_err(|e| m.error_at(base, e.to_string()))?;
+        fill_manager(b, &c.items, base, h_c, &mut manager)?;
+        return Ok(KernelControl::new(manager, ds));
+    }
+    let mass = match system {
+        DynamicalSystem::LagrangianLinearTi(d) => d.mass.clone(),
+        DynamicalSystem::Lagrangian(d) => match &d.mass {
+            saltus_kernel::Mass::Constant(mass) => mass.clone(),
+            saltus_kernel::Mass::Function(_) => {
+                return Err(m.error_at(
+                    base,
+                    format!(
+                        "the plant `{}` has a mass M(q): a ControlManager pushes a Lagrangian system through a \
+                         constant mass (its input is the acceleration M⁻¹F of the velocity rows)",
+                        names[id]
+                    ),
+                ))
+            }
+        },
+        _ => return Err(m.error_at(base, format!("the plant `{}` cannot be controlled", names[id]))),
+    };
+    let n = system.dim_q() + system.dim_v();
+    let model = lagrangian_linear_model(system, &mass);
+    let mut manager = ControlManager::new(n, h, model).map_err(|e| m.error_at(base, e.to_string()))?;
     fill_manager(b, &c.items, base, h_c, &mut manager)?;
-    Ok(KernelControl::new(manager, ds))
+    KernelControl::lagrangian(manager, ds, mass).map_err(|e| m.error_at(base, e))
+}
+
+/// The model `ẋ = A x + b` of a `LagrangianLinearTIDS` in the state `x = (q, v)`:
+/// `A = [[0, I], [−M⁻¹K, −M⁻¹C]]`, `b = (0, M⁻¹ F_ext)` (`b = 0` when `F_ext` is a function of
+/// time); `None` for the other Lagrangian systems (PID and twisting controllers only).
+fn lagrangian_linear_model(system: &DynamicalSystem, mass: &nalgebra::DMatrix<f64>) -> Option<LinearModel> {
+    let DynamicalSystem::LagrangianLinearTi(d) = system else { return None };
+    let n = mass.nrows();
+    let inv = mass.clone().cholesky()?.inverse();
+    let mut a = nalgebra::DMatrix::zeros(2 * n, 2 * n);
+    a.view_mut((0, n), (n, n)).fill_with_identity();
+    if let Some(k) = &d.k {
+        a.view_mut((n, 0), (n, n)).copy_from(&(-&inv * k));
+    }
+    if let Some(c) = &d.c {
+        a.view_mut((n, n), (n, n)).copy_from(&(-&inv * c));
+    }
+    let mut b = nalgebra::DVector::zeros(2 * n);
+    if let Some(VecOp::Constant(f)) = &d.f_ext {
+        b.rows_mut(n, n).copy_from(&(&inv * f));
+    }
+    Some(LinearModel { a, b })
 }
 
 /// The `<ControlManager body>` of a `<Mechanics>` scene: its plant is the dynamic body `body`

@@ -366,11 +366,12 @@ def _period(td, what: str) -> float:
 class ControlManager:
     """Siconos ``ControlManager(sim)``: sensors, actuators and observers acting on a user's
     ``TimeStepping`` (Saltus's ``<ControlManager>`` inside ``<Simulation>``, run by the control
-    toolbox in Rust). The plant is the first-order system the sensors read; each actuator's
-    ``B u`` is added to its vector field and held over the steps until the actuator's next
-    instant; every piece acts at its own period (a multiple of the step ``h``), sensors first,
+    toolbox in Rust). The plant is the system the sensors read: first order (each actuator's
+    ``B u`` is added to its vector field) or Lagrangian with a constant mass (state ``(q, v)``,
+    ``B u`` the acceleration of the velocity rows, applied as the force ``M (B u)_v``), held over
+    the steps until the actuator's next instant; every piece acts at its own period (a multiple of the step ``h``), sensors first,
     then observers, then actuators. Sliding-mode controllers and observers need a
-    ``FirstOrderLinearTIDS`` plant (its ``A`` and ``b``)."""
+    ``FirstOrderLinearTIDS`` or ``LagrangianLinearTIDS`` plant (its linear model)."""
 
     def __init__(self, sim):
         from saltus.siconos._ksim import TimeStepping
