@@ -9,8 +9,12 @@
 //!
 //! ```text
 //! G = H M⁻¹ Hᵀ,   w = G μ + h(q),   w_e = 0 (μ_e free),   0 ≤ w_u ⊥ μ_u ≥ 0,
-//! q ← q + M⁻¹ Hᵀ μ
+//! q ← q ⊕ M⁻¹ Hᵀ μ
 //! ```
+//!
+//! (`q + δq` for generalized coordinates; on a system with a kinematics map `q̇ = N(q) v`, whose
+//! `H = C N`, the correction is a velocity `δv` retracted onto the coordinates: the exponential
+//! map for a rigid body, `q + N(q) δv` with the unit quaternion renormalized otherwise)
 //!
 //! over the equality rows and the unilateral rows with `h_u(q) < tol`, solved exactly by
 //! principal pivoting (module `pivot`: Murty's least-index method). Then, unless disabled, the velocities are projected onto the
@@ -128,6 +132,10 @@ pub struct TimeSteppingDirectProjection {
     /// The Gauss–Newton workspace (no shift: redundant constraints are an error).
     gn: GaussNewton,
     saved: Vec<(DVector<f64>, DVector<f64>)>,
+    /// Per system with a kinematics map: its correction in velocity space (`dim_v`; empty for
+    /// the others), and `N(q)`.
+    dv: Vec<DVector<f64>>,
+    nbuf: DMatrix<f64>,
 }
 
 impl TimeSteppingDirectProjection {
@@ -156,17 +164,6 @@ impl TimeSteppingDirectProjection {
         for (k, inter) in nsds.interactions().iter().enumerate() {
             if !inter.relation.is_lagrangian() {
                 continue;
-            }
-            if let Some(d) = inter.ds_ids().find(|d| nsds.systems()[d.index()].kinematics().is_some()) {
-                return Err(KernelError::InvalidCombination {
-                    name: inter.name.clone(),
-                    id: nsds.handle(k),
-                    reason: format!(
-                        "system `{}` has a kinematics map q̇ = N(q) v; the direct projection moves q along \
-                         ∇h M⁻¹ as if q̇ = v",
-                        nsds.ds_name(d).unwrap_or("?")
-                    ),
-                });
             }
             if inter.relation.is_compliant() {
                 return Err(KernelError::InvalidCombination {
@@ -214,6 +211,11 @@ impl TimeSteppingDirectProjection {
             .collect();
         let minv_ht = inner.iws.iter().map(|iw| DMatrix::zeros(iw.n1 + iw.n2, iw.m)).collect();
         let saved = nsds.systems().iter().map(|ds| (DVector::zeros(ds.dim_q()), DVector::zeros(ds.dim_v()))).collect();
+        let dv = nsds
+            .systems()
+            .iter()
+            .map(|ds| DVector::zeros(if ds.kinematics().is_some() { ds.dim_v() } else { 0 }))
+            .collect();
         Ok(TimeSteppingDirectProjection {
             need: vec![false; nsds.n_interactions()],
             inner,
@@ -226,6 +228,8 @@ impl TimeSteppingDirectProjection {
             graph: CouplingGraph::default(),
             gn: GaussNewton::new(n, 0.0),
             saved,
+            dv,
+            nbuf: DMatrix::zeros(0, 0),
         })
     }
 
@@ -320,6 +324,8 @@ impl TimeSteppingDirectProjection {
             need: &mut self.need,
             cand: &mut self.cand,
             graph: &mut self.graph,
+            dv: &mut self.dv,
+            nbuf: &mut self.nbuf,
             nsds,
             t,
         };
@@ -369,6 +375,8 @@ struct Manifold<'a> {
     /// The rows (indices into `rows`) of the current correction.
     cand: &'a mut Vec<usize>,
     graph: &'a mut CouplingGraph,
+    dv: &'a mut [DVector<f64>],
+    nbuf: &'a mut DMatrix<f64>,
     nsds: &'a mut Nsds,
     t: f64,
 }
@@ -500,7 +508,12 @@ impl Manifold<'_> {
             .map_err(num)
     }
 
-    /// `q += M⁻¹ Hᵀ μ` (positions) or `v += M⁻¹ Hᵀ μ` (velocities) over the candidates.
+    /// `q ⊕ M⁻¹ Hᵀ μ` (positions) or `v += M⁻¹ Hᵀ μ` (velocities) over the candidates. On a
+    /// system with a kinematics map `q̇ = N(q) v` the position correction is a velocity-space
+    /// `δv = M⁻¹ Hᵀ μ` (`H = C N`), retracted onto the coordinates: `(x + δx, q ⊗ exp(δΩ))` for a
+    /// rigid body (the retraction of `mechanics`' joint projection), `q + N(q) δv` with the unit
+    /// quaternion renormalized otherwise (Siconos's `MoreauJeanDirectProjectionOSI` for
+    /// `NewtonEulerDS`).
     fn apply(&mut self, mu: &[f64], positions: bool) -> Result<(), KernelError> {
         let t = self.t;
         let (systems, _) = self.nsds.parts_mut();
@@ -510,13 +523,24 @@ impl Manifold<'_> {
             let mt = &self.minv_ht[row.inter];
             for (d, off, nd) in [(Some(iw.ds.0), 0, iw.n1), (iw.ds.1, iw.n1, iw.n2)] {
                 let Some(d) = d else { continue };
+                let dv = &mut self.dv[d.index()];
                 let (q, v, _) = systems[d.index()].state_mut();
-                let target = if positions { Some(q) } else { v };
+                let target = match (positions, dv.len()) {
+                    (true, 0) => Some(q),
+                    (true, _) => Some(dv),
+                    (false, _) => v,
+                };
                 if let Some(x) = target {
                     for i in 0..nd {
                         x[i] += mt[(off + i, row.comp)] * mu[a];
                     }
                 }
+            }
+        }
+        if positions {
+            for (i, dv) in self.dv.iter_mut().enumerate().filter(|(_, dv)| !dv.is_empty()) {
+                retract(&mut systems[i], dv, self.nbuf, t, i as u32)?;
+                dv.fill(0.0);
             }
         }
         if systems.iter().any(|ds| {
@@ -530,6 +554,36 @@ impl Manifold<'_> {
         }
         Ok(())
     }
+}
+
+/// `q ← q ⊕ δv` on a system with a kinematics map (see [`Manifold::apply`]).
+fn retract(
+    ds: &mut DynamicalSystem,
+    dv: &DVector<f64>,
+    nbuf: &mut DMatrix<f64>,
+    t: f64,
+    id: u32,
+) -> Result<(), KernelError> {
+    if ds.rigid_body().is_some() {
+        let q = ds.state_mut().0;
+        let x = nalgebra::Vector3::new(q[0], q[1], q[2]);
+        let quat = nalgebra::UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(q[3], q[4], q[5], q[6]));
+        let (dx, dw) = (dv.fixed_rows::<3>(0).into_owned(), dv.fixed_rows::<3>(3).into_owned());
+        let (x1, q1) = super::osi::rigid_body::update_pose(&x, &quat, &dx, &dw, 1.0);
+        q.rows_mut(0, 3).copy_from(&x1);
+        let c = q1.quaternion().coords; // (x, y, z, w)
+        q.rows_mut(3, 4).copy_from_slice(&[c[3], c[0], c[1], c[2]]);
+        return Ok(());
+    }
+    let Some(n_map) = ds.kinematics().cloned() else { return Ok(()) };
+    if nbuf.shape() != (ds.dim_q(), ds.dim_v()) {
+        *nbuf = DMatrix::zeros(ds.dim_q(), ds.dim_v());
+    }
+    nbuf.fill(0.0);
+    n_map(t, ds.state().as_slice(), nbuf).map_err(super::osi::user_err(t, "kinematics N(q)", id))?;
+    ds.state_mut().0.gemv(1.0, nbuf, dv, 1.0);
+    ds.normalize_q();
+    Ok(())
 }
 
 /// Outputs (both levels) and index sets from the current state, written into the model.
