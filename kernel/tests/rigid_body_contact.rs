@@ -274,20 +274,87 @@ fn a_dormant_contact_on_a_rigid_body_reports_its_rate() {
     assert!(dormant > 100 && impulses > 0, "{dormant} dormant steps, {impulses} impulses");
 }
 
-/// What the kernel cannot do on a rigid body is refused by name: a compliant relation (its
-/// linearization is written in `q̇ = v`).
+/// A compliant contact on a rigid body: a cube (side 0.2, m = 2) released flat, touching a floor
+/// whose four corner contacts are springs, `y = gap + D λ` (Siconos `LagrangianCompliantLinearTIR`, `C`
+/// over the 7 coordinates, `H = C N(q)`), settles at the static penetration of each corner
+/// `D m g / 4` (the rigid gap `y₀ = −D m g/4` to 1e-9; Moreau–Jean θ = 1 damps the springs'
+/// oscillation), without tilting; the nonlinear form
+/// `LagrangianCompliantR` with the same affine `h(q, λ)` gives the bits of the linear one (its
+/// linearization remainder is round-off), for a user `N(q)` and for the rigid-body family.
 #[test]
-fn compliant_relations_are_refused() {
-    let mut nsds = Nsds::new(0.0);
-    let id = nsds
-        .add_ds("b", body(1.0, [0.1; 3], dvector![0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0], DVector::zeros(6), 9.81))
-        .unwrap();
-    let mut c = DMatrix::zeros(1, 7);
-    c[(0, 2)] = 1.0;
-    let compliant =
-        Relation::LagrangianCompliantLinearTi(LagrangianCompliantLinearTiR::new(c.clone(), dmatrix_1(1e-3)));
-    let err = nsds.link("soft", id, None, compliant, NonSmoothLaw::NewtonImpact { e: 0.0 }).unwrap_err();
-    assert!(err.to_string().contains("`b` has a kinematics map"), "{err}");
+fn a_rigid_body_settles_on_compliant_contacts() {
+    let (m, a, g, d, h) = (2.0, 0.1, 9.81, 1e-4, 1e-3);
+    let i = m * (2.0 * a) * (2.0 * a) / 6.0;
+    let q0 = dvector![0.0, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0];
+    let corners = [[a, a], [a, -a], [-a, a], [-a, -a]];
+    // gap of the corner (cx, cy, −a) of the body frame: z + (R (cx, cy, −a))_z, and its row of ∇_q h
+    let corner = move |q: &[f64], k: usize| {
+        let c = [corners[k][0], corners[k][1], -a];
+        let r = rotation(q);
+        let o = [0, 1, 2].map(|i| (0..3).map(|j| r[i][j] * c[j]).sum::<f64>());
+        let (ra, rb) = point_row(q, [0.0, 0.0, 1.0], o);
+        (q[2] + o[2], pull_back(q, ra, rb))
+    };
+    // at the flat pose C is the row (0, 0, 1, 0 …) plus the quaternion columns of the corner
+    let linear = |k: usize| {
+        let (gap0, row) = corner(q0.as_slice(), k);
+        let c = DMatrix::from_row_slice(1, 7, &row);
+        let e = gap0 - (c.clone() * &q0)[0];
+        Relation::LagrangianCompliantLinearTi(LagrangianCompliantLinearTiR::new(c, dmatrix_1(d)).with_e(dvector![e]))
+    };
+    let affine = |k: usize| {
+        let (gap0, row) = corner(q0.as_slice(), k);
+        let e = gap0 - (0..7).map(|j| row[j] * q0[j]).sum::<f64>();
+        Relation::LagrangianCompliant(LagrangianCompliantR::new(
+            1,
+            move |_, q, l, y| {
+                y[0] = (0..7).map(|j| row[j] * q[j]).sum::<f64>() + e + d * l[0];
+                Ok(())
+            },
+            move |_, _, _, c| {
+                for j in 0..7 {
+                    c[(0, j)] = row[j];
+                }
+                Ok(())
+            },
+            move |_, _, _, dd| {
+                dd[(0, 0)] = d;
+                Ok(())
+            },
+        ))
+    };
+    let rigid = LagrangianDs::rigid_body(q0.clone(), DVector::zeros(6), m, Matrix3::from_diagonal_element(i))
+        .with_f_ext(dvector![0.0, 0.0, -m * g, 0.0, 0.0, 0.0]);
+    let user = body(m, [i; 3], q0.clone(), DVector::zeros(6), g).with_unit_quaternion(3);
+    for (form, ds) in [("user N(q)", user), ("rigid family", rigid)] {
+        let mut runs = Vec::new();
+        for rel in [&linear as &dyn Fn(usize) -> Relation, &affine] {
+            let mut nsds = Nsds::new(0.0);
+            let id = nsds.add_ds("cube", ds.clone()).unwrap();
+            for k in 0..4 {
+                nsds.link(format!("c{k}"), id, None, rel(k), NonSmoothLaw::NewtonImpact { e: 0.0 }).unwrap();
+            }
+            let lemke = Osnsp::Lcp(LcpSolver::Lemke(Default::default()));
+            let mut ts = TimeStepping::new(&nsds, h, Osi::moreau_jean(1.0), lemke).unwrap();
+            let mut trace = Vec::new();
+            for _ in 0..3000 {
+                ts.step(&mut nsds).unwrap();
+                trace.extend(nsds.systems()[0].state().iter().map(|x| x.to_bits()));
+            }
+            let y0: Vec<f64> = (0..4).map(|k| nsds.interactions()[k].y(0).unwrap()[0]).collect();
+            let q = nsds.systems()[0].state();
+            for y in &y0 {
+                assert!(
+                    (y + d * m * g / 4.0).abs() < 1e-9,
+                    "{form}: rigid gap {y:e}, −D m g/4 = {:e}",
+                    -d * m * g / 4.0
+                );
+            }
+            assert!((q[3] - 1.0).abs() < 1e-12 && q.rows(4, 3).amax() < 1e-12, "{form}: tilted: {q}");
+            runs.push(trace);
+        }
+        assert!(runs[0] == runs[1], "{form}: the affine LagrangianCompliantR differs from the linear relation");
+    }
 }
 
 /// A rigid body hung by a ball joint (the body point `c` fixed at the origin: `h(q) = x + R(q) c

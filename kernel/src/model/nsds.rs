@@ -150,15 +150,6 @@ impl Nsds {
         let mut nz = 0;
         for d in inter.ds_ids() {
             let ds = self.ds.get(d.index()).ok_or_else(|| err(format!("unknown dynamical system {:?}", d)))?;
-            if ds.kinematics().is_some() && inter.relation.is_compliant() {
-                return Err(err(format!(
-                    "system `{}` has a kinematics map q̇ = N(q) v; the compliant relation {} linearizes h in \
-                     q̇ = v (use a rigid relation: LagrangianLinearTIR, LagrangianScleronomousR or \
-                     LagrangianRheonomousR)",
-                    self.ds_name(d).unwrap_or("?"),
-                    inter.relation.kind_name()
-                )));
-            }
             n += ds.dim_q();
             nz += ds.z().len();
         }

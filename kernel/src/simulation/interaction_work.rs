@@ -180,6 +180,13 @@ impl InterWork {
         };
         match &inter.relation {
             Relation::LagrangianLinearTi(r) if kinematics => iw.cq.copy_from(&r.h),
+            Relation::LagrangianCompliantLinearTi(r) if kinematics => {
+                // C = ∇_q h is constant, H = C N(q) is not
+                iw.cq.copy_from(&r.c);
+                iw.d.copy_from(&r.d);
+                iw.d /= h * h;
+                iw.has_d = true;
+            }
             Relation::LagrangianLinearTi(r) => {
                 iw.jac.copy_from(&r.h);
                 iw.bmat = r.h.transpose();
@@ -210,7 +217,7 @@ impl InterWork {
             }
             Relation::LagrangianCompliant(_) => {
                 iw.has_d = true;
-                iw.comp = CompliantWork::new(m, n, h);
+                iw.comp = CompliantWork::new(m, nq1 + nq2, h);
             }
             Relation::FirstOrderType2(_) => iw.has_d = true,
             Relation::FirstOrderNonLinear(_) => {
@@ -276,7 +283,8 @@ impl InterWork {
                 self.winv_ready = false;
             }
             Relation::LagrangianCompliant(r) => {
-                self.comp.linearize(r, t, x, &self.lambda_i, &mut self.jac, &mut self.d, id)?;
+                let c = if kinematics { &mut self.cq } else { &mut self.jac };
+                self.comp.linearize(r, t, x, &self.lambda_i, c, &mut self.d, id)?;
                 self.jac.transpose_to(&mut self.bmat);
                 self.winv_ready = false;
             }
