@@ -86,7 +86,7 @@ fn size_mismatch_names_the_element_path() {
     let (o, _d, _) = check_text(&t, &[]);
     assert_input_error(
         &o,
-        &["model.xml:21:7:", "NSDS/Interaction[floor]/Relation: H has 2 columns, ball has 3 degrees of freedom"],
+        &["model.xml:21:7:", "NSDS/Interaction[floor]/Relation: H has 2 columns, ball has 3 coordinates q"],
     );
     let t = ball_text().replace("<v0>0 0 0</v0>", "<v0>0 0</v0>");
     let (o, _d, _) = check_text(&t, &[]);
@@ -330,7 +330,7 @@ fn newton_euler_ds_errors_are_located() {
         ),
         (
             text.replace(r#"<H rows="1" cols="8">0 0 1 0 0 0 0 -1</H>"#, r#"<H rows="1" cols="7">0 0 1 0 0 0 -1</H>"#),
-            "H has 7 columns, ball and plate have 8",
+            "H has 7 columns, ball and plate have 8 coordinates q together",
         ),
         (text.replace("0.001 0 0", "-0.001 0 0"), "NewtonEulerDS[ball]/Inertia"),
         (text.replace(r#"mass="0.5""#, r#"mass="-1""#), "mass must be finite and > 0"),

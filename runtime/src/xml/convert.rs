@@ -451,9 +451,10 @@ fn build_relation(
             | RelationSpec::LagrangianRheonomousR(_)
     );
     let who = match (concerned.len(), first_order) {
-        (1, false) => format!("{} has {n} degrees of freedom", concerned[0].0),
+        // the columns of ∇_q h: coordinates q (7 for a NewtonEulerDS, whose velocity has 6)
+        (1, false) => format!("{} has {n} coordinates q", concerned[0].0),
         (1, true) => format!("the state x of {} has {n} components", concerned[0].0),
-        (_, false) => format!("{} and {} have {n} degrees of freedom together", concerned[0].0, concerned[1].0),
+        (_, false) => format!("{} and {} have {n} coordinates q together", concerned[0].0, concerned[1].0),
         (_, true) => format!("the states x of {} and {} have {n} components together", concerned[0].0, concerned[1].0),
     };
     let shape = |b: &Binder, what: &str, mm: &DMatrix<f64>, r: usize, c: usize, why: &str| -> Result<(), ModelError> {
