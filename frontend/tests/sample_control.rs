@@ -10,6 +10,15 @@ fn siconos(rel: &str) -> Vec<Vec<f64>> {
     text.lines().skip(1).map(|l| l.split(',').map(|v| v.parse().unwrap()).collect()).collect()
 }
 
+/// Writes `text` as a model file, checks it against the schema and runs it.
+fn run_text(text: &str) -> Trajectory {
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("model.xml");
+    std::fs::write(&model, text).unwrap();
+    validate_xml(&model);
+    run(&model, &[])
+}
+
 fn compare(tr: &Trajectory, cols: &[&str], theirs: &[Vec<f64>], tol: f64) {
     assert_eq!(tr.len(), theirs.len());
     let mut worst = 0.0f64;
@@ -132,17 +141,13 @@ fn a_control_model_is_a_zero_order_hold_time_stepping() {
 /// the mass scales the force, not the motion.
 #[test]
 fn a_controller_pushes_a_lagrangian_plant_through_its_mass() {
-    let tmp = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(sample("smc_double_integrator/model_time_stepping.xml")).unwrap();
     let plant = r#"<LagrangianLinearTIDS name="plant"><q0>1</q0><v0>0</v0><Mass rows="1" cols="1">2</Mass></LagrangianLinearTIDS>"#;
     let start = text.find("<FirstOrderLinearTIDS").unwrap();
     let end = text.find("</FirstOrderLinearTIDS>").unwrap() + "</FirstOrderLinearTIDS>".len();
     let text = format!("{}{plant}{}", &text[..start], &text[end..]);
     let text = edit(&text, &[("<EulerMoreauOSI theta=\"0.5\"/>", "<MoreauJeanOSI theta=\"0.5\"/>")]);
-    let model = tmp.path().join("lagrangian.xml");
-    std::fs::write(&model, text).unwrap();
-    validate_xml(&model);
-    let lag = run(&model, &[]);
+    let lag = run_text(&text);
     let first = run(&sample("smc_double_integrator/model_time_stepping.xml"), &[]);
     assert_eq!(lag.len(), first.len());
     for (a, b) in [("plant.q[0]", "plant.x[0]"), ("plant.v[0]", "plant.x[1]"), ("smc.u[0]", "smc.u[0]")] {
@@ -159,10 +164,7 @@ fn a_controller_pushes_a_lagrangian_plant_through_its_mass() {
 /// the body neither drifts sideways nor turns.
 #[test]
 fn a_pid_holds_a_rigid_body_against_gravity() {
-    let tmp = tempfile::tempdir().unwrap();
-    let model = tmp.path().join("hover.xml");
-    std::fs::write(
-        &model,
+    let tr = run_text(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <Model version="1.0">
   <Time t0="0" T="10"/>
@@ -187,10 +189,7 @@ fn a_pid_holds_a_rigid_body_against_gravity() {
   </Simulation>
 </Model>
 "#,
-    )
-    .unwrap();
-    validate_xml(&model);
-    let tr = run(&model, &[]);
+    );
     let n = tr.len() - 1;
     assert!((tr.col("body.q[2]")[n] - 1.0).abs() < 1e-9, "z(T) = {}", tr.col("body.q[2]")[n]);
     assert!((tr.col("pid.u[0]")[n] - 9.81).abs() < 1e-9, "u(T) = {}", tr.col("pid.u[0]")[n]);
@@ -206,10 +205,7 @@ fn a_pid_holds_a_rigid_body_against_gravity() {
 /// `Ki (1 − q)` while the position stays put.
 #[test]
 fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
-    let tmp = tempfile::tempdir().unwrap();
-    let model = tmp.path().join("wall.xml");
-    std::fs::write(
-        &model,
+    let tr = run_text(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <Model version="1.0">
   <Time t0="0" T="3"/>
@@ -233,10 +229,7 @@ fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
   </Simulation>
 </Model>
 "#,
-    )
-    .unwrap();
-    validate_xml(&model);
-    let tr = run(&model, &[]);
+    );
     let (q, v, u, lambda) = (tr.col("mass.q[0]"), tr.col("mass.v[0]"), tr.col("pid.u[0]"), tr.col("wall.lambda[0]"));
     let (h, m, ki) = (1e-3, 2.0, 5.0);
     let rest = 500; // t = 0.5: on the wall since t ≈ 0.23
