@@ -199,13 +199,15 @@ fn a_pid_holds_a_rigid_body_against_gravity() {
     assert!(tr.col("body.q[3]").iter().all(|v| *v == 1.0));
 }
 
-/// A PID pushes a mass (`LagrangianLinearTIDS`, m = 2) towards x = 1 through a wall at x = 0.5
-/// (`y = 0.5 − q ≥ 0`, e = 0): at rest on the wall the contact impulse of each step balances the
-/// held control force exactly, `λ_{k+1} = h m u_k`, and the integral action winds up at the rate
-/// `Ki (1 − q)` while the position stays put.
-#[test]
-fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
-    let tr = run_text(
+/// A mass (`LagrangianLinearTIDS`, m = 2) behind a wall at x = 0.5 (`y = 0.5 − q ≥ 0`, e = 0),
+/// pushed towards x = 1 by a PID acting every 10 ms; `simulation` is the `<Simulation>` or
+/// `<EventDriven>` element, with `CONTROL` where its `<ControlManager>` goes.
+fn wall_model(simulation: &str) -> String {
+    let control = r#"<ControlManager ds="mass" h_c="1e-2">
+      <LinearSensor name="position"><C rows="1" cols="2">1 0</C></LinearSensor>
+      <PID name="pid" sensor="position" Kp="10" Ki="5" Kd="2" reference="1"><B rows="2" cols="1">0 1</B></PID>
+    </ControlManager>"#;
+    format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <Model version="1.0">
   <Time t0="0" T="3"/>
@@ -216,23 +218,29 @@ fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
       <NonSmoothLaw><NewtonImpactNSL e="0"/></NonSmoothLaw>
     </Interaction>
   </NSDS>
-  <Simulation>
+  {}
+</Model>
+"#,
+        simulation.replace("CONTROL", control)
+    )
+}
+
+const WALL_TS: &str = r#"<Simulation>
     <TimeDiscretisation h="1e-3"/>
     <OneStepIntegrator><MoreauJeanOSI theta="0.5"/></OneStepIntegrator>
     <OneStepNSProblem><LCP><Lemke/></LCP></OneStepNSProblem>
-    <ControlManager ds="mass" h_c="1e-2">
-      <LinearSensor name="position"><C rows="1" cols="2">1 0</C></LinearSensor>
-      <PID name="pid" sensor="position" Kp="10" Ki="5" Kd="2" reference="1">
-        <B rows="2" cols="1">0 1</B>
-      </PID>
-    </ControlManager>
-  </Simulation>
-</Model>
-"#,
-    );
+    CONTROL
+  </Simulation>"#;
+
+/// The wall under Moreau–Jean: at rest on the wall the contact impulse of each step balances the
+/// held control force exactly, `λ_{k+1} = h m u_k`, and the integral action winds up at the rate
+/// `Ki (1 − q)` while the position stays put.
+#[test]
+fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
+    let tr = run_text(&wall_model(WALL_TS));
     let (q, v, u, lambda) = (tr.col("mass.q[0]"), tr.col("mass.v[0]"), tr.col("pid.u[0]"), tr.col("wall.lambda[0]"));
     let (h, m, ki) = (1e-3, 2.0, 5.0);
-    let rest = 500; // t = 0.5: on the wall since t ≈ 0.23
+    let rest = 500; // t = 0.5: on the wall since t ≈ 0.2
     for k in rest..tr.len() {
         assert_eq!(v[k], 0.0, "k = {k}");
         assert_eq!(q[k], q[rest], "k = {k}");
@@ -247,6 +255,42 @@ fn a_controller_pushes_a_lagrangian_plant_against_a_wall() {
     assert!((q[rest] - 0.5).abs() < 1e-3 && q[rest] >= 0.5);
     let slope = (u[2000] - u[1000]) / 1.0;
     assert!((slope - ki * (1.0 - q[rest])).abs() < 1e-9, "du/dt = {slope}");
+}
+
+/// The same wall under `<EventDriven>` (Siconos `ControlLsodarSimulation`): the controllers act at
+/// the time-discretisation events and the integrator restarts where the input changes. Before the
+/// impact the held input makes the motion piecewise quadratic, which Moreau–Jean θ = ½ integrates
+/// exactly too: both runs agree to 1e-9 at every event. The impact is located exactly (one
+/// impact, then the mass rests at q = 0.5 to round-off), the contact force balances the held
+/// control force, `λ = m u`, exactly, and the integral winds up at `Ki (1 − 0.5)`.
+#[test]
+fn a_controller_acts_on_an_event_driven_run() {
+    let ed = run_text(&wall_model(
+        r#"<EventDriven>
+    <TimeDiscretisation h="1e-3"/>
+    <OneStepIntegrator><LsodarOSI/></OneStepIntegrator>
+    CONTROL
+  </EventDriven>"#,
+    ));
+    let ts = run_text(&wall_model(WALL_TS));
+    let (kind, t) = (ed.col("kind"), ed.col("t"));
+    let td: Vec<usize> = (0..ed.len()).filter(|&i| kind[i] == 0.0).collect();
+    assert_eq!(td.len(), 3000);
+    assert_eq!(kind.iter().filter(|&&k| k == 2.0).count(), 1, "one impact");
+    let (q, u, lambda) = (ed.col("mass.q[0]"), ed.col("pid.u[0]"), ed.col("wall.lambda[0]"));
+    // the first event row is t0 + h: TD row i is the time stepping's row i + 1
+    for (i, &r) in td.iter().enumerate().take_while(|(_, &r)| t[r] < 0.2) {
+        let d = (q[r] - ts.col("mass.q[0]")[i + 1]).abs();
+        assert!(d < 1e-9, "t = {}: q differs by {d:e}", t[r]);
+        let du = (u[r] - ts.col("pid.u[0]")[i + 1]).abs();
+        assert!(du < 1e-9 * (1.0 + u[r].abs()), "t = {}: u differs by {du:e}", t[r]);
+    }
+    for w in td.windows(2).filter(|w| t[w[0]] > 0.3) {
+        assert!((q[w[1]] - 0.5).abs() < 1e-12, "t = {}: q = {}", t[w[1]], q[w[1]]);
+        assert!((lambda[w[1]] - 2.0 * u[w[0]]).abs() <= 1e-12 * lambda[w[1]], "t = {}", t[w[1]]);
+    }
+    let slope = u[td[1999]] - u[td[999]];
+    assert!((slope - 5.0 * 0.5).abs() < 1e-9, "du/dt = {slope}");
 }
 
 /// `samples/smc_with_friction`: a controller on a plant with friction (a matched disturbance

@@ -654,6 +654,10 @@ class EventDriven(_Built):
     located by root finding, impact and acceleration LCPs. ``run`` gives one row per event with
     a ``kind`` column (0 TD event, 1 pre-impact, 2 post-impact)."""
 
+    #: Controllers acting at the time-discretisation events on a Lagrangian plant: an object
+    #: writing a ``<ControlManager>`` element into the ``<EventDriven>`` (``_element(parent)``).
+    control = None
+
     def __init__(
         self,
         nsds,
@@ -686,6 +690,8 @@ class EventDriven(_Built):
         for tag, p in (("ImpactProblem", self.impact), ("AccelerationProblem", self.acceleration)):
             if p is not None:
                 ET.SubElement(ET.SubElement(ed, tag), p.solver, _attrs(p.options))
+        if self.control is not None:
+            self.control._element(ed)
 
 
 class NullSpaceBasis:

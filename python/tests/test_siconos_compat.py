@@ -1076,6 +1076,46 @@ def test_control_manager_on_a_zero_order_hold_time_stepping(hook):
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12 * np.abs(want).max())
 
 
+def test_control_manager_on_an_event_driven_run(hook):
+    """``ControlManager(EventDriven)``: a PID pushes a mass (m = 2) towards x = 1 through a wall at
+    x = 0.5 (``NewtonImpactNSL(0)``); the controller acts at the time-discretisation events, the
+    integrator restarting where the input changes. The impact is located, the mass then rests on
+    the wall exactly, and the integral action winds up at ``Ki (1 − 0.5)`` per second."""
+    import siconos.kernel as sk
+    from siconos.control.controller import PID
+    from siconos.control.sensor import LinearSensor
+    from siconos.control.simulation import ControlManager
+
+    h, ki = 1e-3, 5.0
+    mass = sk.LagrangianLinearTIDS([0.0], [0.0], [[2.0]])
+    wall = sk.Interaction(sk.NewtonImpactNSL(0.0), sk.LagrangianLinearTIR([[-1.0]], [0.5]))
+    nsds = sk.NonSmoothDynamicalSystem(0.0, 2.0)
+    nsds.insertDynamicalSystem(mass)
+    nsds.link(wall, mass)
+    sim = sk.EventDriven(nsds, sk.TimeDiscretisation(0.0, h))
+    sim.insertIntegrator(sk.LsodarOSI())
+    control = ControlManager(sim)
+    sens = LinearSensor(mass, [[1.0, 0.0]])
+    control.addSensorPtr(sens, sk.TimeDiscretisation(0.0, 10 * h))
+    act = PID(sens)
+    act.setB([[0.0], [1.0]])
+    control.addActuatorPtr(act, sk.TimeDiscretisation(0.0, 10 * h))
+    control.initialize(nsds)
+    act.setRef(1.0)
+    act.setK([10.0, ki, 2.0])
+    act.setDeltaT(10 * h)
+    q, rows = mass.q(), []
+    while sim.hasNextEvent():
+        sim.advanceToEvent()
+        sim.processEvents()
+        rows.append((sim.startingTime(), q[0]))
+    rows = np.array(rows)
+    assert abs(rows[-1, 0] - 2.0) < 1e-12
+    at_rest = rows[rows[:, 0] > 0.3, 1]
+    assert len(at_rest) > 1000 and np.all(np.abs(at_rest - 0.5) < 1e-12)
+    assert rows[:, 1].max() <= 0.5 + 1e-12
+
+
 def test_euler_angles_and_internal_solver_options(hook):
     import siconos.kernel as sk
     import siconos.numerics as sn

@@ -37,15 +37,13 @@ impl Simulation {
         }
     }
     /// Holds the control input term `g` of system `ds` over the next steps
-    /// ([`TimeStepping::set_control_input`]); event-driven simulations take none.
+    /// ([`TimeStepping::set_control_input`], [`EventDriven::set_control_input`]: from the last
+    /// event on, the integrator restarting where `g` changes).
     pub fn set_control_input(&mut self, ds: saltus_kernel::DsId, g: &[f64]) -> Result<(), KernelError> {
         match self {
             Simulation::TimeStepping(s) => s.set_control_input(ds, g),
             Simulation::Projection(s) => s.time_stepping_mut().set_control_input(ds, g),
-            Simulation::EventDriven(_) => Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: "a control input acts on a time-stepping run, not an event-driven one".into(),
-            }),
+            Simulation::EventDriven(s) => s.set_control_input(ds, g),
         }
     }
     /// The underlying time stepping (`None` for event-driven simulations).

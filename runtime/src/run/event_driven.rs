@@ -143,6 +143,8 @@ pub(crate) struct EdStep<'a> {
     /// The time-discretisation row passes `--every`.
     pub(crate) keep: bool,
     pub(crate) row: &'a mut Vec<f64>,
+    /// The controllers, whose inputs and estimates follow the relations' columns.
+    pub(crate) control: Option<&'a saltus_control::ControlManager>,
 }
 
 impl EdStep<'_> {
@@ -154,7 +156,13 @@ impl EdStep<'_> {
         out: &mut Sinks<'_>,
         sum: &mut Summary,
     ) -> Result<Flow, Stopped> {
-        let EdStep { nsds, sim, clock, keep, row: r } = self;
+        let EdStep { nsds, sim, clock, keep, row: r, control } = self;
+        // `kind` ends the state's columns; the controllers' come after it
+        let with_control = |r: &mut Vec<f64>| {
+            if let Some(c) = control {
+                c.row_into(r);
+            }
+        };
         if rep.kind == EventKind::NonSmooth {
             sum.events += 1;
         }
@@ -166,36 +174,44 @@ impl EdStep<'_> {
         if let Some(hit) = &rep.user {
             // the state before the handlers (kind 3), after a reset (kind 4)
             row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, r);
+            with_control(r);
             events::write_hit_rows(hit, r, |_| true, out)?;
             sum.user_events += hit.transitions.len() as u64;
             if hit.reset {
                 row_ed(nsds, rep.t, None, Lambda::Force, 4.0, r);
+                with_control(r);
                 put(out, r, with_events)?;
             }
         }
         match rep.kind {
             EventKind::NonSmooth if sim.is_first_order() => {
                 row_first_order(nsds, rep.t, Some(rep), 1.0, r);
+                with_control(r);
                 out.row(r)?;
                 row_first_order(nsds, rep.t, None, 2.0, r);
+                with_control(r);
                 out.row(r)?;
             }
             EventKind::TimeDiscretisation if sim.is_first_order() => {
                 if keep {
                     row_first_order(nsds, clock.time(rep.td_index.unwrap_or(0)), None, 0.0, r);
+                    with_control(r);
                     out.row(r)?;
                 }
             }
             EventKind::NonSmooth => {
                 let pre = rep.pre_velocities.as_deref();
                 row_ed(nsds, rep.t, pre, Lambda::Zero, 1.0, r);
+                with_control(r);
                 put(out, r, with_events)?;
                 row_ed(nsds, rep.t, None, Lambda::Impulse, 2.0, r);
+                with_control(r);
                 put(out, r, with_events)?;
             }
             EventKind::TimeDiscretisation => {
                 if keep {
                     row_ed(nsds, clock.time(rep.td_index.unwrap_or(0)), None, Lambda::Force, 0.0, r);
+                    with_control(r);
                     put(out, r, with_events)?;
                 }
             }

@@ -168,6 +168,23 @@ impl ModelRun {
         self.clock.time(k)
     }
 
+    /// The control instants of step (or time-discretisation event) `k` on the current state, the
+    /// new input held by the simulation; the controllers' relay problems (implicit SMC) that did
+    /// not converge at these instants, and their largest residual into `sum`.
+    fn control_instant(&mut self, k: u64, sum: &mut Summary) -> Result<Option<NotConverged>, Stopped> {
+        let built = &mut self.built;
+        let Some(c) = &mut built.control else { return Ok(None) };
+        let before = c.manager.report().not_converged;
+        c.instant(k, self.clock.time(k), &built.nsds, &mut built.sim)?;
+        let r = c.manager.report();
+        sum.max_residual = sum.max_residual.max(r.max_residual);
+        Ok((r.not_converged > before).then(|| NotConverged {
+            what: "a controller's relay problem",
+            residual: r.max_residual,
+            count: r.not_converged - before,
+        }))
+    }
+
     /// The control instants of the run's first step, before it (once).
     fn start_control(&mut self) -> Result<(), Stopped> {
         let built = &mut self.built;
@@ -275,20 +292,7 @@ impl Stepper for ModelRun {
         let adv = self.built.sim.advance(&mut self.built.nsds).map_err(|e| Stopped::Failed(Box::new(e)))?;
         match adv {
             Advance::Step(rep) => {
-                let built = &mut self.built;
-                // the controllers' relay problems (implicit SMC) that did not converge at these instants
-                let mut control_nc = None;
-                if let Some(c) = &mut built.control {
-                    let before = c.manager.report().not_converged;
-                    c.instant(self.k + 1, self.clock.time(self.k + 1), &built.nsds, &mut built.sim)?;
-                    let r = c.manager.report();
-                    sum.max_residual = sum.max_residual.max(r.max_residual);
-                    control_nc = (r.not_converged > before).then(|| NotConverged {
-                        what: "a controller's relay problem",
-                        residual: r.max_residual,
-                        count: r.not_converged - before,
-                    });
-                }
+                let control_nc = self.control_instant(self.k + 1, sum)?;
                 sum.newton_iterations += rep.newton_iterations as u64;
                 let mut nc = (!rep.newton_converged).then_some(("the Newton loop", rep.newton_residual));
                 if let Some(s) = &rep.osnsp {
@@ -308,7 +312,12 @@ impl Stepper for ModelRun {
                 Ok(a)
             }
             Advance::Event(rep) => {
-                let a = ed::account(&rep, sum);
+                let mut a = ed::account(&rep, sum);
+                // the controllers act at the time-discretisation events (Siconos's ControlLsodarSimulation)
+                if let Some(k) = rep.td_index {
+                    let control_nc = self.control_instant(k, sum)?;
+                    a.not_converged = a.not_converged.or(control_nc);
+                }
                 self.pending = Pending::Event(rep);
                 Ok(a)
             }
@@ -326,7 +335,9 @@ impl Stepper for ModelRun {
             Pending::Event(rep) => {
                 let Simulation::EventDriven(sim) = &self.built.sim else { return Ok(Flow::Continue) };
                 self.hits.extend(rep.user.iter().cloned());
-                let step = EdStep { nsds: &self.built.nsds, sim, clock: &self.clock, keep, row: &mut self.row };
+                let control = self.built.control.as_ref().map(|c| &c.manager);
+                let step =
+                    EdStep { nsds: &self.built.nsds, sim, clock: &self.clock, keep, row: &mut self.row, control };
                 let flow = step.complete(&rep, adv, out, sum)?;
                 self.stopped |= matches!(flow, Flow::Stop(_));
                 Ok(flow)

@@ -101,8 +101,23 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         (None, None) => unreachable!("checked above"),
     };
     let sim = super::convert_sim::with_proximity(m, sim, proximity, &mut nsds)?;
-    let control = match mf.simulation.as_ref().and_then(|s| s.control.as_ref()) {
-        Some(c) => Some(super::convert_control::build_kernel_control(&mut b, c, &nsds, h)?),
+    let control = match (&mf.simulation, &mf.event_driven) {
+        (Some(s), _) => s.control.as_ref().map(|c| (c, "Simulation/ControlManager")),
+        (_, Some(e)) => e.control.as_ref().map(|c| (c, "EventDriven/ControlManager")),
+        _ => None,
+    };
+    let control = match control {
+        Some((c, base)) => {
+            let kc = super::convert_control::build_kernel_control(&mut b, c, &nsds, h, base)?;
+            if mf.event_driven.is_some() && kc.plant.mass.is_none() {
+                return Err(m.error_at(
+                    base,
+                    "the plant of an event-driven run is a Lagrangian system (first-order plants: a <Simulation> \
+                     with EulerMoreauOSI or ZeroOrderHoldOSI)",
+                ));
+            }
+            Some(kc)
+        }
         None => None,
     };
     let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;

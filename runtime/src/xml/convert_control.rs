@@ -112,9 +112,9 @@ pub fn build_kernel_control(
     c: &ControlManagerSpec,
     nsds: &Nsds,
     h: f64,
+    base: &str,
 ) -> Result<KernelControl, ModelError> {
     let m = b.model;
-    let base = "Simulation/ControlManager";
     if c.body.is_some() {
         return Err(m.error_at(base, "`body` names a rigid body of a <Mechanics> scene; this model's plant is `ds`"));
     }

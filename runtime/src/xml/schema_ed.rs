@@ -41,6 +41,10 @@ pub struct EventDrivenSpec {
     /// LCP solved for the contact forces of closed contacts (acceleration level); default Lemke.
     #[serde(rename = "AccelerationProblem", default, skip_serializing_if = "is_none")]
     pub acceleration: Option<EdLcpSpec>,
+    /// Sensors, controllers and observers acting on a Lagrangian plant at the time-discretisation
+    /// events (Siconos `ControlLsodarSimulation`).
+    #[serde(rename = "ControlManager", default, skip_serializing_if = "is_none")]
+    pub control: Option<super::schema_control::ControlManagerSpec>,
 }
 
 /// `<Accuracy alpha time_scale weights units norm>` (`events-accuracy-projection.md` §5).

@@ -24,7 +24,8 @@ pub(crate) enum MassModel {
     Function(StateMatFn),
 }
 
-/// One Lagrangian system: `M v̇ = F_ext(t) − K q − C v − F_int(t, q, v) − F_gyr(q, v) + p`.
+/// One Lagrangian system: `M v̇ = F_ext(t) − K q − C v − F_int(t, q, v) − F_gyr(q, v) + g + p`,
+/// `g` the held control input.
 pub(crate) struct DsModel {
     pub off: usize,
     pub n: usize,
@@ -34,6 +35,8 @@ pub(crate) struct DsModel {
     pub f_ext: Option<VecOp>,
     pub f_int: Option<ForceFn>,
     pub f_gyr: Option<ForceFn>,
+    /// The control input term `g`, held since the last event (`None`: no term, no arithmetic).
+    pub control: Option<DVector<f64>>,
 }
 
 /// The output `y = h(q)` of one contact: row 0 is the gap, row 1 (frictional contacts) the
@@ -146,6 +149,7 @@ impl Dynamics {
                     f_ext: l.f_ext.clone(),
                     f_int: None,
                     f_gyr: None,
+                    control: None,
                 },
                 DynamicalSystem::Lagrangian(l) => DsModel {
                     off,
@@ -161,6 +165,7 @@ impl Dynamics {
                     f_ext: l.f_ext.clone(),
                     f_int: l.f_int.clone(),
                     f_gyr: l.f_gyr.clone(),
+                    control: None,
                 },
                 other => {
                     return Err(KernelError::UnsupportedSystem {
@@ -367,6 +372,9 @@ impl Dynamics {
                     (fi.f)(t, qd, vd, &mut tmp).map_err(|e| uerr(name, e))?;
                     fd.iter_mut().zip(&tmp).for_each(|(o, x)| *o -= x);
                 }
+            }
+            if let Some(g) = &d.control {
+                fd.iter_mut().zip(g.iter()).for_each(|(o, x)| *o += x);
             }
         }
         if f.iter().any(|x| !x.is_finite()) {

@@ -82,6 +82,22 @@ impl EventDriven {
         Ok(EventDriven { engine, revision: nsds.revision() })
     }
 
+    /// Holds the control input term `g` of system `ds` from the last processed event on (Siconos's
+    /// actuators on an event-driven simulation, `ControlLsodarSimulation`): a force added to a
+    /// Lagrangian system's, held until set again; the integrator restarts where `g` changes.
+    /// First-order models take none yet (a typed error).
+    pub fn set_control_input(&mut self, ds: crate::DsId, g: &[f64]) -> Result<(), KernelError> {
+        match &mut self.engine {
+            Engine::Lagrangian(e) => e.set_control_input(ds, g),
+            Engine::FirstOrder(_) => Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: "a control input on an event-driven first-order system is not supported (use a time \
+                         stepping: EulerMoreauOSI or ZeroOrderHoldOSI)"
+                    .into(),
+            }),
+        }
+    }
+
     /// Whether the model is a first-order complementarity system (mode switches as events).
     pub fn is_first_order(&self) -> bool {
         matches!(self.engine, Engine::FirstOrder(_))

@@ -186,6 +186,39 @@ impl std::fmt::Debug for LagrangianEd {
     }
 }
 
+impl LagrangianEd {
+    /// Holds the control input term `g` (a force, `dim v` entries) on system `ds` from the last
+    /// processed event on, added to its forces until set again; the integrator restarts there
+    /// when `g` changes (its history holds the old right-hand side).
+    pub fn set_control_input(&mut self, ds: crate::DsId, g: &[f64]) -> Result<(), KernelError> {
+        let (t, started) = (self.t_event, self.started);
+        let Some(d) = self.ode.system_mut().ds.get_mut(ds.index()) else {
+            return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
+        };
+        if g.len() != d.n {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!("a control input of {} entries for a system of dimension {}", g.len(), d.n),
+            });
+        }
+        if let Some(i) = g.iter().position(|v| !v.is_finite()) {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!("control input entry {i} is not finite ({})", g[i]),
+            });
+        }
+        if d.control.as_ref().is_some_and(|c| c.as_slice() == g) {
+            return Ok(());
+        }
+        d.control = Some(DVector::from_column_slice(g));
+        if started {
+            let x = self.x.clone();
+            self.ode.reinit(t, &x).map_err(ode_err(t))?;
+        }
+        Ok(())
+    }
+}
+
 fn ode_err(t: f64) -> impl Fn(saltus_numerics::ode::OdeError) -> KernelError {
     move |source| KernelError::Ode { t, source }
 }

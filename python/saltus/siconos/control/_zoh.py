@@ -365,19 +365,20 @@ def _period(td, what: str) -> float:
 
 class ControlManager:
     """Siconos ``ControlManager(sim)``: sensors, actuators and observers acting on a user's
-    ``TimeStepping`` (Saltus's ``<ControlManager>`` inside ``<Simulation>``, run by the control
-    toolbox in Rust). The plant is the system the sensors read: first order (each actuator's
-    ``B u`` is added to its vector field) or Lagrangian with a constant mass (state ``(q, v)``,
-    ``B u`` the acceleration of the velocity rows, applied as the force ``M (B u)_v``), held over
-    the steps until the actuator's next instant; every piece acts at its own period (a multiple of the step ``h``), sensors first,
-    then observers, then actuators. Sliding-mode controllers and observers need a
+    ``TimeStepping`` or ``EventDriven`` (Saltus's ``<ControlManager>`` inside ``<Simulation>`` or
+    ``<EventDriven>``, run by the control toolbox in Rust). The plant is the system the sensors
+    read: first order (each actuator's ``B u`` is added to its vector field; time stepping only)
+    or Lagrangian with a constant mass (state ``(q, v)``, ``B u`` the acceleration of the velocity
+    rows, applied as the force ``M (B u)_v``), held until the actuator's next instant (an
+    event-driven run restarts its integrator there); every piece acts at its own period (a
+    multiple of the step ``h``), sensors first, then observers, then actuators. Sliding-mode controllers and observers need a
     ``FirstOrderLinearTIDS`` or ``LagrangianLinearTIDS`` plant (its linear model)."""
 
     def __init__(self, sim):
-        from saltus.siconos._ksim import TimeStepping
+        from saltus.siconos._ksim import EventDriven, TimeStepping
 
-        if not isinstance(sim, TimeStepping):
-            raise_unsupported(f"ControlManager on a {type(sim).__name__}", "a TimeStepping")
+        if not isinstance(sim, (TimeStepping, EventDriven)):
+            raise_unsupported(f"ControlManager on a {type(sim).__name__}", "a TimeStepping or an EventDriven")
         self._sim = sim
         self._sensors: List = []
         self._actuators: List = []
