@@ -1,7 +1,7 @@
 //! Sensors, actuators (controllers) and observers, as Siconos `control` names them.
 //!
-//! Every piece runs at its own sampling period (a multiple of the plant step) inside a
-//! [`crate::ControlZohSimulation`]; at a control instant the sensors capture first, then the
+//! Every piece runs at its own sampling period (a multiple of the plant step) of the simulation
+//! that owns the [`crate::ControlManager`]; at a control instant the sensors capture first, then the
 //! observers process, then the actuators compute their new input `u`, held constant until their
 //! next instant (zero-order hold).
 

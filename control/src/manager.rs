@@ -1,8 +1,9 @@
 //! The control manager (Siconos `ControlManager`): sensors, observers and actuators, each at its
 //! own sampling period, acting on any plant that reads out a state `x` and takes an input term.
 //!
-//! The manager never integrates the plant. Its owner — the zero-order-hold plant of
-//! [`crate::ControlZohSimulation`], a kernel time stepping, a rigid-body scene — calls
+//! The manager never integrates the plant. Its owner — a kernel simulation (time stepping, with
+//! the zero-order hold `ZeroOrderHoldOSI` or another integrator, or event driven), a rigid-body
+//! scene — calls
 //! [`ControlManager::instant`] at every plant step `k` with the plant's state `x_k`; at an
 //! instant where several are due, the sensors capture `y = C x_k`, then the observers process,
 //! then the actuators compute their new `u` (the order of Siconos's sensor, observer and
