@@ -378,17 +378,18 @@ fn plant(b: &mut Binder, c: &ControlSpec) -> Result<Plant, ModelError> {
     let x0 = b.const_vec(&s.x0, &format!("{path}/x0"), None)?;
     let n = x0.len();
     let a = b.const_mat(&s.a, &format!("{path}/A"), (Some(n), Some(n)))?;
-    let mut ds: DynamicalSystem = FirstOrderLinearTiDs::new(x0.clone(), a.clone()).into();
-    if let Some(bv) = &s.b {
-        if kind == "FirstOrderLinearDS" {
-            ds = match b.vec_op(bv, &format!("{path}/b"), n)? {
-                VecOp::Constant(v) => FirstOrderLinearTiDs::new(x0, a).with_b(v).into(),
-                f @ VecOp::Function(_) => FirstOrderLinearDs::new(x0, a).with_b(f).into(),
-            }
-        } else {
-            ds = FirstOrderLinearTiDs::new(x0, a).with_b(b.const_vec(bv, &format!("{path}/b"), Some(n))?).into();
-        }
-    }
+    let b_path = format!("{path}/b");
+    let drift = match &s.b {
+        None => None,
+        Some(bv) if kind == "FirstOrderLinearDS" => Some(b.vec_op(bv, &b_path, n)?),
+        Some(bv) => Some(VecOp::Constant(b.const_vec(bv, &b_path, Some(n))?)),
+    };
+    // a constant b keeps the time-invariant form; a b(t) needs FirstOrderLinearDS
+    let ds: DynamicalSystem = match drift {
+        None => FirstOrderLinearTiDs::new(x0, a).into(),
+        Some(VecOp::Constant(v)) => FirstOrderLinearTiDs::new(x0, a).with_b(v).into(),
+        Some(f @ VecOp::Function(_)) => FirstOrderLinearDs::new(x0, a).with_b(f).into(),
+    };
     let model = linear_model(&ds).ok_or_else(|| m.error_at(&path, "the plant has no linear model (internal)"))?;
     Ok((kind.to_string(), s.name.clone(), ds, model))
 }

@@ -212,8 +212,7 @@ impl LagrangianEd {
         }
         d.control = Some(DVector::from_column_slice(g));
         if started {
-            let x = self.x.clone();
-            self.ode.reinit(t, &x).map_err(ode_err(t))?;
+            self.ode.reinit(t, &self.x).map_err(ode_err(t))?;
         }
         Ok(())
     }
