@@ -158,19 +158,3 @@ fn lagrangian_plants_are_checked() {
         .replace(r#"<B rows="2" cols="1">0 1</B>"#, r#"<B rows="13" cols="1">0 0 0 0 0 0 0 1 0 0 0 0 0</B>"#);
     assert_rejected(&rigid, &["Simulation/ControlManager/LinearSMC[smc]", "linear model"]);
 }
-
-/// An event-driven run takes a `<ControlManager>` on a Lagrangian plant only (the first-order
-/// event-driven engine has no input term): refused by name before the run.
-#[test]
-fn an_event_driven_controller_needs_a_lagrangian_plant() {
-    let kernel = sample_text("smc_with_friction/model.xml");
-    let (i, j) = (kernel.find("<Simulation>").unwrap(), kernel.find("</Simulation>").unwrap() + "</Simulation>".len());
-    let sim = &kernel[i..j];
-    let control =
-        &sim[sim.find("<ControlManager").unwrap()..sim.find("</ControlManager>").unwrap() + "</ControlManager>".len()];
-    let ed = format!(
-        r#"<EventDriven><TimeDiscretisation h="1e-3"/><OneStepIntegrator><LsodarOSI/></OneStepIntegrator>{control}</EventDriven>"#
-    );
-    let text = format!("{}{ed}{}", &kernel[..i], &kernel[j..]);
-    assert_rejected(&text, &["EventDriven/ControlManager", "the plant of an event-driven run is a Lagrangian system"]);
-}

@@ -293,6 +293,90 @@ fn a_controller_acts_on_an_event_driven_run() {
     assert!((slope - 5.0 * 0.5).abs() < 1e-9, "du/dt = {slope}");
 }
 
+/// `simulation` with its `<ControlManager>` (as `CONTROL`) and the rest of the model file
+/// `model` in place of the model's `<Simulation>` element.
+fn with_simulation(model: &str, simulation: &str) -> String {
+    let (i, j) = (model.find("<Simulation>").unwrap(), model.find("</Simulation>").unwrap() + "</Simulation>".len());
+    let sim = &model[i..j];
+    let control =
+        &sim[sim.find("<ControlManager").unwrap()..sim.find("</ControlManager>").unwrap() + "</ControlManager>".len()];
+    format!("{}{}{}", &model[..i], simulation.replace("CONTROL", control), &model[j..])
+}
+
+const LSODAR: &str = r#"<EventDriven><TimeDiscretisation h="1e-3"/><OneStepIntegrator><LsodarOSI/></OneStepIntegrator>CONTROL</EventDriven>"#;
+
+/// The time-discretisation rows of an event-driven run against the rows `1..` of a time
+/// stepping (the event rows start at t0 + h): `(column, absolute tolerance)`.
+fn agrees_at_td_events(ed: &Trajectory, ts: &Trajectory, cols: &[(&str, f64)]) {
+    let kind = ed.col("kind");
+    let td: Vec<usize> = (0..ed.len()).filter(|&i| kind[i] == 0.0).collect();
+    assert_eq!(td.len() + 1, ts.len());
+    for &(c, tol) in cols {
+        let (a, b) = (ed.col(c), ts.col(c));
+        let worst = td.iter().enumerate().map(|(i, &r)| (a[r] - b[i + 1]).abs()).fold(0.0, f64::max);
+        println!("{c}: max |diff| = {worst:e}");
+        assert!(worst <= tol, "{c}: max |diff| {worst:e}");
+    }
+}
+
+/// Controllers on first-order event-driven plants (Siconos `ControlLsodarSimulation` on a
+/// `FirstOrderLinearTIDS`). (1) A level above a floor (`ẋ = u + λ`, `0 ≤ x ⊥ λ ≥ 0`) under a
+/// PID (reference 0.2, Kp 2, Ki 100: it overshoots onto the floor, rests there while the integral
+/// winds up, and lifts off at the control instant where `u` turns positive). Euler–Moreau with
+/// θ = 1 is exact here (`x_{k+1} = max(0, x_k + h u)`), so LSODAR's run equals it at every step.
+/// (2) `samples/smc_with_friction` (relay friction) under LSODAR: the time stepping's θ = ½ run
+/// is exact for its piecewise-linear motion, and the two agree.
+#[test]
+fn a_controller_acts_on_a_first_order_event_driven_run() {
+    let floor = |sim: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+<Model version="1.0">
+  <Time t0="0" T="3"/>
+  <NSDS>
+    <FirstOrderLinearTIDS name="tank"><x0>1</x0><A rows="1" cols="1">0</A></FirstOrderLinearTIDS>
+    <Interaction name="floor" ds="tank">
+      <Relation><FirstOrderLinearTIR><C rows="1" cols="1">1</C><B rows="1" cols="1">1</B></FirstOrderLinearTIR></Relation>
+      <NonSmoothLaw><ComplementarityConditionNSL size="1"/></NonSmoothLaw>
+    </Interaction>
+  </NSDS>
+  {}
+</Model>
+"#,
+            sim.replace(
+                "CONTROL",
+                r#"<ControlManager ds="tank" h_c="1e-2">
+      <LinearSensor name="level"/>
+      <PID name="pid" sensor="level" Kp="2" Ki="100" Kd="0" reference="0.2"><B rows="1" cols="1">1</B></PID>
+    </ControlManager>"#
+            )
+        )
+    };
+    let ed = run_text(&floor(LSODAR));
+    let ts = run_text(&floor(
+        r#"<Simulation><TimeDiscretisation h="1e-3"/><OneStepIntegrator><EulerMoreauOSI theta="1"/></OneStepIntegrator>
+    <OneStepNSProblem><LCP><Lemke/></LCP></OneStepNSProblem>CONTROL</Simulation>"#,
+    ));
+    agrees_at_td_events(&ed, &ts, &[("tank.x[0]", 1e-12), ("pid.u[0]", 1e-12)]);
+    let (x, lam, u, t) = (ed.col("tank.x[0]"), ed.col("floor.lambda[0]"), ed.col("pid.u[0]"), ed.col("t"));
+    let rest: Vec<usize> = (0..ed.len()).filter(|&i| lam[i] > 0.0).collect();
+    assert!(rest.len() > 100, "it rests on the floor for {} rows", rest.len());
+    for &i in &rest {
+        // the floor holds against the input held up to this row (a row's u is the one set there)
+        assert!(x[i].abs() < 1e-12 && (lam[i] + u[i - 1]).abs() < 1e-12, "t = {}: x = {}, λ = {}", t[i], x[i], lam[i]);
+    }
+    // the last resting row is the control instant where u turns positive: the level lifts off there
+    let off = *rest.last().unwrap();
+    assert!(u[off - 1] < 0.0 && u[off] > 0.0 && ((t[off] * 100.0).round() - t[off] * 100.0).abs() < 1e-9);
+    assert!(x[off + 1] > 0.0 && lam[off + 1] == 0.0, "t = {}", t[off + 1]);
+    assert!(x.iter().all(|&x| x >= 0.0) && lam.iter().all(|&l| l >= 0.0));
+
+    let model = std::fs::read_to_string(sample("smc_with_friction/model.xml")).unwrap();
+    let ed = run_text(&with_simulation(&model, LSODAR));
+    let ts = run(&sample("smc_with_friction/model.xml"), &[]);
+    agrees_at_td_events(&ed, &ts, &[("mass.x[0]", 1e-10), ("mass.x[1]", 1e-10), ("smc.u[0]", 1e-8)]);
+}
+
 /// `samples/smc_with_friction`: a controller on a plant with friction (a matched disturbance
 /// the controller's model ignores): a relay of the kernel (`model.xml`) or the Coulomb friction of
 /// a rigid box on the ground (`box.xml`, `F = μ g`). Closed forms of the implicit SMC with a

@@ -381,3 +381,57 @@ fn sim_phase(nsds: &saltus_kernel::Nsds) -> Phase {
         Phase::Slip(-lam.signum())
     }
 }
+
+/// A held control input on a first-order event-driven run (Siconos `ControlLsodarSimulation`):
+/// a level `ẋ = g + λ` above a floor, `0 ≤ x ⊥ λ ≥ 0`. Under `g = −2` from `x0 = ½` it lands at
+/// `t = ¼` (a root, then `λ = 2`); `g = 1` set at the event `t = 0.4` lifts it off there (the mode is
+/// chosen again where the input changes: the conducting floor would give `λ = −1 < 0`), and
+/// `x = t − 0.4` from then on, also after a system added at `t = 0.5` (the rebuilt engine keeps the
+/// held input). A wrong input is refused by name and leaves the run as it was.
+#[test]
+fn a_held_control_input_drives_a_first_order_event_driven_run() {
+    use nalgebra::{dmatrix, dvector};
+    use saltus_kernel::{DsId, FirstOrderLinearTiDs, FirstOrderLinearTiR, NonSmoothLaw, Nsds, Relation};
+    let mut nsds = Nsds::new(0.0);
+    let id = nsds.add_ds("level", FirstOrderLinearTiDs::new(dvector![0.5], dmatrix![0.0])).unwrap();
+    let rel = FirstOrderLinearTiR::new(dmatrix![1.0], dmatrix![1.0]);
+    nsds.link("floor", id, None, Relation::FirstOrderLinearTi(rel), NonSmoothLaw::ComplementarityCondition { size: 1 })
+        .unwrap();
+    let mut sim = EventDriven::new(&nsds, ed_opts(0.05)).unwrap();
+    for bad in [vec![1.0, 2.0], vec![f64::INFINITY]] {
+        match sim.set_control_input(id, &bad) {
+            Err(KernelError::UnsupportedSystem { ds, .. }) => assert_eq!(ds, id),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+    assert!(sim.set_control_input(DsId(4), &[0.0]).is_err());
+    sim.set_control_input(id, &[-2.0]).unwrap();
+    let x = |n: &Nsds| n.systems()[0].state()[0];
+    let lam = |n: &Nsds| n.interactions()[0].lambda(0).unwrap()[0];
+    let mut landings = Vec::new();
+    sim.run(&mut nsds, 0.4, &mut |n, rep| {
+        if rep.kind == EventKind::NonSmooth {
+            landings.push(rep.t);
+        } else if rep.t < 0.25 {
+            assert!((x(n) - (0.5 - 2.0 * rep.t)).abs() < 1e-12, "t = {}: x = {}", rep.t, x(n));
+            assert_eq!(lam(n), 0.0);
+        } else {
+            assert!(x(n).abs() < 1e-12 && (lam(n) - 2.0).abs() < 1e-12, "t = {}: {} {}", rep.t, x(n), lam(n));
+        }
+    })
+    .unwrap();
+    assert_eq!(landings.len(), 1);
+    assert!((landings[0] - 0.25).abs() < 1e-10, "landed at {}", landings[0]);
+    sim.set_control_input(id, &[1.0]).unwrap();
+    let lifted = |n: &Nsds, t: f64| {
+        assert!((x(n) - (t - 0.4)).abs() < 1e-12 && lam(n) == 0.0, "t = {t}: x = {}, λ = {}", x(n), lam(n));
+    };
+    sim.run(&mut nsds, 0.5, &mut |n, rep| {
+        assert_eq!(rep.kind, EventKind::TimeDiscretisation);
+        lifted(n, rep.t);
+    })
+    .unwrap();
+    nsds.add_ds("other", FirstOrderLinearTiDs::new(dvector![3.0], dmatrix![-1.0])).unwrap();
+    sim.run(&mut nsds, 0.7, &mut |n, rep| lifted(n, rep.t)).unwrap();
+    assert!((nsds.systems()[1].state()[0] - 3.0 * (-0.2f64).exp()).abs() < 1e-7);
+}

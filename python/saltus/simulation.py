@@ -654,7 +654,7 @@ class EventDriven(_Built):
     located by root finding, impact and acceleration LCPs. ``run`` gives one row per event with
     a ``kind`` column (0 TD event, 1 pre-impact, 2 post-impact)."""
 
-    #: Controllers acting at the time-discretisation events on a Lagrangian plant: an object
+    #: Controllers acting at the time-discretisation events on a first-order or Lagrangian plant: an object
     #: writing a ``<ControlManager>`` element into the ``<EventDriven>`` (``_element(parent)``).
     control = None
 

@@ -249,8 +249,8 @@ impl CoreSimulation {
     /// its vector field (`M ẋ = f(t, x) + g + r`, first order) or to its forces
     /// (`M v̇ = F + g + p`, Lagrangian) — what a Siconos script does when it writes `b` or
     /// `F_ext` between steps, and what a `<ControlManager>`'s actuators write at their instants
-    /// (the last writer wins). Raises `ValueError` for a wrong size, a non-finite entry or an
-    /// event-driven simulation.
+    /// (the last writer wins); an event-driven simulation holds it from its last event on.
+    /// Raises `ValueError` for a wrong size or a non-finite entry.
     fn set_control_input(&self, index: usize, values: Vec<f64>) -> PyResult<()> {
         guard(|| {
             let mut i = self.lock();

@@ -107,17 +107,7 @@ pub fn build_with_host(m: &LoadedModel, plugin_dirs: Vec<PathBuf>, host: HostFns
         _ => None,
     };
     let control = match control {
-        Some((c, base)) => {
-            let kc = super::convert_control::build_kernel_control(&mut b, c, &nsds, h, base)?;
-            if mf.event_driven.is_some() && kc.plant.mass.is_none() {
-                return Err(m.error_at(
-                    base,
-                    "the plant of an event-driven run is a Lagrangian system (first-order plants: a <Simulation> \
-                     with EulerMoreauOSI or ZeroOrderHoldOSI)",
-                ));
-            }
-            Some(kc)
-        }
+        Some((c, base)) => Some(super::convert_control::build_kernel_control(&mut b, c, &nsds, h, base)?),
         None => None,
     };
     let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;

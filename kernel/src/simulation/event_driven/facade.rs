@@ -83,18 +83,14 @@ impl EventDriven {
     }
 
     /// Holds the control input term `g` of system `ds` from the last processed event on (Siconos's
-    /// actuators on an event-driven simulation, `ControlLsodarSimulation`): a force added to a
-    /// Lagrangian system's, held until set again; the integrator restarts where `g` changes.
-    /// First-order models take none yet (a typed error).
+    /// actuators on an event-driven simulation, `ControlLsodarSimulation`), until set again: a
+    /// force added to a Lagrangian system's, or a term added to a first-order system's vector
+    /// field (`M ẋ = A x + b + g + r`, the mode chosen again where `g` changes); the integrator
+    /// restarts where `g` changes.
     pub fn set_control_input(&mut self, ds: crate::DsId, g: &[f64]) -> Result<(), KernelError> {
         match &mut self.engine {
             Engine::Lagrangian(e) => e.set_control_input(ds, g),
-            Engine::FirstOrder(_) => Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: "a control input on an event-driven first-order system is not supported (use a time \
-                         stepping: EulerMoreauOSI or ZeroOrderHoldOSI)"
-                    .into(),
-            }),
+            Engine::FirstOrder(e) => e.set_control_input(ds, g),
         }
     }
 
@@ -223,11 +219,18 @@ impl EventDriven {
             });
         }
         let (events, n_ns) = (self.events().clone(), self.n_nonsmooth());
+        let controls = both!(self, e => e.controls());
         let rebuilt = Self::with_events(nsds, self.options().clone(), self.user_events().to_vec())?;
         self.engine = rebuilt.engine;
         match &mut self.engine {
             Engine::Lagrangian(e) => e.resume(events, n_ns),
             Engine::FirstOrder(e) => e.resume(events, n_ns),
+        }
+        // the held control inputs stay held (systems keep their ids: a rebuild only adds)
+        for (i, g) in controls.iter().enumerate() {
+            if let Some(g) = g {
+                self.set_control_input(crate::DsId(i as u32), g.as_slice())?;
+            }
         }
         self.revision = nsds.revision();
         Ok(())

@@ -279,6 +279,10 @@ impl LagrangianEd {
         self.events = events;
         self.n_ns = n_ns;
     }
+    /// The held control input terms, by system (`None`: no term).
+    pub(crate) fn controls(&self) -> Vec<Option<DVector<f64>>> {
+        self.ode.system().ds.iter().map(|d| d.control.clone()).collect()
+    }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {
         self.t_event

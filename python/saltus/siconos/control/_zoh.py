@@ -11,9 +11,10 @@ The plant is a ``FirstOrderLinearTIDS`` (or a ``FirstOrderLinearDS`` with consta
 overridden ``computeb``), held at ``b(t_{k+1})`` over each step as Siconos's ``ZeroOrderHoldOSI``.
 Controllers: ``LinearSMC`` (implicit), ``ExplicitLinearSMC``, ``PID``, ``ExplicitTwisting``,
 ``LinearSMCOT2``; observer: ``LuenbergerObserver``; sensor: ``LinearSensor``.
-``ControlManager`` puts the same pieces on a user-built ``TimeStepping`` (its plant integrated by
+``ControlLsodarSimulation`` runs the same pieces on the event-driven engine (LSODAR), and
+``ControlManager`` on a user-built ``TimeStepping`` or ``EventDriven`` (its plant integrated by
 the simulation's integrator, with its interactions). Not provided (``SiconosFeatureNotSupported``):
-``ControlLsodarSimulation``, the other controllers (``LinearSMCimproved``, ``Twisting``,
+the other controllers (``LinearSMCimproved``, ``Twisting``,
 ``RegularTwisting``, ...), an ``A(t)`` in ``ControlZOHSimulation``.
 """
 
@@ -228,18 +229,18 @@ class LuenbergerObserver:
         ET.SubElement(el, "xhat0").text = _fmt(self._x0)
 
 
-def _plant(ds):
+def _plant(ds, owner: str = "ControlZOHSimulation"):
     """``(x0, A, b)`` of a linear plant with a constant ``A``; ``b`` is a vector, ``None``, or a
     function ``b(t)``: from ``setComputebFunction`` (a callable or a Siconos C plugin) or an overridden
     ``computeb(time)`` that sets ``b`` (``setbPtr``), as the Siconos tutorials do."""
     from saltus.siconos import _kmodel as km
 
     if not isinstance(ds, (km.FirstOrderLinearTIDS, km.FirstOrderLinearDS)):
-        raise_unsupported(f"ControlZOHSimulation with a {type(ds).__name__} plant", "a FirstOrderLinearTIDS")
+        raise_unsupported(f"{owner} with a {type(ds).__name__} plant", "a FirstOrderLinearTIDS")
     if getattr(ds, "_A_fn", None) is not None:
-        raise_unsupported("ControlZOHSimulation with a time-dependent A(t)")
+        raise_unsupported(f"{owner} with a time-dependent A(t)")
     if getattr(ds, "M", None) is not None:
-        raise_unsupported("ControlZOHSimulation with a mass matrix M")
+        raise_unsupported(f"{owner} with a mass matrix M")
     ds._push_initial()
     b = getattr(ds, "_b", None)
     if getattr(type(ds), "computeb", None) is not None:
@@ -267,9 +268,14 @@ class ControlZOHSimulation:
         self._observers: List = []
         self._data: Optional[np.ndarray] = None
         self._legend: List[str] = []
+        self._only_main = False
 
     def setSaveOnlyMainSimulation(self, only: bool) -> None:
-        """Siconos saves only the plant's simulation's steps: always the case here."""
+        """``True``: ``data()`` has the plant's columns only (``t``, ``x``, the inputs), as Siconos
+        leaves out its observers' simulations; ``False`` (default): the observers' estimates
+        follow (Siconos also writes each observer's copy of the input and its error ``e`` there:
+        not written here)."""
+        self._only_main = bool(only)
 
     def silent(self, flag: bool = True) -> None:
         """No progress output (there is none)."""
@@ -293,9 +299,18 @@ class ControlZOHSimulation:
             raise ValueError("ControlZOHSimulation: addDynamicalSystem(ds) before initialize()")
 
     def _tree(self) -> ET.Element:
-        x0, A, b = _plant(self._ds)
-        root = ET.Element("Model", version="1.0", title="siconos.control ControlZOHSimulation")
-        ET.SubElement(root, "Time", t0=repr(self._t0), T=repr(self._T))
+        """The ``<Control>`` model: the plant integrated exactly by zero-order hold."""
+        root = self._model("siconos.control ControlZOHSimulation", self._T)
+        periods = [p for _, p in self._sensors + self._actuators + self._observers] or [self._h]
+        ctrl = ET.SubElement(root, "Control", ds="plant", h=repr(self._h), h_c=repr(min(periods)))
+        self._pieces(ctrl)
+        return root
+
+    def _model(self, title: str, T: float):
+        """``<Model>`` with ``<Time>`` (up to ``T``) and the plant's ``<NSDS>``."""
+        x0, A, b = _plant(self._ds, type(self).__name__)
+        root = ET.Element("Model", version="1.0", title=title)
+        ET.SubElement(root, "Time", t0=repr(self._t0), T=repr(T))
         nsds = ET.SubElement(root, "NSDS")
         self._host = {}
         if callable(b):  # b(t): a FirstOrderLinearDS plant whose b is a host function
@@ -310,27 +325,27 @@ class ControlZOHSimulation:
             _mat(ds, "A", A)
             if b is not None and np.any(b != 0):
                 ET.SubElement(ds, "b").text = _fmt(b)
-        periods = [p for _, p in self._sensors + self._actuators + self._observers] or [self._h]
-        ctrl = ET.SubElement(root, "Control", ds="plant", h=repr(self._h), h_c=repr(min(periods)))
+        self._legend = ["time"] + [f"x{i}" for i in range(len(x0))]
+        return root
+
+    def _pieces(self, ctrl) -> None:
+        """The sensors, actuators and observers, each with its period, into ``ctrl``."""
         names = {}
         for k, (s, p) in enumerate(self._sensors):
             if s._ds is not self._ds:
                 raise_unsupported("a sensor of another dynamical system than the plant")
             names[id(s)] = f"sensor{k}"
             s._element(ctrl, f"sensor{k}", p)
-        self._legend = ["time"] + [f"x{i}" for i in range(len(x0))]
         for kind, items in (("actuator", self._actuators), ("observer", self._observers)):
             for k, (a, p) in enumerate(items):
                 if id(a._sensor) not in names:
                     raise ValueError(f"{type(a).__name__}: its sensor was not added (addSensor)")
                 a._element(ctrl, f"{kind}{k}", names[id(a._sensor)], p)
-        return root
 
-    def run(self) -> None:
-        """Runs from t0 to T (Saltus's control toolbox, in Rust)."""
+    def _run_tree(self, root):
+        """Runs the model ``root``: ``(columns, {column: array})``."""
         import saltus
 
-        root = self._tree()
         fd, path = tempfile.mkstemp(suffix=".xml", prefix="saltus-control-")
         try:
             with os.fdopen(fd, "wb") as f:
@@ -339,9 +354,20 @@ class ControlZOHSimulation:
             out = sim.run()
         finally:
             os.unlink(path)
-        cols = sim.columns()
+        return sim.columns(), out
+
+    def run(self) -> None:
+        """Runs from t0 to T (Saltus's control toolbox, in Rust)."""
+        cols, out = self._run_tree(self._tree())
+        cols = self._kept(cols)
         self._data = np.column_stack([np.asarray(out[c], dtype=float) for c in cols])
         self._legend = ["time"] + cols[1:]
+
+    def _kept(self, cols: List[str]) -> List[str]:
+        """The columns of ``data()`` (see :meth:`setSaveOnlyMainSimulation`)."""
+        if self._only_main:
+            return [c for c in cols if not c.startswith("observer")]
+        return cols
 
     def data(self) -> np.ndarray:
         """Siconos's data matrix: one row per plant step, ``t``, ``x``, the actuators' inputs,
@@ -352,6 +378,43 @@ class ControlZOHSimulation:
 
     def dataLegend(self) -> str:
         return " ".join(self._legend)
+
+
+class ControlLsodarSimulation(ControlZOHSimulation):
+    """Siconos ``ControlLsodarSimulation(t0, T, h)``: the plant integrated by the event-driven
+    engine's LSODAR-class integrator (Saltus's ``<EventDriven>`` with ``<LsodarOSI/>`` and a
+    ``<ControlManager>``), each actuator's ``B u`` held from its instant on (the integrator restarts
+    there). Same calls and the same ``data()`` layout as :class:`ControlZOHSimulation`: one row
+    per time-discretisation event from ``t0`` to ``T``."""
+
+    def _lsodar_tree(self) -> ET.Element:
+        root = self._model("siconos.control ControlLsodarSimulation", self._T)
+        ed = ET.SubElement(root, "EventDriven")
+        ET.SubElement(ed, "TimeDiscretisation", h=repr(self._h))
+        ET.SubElement(ET.SubElement(ed, "OneStepIntegrator"), "LsodarOSI")
+        self._pieces(ET.SubElement(ed, "ControlManager", ds="plant"))
+        return root
+
+    def run(self) -> None:
+        """Runs from t0 to T (Saltus's event-driven engine and control toolbox, in Rust). The row
+        of ``t0`` (the initial state and the inputs the actuators set there, before the first
+        event) is the first row of the same plant and pieces under zero-order hold: the
+        controllers' instants at ``t0`` see only ``x0``."""
+        cols, out = self._run_tree(self._lsodar_tree())
+        td = np.asarray(out["kind"], dtype=float) == 0.0
+        keep = self._kept([c for c in cols if c != "kind"])
+        events = np.column_stack([np.asarray(out[c], dtype=float)[td] for c in keep])
+        _, first = self._run_tree(self._first_step_tree())
+        start = np.array([[float(np.asarray(first[c], dtype=float)[0]) for c in keep]])
+        self._data = np.vstack([start, events])
+        self._legend = ["time"] + keep[1:]
+
+    def _first_step_tree(self) -> ET.Element:
+        T, self._T = self._T, self._t0 + self._h
+        try:
+            return self._tree()
+        finally:
+            self._T = T
 
 
 def _period(td, what: str) -> float:
@@ -367,8 +430,7 @@ class ControlManager:
     """Siconos ``ControlManager(sim)``: sensors, actuators and observers acting on a user's
     ``TimeStepping`` or ``EventDriven`` (Saltus's ``<ControlManager>`` inside ``<Simulation>`` or
     ``<EventDriven>``, run by the control toolbox in Rust). The plant is the system the sensors
-    read: first order (each actuator's ``B u`` is added to its vector field; time stepping only)
-    or Lagrangian with a constant mass (state ``(q, v)``, ``B u`` the acceleration of the velocity
+    read: first order (each actuator's ``B u`` is added to its vector field) or Lagrangian with a constant mass (state ``(q, v)``, ``B u`` the acceleration of the velocity
     rows, applied as the force ``M (B u)_v``), held until the actuator's next instant (an
     event-driven run restarts its integrator there); every piece acts at its own period (a
     multiple of the step ``h``), sensors first, then observers, then actuators. Sliding-mode controllers and observers need a

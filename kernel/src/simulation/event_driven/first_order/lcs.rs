@@ -39,6 +39,8 @@ pub(crate) struct FoDs {
     pub a: MatOp,
     pub b: Option<VecOp>,
     pub mass: Option<DMatrix<f64>>,
+    /// The held control input term `g` (added to `b`), `None` when no controller acts.
+    pub control: Option<DVector<f64>>,
 }
 
 /// One interaction: rows `row..row + m` of `λ`, columns `cols` of `x`.
@@ -108,6 +110,9 @@ impl Lcs {
             if let Some(b) = &d.b {
                 b.eval(t, &mut out.b.as_mut_slice()[r.clone()]).map_err(|e| uerr("b(t)", e))?;
             }
+            if let Some(g) = &d.control {
+                out.b.rows_mut(d.off, d.n).iter_mut().zip(g.iter()).for_each(|(o, v)| *o += v);
+            }
             let m = d.mass.clone().unwrap_or_else(|| DMatrix::identity(d.n, d.n));
             let mi = m.clone().try_inverse().ok_or_else(|| UserFnError::Fatal("singular mass matrix".into()))?;
             out.m.view_mut((d.off, d.off), (d.n, d.n)).copy_from(&m);
@@ -150,6 +155,16 @@ impl Lcs {
             *cache = (t, m);
         }
         Ok(f(&cache.1))
+    }
+
+    /// Holds `g` in the `b` of system `k` and re-assembles the cached matrices (also when
+    /// they are constant: `g` is part of `b`).
+    pub fn set_control(&mut self, k: usize, g: &[f64]) -> Result<(), UserFnError> {
+        self.ds[k].control = Some(DVector::from_column_slice(g));
+        let (t, mut m) = self.mats.get_mut().clone();
+        self.assemble(t, &mut m)?;
+        *self.mats.get_mut() = (t, m);
+        Ok(())
     }
 
     /// `λ(t, x)` of the current mode into `lam`, and `y = C x + D λ + e` into `y`.

@@ -57,7 +57,7 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
         let n = d.dim_q();
         let m = match d {
             DynamicalSystem::FirstOrderLinear(l) => {
-                FoDs { off, n, a: l.a.clone(), b: l.b.clone(), mass: l.mass.clone() }
+                FoDs { off, n, a: l.a.clone(), b: l.b.clone(), mass: l.mass.clone(), control: None }
             }
             DynamicalSystem::FirstOrderLinearTi(l) => FoDs {
                 off,
@@ -65,6 +65,7 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
                 a: MatOp::Constant(l.a.clone()),
                 b: l.b.clone().map(VecOp::Constant),
                 mass: l.mass.clone(),
+                control: None,
             },
             other => {
                 return Err(KernelError::UnsupportedSystem {
@@ -228,6 +229,10 @@ impl FirstOrderEd {
     pub fn t(&self) -> f64 {
         self.t_event
     }
+    /// The held control input terms, by system (`None`: no term).
+    pub(crate) fn controls(&self) -> Vec<Option<DVector<f64>>> {
+        self.ode.system().ds.iter().map(|d| d.control.clone()).collect()
+    }
     pub fn n_nonsmooth(&self) -> u64 {
         self.n_ns
     }
@@ -249,6 +254,40 @@ impl FirstOrderEd {
     pub fn lambda(&self, id: InterId) -> &[f64] {
         let it = &self.ode.system().inters[id.index()];
         &self.lam[it.row..it.row + it.m]
+    }
+
+    /// Holds the control input term `g` (`n` entries, added to `b` of system `ds`:
+    /// `M ẋ = A x + b + g + B λ`) from the last processed event on. Where `g` changes, the mode
+    /// is chosen again at that event (a new input may open a diode or unstick a relay) and the
+    /// integrator restarts there (its history holds the old right-hand side).
+    pub fn set_control_input(&mut self, ds: DsId, g: &[f64]) -> Result<(), KernelError> {
+        let t = self.t_event;
+        let Some(d) = self.ode.system().ds.get(ds.index()) else {
+            return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
+        };
+        if g.len() != d.n {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!("a control input of {} entries for a system of dimension {}", g.len(), d.n),
+            });
+        }
+        if let Some(i) = g.iter().position(|v| !v.is_finite()) {
+            return Err(KernelError::UnsupportedSystem {
+                ds,
+                reason: format!("control input entry {i} is not finite ({})", g[i]),
+            });
+        }
+        if d.control.as_ref().is_some_and(|c| c.as_slice() == g) {
+            return Ok(());
+        }
+        self.ode.system_mut().set_control(ds.index(), g).map_err(|e| ufe(t, "control input", e))?;
+        if self.started {
+            let mut x = self.x.clone();
+            self.switch(t, &mut x)?;
+            self.ode.reinit(t, &x).map_err(ode_err(t))?;
+            self.x = x;
+        }
+        Ok(())
     }
 
     /// Chooses the mode at `(t, x)`, moves `x` onto a relative-degree-one mode's manifold.
