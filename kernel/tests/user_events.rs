@@ -279,3 +279,81 @@ fn invalid_events_are_typed_errors() {
     w.kind.window = Some(-1.0);
     assert!(EventMonitor::new(&nsds, vec![w]).is_err());
 }
+
+/// User events on a first-order event-driven run (the engine whose events are mode switches):
+/// a level `ẋ₁ = −2 + λ` above a floor `0 ≤ x₁ ⊥ λ ≥ 0` and a clock `ẋ₂ = 1`. Closed form: a record
+/// event `x₁ = 0.3` (falling) at t = 0.1; the landing (a mode switch) at 0.25; a reset of the level
+/// to `x₁ = 1` at t = 0.4 (an event `g(t, x₁) = t − 0.4`), after which the floor's mode is chosen again (it lets go:
+/// `λ = 0`, and `x₁ = 1 − 2 (t − 0.4)`); the record event again at 0.75, the second landing at 0.9,
+/// and a stop when the clock passes 0.95. Every located state is the closed form's.
+#[test]
+fn user_events_on_a_first_order_event_driven_run() {
+    use saltus_kernel::{FirstOrderLinearTiDs, FirstOrderLinearTiR, NonSmoothLaw, Relation};
+    let mut nsds = Nsds::new(0.0);
+    let level = nsds.add_ds("level", FirstOrderLinearTiDs::new(dvector![0.5], dmatrix![0.0]).with_b(dvector![-2.0]));
+    let level = level.unwrap();
+    nsds.add_ds("clock", FirstOrderLinearTiDs::new(dvector![0.0], dmatrix![0.0]).with_b(dvector![1.0])).unwrap();
+    let rel = Relation::FirstOrderLinearTi(FirstOrderLinearTiR::new(dmatrix![1.0], dmatrix![1.0]));
+    nsds.link("floor", level, None, rel, NonSmoothLaw::ComplementarityCondition { size: 1 }).unwrap();
+    let on = |name: &str, ds: u32, b: f64, direction: RootDirection, action: EventAction| UserEvent {
+        ds: DsId(ds),
+        ..event(name, &[1.0], b, direction, action)
+    };
+    let lift = EventAction::Reset(Arc::new(|_t, _s, out: &mut [f64]| {
+        out[0] = 1.0;
+        Ok(())
+    }));
+    let events = vec![
+        on("pass", 0, -0.3, RootDirection::Falling, EventAction::Record),
+        // a function of time on the level (a reset acts on the event's own system)
+        UserEvent {
+            function: EventFunction::Function(Arc::new(|t, _s, out: &mut [f64]| {
+                out[0] = t - 0.4;
+                Ok(())
+            })),
+            ..on("lift", 0, 0.0, RootDirection::Rising, lift)
+        },
+        on("end", 1, -0.95, RootDirection::Rising, EventAction::Stop),
+    ];
+    let mut sim =
+        EventDriven::with_events(&nsds, EventDrivenOptions { h: 0.05, ..Default::default() }, events).unwrap();
+    assert_eq!(sim.user_events().len(), 3);
+    let (mut hits, mut landings) = (Vec::new(), Vec::new());
+    let x1 = |t: f64| {
+        if t < 0.25 {
+            0.5 - 2.0 * t
+        } else if t < 0.4 {
+            0.0
+        } else {
+            (1.0 - 2.0 * (t - 0.4)).max(0.0)
+        }
+    };
+    sim.run(&mut nsds, 2.0, &mut |n, rep| {
+        if let Some(hit) = &rep.user {
+            let names: Vec<usize> = hit.transitions.iter().map(|tr| tr.index).collect();
+            // the located state, before the handler
+            let before = if names == [1] { 0.0 } else { x1(hit.t) };
+            assert!(names != [1] || n.systems()[0].state()[0] == 1.0, "the reset's state");
+            assert!((hit.states[0][0] - before).abs() < 1e-9, "t = {}: {:?}", hit.t, hit.states);
+            assert!((hit.states[1][0] - hit.t).abs() < 1e-9, "the clock");
+            hits.push((names, hit.t, hit.reset, hit.stop));
+        }
+        if rep.kind == EventKind::NonSmooth {
+            landings.push(rep.t);
+        }
+        let (x, lam) = (n.systems()[0].state()[0], n.interactions()[0].lambda(0).unwrap()[0]);
+        assert!((x - x1(rep.t)).abs() < 1e-9, "t = {}: x₁ = {x}", rep.t);
+        let resting = (0.25 - 1e-9..0.4 - 1e-9).contains(&rep.t) || rep.t > 0.9 - 1e-9;
+        assert!((lam - if resting { 2.0 } else { 0.0 }).abs() < 1e-9, "t = {}: λ = {lam}", rep.t);
+    })
+    .unwrap();
+    let want = [(vec![0], 0.1, false, false), (vec![1], 0.4, true, false), (vec![0], 0.75, false, false)];
+    assert_eq!(hits.len(), 4, "{hits:?}");
+    for ((names, t, reset, stop), (wn, wt, wr, ws)) in hits.iter().zip(want.iter()) {
+        assert!(names == wn && (t - wt).abs() < 1e-9 && reset == wr && stop == ws, "{hits:?}");
+    }
+    assert!(hits[3].0 == [2] && (hits[3].1 - 0.95).abs() < 1e-9 && hits[3].3);
+    assert_eq!(landings.len(), 2);
+    assert!((landings[0] - 0.25).abs() < 1e-9 && (landings[1] - 0.9).abs() < 1e-9, "{landings:?}");
+    assert!((nsds.t() - 0.95).abs() < 1e-9, "the run stopped at the stop event");
+}

@@ -19,7 +19,8 @@
 //! `NAME.x[i]` instead of `q`, `v`, and every component of `NAME.y[i]` and `NAME.lambda[i]`:
 //! * `kind = 0`: the state, `y` and `λ` of the current mode;
 //! * `kind = 1`: the state at the switch (continuous), `y` and `λ` of the mode before it;
-//! * `kind = 2`: the same state, `y` and `λ` of the mode after it.
+//! * `kind = 2`: the same state, `y` and `λ` of the mode after it;
+//! * `kind = 3` and `4`: a user event and the state after its reset, as above.
 //!
 //! As in Siconos's `BouncingBallED` tutorial the initial state is not written: the first row is
 //! the first event (`t = t0 + h` when no impact comes first). A nonsmooth event that coincides
@@ -171,32 +172,39 @@ impl EdStep<'_> {
         }
         let with_events = !sim.user_events().is_empty();
         let out = &mut *out.main;
+        let first_order = sim.is_first_order();
         if let Some(hit) = &rep.user {
             // the state before the handlers (kind 3), after a reset (kind 4)
-            row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, r);
+            match first_order {
+                true => row_first_order(nsds, rep.t, None, 3.0, r),
+                false => row_ed(nsds, rep.t, rep.pre_velocities.as_deref(), Lambda::Zero, 3.0, r),
+            }
             with_control(r);
             events::write_hit_rows(hit, r, |_| true, out)?;
             sum.user_events += hit.transitions.len() as u64;
             if hit.reset {
-                row_ed(nsds, rep.t, None, Lambda::Force, 4.0, r);
+                match first_order {
+                    true => row_first_order(nsds, rep.t, None, 4.0, r),
+                    false => row_ed(nsds, rep.t, None, Lambda::Force, 4.0, r),
+                }
                 with_control(r);
                 put(out, r, with_events)?;
             }
         }
         match rep.kind {
-            EventKind::NonSmooth if sim.is_first_order() => {
+            EventKind::NonSmooth if first_order => {
                 row_first_order(nsds, rep.t, Some(rep), 1.0, r);
                 with_control(r);
-                out.row(r)?;
+                put(out, r, with_events)?;
                 row_first_order(nsds, rep.t, None, 2.0, r);
                 with_control(r);
-                out.row(r)?;
+                put(out, r, with_events)?;
             }
-            EventKind::TimeDiscretisation if sim.is_first_order() => {
+            EventKind::TimeDiscretisation if first_order => {
                 if keep {
                     row_first_order(nsds, clock.time(rep.td_index.unwrap_or(0)), None, 0.0, r);
                     with_control(r);
-                    out.row(r)?;
+                    put(out, r, with_events)?;
                 }
             }
             EventKind::NonSmooth => {

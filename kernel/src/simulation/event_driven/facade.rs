@@ -67,15 +67,7 @@ impl EventDriven {
             });
         }
         let engine = if is_first_order(nsds) {
-            if !events.is_empty() {
-                return Err(KernelError::InvalidOption {
-                    option: "events",
-                    reason: "user events in event-driven runs are supported for Lagrangian systems; this model is a \
-                             first-order complementarity system"
-                        .into(),
-                });
-            }
-            Engine::FirstOrder(Box::new(FirstOrderEd::new(nsds, opts)?))
+            Engine::FirstOrder(Box::new(FirstOrderEd::with_events(nsds, opts, events)?))
         } else {
             Engine::Lagrangian(Box::new(LagrangianEd::with_events(nsds, opts, events)?))
         };
@@ -106,12 +98,9 @@ impl EventDriven {
     pub fn events(&self) -> &EventsManager {
         both!(self, e => &e.events)
     }
-    /// The user events (root functions after the contacts'; none for first-order models).
+    /// The user events (root functions after the contacts' or the mode's).
     pub fn user_events(&self) -> &[UserEvent] {
-        match &self.engine {
-            Engine::Lagrangian(e) => e.user_events(),
-            Engine::FirstOrder(_) => &[],
-        }
+        both!(self, e => e.user_events())
     }
     /// Time of the last processed event.
     pub fn t(&self) -> f64 {

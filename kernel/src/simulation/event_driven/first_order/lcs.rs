@@ -16,6 +16,7 @@
 //! when it falls through 0.
 
 use super::mode::ModeData;
+use crate::model::event::UserEvent;
 use crate::model::userfn::{MatOp, VecOp};
 use nalgebra::{DMatrix, DVector};
 use saltus_numerics::ode::{OdeSystem, RootDirection, RootKind, UserFnError};
@@ -83,6 +84,8 @@ pub(crate) struct Lcs {
     /// Whether `C` and `e` are constant (needed by modes of index 1).
     pub c_constant: bool,
     pub mode: ModeData,
+    /// User events: root functions `2 m + k` (after the mode's), of a system's state `x`.
+    pub user: Vec<UserEvent>,
     /// The matrices at the last assembly time.
     pub mats: RefCell<(f64, Mats)>,
 }
@@ -172,6 +175,12 @@ impl Lcs {
         self.with_mats(t, |m| self.mode.solve(self, m, x, lam, y))?
     }
 
+    /// The state `x` of system `k` within the stacked `x` (a user event's state `s`).
+    pub fn state_of<'a>(&self, k: usize, x: &'a [f64]) -> &'a [f64] {
+        let d = &self.ds[k];
+        &x[d.off..d.off + d.n]
+    }
+
     /// `ẋ = M⁻¹ (A x + b + B λ)` for a given λ.
     pub fn field(m: &Mats, x: &[f64], lam: &[f64], dx: &mut [f64]) {
         let xv = DVector::from_column_slice(x);
@@ -198,7 +207,7 @@ impl OdeSystem for Lcs {
     }
 
     fn n_roots(&self) -> usize {
-        2 * self.nl
+        2 * self.nl + self.user.len()
     }
 
     /// Per component `k`: `g_2k = y_k` (at `lb`), `−y_k` (at `ub`) or `λ_k − lb_k` (free);
@@ -215,10 +224,17 @@ impl OdeSystem for Lcs {
             g[2 * k] = g0;
             g[2 * k + 1] = g1;
         }
+        for (e, gi) in self.user.iter().zip(&mut g[2 * self.nl..]) {
+            *gi =
+                e.value(t, self.state_of(e.ds.index(), x)).map_err(|err| uerr(&format!("event `{}`", e.name), err))?;
+        }
         Ok(())
     }
 
-    fn root_kind(&self, _i: usize) -> RootKind {
-        RootKind { direction: RootDirection::Falling, ..Default::default() }
+    fn root_kind(&self, i: usize) -> RootKind {
+        match i.checked_sub(2 * self.nl) {
+            Some(k) => self.user[k].kind,
+            None => RootKind { direction: RootDirection::Falling, ..Default::default() },
+        }
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod mode;
 use super::stepping::{EdStepper, Stop};
 use super::{EventDrivenOptions, EventKind, EventReport, EventsManager};
 use crate::model::ds::DynamicalSystem;
+use crate::model::event::{EventAction, UserEvent, UserEventHit};
 use crate::model::nsds::{DsId, InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
@@ -24,7 +25,7 @@ use crate::KernelError;
 use lcs::{FoDs, FoInter, Lcs, Mats};
 use mode::ModeData;
 use nalgebra::{DMatrix, DVector};
-use saltus_numerics::ode::{Integrator, OdeStats, OdeStop};
+use saltus_numerics::ode::{Integrator, OdeStats, OdeStop, RootTransition};
 use std::cell::RefCell;
 
 /// Whether `nsds` has first-order systems only (and at least one system).
@@ -167,6 +168,7 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
         constant,
         c_constant,
         mode: ModeData::blocked(nl),
+        user: Vec::new(),
         mats: RefCell::new((f64::NAN, zero.clone())),
     };
     let t0 = nsds.t();
@@ -192,9 +194,15 @@ pub(crate) struct FirstOrderEd {
 }
 
 impl FirstOrderEd {
-    /// Checks the model and the options (already validated by the caller).
-    pub fn new(nsds: &Nsds, opts: EventDrivenOptions) -> Result<Self, KernelError> {
-        let lcs = build(nsds)?;
+    /// Checks the model and the options (already validated by the caller), with user events:
+    /// their trigger functions of a system's state `x` are root functions of the integrator
+    /// (after the mode's), located to their window; see [`Self::advance`].
+    pub fn with_events(nsds: &Nsds, opts: EventDrivenOptions, events: Vec<UserEvent>) -> Result<Self, KernelError> {
+        for e in &events {
+            e.validate(nsds)?;
+        }
+        let mut lcs = build(nsds)?;
+        lcs.user = events;
         let mut x = vec![0.0; lcs.n];
         for (d, m) in nsds.systems().iter().zip(&lcs.ds) {
             x[m.off..m.off + m.n].copy_from_slice(d.state().as_slice());
@@ -238,6 +246,10 @@ impl FirstOrderEd {
     }
     pub fn ode_stats(&self) -> OdeStats {
         self.ode.stats()
+    }
+    /// The user events (root functions after the mode's).
+    pub fn user_events(&self) -> &[UserEvent] {
+        &self.ode.system().user
     }
     /// Number of free components (conducting diodes, sticking relays) of interaction `id`.
     pub fn n_free(&self, id: InterId) -> usize {
@@ -319,7 +331,11 @@ impl FirstOrderEd {
         self.ode.step_until(t_out).map_err(ode_err(t_last))
     }
 
-    /// One event (see [`crate::EventDriven::advance`]).
+    /// One event (see [`crate::EventDriven::advance`]). A mode root switches the mode (a
+    /// nonsmooth event); user events found at the same time are reported in
+    /// [`EventReport::user`], their resets act on the located state, after which the mode is
+    /// chosen again and the integrator restarts; record and stop events alone leave the state,
+    /// the mode and the integrator's steps unchanged ([`EventKind::User`]).
     pub fn advance(&mut self, nsds: &mut Nsds) -> Result<EventReport, KernelError> {
         if !self.started {
             let t0 = self.t_event;
@@ -329,19 +345,28 @@ impl FirstOrderEd {
             self.x = x;
             self.started = true;
         }
-        let Stop { t, which, td, .. } = self.next_stop()?;
-        let root = which.is_some();
+        let Stop { t, t_low, which, transitions, td } = self.next_stop()?;
         let mut rep = EventReport::bare(t, EventKind::TimeDiscretisation, td);
-        if root {
+        if which.is_some() {
+            let n_mode = 2 * self.ode.system().nl;
+            let mode_root = transitions.iter().any(|r| r.index < n_mode);
             let mut x = self.ode.y().to_vec();
-            let (lam0, y0) = self.outputs(t, &x)?;
-            rep.pre_lambda = Some(self.split(&lam0));
-            rep.pre_y = Some(self.split(&y0));
-            rep.acceleration = self.switch(t, &mut x)?;
-            self.ode.reinit(t, &x).map_err(ode_err(t))?;
+            let user = self.handle_user(t, t_low, &transitions, &mut x)?;
+            if mode_root || user.as_ref().is_some_and(|u| u.reset) {
+                let (lam0, y0) = self.outputs(t, &x)?;
+                rep.pre_lambda = Some(self.split(&lam0));
+                rep.pre_y = Some(self.split(&y0));
+                rep.acceleration = self.switch(t, &mut x)?;
+                self.ode.reinit(t, &x).map_err(ode_err(t))?;
+            }
             self.x = x;
-            self.n_ns += 1;
-            rep.kind = EventKind::NonSmooth;
+            if mode_root {
+                self.n_ns += 1;
+                rep.kind = EventKind::NonSmooth;
+            } else {
+                rep.kind = EventKind::User;
+            }
+            rep.user = user;
         }
         let x = self.x.clone();
         let (lam, y) = self.outputs(t, &x)?;
@@ -350,6 +375,41 @@ impl FirstOrderEd {
         rep.closed = self.ode.system().mode.free.len();
         self.write_back(nsds, t)?;
         Ok(rep)
+    }
+
+    /// The user events among `transitions` (root indices `2 m + k`): their hit, with the
+    /// states before the handlers, and the resets applied to `x` in index order.
+    fn handle_user(
+        &self,
+        t: f64,
+        t_low: f64,
+        transitions: &[RootTransition],
+        x: &mut [f64],
+    ) -> Result<Option<UserEventHit>, KernelError> {
+        let lcs = self.ode.system();
+        let n_mode = 2 * lcs.nl;
+        let user: Vec<RootTransition> = transitions
+            .iter()
+            .filter(|r| r.index >= n_mode)
+            .map(|r| RootTransition { index: r.index - n_mode, ..*r })
+            .collect();
+        if user.is_empty() {
+            return Ok(None);
+        }
+        let states: Vec<Vec<f64>> = (0..lcs.ds.len()).map(|k| lcs.state_of(k, x).to_vec()).collect();
+        let (mut stop, mut reset) = (false, false);
+        for tr in &user {
+            let e = &lcs.user[tr.index];
+            match e.action {
+                EventAction::Record => {}
+                EventAction::Stop => stop = true,
+                EventAction::Reset(_) => {
+                    let d = &lcs.ds[e.ds.index()];
+                    reset |= e.apply_reset(t, &mut x[d.off..d.off + d.n])?;
+                }
+            }
+        }
+        Ok(Some(UserEventHit { t, t_low, transitions: user, states, stop, reset }))
     }
 
     fn split(&self, v: &[f64]) -> Vec<DVector<f64>> {
