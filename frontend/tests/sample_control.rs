@@ -418,6 +418,26 @@ fn smc_holds_the_sliding_surface_against_coulomb_friction() {
     assert!(lam.iter().all(|l| l.abs() <= f * (1.0 + 1e-12)));
 }
 
+/// The same plant under the zero-order hold (`<ZeroOrderHoldOSI/>`, Siconos `ZeroOrderHoldOSI`
+/// with a relay): the friction held over each step (`Bd = Ψ B`) is exact while the mass slides, as
+/// the θ = ½ Euler–Moreau step is for this piecewise-linear motion: the same closed forms, and the
+/// two runs agree to round-off.
+#[test]
+fn the_zero_order_hold_takes_the_friction_relay() {
+    let text = std::fs::read_to_string(sample("smc_with_friction/model.xml")).unwrap();
+    let zoh = text.replace(r#"<EulerMoreauOSI theta="0.5"/>"#, "<ZeroOrderHoldOSI/>");
+    assert_ne!(zoh, text);
+    let tr = run_text(&zoh);
+    let f = 0.5;
+    let reached = check_sliding(&tr, tr.col("mass.x[0]"), tr.col("mass.x[1]"), f);
+    assert!(tr.col("friction.lambda[0]")[reached..].iter().all(|l| (l - f).abs() < 1e-12));
+    let em = run(&sample("smc_with_friction/model.xml"), &[]);
+    for (c, tol) in [("mass.x[0]", 1e-13), ("mass.x[1]", 1e-13), ("smc.u[0]", 1e-11)] {
+        let worst = tr.col(c).iter().zip(em.col(c)).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(worst < tol, "{c}: {worst:e}");
+    }
+}
+
 /// The same controller pushing a rigid box (`box.xml`): collision detection, four contact points
 /// and the friction-contact problem give the friction `μ m g` of the relay with `F = μ g`; the box
 /// neither lifts nor tips.

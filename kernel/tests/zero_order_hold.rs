@@ -1,7 +1,8 @@
 //! The zero-order hold (`Osi::ZeroOrderHold`, Siconos `ZeroOrderHoldOSI`): the exact flow of a
 //! linear system over each step with `b` and the control input held, checked against closed
 //! forms (a rotation, a double integrator under piecewise-constant inputs, the right-endpoint
-//! rule of a time-dependent `b`), and its refusals.
+//! rule of a time-dependent `b`), a relay on it (the exact sliding and sticking of a mass under
+//! Coulomb friction), and its refusals.
 
 use nalgebra::{dmatrix, dvector, DMatrix, DVector};
 use saltus_kernel::model::userfn::{MatOp, TimeVecFn, VecOp};
@@ -115,18 +116,61 @@ fn what_it_cannot_integrate_is_refused_by_name() {
     let lagrangian = LagrangianLinearTiDs::new(dvector![0.0], dvector![0.0], dmatrix![1.0]);
     refused(zoh(&one(lagrangian), 0.01), "cannot be integrated by ZeroOrderHoldOSI");
     refused(zoh(&one(FirstOrderLinearTiDs::new(dvector![1.0], dmatrix![1e300])), 1.0), "exp(A h) is not finite");
-    // a relation on a system integrated by zero-order hold: a controller closes the loop instead
-    let mut nsds = one(FirstOrderLinearTiDs::new(dvector![1.0, 0.0], a));
-    let rel = Relation::FirstOrderLinearTi(FirstOrderLinearTiR::new(dmatrix![1.0, 0.0], dmatrix![0.0; 1.0]));
-    nsds.add_interaction(Interaction::new(
-        "relay",
-        DsId(0),
-        None,
-        rel,
-        NonSmoothLaw::Relay { lb: dvector![-1.0], ub: dvector![1.0] },
-    ))
-    .unwrap();
-    refused(zoh(&nsds, 0.01), "without interactions");
+}
+
+fn zoh_relay(nsds: &Nsds, h: f64) -> Result<TimeStepping, KernelError> {
+    let relay = Osnsp::Relay(saltus_kernel::solvers::relay::RelaySolver::Lemke(Default::default()));
+    TimeStepping::new(nsds, h, Osi::ZeroOrderHold, relay)
+}
+
+/// `ẋ₁ = x₂`, `ẋ₂ = b + λ` with Coulomb friction as a relay on `y = x₂`, `λ ∈ [−F, F]`.
+fn friction(b: f64, f: f64, a: DMatrix<f64>) -> Nsds {
+    let mut nsds = one(FirstOrderLinearTiDs::new(dvector![1.0, 0.0], a).with_b(dvector![0.0, b]));
+    let rel = Relation::FirstOrderLinearTi(FirstOrderLinearTiR::new(dmatrix![0.0, 1.0], dmatrix![0.0; 1.0]));
+    let law = NonSmoothLaw::Relay { lb: dvector![-f], ub: dvector![f] };
+    nsds.add_interaction(Interaction::new("friction", DsId(0), None, rel, law)).unwrap();
+    nsds
+}
+
+/// Interactions on a system integrated by zero-order hold (Siconos `ZeroOrderHoldOSI` with
+/// relations: `x_{k+1} = x_free + Ψ B λ_{k+1}`, the input held over the step). A mass pushed by
+/// `b = −1` against a friction `F = ½` slides with `ẍ = −½` from rest; the held `λ = F` is the
+/// exact input, so every step is the parabola to round-off. Pushed by `b = −0.3 < F` it sticks,
+/// `λ = 0.3`. A `Ψ` that is (nearly) singular (a rotation with `ω h = 2π` beside an integrator)
+/// cannot carry an input: a typed error at the first step, not a wrong state.
+#[test]
+fn a_relay_on_a_zero_order_hold_system_gives_the_exact_sliding_and_sticking() {
+    let double_integrator = dmatrix![0.0, 1.0; 0.0, 0.0];
+    let h = 0.01;
+    let mut nsds = friction(-1.0, 0.5, double_integrator.clone());
+    let mut ts = zoh_relay(&nsds, h).unwrap();
+    for k in 1..=200 {
+        ts.step(&mut nsds).unwrap();
+        let t = k as f64 * h;
+        assert!((x(&nsds)[1] + 0.5 * t).abs() < 1e-13, "t = {t}: v = {}", x(&nsds)[1]);
+        assert!((x(&nsds)[0] - (1.0 - 0.25 * t * t)).abs() < 1e-13, "t = {t}: x = {}", x(&nsds)[0]);
+        assert!((nsds.interactions()[0].lambda(0).unwrap()[0] - 0.5).abs() < 1e-13);
+    }
+    let mut nsds = friction(-0.3, 0.5, double_integrator);
+    let mut ts = zoh_relay(&nsds, h).unwrap();
+    for _ in 0..50 {
+        ts.step(&mut nsds).unwrap();
+        assert!(x(&nsds)[1].abs() < 1e-15 && (x(&nsds)[0] - 1.0).abs() < 1e-15, "{}", x(&nsds));
+        assert!((nsds.interactions()[0].lambda(0).unwrap()[0] - 0.3).abs() < 1e-13);
+    }
+    // a rotation with ω h = 2π beside an integrator: Ψ = diag(h, ≈ 0) cannot be inverted
+    let w = 2.0 * std::f64::consts::PI / h;
+    let a = dmatrix![0.0, 0.0, 0.0; 0.0, 0.0, w; 0.0, -w, 0.0];
+    let mut nsds = one(FirstOrderLinearTiDs::new(dvector![1.0, 0.0, 0.0], a).with_b(dvector![-1.0, 0.0, 0.0]));
+    let rel = Relation::FirstOrderLinearTi(FirstOrderLinearTiR::new(dmatrix![1.0, 0.0, 0.0], dmatrix![1.0; 0.0; 0.0]));
+    let law = NonSmoothLaw::Relay { lb: dvector![-0.5], ub: dvector![0.5] };
+    nsds.add_interaction(Interaction::new("friction", DsId(0), None, rel, law)).unwrap();
+    let mut ts = zoh_relay(&nsds, h).unwrap();
+    match ts.step(&mut nsds) {
+        Err(KernelError::SingularW { ds, .. }) => assert_eq!(ds, DsId(0)),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(x(&nsds).as_slice(), &[1.0, 0.0, 0.0], "the state is untouched");
 }
 
 /// A run that overflows stops with a typed error at the step whose state is not finite; the

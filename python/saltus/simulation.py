@@ -113,8 +113,9 @@ class MoreauJeanBilbaoOSI(OneStepIntegrator):
 class ZeroOrderHoldOSI(OneStepIntegrator):
     """Zero-order hold (Siconos ``ZeroOrderHoldOSI``): the exact step
     ``x_{k+1} = exp(A h) x_k + Ψ (b + g)`` of a ``FirstOrderLinearTIDS`` (or a ``FirstOrderLinearDS``
-    with a constant ``A``; ``b(t)`` held at ``t_{k+1}``), identity mass, no interaction; ``g`` is
-    the input of the simulation's ``ControlManager``, ``Ψ = ∫₀ʰ exp(A s) ds``."""
+    with a constant ``A``; ``b(t)`` held at ``t_{k+1}``), identity mass; ``g`` is the input of the
+    simulation's ``ControlManager``, ``Ψ = ∫₀ʰ exp(A s) ds``. Linear first-order relations (relays,
+    diodes) act through ``Ψ r``, ``r = B λ_{k+1}`` held over the step (Siconos's ``Bd = Ψ B``)."""
 
     _kind = "ZeroOrderHoldOSI"
 

@@ -659,41 +659,26 @@ fn check_system(nsds: &Nsds, ds: crate::DsId, osi: &Osi) -> Result<(), KernelErr
             ),
         });
     }
-    if !osi.takes_interactions() {
-        if let Some(id) = nsds.interactions_of(ds).first() {
-            return Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: format!(
-                    "{} integrates a system without interactions (interaction {} `{}` acts on it): \
-                     a controller closes the loop; use EulerMoreauOSI for a system with relations",
-                    osi.kind_name(),
-                    id.index(),
-                    nsds.interactions()[id.index()].name
-                ),
-            });
-        }
-    }
-    if osi.relation_gamma().is_none() {
+    if !osi.linear_relations_only() {
         return Ok(());
     }
+    let (scheme, option) = match osi.relation_gamma() {
+        Some(_) => ("the θ-γ Euler–Moreau scheme", "gamma"),
+        None => (osi.kind_name(), "osi"),
+    };
     if !matches!(system, DynamicalSystem::FirstOrderLinearTi(_) | DynamicalSystem::FirstOrderLinear(_)) {
         return Err(KernelError::UnsupportedSystem {
             ds,
-            reason: format!(
-                "the θ-γ Euler–Moreau scheme (relations at x_(k+γ)) needs linear first-order systems, as in Siconos, \
-                 not {}",
-                system.kind_name()
-            ),
+            reason: format!("{scheme} needs linear first-order systems, as in Siconos, not {}", system.kind_name()),
         });
     }
     for id in nsds.interactions_of(ds) {
         let inter = &nsds.interactions()[id.index()];
         if !matches!(inter.relation, Relation::FirstOrderLinearTi(_) | Relation::FirstOrderLinear(_)) {
             return Err(KernelError::InvalidOption {
-                option: "gamma",
+                option,
                 reason: format!(
-                    "the θ-γ Euler–Moreau scheme needs linear relations (FirstOrderLinearR), as in Siconos; \
-                     interaction {} has {}",
+                    "{scheme} needs linear relations (FirstOrderLinearR), as in Siconos; interaction {} has {}",
                     id.index(),
                     inter.relation.kind_name()
                 ),

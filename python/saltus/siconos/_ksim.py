@@ -200,7 +200,8 @@ class MoreauJeanBilbaoOSI(_s.MoreauJeanBilbaoOSI):
 
 class ZeroOrderHoldOSI(_s.ZeroOrderHoldOSI):
     """Siconos ``ZeroOrderHoldOSI()``: the exact step of a linear plant with its input held (for a
-    ``FirstOrderLinearTIDS`` under a ``ControlManager``; no interaction)."""
+    ``FirstOrderLinearTIDS`` under a ``ControlManager``; linear first-order relations act through
+    ``Ψ B λ``, as Siconos's ``Bd``)."""
 
     def insertDynamicalSystem(self, ds) -> None:
         """Siconos 3 API: every system of the NSDS uses the simulation's integrator."""

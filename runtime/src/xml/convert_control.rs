@@ -346,7 +346,8 @@ fn plant(b: &mut Binder, c: &ControlSpec) -> Result<Plant, ModelError> {
             NsdsItem::Interaction(s) => {
                 return Err(m.error_at(
                     &format!("NSDS/Interaction[{}]", s.name),
-                    "a <Control> model has no interaction: the controllers close the loop",
+                    "a <Control> model has no interaction: the controllers close the loop (a plant with relays or \
+                     diodes: a <Simulation> with <ZeroOrderHoldOSI/> and a <ControlManager>)",
                 ))
             }
             _ => {

@@ -82,7 +82,8 @@ pub enum Osi {
     /// Zero-order hold (Siconos `ZeroOrderHoldOSI`) for linear first-order systems with a
     /// constant `A` and an identity mass: the exact step `x_{k+1} = Φ x_k + Ψ (b + g)` with
     /// `Φ = exp(A h)`, `Ψ = ∫₀ʰ exp(A s) ds` and `b`, the control input `g` held over the step
-    /// (`b(t)` at `t_{k+1}`); no interaction (equations in the `zoh` module documentation).
+    /// (`b(t)` at `t_{k+1}`); linear relations through `Ψ B λ_{k+1}` (equations in the `zoh` module
+    /// documentation).
     ZeroOrderHold,
 }
 
@@ -245,7 +246,7 @@ impl Osi {
             (Osi::SemiExplicitEuler { .. }, _) => semi_explicit::update_state(ds, w, h, t_k),
             // the semi-explicit Euler's update: `v = v_free + W⁻¹ p`, `q = q_k + h v`
             (Osi::MoreauJeanBilbao, _) => semi_explicit::update_state(ds, w, h, t_k),
-            (Osi::ZeroOrderHold, _) => Ok(zoh::update_state(ds, w)),
+            (Osi::ZeroOrderHold, _) => zoh::update_state(ds, w, t_k, t1),
         }
     }
 
@@ -282,10 +283,11 @@ impl Osi {
         matches!(self, Osi::SemiExplicitEuler { .. } | Osi::MoreauJean { .. } | Osi::MoreauJeanGosi { .. })
     }
 
-    /// `false` for the integrators that take no interaction on their systems (the zero-order
-    /// hold: its step is the free flow of a linear system; a controller closes the loop).
-    pub fn takes_interactions(&self) -> bool {
-        !matches!(self, Osi::ZeroOrderHold)
+    /// `true` for the integrators whose systems take linear first-order relations only: the θ-γ
+    /// Euler–Moreau scheme (relations at `x_(k+γ)`) and the zero-order hold (`Bd = Ψ B`), as in
+    /// Siconos.
+    pub fn linear_relations_only(&self) -> bool {
+        matches!(self, Osi::ZeroOrderHold) || self.relation_gamma().is_some()
     }
 
     /// `true` for the integrators whose workspaces follow interactions linked or removed during

@@ -10,13 +10,23 @@
 //! that is a function of time is held at its value at the step's end, `b(t_{k+1})`, as Siconos's
 //! `ZeroOrderHoldOSI` evaluates it. The integrator of Siconos's `ControlZOHSimulation`: a
 //! controller's input enters as the held term `g` ([`crate::TimeStepping::set_control_input`]).
-//! Identity mass only, and no interaction (refused by the time stepping's checks).
+//!
+//! Interactions (relays, complementarity conditions) enter as Siconos's `ZeroOrderHoldOSI` takes
+//! them: the input `r = B λ_{k+1}` is held over the step, `x_{k+1} = x_free + Ψ r`, so the one-step
+//! problem sees `y_{k+1} = C x_free + (C Ψ B + D) λ_{k+1}` (Siconos's `Bd = Ψ B`). In the kernel's
+//! first-order assembly, where the input acts through `h W⁻¹`, that is the iteration matrix
+//! `W = h Ψ⁻¹`, factored once: Euler–Moreau's update and problem assembly then serve both.
+//! Identity mass only.
 
 use super::{user_err, DsWork};
 use crate::error::KernelError;
 use crate::model::ds::DynamicalSystem;
 use crate::model::userfn::{MatOp, VecOp};
 use nalgebra::{DMatrix, DVector};
+
+/// The largest condition number `‖Ψ‖ ‖Ψ⁻¹‖` (Frobenius) of a `Ψ` that carries the input of
+/// interactions through `W = h Ψ⁻¹` (beyond it `Ψ r` would lose more than 4 of its 16 digits).
+pub const PSI_MAX_CONDITION: f64 = 1e12;
 
 /// `Φ`, `Ψ` and `Ψ b` of a system integrated by zero-order hold.
 pub(crate) struct ZohMatrices {
@@ -62,6 +72,16 @@ pub(crate) fn init(ds: &DynamicalSystem, w: &mut DsWork, h: f64) -> Result<(), K
     };
     w.linear = true;
     w.w_constant = true;
+    // W = h Ψ⁻¹, so that h W⁻¹ r = Ψ r; a Ψ that is singular or nearly so (ω h a multiple of 2π
+    // for an eigenvalue i ω of A: Ψ r cannot be recovered through its inverse) leaves W
+    // unfactored, and an input on the system is then a typed error (`SingularW`)
+    match psi.clone().try_inverse().filter(|inv| inv.norm() * psi.norm() < PSI_MAX_CONDITION) {
+        Some(inv) => {
+            w.w.copy_from(&(inv * h));
+            w.refactor(0.0)?;
+        }
+        None => w.w.fill(f64::NAN),
+    }
     w.zoh = Some(Box::new(ZohMatrices { phi, psi, psi_b }));
     Ok(())
 }
@@ -92,13 +112,8 @@ pub(crate) fn compute_free_state(ds: &DynamicalSystem, w: &mut DsWork, t1: f64) 
     Ok(())
 }
 
-/// `x_{k+1} = x_free` (no interaction, no input); returns the max-norm change of `x`.
-pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &DsWork) -> f64 {
-    let (x, _, _) = ds.state_mut();
-    let mut delta: f64 = 0.0;
-    for (xi, fi) in x.iter_mut().zip(w.free.iter()) {
-        delta = delta.max((fi - *xi).abs());
-        *xi = *fi;
-    }
-    delta
+/// `x_{k+1} = x_free + Ψ r` (`r = B λ_{k+1}`, the input of the interactions): Euler–Moreau's
+/// update with `W = h Ψ⁻¹`; returns the max-norm change of `x`.
+pub(crate) fn update_state(ds: &mut DynamicalSystem, w: &mut DsWork, t_k: f64, t1: f64) -> Result<f64, KernelError> {
+    super::euler_moreau::update_state(ds, w, t_k, t1)
 }
