@@ -167,6 +167,57 @@ fn cartesian_pendulum_event_driven() {
     assert!((crossings[1] - crossings[0] - period).abs() <= 1e-4, "{} vs {period}", crossings[1] - crossings[0]);
 }
 
+/// `cartesian_pendulum_wall_ed.xml`: the event-driven pendulum against a wall `x ≥ 0` under the
+/// pivot (e = 0.8), a bilateral constraint and a unilateral contact in one model. Closed forms: the
+/// first impact after `(l/g)^½ K(sin 45°)` at `(2 g l)^½`; each impact returns `e` times the
+/// arrival speed, horizontally (the rod's equation is part of the impact problem); the bob then
+/// swings to `cos θ = 1 − e^{2k}` and is back at the wall after `2 (l/g)^½ K(sin(θ/2))`. Rod
+/// length and `∇h·v` to 1e-12 at every row, the energy constant between impacts.
+#[test]
+fn cartesian_pendulum_against_a_wall_event_driven() {
+    let dir = build_plugin("saltus-plugin-pendulum");
+    let model = sample("cartesian_pendulum/cartesian_pendulum_wall_ed.xml");
+    validate_xml(&model);
+    let tr = run(&model, &["--plugin-dir", dir.to_str().expect("utf-8 target dir")]);
+    let (t, x, y, vx, vy, kind) =
+        (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"), tr.col("kind"));
+    let e: f64 = 0.8;
+    // K(k) by the arithmetic-geometric mean
+    let k_of = |k: f64| {
+        let (mut a, mut b) = (1.0f64, (1.0 - k * k).sqrt());
+        for _ in 0..30 {
+            (a, b) = ((a + b) / 2.0, (a * b).sqrt());
+        }
+        std::f64::consts::PI / (2.0 * a)
+    };
+    let s = (L / G).sqrt();
+    let mut expected = vec![s * k_of(std::f64::consts::FRAC_1_SQRT_2)];
+    for j in 1..3 {
+        let theta = (1.0 - e.powi(2 * j)).acos();
+        expected.push(expected[j as usize - 1] + 2.0 * s * k_of((theta / 2.0).sin()));
+    }
+    let pre: Vec<usize> = (0..tr.len()).filter(|&k| kind[k] == 1.0).collect();
+    assert_eq!(pre.len(), 3, "three impacts in 3 s");
+    let v0 = (2.0 * G * L).sqrt();
+    for (j, &k) in pre.iter().enumerate() {
+        assert!((t[k] - expected[j]).abs() <= 1e-8, "impact {j} at {}, exact {}", t[k], expected[j]);
+        assert_eq!(kind[k + 1], 2.0);
+        let arrival = v0 * e.powi(j as i32);
+        assert!((vx[k] + arrival).abs() <= 1e-7 && (vx[k + 1] - e * arrival).abs() <= 1e-7, "impact {j}");
+        assert!(vy[k + 1].abs() <= 1e-12 && (y[k + 1] + L).abs() <= 1e-12, "impact {j}: horizontal, at the bottom");
+    }
+    for k in 0..tr.len() {
+        assert!(((x[k] * x[k] + y[k] * y[k]).sqrt() - L).abs() <= 1e-12, "rod length at t = {}", t[k]);
+        assert!((x[k] * vx[k] + y[k] * vy[k]).abs() / L <= 1e-12, "grad h . v at t = {}", t[k]);
+        assert!(x[k] >= -1e-12, "behind the wall at t = {}", t[k]);
+        // impacts before this row (a pre-impact row holds the energy before its impact)
+        let after = pre.iter().filter(|&&i| i < k).count();
+        let energy = 0.5 * (vx[k] * vx[k] + vy[k] * vy[k]) + G * y[k];
+        let want = -G * L + 0.5 * (v0 * e.powi(after as i32)).powi(2);
+        assert!((energy - want).abs() <= 1e-7, "energy at t = {}: {energy} vs {want}", t[k]);
+    }
+}
+
 /// `cartesian_pendulum_semiexplicit.xml` (`<SemiExplicitEuler>`, no projection) and
 /// `cartesian_pendulum_semiexplicit_projection.xml` (`<Projection>` with `<Accuracy alpha="1e-9"
 /// constraint_tol="0.1" norm="max">`, i.e. |h(q)| ≤ 1e-10), both also at h/2. Without projection

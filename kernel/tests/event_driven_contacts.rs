@@ -174,13 +174,15 @@ fn unsupported_models_are_typed_errors() {
         "equality",
         ds,
         None,
-        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(dmatrix![1.0])),
-        NonSmoothLaw::EqualityCondition { size: 1 },
+        Relation::LagrangianLinearTi(LagrangianLinearTiR::new(dmatrix![1.0; 2.0])),
+        NonSmoothLaw::EqualityCondition { size: 2 },
     )
     .unwrap();
+    // (a bilateral constraint of size 1 beside the contact is supported: event_driven_bilateral.rs)
     match EventDriven::new(&nsds, EventDrivenOptions::default()) {
-        Err(KernelError::InvalidCombination { name, id, .. }) => {
-            assert_eq!((name.as_str(), id), ("equality", InterId::new(1, 0)))
+        Err(KernelError::InvalidCombination { name, id, reason }) => {
+            assert_eq!((name.as_str(), id), ("equality", InterId::new(1, 0)));
+            assert!(reason.contains("EqualityConditionNSL of size 1"), "{reason}");
         }
         other => panic!("expected InvalidCombination, got {other:?}"),
     }

@@ -9,6 +9,11 @@
 //!   `λ_R = μ λ_N + λ_T` and `w_T = w_R − w_L`:
 //!   `0 ≤ w_R = w_T + w_L ⊥ λ_R ≥ 0`, `0 ≤ 2 μ λ_N − λ_R ⊥ w_L ≥ 0`,
 //!   force `J_Nᵀ λ_N + J_Tᵀ λ_T = (J_N − μ J_T)ᵀ λ_N + J_Tᵀ λ_R`;
+//! * [`Entry::Bilateral`] (a bilateral constraint, `EqualityConditionNSL`): the equation `w = 0`
+//!   with a multiplier of any sign, force `Jᵀ λ`. The equations are eliminated before the LCP
+//!   is solved: with `E` the equations and `C` the complementarity rows of `w = A z + b`,
+//!   `z_E = −A_EE⁻¹ (A_EC z_C + b_E)` and the LCP `w_C = (A_CC − A_CE A_EE⁻¹ A_EC) z_C +
+//!   b_C − A_CE A_EE⁻¹ b_E` (a mixed LCP by its Schur complement);
 //!
 //! with `w_r = J_r M⁻¹ Σ c_jᵀ z_j + b_r`. At acceleration level `w` is the relative acceleration
 //! (`b = J a_free + J̇ v`); at an impact it is `ẏ⁺ + e ẏ⁻` (`b = (1 + e) J v⁻`, the multipliers are
@@ -31,13 +36,15 @@ pub(crate) enum Entry {
     Slip(usize, f64),
     /// Frictional, Coulomb's cone (stick, or slip in the direction the problem decides).
     Cone(usize),
+    /// A bilateral constraint: an equation, its multiplier free.
+    Bilateral(usize),
 }
 
 impl Entry {
     /// The contact.
     pub fn contact(&self) -> usize {
         match *self {
-            Entry::Normal(i) | Entry::Slip(i, _) | Entry::Cone(i) => i,
+            Entry::Normal(i) | Entry::Slip(i, _) | Entry::Cone(i) | Entry::Bilateral(i) => i,
         }
     }
 }
@@ -79,7 +86,7 @@ fn specs(d: &Dynamics, set: &[Entry]) -> (Vec<RowSpec>, Vec<ColSpec>) {
     let mut cols: Vec<ColSpec> = set
         .iter()
         .map(|e| match *e {
-            Entry::Normal(i) => ColSpec::normal(i),
+            Entry::Normal(i) | Entry::Bilateral(i) => ColSpec::normal(i),
             Entry::Slip(i, s) => ColSpec { contact: i, n: 1.0, t: -mu_of(d, i) * s },
             Entry::Cone(i) => ColSpec { contact: i, n: 1.0, t: -mu_of(d, i) },
         })
@@ -121,7 +128,11 @@ fn solve(
         }
         (w, b)
     };
-    let (z, r, report) = solve_lcp(t, w, b, solver)?;
+    let equations: Vec<usize> = (0..m).filter(|&k| matches!(set[k], Entry::Bilateral(_))).collect();
+    let (z, r, report) = match equations.is_empty() {
+        true => solve_lcp(t, w, b, solver)?,
+        false => solve_mixed(t, &w, &b, &equations, solver)?,
+    };
     let mut sol = ContactSolution {
         lambda_n: z[..m].to_vec(),
         lambda_t: vec![0.0; m],
@@ -149,6 +160,56 @@ fn solve(
         }
     }
     Ok(sol)
+}
+
+/// `w = A z + b` with the rows `equations` equalities (`w_E = 0`, `z_E` free) and the others
+/// complementarity conditions, solved by eliminating the equations (the module docs). Returns
+/// `(z, w, report)` as [`solve_lcp`]; a singular `A_EE` (redundant bilateral constraints) is a
+/// typed error.
+fn solve_mixed(
+    t: f64,
+    a: &DMatrix<f64>,
+    b: &[f64],
+    equations: &[usize],
+    solver: &LcpSolver,
+) -> Result<(Vec<f64>, Vec<f64>, SolveReport), KernelError> {
+    let n = b.len();
+    let comp: Vec<usize> = (0..n).filter(|k| !equations.contains(k)).collect();
+    let bv = nalgebra::DVector::from_column_slice(b);
+    let (b_e, b_c) = (bv.select_rows(equations), bv.select_rows(&comp));
+    let a_ee = a.select_rows(equations).select_columns(equations);
+    let a_ec = a.select_rows(equations).select_columns(&comp);
+    let a_ce = a.select_rows(&comp).select_columns(equations);
+    let lu = a_ee.lu();
+    let singular = || KernelError::NonFinite {
+        t,
+        what: "multiplier of a bilateral constraint (the constraints are redundant: J M⁻¹ Jᵀ is singular)",
+        interaction: None,
+    };
+    let (x, y) = match (lu.solve(&a_ec), lu.solve(&b_e)) {
+        (Some(x), Some(y)) if x.iter().chain(y.iter()).all(|v| v.is_finite()) => (x, y),
+        _ => return Err(singular()),
+    };
+    let (z_c, w_c, report) = if comp.is_empty() {
+        (Vec::new(), Vec::new(), SolveReport::trivial(0.0))
+    } else {
+        let schur = a.select_rows(&comp).select_columns(&comp) - &a_ce * &x;
+        let q = &b_c - &a_ce * &y;
+        solve_lcp(t, schur, q.as_slice().to_vec(), solver)?
+    };
+    let z_e = -(y + x * nalgebra::DVector::from_column_slice(&z_c));
+    let (mut z, mut w) = (vec![0.0; n], vec![0.0; n]);
+    for (k, &i) in equations.iter().enumerate() {
+        z[i] = z_e[k];
+    }
+    for (k, &i) in comp.iter().enumerate() {
+        z[i] = z_c[k];
+        w[i] = w_c[k];
+    }
+    if z.iter().any(|v| !v.is_finite()) {
+        return Err(singular());
+    }
+    Ok((z, w, report))
 }
 
 /// The acceleration-level LCP over the candidates `set` at `(q, v)`: which contacts keep a

@@ -231,17 +231,6 @@ impl Dynamics {
             sloc: Vec::new(),
             jrow: vec![0.0; max_loc],
         };
-        if contacts.iter().any(|c| c.bilateral) && contacts.iter().any(|c| !c.bilateral) {
-            let i = contacts.iter().position(|c| c.bilateral).unwrap_or(0);
-            return Err(KernelError::InvalidCombination {
-                name: nsds.interactions()[i].name.clone(),
-                id: nsds.handle(i),
-                reason:
-                    "EventDriven does not yet combine bilateral constraints (EqualityConditionNSL) with unilateral \
-                         contacts (NewtonImpactNSL) in one model"
-                        .into(),
-            });
-        }
         let in_i2 = contacts.iter().map(|c| c.bilateral).collect();
         let frictional = (0..contacts.len()).filter(|&i| contacts[i].friction.is_some()).collect();
         Ok(Dynamics {

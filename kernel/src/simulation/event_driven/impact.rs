@@ -4,6 +4,8 @@
 //! velocities `ẏ⁻ = J v⁻` and the impulse `P`:
 //! `v⁺ = v⁻ + M⁻¹ Jᵀ P`, `ẏ⁺ = ẏ⁻ + W P`, and the Newton impact law
 //! `0 ≤ ẏ⁺ + e ẏ⁻ ⊥ P ≥ 0`, i.e. the LCP `w = W P + (1 + e) ẏ⁻`.
+//! Bilateral constraints of the model are equations of the same problem, `J_b v⁺ = 0` (their
+//! impulse of any sign), so the impact keeps the velocity on them.
 //! Frictional contacts add Coulomb's law on the tangential impulse, `|P_T| ≤ μ P_N` with
 //! `P_T = −μ P_N sign(v_T⁺ + e_t v_T⁻)` when it slides (the cone entries of
 //! [`super::contact_lcp`]; `e_t` as in Moreau–Jean's `NewtonImpactFrictionNSL`).
@@ -45,8 +47,14 @@ pub(crate) fn impact(
     zeno_velocity: f64,
     solver: &LcpSolver,
 ) -> Result<Impact, KernelError> {
-    let entries: Vec<Entry> =
-        set.iter().map(|&i| if d.contacts[i].friction.is_some() { Entry::Cone(i) } else { Entry::Normal(i) }).collect();
+    let entries: Vec<Entry> = set
+        .iter()
+        .map(|&i| match &d.contacts[i] {
+            c if c.bilateral => Entry::Bilateral(i),
+            c if c.friction.is_some() => Entry::Cone(i),
+            _ => Entry::Normal(i),
+        })
+        .collect();
     let restitution = |k: usize, tangent: bool, ydot: f64| {
         if -ydot < zeno_velocity {
             0.0

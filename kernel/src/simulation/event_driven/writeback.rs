@@ -38,12 +38,11 @@ impl LagrangianEd {
     ) -> Result<EventReport, KernelError> {
         let nc = self.ode.system().contacts.len();
         let n = self.ode.system().n;
+        // bilateral constraints: the state back on them first; they stay in I1 and I2, as
+        // equations of every impact and acceleration problem
+        let bilateral: Vec<bool> = self.ode.system().contacts.iter().map(|c| c.bilateral).collect();
         if self.has_bilateral() {
-            // bilateral-only model (checked in `Dynamics::new`): no impacts, all held in I2
             self.project(t, x)?;
-            let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
-            rep.closed = nc;
-            return Ok(rep);
         }
         // tangential forces at the event, in the modes before it (a sticking force at the cone's
         // edge gives the direction of the slip that follows)
@@ -77,7 +76,7 @@ impl LagrangianEd {
         self.impulse_t.fill(0.0);
         let mut rep = EventReport::bare(t, EventKind::NonSmooth, None);
         // impact problem when a closed contact approaches
-        if ydot.iter().any(|&yd| yd < -self.opts.velocity_tol) {
+        if i1.iter().zip(&ydot).any(|(&i, &yd)| !bilateral[i] && yd < -self.opts.velocity_tol) {
             let (q, v) = x.split_at_mut(n);
             let imp = impact(self.ode.system(), t, q, v, &i1, self.opts.zeno_velocity, &self.opts.impact)?;
             if v.iter().any(|x| !x.is_finite()) {
@@ -100,14 +99,22 @@ impl LagrangianEd {
         }
         // updateIndexSet(2): closed with zero relative velocity, kept if the acceleration LCP
         // gives them a positive force
-        let cands: Vec<usize> =
-            i1.iter().zip(&ydot).filter(|(_, yd)| yd.abs() <= self.opts.velocity_tol).map(|(&i, _)| i).collect();
+        let cands: Vec<usize> = i1
+            .iter()
+            .zip(&ydot)
+            .filter(|(&i, yd)| bilateral[i] || yd.abs() <= self.opts.velocity_tol)
+            .map(|(&i, _)| i)
+            .collect();
         let mut in_i2 = vec![false; nc];
         let mut mode = vec![TangentMode::Stick; nc];
         if !cands.is_empty() {
             let d = self.ode.system();
             let mut entries = Vec::with_capacity(cands.len());
             for &i in &cands {
+                if bilateral[i] {
+                    entries.push(Entry::Bilateral(i));
+                    continue;
+                }
                 let v_t = if d.contacts[i].friction.is_some() { self.relative_velocity(t, x, i, 1)? } else { 0.0 };
                 entries.push(d.entry(i, which_t.contains(&i), v_t, lambda_t_event[i], self.opts.velocity_tol));
             }
@@ -116,9 +123,9 @@ impl LagrangianEd {
             let eps = 1e-12 * sol.b_scale.max(1.0);
             for (k, e) in entries.iter().enumerate() {
                 let i = e.contact();
-                in_i2[i] = sol.lambda_n[k] > 0.0;
+                in_i2[i] = bilateral[i] || sol.lambda_n[k] > 0.0;
                 mode[i] = match *e {
-                    Entry::Normal(_) => TangentMode::Stick,
+                    Entry::Normal(_) | Entry::Bilateral(_) => TangentMode::Stick,
                     Entry::Slip(_, s) => TangentMode::slip(s),
                     Entry::Cone(_) if sol.w_t[k].abs() <= eps => TangentMode::Stick,
                     Entry::Cone(_) => TangentMode::slip(sol.w_t[k]),
@@ -137,7 +144,7 @@ impl LagrangianEd {
         Ok(rep)
     }
 
-    /// Whether the model has bilateral constraints (then it has only those).
+    /// Whether the model has bilateral constraints.
     pub(super) fn has_bilateral(&self) -> bool {
         self.ode.system().contacts.iter().any(|c| c.bilateral)
     }
