@@ -89,13 +89,6 @@ fn duplicate_names_are_refused() {
     assert_rejected(&t, &["an element named `state` already exists"]);
 }
 
-#[test]
-fn user_events_are_refused_in_a_control_model() {
-    let t = smc_text()
-        .replace("</Model>", r#"<Events><Event name="e" ds="plant"><Linear a="1 0"/></Event></Events></Model>"#);
-    assert_rejected(&t, &["Events", "not on a <Control> model"]);
-}
-
 fn sample_text(rel: &str) -> String {
     std::fs::read_to_string(common::workspace_root().join("samples").join(rel)).unwrap()
 }

@@ -134,6 +134,35 @@ fn a_control_model_is_a_zero_order_hold_time_stepping() {
     assert!(zoh_ts == control, "the two files differ");
 }
 
+/// User `<Events>` on a `<Control>` model (its plant's state), located on each step's interpolant
+/// as on any time stepping: a record event where `x1` falls through ½ and a stop where it falls
+/// through 0.1. The event rows hold `x1` at the level (the trigger is linear, the interpolant
+/// exact for it), the run ends at the stop, and the file equals the `<Simulation>` with
+/// `<ZeroOrderHoldOSI/>` written with the same events, bit for bit.
+#[test]
+fn user_events_act_on_a_control_model() {
+    let events = r#"<Events>
+    <Event name="half" ds="plant" direction="falling"><Linear a="1 0" b="-0.5"/></Event>
+    <Event name="near" ds="plant" direction="falling" action="stop"><Linear a="1 0" b="-0.1"/></Event>
+  </Events>
+</Model>"#;
+    let control =
+        std::fs::read_to_string(sample("smc_double_integrator/model.xml")).unwrap().replace("</Model>", events);
+    let ts = std::fs::read_to_string(sample("smc_double_integrator/model_time_stepping.xml")).unwrap();
+    let ts = edit(&ts, &[("<EulerMoreauOSI theta=\"0.5\"/>", "<ZeroOrderHoldOSI/>")]).replace("</Model>", events);
+    let (a, b) = (run_text(&control), run_text(&ts));
+    let (t, x1, event) = (a.col("t"), a.col("plant.x[0]"), a.col("event"));
+    let rows: Vec<usize> = (0..a.len()).filter(|&k| event[k] != 0.0).collect();
+    assert_eq!(rows.len(), 2, "one record, one stop");
+    assert_eq!((event[rows[0]], event[rows[1]]), (1.0, 2.0));
+    assert!((x1[rows[0]] - 0.5).abs() < 1e-12 && (x1[rows[1]] - 0.1).abs() < 1e-12);
+    assert!(t[rows[0]] < t[rows[1]] && rows[1] == a.len() - 1, "the run ends at the stop event");
+    assert_eq!(a.len(), b.len());
+    for c in ["t", "plant.x[0]", "plant.x[1]", "smc.u[0]", "event"] {
+        assert!(a.col(c).iter().zip(b.col(c)).all(|(x, y)| x.to_bits() == y.to_bits()), "{c}");
+    }
+}
+
 /// A `<ControlManager>` on a Lagrangian plant: the state is `(q, v)`, the input the acceleration of
 /// the velocity rows, applied as the force `M g_v`. The implicit SMC of `model_time_stepping.xml` on
 /// a `LagrangianLinearTIDS` of mass 2 under Moreau–Jean θ = ½ follows the first-order double

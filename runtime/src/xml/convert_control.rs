@@ -56,11 +56,6 @@ pub fn build_control_with(
     if mf.simulation.is_some() || mf.event_driven.is_some() {
         return Err(m.error_at("Control", "a model has one simulation: <Simulation>, <EventDriven> or <Control>"));
     }
-    if mf.events.is_some() {
-        return Err(
-            m.error_at("Events", "user <Events> act on <Simulation> and <EventDriven> runs, not on a <Control> model")
-        );
-    }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
         return Err(m.error_at("Time", "need finite t0 < T"));
@@ -86,6 +81,17 @@ pub fn build_control_with(
     let ts = TimeStepping::new(&nsds, c.h, Osi::ZeroOrderHold, osnsp).map_err(kernel_err)?;
     let mut manager = ControlManager::new(n, c.h, Some(model)).map_err(|e| m.error_at(&at, e.to_string()))?;
     let elements = fill_manager(&mut b, &c.items, "Control", c.h_c, &mut manager)?;
+    // user events on the plant, located on each step's interpolant as on any time stepping
+    let events = match &mf.events {
+        Some(ev) => {
+            let names = super::convert_events::ds_names(&nsds);
+            let list = super::convert_events::build_events(&mut b, ev, &nsds, &names, Default::default())?;
+            let mon = saltus_kernel::EventMonitor::new(&nsds, list)
+                .map_err(|e| m.error_at("Events", super::convert::kernel_msg(&e)))?;
+            Some(mon)
+        }
+        None => None,
+    };
     let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;
     let built = Built {
         nsds,
@@ -96,7 +102,7 @@ pub fn build_control_with(
         steps: steps_f as u64,
         level: 0,
         every,
-        events: None,
+        events,
         control: Some(KernelControl::new(manager, ds)),
     };
     Ok(ControlBuilt { built, h_c: c.h_c, elements })
