@@ -353,8 +353,8 @@ fn agrees_at_td_events(ed: &Trajectory, ts: &Trajectory, cols: &[(&str, f64)]) {
 /// PID (reference 0.2, Kp 2, Ki 100: it overshoots onto the floor, rests there while the integral
 /// winds up, and lifts off at the control instant where `u` turns positive). Euler–Moreau with
 /// θ = 1 is exact here (`x_{k+1} = max(0, x_k + h u)`), so LSODAR's run equals it at every step.
-/// (2) `samples/smc_with_friction` (relay friction) under LSODAR: the time stepping's θ = ½ run
-/// is exact for its piecewise-linear motion, and the two agree.
+/// (2) `samples/smc_with_friction/model_ed.xml` (relay friction under LSODAR): the time stepping's
+/// θ = ½ run is exact for its piecewise-linear motion, and the two agree.
 #[test]
 fn a_controller_acts_on_a_first_order_event_driven_run() {
     let floor = |sim: &str| {
@@ -400,8 +400,13 @@ fn a_controller_acts_on_a_first_order_event_driven_run() {
     assert!(x[off + 1] > 0.0 && lam[off + 1] == 0.0, "t = {}", t[off + 1]);
     assert!(x.iter().all(|&x| x >= 0.0) && lam.iter().all(|&l| l >= 0.0));
 
+    // the sample model_ed.xml is model.xml with this <EventDriven> in place of its <Simulation>
     let model = std::fs::read_to_string(sample("smc_with_friction/model.xml")).unwrap();
-    let ed = run_text(&with_simulation(&model, LSODAR));
+    let ed = run(&sample("smc_with_friction/model_ed.xml"), &[]);
+    let substituted = run_text(&with_simulation(&model, LSODAR));
+    for c in ["t", "mass.x[0]", "mass.x[1]", "smc.u[0]", "friction.lambda[0]", "kind"] {
+        assert_eq!(ed.col(c), substituted.col(c), "{c}");
+    }
     let ts = run(&sample("smc_with_friction/model.xml"), &[]);
     agrees_at_td_events(&ed, &ts, &[("mass.x[0]", 1e-10), ("mass.x[1]", 1e-10), ("smc.u[0]", 1e-8)]);
 }
