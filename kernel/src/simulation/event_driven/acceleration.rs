@@ -140,13 +140,13 @@ pub(crate) fn assemble(
     assemble_rc(d, t, q, v, a_free, &rows, &cols, dotjac, w)
 }
 
-/// `J_r` (global length) of one constraint row.
+/// `H_r = J_r N(q)` (global length, over the velocities) of one constraint row.
 fn global_row(d: &Dynamics, r: RowSpec, t: f64, q: &[f64], w: &mut Work) -> Result<Vec<f64>, UserFnError> {
     let c = &d.contacts[r.contact];
-    let mut jl = vec![0.0; c.idx.len()];
-    d.jac_row(r.contact, usize::from(r.tangent), t, q, w, &mut jl)?;
+    let mut jl = vec![0.0; c.vidx.len()];
+    d.h_row(r.contact, usize::from(r.tangent), t, q, w, &mut jl)?;
     let mut g = vec![0.0; d.n];
-    for (k, &j) in c.idx.iter().enumerate() {
+    for (k, &j) in c.vidx.iter().enumerate() {
         g[j] += jl[k];
     }
     Ok(g)

@@ -40,7 +40,8 @@ impl Dynamics {
         if set.is_empty() {
             return Ok(0.0);
         }
-        let n = self.n;
+        // (bilateral constraints act on systems with q̇ = v only: nq = n on their coordinates)
+        let n = self.nq;
         let mut w = self.work.borrow_mut();
         let mut first = None;
         for it in 0..=MAX_ITER {

@@ -27,8 +27,17 @@ pub(crate) enum MassModel {
 /// One Lagrangian system: `M v̇ = F_ext(t) − K q − C v − F_int(t, q, v) − F_gyr(q, v) + g + p`,
 /// `g` the held control input.
 pub(crate) struct DsModel {
+    /// Offset and size of its velocities `v` (and of `M`, the forces, `p`) in the stacked `v`.
     pub off: usize,
     pub n: usize,
+    /// Offset and size of its coordinates `q` in the stacked `q` (`qoff = off`, `nq = n` without
+    /// a kinematics map).
+    pub qoff: usize,
+    pub nq: usize,
+    /// `q̇ = N(q) v` (`None`: `q̇ = v`).
+    pub kinematics: Option<StateMatFn>,
+    /// A rigid body's body-frame inertia `I`: the gyroscopic torque `Ω × I Ω` on its rotation rows.
+    pub gyroscopic: Option<nalgebra::Matrix3<f64>>,
     pub mass: MassModel,
     pub k: Option<DMatrix<f64>>,
     pub c: Option<DMatrix<f64>>,
@@ -64,6 +73,11 @@ pub(crate) struct Friction {
 pub(crate) struct Contact {
     /// Global indices (into `q`) of the concerned coordinates, in relation order.
     pub idx: Vec<usize>,
+    /// Global indices (into `v`) of the concerned velocities, in relation order (`idx` when no
+    /// concerned system has a kinematics map).
+    pub vidx: Vec<usize>,
+    /// The concerned systems, in relation order (their `N(q)` maps `J` onto `H = J N`).
+    pub systems: Vec<usize>,
     pub gap: Gap,
     pub e: f64,
     /// `h(q) = 0` held at acceleration level, `q` and `v` projected at every event.
@@ -86,6 +100,8 @@ impl Contact {
 /// Per-evaluation buffers (the integrator calls the system through `&self`).
 pub(crate) struct Work {
     pub qloc: Vec<f64>,
+    /// `N(q)` of one system.
+    pub nbuf: DMatrix<f64>,
     pub yloc: Vec<f64>,
     pub jloc: DMatrix<f64>,
     pub f: Vec<f64>,
@@ -96,9 +112,11 @@ pub(crate) struct Work {
     pub jrow: Vec<f64>,
 }
 
-/// The stacked Lagrangian model seen by the integrator.
+/// The stacked Lagrangian model seen by the integrator: `x = (q, v)`, `nq` coordinates then `n`
+/// velocities (`nq = n` unless a system has a kinematics map `q̇ = N(q) v`, e.g. a rigid body).
 pub(crate) struct Dynamics {
     pub n: usize,
+    pub nq: usize,
     pub ds: Vec<DsModel>,
     pub contacts: Vec<Contact>,
     /// `in_i2[i]`: contact `i` is held closed between events.
@@ -128,21 +146,18 @@ impl Dynamics {
     /// linear or scleronomous relations, `NewtonImpactNSL`.
     pub fn new(nsds: &Nsds) -> Result<Self, KernelError> {
         let mut ds = Vec::with_capacity(nsds.n_ds());
-        let mut off = 0;
+        let (mut off, mut qoff) = (0, 0);
         for (i, d) in nsds.systems().iter().enumerate() {
             let id = crate::DsId(i as u32);
-            if d.kinematics().is_some() {
-                return Err(KernelError::UnsupportedSystem {
-                    ds: id,
-                    reason: "EventDriven integrates q̇ = v; a kinematics map q̇ = N(q) v needs SemiExplicitEuler or MoreauJean".into(),
-                });
-            }
-            // coordinates and velocities alike (q̇ = v)
-            let n = d.dim_q();
+            let (n, nq) = (d.dim_v(), d.dim_q());
             let model = match d {
                 DynamicalSystem::LagrangianLinearTi(l) => DsModel {
                     off,
                     n,
+                    qoff,
+                    nq,
+                    kinematics: None,
+                    gyroscopic: None,
                     mass: MassModel::Inverse(invert(&l.mass).ok_or(KernelError::SingularW { t: nsds.t(), ds: id })?),
                     k: l.k.clone(),
                     c: l.c.clone(),
@@ -154,6 +169,10 @@ impl Dynamics {
                 DynamicalSystem::Lagrangian(l) => DsModel {
                     off,
                     n,
+                    qoff,
+                    nq,
+                    kinematics: l.kinematics.clone(),
+                    gyroscopic: l.rigid.as_ref().filter(|r| !r.isotropic).map(|r| r.inertia),
                     mass: match &l.mass {
                         Mass::Constant(m) => {
                             MassModel::Inverse(invert(m).ok_or(KernelError::SingularW { t: nsds.t(), ds: id })?)
@@ -175,6 +194,7 @@ impl Dynamics {
                 }
             };
             off += n;
+            qoff += nq;
             ds.push(model);
         }
         let mut contacts = Vec::with_capacity(nsds.n_interactions());
@@ -198,12 +218,21 @@ impl Dynamics {
                     )))
                 }
             };
-            let mut idx = Vec::new();
+            let (mut idx, mut vidx, mut systems) = (Vec::new(), Vec::new(), Vec::new());
             for d in inter.ds_ids() {
                 let m = &ds[d.index()];
-                idx.extend(m.off..m.off + m.n);
+                idx.extend(m.qoff..m.qoff + m.nq);
+                vidx.extend(m.off..m.off + m.n);
+                systems.push(d.index());
             }
-            max_loc = max_loc.max(idx.len());
+            if bilateral && ds.iter().any(|m| m.kinematics.is_some()) {
+                return Err(bad(
+                    "EventDriven projects bilateral constraints with q̇ = v; a model with a kinematics map \
+                     q̇ = N(q) v (a rigid body) and bilateral constraints needs a time stepping (MoreauJeanOSI)"
+                        .into(),
+                ));
+            }
+            max_loc = max_loc.max(idx.len()).max(vidx.len());
             let rows = if friction.is_some() { 2 } else { 1 };
             let gap = match &inter.relation {
                 Relation::LagrangianLinearTi(r) => Gap::Linear {
@@ -220,10 +249,11 @@ impl Dynamics {
                     )))
                 }
             };
-            contacts.push(Contact { idx, gap, e, bilateral, friction });
+            contacts.push(Contact { idx, vidx, systems, gap, e, bilateral, friction });
         }
         let work = Work {
             qloc: vec![0.0; max_loc],
+            nbuf: DMatrix::zeros(0, 0),
             yloc: vec![0.0; 2],
             jloc: DMatrix::zeros(1, max_loc),
             f: vec![0.0; off],
@@ -235,6 +265,7 @@ impl Dynamics {
         let frictional = (0..contacts.len()).filter(|&i| contacts[i].friction.is_some()).collect();
         Ok(Dynamics {
             n: off,
+            nq: qoff,
             ds,
             mode: vec![TangentMode::Stick; contacts.len()],
             frictional,
@@ -304,6 +335,104 @@ impl Dynamics {
         Ok(())
     }
 
+    /// Whether a system of contact `c` has a kinematics map (then `H = J N` differs from `J`).
+    pub fn is_kinematic(&self, c: &Contact) -> bool {
+        c.systems.iter().any(|&k| self.ds[k].kinematics.is_some())
+    }
+
+    /// Writes row `row` of `H_i = ∇h_i(q) N(q)` into `out` (length `vidx.len()`): the row that
+    /// multiplies the velocities (`∇h_i` itself without a kinematics map).
+    pub fn h_row(
+        &self,
+        i: usize,
+        row: usize,
+        t: f64,
+        q: &[f64],
+        w: &mut Work,
+        out: &mut [f64],
+    ) -> Result<(), UserFnError> {
+        let c = &self.contacts[i];
+        if !self.is_kinematic(c) {
+            return self.jac_row(i, row, t, q, w, out);
+        }
+        let mut jl = vec![0.0; c.idx.len()];
+        self.jac_row(i, row, t, q, w, &mut jl)?;
+        let (mut qo, mut vo) = (0, 0);
+        for &k in &c.systems {
+            let d = &self.ds[k];
+            let (jb, ob) = (&jl[qo..qo + d.nq], &mut out[vo..vo + d.n]);
+            match &d.kinematics {
+                Some(n_map) => {
+                    let mut nb = std::mem::replace(&mut w.nbuf, DMatrix::zeros(0, 0));
+                    if nb.shape() != (d.nq, d.n) {
+                        nb = DMatrix::zeros(d.nq, d.n);
+                    }
+                    nb.fill(0.0);
+                    let r = n_map(t, &q[d.qoff..d.qoff + d.nq], &mut nb).map_err(|e| uerr("kinematics N(q)", e));
+                    for (col, o) in ob.iter_mut().enumerate() {
+                        *o = (0..d.nq).map(|a| jb[a] * nb[(a, col)]).sum();
+                    }
+                    w.nbuf = nb;
+                    r?;
+                }
+                None => ob.copy_from_slice(jb),
+            }
+            qo += d.nq;
+            vo += d.n;
+        }
+        if out.iter().any(|x| !x.is_finite()) {
+            return Err(UserFnError::Fatal("non-finite H = ∇h N(q)".into()));
+        }
+        Ok(())
+    }
+
+    /// `q̇ = N(q) v` (or `v`) of every system into `dq`.
+    pub fn q_rate(&self, t: f64, q: &[f64], v: &[f64], dq: &mut [f64], w: &mut Work) -> Result<(), UserFnError> {
+        for d in &self.ds {
+            let (vd, od) = (&v[d.off..d.off + d.n], &mut dq[d.qoff..d.qoff + d.nq]);
+            match &d.kinematics {
+                None => od.copy_from_slice(vd),
+                Some(n_map) => {
+                    let mut nb = std::mem::replace(&mut w.nbuf, DMatrix::zeros(0, 0));
+                    if nb.shape() != (d.nq, d.n) {
+                        nb = DMatrix::zeros(d.nq, d.n);
+                    }
+                    nb.fill(0.0);
+                    let r = n_map(t, &q[d.qoff..d.qoff + d.nq], &mut nb).map_err(|e| uerr("kinematics N(q)", e));
+                    for (a, o) in od.iter_mut().enumerate() {
+                        *o = (0..d.n).map(|b| nb[(a, b)] * vd[b]).sum();
+                    }
+                    w.nbuf = nb;
+                    r?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `Ḣ_i v` of row `row` for a contact on a system with a kinematics map: a forward
+    /// difference of `H = ∇h N` along `q̇ = N(q) v` (step `√ε max(1, |q|∞)/|q̇|`).
+    fn dot_h_v(&self, i: usize, row: usize, t: f64, q: &[f64], v: &[f64], w: &mut Work) -> Result<f64, UserFnError> {
+        let c = &self.contacts[i];
+        let mut qdot = vec![0.0; self.nq];
+        self.q_rate(t, q, v, &mut qdot, w)?;
+        let qn_dot = c.idx.iter().map(|&j| qdot[j] * qdot[j]).sum::<f64>().sqrt();
+        if qn_dot == 0.0 {
+            return Ok(0.0);
+        }
+        let qn = c.idx.iter().map(|&j| q[j].abs()).fold(1.0, f64::max);
+        let eps = f64::EPSILON.sqrt() * qn / qn_dot;
+        let nv = c.vidx.len();
+        let (mut h0, mut h1) = (vec![0.0; nv], vec![0.0; nv]);
+        self.h_row(i, row, t, q, w, &mut h0)?;
+        let mut qp = q.to_vec();
+        for &j in &c.idx {
+            qp[j] += eps * qdot[j];
+        }
+        self.h_row(i, row, t, &qp, w, &mut h1)?;
+        Ok(c.vidx.iter().enumerate().map(|(k, &j)| (h1[k] - h0[k]) / eps * v[j]).sum())
+    }
+
     /// `J̇_i v` of row `row`: zero for linear relations, the relation's `J̇(q, v)` times `v` where
     /// it gives one, else a forward difference of `∇h` along `v` (step `√ε max(1, |q|∞)/|v|`,
     /// relative error `O(√ε)`).
@@ -317,6 +446,9 @@ impl Dynamics {
         w: &mut Work,
     ) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
+        if self.is_kinematic(c) {
+            return self.dot_h_v(i, row, t, q, v, w);
+        }
         match &c.gap {
             Gap::Linear { .. } => return Ok(0.0),
             Gap::Scleronomous { dot_jac: Some(dj), .. } => return dot_jac_row(c, dj, row, t, q, v),
@@ -345,7 +477,7 @@ impl Dynamics {
         f.fill(0.0);
         for d in &self.ds {
             let r = d.off..d.off + d.n;
-            let (qd, vd, fd) = (&q[r.clone()], &v[r.clone()], &mut f[r]);
+            let (qd, vd, fd) = (&q[d.qoff..d.qoff + d.nq], &v[r.clone()], &mut f[r]);
             if let Some(fe) = &d.f_ext {
                 fe.eval(t, fd).map_err(|e| uerr("F_ext", e))?;
             }
@@ -361,6 +493,12 @@ impl Dynamics {
                     (fi.f)(t, qd, vd, &mut tmp).map_err(|e| uerr(name, e))?;
                     fd.iter_mut().zip(&tmp).for_each(|(o, x)| *o -= x);
                 }
+            }
+            if let Some(inertia) = &d.gyroscopic {
+                // rigid body: −Ω × I Ω on the body-frame rotation rows (Euler's equations)
+                let om = nalgebra::Vector3::new(vd[3], vd[4], vd[5]);
+                let gyr = om.cross(&(inertia * om));
+                fd[3..6].iter_mut().zip(gyr.iter()).for_each(|(o, x)| *o -= x);
             }
             if let Some(g) = &d.control {
                 fd.iter_mut().zip(g.iter()).for_each(|(o, x)| *o += x);
@@ -392,7 +530,7 @@ impl Dynamics {
                 }
                 MassModel::Function(mf) => {
                     let mut m = DMatrix::zeros(d.n, d.n);
-                    mf(t, &q[r.clone()], &mut m).map_err(|e| uerr("M(q)", e))?;
+                    mf(t, &q[d.qoff..d.qoff + d.nq], &mut m).map_err(|e| uerr("M(q)", e))?;
                     let sol = m
                         .lu()
                         .solve(&DVector::from_column_slice(&x[r.clone()]))
@@ -430,15 +568,15 @@ impl Dynamics {
     pub fn event_state(&self, d: usize, x: &[f64], out: &mut Vec<f64>) {
         let m = &self.ds[d];
         out.clear();
-        out.extend_from_slice(&x[m.off..m.off + m.n]);
-        out.extend_from_slice(&x[self.n + m.off..self.n + m.off + m.n]);
+        out.extend_from_slice(&x[m.qoff..m.qoff + m.nq]);
+        out.extend_from_slice(&x[self.nq + m.off..self.nq + m.off + m.n]);
     }
 
     /// Writes the event state `s = (q, v)` of system `d` into the stacked `x`.
     pub fn scatter_event_state(&self, d: usize, s: &[f64], x: &mut [f64]) {
         let m = &self.ds[d];
-        x[m.off..m.off + m.n].copy_from_slice(&s[..m.n]);
-        x[self.n + m.off..self.n + m.off + m.n].copy_from_slice(&s[m.n..2 * m.n]);
+        x[m.qoff..m.qoff + m.nq].copy_from_slice(&s[..m.nq]);
+        x[self.nq + m.off..self.nq + m.off + m.n].copy_from_slice(&s[m.nq..m.nq + m.n]);
     }
 
     /// Keeps a recoverable failure's message (see [`Dynamics::last_failure`]) and passes it on.
@@ -452,16 +590,16 @@ impl Dynamics {
 
 impl OdeSystem for Dynamics {
     fn dim(&self) -> usize {
-        2 * self.n
+        self.nq + self.n
     }
 
-    /// `q̇ = v`, `v̇ = M⁻¹ (F + ∇h_{I2}ᵀ λ)` with `ÿ_{I2} = 0`.
+    /// `q̇ = N(q) v` (`v` without a kinematics map), `v̇ = M⁻¹ (F + H_{I2}ᵀ λ)` with `ÿ_{I2} = 0`.
     fn rhs(&self, t: f64, x: &[f64], dx: &mut [f64]) -> Result<(), UserFnError> {
-        let (q, v) = x.split_at(self.n);
+        let (q, v) = x.split_at(self.nq);
         let mut w = self.work.borrow_mut();
         self.accelerations(t, q, v, &mut w).map_err(|e| self.remember(t, e))?;
-        dx[..self.n].copy_from_slice(v);
-        dx[self.n..].copy_from_slice(&w.accel.a);
+        self.q_rate(t, q, v, &mut dx[..self.nq], &mut w).map_err(|e| self.remember(t, e))?;
+        dx[self.nq..].copy_from_slice(&w.accel.a);
         Ok(())
     }
 
@@ -474,7 +612,7 @@ impl OdeSystem for Dynamics {
     /// frictional contact of I2 its stick/slip function (`μ λ_N − |λ_T|` sticking, `s v_T`
     /// slipping in direction `s`; see [`super::friction`]), 1 for open ones.
     fn roots(&self, t: f64, x: &[f64], g: &mut [f64]) -> Result<(), UserFnError> {
-        let (q, v) = x.split_at(self.n);
+        let (q, v) = x.split_at(self.nq);
         let mut w = self.work.borrow_mut();
         if self.in_i2.iter().any(|&b| b) {
             self.accelerations(t, q, v, &mut w).map_err(|e| self.remember(t, e))?;

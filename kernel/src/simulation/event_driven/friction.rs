@@ -93,9 +93,9 @@ impl Dynamics {
     ) -> Result<f64, UserFnError> {
         let c = &self.contacts[i];
         let mut jl = std::mem::take(&mut w.jrow);
-        jl.resize(c.idx.len(), 0.0);
-        let res = self.jac_row(i, row, t, q, w, &mut jl);
-        let rate = c.idx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum();
+        jl.resize(c.vidx.len(), 0.0);
+        let res = self.h_row(i, row, t, q, w, &mut jl);
+        let rate = c.vidx.iter().zip(&jl).map(|(&j, a)| a * v[j]).sum();
         w.jrow = jl;
         res.map(|()| rate)
     }
@@ -143,7 +143,7 @@ impl Dynamics {
         if stick.is_empty() {
             return Ok(());
         }
-        let n = self.n;
+        let n = self.nq;
         let rows: Vec<RowSpec> = stick.iter().map(|&i| RowSpec::tangent(i)).collect();
         let cols: Vec<ColSpec> = stick.iter().map(|&i| ColSpec::tangent(i)).collect();
         let p = {

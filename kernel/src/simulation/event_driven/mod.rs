@@ -238,7 +238,7 @@ impl LagrangianEd {
         dynamics.user = events;
         let n = dynamics.n;
         let nc = dynamics.contacts.len();
-        let mut x = vec![0.0; 2 * n];
+        let mut x = vec![0.0; dynamics.nq + n];
         Self::gather(nsds, &dynamics, &mut x);
         let t0 = nsds.t();
         let ode = Integrator::new(dynamics, t0, &x, opts.ode.clone()).map_err(ode_err(t0))?;
@@ -262,9 +262,9 @@ impl LagrangianEd {
 
     fn gather(nsds: &Nsds, d: &Dynamics, x: &mut [f64]) {
         for (ds, m) in nsds.systems().iter().zip(&d.ds) {
-            x[m.off..m.off + m.n].copy_from_slice(ds.state().as_slice());
+            x[m.qoff..m.qoff + m.nq].copy_from_slice(ds.state().as_slice());
             if let Some(v) = ds.velocity() {
-                x[d.n + m.off..d.n + m.off + m.n].copy_from_slice(v.as_slice());
+                x[d.nq + m.off..d.nq + m.off + m.n].copy_from_slice(v.as_slice());
             }
         }
     }

@@ -16,14 +16,14 @@ fn ufe(t: f64, what: &str, e: saltus_numerics::ode::UserFnError) -> KernelError 
 impl LagrangianEd {
     pub(super) fn split_velocities(&self, x: &[f64]) -> Vec<DVector<f64>> {
         let d = self.ode.system();
-        d.ds.iter().map(|m| DVector::from_column_slice(&x[d.n + m.off..d.n + m.off + m.n])).collect()
+        d.ds.iter().map(|m| DVector::from_column_slice(&x[d.nq + m.off..d.nq + m.off + m.n])).collect()
     }
 
     /// `ẏ_i = J_i v` (row 0: the normal relative velocity; row 1: the sliding velocity).
     fn relative_velocity(&self, t: f64, x: &[f64], i: usize, row: usize) -> Result<f64, KernelError> {
         let d = self.ode.system();
         let mut w = d.work.borrow_mut();
-        d.row_rate(i, row, t, x.split_at(d.n), &mut w).map_err(|e| ufe(t, "relative velocity", e))
+        d.row_rate(i, row, t, x.split_at(d.nq), &mut w).map_err(|e| ufe(t, "relative velocity", e))
     }
 
     /// Processes a nonsmooth event at `t` with the state `x` (updated in place to the
@@ -37,7 +37,7 @@ impl LagrangianEd {
         which_t: &[usize],
     ) -> Result<EventReport, KernelError> {
         let nc = self.ode.system().contacts.len();
-        let n = self.ode.system().n;
+        let n = self.ode.system().nq;
         // bilateral constraints: the state back on them first; they stay in I1 and I2, as
         // equations of every impact and acceleration problem
         let bilateral: Vec<bool> = self.ode.system().contacts.iter().map(|c| c.bilateral).collect();
@@ -152,7 +152,7 @@ impl LagrangianEd {
     /// Projects `x` onto the bilateral constraints (see `super::bilateral`), until
     /// [`super::EventDrivenOptions::constraint_accuracy`]'s test holds (default: round-off).
     pub(super) fn project(&self, t: f64, x: &mut [f64]) -> Result<(), KernelError> {
-        let n = self.ode.system().n;
+        let n = self.ode.system().nq;
         let tol = 1e-13 * x[..n].iter().fold(1.0f64, |a, v| a.max(v.abs()));
         let accuracy = self.opts.constraint_accuracy.as_ref();
         let done = |h: &[f64]| match accuracy {
@@ -166,8 +166,7 @@ impl LagrangianEd {
     /// and refreshes the contact forces `λ(2)`.
     pub(super) fn write_back(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
         let d = self.ode.system();
-        let n = d.n;
-        let (q, v) = self.x.split_at(n);
+        let (q, v) = self.x.split_at(d.nq);
         {
             let mut w = d.work.borrow_mut();
             d.accelerations(t, q, v, &mut w).map_err(|e| ufe(t, "contact forces", e))?;
@@ -193,11 +192,13 @@ impl LagrangianEd {
         let (systems, inters) = nsds.parts_mut();
         for (ds, m) in systems.iter_mut().zip(&d.ds) {
             let (qs, vs, ps) = ds.state_mut();
-            qs.as_mut_slice().copy_from_slice(&q[m.off..m.off + m.n]);
+            qs.as_mut_slice().copy_from_slice(&q[m.qoff..m.qoff + m.nq]);
             if let Some(vs) = vs {
                 vs.as_mut_slice().copy_from_slice(&v[m.off..m.off + m.n]);
             }
             ps.as_mut_slice().copy_from_slice(&self.p[m.off..m.off + m.n]);
+            // a rigid body's unit quaternion: the integrator keeps its norm to its tolerance only
+            ds.normalize_q();
         }
         for (i, inter) in inters.iter_mut().enumerate() {
             inter.y[0][0] = ys[i].0;
