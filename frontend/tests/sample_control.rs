@@ -188,12 +188,17 @@ fn a_controller_pushes_a_lagrangian_plant_through_its_mass() {
     assert!((lag.col("plant.q[0]")[n] + lag.col("plant.v[0]")[n]).abs() < 1e-3);
 }
 
-/// A PID holds a rigid body (`NewtonEulerDS`, state `(q, v)` of 13 entries) at z = 1 against
-/// gravity: the integral action's steady input is the acceleration g, the force `m g` on the body;
-/// the body neither drifts sideways nor turns.
-#[test]
-fn a_pid_holds_a_rigid_body_against_gravity() {
-    let tr = run_text(
+/// A rigid body (`NewtonEulerDS`, state `(q, v)` of 13 entries, m = 2) under a PID on its height;
+/// `simulation` is the `<Simulation>` or `<EventDriven>` element, `CONTROL` where its
+/// `<ControlManager>` goes.
+fn hovering_body(simulation: &str) -> String {
+    let control = r#"<ControlManager ds="body" h_c="1e-2">
+      <LinearSensor name="height"><C rows="1" cols="13">0 0 1 0 0 0 0 0 0 0 0 0 0</C></LinearSensor>
+      <PID name="pid" sensor="height" Kp="100" Ki="200" Kd="20" reference="1">
+        <B rows="13" cols="1">0 0 0 0 0 0 0 0 0 1 0 0 0</B>
+      </PID>
+    </ControlManager>"#;
+    format!(
         r#"<?xml version="1.0" encoding="UTF-8"?>
 <Model version="1.0">
   <Time t0="0" T="10"/>
@@ -205,20 +210,27 @@ fn a_pid_holds_a_rigid_body_against_gravity() {
       <FExt>0 0 -19.62 0 0 0</FExt>
     </NewtonEulerDS>
   </NSDS>
-  <Simulation>
+  {}
+</Model>
+"#,
+        simulation.replace("CONTROL", control)
+    )
+}
+
+/// A PID holds the rigid body at z = 1 against gravity: the integral action's steady input is the
+/// acceleration g, the force `m g` on the body; the body neither drifts sideways nor turns. Event
+/// driven (LSODAR on `q̇ = N(q) v`, the input held from each control instant) the run agrees with
+/// Moreau–Jean θ = ½ at every step (both exact for a held force on a free body).
+#[test]
+fn a_pid_holds_a_rigid_body_against_gravity() {
+    let tr = run_text(&hovering_body(
+        r#"<Simulation>
     <TimeDiscretisation h="1e-3"/>
     <OneStepIntegrator><MoreauJeanOSI theta="0.5"/></OneStepIntegrator>
     <OneStepNSProblem><LCP><Lemke/></LCP></OneStepNSProblem>
-    <ControlManager ds="body" h_c="1e-2">
-      <LinearSensor name="height"><C rows="1" cols="13">0 0 1 0 0 0 0 0 0 0 0 0 0</C></LinearSensor>
-      <PID name="pid" sensor="height" Kp="100" Ki="200" Kd="20" reference="1">
-        <B rows="13" cols="1">0 0 0 0 0 0 0 0 0 1 0 0 0</B>
-      </PID>
-    </ControlManager>
-  </Simulation>
-</Model>
-"#,
-    );
+    CONTROL
+  </Simulation>"#,
+    ));
     let n = tr.len() - 1;
     assert!((tr.col("body.q[2]")[n] - 1.0).abs() < 1e-9, "z(T) = {}", tr.col("body.q[2]")[n]);
     assert!((tr.col("pid.u[0]")[n] - 9.81).abs() < 1e-9, "u(T) = {}", tr.col("pid.u[0]")[n]);
@@ -226,6 +238,14 @@ fn a_pid_holds_a_rigid_body_against_gravity() {
         assert!(tr.col(c).iter().all(|v| *v == 0.0), "{c} moved");
     }
     assert!(tr.col("body.q[3]").iter().all(|v| *v == 1.0));
+    let ed = run_text(&hovering_body(
+        r#"<EventDriven>
+    <TimeDiscretisation h="1e-3"/>
+    <OneStepIntegrator><LsodarOSI rtol="1e-12" atol="1e-14"/></OneStepIntegrator>
+    CONTROL
+  </EventDriven>"#,
+    ));
+    agrees_at_td_events(&ed, &tr, &[("body.q[2]", 1e-9), ("body.v[2]", 1e-8), ("pid.u[0]", 1e-7), ("body.q[3]", 0.0)]);
 }
 
 /// A mass (`LagrangianLinearTIDS`, m = 2) behind a wall at x = 0.5 (`y = 0.5 − q ≥ 0`, e = 0),
