@@ -148,19 +148,7 @@ impl TimeStepping {
             return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
         };
         // the size of x (first order) or of v (Lagrangian: 6 for a rigid body whose q has 7)
-        let n = w.v_k.len();
-        if g.len() != n {
-            return Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: format!("a control input of {} entries for a system of dimension {n}", g.len()),
-            });
-        }
-        if let Some(i) = g.iter().position(|v| !v.is_finite()) {
-            return Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: format!("control input entry {i} is not finite ({})", g[i]),
-            });
-        }
+        super::check_control_input(ds, g, w.v_k.len())?;
         match &mut w.control {
             Some(c) => c.as_mut_slice().copy_from_slice(g),
             None => w.control = Some(nalgebra::DVector::from_column_slice(g)),

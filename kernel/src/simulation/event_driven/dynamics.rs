@@ -362,19 +362,11 @@ impl Dynamics {
             let d = &self.ds[k];
             let (jb, ob) = (&jl[qo..qo + d.nq], &mut out[vo..vo + d.n]);
             match &d.kinematics {
-                Some(n_map) => {
-                    let mut nb = std::mem::replace(&mut w.nbuf, DMatrix::zeros(0, 0));
-                    if nb.shape() != (d.nq, d.n) {
-                        nb = DMatrix::zeros(d.nq, d.n);
-                    }
-                    nb.fill(0.0);
-                    let r = n_map(t, &q[d.qoff..d.qoff + d.nq], &mut nb).map_err(|e| uerr("kinematics N(q)", e));
+                Some(n_map) => with_n(n_map, d, t, q, w, |nb| {
                     for (col, o) in ob.iter_mut().enumerate() {
                         *o = (0..d.nq).map(|a| jb[a] * nb[(a, col)]).sum();
                     }
-                    w.nbuf = nb;
-                    r?;
-                }
+                })?,
                 None => ob.copy_from_slice(jb),
             }
             qo += d.nq;
@@ -392,19 +384,11 @@ impl Dynamics {
             let (vd, od) = (&v[d.off..d.off + d.n], &mut dq[d.qoff..d.qoff + d.nq]);
             match &d.kinematics {
                 None => od.copy_from_slice(vd),
-                Some(n_map) => {
-                    let mut nb = std::mem::replace(&mut w.nbuf, DMatrix::zeros(0, 0));
-                    if nb.shape() != (d.nq, d.n) {
-                        nb = DMatrix::zeros(d.nq, d.n);
-                    }
-                    nb.fill(0.0);
-                    let r = n_map(t, &q[d.qoff..d.qoff + d.nq], &mut nb).map_err(|e| uerr("kinematics N(q)", e));
+                Some(n_map) => with_n(n_map, d, t, q, w, |nb| {
                     for (a, o) in od.iter_mut().enumerate() {
                         *o = (0..d.n).map(|b| nb[(a, b)] * vd[b]).sum();
                     }
-                    w.nbuf = nb;
-                    r?;
-                }
+                })?,
             }
         }
         Ok(())
@@ -550,6 +534,28 @@ impl Dynamics {
         w.f = f;
         out
     }
+}
+
+/// Runs `f` with `N(q)` of system `d` (evaluated into the work buffer `w.nbuf`, `nq × n`).
+fn with_n(
+    n_map: &StateMatFn,
+    d: &DsModel,
+    t: f64,
+    q: &[f64],
+    w: &mut Work,
+    f: impl FnOnce(&DMatrix<f64>),
+) -> Result<(), UserFnError> {
+    let mut nb = std::mem::replace(&mut w.nbuf, DMatrix::zeros(0, 0));
+    if nb.shape() != (d.nq, d.n) {
+        nb = DMatrix::zeros(d.nq, d.n);
+    }
+    nb.fill(0.0);
+    let r = n_map(t, &q[d.qoff..d.qoff + d.nq], &mut nb).map_err(|e| uerr("kinematics N(q)", e));
+    if r.is_ok() {
+        f(&nb);
+    }
+    w.nbuf = nb;
+    r
 }
 
 fn sub_matvec(m: &DMatrix<f64>, x: &[f64], out: &mut [f64]) {

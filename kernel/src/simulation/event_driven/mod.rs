@@ -195,18 +195,7 @@ impl LagrangianEd {
         let Some(d) = self.ode.system_mut().ds.get_mut(ds.index()) else {
             return Err(KernelError::InvalidModel { what: format!("system {ds:?}"), reason: "no such system".into() });
         };
-        if g.len() != d.n {
-            return Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: format!("a control input of {} entries for a system of dimension {}", g.len(), d.n),
-            });
-        }
-        if let Some(i) = g.iter().position(|v| !v.is_finite()) {
-            return Err(KernelError::UnsupportedSystem {
-                ds,
-                reason: format!("control input entry {i} is not finite ({})", g[i]),
-            });
-        }
+        crate::simulation::check_control_input(ds, g, d.n)?;
         if d.control.as_ref().is_some_and(|c| c.as_slice() == g) {
             return Ok(());
         }
