@@ -383,8 +383,8 @@ impl LagrangianEd {
         Ok(rep)
     }
 
-    /// The user events among `transitions` (root indices `nc + k`): their hit, with the
-    /// states before the handlers, and the resets applied to `x` in index order.
+    /// The user events among `transitions` (root indices `nc + k`, after the contacts'): see
+    /// [`user_hit`].
     fn handle_user(
         &self,
         t: f64,
@@ -393,37 +393,12 @@ impl LagrangianEd {
         x: &mut [f64],
     ) -> Result<Option<UserEventHit>, KernelError> {
         let d = self.ode.system();
-        let nc = d.contacts.len() + d.frictional.len();
-        let user: Vec<RootTransition> = transitions
-            .iter()
-            .filter(|r| r.index >= nc)
-            .map(|r| RootTransition { index: r.index - nc, ..*r })
-            .collect();
-        if user.is_empty() {
-            return Ok(None);
-        }
-        let states: Vec<Vec<f64>> = (0..d.ds.len())
-            .map(|k| {
-                let mut s = Vec::new();
-                d.event_state(k, x, &mut s);
-                s
-            })
-            .collect();
-        let (mut stop, mut reset) = (false, false);
-        let mut s = Vec::new();
-        for tr in &user {
-            let e = &d.user[tr.index];
-            match e.action {
-                EventAction::Record => {}
-                EventAction::Stop => stop = true,
-                EventAction::Reset(_) => {
-                    d.event_state(e.ds.index(), x, &mut s);
-                    reset |= e.apply_reset(t, &mut s)?;
-                    d.scatter_event_state(e.ds.index(), &s, x);
-                }
-            }
-        }
-        Ok(Some(UserEventHit { t, t_low, transitions: user, states, stop, reset }))
+        let first = d.contacts.len() + d.frictional.len();
+        let states = (
+            |k: usize, x: &[f64], s: &mut Vec<f64>| d.event_state(k, x, s),
+            |k: usize, s: &[f64], x: &mut [f64]| d.scatter_event_state(k, s, x),
+        );
+        user_hit(&d.user, (first, d.ds.len()), (t, t_low), transitions, x, states)
     }
 
     /// `step_until` with the integrator's error mapped to [`KernelError::Ode`] at the time reached.
@@ -463,3 +438,48 @@ impl LagrangianEd {
 }
 
 crate::simulation::event_driven::stepping::impl_ed_stepper!(LagrangianEd);
+
+/// The user events among `transitions` (root indices `first + k` for event `k` of `events`, the
+/// model having `n_systems` systems): their hit, with every system's event state before the
+/// handlers (`states.0(k, x, s)`), and the resets applied to `x` in index order through the
+/// event state (`states.1(k, s, x)` writes it back). Shared by both engines.
+pub(crate) fn user_hit(
+    events: &[UserEvent],
+    (first, n_systems): (usize, usize),
+    (t, t_low): (f64, f64),
+    transitions: &[RootTransition],
+    x: &mut [f64],
+    states: (impl Fn(usize, &[f64], &mut Vec<f64>), impl Fn(usize, &[f64], &mut [f64])),
+) -> Result<Option<UserEventHit>, KernelError> {
+    let (gather, scatter) = states;
+    let user: Vec<RootTransition> = transitions
+        .iter()
+        .filter(|r| r.index >= first)
+        .map(|r| RootTransition { index: r.index - first, ..*r })
+        .collect();
+    if user.is_empty() {
+        return Ok(None);
+    }
+    let states: Vec<Vec<f64>> = (0..n_systems)
+        .map(|k| {
+            let mut s = Vec::new();
+            gather(k, x, &mut s);
+            s
+        })
+        .collect();
+    let (mut stop, mut reset) = (false, false);
+    let mut s = Vec::new();
+    for tr in &user {
+        let e = &events[tr.index];
+        match e.action {
+            EventAction::Record => {}
+            EventAction::Stop => stop = true,
+            EventAction::Reset(_) => {
+                gather(e.ds.index(), x, &mut s);
+                reset |= e.apply_reset(t, &mut s)?;
+                scatter(e.ds.index(), &s, x);
+            }
+        }
+    }
+    Ok(Some(UserEventHit { t, t_low, transitions: user, states, stop, reset }))
+}

@@ -16,7 +16,7 @@ pub(crate) mod mode;
 use super::stepping::{EdStepper, Stop};
 use super::{EventDrivenOptions, EventKind, EventReport, EventsManager};
 use crate::model::ds::DynamicalSystem;
-use crate::model::event::{EventAction, UserEvent, UserEventHit};
+use crate::model::event::{UserEvent, UserEventHit};
 use crate::model::nsds::{DsId, InterId, Nsds};
 use crate::model::nslaw::NonSmoothLaw;
 use crate::model::relation::Relation;
@@ -366,8 +366,8 @@ impl FirstOrderEd {
         Ok(rep)
     }
 
-    /// The user events among `transitions` (root indices `2 m + k`): their hit, with the
-    /// states before the handlers, and the resets applied to `x` in index order.
+    /// The user events among `transitions` (root indices `2 m + k`, after the mode's): see
+    /// [`super::user_hit`]; a system's event state is its slice of `x`.
     fn handle_user(
         &self,
         t: f64,
@@ -376,29 +376,15 @@ impl FirstOrderEd {
         x: &mut [f64],
     ) -> Result<Option<UserEventHit>, KernelError> {
         let lcs = self.ode.system();
-        let n_mode = 2 * lcs.nl;
-        let user: Vec<RootTransition> = transitions
-            .iter()
-            .filter(|r| r.index >= n_mode)
-            .map(|r| RootTransition { index: r.index - n_mode, ..*r })
-            .collect();
-        if user.is_empty() {
-            return Ok(None);
-        }
-        let states: Vec<Vec<f64>> = (0..lcs.ds.len()).map(|k| lcs.state_of(k, x).to_vec()).collect();
-        let (mut stop, mut reset) = (false, false);
-        for tr in &user {
-            let e = &lcs.user[tr.index];
-            match e.action {
-                EventAction::Record => {}
-                EventAction::Stop => stop = true,
-                EventAction::Reset(_) => {
-                    let d = &lcs.ds[e.ds.index()];
-                    reset |= e.apply_reset(t, &mut x[d.off..d.off + d.n])?;
-                }
-            }
-        }
-        Ok(Some(UserEventHit { t, t_low, transitions: user, states, stop, reset }))
+        let gather = |k: usize, x: &[f64], s: &mut Vec<f64>| {
+            s.clear();
+            s.extend_from_slice(lcs.state_of(k, x));
+        };
+        let scatter = |k: usize, s: &[f64], x: &mut [f64]| {
+            let d = &lcs.ds[k];
+            x[d.off..d.off + d.n].copy_from_slice(s);
+        };
+        super::user_hit(&lcs.user, (2 * lcs.nl, lcs.ds.len()), (t, t_low), transitions, x, (gather, scatter))
     }
 
     fn split(&self, v: &[f64]) -> Vec<DVector<f64>> {
