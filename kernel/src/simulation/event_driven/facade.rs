@@ -23,7 +23,7 @@ enum Engine {
 ///   `q`, `v` projected at every event (`bilateral` module).
 /// * First-order linear systems (`FirstOrderLinearDS`, `FirstOrderLinearTIDS`) with
 ///   `FirstOrderLinearR` / `FirstOrderLinearTIR` relations and `ComplementarityConditionNSL` /
-///   `RelayNSL`: mode switches are the events (see [`super::first_order`]).
+///   `RelayNSL`: mode switches are the events (see the module `first_order`).
 ///
 /// Mixing the two kinds, or any other system, relation or law, is a typed error naming it.
 pub struct EventDriven {

@@ -1,6 +1,6 @@
 //! Event-driven simulation (Siconos `EventDriven` with `LsodarOSI`). [`EventDriven`] runs one
 //! of two engines, chosen from the model: Lagrangian systems with unilateral contacts (this
-//! module, below) or first-order linear complementarity systems (module [`first_order`]).
+//! module, below) or first-order linear complementarity systems (module `first_order`).
 //!
 //! **Lagrangian engine.**
 //! Between events the smooth dynamics `q̇ = v`, `M v̇ = F + Jᵀ_{I2} λ` is integrated by the

@@ -174,7 +174,7 @@ impl Osi {
 
 /// The per-system integrator contract (Siconos `OneStepIntegrator`: `initializeWorkVectorsForDS`,
 /// `computeFreeState`, `updateState`, `levelMinForOutput`…): every time step calls these on the
-/// integrator attached to each system ([`DsWork::osi`]); the time stepping never asks which
+/// integrator attached to each system (`DsWork::osi`); the time stepping never asks which
 /// integrator a system has. A model may mix integrators of one level (Moreau–Jean with different
 /// θ, the semi-explicit Euler for a system with `q̇ = N(q) u`), each system keeping its own.
 impl Osi {

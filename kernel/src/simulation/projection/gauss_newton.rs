@@ -13,7 +13,7 @@
 //! ```
 //!
 //! over the `n_eq` equality rows and the unilateral candidates of the evaluation, solved exactly
-//! by principal pivoting ([`super::pivot`], Murty's least-index method on a Cholesky factor).
+//! by principal pivoting (`super::pivot`, Murty's least-index method on a Cholesky factor).
 //! `⊕` is the set's retraction: `q + δq` for generalized coordinates, `(x + δx, q ⊗ exp(δθ))`
 //! for a rigid body. Velocities: `v ← v + M⁻¹ Hₑᵀ ν` with `Hₑ M⁻¹ Hₑᵀ ν = −Hₑ v` on the equality
 //! rows, the mass-weighted orthogonal projection onto the tangent space.
