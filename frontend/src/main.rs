@@ -436,6 +436,7 @@ fn run_nullspace(
             model.display(), run.built.basis, sum.steps, xml::plain(run.built.h), st.ode.steps, st.new_charts,
             st.projections, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
+        user_events_line(model, &sum);
     }
     Ok(())
 }
@@ -503,6 +504,11 @@ fn summary(model: &Path, built: &xml::convert::Built, sum: &Summary, out: &Path)
             sum.ode_steps, sum.rhs_evals, sum.wall.as_secs_f64(), sum.rows, out.display()
         ));
     }
+    user_events_line(model, sum);
+}
+
+/// `MODEL: N user events[; stopped by an event at t = …]` after a run that had some.
+fn user_events_line(model: &Path, sum: &Summary) {
     if sum.user_events > 0 {
         let stop =
             sum.stopped_at.map(|t| format!("; stopped by an event at t = {}", xml::plain(t))).unwrap_or_default();

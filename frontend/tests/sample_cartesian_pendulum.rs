@@ -318,3 +318,64 @@ fn cartesian_pendulum_ed_constraint_tolerance_from_xml() {
     eprintln!("event driven, alpha = 1e-6: max |h(q)| {tight:e} (t = 1e-6), {loose:e} (t = 1)");
     assert!(loose > 100.0 * tight, "{loose:e} vs {tight:e}");
 }
+
+/// `cartesian_pendulum_paddle_nullspace.xml`: the null-space method with user events. Released from
+/// the horizontal, the bob is struck back at the bottom (`v := −e v`, e = 0.8): after `n` strikes it
+/// swings up to `y = −l cos θₙ`, `1 − cos θₙ = e²ⁿ`, and returns after `2 τ(θₙ)`, where
+/// `τ(θ) = √(l/g) K(sin θ/2)` is the quarter period. Event rows (column `event`: 1 the paddle, 2 the
+/// apex) at the closed-form times and heights; the energy `e²ⁿ m g l` between strikes; the rod held.
+#[test]
+fn cartesian_pendulum_paddle_null_space_events() {
+    let dir = build_plugin("saltus-plugin-pendulum");
+    let model = sample("cartesian_pendulum/cartesian_pendulum_paddle_nullspace.xml");
+    validate_xml(&model);
+    let tr = run(&model, &["--plugin-dir", dir.to_str().expect("utf-8 target dir")]);
+    let (t, x, y, vx, vy) =
+        (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"));
+    let (event, violation) = (tr.col("event"), tr.col("violation"));
+    let e = 0.8f64;
+    let quarter = |theta: f64| {
+        let (mut a, mut b) = (1.0f64, (0.5 * theta).cos());
+        for _ in 0..30 {
+            (a, b) = ((a + b) / 2.0, (a * b).sqrt());
+        }
+        (L / G).sqrt() * std::f64::consts::PI / (2.0 * a)
+    };
+    let mut expected = Vec::new(); // (event, t, y)
+    let (mut te, mut factor) = (quarter(std::f64::consts::FRAC_PI_2), 1.0f64);
+    while te < 5.0 {
+        expected.push((1.0, te, -L));
+        factor *= e * e;
+        let theta = (1.0 - factor).acos();
+        if te + quarter(theta) < 5.0 {
+            expected.push((2.0, te + quarter(theta), -L * theta.cos()));
+        }
+        te += 2.0 * quarter(theta);
+    }
+    let rows: Vec<usize> = (0..tr.len()).filter(|&k| event[k] != 0.0).collect();
+    assert_eq!(rows.len(), expected.len(), "{rows:?}");
+    assert_eq!(tr.len(), 501 + expected.len());
+    for (&k, &(ev, te, ye)) in rows.iter().zip(&expected) {
+        assert_eq!(event[k], ev);
+        assert!((t[k] - te).abs() <= 1e-8, "event {ev} at {} vs {te}", t[k]);
+        assert!((y[k] - ye).abs() <= 1e-8, "y = {} vs {ye} at {}", y[k], t[k]);
+        // the state before the paddle: at the bottom moving left; at the apex: at rest
+        if ev == 1.0 {
+            assert!(x[k].abs() <= 1e-9 && vx[k] < 0.0, "{} {}", x[k], vx[k]);
+        } else {
+            assert!(vx[k].abs() <= 1e-8 && vy[k].abs() <= 1e-8, "{} {}", vx[k], vy[k]);
+        }
+    }
+    // energy between strikes: e^(2n) m g l, n strikes so far (E = ½ m |v|² + m g (y + l))
+    let mut strikes = 0;
+    for k in 0..tr.len() {
+        if event[k] == 1.0 {
+            strikes += 1;
+            continue;
+        }
+        let energy = 0.5 * M * (vx[k] * vx[k] + vy[k] * vy[k]) + M * G * (y[k] + L);
+        let exact = M * G * L * e.powi(2 * strikes);
+        assert!((energy - exact).abs() <= 1e-8 * M * G * L, "E = {energy} vs {exact} at t = {}", t[k]);
+        assert!(violation[k] <= 1e-10, "|C| = {} at t = {}", violation[k], t[k]);
+    }
+}

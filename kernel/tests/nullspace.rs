@@ -96,33 +96,13 @@ fn slider_crank_lambda_matches_the_augmented_system() {
     assert!(max_q <= 1e-8, "{max_q:e}");
 }
 
-fn pendulum(l: f64) -> ConstrainedLagrangian {
-    let c = HolonomicConstraints::new(
-        1,
-        move |_, q, y| {
-            y[0] = (q[0] * q[0] + q[1] * q[1] - l * l) / (2.0 * l);
-            Ok(())
-        },
-        move |_, q, j| {
-            j[(0, 0)] = q[0] / l;
-            j[(0, 1)] = q[1] / l;
-            Ok(())
-        },
-    );
-    ConstrainedLagrangian::new(2, Mass::Constant(DMatrix::identity(2, 2)), c).with_forces(|_, _, _, f| {
-        f[0] = 0.0;
-        f[1] = -models::G;
-        Ok(())
-    })
-}
-
 /// The cartesian pendulum (unit mass) released from the horizontal: the rod force against the
 /// radial balance `−λ = |v|²/l − g y/l`, the quarter period `(l/g)^½ K(sin 45°) = 0.591949`; a
 /// user basis `D = (−y, x)`, `Ḋu = −u² (x, y)` gives the same motion.
 #[test]
 fn pendulum_tension_period_and_user_basis() {
     let l = 1.0;
-    let mut sim = NullSpaceSimulation::new(pendulum(l), 0.0, &[l, 0.0], &[0.0, 0.0], tight()).unwrap();
+    let mut sim = NullSpaceSimulation::new(models::pendulum(l), 0.0, &[l, 0.0], &[0.0, 0.0], tight()).unwrap();
     let ub = UserBasis::new(
         1,
         |_, q, d| {
@@ -137,7 +117,7 @@ fn pendulum_tension_period_and_user_basis() {
         },
     );
     let opts = NullSpaceOptions { basis: Basis::User(ub), ..tight() };
-    let mut user = NullSpaceSimulation::new(pendulum(l), 0.0, &[l, 0.0], &[0.0, 0.0], opts).unwrap();
+    let mut user = NullSpaceSimulation::new(models::pendulum(l), 0.0, &[l, 0.0], &[0.0, 0.0], opts).unwrap();
     let (mut max_t, mut max_u, mut prev, mut zero) = (0.0f64, 0.0f64, (0.0, l), None);
     for k in 1..=300 {
         let t = k as f64 * 5e-3;
@@ -203,7 +183,7 @@ fn rheonomous_moving_line() {
 /// Typed errors: sizes, redundant constraints, a user basis with rheonomous constraints.
 #[test]
 fn typed_errors() {
-    let e = NullSpaceSimulation::new(pendulum(1.0), 0.0, &[1.0], &[0.0, 0.0], NullSpaceOptions::default());
+    let e = NullSpaceSimulation::new(models::pendulum(1.0), 0.0, &[1.0], &[0.0, 0.0], NullSpaceOptions::default());
     assert!(matches!(e, Err(NullSpaceError::Dimension { what: "q0", expected: 2, got: 1 })), "{e:?}");
     // the same constraint twice on a point in 3D: rank 1 < 2
     let twice = HolonomicConstraints::new(

@@ -88,3 +88,22 @@ def test_events_of_a_mechanics_file(tmp_path):
     assert out["event"][-1] == 1 and (out["event"][:-1] == 0).all()
     assert out["ball.z"][-1] == pytest.approx(0.5, abs=1e-12)
     assert out["t"][-1] == pytest.approx((2 * 0.5 / 9.81) ** 0.5, abs=9.81 * 1e-6 / 8 + 1e-12)
+
+
+def test_events_of_a_null_space_file(saltus_bin, plugin_dir, tmp_path):
+    """``saltus.load(...).run()`` of a ``<NullSpace>`` model with ``<Events>`` (the pendulum struck
+    back at the bottom by a paddle): the event rows of ``saltus run``, the first strike at the
+    quarter period √(l/g) K(sin 45°) of the release from the horizontal."""
+    model = SAMPLES / "cartesian_pendulum" / "cartesian_pendulum_paddle_nullspace.xml"
+    expected, head, last = cli_events(saltus_bin, model, plugin_dir, tmp_path)
+    data = saltus.load(model, plugin_dirs=[plugin_dir]).run()
+    t, ev = np.asarray(data["t"]), np.asarray(data["event"])
+    got = [(a, int(b)) for a, b in zip(t[ev > 0], ev[ev > 0])]
+    assert got == expected
+    assert [e for _, e in got] == [1, 2] * 4 + [1]
+    a, b = 1.0, np.sqrt(0.5)
+    for _ in range(30):
+        a, b = (a + b) / 2, np.sqrt(a * b)
+    quarter = np.sqrt(1 / 9.81) * np.pi / (2 * a)
+    assert abs(got[0][0] - quarter) <= 1e-8
+    assert np.asarray(data["bob.q[0]"])[-1] == last[head.index("bob.q[0]")]

@@ -450,3 +450,25 @@ pub fn five_bar(w1: f64, w2: f64) -> Mechanism {
         v0: vec![w1, pd[0], w2, pd[1]],
     }
 }
+
+/// The cartesian pendulum: a unit mass at `q = (x, y)` under gravity `−G ŷ` on a rod of length
+/// `l` from the origin, `C(q) = (x² + y² − l²)/(2 l)`.
+pub fn pendulum(l: f64) -> ConstrainedLagrangian {
+    let c = HolonomicConstraints::new(
+        1,
+        move |_, q, y| {
+            y[0] = (q[0] * q[0] + q[1] * q[1] - l * l) / (2.0 * l);
+            Ok(())
+        },
+        move |_, q, j| {
+            j[(0, 0)] = q[0] / l;
+            j[(0, 1)] = q[1] / l;
+            Ok(())
+        },
+    );
+    ConstrainedLagrangian::new(2, Mass::Constant(DMatrix::identity(2, 2)), c).with_forces(|_, _, _, f| {
+        f[0] = 0.0;
+        f[1] = -G;
+        Ok(())
+    })
+}

@@ -30,7 +30,7 @@ pub struct NullSpaceBuilt {
     /// `<Output every>`.
     pub every: Option<u64>,
     /// Columns: `t`, `DS.q[i]`, `DS.v[i]`, `INTER.lambda[k]` (Siconos's sign), `violation`
-    /// (`max_i |C_i(q)|`).
+    /// (`max_i |C_i(q)|`), and `event` with `<Events>` ([`crate::run::events`]).
     pub columns: Vec<String>,
     /// `"numeric QR charts"` or the generated basis's library and symbol.
     pub basis: String,
@@ -45,6 +45,9 @@ impl NullSpaceBuilt {
         out.extend(self.sim.velocity()?);
         out.extend(self.sim.lambda()?);
         out.push(self.sim.violation()?);
+        if !self.sim.user_events().is_empty() {
+            out.push(0.0);
+        }
         Ok(())
     }
 }
@@ -80,11 +83,6 @@ pub fn build_nullspace_with(
             "a model has one simulation: <Simulation>, <EventDriven>, <Control> or <NullSpace>",
         ));
     }
-    if mf.events.is_some() {
-        return Err(
-            m.error_at("Events", "user <Events> act on <Simulation> and <EventDriven> runs, not on <NullSpace>")
-        );
-    }
     let (t0, t_end) = (mf.time.t0, mf.time.t_end);
     if !(t0.is_finite() && t_end.is_finite() && t_end > t0) {
         return Err(m.error_at("Time", "need finite t0 < T"));
@@ -103,6 +101,13 @@ pub fn build_nullspace_with(
     if !proximity.is_empty() {
         return Err(m.error_at("NullSpace", "interactions with an activation distance are not bilateral constraints"));
     }
+    let events = match &mf.events {
+        Some(ev) => {
+            let names = super::convert_events::ds_names(&nsds);
+            super::convert_events::build_events(&mut b, ev, &nsds, &names, Default::default())?
+        }
+        None => Vec::new(),
+    };
     let (mut model, q0, v0): (ConstrainedLagrangian, _, _) =
         ConstrainedLagrangian::from_nsds(&nsds).map_err(|e| m.error_at("NSDS", e.to_string()))?;
     let (n, r) = (model.n, model.n.saturating_sub(model.constraints.size));
@@ -146,8 +151,9 @@ pub fn build_nullspace_with(
         other => DriftControl::Projection { tol: positive(m, other, 1e-10, "drift_tol")?, max_iter: 10 },
     };
     let opts = NullSpaceOptions { ode: OdeOptions::with_tol(rtol, atol), basis, drift, ..Default::default() };
-    let sim =
-        NullSpaceSimulation::new(model, t0, &q0, &v0, opts).map_err(|e| m.error_at("NullSpace", e.to_string()))?;
+    let with_events = !events.is_empty();
+    let sim = NullSpaceSimulation::with_events(model, (t0, &q0, &v0), opts, events)
+        .map_err(|e| m.error_at("NullSpace", e.to_string()))?;
     let ds_name = nsds.ds_name(saltus_kernel::DsId(0)).unwrap_or("ds").to_string();
     let mut columns = vec!["t".to_string()];
     columns.extend((0..n).map(|i| format!("{ds_name}.q[{i}]")));
@@ -156,6 +162,9 @@ pub fn build_nullspace_with(
         columns.extend((0..inter.law.size()).map(|k| format!("{}.lambda[{k}]", inter.name)));
     }
     columns.push("violation".into());
+    if with_events {
+        columns.push("event".into());
+    }
     let (every, _) = super::schema_sim::OutputSpec::of(m, mf.output.as_ref(), false)?;
     Ok(NullSpaceBuilt { sim, t0, t_end, h, steps: steps_f as u64, every, columns, basis: basis_name })
 }

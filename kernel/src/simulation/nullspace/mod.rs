@@ -29,6 +29,8 @@ pub use model::{ConstrainedLagrangian, HolonomicConstraints};
 
 use super::projection::gauss_newton::GaussNewton;
 use crate::model::ds::Mass;
+use crate::model::event::{EventStates, UserEvent, UserEventHit};
+use crate::simulation::event_driven::user_hit;
 use nalgebra::DMatrix;
 use ode::{BasisState, NullSpaceOde};
 use saltus_numerics::ode::{Integrator, OdeError, OdeOptions, OdeStats, OdeStop, ProjectionOptions};
@@ -120,6 +122,31 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Null
     }
 }
 
+/// The one system of a null-space model as user events see it (for their validation).
+struct OneSystem {
+    t: f64,
+    n: usize,
+}
+
+impl EventStates for OneSystem {
+    fn event_time(&self) -> f64 {
+        self.t
+    }
+    fn n_event_systems(&self) -> usize {
+        1
+    }
+    fn event_state_len(&self, _: usize) -> usize {
+        2 * self.n
+    }
+    fn event_state_layout(&self, _: usize) -> &'static str {
+        " (q then v)"
+    }
+    fn gather_event_state(&self, _: usize, _: &mut Vec<f64>) {}
+    fn write_event_state(&mut self, _: usize, _: &[f64], _: f64) -> Result<(), crate::KernelError> {
+        Ok(())
+    }
+}
+
 /// Target of the projections: `1e-3 tol`, not below round-off.
 fn target(tol: f64, q: &[f64]) -> f64 {
     let scale = q.iter().fold(1.0f64, |a, x| a.max(x.abs()));
@@ -136,9 +163,26 @@ impl NullSpaceSimulation {
         v0: &[f64],
         opts: NullSpaceOptions,
     ) -> Result<Self, NullSpaceError> {
+        Self::with_events(model, (t0, q0, v0), opts, Vec::new())
+    }
+
+    /// [`NullSpaceSimulation::new`] with user events on the system's state `s = (q, q̇)`
+    /// (`2 n` entries; every event's `ds` is `DsId(0)`): their triggers are root functions of the
+    /// integrator after the chart's, located on its dense output; see
+    /// [`NullSpaceSimulation::advance_to`] for what a hit does.
+    pub fn with_events(
+        model: ConstrainedLagrangian,
+        (t0, q0, v0): (f64, &[f64], &[f64]),
+        opts: NullSpaceOptions,
+        events: Vec<UserEvent>,
+    ) -> Result<Self, NullSpaceError> {
         let (n, m) = (model.n, model.constraints.size);
         check_len("q0", n, q0.len())?;
         check_len("v0", n, v0.len())?;
+        for e in &events {
+            e.validate(&OneSystem { t: t0, n })
+                .map_err(|err| NullSpaceError::InvalidOption { option: "event", reason: err.to_string() })?;
+        }
         if m == 0 || m >= n {
             return Err(NullSpaceError::Unsupported(format!("{m} constraints on {n} coordinates (need 0 < m < n)")));
         }
@@ -190,7 +234,7 @@ impl NullSpaceSimulation {
                 (BasisState::User(u.clone()), None)
             }
         };
-        let sys = NullSpaceOde::new(model, basis, every_step);
+        let sys = NullSpaceOde::new(model, basis, every_step, events);
         let (mut q, mut v) = (q0.to_vec(), v0.to_vec());
         let mut ws = GaussNewton::new(m, 0.0);
         let tg = target(0.0, &q);
@@ -241,23 +285,58 @@ impl NullSpaceSimulation {
 
     /// Integrates to `t_out` (new charts on the way when the basis degenerates), then applies
     /// the drift control. On error the last good state stays readable.
-    pub fn advance_to(&mut self, t_out: f64) -> Result<(), NullSpaceError> {
+    ///
+    /// User events found on the way are returned in time order, each with the state `(q, q̇)`
+    /// before its handler: a record goes on; a reset replaces the state by the event's `R(t, s)`,
+    /// projects it onto `C = 0` and its tangent space (mass weighted, as at the start) and restarts
+    /// the integrator there; a stop returns at the event's time, before `t_out` (the next call
+    /// goes on from there).
+    pub fn advance_to(&mut self, t_out: f64) -> Result<Vec<UserEventHit>, NullSpaceError> {
         let mut charts = 0u64;
+        let mut hits = Vec::new();
         loop {
             let stop = self.ode.step_until(t_out);
             match stop.map_err(|e| self.ode_error(e))? {
                 OdeStop::Reached(_) => break,
-                OdeStop::Root { t, .. } => {
-                    charts += 1;
-                    if charts > self.max_charts {
-                        return Err(NullSpaceError::TooManyCharts { t, max: self.max_charts });
+                OdeStop::Root { t, t_low, transitions, .. } => {
+                    let sys = self.ode.system();
+                    let first = sys.n_chart_roots();
+                    let new_chart = transitions.iter().any(|r| r.index < first);
+                    let mut s: Vec<f64> = self.q().to_vec();
+                    s.extend(self.velocity()?);
+                    let same = |_: usize, x: &[f64], out: &mut Vec<f64>| {
+                        out.clear();
+                        out.extend_from_slice(x);
+                    };
+                    let write = |_: usize, x: &[f64], out: &mut [f64]| out.copy_from_slice(x);
+                    let hit = user_hit(&sys.user, (first, 1), (t, t_low), &transitions, &mut s, (same, write))
+                        .map_err(|e| NullSpaceError::UserFn { t, what: "user event", message: e.to_string() })?;
+                    let (stopped, reset) = hit.as_ref().map_or((false, false), |h| (h.stop, h.reset));
+                    hits.extend(hit);
+                    if !(new_chart || reset) {
+                        if stopped {
+                            return Ok(hits);
+                        }
+                        continue;
                     }
-                    let q = self.q().to_vec();
-                    let v = self.velocity()?;
-                    let c = self.chart.clone().unwrap_or_default();
-                    Self::new_chart(self.ode.system_mut(), t, &q, &c)?;
+                    let (mut q, mut v) = (s[..sys.n].to_vec(), s[sys.n..].to_vec());
+                    if reset {
+                        let tg = target(0.0, &q);
+                        let its = drift::project(sys, t, &mut q, &mut v, tg, 50, &mut self.ws)?;
+                        self.stats.projection_iterations += its as u64;
+                    }
+                    if let Some(c) = self.chart.clone() {
+                        charts += 1;
+                        if charts > self.max_charts {
+                            return Err(NullSpaceError::TooManyCharts { t, max: self.max_charts });
+                        }
+                        Self::new_chart(self.ode.system_mut(), t, &q, &c)?;
+                        self.stats.new_charts += 1;
+                    }
                     self.restart(t, &q, &v)?;
-                    self.stats.new_charts += 1;
+                    if stopped {
+                        return Ok(hits);
+                    }
                 }
             }
         }
@@ -273,7 +352,12 @@ impl NullSpaceSimulation {
                 self.restart(t, &q, &v)?;
             }
         }
-        Ok(())
+        Ok(hits)
+    }
+
+    /// The user events watched.
+    pub fn user_events(&self) -> &[UserEvent] {
+        &self.ode.system().user
     }
 
     fn restart(&mut self, t: f64, q: &[f64], v: &[f64]) -> Result<(), NullSpaceError> {

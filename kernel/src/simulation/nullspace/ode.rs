@@ -15,6 +15,7 @@ use super::basis::UserBasis;
 use super::error::NullSpaceError;
 use super::model::ConstrainedLagrangian;
 use crate::model::ds::Mass;
+use crate::model::event::UserEvent;
 use nalgebra::{DMatrix, DVector};
 use saltus_numerics::ode::{OdeSystem, RootDirection, RootKind, UserFnError};
 use std::cell::RefCell;
@@ -42,6 +43,8 @@ pub(crate) struct Work {
     jtmp: DMatrix<f64>,
     qtmp: Vec<f64>,
     ctmp: Vec<f64>,
+    /// The event state `(q, q̇)` of the user events' root functions.
+    event_state: Vec<f64>,
     a_lu: Option<nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>>,
 }
 
@@ -57,6 +60,8 @@ pub(crate) struct NullSpaceOde {
     pub work: RefCell<Work>,
     /// The last failure inside an evaluation, reported when the integrator gives up.
     pub last_failure: RefCell<Option<NullSpaceError>>,
+    /// User events on the state `s = (q, q̇)`: root functions after the chart's.
+    pub user: Vec<UserEvent>,
 }
 
 fn uerr(t: f64, what: &'static str, e: impl std::fmt::Display) -> NullSpaceError {
@@ -71,7 +76,7 @@ fn finite(t: f64, what: &'static str, x: &[f64]) -> Result<(), NullSpaceError> {
 }
 
 impl NullSpaceOde {
-    pub fn new(model: ConstrainedLagrangian, basis: BasisState, every_step: bool) -> Self {
+    pub fn new(model: ConstrainedLagrangian, basis: BasisState, every_step: bool, user: Vec<UserEvent>) -> Self {
         let (n, m) = (model.n, model.constraints.size);
         let r = n - m;
         let work = Work {
@@ -86,9 +91,17 @@ impl NullSpaceOde {
             jtmp: DMatrix::zeros(m, n),
             qtmp: vec![0.0; n],
             ctmp: vec![0.0; m],
+            event_state: Vec::with_capacity(2 * n),
             a_lu: None,
         };
-        NullSpaceOde { model, n, m, r, basis, every_step, work: RefCell::new(work), last_failure: RefCell::new(None) }
+        let (work, last_failure) = (RefCell::new(work), RefCell::new(None));
+        NullSpaceOde { model, n, m, r, basis, every_step, work, last_failure, user }
+    }
+
+    /// Root functions of the chart basis (the distortion: 1, or 0 for a user basis); the user
+    /// events' follow.
+    pub fn n_chart_roots(&self) -> usize {
+        usize::from(matches!(self.basis, BasisState::Chart { .. }))
     }
 
     /// `C(t, q)` into `out`.
@@ -334,21 +347,39 @@ impl OdeSystem for NullSpaceOde {
     }
 
     fn n_roots(&self) -> usize {
-        usize::from(matches!(self.basis, BasisState::Chart { .. }))
+        self.n_chart_roots() + self.user.len()
     }
 
+    /// The chart's distortion margin `max_distortion − |D|/√r`, then `g_k(t, (q, D u + η))` of
+    /// every user event.
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) -> Result<(), UserFnError> {
+        let (q, u) = y.split_at(self.n);
+        let mut w = self.work.borrow_mut();
         if let BasisState::Chart { max_distortion, .. } = self.basis {
-            let q = &y[..self.n];
-            let mut w = self.work.borrow_mut();
             self.basis_at(t, q, &mut w).map_err(|e| self.record(e))?;
             g[0] = max_distortion - self.distortion(&w);
+        }
+        if !self.user.is_empty() {
+            self.kinematics(t, q, u, &mut w).map_err(|e| self.record(e))?;
+            let mut s = std::mem::take(&mut w.event_state);
+            s.clear();
+            s.extend(q.iter().chain(&w.v));
+            let values = g[self.n_chart_roots()..].iter_mut().zip(&self.user).try_for_each(|(gk, e)| {
+                *gk =
+                    e.value(t, &s).map_err(|err| self.record(uerr(t, "user event", format!("`{}`: {err}", e.name))))?;
+                Ok(())
+            });
+            w.event_state = s;
+            values?;
         }
         Ok(())
     }
 
-    fn root_kind(&self, _i: usize) -> RootKind {
-        RootKind { direction: RootDirection::Falling, ..Default::default() }
+    fn root_kind(&self, i: usize) -> RootKind {
+        match i.checked_sub(self.n_chart_roots()) {
+            Some(k) => self.user[k].kind,
+            None => RootKind { direction: RootDirection::Falling, ..Default::default() },
+        }
     }
 
     fn n_constraints(&self) -> usize {
