@@ -82,7 +82,7 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
         /// Run even above 10^8 steps or an estimated 10 GB of output.
         #[arg(long)]
         force: bool,
-        /// <Mechanics> models: also write the contacts of every written step to OUT.contacts.csv (.npy).
+        /// `<Mechanics>` models: also write the contacts of every written step to OUT.contacts.csv (.npy).
         #[arg(long)]
         contacts: bool,
         #[command(flatten)]
@@ -132,7 +132,7 @@ On failure or SIGINT/SIGTERM (at a step boundary) the complete rows computed so 
         /// Iteration cap.
         #[arg(long, default_value_t = 10_000)]
         max_iter: usize,
-        /// Also write DIR/<problem file name>.txt with the solution vectors, one per line.
+        /// Also write `DIR/<problem file name>.txt` with the solution vectors, one per line.
         #[arg(long, value_name = "DIR")]
         solutions: Option<PathBuf>,
         #[command(flatten)]

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// Arguments of `saltus view`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
-    /// An XML model with a <Mechanics> section.
+    /// An XML model with a `<Mechanics>` section.
     #[arg(value_name = "MODEL.xml", conflicts_with = "scene")]
     pub model: Option<PathBuf>,
     /// A built-in scene: spheres_in_a_box.

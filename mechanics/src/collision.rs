@@ -1,4 +1,4 @@
-//! Collision detection: broad phase ([`crate::broad_phase`]) then parry's contact manifolds per
+//! Collision detection: broad phase (`crate::broad_phase`) then parry's contact manifolds per
 //! candidate pair; every manifold point closer than the margin becomes a [`ContactPoint`] with a
 //! stable [`ContactKey`] (collider pair, sub-shapes, feature ids).
 //!

@@ -1,8 +1,8 @@
 //! 2D rigid bodies (Siconos `RigidBody2dDS`, `Disk`, `Box2d`, `ConvexHull2d`, `FrictionContact(2)`):
 //! a family of bodies inside the one mechanics simulation.
 //!
-//! A 2D scene is a [`crate::MechanicsModel`] whose shapes are planar ([`ShapeDesc::Disk`],
-//! [`ShapeDesc::Box2d`], [`ShapeDesc::ConvexPolygon`]); a scene is 2D or 3D as a whole (as in
+//! A 2D scene is a [`crate::MechanicsModel`] whose shapes are planar ([`crate::shape::Disk`],
+//! [`crate::shape::Box2d`], [`crate::ShapeDesc::ConvexPolygon`]); a scene is 2D or 3D as a whole (as in
 //! Siconos, which infers the dimension from the shapes). A 2D body has the coordinates
 //! `q = (x, y, θ)` and the velocity `v = (vₓ, v_y, ω)`; it is stored as a rigid body confined to
 //! the plane `z = 0`: position `(x, y, 0)`, orientation the rotation by `θ` about `z`

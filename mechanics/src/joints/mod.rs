@@ -21,8 +21,8 @@
 //! Joints are given in the world frame at assembly (points, axes), as Siconos's
 //! `absoluteRef = true`, and bound to body-frame data by [`JointRelation::bind`] when added to
 //! the model. In a step, the joint rows enter the one-step problem as one equality block
-//! (`J v_{k+1} = 0`, see [`step`]); after the step the positions and velocities are projected
-//! back onto the constraints ([`projection`]).
+//! (`J v_{k+1} = 0`, see `step`); after the step the positions and velocities are projected
+//! back onto the constraints (`projection`).
 //!
 //! The free motions of a joint are its coordinates ([`coordinate`], Siconos's "DoF"): the angle
 //! of a hinge, the translation of a slider, both for a cylindrical joint. Stops

@@ -3,7 +3,7 @@
 //! A primitive shape is one file of this folder — a type implementing [`PrimitiveShape`]: its
 //! declaration (element name, parameters, Siconos name), its parry shape and how it is drawn —
 //! plus one line in the `primitive_shapes!` registration of [`super`], plus its element in
-//! `schemas/saltus-model.xsd` (a test checks the schema against [`Primitive::DECLS`]). Every
+//! `schemas/saltus-model.xsd` (a test checks the schema against `Primitive::DECLS`). Every
 //! face derives the rest from the declaration: model files read and write the element with its
 //! attributes, `saltus.mechanics` gets a constructor of the same name, `Scene.add_primitive_shape`
 //! and the `mechanics_hdf5` files use the Siconos numbers, the viewer draws it, and the messages

@@ -78,7 +78,7 @@ impl PrimitiveShape for RoundBox {
     }
     /// Exact: parry gives a round shape the mass of its inner shape only.
     /// `V = 8abc + 8r(ab + bc + ca) + 2πr²(a + b + c) + 4πr³/3` (inner half extents `a, b, c`),
-    /// `I_xx = ρ (∫y² + ∫z²)` with [`second_moment`].
+    /// `I_xx = ρ (∫y² + ∫z²)` with `second_moment`.
     fn mass_properties(&self, density: f64) -> Option<MassProperties> {
         let (h, r) = (self.inner(), self.border_radius);
         let (a, b, c) = (h.x, h.y, h.z);

@@ -7,7 +7,7 @@
 //! (componentwise `min`, so a negative multiplier or a violated row counts), which is zero
 //! exactly at the solutions; [`solve_with`] leaves `μ` in the state ([`AviSolverState::mu`]).
 //!
-//! Solver: Cao–Ferris pivoting (Siconos `SICONOS_AVI_CAOFERRIS`), see [`caoferris`].
+//! Solver: Cao–Ferris pivoting (Siconos `SICONOS_AVI_CAOFERRIS`), see `caoferris`.
 
 mod caoferris;
 

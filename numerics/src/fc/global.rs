@@ -160,7 +160,7 @@ impl GlobalFrictionContact {
         &self.mu
     }
 
-    /// Factorizes `M` and builds the equivalent local problem (see [`Condensation::new`]).
+    /// Factorizes `M` and builds the equivalent local problem (see `Condensation::new`).
     pub fn condense(&self) -> Result<Condensed> {
         let (c, w, qloc) = Condensation::new(self.dim, &self.m, &self.h, &self.q, &self.b)?;
         let local = FrictionContact::new(self.dim, w, qloc, self.mu.clone())?;

@@ -11,9 +11,9 @@
 //! Variants ([`NsgsOptions`]): symmetric sweeps (every second sweep in reverse order); a
 //! coloured order (greedy colouring of the contact graph, each colour's independent local
 //! problems on rayon with the `parallel` feature, bitwise independent of the thread count);
-//! Anderson acceleration of the sweep map ([`super::anderson`]), safeguarded twice: an
+//! Anderson acceleration of the sweep map (`super::anderson`), safeguarded twice: an
 //! extrapolation whose sweep more than doubles the fixed-point residual is rejected (inside
-//! [`super::anderson`]), and the first full check worse than the best checked iterate sends the
+//! `super::anderson`), and the first full check worse than the best checked iterate sends the
 //! solve back to that iterate with plain sweeps from there on. The returned iterate is the one
 //! with the smallest full error when the cap is reached.
 

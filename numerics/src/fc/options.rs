@@ -26,7 +26,7 @@ pub struct NsgsOptions {
     /// Symmetric Gauss–Seidel: every second sweep visits the contacts in reverse order.
     pub symmetric: bool,
     /// Anderson acceleration of the sweep map with this memory (0 = plain NSGS); see
-    /// [`super::anderson`].
+    /// `super::anderson`.
     pub anderson: usize,
     /// Visit the contacts colour by colour (greedy colouring of the contact graph: contacts of a
     /// colour share no body). With the `parallel` feature each colour's local problems are solved

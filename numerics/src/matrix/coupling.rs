@@ -196,7 +196,7 @@ impl CouplingGraph {
     /// [`CouplingGraph::block_csr`] with the blocks written in place: the pattern first (one
     /// pass over the couplings), then `block(c, out)` writes `W_αβ` (column-major) into `out`,
     /// its `size(α) × size(β)` values. With the feature `parallel`, on rayon's current pool of
-    /// more than one thread and at least [`PAR_MIN_ROWS`] rows, chunks of rows are written at
+    /// more than one thread and at least `PAR_MIN_ROWS` rows, chunks of rows are written at
     /// once: each block is a function of its coupling only, so the matrix is the same, bit for
     /// bit, on any number of threads.
     pub fn block_csr_par(

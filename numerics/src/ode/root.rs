@@ -98,7 +98,7 @@ impl RootFinder {
         }
     }
 
-    /// (Re)starts at `t` with the root function values `g` there (see [`Self::start`]).
+    /// (Re)starts at `t` with the root function values `g` there (see `Self::start`).
     pub fn start_with(&mut self, t: f64, g: &[f64]) {
         self.g_lo.copy_from_slice(g);
         for (b, g) in self.base.iter_mut().zip(&self.g_lo) {

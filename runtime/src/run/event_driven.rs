@@ -12,7 +12,7 @@
 //! * Frictional contacts (`NewtonImpactFrictionNSL`, dimension 2) have two rows: `y[0]` the gap,
 //!   `y[1]` the tangential coordinate; `λ[0]` normal, `λ[1]` tangential (force or impulse).
 //! * `kind = 3`, a user event (`<Events>`; the last column `event` is its number, see
-//!   [`crate::runner_events`]): the located state before its handler; `λ` = 0.
+//!   [`super::events`]): the located state before its handler; `λ` = 0.
 //! * `kind = 4`, the state after a user event's reset.
 //!
 //! First-order models (circuits with ideal diodes, relays: mode switches are the events) have

@@ -7,7 +7,7 @@
 //! (LagrangianDS); `f(t, x)` and ∇ₓf (FirstOrderNonLinearDS); `h`, `g` and their Jacobians
 //! (FirstOrderType1R: h(x, z), g(λ, z); FirstOrderType2R: h(x, λ), g(λ)), `h(q)`, ∇_q h and
 //! `ḣ` (Lagrangian nonlinear relations), `h(t, q, λ)`, ∇_q h, ∇_λ h (LagrangianCompliantR), with λ = 0. Functions of time alone (`F_ext(t)`,
-//! `A(t)`, `b(t)`, `C(t)`, …) are evaluated where they are read ([`super::bind::Binder`]).
+//! `A(t)`, `b(t)`, `C(t)`, …) are evaluated where they are read (`super::bind::Binder`).
 
 use super::{LoadedModel, ModelError};
 use nalgebra::{DMatrix, DVector};

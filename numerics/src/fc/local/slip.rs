@@ -90,7 +90,7 @@ pub struct IsotropicBlock {
 
 impl IsotropicBlock {
     /// The block as `diag(w_N, w_T, w_T)` when it is positive definite, decoupled and isotropic
-    /// to [`ISOTROPY`]; `None` otherwise.
+    /// to `ISOTROPY`; `None` otherwise.
     pub fn of(w: &Matrix3<f64>) -> Option<Self> {
         let (w_n, w_t) = (w[(0, 0)], w[(1, 1)]);
         if !(w_n > 0.0 && w_t > 0.0 && w_n.is_finite() && w_t.is_finite()) {

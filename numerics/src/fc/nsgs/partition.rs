@@ -282,7 +282,7 @@ pub(crate) fn sweep_balance(w: &BlockCsr, domains: usize, workers: usize) -> Opt
     })
 }
 
-/// See [`sweep_balance`].
+/// See `sweep_balance`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SweepBalance {
     /// Work of a sweep on one worker.
