@@ -509,10 +509,8 @@ fn summary(model: &Path, built: &xml::convert::Built, sum: &Summary, out: &Path)
 
 /// `MODEL: N user events[; stopped by an event at t = …]` after a run that had some.
 fn user_events_line(model: &Path, sum: &Summary) {
-    if sum.user_events > 0 {
-        let stop =
-            sum.stopped_at.map(|t| format!("; stopped by an event at t = {}", xml::plain(t))).unwrap_or_default();
-        warn(format_args!("{}: {} user events{stop}", model.display(), sum.user_events));
+    if let Some(line) = mech_cmd::user_events_note(model, sum) {
+        warn(format_args!("{line}"));
     }
 }
 

@@ -62,8 +62,9 @@ pub fn contacts_path(out: &Path) -> PathBuf {
 
 /// The summary line of a mechanics run.
 pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &Summary, out: &Path) -> String {
+    let events = user_events_note(model, s).map(|l| format!("\n{l}")).unwrap_or_default();
     format!(
-        "{}: {} steps (h = {}), {} bodies, {} steps with {}, {} contact events, {} solver iterations, max residual {:.3e}, {} steps not converged, wall time {:.3} s; {} rows written to {}",
+        "{}: {} steps (h = {}), {} bodies, {} steps with {}, {} contact events, {} solver iterations, max residual {:.3e}, {} steps not converged, wall time {:.3} s; {} rows written to {}{events}",
         model.display(),
         s.steps,
         plain(built.h),
@@ -78,6 +79,15 @@ pub fn summary_line(model: &Path, built: &MechanicsBuilt, s: &Summary, out: &Pat
         s.rows,
         out.display()
     )
+}
+
+/// `MODEL: N user events[; stopped by an event at t = …]`, if the run had user events (the CLI
+/// prints it after the summary of every kind of run).
+pub fn user_events_note(model: &Path, sum: &Summary) -> Option<String> {
+    (sum.user_events > 0).then(|| {
+        let stop = sum.stopped_at.map(|t| format!("; stopped by an event at t = {}", plain(t))).unwrap_or_default();
+        format!("{}: {} user events{stop}", model.display(), sum.user_events)
+    })
 }
 
 /// `saltus run` on a loaded `<Mechanics>` model; `say` receives the summary line (unless quiet).

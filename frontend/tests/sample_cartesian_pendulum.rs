@@ -378,4 +378,31 @@ fn cartesian_pendulum_paddle_null_space_events() {
         assert!((energy - exact).abs() <= 1e-8 * M * G * L, "E = {energy} vs {exact} at t = {}", t[k]);
         assert!(violation[k] <= 1e-10, "|C| = {} at t = {}", violation[k], t[k]);
     }
+    // the summary of `saltus run` counts them; a stop event ends the run at the first strike
+    let tmp = tempfile::tempdir().unwrap();
+    let stop = tmp.path().join("stop.xml");
+    let text = std::fs::read_to_string(&model).unwrap();
+    std::fs::write(
+        &stop,
+        edit(
+            &text,
+            &[
+                (r#"action="reset""#, r#"action="stop""#),
+                (r#"<Reset library="saltus_plugin_pendulum" function="rod_paddle" params="0.8"/>"#, ""),
+            ],
+        ),
+    )
+    .unwrap();
+    // (the first strike at 0.591960486894 s, 1e-11 from the closed form)
+    for (file, said) in [(&model, "9 user events\n"), (&stop, "1 user events; stopped by an event at t = 0.5919604868")]
+    {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_saltus"))
+            .args(["run", file.to_str().unwrap(), "-o", tmp.path().join("o.csv").to_str().unwrap()])
+            .args(["--plugin-dir", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains(said), "{err}");
+    }
 }
