@@ -228,6 +228,17 @@ impl Nsds {
         self.removed.get(id.index()).is_some_and(|r| !r) && self.generations[id.index()] == id.generation
     }
 
+    /// The live interaction `id`; `None` for a removed one or a stale handle. Per-interaction
+    /// workspaces reach their interaction through it, by handle.
+    pub fn linked(&self, id: InterId) -> Option<&Interaction> {
+        self.is_linked(id).then(|| &self.inters[id.index()])
+    }
+
+    /// [`Nsds::linked`], mutable.
+    pub(crate) fn linked_mut(&mut self, id: InterId) -> Option<&mut Interaction> {
+        self.is_linked(id).then(|| &mut self.inters[id.index()])
+    }
+
     /// The current handle of slot `slot` (its live interaction's, or its tombstone's).
     pub fn id_at(&self, slot: usize) -> Option<InterId> {
         self.generations.get(slot).map(|g| InterId::new(slot as u32, *g))
@@ -308,10 +319,6 @@ impl Nsds {
         self.t = self.t0;
         self.ds.iter_mut().for_each(|d| d.reset());
         self.inters.iter_mut().for_each(|i| i.reset());
-    }
-    /// The interaction slots and, for each, whether it is a tombstone.
-    pub(crate) fn interactions_mut_with_tombstones(&mut self) -> (&mut [Interaction], &[bool]) {
-        (&mut self.inters, &self.removed)
     }
     pub(crate) fn parts_mut(&mut self) -> (&mut [DynamicalSystem], &mut [Interaction]) {
         (&mut self.ds, &mut self.inters)

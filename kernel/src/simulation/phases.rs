@@ -14,8 +14,8 @@ impl TimeStepping {
             let osi = w.osi;
             osi.begin_step(ds, w, t_k, self.h)?;
         }
-        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
-            if nsds.is_linked(iw.id) {
+        for iw in self.iws.iter_mut() {
+            if let Some(inter) = nsds.linked(iw.id) {
                 iw.begin_step(inter, nsds.systems(), t_k)?;
             }
         }
@@ -43,8 +43,9 @@ impl TimeStepping {
             self.iws[id.index()].add_input(&mut self.dsw, nonlinear_fo);
         }
         if nonlinear_fo {
-            for (iw, inter) in self.iws.iter().zip(nsds.interactions()) {
-                if self.sets.position(iw.id).is_none() && !inter.relation.is_linear() {
+            for iw in &self.iws {
+                let nonlinear = nsds.linked(iw.id).is_some_and(|inter| !inter.relation.is_linear());
+                if nonlinear && self.sets.position(iw.id).is_none() {
                     iw.add_input(&mut self.dsw, true);
                 }
             }
@@ -77,10 +78,8 @@ impl TimeStepping {
     /// Outputs `y` of every interaction at `t1` (Jacobians refreshed for nonlinear Lagrangian
     /// relations).
     pub(super) fn update_output(&mut self, nsds: &Nsds, t1: f64) -> Result<(), KernelError> {
-        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
-            if !nsds.is_linked(iw.id) {
-                continue;
-            }
+        for iw in self.iws.iter_mut() {
+            let Some(inter) = nsds.linked(iw.id) else { continue };
             if !iw.constant && inter.relation.is_lagrangian() {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
             }
@@ -94,8 +93,8 @@ impl TimeStepping {
     pub(super) fn commit(&mut self, nsds: &mut Nsds, t1: f64) {
         let level = self.level_set;
         nsds.set_t(t1);
-        let (inters, removed) = nsds.interactions_mut_with_tombstones();
-        for ((iw, inter), _) in self.iws.iter_mut().zip(inters.iter_mut()).zip(removed).filter(|(_, r)| !**r) {
+        for iw in self.iws.iter_mut() {
+            let Some(inter) = nsds.linked_mut(iw.id) else { continue };
             inter.y[0].copy_from(&iw.y[0]);
             inter.y[1].copy_from(&iw.y[1]);
             if self.sets.position(iw.id).is_none() {

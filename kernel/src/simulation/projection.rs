@@ -589,10 +589,11 @@ fn retract(
 /// Outputs (both levels) and index sets from the current state, written into the model.
 fn refresh(inner: &mut TimeStepping, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
     inner.refresh_outputs(nsds, t)?;
-    let (_, inters) = nsds.parts_mut();
-    for (iw, inter) in inner.iws.iter_mut().zip(inters.iter_mut()) {
+    for iw in inner.iws.iter_mut() {
         iw.y_old[1].copy_from(&iw.y[1]);
-        inter.y[1].copy_from(&iw.y[1]);
+        if let Some(inter) = nsds.linked_mut(iw.id) {
+            inter.y[1].copy_from(&iw.y[1]);
+        }
     }
     Ok(())
 }

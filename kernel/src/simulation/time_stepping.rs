@@ -83,8 +83,8 @@ impl TimeStepping {
             .collect();
         // systems under a FirstOrderNonLinearR: W = M − hθ∇f − hK, rebuilt at every iterate
         let mut has_k = false;
-        for (iw, inter) in iws.iter().zip(nsds.interactions()) {
-            if matches!(inter.relation, Relation::FirstOrderNonLinear(_)) {
+        for iw in &iws {
+            if nsds.linked(iw.id).is_some_and(|inter| matches!(inter.relation, Relation::FirstOrderNonLinear(_))) {
                 has_k = true;
                 for d in [Some(iw.ds.0), iw.ds.1].into_iter().flatten() {
                     euler_moreau::enable_k(&mut dsw[d.index()]);
@@ -119,7 +119,8 @@ impl TimeStepping {
         };
         // Initial outputs (kept in the workspace: the model's y stay 0 until the first step, as
         // in Siconos) and the first index set.
-        for (iw, inter) in ts.iws.iter_mut().zip(nsds.interactions()) {
+        for iw in ts.iws.iter_mut() {
+            let Some(inter) = nsds.linked(iw.id) else { continue };
             iw.compute_jacobians(inter, nsds.systems(), t)?;
             iw.compute_extra(inter, nsds.systems(), t)?;
             iw.update_output(inter, nsds.systems(), t)?;
@@ -427,10 +428,8 @@ impl TimeStepping {
         // first order: the input enters x = x_free + h W⁻¹ r, seen by the relations at x_(k+γ)
         let mut nonlinear_fo = false;
         let h = t1 - self.t();
-        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
-            if !nsds.is_linked(iw.id) {
-                continue;
-            }
+        for iw in self.iws.iter_mut() {
+            let Some(inter) = nsds.linked(iw.id) else { continue };
             let osi = self.dsw[iw.ds.0.index()].osi;
             let scale = if osi.level() == 0 { h * osi.relation_gamma().unwrap_or(1.0) } else { 1.0 };
             let fresh = matches!(inter.relation, Relation::FirstOrderNonLinear(_)); // by compute_k
@@ -454,8 +453,9 @@ impl TimeStepping {
         for w in self.dsw.iter_mut().filter(|w| w.has_k) {
             w.k_sum.fill(0.0);
         }
-        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
-            if nsds.is_linked(iw.id) && matches!(inter.relation, Relation::FirstOrderNonLinear(_)) {
+        for iw in self.iws.iter_mut() {
+            let inter = nsds.linked(iw.id);
+            if let Some(inter) = inter.filter(|i| matches!(i.relation, Relation::FirstOrderNonLinear(_))) {
                 iw.compute_jacobians(inter, nsds.systems(), t1)?;
                 iw.add_k(&mut self.dsw);
             }
@@ -541,11 +541,11 @@ impl TimeStepping {
         let changed = self.level_set == 1 && {
             let (h, s) = (self.h, self.activation_threshold);
             let (iws, dsw) = (&self.iws, &self.dsw);
-            let active = nsds.interactions().iter().zip(iws).map(|(inter, iw)| {
+            let active = iws.iter().map(|iw| {
                 // the rule of the integrator of the interaction's first system (as Siconos)
-                let on = match dsw[iw.ds.0.index()].osi.activation_gamma() {
-                    _ if !nsds.is_linked(iw.id) => false,
-                    Some(gamma) if inter.law.is_unilateral() => {
+                let on = match (nsds.linked(iw.id), dsw[iw.ds.0.index()].osi.activation_gamma()) {
+                    (None, _) => false,
+                    (Some(inter), Some(gamma)) if inter.law.is_unilateral() => {
                         super::index_sets::moreau_jean_active(iw.y[0][0], iw.y[1][0], gamma, h, s)
                     }
                     _ => true,
@@ -563,19 +563,18 @@ impl TimeStepping {
     /// Recomputes every output from the current state (after a projection) and the next
     /// index set; writes `y` into the model.
     pub(crate) fn refresh_outputs(&mut self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
-        for (iw, inter) in self.iws.iter_mut().zip(nsds.interactions()) {
-            if !nsds.is_linked(iw.id) {
-                continue;
-            }
+        for iw in self.iws.iter_mut() {
+            let Some(inter) = nsds.linked(iw.id) else { continue };
             if !iw.constant && inter.relation.is_lagrangian() {
                 iw.compute_jacobians(inter, nsds.systems(), t)?;
             }
             iw.update_output(inter, nsds.systems(), t)?;
             iw.y_old[0].copy_from(&iw.y[0]);
         }
-        let (inters, removed) = nsds.interactions_mut_with_tombstones();
-        for ((iw, inter), _) in self.iws.iter().zip(inters.iter_mut()).zip(removed).filter(|(_, r)| !**r) {
-            inter.y[0].copy_from(&iw.y[0]);
+        for iw in &self.iws {
+            if let Some(inter) = nsds.linked_mut(iw.id) {
+                inter.y[0].copy_from(&iw.y[0]);
+            }
         }
         self.update_index_sets(nsds);
         Ok(())

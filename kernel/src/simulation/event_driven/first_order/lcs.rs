@@ -46,6 +46,8 @@ pub(crate) struct FoDs {
 
 /// One interaction: rows `row..row + m` of `λ`, columns `cols` of `x`.
 pub(crate) struct FoInter {
+    /// Its handle in the model.
+    pub id: crate::model::nsds::InterId,
     pub row: usize,
     pub m: usize,
     pub cols: Vec<usize>,

@@ -93,8 +93,11 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
     let (mut constant, mut c_constant) =
         (ds.iter().all(|d| d.a.is_constant() && d.b.iter().all(|b| b.is_constant())), true);
     for (i, inter) in nsds.interactions().iter().enumerate() {
-        let bad =
-            |reason: String| KernelError::InvalidCombination { name: inter.name.clone(), id: nsds.handle(i), reason };
+        let id = nsds.handle(i);
+        if !nsds.is_linked(id) {
+            continue; // a removed slot
+        }
+        let bad = |reason: String| KernelError::InvalidCombination { name: inter.name.clone(), id, reason };
         let m = inter.size();
         match &inter.law {
             NonSmoothLaw::ComplementarityCondition { .. } => {
@@ -146,7 +149,7 @@ fn build(nsds: &Nsds) -> Result<Lcs, KernelError> {
         let ce = c.is_constant() && e.iter().all(|e| e.is_constant());
         c_constant &= ce;
         constant &= ce && b.is_constant() && d.iter().all(|d| d.is_constant());
-        inters.push(FoInter { row: bounds.len() - m, m, cols, c, d, b, e, fz });
+        inters.push(FoInter { id, row: bounds.len() - m, m, cols, c, d, b, e, fz });
     }
     let (n, nl) = (off, bounds.len());
     let zero = Mats {
@@ -395,13 +398,14 @@ impl FirstOrderEd {
     fn write_back(&self, nsds: &mut Nsds, t: f64) -> Result<(), KernelError> {
         let lcs = self.ode.system();
         let r = lcs.with_mats(t, |m| &m.bm * DVector::from_column_slice(&self.lam)).map_err(|e| ufe(t, "B(t)", e))?;
-        let (systems, inters) = nsds.parts_mut();
+        let (systems, _) = nsds.parts_mut();
         for (ds, m) in systems.iter_mut().zip(&lcs.ds) {
             let (xs, _, rs) = ds.state_mut();
             xs.as_mut_slice().copy_from_slice(&self.x[m.off..m.off + m.n]);
             rs.as_mut_slice().copy_from_slice(&r.as_slice()[m.off..m.off + m.n]);
         }
-        for (inter, it) in inters.iter_mut().zip(&lcs.inters) {
+        for it in &lcs.inters {
+            let Some(inter) = nsds.linked_mut(it.id) else { continue };
             inter.y[0].as_mut_slice().copy_from_slice(&self.y[it.row..it.row + it.m]);
             inter.lambda[0].as_mut_slice().copy_from_slice(&self.lam[it.row..it.row + it.m]);
         }
