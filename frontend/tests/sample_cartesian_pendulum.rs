@@ -15,6 +15,16 @@ const G: f64 = 9.81;
 const L: f64 = 1.0;
 const H: f64 = 1e-3;
 
+/// The quarter period `√(l/g) K(sin θ/2)` of the pendulum swinging at amplitude `θ`, with
+/// `K(k) = π / (2 agm(1, √(1 − k²)))` by the arithmetic–geometric mean.
+fn quarter_period(theta: f64) -> f64 {
+    let (mut a, mut b) = (1.0f64, (0.5 * theta).cos());
+    for _ in 0..30 {
+        (a, b) = ((a + b) / 2.0, (a * b).sqrt());
+    }
+    (L / G).sqrt() * std::f64::consts::PI / (2.0 * a)
+}
+
 #[test]
 fn cartesian_pendulum_physics() {
     let dir = build_plugin("saltus-plugin-pendulum");
@@ -27,12 +37,7 @@ fn cartesian_pendulum_physics() {
     let (yr, lam) = (tr.col("rod.ydot[0]"), tr.col("rod.lambda[0]"));
     assert!((t[n - 1] - 5.0).abs() < 1e-9);
 
-    // K(k) for k = sin 45°, by the arithmetic-geometric mean: K = π / (2 agm(1, cos 45°))
-    let (mut a, mut b) = (1.0f64, std::f64::consts::FRAC_1_SQRT_2);
-    for _ in 0..30 {
-        (a, b) = ((a + b) / 2.0, (a * b).sqrt());
-    }
-    let period = 4.0 * (L / G).sqrt() * std::f64::consts::PI / (2.0 * a);
+    let period = 4.0 * quarter_period(std::f64::consts::FRAC_PI_2);
 
     let energy = |k: usize| 0.5 * M * (vx[k] * vx[k] + vy[k] * vy[k]) + M * G * y[k];
     let mut crossings = Vec::new();
@@ -145,11 +150,7 @@ fn cartesian_pendulum_event_driven() {
         tr.col("bob.v[1]"),
         tr.col("rod.lambda[0]"),
     );
-    let (mut a, mut b) = (1.0f64, std::f64::consts::FRAC_1_SQRT_2);
-    for _ in 0..30 {
-        (a, b) = ((a + b) / 2.0, (a * b).sqrt());
-    }
-    let period = 4.0 * (L / G).sqrt() * std::f64::consts::PI / (2.0 * a);
+    let period = 4.0 * quarter_period(std::f64::consts::FRAC_PI_2);
     let mut crossings = Vec::new();
     for k in 0..n {
         assert!(((x[k] * x[k] + y[k] * y[k]).sqrt() - L).abs() <= 1e-12, "rod length at t = {}", t[k]);
@@ -182,19 +183,10 @@ fn cartesian_pendulum_against_a_wall_event_driven() {
     let (t, x, y, vx, vy, kind) =
         (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"), tr.col("kind"));
     let e: f64 = 0.8;
-    // K(k) by the arithmetic-geometric mean
-    let k_of = |k: f64| {
-        let (mut a, mut b) = (1.0f64, (1.0 - k * k).sqrt());
-        for _ in 0..30 {
-            (a, b) = ((a + b) / 2.0, (a * b).sqrt());
-        }
-        std::f64::consts::PI / (2.0 * a)
-    };
-    let s = (L / G).sqrt();
-    let mut expected = vec![s * k_of(std::f64::consts::FRAC_1_SQRT_2)];
+    let mut expected = vec![quarter_period(std::f64::consts::FRAC_PI_2)];
     for j in 1..3 {
         let theta = (1.0 - e.powi(2 * j)).acos();
-        expected.push(expected[j as usize - 1] + 2.0 * s * k_of((theta / 2.0).sin()));
+        expected.push(expected[j as usize - 1] + 2.0 * quarter_period(theta));
     }
     let pre: Vec<usize> = (0..tr.len()).filter(|&k| kind[k] == 1.0).collect();
     assert_eq!(pre.len(), 3, "three impacts in 3 s");
@@ -334,23 +326,16 @@ fn cartesian_pendulum_paddle_null_space_events() {
         (tr.col("t"), tr.col("bob.q[0]"), tr.col("bob.q[1]"), tr.col("bob.v[0]"), tr.col("bob.v[1]"));
     let (event, violation) = (tr.col("event"), tr.col("violation"));
     let e = 0.8f64;
-    let quarter = |theta: f64| {
-        let (mut a, mut b) = (1.0f64, (0.5 * theta).cos());
-        for _ in 0..30 {
-            (a, b) = ((a + b) / 2.0, (a * b).sqrt());
-        }
-        (L / G).sqrt() * std::f64::consts::PI / (2.0 * a)
-    };
     let mut expected = Vec::new(); // (event, t, y)
-    let (mut te, mut factor) = (quarter(std::f64::consts::FRAC_PI_2), 1.0f64);
+    let (mut te, mut factor) = (quarter_period(std::f64::consts::FRAC_PI_2), 1.0f64);
     while te < 5.0 {
         expected.push((1.0, te, -L));
         factor *= e * e;
         let theta = (1.0 - factor).acos();
-        if te + quarter(theta) < 5.0 {
-            expected.push((2.0, te + quarter(theta), -L * theta.cos()));
+        if te + quarter_period(theta) < 5.0 {
+            expected.push((2.0, te + quarter_period(theta), -L * theta.cos()));
         }
-        te += 2.0 * quarter(theta);
+        te += 2.0 * quarter_period(theta);
     }
     let rows: Vec<usize> = (0..tr.len()).filter(|&k| event[k] != 0.0).collect();
     assert_eq!(rows.len(), expected.len(), "{rows:?}");

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _saltus
 from .model import NonSmoothDynamicalSystem, _Host, _num
+from ._events import UserEvents
 from ._xml import _siconos_plugin
 
 SaltusError = _saltus.SaltusError
@@ -508,7 +509,7 @@ def _check_nsds_td(nsds, td) -> None:
     if td.t0 != nsds.t0:
         raise ValueError(f"TimeDiscretisation starts at {td.t0}, the NSDS at {nsds.t0}")
 
-class _Built(Simulation):
+class _Built(UserEvents, Simulation):
     """A simulation of a Python-built NSDS: generates the model file and builds it."""
 
     def __init__(self, nsds: NonSmoothDynamicalSystem, td: TimeDiscretisation, plugin_dirs=None):
@@ -527,6 +528,7 @@ class _Built(Simulation):
             root.set("title", self.nsds.title)
         self.nsds._element(root, host)
         self._sim_element(root)
+        self._events_element(root, host)
         if self.output_every is not None:
             ET.SubElement(root, "Output", every=str(int(self.output_every)))
         return root
@@ -718,7 +720,7 @@ class NullSpaceBasis:
         return a
 
 
-class NullSpace(FileRunSimulation):
+class NullSpace(UserEvents, FileRunSimulation):
     """The projection (null-space) method of Blajer (issue 32) for one Lagrangian system
     (``LagrangianDS`` or ``LagrangianLinearTIDS``) whose interactions are bilateral holonomic
     constraints (``EqualityConditionNSL`` with ``LagrangianLinearTIR``,
@@ -780,6 +782,7 @@ class NullSpace(FileRunSimulation):
             if self.gamma_params is not None:
                 g["params"] = " ".join(_num(p) for p in self.gamma_params)
             ET.SubElement(el, "Gamma", g)
+        self._events_element(root, host)
         if self.output_every is not None:
             ET.SubElement(root, "Output", every=str(int(self.output_every)))
         return root

@@ -107,3 +107,68 @@ def test_events_of_a_null_space_file(saltus_bin, plugin_dir, tmp_path):
     quarter = np.sqrt(1 / 9.81) * np.pi / (2 * a)
     assert abs(got[0][0] - quarter) <= 1e-8
     assert np.asarray(data["bob.q[0]"])[-1] == last[head.index("bob.q[0]")]
+
+
+def paddle_pendulum(e=0.8, **events):
+    """The pendulum of ``cartesian_pendulum_paddle_nullspace.xml`` built in Python: Python
+    callables for the rod, ``add_event`` for the paddle (a Python reset) and the apex."""
+    ds = saltus.LagrangianLinearTIDS([1.0, 0.0], [0.0, 0.0], np.eye(2), name="bob")
+    ds.setFExtPtr([0.0, -9.81])
+    rel = saltus.LagrangianScleronomousR(
+        lambda q: [(q[0] ** 2 + q[1] ** 2 - 1.0) / 2.0], lambda q: [[q[0], q[1]]]
+    )
+    nsds = saltus.NonSmoothDynamicalSystem(0.0, 5.0)
+    nsds.insert_dynamical_system(ds)
+    nsds.link(saltus.Interaction(saltus.EqualityConditionNSL(1), rel, name="rod"), ds)
+    sim = saltus.NullSpace(nsds, saltus.TimeDiscretisation(0.0, 0.01), rtol=1e-11, atol=1e-13)
+    sim.add_event("paddle", ds, a=[1, 0, 0, 0], direction="falling", action="reset",
+                  reset=lambda t, s: [s[0], s[1], -e * s[2], -e * s[3]])
+    sim.add_event("apex", "bob", function=lambda t, s: s[2], direction="falling", **events)
+    return sim
+
+
+def test_add_event_on_a_python_null_space_model(saltus_bin, plugin_dir, tmp_path):
+    """``NullSpace.add_event`` with a Python reset and trigger gives the event rows of the sample
+    file (its plugin reset, linear triggers) bit for bit: the same arithmetic through the host."""
+    model = SAMPLES / "cartesian_pendulum" / "cartesian_pendulum_paddle_nullspace.xml"
+    expected, head, last = cli_events(saltus_bin, model, plugin_dir, tmp_path)
+    sim = paddle_pendulum()
+    assert '<Event name="paddle" ds="bob" direction="falling" action="reset">' in sim.xml()
+    out = sim.run()
+    t, ev = np.asarray(out["t"]), np.asarray(out["event"])
+    assert [(a, int(b)) for a, b in zip(t[ev > 0], ev[ev > 0])] == expected
+    for c in ("bob.q[0]", "bob.q[1]", "bob.v[0]", "bob.v[1]"):
+        assert out[c][-1] == last[head.index(c)], c
+    # a stop at the first apex: the run ends there, after one strike
+    stop = paddle_pendulum(action="stop").run()
+    assert list(np.asarray(stop["event"])[np.asarray(stop["event"]) > 0]) == [1, 2]
+    assert stop["t"][-1] == expected[1][0]
+
+
+def test_add_event_on_a_python_time_stepping_model():
+    """``TimeStepping.add_event``: the apex of a ball thrown up at 3 m/s is at ``t = 3/g`` (the
+    step's linear interpolant of ``v`` is exact under a constant force); a stop there ends the
+    step loop; bad arguments are named."""
+    def thrown(h=1e-3):
+        b = saltus.LagrangianLinearTIDS([1.0], [3.0], [[1.0]], name="ball")
+        b.setFExtPtr([-9.81])
+        nsds = saltus.NonSmoothDynamicalSystem(0.0, 1.0)
+        nsds.link(saltus.Interaction(saltus.NewtonImpactNSL(0.9), saltus.LagrangianLinearTIR([[1.0]]), name="floor"), b)
+        return saltus.TimeStepping(nsds, saltus.TimeDiscretisation(0.0, h), saltus.MoreauJeanOSI(0.5), saltus.LCP()), b
+
+    sim, ball = thrown()
+    sim.add_event("apex", ball, a=[0, 1], direction="falling", action="stop")
+    hits = []
+    while sim.has_next_event():
+        sim.compute_one_step()
+        hits.extend(sim.user_events())
+    assert len(hits) == 1 and hits[0]["events"] == ["apex"] and hits[0]["stop"]
+    assert abs(hits[0]["t"] - 3.0 / 9.81) <= 1e-12
+    sim, ball = thrown()
+    with pytest.raises(ValueError, match="one of them"):
+        sim.add_event("x", ball)
+    with pytest.raises(ValueError, match="action='reset'"):
+        sim.add_event("x", ball, a=[1, 0], action="reset")
+    sim.add_event("x", "nobody", a=[1, 0])
+    with pytest.raises(Exception, match="no dynamical system 'nobody'"):
+        sim.run()
