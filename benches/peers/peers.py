@@ -15,65 +15,29 @@ Prints one CSV row: engine,scene,n,steps,seconds_per_step,mean_height,min_height
 (seconds_per_step: wall time of the stepping loop only, one thread).
 """
 import math
+import os
 import sys
 import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scenes import cube_lattice, sphere_lattice  # noqa: E402
+
 H = 1e-3
 G = 9.81
 DENSITY = 2320.0
-MASK64 = (1 << 64) - 1
-
-
-def splitmix64(state):
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    z ^= z >> 31
-    return state, (z >> 11) / float(1 << 53)
-
-
-def side_of(n):
-    side = 1
-    while side ** 3 < n:
-        side += 1
-    return side
 
 
 def spheres(n, r=0.01):
     """[(centre, quaternion w x y z)], inner width, the shape's half size, mu."""
-    side, s = side_of(n), 2.2 * r
-    width, state, out = side * s, 1, []
-    for k in range(side):
-        for j in range(side):
-            for i in range(side):
-                if len(out) == n:
-                    return out, width, r, 0.3
-                state, u = splitmix64(state)
-                dx = (u - 0.5) * 0.1 * r
-                state, u = splitmix64(state)
-                dy = (u - 0.5) * 0.1 * r
-                out.append(((-width / 2 + (i + 0.5) * s + dx, -width / 2 + (j + 0.5) * s + dy, 1.5 * r + k * s),
-                            (1.0, 0.0, 0.0, 0.0)))
-    return out, width, r, 0.3
+    centres, width = sphere_lattice(n, r)
+    return [(c, (1.0, 0.0, 0.0, 0.0)) for c in centres], width, r, 0.3
 
 
 def cubes(n, a=0.01):
-    side, s = side_of(n), 3.6 * a
-    width, state, out = side * s, 1, []
-    for idx in range(n):
-        i, j, k = idx % side, (idx // side) % side, idx // (side * side)
-        state, u1 = splitmix64(state)
-        state, u2 = splitmix64(state)
-        state, u3 = splitmix64(state)
-        p, q = math.sqrt(1.0 - u1), math.sqrt(u1)
-        quat = np.array([q * math.cos(2 * math.pi * u3), p * math.sin(2 * math.pi * u2),
-                         p * math.cos(2 * math.pi * u2), q * math.sin(2 * math.pi * u3)])
-        quat /= np.linalg.norm(quat)
-        out.append(((-width / 2 + (i + 0.5) * s, -width / 2 + (j + 0.5) * s, 1.8 * a + k * s), tuple(quat)))
-    return out, width, a, 0.5
+    sites, width = cube_lattice(n, a)
+    return [(c, tuple(q)) for c, q in sites], width, a, 0.5
 
 
 def box_parts(sites, width, size):

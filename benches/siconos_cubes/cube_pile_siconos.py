@@ -12,7 +12,6 @@ Run with Debian's python3-siconos:
     /usr/bin/python3 cube_pile_siconos.py N T [OUT_DIR]
 Prints one CSV row, as benches/siconos_spheres does.
 """
-import math
 import os
 import sys
 import tempfile
@@ -24,42 +23,17 @@ from siconos.io.mechanics_run import MechanicsHdf5Runner
 from siconos.mechanics.collision.bullet import SiconosBulletOptions
 from siconos.mechanics.collision.tools import Contactor
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scenes import cube_lattice  # noqa: E402
+
 A = 0.01
 DENSITY = 2320.0
 MU = 0.5
 H = 1e-3
-MASK64 = (1 << 64) - 1
-
-
-def splitmix64(state):
-    """One splitmix64 draw: returns (new_state, uniform in [0, 1) with 53 bits)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    z ^= z >> 31
-    return state, (z >> 11) / float(1 << 53)
 
 
 def lattice(n):
-    side = 1
-    while side ** 3 < n:
-        side += 1
-    s = 3.6 * A
-    width = side * s
-    state = 1
-    out = []
-    for idx in range(n):
-        i, j, k = idx % side, (idx // side) % side, idx // (side * side)
-        state, u1 = splitmix64(state)
-        state, u2 = splitmix64(state)
-        state, u3 = splitmix64(state)
-        a, b = math.sqrt(1.0 - u1), math.sqrt(u1)
-        q = np.array([b * math.cos(2 * math.pi * u3), a * math.sin(2 * math.pi * u2), a * math.cos(2 * math.pi * u2),
-                      b * math.sin(2 * math.pi * u3)])
-        q /= np.linalg.norm(q)
-        out.append(((-width / 2 + (i + 0.5) * s, -width / 2 + (j + 0.5) * s, 1.8 * A + k * s), list(q)))
-    return out, width
+    return cube_lattice(n, A)
 
 
 def main():

@@ -25,42 +25,17 @@ from siconos.io.mechanics_run import MechanicsHdf5Runner
 from siconos.mechanics.collision.bullet import SiconosBulletOptions
 from siconos.mechanics.collision.tools import Contactor
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from scenes import sphere_lattice  # noqa: E402
+
 R = 0.01
 DENSITY = 2320.0
 MU = 0.3
 H = 1e-3
-MASK64 = (1 << 64) - 1
-
-
-def splitmix64(state):
-    """One splitmix64 draw: returns (new_state, uniform in [0, 1) with 53 bits)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    z ^= z >> 31
-    return state, (z >> 11) / float(1 << 53)
 
 
 def lattice(n):
-    side = 1
-    while side ** 3 < n:
-        side += 1
-    s = 2.2 * R
-    width = side * s
-    state = 1  # the seed of mechanics::scenes::spheres_in_a_box in its bench
-    out = []
-    for k in range(side):
-        for j in range(side):
-            for i in range(side):
-                if len(out) == n:
-                    return out, width
-                state, u = splitmix64(state)
-                dx = (u - 0.5) * 0.1 * R
-                state, u = splitmix64(state)
-                dy = (u - 0.5) * 0.1 * R
-                out.append((-width / 2 + (i + 0.5) * s + dx, -width / 2 + (j + 0.5) * s + dy, 1.5 * R + k * s))
-    return out, width
+    return sphere_lattice(n, R)
 
 
 def main():
