@@ -355,12 +355,20 @@ impl OdeSystem for NullSpaceOde {
     fn roots(&self, t: f64, y: &[f64], g: &mut [f64]) -> Result<(), UserFnError> {
         let (q, u) = y.split_at(self.n);
         let mut w = self.work.borrow_mut();
-        if let BasisState::Chart { max_distortion, .. } = self.basis {
+        let chart = match self.basis {
+            BasisState::Chart { max_distortion, .. } => Some(max_distortion),
+            BasisState::User(_) => None,
+        };
+        // the user events read q̇ = D u + η; `kinematics` fills the basis on the way
+        if !self.user.is_empty() {
+            self.kinematics(t, q, u, &mut w).map_err(|e| self.record(e))?;
+        } else if chart.is_some() {
             self.basis_at(t, q, &mut w).map_err(|e| self.record(e))?;
+        }
+        if let Some(max_distortion) = chart {
             g[0] = max_distortion - self.distortion(&w);
         }
         if !self.user.is_empty() {
-            self.kinematics(t, q, u, &mut w).map_err(|e| self.record(e))?;
             let mut s = std::mem::take(&mut w.event_state);
             s.clear();
             s.extend(q.iter().chain(&w.v));
